@@ -1,0 +1,48 @@
+import { Command, Flags } from '@oclif/core'
+import { UsageError, gatherCommandLine } from '../../core/flags/input.js'
+import { passes, toJson, toText } from '../../core/flags/render.js'
+import { validateServerCommandLine } from '../../core/flags/validate.js'
+
+export default class FlagsValidate extends Command {
+  static override summary = 'Check an API server command line before starting a server with it.'
+  static override description = `Applies the server's own start-up checks (types, ranges, names, combinations, versions, feature gates) and reports every problem with the rule it breaks. Reference spellings (--etcd-*, --kubelet-*, --kubernetes-service-node-port) are accepted and reported as aliases.
+
+Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error (unreadable file, manifest without an API server container).`
+  static override strict = false
+  static override usage = ['flags validate [FLAGS] -- [SERVER FLAGS...]', 'flags validate [FLAGS] --file FILE', 'flags validate [FLAGS] --manifest FILE']
+  static override examples = [
+    '<%= config.bin %> flags validate -- --secure-port=6443 --authorization-mode=Node,RBAC',
+    '<%= config.bin %> flags validate --manifest /etc/kubernetes/manifests/kube-apiserver.yaml -o json',
+    '<%= config.bin %> flags validate --profile cis --strict -- --anonymous-auth=false --profiling=false',
+  ]
+  static override flags = {
+    file: Flags.string({ description: 'Read the command line from a file: one line, or one flag per line (# starts a comment). - reads standard input.', exclusive: ['manifest'] }),
+    manifest: Flags.string({ description: "Read the flags of the API server container's command and args from a static-pod manifest (YAML).", exclusive: ['file'] }),
+    output: Flags.string({ char: 'o', description: 'Output format.', options: ['text', 'json'], default: 'text' }),
+    profile: Flags.string({ description: 'Also report the security-posture findings of this benchmark (as warnings).', options: ['cis'] }),
+    strict: Flags.boolean({ description: 'Fail (exit 1) on warnings too.', default: false }),
+    target: Flags.string({
+      description: 'The server the line is for: client (embedded store by default) or reference (requires a store and service-account token issuance, as the reference server does).',
+      options: ['client', 'reference'],
+      default: 'client',
+    }),
+  }
+
+  async run(): Promise<void> {
+    const { flags, raw } = await this.parse(FlagsValidate)
+    // The parser's own argv moves a second `--` to the front; the raw tokens keep their order.
+    const argv = raw.filter((token) => token.type === 'arg').map((token) => token.input)
+    let commandLine: string[]
+    try {
+      commandLine = gatherCommandLine({ argv, file: flags.file, manifest: flags.manifest })
+    } catch (err) {
+      if (err instanceof UsageError) this.error(err.message, { exit: 2 })
+      throw err
+    }
+    const target = flags.target as 'client' | 'reference'
+    const report = validateServerCommandLine(commandLine, { target, profile: flags.profile as 'cis' | undefined })
+    const out = flags.output === 'json' ? `${JSON.stringify(toJson(report, flags.strict, target), null, 2)}\n` : toText(report, flags.strict)
+    process.stdout.write(out)
+    if (!passes(report, flags.strict)) this.exit(1)
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Server options: storage and store (spec 4.6), plus `--storage-initialization-timeout`
+ * (spec 4.4 and 8) and the product-only `--data-dir`.
+ */
+import { STORAGE_MEDIA_TYPES } from '../enums.js'
+import type { OptionSpec } from '../types.js'
+
+export const STORAGE_OPTIONS: readonly OptionSpec[] = [
+  {
+    name: 'storage-backend',
+    type: 'string',
+    help: 'Storage backend for persistence; the only accepted value is etcd3, which is also used when unset.',
+    section: 'storage',
+  },
+  {
+    name: 'storage-media-type',
+    type: 'string',
+    default: 'application/vnd.kubernetes.protobuf',
+    help: 'Media type for storing objects: application/json, application/yaml or the protobuf media type; some resources ignore it.',
+    section: 'storage',
+    constraints: { oneOf: STORAGE_MEDIA_TYPES },
+  },
+  {
+    name: 'storage-initialization-timeout',
+    type: 'duration',
+    default: '1m0s',
+    help: 'Maximum time to wait for storage initialization before declaring the server ready.',
+    section: 'storage',
+  },
+  {
+    name: 'store-servers',
+    type: 'strings',
+    help: 'List of store servers to connect to (scheme://ip:port), comma separated.',
+    section: 'storage',
+    aliases: ['etcd-servers'],
+    repeatable: true,
+  },
+  {
+    name: 'store-servers-overrides',
+    type: 'strings',
+    help: 'Per-resource store server overrides as group/resource#servers, with the servers separated by semicolons.',
+    section: 'storage',
+    aliases: ['etcd-servers-overrides'],
+    repeatable: true,
+  },
+  {
+    name: 'store-prefix',
+    type: 'string',
+    default: '/registry',
+    help: 'Prefix prepended to all resource paths in the store.',
+    section: 'storage',
+    aliases: ['etcd-prefix'],
+  },
+  {
+    name: 'store-cafile',
+    type: 'string',
+    help: 'SSL certificate authority file used to secure store communication.',
+    section: 'storage',
+    aliases: ['etcd-cafile'],
+  },
+  {
+    name: 'store-certfile',
+    type: 'string',
+    help: 'SSL certification file used to secure store communication.',
+    section: 'storage',
+    aliases: ['etcd-certfile'],
+  },
+  {
+    name: 'store-keyfile',
+    type: 'string',
+    help: 'SSL key file used to secure store communication.',
+    section: 'storage',
+    aliases: ['etcd-keyfile'],
+  },
+  {
+    name: 'store-compaction-interval',
+    type: 'duration',
+    default: '5m0s',
+    help: 'Interval of compaction requests; 0 disables compaction by the server.',
+    section: 'storage',
+    aliases: ['etcd-compaction-interval'],
+  },
+  {
+    name: 'store-count-metric-poll-period',
+    type: 'duration',
+    default: '1m0s',
+    help: 'Frequency of polling the store for the number of resources per type; 0 disables the metric collection.',
+    section: 'storage',
+    aliases: ['etcd-count-metric-poll-period'],
+  },
+  {
+    name: 'store-db-metric-poll-interval',
+    type: 'duration',
+    default: '30s',
+    help: 'Interval of requests to poll the store and update the database size metric; 0 disables the metric collection.',
+    section: 'storage',
+    aliases: ['etcd-db-metric-poll-interval'],
+  },
+  {
+    name: 'store-healthcheck-timeout',
+    type: 'duration',
+    default: '2s',
+    help: 'Timeout to use when checking the store\'s health.',
+    section: 'storage',
+    aliases: ['etcd-healthcheck-timeout'],
+  },
+  {
+    name: 'store-readycheck-timeout',
+    type: 'duration',
+    default: '2s',
+    help: 'Timeout to use when checking the store\'s readiness.',
+    section: 'storage',
+    aliases: ['etcd-readycheck-timeout'],
+  },
+  {
+    name: 'event-ttl',
+    type: 'duration',
+    default: '1h0m0s',
+    help: 'Amount of time to retain events.',
+    section: 'storage',
+  },
+  {
+    name: 'encryption-provider-config',
+    type: 'string',
+    help: 'File with the configuration for encryption providers used for secrets in the store.',
+    section: 'storage',
+  },
+  {
+    name: 'encryption-provider-config-automatic-reload',
+    type: 'bool',
+    help: 'Reload the --encryption-provider-config file when it changes; when true, distinct key-management plugins can no longer be told apart via the healthz endpoints.',
+    section: 'storage',
+  },
+  {
+    name: 'data-dir',
+    type: 'string',
+    help: 'Directory of the embedded store, used when --store-servers is empty (default: a per-user directory, ~/.local/share/client/data).',
+    section: 'storage',
+    productOnly: true,
+  },
+]
