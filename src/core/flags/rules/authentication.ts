@@ -1,7 +1,7 @@
 /** Authentication options (spec section 5; the reference's authentication checks). */
+import { jsYaml } from '../../util/yaml.js'
 import { readFileSync } from 'node:fs'
 import { posix } from 'node:path'
-import yaml from 'js-yaml'
 import type { Rule } from '../rule.js'
 
 const OIDC_OPTIONS = [
@@ -65,7 +65,7 @@ export const authenticationRules: Rule[] = [
       if (!file || !ctx.has('anonymous-auth')) return
       let config: unknown
       try {
-        config = yaml.load(readFileSync(file, 'utf8'))
+        config = jsYaml().load(readFileSync(file, 'utf8'))
       } catch {
         // The file is read by the server; a flag-only check cannot tell what it configures.
         return
