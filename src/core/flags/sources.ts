@@ -21,8 +21,8 @@ export function shellWords(text: string): string[] {
   }
   while (i < text.length) {
     const c = text[i]
-    if (c === '\\' && text[i + 1] === '\n') {
-      i += 2
+    if (c === '\\' && (text[i + 1] === '\n' || (text[i + 1] === '\r' && text[i + 2] === '\n'))) {
+      i += text[i + 1] === '\r' ? 3 : 2
       continue
     }
     if (/\s/.test(c)) {

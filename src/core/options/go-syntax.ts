@@ -19,6 +19,38 @@ export function parseGoBool(s: string): boolean {
   throw new GoSyntaxError(`strconv.ParseBool: parsing ${goQuote(s)}: invalid syntax`)
 }
 
+/**
+ * Go's rule for `_` in number literals: only between digits, or between a base prefix and a
+ * digit (strconv's underscoreOK).
+ */
+export function underscoreOK(text: string): boolean {
+  let s = text
+  if (s.startsWith('-') || s.startsWith('+')) s = s.slice(1)
+  let saw = '^'
+  let i = 0
+  let hex = false
+  if (s.length >= 2 && s[0] === '0' && 'box'.includes(s[1].toLowerCase())) {
+    i = 2
+    saw = '0'
+    hex = s[1].toLowerCase() === 'x'
+  }
+  for (; i < s.length; i++) {
+    const c = s[i]
+    if ((c >= '0' && c <= '9') || (hex && c.toLowerCase() >= 'a' && c.toLowerCase() <= 'f')) {
+      saw = '0'
+      continue
+    }
+    if (c === '_') {
+      if (saw !== '0') return false
+      saw = '_'
+      continue
+    }
+    if (saw === '_') return false
+    saw = '!'
+  }
+  return saw !== '_'
+}
+
 /** strconv.ParseInt(s, 0, 64) or ParseUint(s, 0, 64), as pflag's int and uint use them. */
 export function parseGoInt(s: string, fn: 'ParseInt' | 'ParseUint' | 'Atoi' = 'ParseInt'): number {
   const fail = (why: string) => new GoSyntaxError(`strconv.${fn}: parsing ${goQuote(s)}: ${why}`)
@@ -37,9 +69,9 @@ export function parseGoInt(s: string, fn: 'ParseInt' | 'ParseUint' | 'Atoi' = 'P
     else if (lower.startsWith('0o')) [base, digits] = [8, body.slice(2)]
     else if (lower.startsWith('0b')) [base, digits] = [2, body.slice(2)]
     else if (body.length > 1 && body.startsWith('0')) [base, digits] = [8, body.slice(1)]
-    // Underscores are allowed between digits only when the base came from a prefix.
+    // With base 0 (as pflag parses), `_` may separate digits.
     if (digits.includes('_')) {
-      if (base === 10 || !/^_?[0-9a-zA-Z]+(_[0-9a-zA-Z]+)*$/.test(digits)) throw fail('invalid syntax')
+      if (!underscoreOK(s)) throw fail('invalid syntax')
       digits = digits.replace(/_/g, '')
     }
   }
@@ -63,17 +95,22 @@ export function parseGoFloat(s: string): number {
     if (lower.endsWith('nan')) return Number.NaN
     return lower.startsWith('-') ? -Infinity : Infinity
   }
+  if (s.includes('_')) {
+    if (!underscoreOK(s)) throw new GoSyntaxError(`strconv.ParseFloat: parsing ${goQuote(s)}: invalid syntax`)
+    return parseGoFloatDigits(s, s.replace(/_/g, ''))
+  }
+  return parseGoFloatDigits(s, s)
+}
+
+function parseGoFloatDigits(original: string, s: string): number {
   if (FLOAT_HEX.test(s)) {
     const m = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/.exec(s)!
     const mantissa = parseInt(m[2] || '0', 16) + (m[3] ? parseInt(m[3], 16) / 16 ** m[3].length : 0)
     return (m[1] === '-' ? -1 : 1) * mantissa * 2 ** Number(m[4])
   }
-  // Underscores in Go floats are only legal with a base prefix, so decimal ones are rejected.
-  if (!FLOAT_DECIMAL.test(s) || s.includes('_')) {
-    throw new GoSyntaxError(`strconv.ParseFloat: parsing ${goQuote(s)}: invalid syntax`)
-  }
+  if (!FLOAT_DECIMAL.test(s)) throw new GoSyntaxError(`strconv.ParseFloat: parsing ${goQuote(original)}: invalid syntax`)
   const value = Number(s)
-  if (!Number.isFinite(value)) throw new GoSyntaxError(`strconv.ParseFloat: parsing ${goQuote(s)}: value out of range`)
+  if (!Number.isFinite(value)) throw new GoSyntaxError(`strconv.ParseFloat: parsing ${goQuote(original)}: value out of range`)
   return value
 }
 

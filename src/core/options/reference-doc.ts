@@ -26,6 +26,7 @@ const TYPE_NAMES: Record<OptionType, string> = {
   string: 'string',
   ip: 'IP',
   strings: 'strings',
+  stringArray: 'string (repeatable)',
   duration: 'duration',
   quantity: 'quantity',
   stringToString: 'key=value,...',

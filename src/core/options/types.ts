@@ -12,6 +12,7 @@
  * - string: any text.
  * - ip: an IPv4 or IPv6 literal (empty allowed).
  * - strings: comma-separated list (CSV rules); repeats accumulate.
+ * - stringArray: each occurrence is one item, commas included; repeats accumulate.
  * - duration: Go duration (`1m0s`, `90s`, `1h30m`, `500ms`, bare `0`).
  * - quantity: a resource quantity (`64Mi`, `1G`, `0`).
  * - stringToString: `k=v,k2=v2` (value of a key may itself contain commas when quoted in CSV).
@@ -31,6 +32,7 @@ export type OptionType =
   | 'string'
   | 'ip'
   | 'strings'
+  | 'stringArray'
   | 'duration'
   | 'quantity'
   | 'stringToString'

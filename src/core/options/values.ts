@@ -49,6 +49,8 @@ export function parseValue(type: OptionType, text: string): OptionValue {
       return text
     case 'strings':
       return readCsvRecord(text)
+    case 'stringArray':
+      return [text]
     case 'stringToString':
       return parseStringToString(text)
     case 'mapStringString':
@@ -81,7 +83,11 @@ export function mergeValue(type: OptionType, previous: OptionValue | undefined, 
 function parseStringToString(text: string): Record<string, string> {
   const out: Record<string, string> = {}
   if (text === '' || text === '[]') return out
-  for (const pair of readCsvRecord(text)) {
+  // pflag reads a value with a single `=` as one pair, so a key may contain commas.
+  const equals = text.split('=').length - 1
+  if (equals === 0) throw new GoSyntaxError(`${text} must be formatted as key=value`)
+  const pairs = equals === 1 ? [text.replace(/^"+|"+$/g, '')] : readCsvRecord(text)
+  for (const pair of pairs) {
     const eq = pair.indexOf('=')
     if (eq === -1) throw new GoSyntaxError(`${pair} must be formatted as key=value`)
     out[pair.slice(0, eq)] = pair.slice(eq + 1)

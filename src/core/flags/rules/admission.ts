@@ -31,7 +31,7 @@ export const admissionRules: Rule[] = [
       const disabled = new Set(ctx.list('disable-admission-plugins'))
       const both = ctx.list('enable-admission-plugins').filter((p) => disabled.has(p))
       if (both.length > 0) {
-        report.error(`[${[...new Set(both)].join(' ')}] in enable-admission-plugins and disable-admission-plugins overlapped`, {
+        report.error(`[${[...new Set(both)].sort().join(' ')}] in enable-admission-plugins and disable-admission-plugins overlapped`, {
           option: '--disable-admission-plugins',
           value: both.join(','),
           remedy: 'name each plugin in one list only',

@@ -1,4 +1,5 @@
 /** Authentication options (spec section 5; the reference's authentication checks). */
+import { type GoUrl, goParseUrl } from '../../options/go-url.js'
 import { jsYaml } from '../../util/yaml.js'
 import { readFileSync } from 'node:fs'
 import { posix } from 'node:path'
@@ -90,13 +91,16 @@ export const authenticationRules: Rule[] = [
           continue
         }
         if (issuer.includes(':')) {
-          const url = parseUrl(issuer)
-          if (!url) {
-            report.error(`service-account-issuer ${JSON.stringify(issuer)} contained a ':' but was not a valid URL: parse ${JSON.stringify(issuer)}: invalid URI`, {
+          let url: GoUrl | undefined
+          try {
+            url = goParseUrl(issuer)
+          } catch (err) {
+            report.error(`service-account-issuer ${JSON.stringify(issuer)} contained a ':' but was not a valid URL: ${(err as Error).message}`, {
               option,
               value: issuer,
             })
-          } else if (url.protocol !== 'https:') {
+          }
+          if (url && url.scheme !== 'https') {
             report.warning(`service-account-issuer ${JSON.stringify(issuer)} should be an https URL`, { option, value: issuer })
           }
         }
@@ -126,9 +130,14 @@ export const authenticationRules: Rule[] = [
     check(ctx, report) {
       const uri = ctx.text('service-account-jwks-uri')
       if (!uri) return
-      const url = parseUrl(uri)
-      if (!url) report.error(`service-account-jwks-uri must be a valid URL: parse ${JSON.stringify(uri)}: invalid URI`, { option: '--service-account-jwks-uri', value: uri })
-      else if (url.protocol !== 'https:') {
+      let url: GoUrl
+      try {
+        url = goParseUrl(uri)
+      } catch (err) {
+        report.error(`service-account-jwks-uri must be a valid URL: ${(err as Error).message}`, { option: '--service-account-jwks-uri', value: uri })
+        return
+      }
+      if (url.scheme !== 'https') {
         report.error(`service-account-jwks-uri requires https scheme, parsed as: ${uri}`, { option: '--service-account-jwks-uri', value: uri })
       }
     },

@@ -1,5 +1,6 @@
 /** Service networking: cluster IP ranges, the API service's node port, address families. */
 import { isIP } from 'node:net'
+import { networkInterfaces } from 'node:os'
 import { ENDPOINT_RECONCILER_TYPES } from '../../options/enums.js'
 import { formatPortRange } from '../../options/values.js'
 import type { PortRange } from '../../options/types.js'
@@ -26,8 +27,19 @@ export function parseCidr(text: string): Cidr | undefined {
 
 const DEFAULT_SERVICE_RANGE = '10.0.0.0/24'
 
+/** The host's first external IPv4 address, as the reference would advertise it. */
+function hostAddress(): string {
+  for (const addresses of Object.values(networkInterfaces())) {
+    const found = addresses?.find((a) => a.family === 'IPv4' && !a.internal)
+    if (found) return found.address
+  }
+  return '127.0.0.1'
+}
+
+/** The option is one string of comma-separated CIDRs, as in the reference. */
 function serviceRanges(ctx: ValidationContext): string[] {
-  return ctx.list('service-cluster-ip-range').map((s) => s.trim())
+  const text = ctx.value<string>('service-cluster-ip-range') ?? ''
+  return text === '' ? [] : text.split(',').map((s) => s.trim())
 }
 
 /** Linux's default ephemeral port range, which node ports should stay out of. */
@@ -95,9 +107,10 @@ export const networkingRules: Rule[] = [
       if ((ctx.text('endpoint-reconciler-type') ?? 'lease') === 'none') return
       const primary = parseCidr(serviceRanges(ctx)[0] ?? DEFAULT_SERVICE_RANGE)
       if (!primary) return
-      const advertise = ctx.text('advertise-address') || ctx.text('bind-address') || ''
-      const unspecified = advertise === '' || advertise === '0.0.0.0' || advertise === '::'
+      const given = ctx.text('advertise-address') || ctx.text('bind-address') || ''
+      const unspecified = given === '' || given === '0.0.0.0' || given === '::'
       // Without an address the host's default interface is used; it is taken to be IPv4 here.
+      const advertise = unspecified ? hostAddress() : given
       const family = unspecified ? 4 : isIP(advertise)
       if (family !== 0 && family !== primary.family) {
         report.error(`service IP family ${JSON.stringify(primary.text)} must match public address family ${JSON.stringify(advertise)}`, {

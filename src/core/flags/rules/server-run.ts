@@ -1,4 +1,5 @@
 /** Generic server-run options (the reference's first group of P5 checks). */
+import { goRegexpError } from '../../options/go-regexp.js'
 import { BINARY_VERSION } from '../context.js'
 import type { Rule } from '../rule.js'
 
@@ -45,14 +46,17 @@ export const serverRunRules: Rule[] = [
     id: 'SRV-10',
     phase: 'validate',
     check(ctx, report) {
-      for (const raw of ctx.list('strict-transport-security-directives')) {
+      for (const item of ctx.list('strict-transport-security-directives')) {
         const option = '--strict-transport-security-directives'
-        const item = raw.trim()
-        if (item === '') report.error('empty value in strict-transport-security-directives', { option, remedy: 'remove the empty item' })
+        if (item.trim() === '') {
+          report.error('empty value in strict-transport-security-directives', { option, remedy: 'remove the empty item' })
+          continue
+        }
+        // Compared as given, untrimmed, as the reference does.
         if (item !== 'includeSubDomains' && item !== 'preload' && !/^max-age=[^=]*$/.test(item)) {
           report.error(
             '--strict-transport-security-directives invalid, allowed values: max-age=expireTime, includeSubDomains, preload. see https://tools.ietf.org/html/rfc6797#section-6.1 for more information',
-            { option, value: raw },
+            { option, value: item },
           )
         }
       }
@@ -68,12 +72,7 @@ export const serverRunRules: Rule[] = [
           report.error(`empty value in --cors-allowed-origins, help: ${CORS_HELP}`, { option, remedy: 'remove the empty item' })
           continue
         }
-        let cause: string | undefined
-        try {
-          new RegExp(item)
-        } catch (err) {
-          cause = `error parsing regexp: ${(err as Error).message}`
-        }
+        let cause = goRegexpError(item)
         if (!cause && ((!item.includes('^') && !item.includes('//')) || (!item.includes('$') && !item.includes(':')))) {
           cause = 'regular expression does not pin to start/end of host in the origin header'
         }

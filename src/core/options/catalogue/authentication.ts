@@ -123,14 +123,14 @@ export const AUTHENTICATION_OPTIONS: readonly OptionSpec[] = [
   },
   {
     name: 'service-account-issuer',
-    type: 'strings',
+    type: 'stringArray',
     help: 'Identifier of the service account token issuer (should be an HTTPS URL); repeatable: the first one issues tokens, all are accepted.',
     section: 'authentication',
     repeatable: true,
   },
   {
     name: 'service-account-key-file',
-    type: 'strings',
+    type: 'stringArray',
     help: 'File with PEM-encoded RSA or ECDSA keys used to verify service account tokens; repeatable; defaults to the TLS private key; required when a signing key file is given.',
     section: 'authentication',
     repeatable: true,
