@@ -1,0 +1,179 @@
+// Store throughput: create, get, list (1,000 and 10,000 keys), update, and watch delivery to
+// 100 watchers, for the embedded SQLite store and the etcd store, against a direct etcd3 put
+// loop on the same etcd in the same run (the baseline). The issue's goal: the embedded
+// store creates at least as fast as the direct etcd write loop.
+// Needs the compiled code (npx tsc -p tsconfig.json) and etcd on PATH (or ETCD_BIN).
+//   node bench/store.bench.js            BENCH_SCALE=0.2 for a quick run
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { Etcd3 } from 'etcd3'
+import { etcdAvailable, startEtcd } from './support/etcd.js'
+
+const dist = new URL('../dist/server/store/index.js', import.meta.url)
+if (!fs.existsSync(dist)) {
+  console.error('dist/server/store/index.js is missing: build first with `npx tsc -p tsconfig.json`')
+  process.exit(1)
+}
+const { openStore } = await import(dist.href)
+if (!etcdAvailable()) {
+  console.error('etcd is not on PATH (set ETCD_BIN): the baseline needs a real etcd')
+  process.exit(1)
+}
+
+const scale = Number(process.env.BENCH_SCALE ?? 1)
+const n = (count) => Math.max(50, Math.round(count * scale))
+const VALUE = Buffer.alloc(1024, 'x') // about a small Kubernetes object
+const CONCURRENCY = 16
+
+/** Runs `op(i)` for i in [0, count) with `inFlight` calls at a time; returns ops/s. */
+async function rate(count, inFlight, op) {
+  let next = 0
+  const started = process.hrtime.bigint()
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < count) await op(next++)
+    }),
+  )
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  return count / seconds
+}
+
+const rows = []
+function record(operation, store, opsPerSecond, unit = 'ops/s') {
+  rows.push({ operation, store, opsPerSecond, unit })
+  console.error(`  ${operation.padEnd(34)} ${store.padEnd(14)} ${Math.round(opsPerSecond)} ${unit}`)
+}
+
+async function baseline(clientUrl) {
+  const client = new Etcd3({ hosts: clientUrl })
+  try {
+    await client.put('/bench-warmup').value('x')
+    const seq = await rate(n(2000), 1, (i) => client.put(`/bench-baseline/seq/${i}`).value(VALUE))
+    record('create, 1 in flight', 'etcd3 direct', seq)
+    const par = await rate(n(8000), CONCURRENCY, (i) => client.put(`/bench-baseline/par/${i}`).value(VALUE))
+    record(`create, ${CONCURRENCY} in flight`, 'etcd3 direct', par)
+    return { seq, par }
+  } finally {
+    client.close()
+  }
+}
+
+async function fill(store, prefix, count) {
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 64 }, async () => {
+      while (next < count) {
+        const i = next++
+        await store.create(`${prefix}${String(i).padStart(6, '0')}`, VALUE)
+      }
+    }),
+  )
+}
+
+async function measure(label, store) {
+  const seqCount = n(2000)
+  record('create, 1 in flight', label, await rate(seqCount, 1, (i) => store.create(`/bench/seq/${i}`, VALUE)))
+  record(
+    `create, ${CONCURRENCY} in flight`,
+    label,
+    await rate(n(8000), CONCURRENCY, (i) => store.create(`/bench/par/${i}`, VALUE)),
+  )
+  record('get, 1 in flight', label, await rate(n(5000), 1, (i) => store.get(`/bench/seq/${i % seqCount}`)))
+
+  const revisions = new Map()
+  for (let i = 0; i < seqCount; i++) revisions.set(i, (await store.get(`/bench/seq/${i}`)).modRevision)
+  record(
+    'update (CAS), 1 in flight',
+    label,
+    await rate(seqCount, 1, async (i) => {
+      const kv = await store.update(`/bench/seq/${i}`, VALUE, revisions.get(i))
+      revisions.set(i, kv.modRevision)
+    }),
+  )
+
+  await fill(store, '/bench/list1k/', 1000)
+  await fill(store, '/bench/list10k/', 10000)
+  record('list 1,000 keys', label, await rate(n(100), 1, () => store.list('/bench/list1k/')))
+  record('list 10,000 keys', label, await rate(n(20), 1, () => store.list('/bench/list10k/')))
+  record('list 10,000 keys, pages of 500', label, await rate(n(20), 1, async () => {
+    let page = await store.list('/bench/list10k/', { limit: 500 })
+    while (page.continue) page = await store.list('/bench/list10k/', { limit: 500, continue: page.continue })
+  }))
+
+  // Watch fan-out: 100 watchers on one prefix, writes from 16 writers; the rate is events
+  // delivered to consumers per second, until every watcher saw every write.
+  const watchers = await Promise.all(Array.from({ length: 100 }, () => store.watch('/bench/watch/')))
+  const writes = n(1000)
+  const started = process.hrtime.bigint()
+  const consumed = watchers.map(async (watch) => {
+    let seen = 0
+    for await (const _event of watch) if (++seen === writes) break
+  })
+  let next = 0
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < writes) await store.create(`/bench/watch/${next++}`, VALUE)
+    }),
+  )
+  await Promise.all(consumed)
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  record('watch, 100 watchers (events out)', label, (writes * watchers.length) / seconds, 'events/s')
+  for (const watch of watchers) watch.cancel()
+}
+
+const common = {
+  compactionIntervalMs: 0,
+  healthcheckTimeoutMs: 2000,
+  readycheckTimeoutMs: 2000,
+  initializationTimeoutMs: 20000,
+}
+
+const etcd = await startEtcd()
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-bench-'))
+let base
+try {
+  console.error(`etcd ${etcd.clientUrl} (pid ${etcd.pid}); sqlite in ${dataDir}; scale ${scale}`)
+  base = await baseline(etcd.clientUrl)
+  const sqlite = await openStore({ ...common, dataDir, prefix: '/registry' })
+  try {
+    await measure('sqlite', sqlite)
+  } finally {
+    await sqlite.close()
+  }
+  const remote = await openStore({ ...common, servers: [etcd.clientUrl], prefix: '/registry' })
+  try {
+    await measure('etcd', remote)
+  } finally {
+    await remote.close()
+  }
+} finally {
+  await etcd.stop()
+  fs.rmSync(dataDir, { recursive: true, force: true })
+}
+
+// Every row against the same baseline: the direct etcd3 put loop at the same concurrency
+// for creates, the sequential loop otherwise.
+const baselineFor = (row) => (row.operation.includes(`${CONCURRENCY} in flight`) ? base.par : base.seq)
+const header = ['operation', 'store', 'rate', `vs etcd3 put loop`]
+const table = rows.map((row) => [
+  row.operation,
+  row.store,
+  `${Math.round(row.opsPerSecond).toLocaleString('en-US')} ${row.unit}`,
+  `${(row.opsPerSecond / baselineFor(row)).toFixed(2)}x`,
+])
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)))
+const line = (cells) => cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ')
+console.log(line(header))
+console.log(widths.map((w) => '-'.repeat(w)).join('  '))
+for (const r of table) console.log(line(r))
+
+const createRow = (store, inFlight) => rows.find((r) => r.store === store && r.operation === `create, ${inFlight} in flight`)
+for (const inFlight of [1, CONCURRENCY]) {
+  const ours = createRow('sqlite', inFlight).opsPerSecond
+  const theirs = createRow('etcd3 direct', inFlight).opsPerSecond
+  const verdict = ours >= theirs ? 'meets' : 'MISSES'
+  console.log(`\nembedded create, ${inFlight} in flight: ${(ours / theirs).toFixed(2)}x the direct etcd3 put loop (${verdict} the goal of >= 1.00x)`)
+}
+fs.mkdirSync(new URL('../.bench-out/', import.meta.url), { recursive: true })
+fs.writeFileSync(new URL('../.bench-out/store.json', import.meta.url), JSON.stringify({ scale, rows }, null, 2))

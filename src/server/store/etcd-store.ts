@@ -1,0 +1,473 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { Etcd3, type IKeyValue, type IOptions } from 'etcd3'
+import type { Compactor } from './compactor.js'
+import { startEtcdCompactor } from './etcd-compactor.js'
+import { mapEtcdError, type EtcdCallContext } from './etcd-errors.js'
+import { faultHandling } from './etcd-policy.js'
+import { EtcdWatch } from './etcd-watch.js'
+import {
+  AlreadyExistsError,
+  ConflictError,
+  InvalidError,
+  NotFoundError,
+  UnavailableError,
+} from './errors.js'
+import {
+  checkKey,
+  checkPrefix,
+  checkRevision,
+  checkValue,
+  encodeContinue,
+  keyAfter,
+  pageStart,
+  prefixEnd,
+} from './keys.js'
+import { withTimeout } from './timeout.js'
+import type {
+  DeleteOptions,
+  DeleteResult,
+  KeyValue,
+  ListOptions,
+  ListResult,
+  NamedHealthCheck,
+  Store,
+  Watch,
+  WatchOptions,
+} from './types.js'
+
+export interface EtcdStoreOptions {
+  /** Client URLs of the etcd members (`http://127.0.0.1:2379`, `https://…`). */
+  servers: readonly string[]
+  /** Prepended to every key; default `/registry`. */
+  prefix?: string
+  caFile?: string
+  certFile?: string
+  keyFile?: string
+  /** Deadline of each request. Default 15s. */
+  requestTimeoutMs?: number
+  /** Default timeout of healthCheck() and the liveness probe. Default 2s, like the reference. */
+  healthcheckTimeoutMs?: number
+  /** Default timeout of the readiness probe. Default 2s, like the reference. */
+  readycheckTimeoutMs?: number
+  /** Reference compactor interval; 0 disables it. Default 5 minutes. */
+  compactionIntervalMs?: number
+  /** How long start-up waits for etcd to answer. Default 60s. */
+  initializationTimeoutMs?: number
+  /** Name of this store's health check. Default `store`. */
+  healthCheckName?: string
+  /** Undelivered events a watch may hold before it breaks as too slow. */
+  watchBufferLimit?: number
+  onBackgroundError?: (err: unknown) => void
+}
+
+/**
+ * The store on an etcd v3 cluster, through the etcd3 package. Writes are single
+ * transactions guarded by the key's mod revision, exactly as the reference's etcd3 storage
+ * does them, so it can share a cluster with it. The client reconnects by itself: after an
+ * etcd restart the same store object works again, no process restart needed.
+ */
+export class EtcdStore implements Store {
+  readonly kind = 'etcd' as const
+  readonly servers: readonly string[]
+  readonly prefix: string
+
+  private readonly client: Etcd3
+  private readonly requestTimeoutMs: number
+  private readonly healthcheckTimeoutMs: number
+  private readonly readycheckTimeoutMs: number
+  private readonly healthKey: Buffer
+  private readonly watches = new Set<EtcdWatch>()
+  private readonly compactor: Compactor
+  private readonly bufferLimit: number
+  private readonly healthCheckName: string
+  private closed = false
+
+  private constructor(options: EtcdStoreOptions) {
+    this.servers = checkServers(options.servers)
+    this.prefix = normalizePrefix(options.prefix ?? '/registry')
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 15_000
+    this.healthcheckTimeoutMs = options.healthcheckTimeoutMs ?? 2_000
+    this.readycheckTimeoutMs = options.readycheckTimeoutMs ?? 2_000
+    this.bufferLimit = options.watchBufferLimit ?? 100_000
+    this.healthCheckName = options.healthCheckName ?? 'store'
+    // The reference probes `path.Join("/", prefix, "health")`.
+    this.healthKey = Buffer.from(path.posix.join('/', this.prefix, 'health'))
+    const clientOptions: IOptions = {
+      hosts: [...this.servers],
+      dialTimeout: this.requestTimeoutMs,
+      faultHandling: faultHandling(this.servers.length),
+      grpcOptions: {
+        // Lists of many large objects exceed gRPC's 4 MiB default.
+        'grpc.max_receive_message_length': 2 ** 31 - 1,
+        'grpc.max_send_message_length': 2 ** 31 - 1,
+        // Notice a dead member on an idle connection (watch streams) within a minute.
+        'grpc.keepalive_time_ms': 30_000,
+        'grpc.keepalive_timeout_ms': 10_000,
+        'grpc.keepalive_permit_without_calls': 1,
+      },
+    }
+    const credentials = loadCredentials(options, this.servers)
+    if (credentials) clientOptions.credentials = credentials
+    this.client = new Etcd3(clientOptions)
+    const onError = (err: unknown): void => {
+      if (!this.closed) options.onBackgroundError?.(err)
+    }
+    this.compactor = startEtcdCompactor(this.client, options.compactionIntervalMs ?? 5 * 60_000, this.requestTimeoutMs, onError)
+  }
+
+  /**
+   * Connects and waits until etcd answers a real request, for at most the initialization
+   * timeout; fails start-up with `UnavailableError` naming the servers otherwise.
+   */
+  static async open(options: EtcdStoreOptions): Promise<EtcdStore> {
+    const store = new EtcdStore(options)
+    const timeoutMs = options.initializationTimeoutMs ?? 60_000
+    const deadline = Date.now() + timeoutMs
+    let last: unknown
+    for (;;) {
+      const left = deadline - Date.now()
+      if (left <= 0) break
+      try {
+        await store.roundTrip(Math.min(left, store.requestTimeoutMs))
+        return store
+      } catch (err) {
+        last = err
+      }
+      const pause = Math.min(200, deadline - Date.now())
+      if (pause <= 0) break
+      await new Promise(resolve => setTimeout(resolve, pause))
+    }
+    await store.close()
+    throw new UnavailableError(
+      `etcd at [${store.servers.join(', ')}] did not answer within the initialization timeout of ${timeoutMs}ms: ` +
+        (last instanceof Error ? last.message : String(last)),
+      last,
+    )
+  }
+
+  // ---- keys ---------------------------------------------------------------------------
+
+  private full(key: string): Buffer {
+    return Buffer.from(this.prefix + key, 'utf8')
+  }
+
+  /** Every key of the store starts with `/`, so the empty prefix means `<prefix>/`. */
+  private fullPrefix(prefix: string): Buffer {
+    return this.full(prefix === '' ? '/' : prefix)
+  }
+
+  private strip(fullKey: Buffer): string {
+    return fullKey.subarray(Buffer.byteLength(this.prefix)).toString('utf8')
+  }
+
+  private toKeyValue(kv: IKeyValue): KeyValue {
+    return {
+      key: this.strip(kv.key),
+      value: kv.value,
+      createRevision: Number(kv.create_revision),
+      modRevision: Number(kv.mod_revision),
+    }
+  }
+
+  private call(timeoutMs = this.requestTimeoutMs): { deadline: number } {
+    return { deadline: Date.now() + timeoutMs }
+  }
+
+  /** Runs one etcd call, mapping its failure to a typed error. */
+  private async run<T>(ctx: Omit<EtcdCallContext, 'servers' | 'timeoutMs'>, fn: () => Promise<T>, timeoutMs = this.requestTimeoutMs): Promise<T> {
+    if (this.closed) throw this.closedError()
+    try {
+      return await fn()
+    } catch (err) {
+      throw mapEtcdError(err, { ...ctx, servers: this.servers, timeoutMs })
+    }
+  }
+
+  // ---- writes -------------------------------------------------------------------------
+
+  async create(key: string, value: Buffer): Promise<KeyValue> {
+    checkKey(key)
+    checkValue(key, value)
+    const k = this.full(key)
+    const res = await this.run({ operation: 'create', key }, () =>
+      this.client.kv.txn(
+        {
+          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: 0 }],
+          success: [{ request_put: { key: k, value } }],
+          failure: [],
+        },
+        this.call(),
+      ),
+    )
+    if (!res.succeeded) throw new AlreadyExistsError(key)
+    const rev = Number(res.header.revision)
+    return { key, value, createRevision: rev, modRevision: rev }
+  }
+
+  async update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue> {
+    checkKey(key)
+    checkValue(key, value)
+    checkRevision('expected mod revision', expectedModRevision, key)
+    const k = this.full(key)
+    const res = await this.run({ operation: 'update', key }, () =>
+      this.client.kv.txn(
+        {
+          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
+          success: [{ request_put: { key: k, value, prev_kv: true } }],
+          failure: [{ request_range: { key: k } }],
+        },
+        this.call(),
+      ),
+    )
+    if (!res.succeeded) {
+      const current = res.responses[0]?.response_range.kvs[0]
+      if (!current) throw new NotFoundError(key)
+      throw new ConflictError(key, expectedModRevision, this.toKeyValue(current))
+    }
+    const rev = Number(res.header.revision)
+    const prev = res.responses[0]?.response_put.prev_kv
+    return { key, value, createRevision: prev ? Number(prev.create_revision) : rev, modRevision: rev }
+  }
+
+  async delete(key: string, options: DeleteOptions = {}): Promise<DeleteResult> {
+    checkKey(key)
+    const k = this.full(key)
+    const expected = options.expectedModRevision
+    if (expected === undefined) {
+      const res = await this.run({ operation: 'delete', key }, () =>
+        this.client.kv.deleteRange({ key: k, prev_kv: true }, this.call()),
+      )
+      const prev = res.prev_kvs[0]
+      if (Number(res.deleted) === 0 || !prev) throw new NotFoundError(key)
+      return { revision: Number(res.header.revision), prev: this.toKeyValue(prev) }
+    }
+    checkRevision('expected mod revision', expected, key)
+    const res = await this.run({ operation: 'delete', key }, () =>
+      this.client.kv.txn(
+        {
+          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expected }],
+          success: [{ request_delete_range: { key: k, prev_kv: true } }],
+          failure: [{ request_range: { key: k } }],
+        },
+        this.call(),
+      ),
+    )
+    if (!res.succeeded) {
+      const current = res.responses[0]?.response_range.kvs[0]
+      if (!current) throw new NotFoundError(key)
+      throw new ConflictError(key, expected, this.toKeyValue(current))
+    }
+    const prev = res.responses[0]?.response_delete_range.prev_kvs[0]
+    if (!prev) throw new NotFoundError(key)
+    return { revision: Number(res.header.revision), prev: this.toKeyValue(prev) }
+  }
+
+  // ---- reads --------------------------------------------------------------------------
+
+  async get(key: string): Promise<KeyValue | null> {
+    checkKey(key)
+    const res = await this.run({ operation: 'get', key }, () => this.client.kv.range({ key: this.full(key) }, this.call()))
+    const kv = res.kvs[0]
+    return kv ? this.toKeyValue(kv) : null
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    checkPrefix(prefix)
+    const page = pageStart(prefix, options)
+    const start = page.start === '' ? this.fullPrefix('') : this.full(page.start)
+    const end = prefixEnd(this.fullPrefix(prefix))
+    const res = await this.run({ operation: 'list', key: prefix, revision: page.revision }, () =>
+      this.client.kv.range(
+        {
+          key: start,
+          ...(end ? { range_end: end } : { range_end: Buffer.from([0]) }),
+          ...(page.limit > 0 ? { limit: page.limit } : {}),
+          ...(page.revision > 0 ? { revision: page.revision } : {}),
+        },
+        this.call(),
+      ),
+    )
+    // etcd reads a revision-0 range at its current revision and reports it in the header.
+    const revision = page.revision > 0 ? page.revision : Number(res.header.revision)
+    const items = res.kvs.map(kv => this.toKeyValue(kv))
+    if (res.more && items.length > 0) {
+      const next = keyAfter(items[items.length - 1]!.key)
+      return {
+        items,
+        revision,
+        continue: encodeContinue(revision, next),
+        remaining: Number(res.count) - items.length,
+      }
+    }
+    return { items, revision }
+  }
+
+  async count(prefix: string): Promise<number> {
+    checkPrefix(prefix)
+    const start = this.fullPrefix(prefix)
+    const end = prefixEnd(start)
+    const res = await this.run({ operation: 'count', key: prefix }, () =>
+      this.client.kv.range({ key: start, range_end: end ?? Buffer.from([0]), count_only: true }, this.call()),
+    )
+    return Number(res.count)
+  }
+
+  async currentRevision(): Promise<number> {
+    return this.roundTrip(this.requestTimeoutMs)
+  }
+
+  /** A linearizable read of the health key: proves a quorum answers. Returns the revision. */
+  private async roundTrip(timeoutMs: number): Promise<number> {
+    const res = await this.run(
+      { operation: 'read', key: this.healthKey.toString() },
+      () => this.client.kv.range({ key: this.healthKey, count_only: true }, this.call(timeoutMs)),
+      timeoutMs,
+    )
+    return Number(res.header.revision)
+  }
+
+  // ---- watch --------------------------------------------------------------------------
+
+  async watch(keyOrPrefix: string, options: WatchOptions = {}): Promise<Watch> {
+    if (options.exact) checkKey(keyOrPrefix)
+    else checkPrefix(keyOrPrefix)
+    const from = options.fromRevision ?? 0
+    if (!Number.isSafeInteger(from) || from < 0) {
+      throw new InvalidError(`invalid watch revision ${String(from)}: a revision is a non-negative integer`)
+    }
+    const key = options.exact ? this.full(keyOrPrefix) : this.fullPrefix(keyOrPrefix)
+    const rangeEnd = options.exact ? undefined : (prefixEnd(key) ?? Buffer.from([0]))
+    if (from > 0) {
+      // etcd accepts a watch on compacted history and only then cancels it; asking for the
+      // same revision first turns that into an immediate, clear rejection.
+      await this.run({ operation: 'watch', key: keyOrPrefix, revision: from }, () =>
+        this.client.kv.range({ key, ...(rangeEnd ? { range_end: rangeEnd } : {}), revision: from, count_only: true }, this.call()),
+      ).catch((err: unknown) => {
+        if (err instanceof InvalidError && err.revision === from) return // a future revision is fine to watch from
+        throw err
+      })
+    }
+    if (this.closed) throw this.closedError()
+    let watch: EtcdWatch | undefined
+    watch = await EtcdWatch.start(
+      {
+        client: this.client,
+        servers: this.servers,
+        key,
+        ...(rangeEnd ? { rangeEnd } : {}),
+        prefixLength: Buffer.byteLength(this.prefix),
+        description: `${options.exact ? 'key' : 'prefix'} "${keyOrPrefix}"`,
+        bufferLimit: this.bufferLimit,
+      },
+      from,
+      () => {
+        if (watch) this.watches.delete(watch)
+      },
+    )
+    if (this.closed) {
+      watch.stream.end()
+      throw this.closedError()
+    }
+    this.watches.add(watch)
+    return watch.stream
+  }
+
+  // ---- compaction, health, lifecycle ---------------------------------------------------
+
+  async compact(revision: number): Promise<void> {
+    checkRevision('compaction revision', revision)
+    try {
+      await this.run({ operation: 'compact', revision }, () => this.client.kv.compact({ revision }, this.call()))
+    } catch (err) {
+      // Compacting at or below the compacted revision: already done.
+      if (err instanceof Error && 'code' in err && err.code === 'Compacted') return
+      throw err
+    }
+  }
+
+  healthCheck(timeoutMs: number = this.healthcheckTimeoutMs): Promise<void> {
+    // The outer timer also bounds time spent before the request is even sent.
+    return withTimeout(
+      this.roundTrip(timeoutMs).then(() => undefined),
+      timeoutMs,
+      () => new UnavailableError(`etcd health check on [${this.servers.join(', ')}] timed out after ${timeoutMs}ms`),
+    )
+  }
+
+  healthChecks(): NamedHealthCheck[] {
+    return [{ name: this.healthCheckName, check: timeoutMs => this.healthCheck(timeoutMs) }]
+  }
+
+  readyChecks(): NamedHealthCheck[] {
+    return [
+      {
+        name: `${this.healthCheckName}-readiness`,
+        check: (timeoutMs = this.readycheckTimeoutMs) => this.healthCheck(timeoutMs),
+      },
+    ]
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    await this.compactor.stop()
+    for (const w of [...this.watches]) w.stream.end()
+    this.watches.clear()
+    this.client.close()
+  }
+
+  private closedError(): UnavailableError {
+    return new UnavailableError(`etcd store on [${this.servers.join(', ')}] is closed`)
+  }
+}
+
+function normalizePrefix(prefix: string): string {
+  if (prefix !== '' && !prefix.startsWith('/')) {
+    throw new InvalidError(`invalid etcd key prefix "${prefix}": it must start with "/"`)
+  }
+  return prefix.replace(/\/+$/, '')
+}
+
+function checkServers(servers: readonly string[]): readonly string[] {
+  if (servers.length === 0) throw new InvalidError('no etcd servers given')
+  for (const server of servers) {
+    let url: URL
+    try {
+      url = new URL(server)
+    } catch {
+      throw new InvalidError(`invalid etcd server URL "${server}": expected http://host:port or https://host:port`)
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new InvalidError(`invalid etcd server URL "${server}": the scheme must be http or https`)
+    }
+  }
+  return [...servers]
+}
+
+function readFile(what: string, file: string): Buffer {
+  try {
+    return fs.readFileSync(file)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error'
+    throw new InvalidError(`cannot read etcd ${what} file ${file} (${code})`, { cause: err })
+  }
+}
+
+function loadCredentials(options: EtcdStoreOptions, servers: readonly string[]): IOptions['credentials'] {
+  const { caFile, certFile, keyFile } = options
+  if (!caFile && !certFile && !keyFile) return undefined
+  if (Boolean(certFile) !== Boolean(keyFile)) {
+    throw new InvalidError('etcd client TLS needs both a certificate file and a key file, or neither')
+  }
+  const plain = servers.filter(s => s.startsWith('http://'))
+  if (plain.length > 0) {
+    throw new InvalidError(`etcd TLS files were given but these servers use plain http: ${plain.join(', ')}`)
+  }
+  return {
+    // gRPC falls back to the system roots when no CA is given.
+    rootCertificate: caFile ? readFile('CA', caFile) : (null as unknown as Buffer),
+    ...(certFile ? { certChain: readFile('certificate', certFile) } : {}),
+    ...(keyFile ? { privateKey: readFile('key', keyFile) } : {}),
+  }
+}

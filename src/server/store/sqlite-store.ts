@@ -1,0 +1,765 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import { startCompactor, type Compactor } from './compactor.js'
+import { pidAlive, prepareDataDir, readLockOwner, releaseLockOwner, writeLockOwner } from './data-dir.js'
+import {
+  AlreadyExistsError,
+  CompactedError,
+  ConflictError,
+  CorruptError,
+  InvalidError,
+  LockedError,
+  NotFoundError,
+  StoreError,
+  UnavailableError,
+} from './errors.js'
+import {
+  checkKey,
+  checkPrefix,
+  checkRevision,
+  checkValue,
+  encodeContinue,
+  keyAfter,
+  pageStart,
+  prefixEnd,
+} from './keys.js'
+import { ensureSchema } from './sqlite-schema.js'
+import type {
+  DeleteOptions,
+  DeleteResult,
+  KeyValue,
+  ListOptions,
+  ListResult,
+  NamedHealthCheck,
+  Store,
+  Watch,
+  WatchEvent,
+  WatchOptions,
+} from './types.js'
+import { WatchStream } from './watch-stream.js'
+import { withTimeout } from './timeout.js'
+
+export interface SqliteStoreOptions {
+  dataDir: string
+  /** Periodic compaction; 0 disables it. Default 5 minutes, like the reference. */
+  compactionIntervalMs?: number
+  /** Default timeout of healthCheck() and the liveness probe. */
+  healthcheckTimeoutMs?: number
+  /** Default timeout of the readiness probe. */
+  readycheckTimeoutMs?: number
+  /** Recent events kept in memory to start watches without reading the table. */
+  eventLogSize?: number
+  /** Most writes committed in one transaction. */
+  maxBatch?: number
+  /** Undelivered events a watch may hold before it breaks as too slow. */
+  watchBufferLimit?: number
+  /** Called with errors of background work (periodic compaction) that has no caller to reject. */
+  onBackgroundError?: (err: unknown) => void
+}
+
+export const DB_FILE = 'store.db'
+export const LOCK_FILE = 'store.lock'
+
+interface Row {
+  key: Buffer
+  revision: number
+  create_revision: number
+  deleted: number
+  value: Buffer | null
+}
+
+type Settle<T> = { resolve: (v: T) => void; reject: (e: unknown) => void }
+type WriteOp =
+  | ({ kind: 'create'; key: string; keyBuf: Buffer; value: Buffer } & Settle<KeyValue>)
+  | ({ kind: 'update'; key: string; keyBuf: Buffer; value: Buffer; expected: number } & Settle<KeyValue>)
+  | ({ kind: 'delete'; key: string; keyBuf: Buffer; expected?: number } & Settle<DeleteResult>)
+  | ({ kind: 'barrier' } & Settle<void>)
+
+interface Watcher {
+  readonly stream: WatchStream
+  readonly key: string
+  readonly exact: boolean
+  /** Next revision to look at; events below it were delivered or skipped. */
+  next: number
+  /** Receiving committed events directly rather than catching up from history. */
+  live: boolean
+}
+
+const HISTORY_CHUNK = 1000
+const COMPACT_CHUNK = 10_000
+
+/**
+ * The embedded store: an MVCC table in SQLite (WAL, synchronous=FULL, so every acknowledged
+ * write survives kill -9 and power loss). Writes arriving in the same turn of the event loop
+ * are committed in one transaction (group commit) and acknowledged only after the commit's
+ * fsync. The process holds SQLite's exclusive lock for its lifetime, so a second server on
+ * the same data directory fails at start-up instead of corrupting it.
+ */
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const
+  readonly dataDir: string
+  readonly file: string
+  /** PID named in a stale lock file this store took over, if any. */
+  readonly tookOverFromPid: number | undefined
+
+  private readonly db: Database.Database
+  private readonly fileIno: number
+  private rev: number
+  private compacted: number
+  private closed = false
+  private queue: WriteOp[] = []
+  private flushScheduled = false
+  private readonly watchers = new Set<Watcher>()
+  private eventLog: WatchEvent[] = []
+  private compaction: Promise<void> = Promise.resolve()
+  private readonly compactor: Compactor
+
+  private readonly stmt: {
+    begin: Database.Statement
+    commit: Database.Statement
+    rollback: Database.Statement
+    latest: Database.Statement
+    insert: Database.Statement
+    setMeta: Database.Statement
+    getMeta: Database.Statement
+    listRange: Database.Statement
+    listOpen: Database.Statement
+    countRange: Database.Statement
+    countOpen: Database.Statement
+    history: Database.Statement
+    previous: Database.Statement
+    compactChunk: Database.Statement
+  }
+
+  private constructor(
+    private readonly options: Required<Omit<SqliteStoreOptions, 'onBackgroundError'>> &
+      Pick<SqliteStoreOptions, 'onBackgroundError'>,
+    opened: { dir: string; file: string; db: Database.Database; tookOverFromPid: number | undefined },
+  ) {
+    this.dataDir = opened.dir
+    this.file = opened.file
+    this.db = opened.db
+    this.tookOverFromPid = opened.tookOverFromPid
+    this.fileIno = fs.statSync(this.file).ino
+    const meta = ensureSchema(this.db, this.file)
+    this.rev = meta.currentRevision
+    this.compacted = meta.compactedRevision
+    const db = this.db
+    const pick = `SELECT key, MAX(revision) AS revision, create_revision, deleted, value FROM kv`
+    this.stmt = {
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+      latest: db.prepare(
+        `SELECT key, revision, create_revision, deleted, value FROM kv WHERE key = ? ORDER BY revision DESC LIMIT 1`,
+      ),
+      insert: db.prepare(`INSERT INTO kv (revision, key, create_revision, deleted, value) VALUES (?, ?, ?, ?, ?)`),
+      setMeta: db.prepare(`UPDATE meta SET value = ? WHERE name = ?`),
+      getMeta: db.prepare(`SELECT value FROM meta WHERE name = ?`),
+      // The newest version of each key at or below the read revision; bare columns of a
+      // MAX() aggregate come from the row holding the maximum (an SQLite guarantee).
+      listRange: db.prepare(
+        `${pick} WHERE key >= ? AND key < ? AND revision <= ? GROUP BY key HAVING deleted = 0 ORDER BY key LIMIT ?`,
+      ),
+      listOpen: db.prepare(
+        `${pick} WHERE key >= ? AND revision <= ? GROUP BY key HAVING deleted = 0 ORDER BY key LIMIT ?`,
+      ),
+      countRange: db.prepare(
+        `SELECT COUNT(*) AS n FROM (SELECT MAX(revision), deleted FROM kv WHERE key >= ? AND key < ? AND revision <= ? GROUP BY key HAVING deleted = 0)`,
+      ),
+      countOpen: db.prepare(
+        `SELECT COUNT(*) AS n FROM (SELECT MAX(revision), deleted FROM kv WHERE key >= ? AND revision <= ? GROUP BY key HAVING deleted = 0)`,
+      ),
+      history: db.prepare(
+        `SELECT key, revision, create_revision, deleted, value FROM kv WHERE revision >= ? AND revision <= ? ORDER BY revision`,
+      ),
+      previous: db.prepare(
+        `SELECT key, revision, create_revision, deleted, value FROM kv WHERE key = ? AND revision < ? ORDER BY revision DESC LIMIT 1`,
+      ),
+      // A version below the compaction point goes when a newer version below it supersedes
+      // it, or when it is a tombstone. The version right before the compacted revision's own
+      // write stays, so a watch from exactly the compacted revision still gets its prevValue.
+      compactChunk: db.prepare(
+        `DELETE FROM kv WHERE revision >= @lo AND revision < @hi AND (deleted = 1 OR EXISTS (
+           SELECT 1 FROM kv AS newer WHERE newer.key = kv.key AND newer.revision > kv.revision AND newer.revision < @c))`,
+      ),
+    }
+    this.compactor = startCompactor(
+      options.compactionIntervalMs,
+      async previous => {
+        const seen = this.rev
+        if (previous > 0) await this.compact(previous)
+        return seen
+      },
+      err => {
+        if (!this.closed) this.options.onBackgroundError?.(err)
+      },
+    )
+  }
+
+  /** Opens (creating if needed) the store in `options.dataDir`; fails clearly on bad data directories. */
+  static open(options: SqliteStoreOptions): SqliteStore {
+    const full = {
+      compactionIntervalMs: 5 * 60_000,
+      healthcheckTimeoutMs: 2_000,
+      readycheckTimeoutMs: 2_000,
+      eventLogSize: 10_000,
+      maxBatch: 1_000,
+      watchBufferLimit: 100_000,
+      // Options left undefined keep their defaults.
+      ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as SqliteStoreOptions),
+    }
+    const dir = prepareDataDir(options.dataDir)
+    const file = path.join(dir, DB_FILE)
+    const lockFile = path.join(dir, LOCK_FILE)
+    let db: Database.Database
+    try {
+      // timeout 0: a held lock must fail at once, not after SQLite's busy wait.
+      db = new Database(file, { timeout: 0 })
+    } catch (err) {
+      throw new InvalidError(`cannot open store database ${file}: ${(err as Error).message}`, { cause: err })
+    }
+    let tookOverFromPid: number | undefined
+    try {
+      // EXCLUSIVE locking: the OS-level lock is taken now and held until close or process
+      // death (the kernel drops it on kill -9, so a crashed server never blocks a restart).
+      db.pragma('locking_mode = EXCLUSIVE')
+      db.pragma('journal_mode = WAL')
+      db.exec('BEGIN EXCLUSIVE; COMMIT;')
+      db.pragma('synchronous = FULL')
+      db.pragma('journal_size_limit = 67108864')
+      const previousOwner = readLockOwner(lockFile)
+      if (previousOwner !== undefined && previousOwner !== process.pid) tookOverFromPid = previousOwner
+      writeLockOwner(lockFile)
+      const check = db.pragma('quick_check') as { quick_check: string }[]
+      const problems = check.map(r => r.quick_check).filter(m => m !== 'ok')
+      if (problems.length > 0) {
+        throw new CorruptError(corruptMessage(file, problems.slice(0, 5).join('; ')))
+      }
+      const store = new SqliteStore(full, { dir, file, db, tookOverFromPid })
+      return store
+    } catch (err) {
+      const holder = readLockOwner(lockFile)
+      try {
+        db.close()
+      } catch {
+        // Already failing; the original error is the one to report.
+      }
+      if (holder === process.pid && !(isSqliteCode(err, 'SQLITE_BUSY') || isSqliteCode(err, 'SQLITE_LOCKED'))) {
+        releaseLockOwner(lockFile)
+      }
+      throw openError(err, file, lockFile, holder)
+    }
+  }
+
+  // ---- writes -------------------------------------------------------------------------
+
+  create(key: string, value: Buffer): Promise<KeyValue> {
+    return this.enqueue<KeyValue>(settle => {
+      checkKey(key)
+      checkValue(key, value)
+      // Copied: the value lives on in the event log, out of reach of the caller's later edits.
+      return { kind: 'create', key, keyBuf: Buffer.from(key), value: Buffer.from(value), ...settle }
+    })
+  }
+
+  update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue> {
+    return this.enqueue<KeyValue>(settle => {
+      checkKey(key)
+      checkValue(key, value)
+      checkRevision('expected mod revision', expectedModRevision, key)
+      const copy = Buffer.from(value)
+      return { kind: 'update', key, keyBuf: Buffer.from(key), value: copy, expected: expectedModRevision, ...settle }
+    })
+  }
+
+  delete(key: string, options: DeleteOptions = {}): Promise<DeleteResult> {
+    return this.enqueue<DeleteResult>(settle => {
+      checkKey(key)
+      const op: WriteOp = { kind: 'delete', key, keyBuf: Buffer.from(key), ...settle }
+      if (options.expectedModRevision !== undefined) {
+        checkRevision('expected mod revision', options.expectedModRevision, key)
+        op.expected = options.expectedModRevision
+      }
+      return op
+    })
+  }
+
+  private enqueue<T>(build: (settle: Settle<T>) => WriteOp): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.closed) {
+        reject(this.closedError())
+        return
+      }
+      this.queue.push(build({ resolve, reject } as Settle<T>))
+      this.scheduleFlush()
+    })
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return
+    this.flushScheduled = true
+    // setImmediate rather than a microtask: writers woken by the previous commit get to
+    // enqueue their next write first, so concurrent writers share one fsync.
+    setImmediate(() => {
+      this.flushScheduled = false
+      this.flush()
+    })
+  }
+
+  private flush(): void {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.options.maxBatch)
+      this.commitBatch(batch)
+    }
+  }
+
+  private commitBatch(batch: WriteOp[]): void {
+    const outcomes: Array<() => void> = []
+    const events: WatchEvent[] = []
+    let rev = this.rev
+    const writes = batch.some(op => op.kind !== 'barrier')
+    try {
+      if (writes) this.stmt.begin.run()
+      for (const op of batch) {
+        if (op.kind === 'barrier') {
+          outcomes.push(() => op.resolve())
+          continue
+        }
+        const cur = this.stmt.latest.get(op.keyBuf) as Row | undefined
+        const live = cur !== undefined && cur.deleted === 0 ? toKeyValue(op.key, cur) : undefined
+        switch (op.kind) {
+          case 'create': {
+            if (live) {
+              outcomes.push(() => op.reject(new AlreadyExistsError(op.key)))
+              break
+            }
+            rev++
+            this.stmt.insert.run(rev, op.keyBuf, rev, 0, op.value)
+            const kv: KeyValue = { key: op.key, value: op.value, createRevision: rev, modRevision: rev }
+            events.push({ type: 'create', key: op.key, revision: rev, createRevision: rev, value: op.value })
+            outcomes.push(() => op.resolve(kv))
+            break
+          }
+          case 'update': {
+            if (!live) {
+              outcomes.push(() => op.reject(new NotFoundError(op.key)))
+              break
+            }
+            if (live.modRevision !== op.expected) {
+              outcomes.push(() => op.reject(new ConflictError(op.key, op.expected, live)))
+              break
+            }
+            rev++
+            this.stmt.insert.run(rev, op.keyBuf, live.createRevision, 0, op.value)
+            const kv: KeyValue = { key: op.key, value: op.value, createRevision: live.createRevision, modRevision: rev }
+            events.push({
+              type: 'update',
+              key: op.key,
+              revision: rev,
+              createRevision: live.createRevision,
+              value: op.value,
+              prevValue: live.value,
+              prevModRevision: live.modRevision,
+            })
+            outcomes.push(() => op.resolve(kv))
+            break
+          }
+          case 'delete': {
+            if (!live) {
+              outcomes.push(() => op.reject(new NotFoundError(op.key)))
+              break
+            }
+            if (op.expected !== undefined && live.modRevision !== op.expected) {
+              const expected = op.expected
+              outcomes.push(() => op.reject(new ConflictError(op.key, expected, live)))
+              break
+            }
+            rev++
+            this.stmt.insert.run(rev, op.keyBuf, live.createRevision, 1, null)
+            events.push({
+              type: 'delete',
+              key: op.key,
+              revision: rev,
+              createRevision: live.createRevision,
+              prevValue: live.value,
+              prevModRevision: live.modRevision,
+            })
+            const result: DeleteResult = { revision: rev, prev: live }
+            outcomes.push(() => op.resolve(result))
+            break
+          }
+        }
+      }
+      if (rev !== this.rev) this.stmt.setMeta.run(rev, 'current_revision')
+      if (writes) this.stmt.commit.run()
+    } catch (err) {
+      if (this.db.inTransaction) {
+        try {
+          this.stmt.rollback.run()
+        } catch {
+          // The commit failure is the error worth reporting.
+        }
+      }
+      const mapped = mapSqliteError(err, `writing to ${this.file}`)
+      for (const op of batch) op.reject(mapped)
+      return
+    }
+    this.rev = rev
+    this.publish(events)
+    for (const settle of outcomes) settle()
+  }
+
+  // ---- reads --------------------------------------------------------------------------
+
+  async get(key: string): Promise<KeyValue | null> {
+    this.ensureOpen()
+    checkKey(key)
+    const row = this.read(() => this.stmt.latest.get(Buffer.from(key)) as Row | undefined)
+    return row === undefined || row.deleted !== 0 ? null : toKeyValue(key, row)
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    this.ensureOpen()
+    checkPrefix(prefix)
+    const page = pageStart(prefix, options)
+    const revision = this.readableRevision(page.revision)
+    const end = prefixEnd(Buffer.from(prefix))
+    const start = Buffer.from(page.start)
+    const fetch = page.limit > 0 ? page.limit + 1 : -1
+    const rows = this.read(
+      () =>
+        (end
+          ? this.stmt.listRange.all(start, end, revision, fetch)
+          : this.stmt.listOpen.all(start, revision, fetch)) as Row[],
+    )
+    if (page.limit > 0 && rows.length > page.limit) {
+      rows.length = page.limit
+      const items = rows.map(r => toKeyValue(r.key.toString(), r))
+      const next = keyAfter(items[items.length - 1]!.key)
+      const remaining = this.countFrom(Buffer.from(next), end, revision)
+      return { items, revision, continue: encodeContinue(revision, next), remaining }
+    }
+    return { items: rows.map(r => toKeyValue(r.key.toString(), r)), revision }
+  }
+
+  async count(prefix: string): Promise<number> {
+    this.ensureOpen()
+    checkPrefix(prefix)
+    const start = Buffer.from(prefix)
+    return this.countFrom(start, prefixEnd(start), this.rev)
+  }
+
+  async currentRevision(): Promise<number> {
+    this.ensureOpen()
+    return this.rev
+  }
+
+  private countFrom(start: Buffer, end: Buffer | undefined, revision: number): number {
+    const row = this.read(
+      () =>
+        (end ? this.stmt.countRange.get(start, end, revision) : this.stmt.countOpen.get(start, revision)) as {
+          n: number
+        },
+    )
+    return row.n
+  }
+
+  /** Resolves a requested read revision (0: current), refusing compacted and future ones. */
+  private readableRevision(requested: number): number {
+    const revision = requested === 0 ? this.rev : requested
+    if (revision < this.compacted) throw new CompactedError(revision, this.compacted)
+    if (revision > this.rev) {
+      throw new InvalidError(`required revision ${revision} is a future revision (current ${this.rev})`, {
+        revision,
+      })
+    }
+    return revision
+  }
+
+  private read<T>(fn: () => T): T {
+    try {
+      return fn()
+    } catch (err) {
+      throw mapSqliteError(err, `reading ${this.file}`)
+    }
+  }
+
+  // ---- watch --------------------------------------------------------------------------
+
+  async watch(keyOrPrefix: string, options: WatchOptions = {}): Promise<Watch> {
+    this.ensureOpen()
+    if (options.exact) checkKey(keyOrPrefix)
+    else checkPrefix(keyOrPrefix)
+    let from = options.fromRevision ?? 0
+    if (!Number.isSafeInteger(from) || from < 0) {
+      throw new InvalidError(`invalid watch revision ${String(from)}: a revision is a non-negative integer`)
+    }
+    if (from === 0) from = this.rev + 1
+    if (from < this.compacted) throw new CompactedError(from, this.compacted)
+    const description = `${options.exact ? 'key' : 'prefix'} "${keyOrPrefix}"`
+    let watcher: Watcher | undefined = undefined
+    const stream = new WatchStream(
+      description,
+      from,
+      () => {
+        if (watcher) this.watchers.delete(watcher)
+      },
+      this.options.watchBufferLimit,
+    )
+    watcher = { stream, key: keyOrPrefix, exact: options.exact === true, next: from, live: false }
+    this.watchers.add(watcher)
+    this.catchUp(watcher)
+    return stream
+  }
+
+  private matches(w: Watcher, key: string): boolean {
+    return w.exact ? key === w.key : key.startsWith(w.key)
+  }
+
+  /** Appends committed events to the in-memory log and hands them to live watchers. */
+  private publish(events: WatchEvent[]): void {
+    if (events.length === 0) return
+    this.eventLog.push(...events)
+    const size = this.options.eventLogSize
+    if (this.eventLog.length > 2 * size) this.eventLog = this.eventLog.slice(this.eventLog.length - size)
+    for (const w of this.watchers) {
+      if (!w.live) continue
+      for (const ev of events) {
+        if (ev.revision >= w.next && this.matches(w, ev.key)) w.stream.push(ev)
+      }
+      // Max: a watch may start at a revision not yet written.
+      w.next = Math.max(w.next, events[events.length - 1]!.revision + 1)
+    }
+  }
+
+  /**
+   * Brings a watcher from its start revision up to the present, from the in-memory log when
+   * it reaches back far enough and from the table otherwise (in chunks, yielding between
+   * them). Everything up to going live happens synchronously after the last chunk, so no
+   * commit can slip between history and live delivery.
+   */
+  private catchUp(w: Watcher): void {
+    while (!w.stream.closed) {
+      if (w.next < this.compacted) {
+        w.stream.fail(new CompactedError(w.next, this.compacted))
+        return
+      }
+      if (w.next > this.rev) {
+        w.live = true
+        return
+      }
+      const first = this.eventLog.length > 0 ? this.eventLog[0]!.revision : this.rev + 1
+      if (w.next >= first) {
+        for (let i = w.next - first; i < this.eventLog.length; i++) {
+          const ev = this.eventLog[i]!
+          if (this.matches(w, ev.key)) w.stream.push(ev)
+        }
+        w.next = this.rev + 1
+        w.live = true
+        return
+      }
+      const hi = Math.min(this.rev, first - 1, w.next + HISTORY_CHUNK - 1)
+      try {
+        for (const ev of this.historyEvents(w, w.next, hi)) w.stream.push(ev)
+      } catch (err) {
+        w.stream.fail(err instanceof StoreError ? err : mapSqliteError(err, `reading history of ${this.file}`))
+        return
+      }
+      w.next = hi + 1
+      if (w.next <= this.rev) {
+        setImmediate(() => this.catchUp(w))
+        return
+      }
+    }
+  }
+
+  private historyEvents(w: Watcher, lo: number, hi: number): WatchEvent[] {
+    const events: WatchEvent[] = []
+    for (const row of this.stmt.history.iterate(lo, hi) as IterableIterator<Row>) {
+      const key = row.key.toString()
+      if (!this.matches(w, key)) continue
+      const prev = this.stmt.previous.get(row.key, row.revision) as Row | undefined
+      const prevLive = prev !== undefined && prev.deleted === 0 && prev.create_revision === row.create_revision
+      const base = { key, revision: row.revision, createRevision: row.create_revision }
+      if (row.deleted !== 0) {
+        events.push({
+          type: 'delete',
+          ...base,
+          ...(prevLive ? { prevValue: prev.value ?? Buffer.alloc(0), prevModRevision: prev.revision } : {}),
+        })
+      } else if (row.create_revision === row.revision) {
+        events.push({ type: 'create', ...base, value: row.value ?? Buffer.alloc(0) })
+      } else {
+        events.push({
+          type: 'update',
+          ...base,
+          value: row.value ?? Buffer.alloc(0),
+          ...(prevLive ? { prevValue: prev.value ?? Buffer.alloc(0), prevModRevision: prev.revision } : {}),
+        })
+      }
+    }
+    return events
+  }
+
+  // ---- compaction ---------------------------------------------------------------------
+
+  compact(revision: number): Promise<void> {
+    const run = this.compaction.then(() => this.compactNow(revision))
+    this.compaction = run.catch(() => {})
+    return run
+  }
+
+  private async compactNow(revision: number): Promise<void> {
+    this.ensureOpen()
+    checkRevision('compaction revision', revision)
+    if (revision > this.rev) {
+      throw new InvalidError(`cannot compact to revision ${revision}: it is a future revision (current ${this.rev})`, {
+        revision,
+      })
+    }
+    if (revision <= this.compacted) return
+    // Raising the mark first makes reads below it fail from now on, so deleting the rows
+    // can go in small steps (and be interrupted by a crash) without anyone seeing a gap.
+    this.read(() => this.stmt.setMeta.run(revision, 'compacted_revision'))
+    this.compacted = revision
+    const firstKept = this.eventLog.findIndex(ev => ev.revision >= revision)
+    this.eventLog = firstKept < 0 ? [] : this.eventLog.slice(firstKept)
+    for (const w of this.watchers) {
+      if (!w.live && w.next < revision) w.stream.fail(new CompactedError(w.next, revision))
+    }
+    for (let lo = 0; lo < revision; lo += COMPACT_CHUNK) {
+      if (this.closed) return
+      const hi = Math.min(lo + COMPACT_CHUNK, revision)
+      this.read(() => this.stmt.compactChunk.run({ lo, hi, c: revision }))
+      await new Promise(resolve => setImmediate(resolve))
+    }
+  }
+
+  // ---- health & lifecycle -------------------------------------------------------------
+
+  healthCheck(timeoutMs: number = this.options.healthcheckTimeoutMs): Promise<void> {
+    return withTimeout(
+      this.roundTrip(),
+      timeoutMs,
+      () => new UnavailableError(`store health check of ${this.file} timed out after ${timeoutMs}ms`),
+    )
+  }
+
+  healthChecks(): NamedHealthCheck[] {
+    return [{ name: 'store', check: timeoutMs => this.healthCheck(timeoutMs) }]
+  }
+
+  readyChecks(): NamedHealthCheck[] {
+    return [{ name: 'store-readiness', check: (timeoutMs = this.options.readycheckTimeoutMs) => this.healthCheck(timeoutMs) }]
+  }
+
+  /**
+   * Proves the writer is not wedged (a barrier passes through the commit queue), the
+   * database answers, and the file we hold is still the one in the data directory.
+   */
+  private async roundTrip(): Promise<void> {
+    if (this.closed) throw this.closedError()
+    await new Promise<void>((resolve, reject) => {
+      this.queue.push({ kind: 'barrier', resolve, reject })
+      this.scheduleFlush()
+    })
+    const row = this.read(() => this.stmt.getMeta.get('current_revision') as { value: number } | undefined)
+    if (row?.value !== this.rev) {
+      throw new CorruptError(`store ${this.file} reports revision ${String(row?.value)}, expected ${this.rev}`)
+    }
+    let ino: number
+    try {
+      ino = fs.statSync(this.file).ino
+    } catch (err) {
+      throw new UnavailableError(`store database ${this.file} disappeared from the data directory`, err)
+    }
+    if (ino !== this.fileIno) {
+      throw new UnavailableError(`store database ${this.file} was replaced while the server held it open`)
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.flush()
+    this.closed = true
+    await this.compactor.stop()
+    await this.compaction
+    for (const w of [...this.watchers]) w.stream.end()
+    this.watchers.clear()
+    this.db.close()
+    releaseLockOwner(path.join(this.dataDir, LOCK_FILE))
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw this.closedError()
+  }
+
+  private closedError(): UnavailableError {
+    return new UnavailableError(`store ${this.file} is closed`)
+  }
+}
+
+function toKeyValue(key: string, row: Row): KeyValue {
+  return {
+    key,
+    value: row.value ?? Buffer.alloc(0),
+    createRevision: row.create_revision,
+    modRevision: row.revision,
+  }
+}
+
+function isSqliteCode(err: unknown, prefix: string): boolean {
+  const code = (err as { code?: unknown } | null)?.code
+  return typeof code === 'string' && code.startsWith(prefix)
+}
+
+function corruptMessage(file: string, detail: string): string {
+  return (
+    `store database ${file} is corrupt (${detail}). Do NOT delete it silently: stop the server, ` +
+    `keep a copy of the data directory, and restore it from a backup (or salvage it with ` +
+    `"sqlite3 ${file} .recover") before starting again`
+  )
+}
+
+/** Turns a failure while opening into the start-up error an operator can act on. */
+function openError(err: unknown, file: string, lockFile: string, holder: number | undefined): StoreError {
+  if (err instanceof StoreError) return err
+  if (isSqliteCode(err, 'SQLITE_BUSY') || isSqliteCode(err, 'SQLITE_LOCKED')) {
+    const dir = path.dirname(file)
+    if (holder === process.pid) {
+      return new LockedError(`data directory ${dir} is already open in this process (PID ${holder})`, holder)
+    }
+    if (holder !== undefined && pidAlive(holder)) {
+      return new LockedError(
+        `data directory ${dir} is locked by another server process (PID ${holder}, lock file ${lockFile}); ` +
+          `stop that process or choose another data directory`,
+        holder,
+      )
+    }
+    return new LockedError(
+      `data directory ${dir} is locked by another process` +
+        (holder === undefined ? '' : ` (its lock file ${lockFile} names PID ${holder}, which is not running)`) +
+        `; stop the process holding ${file} or choose another data directory`,
+      holder,
+    )
+  }
+  if (isSqliteCode(err, 'SQLITE_NOTADB') || isSqliteCode(err, 'SQLITE_CORRUPT')) {
+    return new CorruptError(corruptMessage(file, (err as Error).message), err)
+  }
+  return mapSqliteError(err, `opening ${file}`)
+}
+
+function mapSqliteError(err: unknown, doing: string): StoreError {
+  if (err instanceof StoreError) return err
+  const message = err instanceof Error ? err.message : String(err)
+  if (isSqliteCode(err, 'SQLITE_NOTADB') || isSqliteCode(err, 'SQLITE_CORRUPT')) {
+    return new CorruptError(`${doing}: the database is corrupt (${message}); do not delete it, restore it from a backup`, err)
+  }
+  if (isSqliteCode(err, 'SQLITE_READONLY') || isSqliteCode(err, 'SQLITE_CANTOPEN') || isSqliteCode(err, 'SQLITE_PERM')) {
+    return new InvalidError(`${doing}: ${message}`, { cause: err })
+  }
+  // I/O errors, a full disk, contention: the same request can succeed once the cause is gone.
+  return new UnavailableError(`${doing}: ${message}`, err)
+}

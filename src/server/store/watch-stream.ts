@@ -1,0 +1,135 @@
+import { UnavailableError, type StoreError } from './errors.js'
+import type { Watch, WatchEvent } from './types.js'
+
+/**
+ * The consumer side of a watch, shared by the store implementations: producers `push`
+ * events in revision order, `fail` or `end` it; consumers iterate. The buffer is bounded so
+ * a consumer that stopped reading cannot grow the server's memory without end: past the
+ * bound the watch breaks with a retryable error, and the consumer re-watches from the last
+ * revision it saw (as the Kubernetes watch cache does with slow watchers).
+ */
+export class WatchStream implements Watch {
+  private readonly buffer: WatchEvent[] = []
+  private head = 0
+  private waiter: { resolve: (r: IteratorResult<WatchEvent>) => void; reject: (e: unknown) => void } | null = null
+  private failure: StoreError | null = null
+  private finished = false
+  private lastRevision = 0
+  private onStop: (() => void) | null
+
+  startRevision: number
+
+  constructor(
+    private readonly description: string,
+    startRevision: number,
+    onStop: () => void,
+    private readonly maxBuffered = 100_000,
+  ) {
+    this.startRevision = startRevision
+    this.onStop = onStop
+  }
+
+  get closed(): boolean {
+    return this.finished || this.failure !== null
+  }
+
+  /** Revision of the last event pushed (0 before any). */
+  get pushedRevision(): number {
+    return this.lastRevision
+  }
+
+  push(event: WatchEvent): void {
+    if (this.closed) return
+    // Equal revisions are legitimate (etcd transactions touching several keys); lower ones
+    // are replays after a reconnect.
+    if (event.revision < this.lastRevision) return
+    if (this.waiter) {
+      this.lastRevision = event.revision
+      const w = this.waiter
+      this.waiter = null
+      w.resolve({ value: event, done: false })
+      return
+    }
+    if (this.buffer.length - this.head >= this.maxBuffered) {
+      this.fail(
+        new UnavailableError(
+          `watch on ${this.description} fell more than ${this.maxBuffered} events behind; ` +
+            `watch again from revision ${event.revision}`,
+        ),
+      )
+      return
+    }
+    this.lastRevision = event.revision
+    this.buffer.push(event)
+  }
+
+  /** Breaks the watch: buffered events are still delivered, then `next()` throws `error`. */
+  fail(error: StoreError): void {
+    if (this.closed) return
+    this.failure = error
+    this.stop()
+    if (this.waiter && this.head === this.buffer.length) {
+      const w = this.waiter
+      this.waiter = null
+      w.reject(error)
+    }
+  }
+
+  /** Ends the watch normally: buffered events are still delivered. */
+  end(): void {
+    if (this.closed) return
+    this.finished = true
+    this.stop()
+    if (this.waiter && this.head === this.buffer.length) {
+      const w = this.waiter
+      this.waiter = null
+      w.resolve({ value: undefined, done: true })
+    }
+  }
+
+  cancel(): void {
+    this.buffer.length = 0
+    this.head = 0
+    this.failure = null
+    if (this.finished) return
+    this.finished = true
+    this.stop()
+    if (this.waiter) {
+      const w = this.waiter
+      this.waiter = null
+      w.resolve({ value: undefined, done: true })
+    }
+  }
+
+  next(): Promise<IteratorResult<WatchEvent>> {
+    if (this.head < this.buffer.length) {
+      const event = this.buffer[this.head++]!
+      if (this.head > 1024 && this.head * 2 > this.buffer.length) {
+        this.buffer.splice(0, this.head)
+        this.head = 0
+      }
+      return Promise.resolve({ value: event, done: false })
+    }
+    if (this.failure) return Promise.reject(this.failure)
+    if (this.finished) return Promise.resolve({ value: undefined, done: true })
+    if (this.waiter) return Promise.reject(new Error('WatchStream: next() called again before the previous call settled'))
+    return new Promise((resolve, reject) => {
+      this.waiter = { resolve, reject }
+    })
+  }
+
+  return(): Promise<IteratorResult<WatchEvent>> {
+    this.cancel()
+    return Promise.resolve({ value: undefined, done: true })
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<WatchEvent> {
+    return this
+  }
+
+  private stop(): void {
+    const onStop = this.onStop
+    this.onStop = null
+    onStop?.()
+  }
+}

@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { Etcd3 } from 'etcd3'
+import { CompactedError, InvalidError, UnavailableError } from '../../../src/server/store/errors.js'
+import { EtcdStore } from '../../../src/server/store/etcd-store.js'
+import { EtcdServer, freePorts, makeTlsFiles, opensslAvailable, requireEtcd, type TlsFiles } from '../../support/etcd.js'
+import { rejectsWith, runStoreContract } from './contract.js'
+
+describe('etcd store', function () {
+  let etcd: EtcdServer | undefined
+
+  before(async function () {
+    this.timeout(30_000)
+    requireEtcd(this)
+    etcd = await EtcdServer.start()
+  })
+
+  after(async function () {
+    await etcd?.destroy()
+  })
+
+  // Every test gets its own key prefix on the shared etcd; revisions are global there.
+  runStoreContract('etcd', async () => {
+    const prefix = `/contract-${randomBytes(4).toString('hex')}`
+    const open = (): Promise<EtcdStore> =>
+      EtcdStore.open({ servers: [etcd!.clientUrl], prefix, compactionIntervalMs: 0, initializationTimeoutMs: 10_000 })
+    let current = await open()
+    return {
+      store: current,
+      async reopen() {
+        current = await open()
+        return current
+      },
+      async destroy() {
+        await current.close()
+      },
+    }
+  })
+})
+
+describe('etcd store configuration', function () {
+  let etcd: EtcdServer | undefined
+
+  before(async function () {
+    this.timeout(30_000)
+    requireEtcd(this)
+    etcd = await EtcdServer.start()
+  })
+
+  after(async function () {
+    await etcd?.destroy()
+  })
+
+  it('fails start-up clearly when etcd does not answer within the initialization timeout', async function () {
+    const [port] = await freePorts(1)
+    const started = Date.now()
+    const err = await rejectsWith(
+      EtcdStore.open({ servers: [`http://127.0.0.1:${port}`], initializationTimeoutMs: 1_000, compactionIntervalMs: 0 }),
+      UnavailableError,
+      'Unavailable',
+    )
+    const took = Date.now() - started
+    assert.ok(took >= 900 && took < 5_000, `gave up after ${took}ms`)
+    assert.match(err.message, new RegExp(`127\\.0\\.0\\.1:${port}`))
+    assert.match(err.message, /initialization timeout of 1000ms/)
+    assert.equal(err.retryable, true)
+  })
+
+  it('rejects bad server URLs and unreadable TLS files', async function () {
+    await rejectsWith(EtcdStore.open({ servers: ['127.0.0.1:2379'] }), InvalidError, 'Invalid')
+    await rejectsWith(EtcdStore.open({ servers: ['ftp://127.0.0.1:2379'] }), InvalidError, 'Invalid')
+    await rejectsWith(EtcdStore.open({ servers: [] }), InvalidError, 'Invalid')
+    const missing = await rejectsWith(
+      EtcdStore.open({ servers: ['https://127.0.0.1:2379'], caFile: '/nonexistent/ca.crt' }),
+      InvalidError,
+      'Invalid',
+    )
+    assert.match(missing.message, /\/nonexistent\/ca\.crt \(ENOENT\)/)
+    await rejectsWith(
+      EtcdStore.open({ servers: ['https://127.0.0.1:2379'], certFile: '/x.crt' }),
+      InvalidError,
+      'Invalid',
+    )
+    await rejectsWith(
+      EtcdStore.open({ servers: ['http://127.0.0.1:2379'], caFile: '/x.crt' }),
+      InvalidError,
+      'Invalid',
+    )
+  })
+
+  it('keeps keys under its prefix, `/registry` by default', async function () {
+    const store = await EtcdStore.open({ servers: [etcd!.clientUrl], compactionIntervalMs: 0 })
+    const raw = new Etcd3({ hosts: etcd!.clientUrl })
+    try {
+      await store.create('/pods/ns/p', Buffer.from('x'))
+      assert.equal(await raw.get('/registry/pods/ns/p').string(), 'x')
+      await raw.put('/registryother/pods/ns/q').value('y')
+      assert.deepEqual((await store.list('')).items.map(i => i.key), ['/pods/ns/p'])
+    } finally {
+      raw.close()
+      await store.close()
+    }
+  })
+
+  it('compacts like the reference compactor: to the revision seen one interval earlier', async function () {
+    this.timeout(15_000)
+    const prefix = `/compactor-${randomBytes(4).toString('hex')}`
+    const store = await EtcdStore.open({ servers: [etcd!.clientUrl], prefix, compactionIntervalMs: 300 })
+    const raw = new Etcd3({ hosts: etcd!.clientUrl })
+    try {
+      const first = await store.create('/k', Buffer.from('0'))
+      let kv = first
+      for (let i = 1; i < 10; i++) kv = await store.update('/k', Buffer.from(String(i)), kv.modRevision)
+      const deadline = Date.now() + 10_000
+      for (;;) {
+        try {
+          await store.list('/', { revision: first.modRevision })
+        } catch (err) {
+          assert.ok(err instanceof CompactedError, String(err))
+          break
+        }
+        assert.ok(Date.now() < deadline, 'no compaction happened')
+        await new Promise(resolve => setTimeout(resolve, 100))
+      }
+      // Coordination happens through the reference's key, outside any prefix.
+      const marker = await raw.get('compact_rev_key').string()
+      assert.ok(marker !== null && Number(marker) >= first.modRevision)
+      assert.equal((await store.get('/k'))?.value.toString(), '9')
+    } finally {
+      raw.close()
+      await store.close()
+    }
+  })
+})
+
+describe('etcd store over TLS', function () {
+  let etcd: EtcdServer | undefined
+  let dir: string
+  let tls: TlsFiles
+
+  before(async function () {
+    this.timeout(30_000)
+    requireEtcd(this)
+    if (!opensslAvailable()) {
+      if (process.env['CI']) throw new Error('openssl is needed to make certificates for the etcd TLS tests')
+      console.warn('    skipping: openssl is not on PATH')
+      this.skip()
+    }
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'etcd-tls-'))
+    tls = makeTlsFiles(dir)
+    etcd = await EtcdServer.start({ tls })
+  })
+
+  after(async function () {
+    await etcd?.destroy()
+    if (dir) fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('connects with the CA, client certificate and key files', async function () {
+    const store = await EtcdStore.open({
+      servers: [etcd!.clientUrl],
+      caFile: tls.ca,
+      certFile: tls.clientCert,
+      keyFile: tls.clientKey,
+      compactionIntervalMs: 0,
+      initializationTimeoutMs: 10_000,
+    })
+    try {
+      const kv = await store.create('/tls/k', Buffer.from('secret'))
+      assert.equal((await store.get('/tls/k'))?.modRevision, kv.modRevision)
+      await store.healthCheck(2_000)
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('fails start-up without a client certificate, or trusting another CA', async function () {
+    this.timeout(10_000)
+    const other = makeTlsFiles(dir, 'other')
+    for (const files of [
+      { caFile: tls.ca },
+      { caFile: other.ca, certFile: tls.clientCert, keyFile: tls.clientKey },
+    ]) {
+      const err = await rejectsWith(
+        EtcdStore.open({ servers: [etcd!.clientUrl], ...files, compactionIntervalMs: 0, initializationTimeoutMs: 800 }),
+        UnavailableError,
+        'Unavailable',
+      )
+      assert.match(err.message, /initialization timeout/)
+    }
+  })
+})
