@@ -177,7 +177,7 @@ const EXPECTED_DEFAULTS: Readonly<Record<string, [OptionType, string | undefined
   'oidc-required-claim': ['mapStringString', undefined],
   'oidc-username-claim': ['string', 'sub'],
   'oidc-signing-algs': ['strings', 'RS256'],
-  'service-account-issuer': ['strings', undefined],
+  'service-account-issuer': ['stringArray', undefined],
   'authentication-token-webhook-cache-ttl': ['duration', '2m0s'],
   'authentication-token-webhook-version': ['string', 'v1beta1'],
   'authorization-mode': ['strings', undefined],
@@ -225,7 +225,7 @@ const SERVER_SECTIONS: readonly OptionSection[] = [
 ]
 
 const LIST_KINDS: ReadonlySet<OptionType> = new Set<OptionType>([
-  'strings', 'stringToString', 'mapStringString', 'featureGates', 'versions', 'keyValues',
+  'strings', 'stringArray', 'stringToString', 'mapStringString', 'featureGates', 'versions', 'keyValues',
   'namedCertKey', 'moduleLevels',
 ])
 
@@ -272,6 +272,7 @@ function defaultParses(type: OptionType, value: string): boolean {
       return value.split(',').every((item) => /^([a-z0-9-]+=)?v?\d+\.\d+$/.test(item))
     case 'string':
     case 'strings':
+    case 'stringArray':
     case 'mapStringString':
     case 'featureGates':
     case 'keyValues':

@@ -1,0 +1,69 @@
+/**
+ * The other objects a new cluster starts with: the system priority classes, the system
+ * namespaces, the authentication-info config map and the APIService registrations of the
+ * built-in group versions.
+ */
+import { API_GROUP_VERSIONS } from '../../core/options/api-groups.js'
+import type { BootstrapObject } from './objects.js'
+
+export function systemPriorityClasses(): BootstrapObject[] {
+  return [
+    ['system-node-critical', 2000001000, 'Used for system critical pods that must not be moved from their current node.'],
+    ['system-cluster-critical', 2000000000, 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.'],
+  ].map(([name, value, description]) => ({
+    key: `/priorityclasses/${name}`,
+    object: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value, description, preemptionPolicy: 'PreemptLowerPriority' },
+  }))
+}
+
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease']
+
+export function systemNamespaces(): BootstrapObject[] {
+  return SYSTEM_NAMESPACES.map((name) => ({
+    key: `/namespaces/${name}`,
+    object: {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name, labels: { 'kubernetes.io/metadata.name': name } },
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    },
+  }))
+}
+
+/** Published for extension API servers: which client CAs this server trusts (none configured yet). */
+export function authenticationInfo(clientCaPem?: string): BootstrapObject[] {
+  return [
+    {
+      key: '/configmaps/kube-system/extension-apiserver-authentication',
+      object: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'extension-apiserver-authentication', namespace: 'kube-system' },
+        data: clientCaPem ? { 'client-ca-file': clientCaPem } : {},
+      },
+    },
+  ]
+}
+
+/** One APIService per served built-in group version, as the aggregator's auto-registration writes. */
+export function builtInApiServices(served: ReadonlyArray<[group: string, version: string]>): BootstrapObject[] {
+  return served.map(([group, version]) => {
+    const name = group === '' ? version : `${version}.${group}`
+    return {
+      key: `/apiregistration.k8s.io/apiservices/${name}`,
+      object: {
+        apiVersion: 'apiregistration.k8s.io/v1',
+        kind: 'APIService',
+        metadata: { name, labels: { 'kube-aggregator.kubernetes.io/automanaged': 'onstart' } },
+        spec: { group, version, groupPriorityMinimum: 18000, versionPriority: 15 },
+        status: { conditions: [{ type: 'Available', status: 'True', reason: 'Local', message: 'Local APIServices are always available' }] },
+      },
+    }
+  })
+}
+
+/** The group versions to register: every GA built-in one for now (the API issue narrows this to what it serves). */
+export function defaultServedGroupVersions(): Array<[string, string]> {
+  return Object.entries(API_GROUP_VERSIONS).flatMap(([group, versions]) => versions.filter((v) => /^v\d+$/.test(v)).map((v) => [group, v] as [string, string]))
+}

@@ -1,0 +1,37 @@
+/**
+ * Writing the objects a new cluster starts with. Each is created only when absent, so a
+ * restart (or a second server on the same store) leaves what is there alone.
+ */
+import { randomUUID } from 'node:crypto'
+import { AlreadyExistsError } from '../store/errors.js'
+import type { Store } from '../store/types.js'
+
+export interface BootstrapObject {
+  /** Store key relative to the prefix, e.g. `/namespaces/default`. */
+  key: string
+  object: Record<string, unknown>
+}
+
+/** Adds the metadata the server sets on create (uid, creationTimestamp). */
+export function withServerMetadata(object: Record<string, unknown>, now = new Date()): Record<string, unknown> {
+  const metadata = { ...(object.metadata as Record<string, unknown>) }
+  metadata.uid ??= randomUUID()
+  metadata.creationTimestamp ??= now.toISOString().replace(/\.\d{3}Z$/, 'Z')
+  return { ...object, metadata }
+}
+
+/** Creates each object that does not exist yet; returns how many were created. */
+export async function ensureObjects(store: Store, objects: readonly BootstrapObject[]): Promise<number> {
+  let created = 0
+  for (const { key, object } of objects) {
+    if (await store.get(key)) continue
+    try {
+      await store.create(key, Buffer.from(JSON.stringify(withServerMetadata(object))))
+      created++
+    } catch (err) {
+      // Another server on the same store got there first: fine.
+      if (!(err instanceof AlreadyExistsError)) throw err
+    }
+  }
+  return created
+}

@@ -1,0 +1,195 @@
+/**
+ * The server's configuration, read from a validated command line: effective values (given or
+ * default) in the units the server uses, and the list of given options whose behaviour is
+ * not built yet, which the server names at start-up rather than ignoring.
+ */
+import type { ValidationContext } from '../core/flags/context.js'
+import type { KeyValue, NamedCertKey } from '../core/options/types.js'
+
+export interface ServerConfig {
+  bindAddress: string
+  securePort: number
+  advertiseAddress?: string
+  certDir?: string
+  tlsCertFile?: string
+  tlsPrivateKeyFile?: string
+  tlsSniCertKeys: NamedCertKey[]
+  tlsMinVersion?: string
+  tlsCipherSuites: string[]
+  disableHttp2: boolean
+  http2MaxStreamsPerConnection: number
+  goawayChance: number
+  hstsDirectives: string[]
+  corsAllowedOrigins: string[]
+  permitAddressSharing: boolean
+  permitPortSharing: boolean
+
+  dataDir?: string
+  storeServers: string[]
+  storePrefix: string
+  storeCaFile?: string
+  storeCertFile?: string
+  storeKeyFile?: string
+  storeServersOverrides: string[]
+  storeCompactionIntervalMs: number
+  storeHealthcheckTimeoutMs: number
+  storeReadycheckTimeoutMs: number
+  storageInitializationTimeoutMs: number
+
+  anonymousAuth: boolean
+  authorizationModes: string[]
+
+  maxRequestsInflight: number
+  maxMutatingRequestsInflight: number
+  enablePriorityAndFairness: boolean
+  requestTimeoutMs: number
+  minRequestTimeoutSeconds: number
+  maxConnectionBytesPerSec: number
+
+  livezGracePeriodMs: number
+  shutdownDelayMs: number
+  shutdownSendRetryAfter: boolean
+  shutdownWatchTerminationGracePeriodMs: number
+
+  profiling: boolean
+  contentionProfiling: boolean
+  debugSocketPath?: string
+  enableLogsHandler: boolean
+  serviceAccountIssuers: string[]
+  serviceAccountKeyFiles: string[]
+  serviceAccountJwksUri?: string
+  externalHostname?: string
+
+  verbosity: number
+  vmodule: Record<string, string>
+  logFlushFrequencyMs: number
+  runtimeConfig: KeyValue[]
+}
+
+/**
+ * Options whose behaviour the server has. Any other option given on the command line is
+ * named in the start-up warning; this list grows as the server does.
+ */
+export const BUILT_OPTIONS = new Set([
+  'bind-address',
+  'secure-port',
+  'advertise-address',
+  'cert-dir',
+  'tls-cert-file',
+  'tls-private-key-file',
+  'tls-sni-cert-key',
+  'tls-min-version',
+  'tls-cipher-suites',
+  'disable-http2-serving',
+  'http2-max-streams-per-connection',
+  'goaway-chance',
+  'strict-transport-security-directives',
+  'cors-allowed-origins',
+  'permit-address-sharing',
+  'permit-port-sharing',
+  'data-dir',
+  'store-servers',
+  'store-prefix',
+  'store-cafile',
+  'store-certfile',
+  'store-keyfile',
+  'store-servers-overrides',
+  'store-compaction-interval',
+  'store-healthcheck-timeout',
+  'store-readycheck-timeout',
+  'storage-initialization-timeout',
+  'storage-backend',
+  'anonymous-auth',
+  'authorization-mode',
+  'max-requests-inflight',
+  'max-mutating-requests-inflight',
+  'enable-priority-and-fairness',
+  'request-timeout',
+  'livez-grace-period',
+  'shutdown-delay-duration',
+  'shutdown-send-retry-after',
+  'shutdown-watch-termination-grace-period',
+  'profiling',
+  'contention-profiling',
+  'debug-socket-path',
+  'enable-logs-handler',
+  'v',
+  'vmodule',
+  'log-flush-frequency',
+  'logging-format',
+  'emulated-version',
+  'min-compatibility-version',
+  'feature-gates',
+])
+
+export function notBuiltOptions(ctx: ValidationContext): string[] {
+  return [...ctx.parsed.options.keys()].filter((name) => !BUILT_OPTIONS.has(name)).map((name) => `--${name}`)
+}
+
+export function serverConfig(ctx: ValidationContext): ServerConfig {
+  const str = (name: string) => {
+    const v = ctx.value<string>(name)
+    return v === undefined || v === '' ? undefined : v
+  }
+  const num = (name: string, fallback = 0) => ctx.value<number>(name) ?? fallback
+  const bool = (name: string) => ctx.value<boolean>(name) ?? false
+  return {
+    bindAddress: str('bind-address') ?? '0.0.0.0',
+    securePort: num('secure-port', 6443),
+    advertiseAddress: str('advertise-address'),
+    certDir: str('cert-dir'),
+    tlsCertFile: str('tls-cert-file'),
+    tlsPrivateKeyFile: str('tls-private-key-file'),
+    tlsSniCertKeys: ctx.value<NamedCertKey[]>('tls-sni-cert-key') ?? [],
+    tlsMinVersion: str('tls-min-version'),
+    tlsCipherSuites: ctx.list('tls-cipher-suites'),
+    disableHttp2: bool('disable-http2-serving'),
+    http2MaxStreamsPerConnection: num('http2-max-streams-per-connection'),
+    goawayChance: num('goaway-chance'),
+    hstsDirectives: ctx.list('strict-transport-security-directives').map((d) => d.trim()),
+    corsAllowedOrigins: ctx.list('cors-allowed-origins'),
+    permitAddressSharing: bool('permit-address-sharing'),
+    permitPortSharing: bool('permit-port-sharing'),
+
+    dataDir: str('data-dir'),
+    storeServers: ctx.list('store-servers'),
+    storePrefix: str('store-prefix') ?? '/registry',
+    storeCaFile: str('store-cafile'),
+    storeCertFile: str('store-certfile'),
+    storeKeyFile: str('store-keyfile'),
+    storeServersOverrides: ctx.list('store-servers-overrides'),
+    storeCompactionIntervalMs: num('store-compaction-interval', 300_000),
+    storeHealthcheckTimeoutMs: num('store-healthcheck-timeout', 2000),
+    storeReadycheckTimeoutMs: num('store-readycheck-timeout', 2000),
+    storageInitializationTimeoutMs: num('storage-initialization-timeout', 60_000),
+
+    anonymousAuth: ctx.value<boolean>('anonymous-auth') ?? true,
+    authorizationModes: ctx.list('authorization-mode').length > 0 ? ctx.list('authorization-mode') : ['AlwaysAllow'],
+
+    maxRequestsInflight: num('max-requests-inflight', 400),
+    maxMutatingRequestsInflight: num('max-mutating-requests-inflight', 200),
+    enablePriorityAndFairness: ctx.value<boolean>('enable-priority-and-fairness') ?? true,
+    requestTimeoutMs: num('request-timeout', 60_000),
+    minRequestTimeoutSeconds: num('min-request-timeout', 1800),
+    maxConnectionBytesPerSec: num('max-connection-bytes-per-sec'),
+
+    livezGracePeriodMs: num('livez-grace-period'),
+    shutdownDelayMs: num('shutdown-delay-duration'),
+    shutdownSendRetryAfter: bool('shutdown-send-retry-after'),
+    shutdownWatchTerminationGracePeriodMs: num('shutdown-watch-termination-grace-period'),
+
+    profiling: ctx.value<boolean>('profiling') ?? true,
+    contentionProfiling: bool('contention-profiling'),
+    debugSocketPath: str('debug-socket-path'),
+    enableLogsHandler: bool('enable-logs-handler'),
+    serviceAccountIssuers: ctx.list('service-account-issuer'),
+    serviceAccountKeyFiles: ctx.list('service-account-key-file'),
+    serviceAccountJwksUri: str('service-account-jwks-uri'),
+    externalHostname: str('external-hostname'),
+
+    verbosity: num('v'),
+    vmodule: ctx.value<Record<string, string>>('vmodule') ?? {},
+    logFlushFrequencyMs: num('log-flush-frequency', 5000),
+    runtimeConfig: ctx.value<KeyValue[]>('runtime-config') ?? [],
+  }
+}

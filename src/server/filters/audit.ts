@@ -1,0 +1,22 @@
+/**
+ * Audit: records each request and its response with the configured backends (log, webhook)
+ * per the audit policy. Its place in the chain is here, after authentication so events name
+ * the user; with no backend configured it passes requests through untouched.
+ */
+import type { Filter, RequestContext } from '../http/types.js'
+
+export interface AuditBackend {
+  requestReceived(ctx: RequestContext, method: string): void
+  responseComplete(ctx: RequestContext, status: number): void
+}
+
+export function withAudit(backends: readonly AuditBackend[]): Filter {
+  return (next) => (req, res, ctx) => {
+    if (backends.length === 0) return next(req, res, ctx)
+    for (const b of backends) b.requestReceived(ctx, req.method ?? 'GET')
+    res.once('finish', () => {
+      for (const b of backends) b.responseComplete(ctx, res.statusCode)
+    })
+    return next(req, res, ctx)
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The handlers of `/<word>` (the aggregate report) and `/<word>/<checkName>` (one check),
+ * byte for byte as the reference's healthz package answers, with the spec's last line
+ * `healthz check passed` on every word.
+ *
+ * Paths match exactly on the decoded path of the raw request target (Go's r.URL.Path): no
+ * cleaning, no trailing-slash redirect; `%2F` decodes to `/`. Unknown paths are not
+ * answered: `serve` resolves false and the caller answers 404.
+ */
+import { performance } from 'node:perf_hooks'
+import { httpError, textResponse } from '../http/respond.js'
+import type { Request, Response } from '../http/types.js'
+import type { Signal } from '../lifecycle/signals.js'
+import { errorText, ping, type HealthCheck } from './check.js'
+import { formatQuoted, goParseQuery, goUnescape, toByteString } from './go-url.js'
+import { HEALTH_WORDS, type HealthWord } from './registry.js'
+import { CheckResults, type CheckResult } from './results.js'
+
+/** `level` is the klog verbosity the reference logs the message at. */
+export type HealthLog = (level: number, message: string) => void
+
+export interface CheckSource {
+  checksFor(word: HealthWord): readonly HealthCheck[]
+}
+
+export interface HealthHandlerOptions {
+  log?: HealthLog
+  /** `hasBeenReady` is signalled the first time /readyz passes. */
+  signals?: { readonly hasBeenReady: Signal }
+  results?: CheckResults
+}
+
+export interface HealthHandlers {
+  /**
+   * Serves `/<word>` and `/<word>/<checkName>`. Resolves true once the response has been
+   * written; false, without writing anything, when the path is not one of the word's.
+   */
+  serve(word: HealthWord, req: Request, res: Response, url: URL): Promise<boolean>
+  /** `serve` for whichever word the path starts with. */
+  handle(req: Request, res: Response, url: URL): Promise<boolean>
+  /** Every path served, for the root listing. */
+  paths(): string[]
+  lastResults(): CheckResult[]
+}
+
+/** The same word is printed on success for every endpoint (spec 2.2, 4.1 rule 2). */
+export const PASSED_LINE = 'healthz check passed\n'
+
+/** The raw request target split into decoded path (byte string, null if undecodable) and raw query. */
+function target(req: Request, url: URL): { path: string | null; query: string } {
+  const raw = typeof req.url === 'string' && req.url.startsWith('/') ? req.url : `${url.pathname}${url.search}`
+  const q = raw.indexOf('?')
+  const rawPath = q < 0 ? raw : raw.slice(0, q)
+  return { path: goUnescape(rawPath, 'path'), query: q < 0 ? '' : raw.slice(q + 1) }
+}
+
+export function healthHandlers(registry: CheckSource, options: HealthHandlerOptions = {}): HealthHandlers {
+  const results = options.results ?? new CheckResults()
+  const log = options.log ?? (() => {})
+
+  const checksOf = (word: HealthWord): readonly HealthCheck[] => {
+    const checks = registry.checksFor(word)
+    return checks.length > 0 ? checks : [ping]
+  }
+
+  /** Runs one check; resolves with its failure text, or undefined when it passed. */
+  const run = async (word: HealthWord, check: HealthCheck): Promise<string | undefined> => {
+    const start = performance.now()
+    let error: string | undefined
+    try {
+      await check.check()
+    } catch (err) {
+      error = errorText(err)
+    }
+    results.record(word, check.name, error, performance.now() - start)
+    return error
+  }
+
+  const aggregate = async (word: HealthWord, res: Response, query: string): Promise<void> => {
+    const params = goParseQuery(query)
+    const excluded = new Set(params.get('exclude') ?? [])
+    const matched = new Set<string>()
+    const checks = checksOf(word)
+
+    // Excluded checks are not run; the others all start at once and report in order.
+    type Outcome =
+      | { check: HealthCheck; line: string; pending?: undefined }
+      | { check: HealthCheck; line?: undefined; pending: Promise<string | undefined> }
+    const outcomes = checks.map((check): Outcome => {
+      const name = toByteString(check.name)
+      if (excluded.has(name)) {
+        matched.add(name)
+        return { check, line: `[+]${check.name} excluded: ok\n` }
+      }
+      if (check.group !== undefined && excluded.has(toByteString(check.group))) {
+        matched.add(toByteString(check.group))
+        return { check, line: `[+]${check.name} excluded with ${check.group}: ok\n` }
+      }
+      return { check, pending: run(word, check) }
+    })
+
+    let listing = ''
+    const failed: Array<{ name: string; error: string }> = []
+    for (const outcome of outcomes) {
+      if (outcome.line !== undefined) {
+        listing += outcome.line
+        continue
+      }
+      const error = await outcome.pending
+      if (error === undefined) {
+        listing += `[+]${outcome.check.name} ok\n`
+      } else {
+        listing += `[-]${outcome.check.name} failed: reason withheld\n`
+        failed.push({ name: outcome.check.name, error })
+      }
+    }
+
+    const unknown = [...excluded].filter((name) => !matched.has(name))
+    if (unknown.length > 0) {
+      const list = formatQuoted(unknown)
+      listing += `warn: some health checks cannot be excluded: no matches for ${list}\n`
+      log(6, `cannot exclude some health checks, no health checks are installed matching ${list}`)
+    }
+
+    if (failed.length > 0) {
+      const details = failed.map((f) => `[-]${f.name} failed: ${f.error}\n`).join('')
+      log(2, `${failed.map((f) => f.name).join(',')} check failed: ${word}\n${details}`)
+      httpError(res, 500, `${listing}${word} check failed`)
+      return
+    }
+
+    if (word === 'readyz') options.signals?.hasBeenReady.signal()
+    textResponse(res, 200, params.has('verbose') ? `${listing}${PASSED_LINE}` : 'ok')
+  }
+
+  const individual = async (word: HealthWord, check: HealthCheck, res: Response): Promise<void> => {
+    const error = await run(word, check)
+    if (error !== undefined) httpError(res, 500, `internal server error: ${error}`)
+    else textResponse(res, 200, 'ok', false)
+  }
+
+  const serve = async (word: HealthWord, req: Request, res: Response, url: URL): Promise<boolean> => {
+    const { path, query } = target(req, url)
+    if (path === null) return false
+    const root = `/${word}`
+    if (path === root) {
+      await aggregate(word, res, query)
+      return true
+    }
+    if (!path.startsWith(`${root}/`)) return false
+    const name = path.slice(root.length + 1)
+    const check = checksOf(word).find((c) => toByteString(c.name) === name)
+    if (!check) return false
+    await individual(word, check, res)
+    return true
+  }
+
+  return {
+    serve,
+    handle(req, res, url) {
+      const { path } = target(req, url)
+      const word = HEALTH_WORDS.find((w) => path === `/${w}` || path?.startsWith(`/${w}/`))
+      return word ? serve(word, req, res, url) : Promise.resolve(false)
+    },
+    paths() {
+      return HEALTH_WORDS.flatMap((word) => [`/${word}`, ...checksOf(word).map((c) => `/${word}/${c.name}`)])
+    },
+    lastResults: () => results.lastResults(),
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The server's health subsystem: the three check registries, the post-start hooks, the
+ * store checks and the /healthz, /livez, /readyz handlers, wired together. The server
+ * calls `install` once with the checks it owns, which registers everything in the order
+ * of spec 2.1, then `startPostStartHooks()` once it listens.
+ */
+import type { LifecycleSignals } from '../lifecycle/signals.js'
+import { ping, shutdownCheck, type HealthCheck } from './check.js'
+import { goQuote, toByteString } from './go-url.js'
+import { healthHandlers, type HealthHandlers, type HealthLog } from './handler.js'
+import { PostStartHooks, type PostStartHook } from './post-start-hooks.js'
+import { HealthRegistry, type Clock } from './registry.js'
+import { CheckResults } from './results.js'
+import { storeChecks, type StoreProbes } from './store-check.js'
+
+export { errorText, ping, shutdownCheck, type HealthCheck } from './check.js'
+export { HEALTH_WORDS, HealthRegistry, delayedLivezCheck, type Clock, type HealthWord } from './registry.js'
+export { ClientNotEstablishedError, NOT_ESTABLISHED, SHUTTING_DOWN, STORE_GROUP, TokenBucket, storeCheck, storeChecks } from './store-check.js'
+export type { StoreCheckOptions, StoreChecksOptions, StoreProbe, StoreProbes } from './store-check.js'
+export { PostStartHooks, type PostStartHook } from './post-start-hooks.js'
+export { PASSED_LINE, healthHandlers, type CheckSource, type HealthHandlers, type HealthLog } from './handler.js'
+export { CheckResults, type CheckResult } from './results.js'
+
+/** The post-start hooks of spec 2.1 that come before `autoregister-completion`, in order. */
+export const POST_START_HOOKS: readonly string[] = [
+  'start-apiserver-admission-initializer',
+  'generic-apiserver-start-informers',
+  'start-apiextensions-informers',
+  'start-apiextensions-controllers',
+  'crd-informer-synced',
+  'bootstrap-controller',
+  'rbac/bootstrap-roles',
+  'scheduling/bootstrap-system-priority-classes',
+  'start-cluster-authentication-info-controller',
+  'start-aggregator-informers',
+  'apiservice-registration-controller',
+  'apiservice-status-available-controller',
+  'apiserver-autoregistration',
+]
+/** The post-start hook of spec 2.1 listed after `autoregister-completion`. */
+export const LATE_POST_START_HOOKS: readonly string[] = ['apiservice-openapi-controller']
+export const AUTOREGISTER_COMPLETION = 'autoregister-completion'
+
+export interface CreateHealthOptions {
+  clock?: Clock
+  /** `--livez-grace-period` in milliseconds. */
+  livezGracePeriodMs: number
+  signals: LifecycleSignals
+  log: HealthLog
+  /**
+   * A post-start hook failed. Default: log `PostStartHook "<name>" failed: <err>` at level 0
+   * and exit 1, as the reference's klog.Fatal does.
+   */
+  onFatal?: (name: string, err: Error) => void
+}
+
+export interface StandardChecks {
+  /** The `log` check. */
+  log: HealthCheck
+  store: {
+    probes: StoreProbes
+    /** `--store-healthcheck-timeout` (/healthz, /livez). */
+    healthTimeoutMs: number
+    /** `--store-readycheck-timeout` (/readyz). */
+    readyTimeoutMs: number
+  }
+  /** One run function per name of POST_START_HOOKS and LATE_POST_START_HOOKS, no others. */
+  hooks: Readonly<Record<string, PostStartHook>>
+  /** The `autoregister-completion` boot-sequence check. */
+  autoregisterCompletion: HealthCheck
+}
+
+export interface Health extends HealthHandlers {
+  readonly registry: HealthRegistry
+  readonly hooks: PostStartHooks
+  /** Registers every check of spec 2.1 in its order; `shutdown` last, on /readyz only. */
+  install(checks: StandardChecks): void
+  /** Starts every post-start hook in parallel; call once the server listens. */
+  startPostStartHooks(): Promise<void>
+}
+
+export function createHealth(options: CreateHealthOptions): Health {
+  const clock = options.clock ?? Date.now
+  const registry = new HealthRegistry({ clock, livezGracePeriodMs: options.livezGracePeriodMs })
+  const onFatal =
+    options.onFatal ??
+    ((name: string, err: Error) => {
+      options.log(0, `PostStartHook ${goQuote(toByteString(name))} failed: ${err.message}`)
+      process.exit(1)
+    })
+  const hooks = new PostStartHooks({ onFatal })
+  const handlers = healthHandlers(registry, { log: options.log, signals: options.signals, results: new CheckResults(clock) })
+  let installed = false
+
+  const install = (checks: StandardChecks): void => {
+    if (installed) throw new Error('health checks are already installed')
+    const expected = [...POST_START_HOOKS, ...LATE_POST_START_HOOKS]
+    const missing = expected.filter((name) => !(name in checks.hooks))
+    const unknown = Object.keys(checks.hooks).filter((name) => !expected.includes(name))
+    if (missing.length > 0 || unknown.length > 0) {
+      throw new Error(`post-start hooks must be exactly those of the spec; missing: [${missing.join(' ')}], unknown: [${unknown.join(' ')}]`)
+    }
+    if (checks.log.name !== 'log') throw new Error(`the log check must be named "log", not "${checks.log.name}"`)
+    if (checks.autoregisterCompletion.name !== AUTOREGISTER_COMPLETION) {
+      throw new Error(`the autoregister check must be named "${AUTOREGISTER_COMPLETION}", not "${checks.autoregisterCompletion.name}"`)
+    }
+    installed = true
+
+    registry.addToAll(ping)
+    registry.addToAll(checks.log)
+    const store = storeChecks({
+      probes: checks.store.probes,
+      healthTimeoutMs: checks.store.healthTimeoutMs,
+      readyTimeoutMs: checks.store.readyTimeoutMs,
+      clock,
+      drained: options.signals.inFlightRequestsDrained,
+    })
+    // One `store` line per report: /healthz and /livez share the health-timeout instance,
+    // /readyz has the ready-timeout one under the same name.
+    store.health.forEach((check, i) => registry.addToAll(check, store.ready[i]))
+    for (const name of POST_START_HOOKS) registry.addBootSequenceCheck(hooks.add(name, checks.hooks[name]))
+    registry.addBootSequenceCheck(checks.autoregisterCompletion)
+    for (const name of LATE_POST_START_HOOKS) registry.addBootSequenceCheck(hooks.add(name, checks.hooks[name]))
+    registry.addReadyOnly(shutdownCheck(options.signals))
+  }
+
+  return {
+    ...handlers,
+    registry,
+    hooks,
+    install,
+    startPostStartHooks: () => hooks.startAll(),
+  }
+}

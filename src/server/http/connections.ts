@@ -1,0 +1,65 @@
+/**
+ * The server's open connections, so that shutdown can close idle ones, send GOAWAY to
+ * HTTP/2 sessions, let busy HTTP/1.1 connections finish their response, and finally cut
+ * whatever is left (watches have no natural end).
+ */
+import type { Http2SecureServer, Http2Session, Http2ServerRequest } from 'node:http2'
+import type { Server as HttpsServer } from 'node:https'
+import type { Socket } from 'node:net'
+import type { Request, Response } from './types.js'
+
+export class Connections {
+  private readonly sockets = new Set<Socket>()
+  private readonly busy = new Map<Socket, number>()
+  private readonly sessions = new Set<Http2Session>()
+  private closing = false
+
+  watch(server: Http2SecureServer | HttpsServer): void {
+    server.on('secureConnection', (socket: Socket) => {
+      this.sockets.add(socket)
+      socket.once('close', () => {
+        this.sockets.delete(socket)
+        this.busy.delete(socket)
+      })
+    })
+    server.on('session', (session: Http2Session) => {
+      this.sessions.add(session)
+      session.once('close', () => this.sessions.delete(session))
+      if (this.closing) session.close()
+    })
+  }
+
+  /** Called for every request: counts HTTP/1.1 requests per socket. */
+  track(req: Request, res: Response): void {
+    if ((req as Http2ServerRequest).stream !== undefined) return
+    const socket = req.socket as Socket
+    this.busy.set(socket, (this.busy.get(socket) ?? 0) + 1)
+    res.once('close', () => {
+      const left = (this.busy.get(socket) ?? 1) - 1
+      if (left > 0) this.busy.set(socket, left)
+      else this.busy.delete(socket)
+      // Once shutting down, a connection is not kept alive past its last response.
+      if (this.closing && left <= 0) socket.end()
+    })
+  }
+
+  /** Stops reuse: idle HTTP/1.1 connections close now, busy ones after their response; HTTP/2 sessions get GOAWAY. */
+  closeIdle(): void {
+    this.closing = true
+    for (const socket of this.sockets) if (!this.busy.has(socket) && !this.isHttp2(socket)) socket.end()
+    for (const session of this.sessions) if (!session.closed) session.close()
+  }
+
+  destroyAll(): void {
+    for (const session of this.sessions) session.destroy()
+    for (const socket of this.sockets) socket.destroy()
+  }
+
+  get size(): number {
+    return this.sockets.size
+  }
+
+  private isHttp2(socket: Socket): boolean {
+    return (socket as Socket & { alpnProtocol?: string | false }).alpnProtocol === 'h2'
+  }
+}

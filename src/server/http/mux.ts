@@ -1,0 +1,41 @@
+/**
+ * The path router at the end of the filter chain: exact paths first, then the longest
+ * matching prefix, then 404 — matching on the decoded path without cleaning it, as the
+ * reference's mux does.
+ */
+import { notFound } from './respond.js'
+import type { Handler } from './types.js'
+
+export class Mux {
+  private readonly exact = new Map<string, Handler>()
+  private readonly prefixes: Array<[string, Handler]> = []
+
+  handle(path: string, handler: Handler): this {
+    this.exact.set(path, handler)
+    return this
+  }
+
+  /** Serves every path that starts with `prefix` (and `prefix` itself). */
+  handlePrefix(prefix: string, handler: Handler): this {
+    this.prefixes.push([prefix, handler])
+    this.prefixes.sort((a, b) => b[0].length - a[0].length)
+    return this
+  }
+
+  paths(): string[] {
+    return [...this.exact.keys(), ...this.prefixes.map(([p]) => p)].sort()
+  }
+
+  readonly serve: Handler = (req, res, ctx) => {
+    let path: string
+    try {
+      path = decodeURIComponent(ctx.url.pathname)
+    } catch {
+      path = ctx.url.pathname
+    }
+    const exact = this.exact.get(path)
+    if (exact) return exact(req, res, ctx)
+    for (const [prefix, handler] of this.prefixes) if (path.startsWith(prefix)) return handler(req, res, ctx)
+    notFound(res)
+  }
+}

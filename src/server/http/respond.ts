@@ -1,0 +1,47 @@
+/** Writing responses the way the reference's Go server does, byte for byte where clients look. */
+import { Http2ServerResponse } from 'node:http2'
+import type { Response } from './types.js'
+
+/** Go's http.Error: text headers, no Content-Length from before, the message and a newline. */
+export function httpError(res: Response, status: number, message: string): void {
+  if (res.headersSent) return
+  res.removeHeader('Content-Length')
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8')
+  res.setHeader('X-Content-Type-Options', 'nosniff')
+  res.statusCode = status
+  res.end(`${message}\n`)
+}
+
+/** Go's http.NotFound. */
+export function notFound(res: Response): void {
+  httpError(res, 404, '404 page not found')
+}
+
+/** A plain-text body with the text headers the health handler sets explicitly. */
+export function textResponse(res: Response, status: number, body: string, nosniff = true): void {
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8')
+  if (nosniff) res.setHeader('X-Content-Type-Options', 'nosniff')
+  res.statusCode = status
+  res.end(body)
+}
+
+export function jsonResponse(res: Response, status: number, body: unknown, contentType = 'application/json'): void {
+  res.setHeader('Content-Type', contentType)
+  res.statusCode = status
+  res.end(`${JSON.stringify(body)}\n`)
+}
+
+/**
+ * Asks the client to close the connection after this response. HTTP/1.1 says so with a
+ * header; HTTP/2 forbids that header, so the session is sent a GOAWAY instead.
+ */
+export function closeAfterResponse(res: Response): void {
+  if (res instanceof Http2ServerResponse) {
+    const session = res.stream.session
+    res.once('finish', () => {
+      if (session && !session.closed && !session.destroyed) session.goaway()
+    })
+    return
+  }
+  res.setHeader('Connection', 'close')
+}

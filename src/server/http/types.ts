@@ -1,0 +1,51 @@
+/**
+ * The request and response the server's filters and handlers see. HTTP/2 and HTTP/1.1 arrive
+ * through one server (ALPN), so both shapes are accepted; the context of a request lives
+ * beside it, not on it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2'
+
+export type Request = IncomingMessage | Http2ServerRequest
+export type Response = ServerResponse | Http2ServerResponse
+
+/** Who made the request, once authentication has run. */
+export interface UserInfo {
+  name: string
+  uid?: string
+  groups: string[]
+  extra?: Record<string, string[]>
+}
+
+/** What the path says the request is, as the reference's request-info resolver derives it. */
+export interface RequestInfo {
+  isResourceRequest: boolean
+  path: string
+  /** Lower-case verb: get, list, watch, create, update, patch, delete, deletecollection; for non-resource requests the lower-case method. */
+  verb: string
+  apiPrefix?: string
+  apiGroup?: string
+  apiVersion?: string
+  namespace?: string
+  resource?: string
+  subresource?: string
+  name?: string
+  /** Watches and other streams: exempt from in-flight limits and the request timeout. */
+  longRunning: boolean
+}
+
+export interface RequestContext {
+  /** Milliseconds since the epoch when the request arrived. */
+  receivedAt: number
+  auditId: string
+  url: URL
+  info: RequestInfo
+  user?: UserInfo
+  /** When the request must have been answered (ms since the epoch); undefined for long-running ones. */
+  deadline?: number
+}
+
+export type Handler = (req: Request, res: Response, ctx: RequestContext) => void | Promise<void>
+
+/** One link of the chain: takes the rest of the chain and returns a handler that runs before it. */
+export type Filter = (next: Handler) => Handler

@@ -1,0 +1,241 @@
+/**
+ * The server's Prometheus metrics at /metrics, on a registry of its own (never prom-client's
+ * global one): the reference's request count, request latency, in-flight and health-check
+ * series with the reference's names, labels and buckets, plus prom-client's process metrics.
+ *
+ * Labels follow the reference's request instrumentation: the verb is the upper-case method
+ * made canonical (GET on a collection is LIST, a watch is WATCH, a server-side apply PATCH is
+ * APPLY, anything unknown is `other`) and the scope is `resource`, `namespace`, `cluster`,
+ * or empty for non-resource requests. The reference's `dry_run` label is not carried.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { httpError } from '../http/respond.js'
+import type { Filter, Handler, Request, RequestContext, RequestInfo, Response } from '../http/types.js'
+
+export const COMPONENT = 'apiserver'
+
+/** The reference's apiserver_request_duration_seconds buckets. */
+export const REQUEST_DURATION_BUCKETS: readonly number[] = [
+  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60,
+]
+
+const REQUEST_LABELS = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const
+type RequestLabelName = (typeof REQUEST_LABELS)[number]
+export type RequestLabels = Record<RequestLabelName, string>
+
+export type RequestKind = 'readOnly' | 'mutating'
+export type HealthCheckType = 'healthz' | 'livez' | 'readyz'
+
+/** The verbs the reference reports as they are; any other becomes `other` (bounded cardinality). */
+const VALID_VERBS = new Set([
+  'APPLY', 'CONNECT', 'CREATE', 'DELETE', 'DELETECOLLECTION', 'GET', 'LIST', 'PATCH', 'POST', 'PROXY', 'PUT', 'UPDATE', 'WATCH', 'WATCHLIST',
+])
+const APPLY_PATCH_TYPE = 'application/apply-patch+yaml'
+const READ_ONLY_VERBS = new Set(['get', 'list', 'watch'])
+
+export interface ServerMetricsOptions {
+  /** Register prom-client's default process and Node.js metrics (default true). */
+  defaultMetrics?: boolean
+}
+
+export class ServerMetrics {
+  readonly registry = new Registry()
+  readonly requestTotal: Counter<RequestLabelName | 'code'>
+  readonly requestDuration: Histogram<RequestLabelName>
+  readonly inflightRequests: Gauge<'request_kind'>
+  readonly healthcheck: Gauge<'name' | 'type'>
+  readonly healthchecksTotal: Counter<'name' | 'type' | 'status'>
+
+  /** Requests now in flight, and the most in flight since the previous scrape, per kind. */
+  private readonly inflight: Record<RequestKind, { current: number; max: number }> = {
+    readOnly: { current: 0, max: 0 },
+    mutating: { current: 0, max: 0 },
+  }
+
+  constructor(options: ServerMetricsOptions = {}) {
+    const registers = [this.registry]
+    this.requestTotal = new Counter({
+      name: 'apiserver_request_total',
+      help: '[STABLE] Counter of apiserver requests broken out for each verb, group, version, resource, scope, component, and HTTP response code.',
+      labelNames: [...REQUEST_LABELS, 'code'],
+      registers,
+    })
+    this.requestDuration = new Histogram({
+      name: 'apiserver_request_duration_seconds',
+      help: '[STABLE] Response latency distribution in seconds for each verb, group, version, resource, subresource, scope and component.',
+      labelNames: [...REQUEST_LABELS],
+      buckets: [...REQUEST_DURATION_BUCKETS],
+      registers,
+    })
+    const inflight = this.inflight
+    this.inflightRequests = new Gauge({
+      name: 'apiserver_current_inflight_requests',
+      help: '[STABLE] Maximal number of requests in flight (long-running requests excluded) per request kind since the previous scrape.',
+      labelNames: ['request_kind'],
+      registers,
+      // A watermark, as the reference reports, rather than the instant value: the most seen
+      // since the previous scrape, which then starts again from what is in flight now.
+      collect() {
+        for (const kind of ['readOnly', 'mutating'] as const) {
+          const slot = inflight[kind]
+          this.set({ request_kind: kind }, slot.max)
+          slot.max = slot.current
+        }
+      },
+    })
+    this.healthcheck = new Gauge({
+      name: 'kubernetes_healthcheck',
+      help: '[STABLE] This metric records the result of a single healthcheck.',
+      labelNames: ['name', 'type'],
+      registers,
+    })
+    this.healthchecksTotal = new Counter({
+      name: 'kubernetes_healthchecks_total',
+      help: '[STABLE] This metric records the results of all healthcheck.',
+      labelNames: ['name', 'type', 'status'],
+      registers,
+    })
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry })
+  }
+
+  get contentType(): string {
+    return this.registry.contentType
+  }
+
+  metrics(): Promise<string> {
+    return this.registry.metrics()
+  }
+
+  observeRequest(labels: RequestLabels, code: number | string, seconds: number): void {
+    this.requestTotal.inc({ ...labels, code: String(code) })
+    this.requestDuration.observe(labels, seconds)
+  }
+
+  /** Counts a request in flight; call the returned function once when it is over. */
+  requestStarted(kind: RequestKind): () => void {
+    const slot = this.inflight[kind]
+    slot.current++
+    if (slot.current > slot.max) slot.max = slot.current
+    let done = false
+    return () => {
+      if (done) return
+      done = true
+      slot.current--
+    }
+  }
+
+  recordHealthCheck(name: string, type: HealthCheckType, ok: boolean): void {
+    this.healthcheck.set({ name, type }, ok ? 1 : 0)
+    this.healthchecksTotal.inc({ name, type, status: ok ? 'success' : 'error' })
+  }
+
+  /** The reference's reset (DELETE /metrics when profiling is on): the server's own series start again. */
+  reset(): void {
+    this.requestTotal.reset()
+    this.requestDuration.reset()
+    this.healthcheck.reset()
+    this.healthchecksTotal.reset()
+    for (const slot of Object.values(this.inflight)) slot.max = slot.current
+  }
+}
+
+/** The reference's CleanScope. */
+export function requestScope(info: RequestInfo): string {
+  if (info.name || info.verb === 'create') return 'resource'
+  if (info.namespace) return 'namespace'
+  if (info.isResourceRequest) return 'cluster'
+  return ''
+}
+
+/** The reference's getVerbIfWatch: a GET with a `watch` parameter that is not 0/false. */
+function watchRequested(method: string, url: URL): boolean {
+  if (method !== 'GET' && method !== 'LIST') return false
+  const values = url.searchParams.getAll('watch')
+  if (values.length === 0) return false
+  const value = values[0].toLowerCase()
+  return value !== '0' && value !== 'false'
+}
+
+/** The verb label: the reference's CanonicalVerb followed by its cleanVerb. */
+export function reportedVerb(method: string, url: URL, contentType: string | undefined, info: RequestInfo): string {
+  const upper = method.toUpperCase()
+  const scope = requestScope(info)
+  let verb = upper === 'GET' || upper === 'HEAD' ? (scope !== 'resource' && scope !== '' ? 'LIST' : 'GET') : upper
+  if (info.isResourceRequest && (info.verb === 'watch' || watchRequested(upper, url))) return 'WATCH'
+  if (verb === 'WATCHLIST') verb = 'WATCH'
+  if (verb === 'PATCH' && contentType === APPLY_PATCH_TYPE) verb = 'APPLY'
+  return VALID_VERBS.has(verb) ? verb : 'other'
+}
+
+export function requestLabels(req: Request, ctx: RequestContext): RequestLabels {
+  const info = ctx.info
+  const contentType = req.headers['content-type']
+  return {
+    verb: reportedVerb(req.method ?? 'GET', ctx.url, typeof contentType === 'string' ? contentType : undefined, info),
+    group: info.isResourceRequest ? info.apiGroup ?? '' : '',
+    version: info.isResourceRequest ? info.apiVersion ?? '' : '',
+    resource: info.isResourceRequest ? info.resource ?? '' : '',
+    subresource: info.isResourceRequest ? info.subresource ?? '' : '',
+    scope: requestScope(info),
+    component: COMPONENT,
+  }
+}
+
+/** Read-only as the in-flight limit counts it: get, list and watch, and non-resource GET/HEAD. */
+export function requestKind(req: Request, info: RequestInfo): RequestKind {
+  if (READ_ONLY_VERBS.has(info.verb)) return 'readOnly'
+  if (!info.isResourceRequest && (req.method === 'GET' || req.method === 'HEAD')) return 'readOnly'
+  return 'mutating'
+}
+
+/**
+ * Records every request's count and latency (from when it arrived) once its response has
+ * finished, or its connection went away — then with code 0 if nothing was sent, as the
+ * reference reports a response never written. Long-running requests are not counted in flight.
+ */
+export function withMetrics(metrics: ServerMetrics): Filter {
+  return (next) => (req, res, ctx) => {
+    const labels = requestLabels(req, ctx)
+    const inflightDone = ctx.info.longRunning ? undefined : metrics.requestStarted(requestKind(req, ctx.info))
+    let settled = false
+    const settle = (finished: boolean) => {
+      if (settled) return
+      settled = true
+      inflightDone?.()
+      const code = finished || res.headersSent ? res.statusCode : 0
+      metrics.observeRequest(labels, code, Math.max(0, Date.now() - ctx.receivedAt) / 1000)
+    }
+    res.once('finish', () => settle(true))
+    res.once('close', () => settle(false))
+    return next(req, res, ctx)
+  }
+}
+
+export interface MetricsHandlerOptions {
+  /** DELETE resets the server's series, as the reference allows when profiling is on. */
+  allowReset?: boolean
+}
+
+/** The registry in the Prometheus text format, whatever the method (as promhttp serves it). */
+export function metricsHandler(metrics: ServerMetrics, options: MetricsHandlerOptions = {}): Handler {
+  return async (req: Request, res: Response) => {
+    if (options.allowReset && req.method === 'DELETE') {
+      metrics.reset()
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8')
+      res.statusCode = 200
+      res.end('metrics reset\n')
+      return
+    }
+    let body: string
+    try {
+      body = await metrics.metrics()
+    } catch (err) {
+      httpError(res, 500, `An error has occurred while serving metrics:\n\n${err instanceof Error ? err.message : String(err)}`)
+      return
+    }
+    res.setHeader('Content-Type', metrics.contentType)
+    res.setHeader('Content-Length', Buffer.byteLength(body))
+    res.statusCode = 200
+    res.end(body)
+  }
+}

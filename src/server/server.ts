@@ -1,0 +1,400 @@
+/**
+ * The API server process: TLS listener, filter chain, status endpoints, store, post-start
+ * hooks and the termination sequence, assembled from the parts under src/server.
+ */
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
+import { createSecureServer, type Http2SecureServer } from 'node:http2'
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { authenticationInfo, builtInApiServices, defaultServedGroupVersions, systemNamespaces, systemPriorityClasses } from './bootstrap/cluster.js'
+import { ensureObjects } from './bootstrap/objects.js'
+import { bootstrapRbac } from './bootstrap/rbac.js'
+import type { ServerConfig } from './config.js'
+import { withAuditId } from './filters/audit-id.js'
+import { withAudit } from './filters/audit.js'
+import { withAuthentication } from './filters/authentication.js'
+import { type Authorizer, alwaysAllow, alwaysDeny, withAuthorization } from './filters/authorization.js'
+import { withCacheControl } from './filters/cache-control.js'
+import { withCors } from './filters/cors.js'
+import { withProbabilisticGoaway } from './filters/goaway.js'
+import { withHsts } from './filters/hsts.js'
+import { withImpersonation } from './filters/impersonation.js'
+import { withMaxInFlight } from './filters/max-in-flight.js'
+import { withPanicRecovery } from './filters/panic-recovery.js'
+import { withPriorityAndFairness } from './filters/priority-and-fairness.js'
+import { withRequestDeadline } from './filters/request-deadline.js'
+import { withRetryAfter } from './filters/retry-after.js'
+import { withTimeout } from './filters/timeout.js'
+import { withWaitGroup } from './filters/wait-group.js'
+import { withWatchTermination } from './filters/watch-termination.js'
+import { AUTOREGISTER_COMPLETION, ClientNotEstablishedError, type Health, NOT_ESTABLISHED, createHealth } from './health/index.js'
+import { chain } from './http/chain.js'
+import { Connections } from './http/connections.js'
+import { Mux } from './http/mux.js'
+import { resolveRequestInfo } from './http/request-info.js'
+import type { Handler, Request, Response } from './http/types.js'
+import { LifecycleSignals, WaitGroup } from './lifecycle/signals.js'
+import { gracefulShutdown } from './lifecycle/shutdown.js'
+import type { Logger } from './log/logger.js'
+import { ServerMetrics, metricsHandler, withMetrics } from './paths/metrics.js'
+import { installPprof } from './paths/pprof.js'
+import { serveDebugSocket } from './paths/debug-socket.js'
+import { installLogs } from './paths/logs.js'
+import { OpenIDMetadataError, serviceAccountIssuerHandlers } from './paths/service-account-issuer.js'
+import { type StoreConfig, openStore } from './store/index.js'
+import type { NamedHealthCheck, Store } from './store/types.js'
+import { TestFaults } from './test-faults.js'
+import { prepareServing } from './tls/index.js'
+import { versionHandler, versionInfo } from './version.js'
+
+export interface ServerOptions {
+  config: ServerConfig
+  log: Logger
+  /** Reported by /version. */
+  productVersion: string
+  emulatedMinor: number
+  minCompatibilityMinor: number
+}
+
+export interface RunningServer {
+  /** Where it listens. */
+  address: AddressInfo
+  /** The CA that signed the serving certificate, when the server generated it. */
+  caCertPem?: string
+  signals: LifecycleSignals
+  /** Starts the termination sequence (as a first SIGTERM does); resolves when it is complete. */
+  shutdown(): Promise<void>
+}
+
+class StartupError extends Error {}
+export { StartupError }
+
+/** A store that is opened after the server listens, so that probes can report it missing. */
+class PendingStore {
+  store: Store | undefined
+  lastError = NOT_ESTABLISHED
+  readonly ready: Promise<Store>
+  private resolveReady!: (s: Store) => void
+
+  constructor() {
+    this.ready = new Promise((resolve) => (this.resolveReady = resolve))
+  }
+
+  set(store: Store): void {
+    this.store = store
+    this.resolveReady(store)
+  }
+
+  /** Probes forwarding to the store's own, failing with the last error until it is open. */
+  probes(names: { health: string[]; ready: string[] }): { healthChecks(): NamedHealthCheck[]; readyChecks(): NamedHealthCheck[] } {
+    const forward = (kind: 'healthChecks' | 'readyChecks', name: string, i: number): NamedHealthCheck => ({
+      name,
+      check: async (timeoutMs?: number) => {
+        if (!this.store) throw new ClientNotEstablishedError(this.lastError)
+        const check = this.store[kind]()[i]
+        if (!check) throw new Error(`no probe ${name}`)
+        await check.check(timeoutMs)
+      },
+    })
+    return {
+      healthChecks: () => names.health.map((n, i) => forward('healthChecks', n, i)),
+      readyChecks: () => names.ready.map((n, i) => forward('readyChecks', n, i)),
+    }
+  }
+}
+
+function storeConfig(config: ServerConfig, log: Logger): StoreConfig {
+  return {
+    ...(config.dataDir ? { dataDir: config.dataDir } : {}),
+    servers: config.storeServers,
+    prefix: config.storePrefix,
+    ...(config.storeCaFile ? { caFile: config.storeCaFile } : {}),
+    ...(config.storeCertFile ? { certFile: config.storeCertFile } : {}),
+    ...(config.storeKeyFile ? { keyFile: config.storeKeyFile } : {}),
+    compactionIntervalMs: config.storeCompactionIntervalMs,
+    healthcheckTimeoutMs: config.storeHealthcheckTimeoutMs,
+    readycheckTimeoutMs: config.storeReadycheckTimeoutMs,
+    initializationTimeoutMs: config.storageInitializationTimeoutMs,
+    overrides: config.storeServersOverrides,
+    onBackgroundError: (err) => log.warning(`store background work failed: ${(err as Error).message}`),
+  }
+}
+
+/** Distinct override server sets, in order: each gets a `store-override-<i>` check. */
+function overrideSetCount(overrides: readonly string[]): number {
+  return new Set(overrides.map((o) => o.split('#')[1] ?? '')).size
+}
+
+function authorizers(modes: readonly string[]): Authorizer[] {
+  // Modes not built yet (RBAC, Node, ABAC, Webhook) are named at start-up and have no opinion.
+  return modes.flatMap((mode) => (mode === 'AlwaysAllow' ? [alwaysAllow] : mode === 'AlwaysDeny' ? [alwaysDeny] : []))
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const { config, log } = options
+  const signals = new LifecycleSignals()
+  const inFlight = new WaitGroup()
+  const watches = new WaitGroup()
+  const faults = TestFaults.fromEnvironment()
+
+  if (config.permitPortSharing) {
+    throw new StartupError('--permit-port-sharing is not supported here: Node.js 20 cannot set SO_REUSEPORT on a listening socket')
+  }
+
+  // The embedded store opens before anything listens: a locked, unwritable or corrupt data
+  // directory is a start-up error. etcd may come up later, so it is opened in the background.
+  const pending = new PendingStore()
+  const embedded = config.storeServers.length === 0
+  if (embedded) pending.set(await openStore(storeConfig(config, log)))
+
+  const tls = await prepareServing({
+    certDir: config.certDir,
+    certFile: config.tlsCertFile,
+    keyFile: config.tlsPrivateKeyFile,
+    sniCertKeys: config.tlsSniCertKeys,
+    minVersion: config.tlsMinVersion,
+    cipherSuites: config.tlsCipherSuites,
+    advertiseAddress: config.advertiseAddress,
+    bindAddress: config.bindAddress,
+    alpn: config.disableHttp2 ? ['http/1.1'] : ['h2', 'http/1.1'],
+  })
+
+  const metrics = new ServerMetrics()
+  const health: Health = createHealth({
+    livezGracePeriodMs: config.livezGracePeriodMs,
+    signals,
+    log: (level, message) => log.v(level, message),
+    onFatal: (name, err) => {
+      log.error(`PostStartHook "${name}" failed: ${err.message}`)
+      process.exit(1)
+    },
+  })
+
+  const overrides = overrideSetCount(config.storeServersOverrides)
+  const names = (suffix: string) => ['store', ...Array.from({ length: overrides }, (_, i) => `store-override-${i}`)].map((n) => n + suffix)
+  const storeNow = async () => pending.ready
+  let autoregistered = false
+  health.install({
+    log: { name: 'log', check: () => faults.wrap('log', () => log.check()) },
+    store: {
+      probes: faults.wrapProbes(pending.probes({ health: names(''), ready: names('-readiness') })),
+      healthTimeoutMs: config.storeHealthcheckTimeoutMs,
+      readyTimeoutMs: config.storeReadycheckTimeoutMs,
+    },
+    hooks: {
+      'start-apiserver-admission-initializer': async () => {},
+      'generic-apiserver-start-informers': async () => {
+        await storeNow()
+      },
+      'start-apiextensions-informers': async () => {
+        await storeNow()
+      },
+      'start-apiextensions-controllers': async () => {
+        await storeNow()
+      },
+      'crd-informer-synced': async () => {
+        const store = await storeNow()
+        await store.list('/apiextensions.k8s.io/customresourcedefinitions/')
+      },
+      'bootstrap-controller': async () => {
+        await ensureObjects(await storeNow(), systemNamespaces())
+      },
+      'rbac/bootstrap-roles': async () => {
+        const created = await ensureObjects(await storeNow(), bootstrapRbac())
+        if (created > 0) log.v(2, `rbac/bootstrap-roles: created ${created} default cluster roles and bindings`)
+      },
+      'scheduling/bootstrap-system-priority-classes': async () => {
+        await ensureObjects(await storeNow(), systemPriorityClasses())
+      },
+      'start-cluster-authentication-info-controller': async () => {
+        await ensureObjects(await storeNow(), authenticationInfo())
+      },
+      'start-aggregator-informers': async () => {
+        await storeNow()
+      },
+      'apiservice-registration-controller': async () => {
+        await storeNow()
+      },
+      'apiservice-status-available-controller': async () => {
+        await storeNow()
+      },
+      'apiserver-autoregistration': async () => {
+        await ensureObjects(await storeNow(), builtInApiServices(defaultServedGroupVersions()))
+      },
+      'apiservice-openapi-controller': async () => {
+        await storeNow()
+      },
+    },
+    autoregisterCompletion: {
+      name: AUTOREGISTER_COMPLETION,
+      // Like the reference's check on its informer cache: once every built-in APIService has
+      // been seen, the boot sequence is complete and later store trouble is the store check's.
+      check: async () => {
+        if (autoregistered) return
+        if (!pending.store) throw new Error('the store is not open yet')
+        const registered = await pending.store.count('/apiregistration.k8s.io/apiservices/')
+        const wanted = defaultServedGroupVersions().length
+        if (registered < wanted) throw new Error(`${wanted - registered} of ${wanted} built-in APIServices are not registered yet`)
+        autoregistered = true
+      },
+    },
+  })
+
+  const mux = new Mux()
+  const serveHealth: Handler = async (req, res, ctx) => {
+    // Only the health paths are routed here, so the handler always recognises them.
+    await health.handle(req, res, ctx.url)
+  }
+  for (const path of health.paths()) mux.handle(path, serveHealth)
+  mux.handle('/version', versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion)))
+  mux.handle('/metrics', metricsHandler(metrics))
+  if (config.profiling) installPprof(mux, { contentionProfiling: config.contentionProfiling })
+  if (config.enableLogsHandler) installLogs(mux)
+  if (config.serviceAccountIssuers.length > 0) {
+    try {
+      for (const [path, handler] of serviceAccountIssuerHandlers({
+        issuers: config.serviceAccountIssuers,
+        jwksUri: config.serviceAccountJwksUri,
+        keyFiles: config.serviceAccountKeyFiles,
+        externalHost: config.externalHostname,
+      })) {
+        mux.handle(path, handler)
+      }
+    } catch (err) {
+      // Like the reference: a problem with the issuer itself only disables the documents;
+      // an unreadable key file is a start-up error.
+      if (!(err instanceof OpenIDMetadataError)) throw new StartupError((err as Error).message)
+      log.warning(`not serving the service-account issuer discovery documents: ${err.message}`)
+    }
+  }
+  mux.handle('/', (_req, res) => {
+    res.setHeader('Content-Type', 'application/json')
+    res.statusCode = 200
+    res.end(`${JSON.stringify({ paths: mux.paths() }, null, 2)}\n`)
+  })
+
+  const authz = authorizers(config.authorizationModes)
+  const flowControl = config.enablePriorityAndFairness
+    ? withPriorityAndFairness({ seats: config.maxRequestsInflight + config.maxMutatingRequestsInflight })
+    : withMaxInFlight(config.maxRequestsInflight, config.maxMutatingRequestsInflight)
+  // The reference's order, outermost first (research health.md section 9).
+  const handler = chain(
+    [
+      withAuditId(),
+      withPanicRecovery(log),
+      withMetrics(metrics),
+      withRetryAfter(signals, config.shutdownSendRetryAfter),
+      withHsts(config.hstsDirectives),
+      withCacheControl(),
+      withProbabilisticGoaway(config.goawayChance),
+      withWatchTermination(signals, watches, config.shutdownWatchTerminationGracePeriodMs),
+      withWaitGroup(signals, inFlight),
+      withRequestDeadline(config.requestTimeoutMs),
+      withTimeout(),
+      withCors(config.corsAllowedOrigins),
+      withAuthentication([], config.anonymousAuth),
+      withAudit([]),
+      withImpersonation(authz),
+      flowControl,
+      withAuthorization(authz),
+    ],
+    mux.serve,
+  )
+
+  const connections = new Connections()
+  const onRequest = (req: Request, res: Response) => {
+    connections.track(req, res)
+    const url = new URL(req.url ?? '/', 'https://server.invalid')
+    const auditId = typeof req.headers['audit-id'] === 'string' && req.headers['audit-id'] !== '' ? req.headers['audit-id'] : randomUUID()
+    const ctx = { receivedAt: Date.now(), auditId, url, info: resolveRequestInfo(req.method ?? 'GET', url) }
+    Promise.resolve(handler(req, res, ctx)).catch((err) => {
+      log.error(`request ${req.method} ${url.pathname} failed: ${(err as Error).stack ?? err}`)
+      if (!res.headersSent) {
+        res.statusCode = 500
+        res.end()
+      }
+    })
+  }
+
+  const server: Http2SecureServer | HttpsServer = config.disableHttp2
+    ? createHttpsServer(tls.secureOptions, onRequest)
+    : createSecureServer(
+        {
+          ...tls.secureOptions,
+          allowHTTP1: true,
+          ...(config.http2MaxStreamsPerConnection > 0 ? { settings: { maxConcurrentStreams: config.http2MaxStreamsPerConnection } } : {}),
+        },
+        onRequest,
+      )
+  connections.watch(server)
+  // Clients that connect by IP send no server name; this picks their certificate by local address.
+  tls.attach(server)
+  for (const warning of tls.warnings) log.warning(warning)
+  for (const reason of tls.generationReasons) log.info(reason)
+
+  const host = config.bindAddress === '' ? '::' : config.bindAddress
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      reject(new StartupError(`failed to listen on ${host}:${config.securePort}: ${err.code === 'EADDRINUSE' ? 'the address is already in use' : err.message}`))
+    })
+    // An unspecified address serves both families, as the reference does for 0.0.0.0 and ::.
+    const listenHost = host === '0.0.0.0' ? '::' : host
+    server.listen({ port: config.securePort, host: listenHost, ipv6Only: false, exclusive: false }, () => resolve())
+  })
+  server.on('error', (err) => log.error(`server error: ${err.message}`))
+  const address = server.address() as AddressInfo
+  log.info(`Serving securely on ${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`)
+  if (tls.created.ca || tls.created.serving) log.info(`generated a self-signed serving certificate in ${tls.certFiles.cert.replace(/\/[^/]+$/, '')} for ${hostname()}`)
+
+  const debugSocket = config.debugSocketPath
+    ? await serveDebugSocket(config.debugSocketPath, (() => {
+        const debugMux = new Mux()
+        installPprof(debugMux, { contentionProfiling: config.contentionProfiling })
+        return debugMux.serve
+      })())
+    : undefined
+
+  if (!embedded) {
+    openStore(storeConfig(config, log)).then(
+      (store) => {
+        pending.set(store)
+        log.info(`connected to the store at ${config.storeServers.join(',')}`)
+      },
+      (err: Error) => {
+        pending.lastError = err.message
+        log.error(`the store did not become available: ${err.message}`)
+        process.exit(1)
+      },
+    )
+  }
+  void health.startPostStartHooks()
+
+  let shutdownPromise: Promise<void> | undefined
+  const shutdown = () => {
+    shutdownPromise ??= gracefulShutdown({
+      signals,
+      inFlight,
+      watches,
+      delayMs: config.shutdownDelayMs,
+      sendRetryAfter: config.shutdownSendRetryAfter,
+      drainTimeoutMs: config.requestTimeoutMs,
+      watchGracePeriodMs: config.shutdownWatchTerminationGracePeriodMs,
+      stopListening: () => {
+        if (server.listening) server.close()
+        return Promise.resolve()
+      },
+      closeIdleConnections: () => connections.closeIdle(),
+      destroyConnections: () => connections.destroyAll(),
+      releaseResources: async () => {
+        await debugSocket?.close()
+        await pending.store?.close()
+        log.flush()
+      },
+      log: (message) => log.info(message),
+    })
+    return shutdownPromise
+  }
+
+  return { address, caCertPem: tls.caCertPem, signals, shutdown }
+}

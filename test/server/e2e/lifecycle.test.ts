@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { connect } from 'node:net'
+import { join } from 'node:path'
+import { ApiServer, type Reply, startExpectingFailure } from '../../support/api-server.js'
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'))
+  })
+}
+
+describe('server: lifecycle (end to end)', function () {
+  this.timeout(90_000)
+
+  it('SIGTERM with a shutdown delay and send-retry-after: readyz fails at once, livez stays up, then 429 while a slow request drains, then exit 0', async () => {
+    const server = await ApiServer.start({ waitFor: 'ready', args: ['--shutdown-delay-duration=5s', '--shutdown-send-retry-after'] })
+    try {
+      // A real slow request: an 8 s CPU profile of the server.
+      const slow: Promise<Reply> = server.get('/debug/pprof/profile?seconds=8')
+      await sleep(300)
+      const t0 = Date.now()
+      server.signal('SIGTERM')
+      const ready = await server.get('/readyz')
+      assert.equal(ready.status, 500)
+      assert.ok(Date.now() - t0 < 100, `readyz answered 500 after ${Date.now() - t0} ms`)
+      assert.match(ready.body, /\[-\]shutdown failed: reason withheld\nreadyz check failed\n$/)
+      assert.equal((await server.get('/readyz/shutdown')).body, 'internal server error: process is shutting down\n')
+
+      // During the delay everything but readyz is served normally.
+      for (const at of [1000, 3000, 4500]) {
+        await sleep(at - (Date.now() - t0))
+        assert.equal((await server.get('/livez')).status, 200, `livez at ${at} ms`)
+        assert.equal((await server.get('/version')).status, 200, `version at ${at} ms`)
+      }
+      await sleep(5400 - (Date.now() - t0))
+      const rejected = await server.get('/version')
+      assert.equal(rejected.status, 429)
+      assert.equal(rejected.headers['retry-after'], '5')
+      assert.equal(rejected.headers.connection, 'close')
+      assert.equal(rejected.body, 'The apiserver is shutting down, please try again later.\n')
+      // Probes are exempt.
+      assert.equal((await server.get('/livez')).status, 200)
+      assert.equal((await server.get('/readyz')).status, 500)
+
+      const finished = await slow
+      assert.equal(finished.status, 200)
+      assert.ok(JSON.parse(finished.body).nodes.length > 0, 'the slow request completed with a real profile')
+      assert.equal(await server.waitForExit(15_000), 0)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('without send-retry-after the listener closes after the delay: new connections are refused', async () => {
+    const server = await ApiServer.start({ waitFor: 'ready', args: ['--shutdown-delay-duration=1s'] })
+    try {
+      server.signal('SIGTERM')
+      await sleep(300)
+      assert.equal(await refused(server.port), false, 'still listening during the delay')
+      await sleep(1500)
+      assert.equal(await refused(server.port), true)
+      assert.equal(await server.waitForExit(15_000), 0)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('a second signal exits at once with status 1', async () => {
+    const server = await ApiServer.start({ waitFor: 'ready', args: ['--shutdown-delay-duration=30s'] })
+    try {
+      server.signal('SIGTERM')
+      await sleep(300)
+      server.signal('SIGTERM')
+      assert.equal(await server.waitForExit(5000), 1)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('max-in-flight without priority and fairness: a request over the limit gets 429', async () => {
+    const server = await ApiServer.start({ waitFor: 'ready', args: ['--enable-priority-and-fairness=false', '--max-requests-inflight=1'] })
+    try {
+      const slow = server.get('/debug/pprof/profile?seconds=2')
+      await sleep(300)
+      const reply = await server.get('/version')
+      assert.equal(reply.status, 429)
+      assert.equal(reply.headers['retry-after'], '1')
+      assert.equal(reply.body, 'Too many requests, please try again later.\n')
+      assert.equal((await slow).status, 200)
+      assert.equal((await server.get('/version')).status, 200)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('reuses its generated certificates after a restart', async () => {
+    const first = await ApiServer.start({ waitFor: 'listening' })
+    const files = ['ca.crt', 'apiserver.crt', 'apiserver.key']
+    const before = files.map((f) => readFileSync(join(first.certDir, f), 'utf8'))
+    await first.stop(true)
+    const second = await ApiServer.start({ waitFor: 'listening', certDir: first.certDir, dataDir: first.dataDir })
+    try {
+      assert.deepEqual(files.map((f) => readFileSync(join(second.certDir, f), 'utf8')), before)
+    } finally {
+      await second.stop()
+    }
+  })
+
+  it('an invalid command line exits 1 before listening, naming the option', async () => {
+    const { code, output } = await startExpectingFailure(['--secure-port=0'])
+    assert.equal(code, 1)
+    assert.match(output, /--secure-port 0 must be between 1 and 65535, inclusive/)
+    assert.doesNotMatch(output, /Serving securely/)
+    assert.doesNotMatch(output, /\n\s+at /, 'no stack trace')
+  })
+
+  it('names the given options whose behaviour is not built yet, once', async () => {
+    const server = await ApiServer.start({ args: ['--audit-log-path=/tmp/client-audit.log', '--token-auth-file=/tmp/tokens.csv'] })
+    try {
+      const lines = server.logs.split('\n').filter((l) => l.includes('not in effect yet'))
+      assert.equal(lines.length, 1)
+      assert.match(lines[0], /^W\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [\w.-]+:\d+\] /)
+      assert.match(lines[0], /--audit-log-path/)
+      assert.match(lines[0], /--token-auth-file/)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('refuses TLS 1.2 clients with --tls-min-version=VersionTLS13', async () => {
+    const server = await ApiServer.start({ waitFor: 'ready', args: ['--tls-min-version=VersionTLS13'] })
+    try {
+      const { request } = await import('node:https')
+      const err = await new Promise<Error | undefined>((resolve) => {
+        const req = request({ host: '127.0.0.1', port: server.port, path: '/livez', rejectUnauthorized: false, maxVersion: 'TLSv1.2', agent: false }, () => resolve(undefined))
+        req.on('error', resolve)
+        req.end()
+      })
+      assert.ok(err, 'the TLS 1.2 handshake must fail')
+      assert.equal((await server.get('/livez')).status, 200)
+    } finally {
+      await server.stop()
+    }
+  })
+})
