@@ -32,6 +32,8 @@ export interface ServerConfig {
   storeKeyFile?: string
   storeServersOverrides: string[]
   storeCompactionIntervalMs: number
+  storeCountMetricPollMs: number
+  storeDbMetricPollMs: number
   storeHealthcheckTimeoutMs: number
   storeReadycheckTimeoutMs: number
   storageInitializationTimeoutMs: number
@@ -95,6 +97,8 @@ export const BUILT_OPTIONS = new Set([
   'store-keyfile',
   'store-servers-overrides',
   'store-compaction-interval',
+  'store-count-metric-poll-period',
+  'store-db-metric-poll-interval',
   'store-healthcheck-timeout',
   'store-readycheck-timeout',
   'storage-initialization-timeout',
@@ -159,6 +163,8 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     storeKeyFile: str('store-keyfile'),
     storeServersOverrides: ctx.list('store-servers-overrides'),
     storeCompactionIntervalMs: num('store-compaction-interval', 300_000),
+    storeCountMetricPollMs: num('store-count-metric-poll-period', 60_000),
+    storeDbMetricPollMs: num('store-db-metric-poll-interval', 30_000),
     storeHealthcheckTimeoutMs: num('store-healthcheck-timeout', 2000),
     storeReadycheckTimeoutMs: num('store-readycheck-timeout', 2000),
     storageInitializationTimeoutMs: num('storage-initialization-timeout', 60_000),

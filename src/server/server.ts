@@ -44,6 +44,7 @@ import { installLogs } from './paths/logs.js'
 import { OpenIDMetadataError, serviceAccountIssuerHandlers } from './paths/service-account-issuer.js'
 import { type StoreConfig, openStore } from './store/index.js'
 import type { NamedHealthCheck, Store } from './store/types.js'
+import { StorageMetrics } from './storage-metrics.js'
 import { TestFaults } from './test-faults.js'
 import { prepareServing } from './tls/index.js'
 import { versionHandler, versionInfo } from './version.js'
@@ -68,6 +69,16 @@ export interface RunningServer {
 }
 
 class StartupError extends Error {}
+
+/** The resources the server writes so far (the API issue replaces this with its registry). */
+const BOOTSTRAP_RESOURCES: ReadonlyArray<[string, string]> = [
+  ['namespaces', '/namespaces/'],
+  ['clusterroles.rbac.authorization.k8s.io', '/clusterroles/'],
+  ['clusterrolebindings.rbac.authorization.k8s.io', '/clusterrolebindings/'],
+  ['priorityclasses.scheduling.k8s.io', '/priorityclasses/'],
+  ['configmaps', '/configmaps/'],
+  ['apiservices.apiregistration.k8s.io', '/apiregistration.k8s.io/apiservices/'],
+]
 export { StartupError }
 
 /** A store that is opened after the server listens, so that probes can report it missing. */
@@ -161,10 +172,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   })
 
   const metrics = new ServerMetrics()
+  const storageMetrics = new StorageMetrics({
+    registry: metrics.registry,
+    store: () => pending.store,
+    resources: () => BOOTSTRAP_RESOURCES,
+    countPollMs: config.storeCountMetricPollMs,
+    dbPollMs: config.storeDbMetricPollMs,
+    onError: (err) => log.v(2, `storage metrics: ${(err as Error).message}`),
+  })
   const health: Health = createHealth({
     livezGracePeriodMs: config.livezGracePeriodMs,
     signals,
     log: (level, message) => log.v(level, message),
+    onCheckResult: (word, name, ok) => metrics.recordHealthCheck(name, word, ok),
     onFatal: (name, err) => {
       log.error(`PostStartHook "${name}" failed: ${err.message}`)
       process.exit(1)
@@ -369,6 +389,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     )
   }
   void health.startPostStartHooks()
+  storageMetrics.start()
+  void pending.ready.then(() => Promise.all([storageMetrics.pollCounts(), storageMetrics.pollSize()]))
 
   let shutdownPromise: Promise<void> | undefined
   const shutdown = () => {
@@ -387,6 +409,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       closeIdleConnections: () => connections.closeIdle(),
       destroyConnections: () => connections.destroyAll(),
       releaseResources: async () => {
+        storageMetrics.stop()
         await debugSocket?.close()
         await pending.store?.close()
         log.flush()

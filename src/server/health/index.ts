@@ -9,7 +9,7 @@ import { ping, shutdownCheck, type HealthCheck } from './check.js'
 import { goQuote, toByteString } from './go-url.js'
 import { healthHandlers, type HealthHandlers, type HealthLog } from './handler.js'
 import { PostStartHooks, type PostStartHook } from './post-start-hooks.js'
-import { HealthRegistry, type Clock } from './registry.js'
+import { HealthRegistry, type Clock, type HealthWord } from './registry.js'
 import { CheckResults } from './results.js'
 import { storeChecks, type StoreProbes } from './store-check.js'
 
@@ -52,6 +52,8 @@ export interface CreateHealthOptions {
    * and exit 1, as the reference's klog.Fatal does.
    */
   onFatal?: (name: string, err: Error) => void
+  /** Told of every check result (for metrics). */
+  onCheckResult?: (word: HealthWord, name: string, ok: boolean) => void
 }
 
 export interface StandardChecks {
@@ -89,7 +91,7 @@ export function createHealth(options: CreateHealthOptions): Health {
       process.exit(1)
     })
   const hooks = new PostStartHooks({ onFatal })
-  const handlers = healthHandlers(registry, { log: options.log, signals: options.signals, results: new CheckResults(clock) })
+  const handlers = healthHandlers(registry, { log: options.log, signals: options.signals, results: new CheckResults(clock, options.onCheckResult) })
   let installed = false
 
   const install = (checks: StandardChecks): void => {

@@ -22,12 +22,17 @@ export interface CheckResult {
 export class CheckResults {
   private readonly byKey = new Map<string, CheckResult>()
 
-  constructor(private readonly clock: Clock = Date.now) {}
+  constructor(
+    private readonly clock: Clock = Date.now,
+    /** Told of every result as it is recorded (the server feeds its metrics from it). */
+    private readonly onRecord?: (word: HealthWord, name: string, ok: boolean) => void,
+  ) {}
 
   record(word: HealthWord, name: string, error: string | undefined, latencyMs: number): void {
     const key = `${word}\u0000${name}`
     const before = this.byKey.get(key)
     const ok = error === undefined
+    this.onRecord?.(word, name, ok)
     this.byKey.set(key, {
       word,
       name,

@@ -395,6 +395,11 @@ export class EtcdStore implements Store {
     )
   }
 
+  async dbSizeBytes(): Promise<number> {
+    const status = await this.run({ operation: 'status', key: '' }, () => this.client.maintenance.status(this.call()))
+    return Number(status.dbSize)
+  }
+
   healthChecks(): NamedHealthCheck[] {
     return [{ name: this.healthCheckName, check: timeoutMs => this.healthCheck(timeoutMs) }]
   }

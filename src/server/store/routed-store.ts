@@ -101,6 +101,11 @@ export class RoutedStore implements Store {
     await Promise.all(this.healthChecks().map(c => c.check(timeoutMs)))
   }
 
+  /** The default backend's size; overrides are separate etcd clusters with their own. */
+  dbSizeBytes(): Promise<number> {
+    return this.fallback.dbSizeBytes()
+  }
+
   healthChecks(): NamedHealthCheck[] {
     return [
       ...this.fallback.healthChecks(),

@@ -647,6 +647,18 @@ export class SqliteStore implements Store {
     )
   }
 
+  async dbSizeBytes(): Promise<number> {
+    let total = 0
+    for (const suffix of ['', '-wal']) {
+      try {
+        total += fs.statSync(this.file + suffix).size
+      } catch {
+        // No write-ahead log at this moment.
+      }
+    }
+    return total
+  }
+
   healthChecks(): NamedHealthCheck[] {
     return [{ name: 'store', check: timeoutMs => this.healthCheck(timeoutMs) }]
   }

@@ -139,6 +139,8 @@ export interface Store {
   compact(revision: number): Promise<void>
   /** The store's latest revision. */
   currentRevision(): Promise<number>
+  /** Bytes the backend's database takes on disk (etcd's db size; the SQLite files). */
+  dbSizeBytes(): Promise<number>
   /** A real round-trip to the backend; rejects with `UnavailableError` on failure or after `timeoutMs`. */
   healthCheck(timeoutMs?: number): Promise<void>
   /** One named liveness probe per backend (the main one first), defaulting to the health check timeout. */
