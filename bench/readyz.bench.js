@@ -2,8 +2,7 @@
 // Node HTTPS server answering `ok` with the same certificate, measured in the same run with
 // wrk on loopback. Goal: /readyz at least 0.7 of the bare server.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:https'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -31,16 +30,11 @@ const server = spawn(process.execPath, [bin, 'server', 'start', '--bind-address=
 try {
   await waitFor(`https://127.0.0.1:${port}/readyz`, 200)
   const barePort = await freePort()
-  const bare = createServer(
-    { cert: readFileSync(`${dir}/certs/apiserver.crt`), key: readFileSync(`${dir}/certs/apiserver.key`) },
-    (_req, res) => {
-      res.setHeader('Content-Type', 'text/plain; charset=utf-8')
-      res.end('ok')
-    },
-  )
-  await new Promise((r) => bare.listen(barePort, '127.0.0.1', r))
+  const bareScript = fileURLToPath(new URL('./support/bare-https.js', import.meta.url))
+  const bare = spawn(process.execPath, [bareScript, String(barePort), `${dir}/certs/apiserver.crt`, `${dir}/certs/apiserver.key`], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  await new Promise((resolve) => bare.once('message', resolve))
   const base = wrk(`https://127.0.0.1:${barePort}/`)
-  bare.close()
+  bare.kill('SIGKILL')
   const ready = wrk(`https://127.0.0.1:${port}/readyz`)
   const verbose = wrk(`https://127.0.0.1:${port}/readyz?verbose`)
   console.log('| endpoint | requests/s | p50 | p99 | non-2xx | × bare |')

@@ -184,7 +184,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     livezGracePeriodMs: config.livezGracePeriodMs,
     signals,
     log: (level, message) => log.v(level, message),
-    onCheckResult: (word, name, ok) => metrics.recordHealthCheck(name, word, ok),
     onFatal: (name, err) => {
       log.error(`PostStartHook "${name}" failed: ${err.message}`)
       process.exit(1)
@@ -261,6 +260,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   })
 
+  metrics.reportHealthChecks(() => health.lastResults())
   const mux = new Mux()
   const serveHealth: Handler = async (req, res, ctx) => {
     // Only the health paths are routed here, so the handler always recognises them.

@@ -19,8 +19,11 @@ export interface CheckResult {
   readonly failures: number
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
 export class CheckResults {
-  private readonly byKey = new Map<string, CheckResult>()
+  private readonly byWord = new Map<HealthWord, Map<string, Mutable<CheckResult>>>()
+  private readonly order: Array<Mutable<CheckResult>> = []
 
   constructor(
     private readonly clock: Clock = Date.now,
@@ -28,25 +31,28 @@ export class CheckResults {
     private readonly onRecord?: (word: HealthWord, name: string, ok: boolean) => void,
   ) {}
 
+  /** Called for every check a probe runs, so it updates in place rather than allocating. */
   record(word: HealthWord, name: string, error: string | undefined, latencyMs: number): void {
-    const key = `${word}\u0000${name}`
-    const before = this.byKey.get(key)
+    let byName = this.byWord.get(word)
+    if (!byName) this.byWord.set(word, (byName = new Map()))
+    let entry = byName.get(name)
+    if (!entry) {
+      entry = { word, name, ok: true, latencyMs: 0, at: 0, successes: 0, failures: 0 }
+      byName.set(name, entry)
+      this.order.push(entry)
+    }
     const ok = error === undefined
     this.onRecord?.(word, name, ok)
-    this.byKey.set(key, {
-      word,
-      name,
-      ok,
-      ...(ok ? {} : { error }),
-      latencyMs,
-      at: this.clock(),
-      successes: (before?.successes ?? 0) + (ok ? 1 : 0),
-      failures: (before?.failures ?? 0) + (ok ? 0 : 1),
-    })
+    entry.ok = ok
+    entry.error = error
+    entry.latencyMs = latencyMs
+    entry.at = this.clock()
+    if (ok) entry.successes++
+    else entry.failures++
   }
 
   /** One entry per (word, check) that has run, in first-run order. */
   lastResults(): CheckResult[] {
-    return [...this.byKey.values()]
+    return this.order.map((e) => (e.ok ? { word: e.word, name: e.name, ok: true, latencyMs: e.latencyMs, at: e.at, successes: e.successes, failures: e.failures } : { ...e }))
   }
 }

@@ -33,6 +33,15 @@ const VALID_VERBS = new Set([
 const APPLY_PATCH_TYPE = 'application/apply-patch+yaml'
 const READ_ONLY_VERBS = new Set(['get', 'list', 'watch'])
 
+/** What the health subsystem records of each check (see health/results.ts). */
+export interface HealthCheckResult {
+  word: HealthCheckType
+  name: string
+  ok: boolean
+  successes: number
+  failures: number
+}
+
 export interface ServerMetricsOptions {
   /** Register prom-client's default process and Node.js metrics (default true). */
   defaultMetrics?: boolean
@@ -121,6 +130,28 @@ export class ServerMetrics {
       if (done) return
       done = true
       slot.current--
+    }
+  }
+
+  /**
+   * Reads the health checks' results when scraped, rather than on every check run: probes
+   * run many checks per request and must stay cheap.
+   */
+  reportHealthChecks(source: () => ReadonlyArray<HealthCheckResult>): void {
+    const counted = new Map<string, { successes: number; failures: number }>()
+    const gauge = this.healthcheck
+    const counter = this.healthchecksTotal
+    ;(gauge as unknown as { collect: () => void }).collect = () => {
+      for (const r of source()) gauge.set({ name: r.name, type: r.word }, r.ok ? 1 : 0)
+    }
+    ;(counter as unknown as { collect: () => void }).collect = () => {
+      for (const r of source()) {
+        const key = `${r.word}\u0000${r.name}`
+        const before = counted.get(key) ?? { successes: 0, failures: 0 }
+        if (r.successes > before.successes) counter.inc({ name: r.name, type: r.word, status: 'success' }, r.successes - before.successes)
+        if (r.failures > before.failures) counter.inc({ name: r.name, type: r.word, status: 'error' }, r.failures - before.failures)
+        counted.set(key, { successes: r.successes, failures: r.failures })
+      }
     }
   }
 
