@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict'
+import { createServer, request, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { withPriorityAndFairness } from '../../../src/server/filters/priority-and-fairness.js'
+import { withMaxInFlight } from '../../../src/server/filters/max-in-flight.js'
+import { chain } from '../../../src/server/http/chain.js'
+import { resolveRequestInfo } from '../../../src/server/http/request-info.js'
+import type { Filter, Handler } from '../../../src/server/http/types.js'
+
+/** A server whose handler holds each request until the test releases it. */
+async function serve(filter: Filter): Promise<{ server: Server; port: number; admitted: string[]; release: () => void }> {
+  const admitted: string[] = []
+  const held: Array<() => void> = []
+  const handler: Handler = (req, res) =>
+    new Promise<void>((resolve) => {
+      admitted.push(String(req.headers['x-user']) + ':' + String(req.headers['x-n']))
+      held.push(() => {
+        res.end('done')
+        resolve()
+      })
+    })
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x')
+    const user = String(req.headers['x-user'])
+    const ctx = { receivedAt: Date.now(), auditId: 'a', url, info: resolveRequestInfo(req.method ?? 'GET', url), user: { name: user, groups: user === 'admin' ? ['system:masters'] : [] } }
+    void chain([filter], handler)(req, res, ctx)
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return { server, port: (server.address() as AddressInfo).port, admitted, release: () => held.shift()?.() }
+}
+
+function get(port: number, path: string, user: string, n = 0): Promise<{ status: number; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { 'x-user': user, 'x-n': String(n) }, agent: false }, (res) => {
+      res.resume()
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 50))
+
+describe('server filters: flow control', () => {
+  it('priority and fairness: queued requests of two users are admitted round-robin', async () => {
+    const { server, port, admitted, release } = await serve(withPriorityAndFairness({ seats: 1 }))
+    try {
+      const replies = [get(port, '/api/v1/pods', 'alice', 1)]
+      await tick()
+      replies.push(get(port, '/api/v1/pods', 'alice', 2), get(port, '/api/v1/pods', 'alice', 3))
+      await tick()
+      replies.push(get(port, '/api/v1/pods', 'bob', 1))
+      await tick()
+      for (let i = 0; i < 4; i++) {
+        release()
+        await tick()
+      }
+      await Promise.all(replies)
+      assert.deepEqual(admitted, ['alice:1', 'alice:2', 'bob:1', 'alice:3'])
+    } finally {
+      server.close()
+    }
+  })
+
+  it('priority and fairness: probes and system:masters are exempt; responses carry the flow headers', async () => {
+    const { server, port, release } = await serve(withPriorityAndFairness({ seats: 1 }))
+    try {
+      const busy = get(port, '/api/v1/pods', 'alice')
+      await tick()
+      const probe = get(port, '/readyz', 'anonymous')
+      const admin = get(port, '/api/v1/pods', 'admin')
+      await tick()
+      release()
+      release()
+      release()
+      const [p, a, b] = await Promise.all([probe, admin, busy])
+      assert.equal(p.status, 200)
+      assert.equal(a.status, 200)
+      assert.equal(b.status, 200)
+      assert.match(String(b.headers['x-kubernetes-pf-flowschema-uid']), /^[0-9a-f-]{36}$/)
+      assert.notEqual(p.headers['x-kubernetes-pf-flowschema-uid'], b.headers['x-kubernetes-pf-flowschema-uid'], 'probes are in the exempt schema')
+    } finally {
+      server.close()
+    }
+  })
+
+  it('max-in-flight: reads and writes have separate limits; the one over is refused with 429', async () => {
+    const { server, port, release } = await serve(withMaxInFlight(1, 1))
+    try {
+      const read = get(port, '/api/v1/pods', 'alice')
+      await tick()
+      const refused = await get(port, '/api/v1/namespaces/default/pods/x', 'bob')
+      assert.equal(refused.status, 429)
+      assert.equal(refused.headers['retry-after'], '1')
+      release()
+      assert.equal((await read).status, 200)
+    } finally {
+      server.close()
+    }
+  })
+})
+
+describe('server: request info', () => {
+  const info = (method: string, path: string) => resolveRequestInfo(method, new URL(path, 'https://x'))
+  it('resolves resource requests like the reference', () => {
+    assert.deepEqual(
+      (({ verb, apiGroup, apiVersion, namespace, resource, name, subresource }) => ({ verb, apiGroup, apiVersion, namespace, resource, name, subresource }))(info('GET', '/apis/apps/v1/namespaces/ns/deployments/web/scale')),
+      { verb: 'get', apiGroup: 'apps', apiVersion: 'v1', namespace: 'ns', resource: 'deployments', name: 'web', subresource: 'scale' },
+    )
+    assert.equal(info('GET', '/api/v1/pods').verb, 'list')
+    assert.equal(info('GET', '/api/v1/pods?watch=true').verb, 'watch')
+    assert.equal(info('GET', '/api/v1/watch/pods').verb, 'watch')
+    assert.equal(info('GET', '/api/v1/pods?watch=true').longRunning, true)
+    assert.equal(info('DELETE', '/api/v1/namespaces/ns/pods').verb, 'deletecollection')
+    const ns = info('GET', '/api/v1/namespaces/ns')
+    assert.equal(ns.resource, 'namespaces')
+    assert.equal(ns.name, 'ns')
+    const status = info('PUT', '/api/v1/namespaces/ns/status')
+    assert.equal(status.resource, 'namespaces')
+    assert.equal(status.subresource, 'status')
+    assert.equal(info('GET', '/api/v1/namespaces/ns/pods/p/log').longRunning, true)
+  })
+  it('non-resource requests use the lower-case method as the verb', () => {
+    const r = info('HEAD', '/readyz')
+    assert.equal(r.isResourceRequest, false)
+    assert.equal(r.verb, 'head')
+  })
+})
