@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { before, describe, it } from 'mocha'
+import { H } from '../../core/flags/support.js'
 
 const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
 const COMMAND = fileURLToPath(new URL('../../../dist/commands/flags/validate.js', import.meta.url))
@@ -35,34 +36,6 @@ function assertUsageError(r: Run, message: string) {
   assert.equal(r.stdout, '')
 }
 
-const H = [
-  '--etcd-servers=https://127.0.0.1:2379',
-  '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-  '--service-account-key-file=pki/sa.pub',
-  '--service-account-signing-key-file=pki/sa.key',
-  '--anonymous-auth=false',
-  '--authorization-mode=Node,RBAC',
-  '--enable-admission-plugins=NodeRestriction,EventRateLimit,AlwaysPullImages,DenyServiceExternalIPs',
-  '--admission-control-config-file=admission.yaml',
-  '--profiling=false',
-  '--audit-log-path=audit.log',
-  '--audit-log-maxage=30',
-  '--audit-log-maxbackup=10',
-  '--audit-log-maxsize=100',
-  '--audit-policy-file=audit-policy.yaml',
-  '--kubelet-client-certificate=pki/kubelet-client.crt',
-  '--kubelet-client-key=pki/kubelet-client.key',
-  '--kubelet-certificate-authority=pki/ca.crt',
-  '--etcd-certfile=pki/etcd-client.crt',
-  '--etcd-keyfile=pki/etcd-client.key',
-  '--etcd-cafile=pki/etcd-ca.crt',
-  '--tls-cert-file=pki/apiserver.crt',
-  '--tls-private-key-file=pki/apiserver.key',
-  '--client-ca-file=pki/ca.crt',
-  '--encryption-provider-config=encryption.yaml',
-  '--tls-cipher-suites=TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256',
-  '--service-account-extend-token-expiration=false',
-]
 
 describe('client flags validate (built binary)', function () {
   this.timeout(30_000)

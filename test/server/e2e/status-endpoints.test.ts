@@ -1,28 +1,10 @@
 import assert from 'node:assert/strict'
 import { ApiServer } from '../../support/api-server.js'
+import { SPEC_CHECKS } from '../../support/spec-checks.js'
 
-const CHECKS = [
-  'ping',
-  'log',
-  'store',
-  'poststarthook/start-apiserver-admission-initializer',
-  'poststarthook/generic-apiserver-start-informers',
-  'poststarthook/start-apiextensions-informers',
-  'poststarthook/start-apiextensions-controllers',
-  'poststarthook/crd-informer-synced',
-  'poststarthook/bootstrap-controller',
-  'poststarthook/rbac/bootstrap-roles',
-  'poststarthook/scheduling/bootstrap-system-priority-classes',
-  'poststarthook/start-cluster-authentication-info-controller',
-  'poststarthook/start-aggregator-informers',
-  'poststarthook/apiservice-registration-controller',
-  'poststarthook/apiservice-status-available-controller',
-  'poststarthook/apiserver-autoregistration',
-  'autoregister-completion',
-  'poststarthook/apiservice-openapi-controller',
-]
+const CHECKS = SPEC_CHECKS
 
-const report = (checks: string[], last = 'healthz check passed') => `${checks.map((c) => `[+]${c} ok\n`).join('')}${last}\n`
+const report = (checks: readonly string[], last = 'healthz check passed') => `${checks.map((c) => `[+]${c} ok\n`).join('')}${last}\n`
 const TEXT = 'text/plain; charset=utf-8'
 
 describe('server: status endpoints (end to end)', function () {

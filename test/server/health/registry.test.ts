@@ -12,6 +12,7 @@ import {
 import { HealthRegistry, delayedLivezCheck } from '../../../src/server/health/registry.js'
 import { LifecycleSignals } from '../../../src/server/lifecycle/signals.js'
 import { FakeCheck, FakeClock, assertReply, startServer } from './harness.js'
+import { SPEC_CHECKS } from '../../support/spec-checks.js'
 
 const names = (checks: readonly HealthCheck[]): string[] => checks.map((c) => c.name)
 
@@ -83,26 +84,7 @@ describe('HealthRegistry', () => {
 })
 
 describe('createHealth', () => {
-  const SPEC_ORDER = [
-    'ping',
-    'log',
-    'store',
-    'poststarthook/start-apiserver-admission-initializer',
-    'poststarthook/generic-apiserver-start-informers',
-    'poststarthook/start-apiextensions-informers',
-    'poststarthook/start-apiextensions-controllers',
-    'poststarthook/crd-informer-synced',
-    'poststarthook/bootstrap-controller',
-    'poststarthook/rbac/bootstrap-roles',
-    'poststarthook/scheduling/bootstrap-system-priority-classes',
-    'poststarthook/start-cluster-authentication-info-controller',
-    'poststarthook/start-aggregator-informers',
-    'poststarthook/apiservice-registration-controller',
-    'poststarthook/apiservice-status-available-controller',
-    'poststarthook/apiserver-autoregistration',
-    'autoregister-completion',
-    'poststarthook/apiservice-openapi-controller',
-  ]
+  const SPEC_ORDER = SPEC_CHECKS
 
   const standard = (overrides: Partial<StandardChecks> = {}): StandardChecks => ({
     log: new FakeCheck('log'),
