@@ -14,7 +14,7 @@ export const CLIENT_OPTIONS: readonly OptionSpec[] = [
   },
   {
     name: 'as-group',
-    type: 'strings',
+    type: 'stringArray',
     help: 'Group to impersonate for the operation; repeatable.',
     section: 'client',
     repeatable: true,
@@ -27,7 +27,7 @@ export const CLIENT_OPTIONS: readonly OptionSpec[] = [
   },
   {
     name: 'as-user-extra',
-    type: 'strings',
+    type: 'stringArray',
     help: 'User extras to impersonate for the operation; repeatable, several values per key.',
     section: 'client',
     repeatable: true,

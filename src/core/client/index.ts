@@ -1,0 +1,20 @@
+/** The client connection core: kubeconfig, general client options, REST client. */
+export { ClientConfigError, UnreachableError, type UnreachableKind } from './errors.js'
+export { type ClientFlags, camelCase, clientFlagDefinitions, clientFlagsFrom, hasNoEffect } from './flags.js'
+export {
+  type Kubeconfig,
+  type KubeCluster,
+  type KubeContext,
+  type KubeUser,
+  defaultKubeconfigPath,
+  kubeconfigPaths,
+  loadKubeconfig,
+  mergeKubeconfigs,
+  parseKubeconfig,
+} from './kubeconfig.js'
+export { type Connection, type ConnectionTls, NO_SERVER_MESSAGE, normalizeServer, resolveConnection, type ResolveOptions } from './connection.js'
+export { type RestRequestOptions, type RestResponse, RestClient } from './rest-client.js'
+export { headerKeyEscape, impersonationHeaders, parseUserExtras } from './impersonation.js'
+export { INVALID_TIMEOUT, parseRequestTimeout } from './request-timeout.js'
+export { parseWarningHeaders, warningTexts } from './warning-header.js'
+export { userAgent } from './user-agent.js'
