@@ -189,7 +189,8 @@ describe('client health check (end to end)', function () {
     const session = `client-watch-${process.pid}`
     const capture = () => spawnSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' }).stdout
     try {
-      const command = [process.execPath, BIN, 'health', 'watch', '--interval', '500ms', ...target(server)].map((a) => `'${a}'`).join(' ')
+      // Ink renders nothing live when it sees a CI environment; this is a real terminal.
+      const command = ['env', '-u', 'CI', process.execPath, BIN, 'health', 'watch', '--interval', '500ms', ...target(server)].map((a) => `'${a}'`).join(' ')
       assert.equal(spawnSync('tmux', ['new-session', '-d', '-s', session, '-x', '80', '-y', '24', command]).status, 0)
       let screen = ''
       const waitFor = async (pattern: RegExp, timeoutMs = 15_000) => {
