@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
+const bin = process.env.BENCH_BIN ?? fileURLToPath(new URL('../bin/run.js', import.meta.url))
 const runs = Number(process.env.BENCH_RUNS ?? 30)
 const subjects = [
   { name: "node -e ''", argv: ['-e', ''] },

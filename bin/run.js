@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { execute } from '@oclif/core'
+// `#oclif-core` is @oclif/core bundled into one file at build time (scripts/bundle-commands.js).
+import { execute } from '#oclif-core'
 
 await execute({ dir: import.meta.url })
