@@ -1,0 +1,45 @@
+import { Command, Flags } from '@oclif/core'
+import { CLIENT_OPTIONS } from '../core/options/catalogue/client.js'
+import { PATCH_OPTIONS } from '../core/options/catalogue/patch.js'
+import { flagDescriptions } from '../core/options/oclif-flags.js'
+
+// Declared for --help, the manifest and the README; the command parses its own command line
+// with pflag's rules (bare --dry-run, -p values starting with "-", kubectl's error texts).
+const flags = Object.fromEntries(
+  Object.entries(flagDescriptions([...PATCH_OPTIONS, ...CLIENT_OPTIONS])).map(([name, d]) => [
+    name,
+    Flags.string({
+      description: d.description,
+      helpGroup: d.helpGroup,
+      helpValue: `<${d.helpValue}>`,
+      ...(d.char ? { char: d.char } : {}),
+      ...(d.default !== undefined ? { default: d.default } : {}),
+      ...(d.multiple ? { multiple: true } : {}),
+      ...(d.deprecated ? { deprecated: d.deprecated } : {}),
+    } as Parameters<typeof Flags.string>[0] & object),
+  ]),
+)
+
+export default class Patch extends Command {
+  static override summary = 'Update fields of a resource with a strategic merge, JSON merge or JSON patch.'
+  static override description = `Form: patch (-f FILENAME | -k DIR) (-p PATCH | --patch-file FILE) --local [--type strategic|merge|json] [-o FORMAT]
+
+With --local the objects are read from files, directories (-R), stdin (-f -), URLs or a customization directory (-k), patched and printed; nothing is sent to a server. Messages and exit codes are those of kubectl patch --local. Patching resources on a server is not available yet.`
+  static override strict = false
+  static override flags = flags
+  static override examples = [
+    `<%= config.bin %> patch --local -f deployment.yaml -p '{"spec":{"replicas":3}}' -o yaml`,
+    `<%= config.bin %> patch --local -f pod.json --type merge -p '{"metadata":{"labels":{"tier":"web"}}}'`,
+    `<%= config.bin %> patch --local -f cm.yaml --type json -p '[{"op":"remove","path":"/data/OLD"}]' -o name`,
+  ]
+
+  async run(): Promise<void> {
+    const { runPatchCommand, processIO } = await import('../core/patch-command/index.js')
+    const result = await runPatchCommand(this.argv, this.config.bin, processIO())
+    if (result.help) {
+      await this.config.runCommand('help', ['patch'])
+      return
+    }
+    process.exitCode = result.exitCode
+  }
+}
