@@ -1,24 +1,11 @@
-import { Command, Flags } from '@oclif/core'
+import { Command } from '@oclif/core'
 import { CLIENT_OPTIONS } from '../core/options/catalogue/client.js'
 import { PATCH_OPTIONS } from '../core/options/catalogue/patch.js'
-import { flagDescriptions } from '../core/options/oclif-flags.js'
+import { helpOnlyFlags } from '../cli/catalogue-flags.js'
 
 // Declared for --help, the manifest and the README; the command parses its own command line
 // with pflag's rules (bare --dry-run, -p values starting with "-", kubectl's error texts).
-const flags = Object.fromEntries(
-  Object.entries(flagDescriptions([...PATCH_OPTIONS, ...CLIENT_OPTIONS])).map(([name, d]) => [
-    name,
-    Flags.string({
-      description: d.description,
-      helpGroup: d.helpGroup,
-      helpValue: `<${d.helpValue}>`,
-      ...(d.char ? { char: d.char } : {}),
-      ...(d.default !== undefined ? { default: d.default } : {}),
-      ...(d.multiple ? { multiple: true } : {}),
-      ...(d.deprecated ? { deprecated: d.deprecated } : {}),
-    } as Parameters<typeof Flags.string>[0] & object),
-  ]),
-)
+const flags = helpOnlyFlags([...PATCH_OPTIONS, ...CLIENT_OPTIONS])
 
 export default class Patch extends Command {
   static override summary = 'Update fields of a resource with a strategic merge, JSON merge or JSON patch.'

@@ -1,5 +1,6 @@
 import { Command, Flags } from '@oclif/core'
-import { clientFlagDefinitions, clientFlagsFrom } from '../../core/client/flags.js'
+import { clientFlagDefinitions } from '../../cli/client-flags.js'
+import { clientFlagsFrom } from '../../core/client/flags.js'
 import { runHealthWatch } from '../../core/health/run.js'
 import type { HealthEndpoint } from '../../core/health/report.js'
 

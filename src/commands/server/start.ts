@@ -1,22 +1,9 @@
-import { Command, Flags } from '@oclif/core'
+import { Command } from '@oclif/core'
 import { SERVER_OPTIONS } from '../../core/options/catalogue/index.js'
-import { flagDescriptions } from '../../core/options/oclif-flags.js'
+import { helpOnlyFlags } from '../../cli/catalogue-flags.js'
 
 // Declared for --help, the manifest and the README; the server parses its own command line.
-const flags = Object.fromEntries(
-  Object.entries(flagDescriptions(SERVER_OPTIONS)).map(([name, d]) => [
-    name,
-    Flags.string({
-      description: d.description,
-      helpGroup: d.helpGroup,
-      helpValue: `<${d.helpValue}>`,
-      ...(d.char ? { char: d.char } : {}),
-      ...(d.default !== undefined ? { default: d.default } : {}),
-      ...(d.multiple ? { multiple: true } : {}),
-      ...(d.deprecated ? { deprecated: d.deprecated } : {}),
-    } as Parameters<typeof Flags.string>[0] & object),
-  ]),
-)
+const flags = helpOnlyFlags(SERVER_OPTIONS)
 
 export default class ServerStart extends Command {
   static override summary = 'Start the API server.'

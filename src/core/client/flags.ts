@@ -1,12 +1,10 @@
 /**
- * The general client options as oclif flags, generated from the option catalogue (the one
- * source of their names, types and help), and the conversion of oclif's parsed flags into
+ * The general client options as parsed by a command (the one source of their names, types
+ * and help is the option catalogue; src/cli/client-flags.ts declares them to oclif), and the conversion of parsed flags into
  * ClientFlags. Kept light: commands import it at load time, before any request is made.
  */
-import { Flags, type Interfaces } from '@oclif/core'
 import { CLIENT_OPTIONS } from '../options/catalogue/client.js'
 import { goQuote, readCsvRecord } from '../options/go-syntax.js'
-import { flagDescriptions } from '../options/oclif-flags.js'
 import type { OptionSpec } from '../options/types.js'
 import { ClientConfigError } from './errors.js'
 
@@ -53,41 +51,6 @@ const NO_EFFECT = new Set(['cache-dir', 'clientrc', 'match-server-version', 'pro
 
 export function camelCase(name: string): string {
   return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())
-}
-
-/**
- * oclif flag definitions for every general client option of the catalogue, keyed by option
- * name: `static flags = { ...clientFlagDefinitions(), ...ownFlags }`.
- */
-export function clientFlagDefinitions(): Interfaces.FlagInput {
-  const descriptions = flagDescriptions(CLIENT_OPTIONS)
-  const out: Interfaces.FlagInput = {}
-  for (const spec of CLIENT_OPTIONS) {
-    const d = descriptions[spec.name]
-    if (!d) continue // hidden
-    const description = hasNoEffect(spec.name) ? `${d.description} Accepted; has no effect in this client.` : d.description
-    const common = {
-      description,
-      helpGroup: d.helpGroup,
-      ...(d.char ? { char: d.char as 'n' } : {}),
-      ...(spec.aliases?.length ? { aliases: [...spec.aliases] } : {}),
-      ...(d.deprecated ? { deprecated: d.deprecated } : {}),
-    }
-    if (spec.type === 'bool') {
-      out[spec.name] = Flags.boolean(common)
-      continue
-    }
-    // Defaults are shown in --help only: a flag not given stays unset, and the connection
-    // applies the real default (`$HOME/.client/cache` is a description, not a path).
-    out[spec.name] = Flags.string({
-      ...common,
-      helpValue: `<${d.helpValue}>`,
-      ...(spec.default !== undefined ? { defaultHelp: spec.default } : {}),
-      ...(spec.repeatable ? { multiple: true } : {}),
-      ...(spec.constraints?.oneOf ? { options: [...spec.constraints.oneOf] } : {}),
-    } as Parameters<typeof Flags.string>[0] & object)
-  }
-  return out
 }
 
 /**

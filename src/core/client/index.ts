@@ -1,6 +1,6 @@
 /** The client connection core: kubeconfig, general client options, REST client. */
 export { ClientConfigError, UnreachableError, type UnreachableKind } from './errors.js'
-export { type ClientFlags, camelCase, clientFlagDefinitions, clientFlagsFrom, hasNoEffect } from './flags.js'
+export { type ClientFlags, camelCase, clientFlagsFrom, hasNoEffect } from './flags.js'
 export {
   type Kubeconfig,
   type KubeCluster,

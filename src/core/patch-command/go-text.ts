@@ -1,25 +1,7 @@
 /** Small renderings of Go values that kubectl's messages embed. */
+import { goQuote } from '../util/go-quote.js'
 
-/** Go's `%q` for a string: double quotes, C-style escapes, printable Unicode kept as is. */
-export function goQuote(s: string): string {
-  let out = '"'
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!
-    if (ch === '"') out += '\\"'
-    else if (ch === '\\') out += '\\\\'
-    else if (ch === '\n') out += '\\n'
-    else if (ch === '\t') out += '\\t'
-    else if (ch === '\r') out += '\\r'
-    else if (c === 7) out += '\\a'
-    else if (c === 8) out += '\\b'
-    else if (c === 12) out += '\\f'
-    else if (c === 11) out += '\\v'
-    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0')
-    else if (c >= 0x80 && c < 0xa0) out += '\\u' + c.toString(16).padStart(4, '0')
-    else out += ch
-  }
-  return out + '"'
-}
+export { goQuote }
 
 /** klog's header for a warning line: `W1122 00:34:13.014838   19568 helpers.go:702] `. */
 export function klogWarning(message: string, where = 'helpers.go:702', now = new Date()): string {

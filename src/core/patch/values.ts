@@ -14,6 +14,9 @@
  * Printers: use {@link formatGoNumber} (or `JSON.stringify`, which handles GoFloat but throws on
  * bigint) to print numbers.
  */
+import { goQuote } from '../util/go-quote.js'
+
+export { goQuote }
 
 export class GoFloat {
   constructor(readonly value: number) {}
@@ -157,26 +160,6 @@ export function byteCompare(a: string, b: string): number {
   return Buffer.compare(x, y)
 }
 
-/** Go `%q` quoting of a string (strconv.Quote). */
-export function goQuote(s: string): string {
-  let out = '"'
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!
-    if (ch === '"') out += '\\"'
-    else if (ch === '\\') out += '\\\\'
-    else if (ch === '\n') out += '\\n'
-    else if (ch === '\t') out += '\\t'
-    else if (ch === '\r') out += '\\r'
-    else if (c === 7) out += '\\a'
-    else if (c === 8) out += '\\b'
-    else if (c === 12) out += '\\f'
-    else if (c === 11) out += '\\v'
-    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0')
-    else if (c === 0xfffd && ch !== '\ufffd') out += '\\ufffd'
-    else out += ch
-  }
-  return out + '"'
-}
 
 /** Compact JSON as Go's json.Marshal prints it (keys sorted, `<>&` escaped). */
 export function goMarshal(v: unknown): string {

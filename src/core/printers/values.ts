@@ -8,6 +8,9 @@
  * kubectl never holds a whole-number float64 after `patch` (the result goes through JSON text and
  * is re-decoded), so this model is exact for what `client patch` prints.
  */
+import { goQuote, isGoPrint } from '../util/go-quote.js'
+
+export { goQuote, isGoPrint }
 
 export type GoValue = null | boolean | string | number | bigint | GoValue[] | { [key: string]: GoValue }
 
@@ -231,34 +234,6 @@ export function goJson(v: unknown, indent = '', prefix = ''): string {
 
 // ---------------------------------------------------------------------------------------------
 // fmt: %v, %+v, %#v, %q of the value model
-
-const printableRe = /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u
-
-/** strconv.IsPrint */
-export function isGoPrint(ch: string): boolean {
-  return ch === ' ' || printableRe.test(ch)
-}
-
-/** strconv.Quote */
-export function goQuote(s: string): string {
-  let out = '"'
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!
-    if (ch === '"' || ch === '\\') out += '\\' + ch
-    else if (isGoPrint(ch)) out += ch
-    else if (ch === '\x07') out += '\\a'
-    else if (ch === '\b') out += '\\b'
-    else if (ch === '\f') out += '\\f'
-    else if (ch === '\n') out += '\\n'
-    else if (ch === '\r') out += '\\r'
-    else if (ch === '\t') out += '\\t'
-    else if (ch === '\v') out += '\\v'
-    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0')
-    else if (c < 0x10000) out += '\\u' + c.toString(16).padStart(4, '0')
-    else out += '\\U' + c.toString(16).padStart(8, '0')
-  }
-  return out + '"'
-}
 
 /** strconv.QuoteRune */
 export function goQuoteRune(r: number): string {
