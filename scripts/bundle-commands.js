@@ -60,6 +60,8 @@ await build({
   packages: 'external',
   chunkNames: '_chunks/[name]-[hash]',
   allowOverwrite: true,
+  // The server's log lines name the source file and line (klog style); maps lead back to src/.
+  sourcemap: 'linked',
   logLevel: 'warning',
   plugins: [
     {

@@ -54,6 +54,8 @@ export class Logger {
 
   /** Logged only at `-v=level` or above (or by a matching --vmodule rule). */
   v(level: number, message: string): void {
+    // Reading the caller from a stack trace is costly: only when a --vmodule rule may apply.
+    if (level > this.options.verbosity && this.modules.length === 0) return
     const source = callerSource(2)
     if (this.enabled(level, source)) this.write('I', message, source)
   }
