@@ -48,6 +48,7 @@ import { StorageMetrics } from './storage-metrics.js'
 import { TestFaults } from './test-faults.js'
 import { prepareServing } from './tls/index.js'
 import { versionHandler, versionInfo } from './version.js'
+import { installApi } from './api/index.js'
 
 export interface ServerOptions {
   config: ServerConfig
@@ -268,6 +269,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   for (const path of health.paths()) mux.handle(path, serveHealth)
   mux.handle('/version', versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion)))
+  installApi(mux, { store: () => pending.store, log: (level, message) => log.v(level, message) })
   mux.handle('/metrics', metricsHandler(metrics))
   if (config.profiling) installPprof(mux, { contentionProfiling: config.contentionProfiling })
   if (config.enableLogsHandler) installLogs(mux)

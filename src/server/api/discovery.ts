@@ -1,0 +1,56 @@
+/**
+ * Legacy discovery, built from the strategies: `/api` (APIVersions), `/api/v1` and
+ * `/apis/{g}/{v}` (APIResourceList), `/apis` (APIGroupList). kubectl asks for the aggregated
+ * form with a plain JSON fallback and reads the answer's Content-Type, so plain JSON works.
+ */
+import type { Request } from '../http/types.js'
+import type { Strategy } from './registry/strategy.js'
+
+export function groupVersion(s: Pick<Strategy, 'group' | 'version'>): string {
+  return s.group === '' ? s.version : `${s.group}/${s.version}`
+}
+
+export function apiVersions(req: Request): Record<string, unknown> {
+  const host = (req.headers[':authority'] ?? req.headers.host ?? '') as string
+  const address = host || `${req.socket?.localAddress ?? ''}:${req.socket?.localPort ?? ''}`
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: address }] }
+}
+
+export function apiGroupList(kinds: readonly Strategy[]): Record<string, unknown> {
+  const groups = new Map<string, string[]>()
+  for (const k of kinds) {
+    if (k.group === '') continue
+    const versions = groups.get(k.group) ?? []
+    if (!versions.includes(k.version)) versions.push(k.version)
+    groups.set(k.group, versions)
+  }
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: [...groups].map(([name, versions]) => ({
+      name,
+      versions: versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v })),
+      preferredVersion: { groupVersion: `${name}/${versions[0]!}`, version: versions[0]! },
+    })),
+  }
+}
+
+/** The APIResourceList of one group version, or undefined when nothing is served there. */
+export function apiResourceList(kinds: readonly Strategy[], group: string, version: string): Record<string, unknown> | undefined {
+  const served = kinds.filter((k) => k.group === group && k.version === version).sort((a, b) => (a.resource < b.resource ? -1 : 1))
+  if (served.length === 0) return undefined
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: groupVersion({ group, version }),
+    resources: served.map((k) => ({
+      name: k.resource,
+      singularName: k.singular,
+      namespaced: k.namespaced,
+      kind: k.kind,
+      verbs: k.verbs,
+      ...(k.shortNames.length > 0 ? { shortNames: k.shortNames } : {}),
+      ...(k.categories && k.categories.length > 0 ? { categories: k.categories } : {}),
+    })),
+  }
+}

@@ -1,0 +1,78 @@
+/** What every resource handler gets, and the request parsing they share. */
+import type { Request, RequestContext, Response } from '../../http/types.js'
+import type { GenericStore, Selection } from '../registry/generic-store.js'
+import { type KubeObject, isPlainObject } from '../registry/object.js'
+import { SelectorError, parseFieldSelector, parseLabelSelector } from '../selectors.js'
+import { errors } from '../status-errors.js'
+import type { IncludeObject } from '../table.js'
+
+export interface Scope {
+  req: Request
+  res: Response
+  ctx: RequestContext
+  store: GenericStore
+  /** The namespace in the URL (namespaced kinds only). */
+  namespace?: string
+  name?: string
+  query: URLSearchParams
+}
+
+/** `dryRun=All` (the only value the reference knows). */
+export function isDryRun(values: readonly string[]): boolean {
+  for (const v of values) {
+    if (v !== 'All') throw errors.badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`)
+  }
+  return values.length > 0
+}
+
+export function selection(scope: Scope): Selection {
+  const { query, store } = scope
+  try {
+    return {
+      ...(scope.namespace !== undefined ? { namespace: scope.namespace } : {}),
+      labels: parseLabelSelector(query.get('labelSelector')),
+      fields: parseFieldSelector(query.get('fieldSelector'), store.strategy.selectableFields.concat(store.strategy.namespaced ? [] : [])),
+    }
+  } catch (err) {
+    if (err instanceof SelectorError) throw errors.badRequest(err.message)
+    throw err
+  }
+}
+
+export function includeObject(query: URLSearchParams): IncludeObject {
+  const v = query.get('includeObject')
+  if (v === null || v === '' || v === 'Metadata') return 'Metadata'
+  if (v === 'None' || v === 'Object') return v
+  throw errors.badRequest(`includeObject: Unsupported value: ${JSON.stringify(v)}: supported values: "Metadata", "None", "Object"`)
+}
+
+/**
+ * A decoded request body as an object of the store's kind: apiVersion and kind must be the
+ * served ones when present, and the namespace must agree with the URL's.
+ */
+export function objectFromBody(scope: Scope, body: unknown): KubeObject {
+  const { strategy } = scope.store
+  if (!isPlainObject(body)) throw errors.badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`)
+  const obj = body as KubeObject
+  const apiVersion = scope.store.apiVersion
+  if ((obj.kind !== undefined && obj.kind !== strategy.kind) || (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion)) {
+    throw errors.badRequest(
+      `${String(obj.kind ?? '')} in version ${JSON.stringify(String(obj.apiVersion ?? '').split('/').pop())} cannot be handled as a ${strategy.kind}: no kind "${String(obj.kind ?? '')}" is registered for version "${String(obj.apiVersion ?? '')}" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`,
+    )
+  }
+  if (!isPlainObject(obj.metadata)) obj.metadata = {}
+  if (strategy.namespaced) {
+    const ns = obj.metadata.namespace
+    if (ns === undefined || ns === '') obj.metadata.namespace = scope.namespace
+    else if (ns !== scope.namespace) throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request')
+  }
+  return obj
+}
+
+/** Query parameters kubectl sends that this server accepts and ignores for now. */
+export function checkFieldValidation(query: URLSearchParams): void {
+  const v = query.get('fieldValidation')
+  if (v !== null && v !== '' && v !== 'Ignore' && v !== 'Warn' && v !== 'Strict') {
+    throw errors.badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(v)}: supported values: "Ignore", "Strict", "Warn"`)
+  }
+}

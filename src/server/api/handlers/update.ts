@@ -1,0 +1,19 @@
+/** PUT of one object: a full replacement; a stale metadata.resourceVersion is a 409 Conflict. */
+import { errors } from '../status-errors.js'
+import { decodeBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
+import { type Scope, checkFieldValidation, isDryRun, objectFromBody } from './scope.js'
+
+export async function updateHandler(scope: Scope): Promise<void> {
+  const output = negotiateOutput(scope.req.headers.accept, { table: false })
+  checkFieldValidation(scope.query)
+  const dryRun = isDryRun(scope.query.getAll('dryRun'))
+  const obj = objectFromBody(scope, decodeBody(scope.req, await readBody(scope.req)))
+  const bodyName = obj.metadata.name
+  if (bodyName === undefined || bodyName === '') {
+    throw errors.badRequest(`the name of the object () does not match the name on the URL (${scope.name!})`)
+  }
+  if (bodyName !== scope.name) throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${scope.name!})`)
+  const conditional = typeof obj.metadata.resourceVersion === 'string' && obj.metadata.resourceVersion !== ''
+  const updated = await scope.store.update(scope.namespace, scope.name!, () => obj, { dryRun, retryOnConflict: !conditional })
+  writeObject(scope.res, 200, updated, output)
+}

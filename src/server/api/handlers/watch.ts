@@ -1,0 +1,86 @@
+/**
+ * Watches as a JSON event stream: 200 with the headers flushed at once, one
+ * `{"type","object"}` per line (one-row Tables when the Accept header asks for them, column
+ * definitions on the first only), BOOKMARKs when allowed, an ERROR event (410 Expired) when
+ * the resourceVersion is compacted, and the end after `timeoutSeconds` (the reference's
+ * 30–60 minutes when absent).
+ */
+import { errors, toApiError } from '../status-errors.js'
+import type { ApiWatch, ApiWatchEvent } from '../registry/generic-store.js'
+import { negotiateOutput } from '../negotiation.js'
+import { toTable } from '../table.js'
+import { type Scope, includeObject, selection } from './scope.js'
+
+/** How often bookmarks are sent when allowed (the reference: about once a minute). */
+export const BOOKMARK_INTERVAL_MS = Number(process.env.CLIENT_WATCH_BOOKMARK_INTERVAL_MS ?? '') || 60_000
+const MIN_REQUEST_TIMEOUT_S = 1800
+
+export async function watchHandler(scope: Scope): Promise<void> {
+  const { query, store, res } = scope
+  const output = negotiateOutput(scope.req.headers.accept, { table: true, yaml: false })
+  const sel = selection(scope)
+  if (scope.name !== undefined) sel.fields = [...(sel.fields ?? []), { field: 'metadata.name', operator: '=', value: scope.name }]
+  const timeoutParam = query.get('timeoutSeconds')
+  if (timeoutParam !== null && timeoutParam !== '' && !/^\d+$/.test(timeoutParam)) {
+    throw errors.badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(timeoutParam)}: must be a non-negative integer`)
+  }
+  const timeoutMs = timeoutParam ? Number(timeoutParam) * 1000 : MIN_REQUEST_TIMEOUT_S * 1000 * (1 + Math.random())
+  const bookmarks = query.get('allowWatchBookmarks') === 'true'
+  const include = includeObject(query)
+
+  let watch: ApiWatch | undefined
+  let initialError: ApiWatchEvent | undefined
+  try {
+    watch = await store.watch({ ...sel, resourceVersion: query.get('resourceVersion') ?? '' })
+  } catch (err) {
+    const apiErr = toApiError(err)
+    // Like the reference: a too-old resourceVersion is reported in the stream.
+    if (apiErr.code !== 410) throw apiErr
+    initialError = { type: 'ERROR', object: apiErr.status as unknown as Record<string, unknown> }
+  }
+
+  res.setHeader('Content-Type', output.kind === 'table' ? `application/json;as=Table;v=${output.apiVersion.split('/')[1]};g=meta.k8s.io` : 'application/json')
+  res.statusCode = 200
+  res.writeHead(200)
+  ;(res as { flushHeaders?: () => void }).flushHeaders?.()
+
+  let lastRv = query.get('resourceVersion') ?? ''
+  let first = true
+  const write = (ev: ApiWatchEvent) => {
+    if (res.writableEnded || res.destroyed) return
+    let object: unknown = ev.object
+    if (output.kind === 'table' && (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED')) {
+      const obj = ev.object as Parameters<typeof store.strategy.table.cells>[0]
+      object = toTable(store.strategy.table, [obj], { resourceVersion: obj.metadata.resourceVersion }, { apiVersion: output.apiVersion, include, noHeaders: !first })
+      first = false
+    }
+    ;(res as { write(chunk: string): boolean }).write(`${JSON.stringify({ type: ev.type, object })}\n`)
+  }
+  if (initialError || !watch) {
+    if (initialError) write(initialError)
+    res.end()
+    return
+  }
+  const w = watch
+  const timer = setTimeout(() => w.cancel(), timeoutMs)
+  const bookmarkTimer = bookmarks
+    ? setInterval(() => {
+        if (lastRv === '' || lastRv === '0') return
+        write({ type: 'BOOKMARK', object: { kind: store.strategy.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: lastRv } } })
+      }, BOOKMARK_INTERVAL_MS)
+    : undefined
+  // Not req 'close': Node emits that once the (empty) body is read.
+  res.on('close', () => w.cancel())
+  try {
+    for await (const ev of w) {
+      if (ev.type !== 'ERROR') lastRv = String((ev.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? lastRv)
+      write(ev)
+      if (ev.type === 'ERROR') break
+    }
+  } finally {
+    clearTimeout(timer)
+    if (bookmarkTimer) clearInterval(bookmarkTimer)
+    w.cancel()
+    if (!res.writableEnded) res.end()
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The resource API: discovery and the REST verbs of every served kind, routed from the
+ * request info the filter chain resolved, over the generic stores of a Registry.
+ */
+import type { Mux } from '../http/mux.js'
+import { notFound } from '../http/respond.js'
+import type { Handler, RequestContext } from '../http/types.js'
+import type { Store } from '../store/types.js'
+import { apiGroupList, apiResourceList, apiVersions } from './discovery.js'
+import { createHandler } from './handlers/create.js'
+import { deleteHandler } from './handlers/delete.js'
+import { getHandler } from './handlers/get.js'
+import { listHandler } from './handlers/list.js'
+import { patchHandler } from './handlers/patch.js'
+import type { Scope } from './handlers/scope.js'
+import { updateHandler } from './handlers/update.js'
+import { watchHandler } from './handlers/watch.js'
+import { KINDS } from './kinds/index.js'
+import { negotiateOutput, writeObject } from './negotiation.js'
+import { openApiHandlers } from './openapi.js'
+import { Registry } from './registry/registry.js'
+import { errors, toApiError, writeError } from './status-errors.js'
+
+export interface ApiDeps {
+  store: () => Store | undefined
+  log: (level: number, msg: string) => void
+}
+
+const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
+  get: getHandler,
+  list: listHandler,
+  watch: watchHandler,
+  create: createHandler,
+  update: updateHandler,
+  patch: patchHandler,
+  delete: deleteHandler,
+}
+
+/** Verbs that need a name in the URL, and those that must not have one. */
+const NAMED = new Set(['get', 'update', 'patch', 'delete'])
+const COLLECTION = new Set(['list', 'create', 'deletecollection'])
+
+export const NOT_INSTALLED = 'the request has been made before all known HTTP paths have been installed, please try again'
+
+export function apiHandler(deps: ApiDeps): Handler {
+  let registry: Registry | undefined
+  const registryFor = (store: Store) => {
+    if (registry?.store !== store) registry = new Registry(store, KINDS, deps.log)
+    return registry
+  }
+  return async (req, res, ctx) => {
+    try {
+      const store = deps.store()
+      if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
+      await route(registryFor(store), req, res, ctx)
+    } catch (err) {
+      const apiErr = toApiError(err)
+      if (apiErr.code >= 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
+      writeError(res, apiErr)
+    }
+  }
+}
+
+async function route(registry: Registry, req: Parameters<Handler>[0], res: Parameters<Handler>[1], ctx: RequestContext): Promise<void> {
+  const { info } = ctx
+  const path = ctx.url.pathname.replace(/\/+$/, '') || '/'
+  if (!info.isResourceRequest) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(res)
+    if (path === '/api') return writeObject(res, 200, apiVersions(req), negotiateOutput(req.headers.accept, { table: false }))
+    if (path === '/apis') return writeObject(res, 200, apiGroupList(KINDS), negotiateOutput(req.headers.accept, { table: false }))
+    if (info.apiVersion !== undefined) {
+      const list = apiResourceList(KINDS, info.apiGroup ?? '', info.apiVersion)
+      if (list) return writeObject(res, 200, list, negotiateOutput(req.headers.accept, { table: false }))
+    }
+    return notFound(res)
+  }
+  const store = registry.lookup(info.apiGroup ?? '', info.apiVersion ?? '', info.resource ?? '')
+  if (!store) {
+    // An unknown group version is not routed at all; an unknown resource in a served one is a Status.
+    if (!apiResourceList(KINDS, info.apiGroup ?? '', info.apiVersion ?? '')) return notFound(res)
+    throw errors.resourceNotFound()
+  }
+  const { strategy } = store
+  let namespace = info.namespace
+  if (!strategy.namespaced) {
+    // request-info reports `namespaces/<name>` as that namespace; any other namespace segment is wrong here.
+    const own = strategy.resource === 'namespaces' && strategy.group === '' && info.name === namespace
+    if (namespace !== undefined && !own) throw errors.resourceNotFound()
+    namespace = undefined
+  }
+  if (info.subresource !== undefined) throw errors.resourceNotFound()
+  const verb = info.verb
+  if (!VERB_HANDLERS[verb] || !strategy.verbs.includes(verb)) throw errors.methodNotAllowed()
+  if (NAMED.has(verb) && info.name === undefined) throw errors.methodNotAllowed()
+  if (COLLECTION.has(verb) && info.name !== undefined) throw errors.methodNotAllowed()
+  if (strategy.namespaced && namespace === undefined && (verb === 'create' || info.name !== undefined)) throw errors.methodNotAllowed()
+  await VERB_HANDLERS[verb]!({
+    req,
+    res,
+    ctx,
+    store,
+    ...(namespace !== undefined ? { namespace } : {}),
+    ...(info.name !== undefined ? { name: info.name } : {}),
+    query: ctx.url.searchParams,
+  })
+}
+
+/**
+ * Serves the resource API on `mux`: `/api` and `/apis` (discovery and resources) and the
+ * OpenAPI v3 documents kubectl's create/apply need. Until the store is open every API request
+ * is answered 503 with Retry-After.
+ */
+export function installApi(mux: Mux, deps: ApiDeps): void {
+  const handler = apiHandler(deps)
+  mux.handlePrefix('/api', handler)
+  mux.handlePrefix('/apis', handler)
+  for (const [path, h] of openApiHandlers(KINDS)) mux.handle(path, h)
+}

@@ -1,0 +1,6 @@
+/** The kinds the API serves, by group/version. */
+import type { Strategy } from '../registry/strategy.js'
+import { configmaps } from './configmaps.js'
+import { namespaces } from './namespaces.js'
+
+export const KINDS: readonly Strategy[] = [configmaps, namespaces]

@@ -1,0 +1,434 @@
+/**
+ * A generic REST store over the Store for one kind (its Strategy): the key layout
+ * (`/<resource>/<namespace>/<name>` or `/<resource>/<name>`), JSON encoding with the
+ * resourceVersion taken from the key's mod revision (never stored), create / update / delete
+ * with the reference's preconditions and errors, list paging with continue tokens over
+ * filtered results, and the translation of store watches into API watch events.
+ */
+import { randomUUID } from 'node:crypto'
+import { deepEqual } from '../../../core/patch/index.js'
+import { CompactedError, ConflictError, StoreError } from '../../store/errors.js'
+import type { KeyValue, Store, Watch, WatchEvent } from '../../store/types.js'
+import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLabels } from '../selectors.js'
+import { CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-errors.js'
+import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
+import { type Strategy, validateObjectMeta } from './strategy.js'
+
+export interface Selection {
+  namespace?: string
+  labels?: readonly LabelRequirement[]
+  fields?: readonly FieldRequirement[]
+}
+
+export interface ListOptions extends Selection {
+  limit?: number
+  continue?: string
+  resourceVersion?: string
+  resourceVersionMatch?: string
+}
+
+export interface ListResult {
+  items: KubeObject[]
+  resourceVersion: string
+  continue?: string
+  remainingItemCount?: number
+}
+
+export interface WriteOptions {
+  dryRun?: boolean
+}
+
+export interface UpdateOptions extends WriteOptions {
+  /** Apply `produce` again to the new current object when a concurrent write won. */
+  retryOnConflict?: boolean
+}
+
+export interface DeleteOptions extends WriteOptions {
+  preconditions?: { uid?: string; resourceVersion?: string }
+}
+
+export type ApiWatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'
+
+export interface ApiWatchEvent {
+  type: ApiWatchEventType
+  object: KubeObject | Record<string, unknown>
+}
+
+export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
+  /** Stops the watch; the iteration ends. */
+  cancel(): void
+}
+
+export interface GenericStoreHooks {
+  /** Throws the NotFound of the namespace when a namespaced create names a missing one. */
+  checkNamespace?(namespace: string): Promise<void>
+  /** Runs after an object was really deleted (not on dry run). */
+  afterDelete?(obj: KubeObject): Promise<void>
+}
+
+/** The reference's continue token: base64 of {"v":"meta.k8s.io/v1","rv":N,"start":"<key after the prefix>"}. */
+interface ContinueToken {
+  v: string
+  rv: number
+  start: string
+}
+
+function encodeContinue(rv: number, start: string): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start } satisfies ContinueToken)).toString('base64')
+}
+
+function decodeContinue(token: string): ContinueToken {
+  let parsed: Partial<ContinueToken>
+  try {
+    parsed = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as Partial<ContinueToken>
+  } catch {
+    throw errors.badRequest('continue key is not valid: illegal base64 data at input byte 0')
+  }
+  if (parsed.v !== 'meta.k8s.io/v1') throw errors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)')
+  if (typeof parsed.rv !== 'number' || parsed.rv <= 0 || typeof parsed.start !== 'string') {
+    throw errors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)')
+  }
+  if (parsed.start.startsWith('/') || parsed.start.includes('..')) throw errors.badRequest('continue key is not valid: path traversal not allowed')
+  return parsed as ContinueToken
+}
+
+function parseResourceVersion(rv: string, what = 'resourceVersion'): number {
+  if (!/^\d+$/.test(rv)) throw errors.badRequest(`invalid ${what}: ${rv}`)
+  return Number(rv)
+}
+
+const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'
+function randomSuffix(): string {
+  let s = ''
+  for (let i = 0; i < 5; i++) s += GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)]
+  return s
+}
+
+export class GenericStore {
+  constructor(
+    private readonly store: Store,
+    readonly strategy: Strategy,
+    private readonly hooks: GenericStoreHooks = {},
+  ) {}
+
+  get apiVersion(): string {
+    return this.strategy.group === '' ? this.strategy.version : `${this.strategy.group}/${this.strategy.version}`
+  }
+
+  private get res() {
+    return { group: this.strategy.group, resource: this.strategy.resource }
+  }
+
+  /** `/configmaps/<ns>/<name>`, `/namespaces/<name>`. */
+  key(namespace: string | undefined, name: string): string {
+    return this.strategy.namespaced ? `/${this.strategy.resource}/${namespace ?? ''}/${name}` : `/${this.strategy.resource}/${name}`
+  }
+
+  /** Every object of the kind, or of one namespace. */
+  prefix(namespace?: string): string {
+    return this.strategy.namespaced && namespace ? `/${this.strategy.resource}/${namespace}/` : `/${this.strategy.resource}/`
+  }
+
+  decode(value: Buffer, modRevision: number): KubeObject {
+    const obj = JSON.parse(value.toString('utf8')) as KubeObject
+    if (!isPlainObject(obj.metadata)) obj.metadata = {}
+    obj.apiVersion ??= this.apiVersion
+    obj.kind ??= this.strategy.kind
+    obj.metadata.resourceVersion = String(modRevision)
+    return obj
+  }
+
+  private decodeKv(kv: KeyValue): KubeObject {
+    return this.decode(kv.value, kv.modRevision)
+  }
+
+  encode(obj: KubeObject): Buffer {
+    const { resourceVersion: _rv, ...metadata } = obj.metadata
+    void _rv
+    return Buffer.from(JSON.stringify({ ...obj, metadata }))
+  }
+
+  matches(obj: KubeObject, sel: Selection): boolean {
+    return matchesLabels(sel.labels ?? [], obj.metadata.labels) && matchesFields(sel.fields ?? [], this.strategy.fields(obj))
+  }
+
+  async get(namespace: string | undefined, name: string): Promise<KubeObject> {
+    const kv = await this.store.get(this.key(namespace, name)).catch((e: unknown) => {
+      throw toApiError(e, this.res, name)
+    })
+    if (!kv) throw errors.notFound(this.res, name)
+    return this.decodeKv(kv)
+  }
+
+  async list(options: ListOptions = {}): Promise<ListResult> {
+    const prefix = this.prefix(options.namespace)
+    const limit = options.limit && options.limit > 0 ? options.limit : 0
+    let revision = 0
+    let start: string | undefined
+    if (options.continue) {
+      if (options.resourceVersion && options.resourceVersion !== '0') throw errors.badRequest('specifying resource version is not allowed when using continue')
+      const token = decodeContinue(options.continue)
+      revision = token.rv
+      start = prefix + token.start
+    } else if (options.resourceVersion && options.resourceVersion !== '0') {
+      const rv = parseResourceVersion(options.resourceVersion)
+      if (options.resourceVersionMatch === 'Exact') revision = rv
+      else {
+        const current = await this.store.currentRevision()
+        if (rv > current) throw errors.timeout(`Too large resource version: ${rv}, current: ${current}`)
+      }
+    }
+    const filtered = (options.labels?.length ?? 0) > 0 || (options.fields?.length ?? 0) > 0
+    const items: KubeObject[] = []
+    let next: string | undefined
+    let remaining: number | undefined
+    try {
+      for (;;) {
+        const page = await this.store.list(prefix, {
+          ...(start !== undefined ? { startKey: start } : {}),
+          revision,
+          limit: limit > 0 ? Math.max(limit - items.length, filtered ? 100 : 0) : 0,
+        })
+        revision = page.revision
+        let stoppedAt = -1
+        for (let i = 0; i < page.items.length; i++) {
+          const obj = this.decodeKv(page.items[i]!)
+          if (this.matches(obj, options)) items.push(obj)
+          if (limit > 0 && items.length === limit) {
+            stoppedAt = i
+            break
+          }
+        }
+        if (stoppedAt >= 0) {
+          const last = page.items[stoppedAt]!.key
+          if (stoppedAt < page.items.length - 1 || page.continue) {
+            next = `${last}\u0000`
+            if (!filtered && stoppedAt === page.items.length - 1) remaining = page.remaining
+          }
+          break
+        }
+        if (!page.continue || page.items.length === 0) break
+        start = `${page.items[page.items.length - 1]!.key}\u0000`
+      }
+    } catch (err) {
+      if (err instanceof CompactedError) {
+        throw options.continue ? errors.expired(CONTINUE_EXPIRED) : errors.expired('The resourceVersion for the provided list is too old.')
+      }
+      throw toApiError(err)
+    }
+    const result: ListResult = { items, resourceVersion: String(revision) }
+    if (next !== undefined) {
+      result.continue = encodeContinue(revision, next.slice(prefix.length))
+      if (remaining !== undefined) result.remainingItemCount = remaining
+    }
+    return result
+  }
+
+  private invalid(name: string, causes: Cause[]) {
+    return errors.invalid(this.strategy.group, this.strategy.kind, name, causes)
+  }
+
+  private validate(obj: KubeObject): void {
+    const causes = [...validateObjectMeta(this.strategy, obj), ...this.strategy.validate(obj)]
+    if (causes.length > 0) throw this.invalid(obj.metadata.name || obj.metadata.generateName || '', causes)
+  }
+
+  /** Creates the object (namespace already set for namespaced kinds); returns it as stored. */
+  async create(input: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    const obj = structuredClone(input)
+    obj.apiVersion = this.apiVersion
+    obj.kind = this.strategy.kind
+    const meta = obj.metadata
+    if (!this.strategy.namespaced) delete meta.namespace
+    if (meta.resourceVersion) throw errors.badRequest('resourceVersion should not be set on objects to be created')
+    if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${randomSuffix()}`
+    meta.uid = randomUUID()
+    meta.creationTimestamp = nowTimestamp()
+    if (this.strategy.generation) meta.generation = 1
+    else delete meta.generation
+    delete meta.deletionTimestamp
+    delete meta.deletionGracePeriodSeconds
+    this.strategy.prepareForCreate(obj)
+    this.validate(obj)
+    const name = meta.name!
+    if (this.strategy.namespaced) await this.hooks.checkNamespace?.(meta.namespace!)
+    const key = this.key(meta.namespace, name)
+    if (options.dryRun) {
+      if (await this.store.get(key)) throw errors.alreadyExists(this.res, name)
+      return obj
+    }
+    try {
+      const kv = await this.store.create(key, this.encode(obj))
+      return this.decodeKv(kv)
+    } catch (err) {
+      throw toApiError(err, this.res, name)
+    }
+  }
+
+  /**
+   * Replaces the object with what `produce` makes of the current one (PUT, PATCH). A
+   * resourceVersion in the produced object is a precondition (409 when stale). Without one,
+   * a concurrent write is retried with the new current object. An unchanged object is not
+   * written and keeps its resourceVersion.
+   */
+  async update(
+    namespace: string | undefined,
+    name: string,
+    produce: (current: KubeObject) => KubeObject | Promise<KubeObject>,
+    options: UpdateOptions = {},
+  ): Promise<KubeObject> {
+    const key = this.key(namespace, name)
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.store.get(key).catch((e: unknown) => {
+        throw toApiError(e, this.res, name)
+      })
+      if (!kv) throw errors.notFound(this.res, name)
+      const current = this.decodeKv(kv)
+      const obj = structuredClone(await produce(structuredClone(current)))
+      if (!isPlainObject(obj.metadata)) obj.metadata = {}
+      const meta = obj.metadata
+      const precondition = meta.resourceVersion
+      if (precondition !== undefined && precondition !== '' && precondition !== current.metadata.resourceVersion) {
+        throw errors.conflict(this.res, name)
+      }
+      if (meta.uid !== undefined && meta.uid !== '' && meta.uid !== current.metadata.uid) {
+        throw errors.conflict(this.res, name, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${current.metadata.uid ?? ''}`)
+      }
+      if (meta.name !== undefined && meta.name !== name) {
+        throw this.invalid(name, [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(meta.name)}: field is immutable`, field: 'metadata.name' }])
+      }
+      obj.apiVersion = this.apiVersion
+      obj.kind = this.strategy.kind
+      meta.name = name
+      if (this.strategy.namespaced) meta.namespace = namespace
+      else delete meta.namespace
+      meta.uid = current.metadata.uid
+      meta.creationTimestamp = current.metadata.creationTimestamp
+      meta.resourceVersion = current.metadata.resourceVersion
+      if (current.metadata.generateName !== undefined && meta.generateName === undefined) meta.generateName = current.metadata.generateName
+      this.strategy.prepareForUpdate(obj, current)
+      if (this.strategy.generation) {
+        const gen = typeof current.metadata.generation === 'number' ? current.metadata.generation : 1
+        meta.generation = this.strategy.specChanged(obj, current) ? gen + 1 : gen
+      } else delete meta.generation
+      if (current.metadata.generation === undefined && meta.generation === 1 && !this.strategy.specChanged(obj, current)) {
+        // Objects written before generations were kept (bootstrap ones) stay as they are.
+        delete meta.generation
+      }
+      this.validate(obj)
+      if (deepEqual(obj, current)) return current
+      if (options.dryRun) return obj
+      try {
+        const written = await this.store.update(key, this.encode(obj), kv.modRevision)
+        return this.decodeKv(written)
+      } catch (err) {
+        if (err instanceof ConflictError && options.retryOnConflict && attempt < 10) continue
+        if (err instanceof StoreError && err.code === 'NotFound') throw errors.notFound(this.res, name)
+        throw toApiError(err, this.res, name)
+      }
+    }
+  }
+
+  /** Deletes the object; returns its last state. */
+  async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<KubeObject> {
+    const key = this.key(namespace, name)
+    const current = await this.get(namespace, name)
+    const forbidden = this.strategy.deleteForbidden?.(name)
+    if (forbidden) throw errors.forbidden(this.res, name, forbidden)
+    const pre = options.preconditions
+    if (pre?.uid && pre.uid !== current.metadata.uid) {
+      throw errors.conflict(this.res, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`)
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
+      throw errors.conflict(
+        this.res,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
+      )
+    }
+    if (options.dryRun) return current
+    try {
+      await this.store.delete(key, { expectedModRevision: Number(current.metadata.resourceVersion) })
+    } catch (err) {
+      if (err instanceof ConflictError) throw errors.conflict(this.res, name)
+      throw toApiError(err, this.res, name)
+    }
+    await this.hooks.afterDelete?.(current)
+    return current
+  }
+
+  /**
+   * Watches the kind (or one namespace). resourceVersion "" or "0": ADDED for every current
+   * match first; otherwise only changes after that revision (410 Expired when compacted).
+   */
+  async watch(options: Selection & { resourceVersion?: string }): Promise<ApiWatch> {
+    const prefix = this.prefix(options.namespace)
+    const initial: ApiWatchEvent[] = []
+    let from: number
+    const rv = options.resourceVersion ?? ''
+    if (rv === '' || rv === '0') {
+      const page = await this.store.list(prefix).catch((e: unknown) => {
+        throw toApiError(e)
+      })
+      for (const kv of page.items) {
+        const obj = this.decodeKv(kv)
+        if (this.matches(obj, options)) initial.push({ type: 'ADDED', object: obj })
+      }
+      from = page.revision + 1
+    } else {
+      from = parseResourceVersion(rv) + 1
+    }
+    let watch: Watch
+    try {
+      watch = await this.store.watch(prefix, { fromRevision: from })
+    } catch (err) {
+      if (err instanceof CompactedError) throw errors.expired(`too old resource version: ${from - 1} (${err.compactedRevision ?? from})`)
+      throw toApiError(err)
+    }
+    const self = this
+    async function* events(): AsyncGenerator<ApiWatchEvent> {
+      yield* initial
+      try {
+        for await (const ev of watch) {
+          const out = self.translate(ev, options)
+          if (out) yield out
+        }
+      } catch (err) {
+        const apiErr =
+          err instanceof CompactedError ? errors.expired(`too old resource version: ${from - 1} (${err.compactedRevision ?? from})`) : toApiError(err)
+        yield { type: 'ERROR', object: apiErr.status as unknown as Record<string, unknown> }
+      }
+    }
+    const iterable = events()
+    return {
+      [Symbol.asyncIterator]: () => iterable,
+      cancel: () => {
+        watch.cancel()
+        void iterable.return(undefined)
+      },
+    }
+  }
+
+  private translate(ev: WatchEvent, sel: Selection): ApiWatchEvent | undefined {
+    if (ev.type === 'create') {
+      const obj = this.decode(ev.value!, ev.revision)
+      return this.matches(obj, sel) ? { type: 'ADDED', object: obj } : undefined
+    }
+    if (ev.type === 'delete') {
+      const obj = this.decode(ev.prevValue!, ev.revision)
+      return this.matches(obj, sel) ? { type: 'DELETED', object: obj } : undefined
+    }
+    const obj = this.decode(ev.value!, ev.revision)
+    const now = this.matches(obj, sel)
+    const before = ev.prevValue ? this.matches(this.decode(ev.prevValue, ev.prevModRevision ?? ev.revision), sel) : false
+    if (now && before) return { type: 'MODIFIED', object: obj }
+    if (now) return { type: 'ADDED', object: obj }
+    if (before) return { type: 'DELETED', object: obj }
+    return undefined
+  }
+
+  /** The store's current revision (for bookmarks). */
+  currentRevision(): Promise<number> {
+    return this.store.currentRevision()
+  }
+}

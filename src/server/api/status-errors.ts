@@ -1,0 +1,122 @@
+/**
+ * The API's errors as the reference's `Status` bodies (k8s.io/apimachinery api/errors): one
+ * error class carrying the Status, constructors with the reference's reasons, codes and
+ * messages, and the translation of store errors.
+ */
+import { type Status, type StatusDetails, failureStatus } from '../http/status.js'
+import { jsonResponse } from '../http/respond.js'
+import type { Response } from '../http/types.js'
+import { StoreError } from '../store/errors.js'
+
+/** A resource as errors name it: plural, and group ('' for core). */
+export interface Resource {
+  group: string
+  resource: string
+}
+
+export interface Cause {
+  reason: string
+  message: string
+  field: string
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: Status,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(status.message)
+  }
+  get code(): number {
+    return this.status.code
+  }
+}
+
+/** `configmaps` for core, `deployments.apps` otherwise. */
+export function qualified(r: Resource): string {
+  return r.group === '' ? r.resource : `${r.resource}.${r.group}`
+}
+
+function details(r: Resource, name: string): StatusDetails {
+  return { name, ...(r.group ? { group: r.group } : {}), kind: r.resource }
+}
+
+export const errors = {
+  notFound: (r: Resource, name: string) => new ApiError(failureStatus(404, 'NotFound', `${qualified(r)} "${name}" not found`, details(r, name))),
+  alreadyExists: (r: Resource, name: string) =>
+    new ApiError(failureStatus(409, 'AlreadyExists', `${qualified(r)} "${name}" already exists`, details(r, name))),
+  conflict: (r: Resource, name: string, why = 'the object has been modified; please apply your changes to the latest version and try again') =>
+    new ApiError(failureStatus(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(r)} "${name}": ${why}`, details(r, name))),
+  forbidden: (r: Resource, name: string, why: string) =>
+    new ApiError(failureStatus(403, 'Forbidden', `${qualified(r)} "${name}" is forbidden: ${why}`, details(r, name))),
+  badRequest: (message: string) => new ApiError(failureStatus(400, 'BadRequest', message)),
+  /** 422 with causes; `kind` is the Kind (qualified by group), as the reference's NewInvalid. */
+  invalid: (group: string, kind: string, name: string, causes: Cause[]) => {
+    const qualifiedKind = group === '' ? kind : `${kind}.${group}`
+    const texts = causes.map((c) => `${c.field}: ${c.message}`)
+    const summary = texts.length === 1 ? texts[0]! : `[${texts.join(', ')}]`
+    return new ApiError(
+      failureStatus(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, {
+        name,
+        ...(group ? { group } : {}),
+        kind,
+        causes,
+      }),
+    )
+  },
+  /** The JSON patch that failed while being applied (the reference's generic 422). */
+  invalidRequest: () => new ApiError(failureStatus(422, 'Invalid', 'the server rejected our request due to an error in our request', {})),
+  methodNotAllowed: () => new ApiError(failureStatus(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {})),
+  resourceNotFound: () => new ApiError(failureStatus(404, 'NotFound', 'the server could not find the requested resource', {})),
+  unsupportedMediaType: (accepted: readonly string[]) =>
+    new ApiError(
+      failureStatus(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`, {}),
+    ),
+  notAcceptable: (accepted: readonly string[]) =>
+    new ApiError(failureStatus(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`, {})),
+  expired: (message: string) => new ApiError(failureStatus(410, 'Expired', message)),
+  gone: (message: string) => new ApiError(failureStatus(410, 'Gone', message)),
+  serviceUnavailable: (message: string, retryAfterSeconds: number) =>
+    new ApiError(failureStatus(503, 'ServiceUnavailable', message, { retryAfterSeconds }), { 'Retry-After': String(retryAfterSeconds) }),
+  internal: (message: string) =>
+    new ApiError(failureStatus(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] })),
+  timeout: (message: string) => new ApiError(failureStatus(504, 'Timeout', message)),
+}
+
+export const CONTINUE_EXPIRED =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.'
+
+/** Any error as an ApiError: ApiErrors pass, store errors map to their Status, the rest is internal. */
+export function toApiError(err: unknown, r?: Resource, name?: string): ApiError {
+  if (err instanceof ApiError) return err
+  if (err instanceof StoreError) {
+    switch (err.code) {
+      case 'NotFound':
+        if (r && name !== undefined) return errors.notFound(r, name)
+        break
+      case 'AlreadyExists':
+        if (r && name !== undefined) return errors.alreadyExists(r, name)
+        break
+      case 'Conflict':
+        if (r && name !== undefined) return errors.conflict(r, name)
+        break
+      case 'Compacted':
+        return errors.expired('The resourceVersion for the provided list is too old.')
+      case 'Unavailable':
+        return errors.timeout(`etcdserver: request timed out: ${err.message}`)
+      default:
+        break
+    }
+  }
+  return errors.internal(err instanceof Error ? err.message : String(err))
+}
+
+/** Writes the error's Status with its code (and headers such as Retry-After). */
+export function writeError(res: Response, err: ApiError): void {
+  if (res.headersSent) {
+    if (!res.writableEnded) res.end()
+    return
+  }
+  for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v)
+  jsonResponse(res, err.status.code, err.status)
+}

@@ -1,0 +1,173 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { ApiWatchEvent } from '../../../src/server/api/registry/generic-store.js'
+import { Registry } from '../../../src/server/api/registry/registry.js'
+import { parseLabelSelector } from '../../../src/server/api/selectors.js'
+import { ApiError } from '../../../src/server/api/status-errors.js'
+import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
+
+async function rejectsWith(p: Promise<unknown>, code: number, reason: string, message?: string | RegExp): Promise<ApiError> {
+  try {
+    await p
+  } catch (err) {
+    assert.ok(err instanceof ApiError, `not an ApiError: ${String(err)}`)
+    assert.equal(err.status.code, code)
+    assert.equal(err.status.reason, reason)
+    if (typeof message === 'string') assert.equal(err.status.message, message)
+    else if (message) assert.match(err.status.message, message)
+    return err
+  }
+  assert.fail('expected a rejection')
+}
+
+async function take(it: AsyncIterator<ApiWatchEvent>, n: number): Promise<ApiWatchEvent[]> {
+  const out: ApiWatchEvent[] = []
+  while (out.length < n) {
+    const r = await it.next()
+    if (r.done) break
+    out.push(r.value)
+  }
+  return out
+}
+
+describe('api: generic store over SQLite', function () {
+  let dir: string
+  let store: SqliteStore
+  let registry: Registry
+  const cm = (name: string, ns = 'default', labels?: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: ns, ...(labels ? { labels } : {}) },
+    data: { k: name },
+  })
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'api-generic-'))
+    store = SqliteStore.open({ dataDir: dir, compactionIntervalMs: 0, healthcheckTimeoutMs: 2000, readycheckTimeoutMs: 2000 })
+    // A bootstrap namespace, written as the post-start hook does: no resourceVersion.
+    await store.create('/namespaces/default', Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' }, status: { phase: 'Active' } })))
+    registry = new Registry(store)
+  })
+  afterEach(async () => {
+    await store.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const configmaps = () => registry.lookup('', 'v1', 'configmaps')!
+  const namespaces = () => registry.lookup('', 'v1', 'namespaces')!
+
+  it('reads objects written without a resourceVersion and reports the mod revision', async () => {
+    const ns = await namespaces().get(undefined, 'default')
+    const kv = await store.get('/namespaces/default')
+    assert.equal(ns.metadata.resourceVersion, String(kv!.modRevision))
+    assert.equal(ns.kind, 'Namespace')
+  })
+
+  it('creates with server metadata, generateName, and the reference errors', async () => {
+    const created = await configmaps().create(cm('a'))
+    assert.match(created.metadata.uid!, /^[0-9a-f-]{36}$/)
+    assert.match(created.metadata.creationTimestamp!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+    assert.equal(created.metadata.generation, 1)
+    assert.equal(created.metadata.resourceVersion, String(await store.currentRevision()))
+    const stored = JSON.parse((await store.get('/configmaps/default/a'))!.value.toString())
+    assert.equal(stored.metadata.resourceVersion, undefined, 'resourceVersion is never stored')
+
+    const generated = await configmaps().create({ metadata: { generateName: 'gen-', namespace: 'default' } })
+    assert.match(generated.metadata.name!, /^gen-[bcdfghjklmnpqrstvwxz2456789]{5}$/)
+
+    await rejectsWith(configmaps().create(cm('a')), 409, 'AlreadyExists', 'configmaps "a" already exists')
+    await rejectsWith(configmaps().create(cm('a', 'nope')), 404, 'NotFound', 'namespaces "nope" not found')
+    const invalid = await rejectsWith(configmaps().create(cm('Bad_Name')), 422, 'Invalid', /^ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/)
+    assert.equal(invalid.status.details?.causes?.[0]?.field, 'metadata.name')
+    await rejectsWith(
+      namespaces().create({ metadata: { name: 'a.b' } }),
+      422,
+      'Invalid',
+      `Namespace "a.b" is invalid: metadata.name: Invalid value: "a.b": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+    )
+    const dry = await configmaps().create(cm('dry'), { dryRun: true })
+    assert.equal(dry.metadata.name, 'dry')
+    assert.equal(await store.get('/configmaps/default/dry'), null)
+  })
+
+  it('updates with resourceVersion preconditions, keeps unchanged objects, bumps generation on data changes', async () => {
+    const a = await configmaps().create(cm('a'))
+    const same = await configmaps().update('default', 'a', (cur) => cur)
+    assert.equal(same.metadata.resourceVersion, a.metadata.resourceVersion)
+    const labelled = await configmaps().update('default', 'a', (cur) => ({ ...cur, metadata: { ...cur.metadata, labels: { x: 'y' } } }))
+    assert.equal(labelled.metadata.generation, 1)
+    const changed = await configmaps().update('default', 'a', (cur) => ({ ...cur, data: { k: 'v2' } }))
+    assert.equal(changed.metadata.generation, 2)
+    assert.equal(changed.metadata.uid, a.metadata.uid)
+    await rejectsWith(
+      configmaps().update('default', 'a', (cur) => ({ ...cur, metadata: { ...cur.metadata, resourceVersion: a.metadata.resourceVersion }, data: {} })),
+      409,
+      'Conflict',
+      'Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again',
+    )
+    await rejectsWith(configmaps().update('default', 'zz', (cur) => cur), 404, 'NotFound', 'configmaps "zz" not found')
+  })
+
+  it('lists with selectors, limit and continue at one revision', async () => {
+    for (let i = 0; i < 7; i++) await configmaps().create(cm(`c${i}`, 'default', { parity: i % 2 === 0 ? 'even' : 'odd' }))
+    const all = await configmaps().list({ namespace: 'default' })
+    assert.equal(all.items.length, 7)
+    const page1 = await configmaps().list({ namespace: 'default', limit: 3 })
+    assert.deepEqual(page1.items.map((o) => o.metadata.name), ['c0', 'c1', 'c2'])
+    assert.equal(page1.remainingItemCount, 4)
+    await configmaps().create(cm('c9'))
+    const page2 = await configmaps().list({ namespace: 'default', limit: 3, continue: page1.continue! })
+    assert.deepEqual(page2.items.map((o) => o.metadata.name), ['c3', 'c4', 'c5'])
+    assert.equal(page2.resourceVersion, page1.resourceVersion)
+    const page3 = await configmaps().list({ namespace: 'default', limit: 3, continue: page2.continue! })
+    assert.deepEqual(page3.items.map((o) => o.metadata.name), ['c6'], 'c9 was created after the first page')
+    assert.equal(page3.continue, undefined)
+
+    const even = await configmaps().list({ namespace: 'default', labels: parseLabelSelector('parity=even'), limit: 2 })
+    assert.deepEqual(even.items.map((o) => o.metadata.name), ['c0', 'c2'])
+    const even2 = await configmaps().list({ namespace: 'default', labels: parseLabelSelector('parity=even'), limit: 2, continue: even.continue! })
+    assert.deepEqual(even2.items.map((o) => o.metadata.name), ['c4', 'c6'])
+    const byName = await configmaps().list({ fields: [{ field: 'metadata.name', operator: '=', value: 'c3' }] })
+    assert.deepEqual(byName.items.map((o) => o.metadata.name), ['c3'])
+
+    await store.compact(await store.currentRevision())
+    await rejectsWith(configmaps().list({ namespace: 'default', limit: 3, continue: page1.continue! }), 410, 'Expired', /continue parameter is too old/)
+  })
+
+  it('watches from a resourceVersion, with synthetic ADDED for 0, DELETED with the deletion revision, and 410 after compaction', async () => {
+    const a = await configmaps().create(cm('a'))
+    const fromZero = await configmaps().watch({ namespace: 'default', resourceVersion: '0' })
+    const it0 = fromZero[Symbol.asyncIterator]()
+    assert.deepEqual((await take(it0, 1)).map((e) => [e.type, (e.object as { metadata: { name: string } }).metadata.name]), [['ADDED', 'a']])
+    fromZero.cancel()
+
+    const w = await configmaps().watch({ namespace: 'default', resourceVersion: a.metadata.resourceVersion! })
+    const it = w[Symbol.asyncIterator]()
+    await configmaps().update('default', 'a', (cur) => ({ ...cur, data: { k: 'new' } }))
+    await configmaps().create(cm('b'))
+    const deleted = configmaps().delete('default', 'b')
+    const events = await take(it, 3)
+    assert.deepEqual(events.map((e) => e.type), ['MODIFIED', 'ADDED', 'DELETED'])
+    await deleted
+    const rev = await store.currentRevision()
+    assert.equal((events[2]!.object as { metadata: { resourceVersion: string } }).metadata.resourceVersion, String(rev))
+    w.cancel()
+
+    await store.compact(rev)
+    await rejectsWith(configmaps().watch({ resourceVersion: a.metadata.resourceVersion! }), 410, 'Expired', /too old resource version/)
+  })
+
+  it('deleting a namespace deletes its objects; the immortal ones are forbidden', async () => {
+    await namespaces().create({ metadata: { name: 'team' } })
+    await configmaps().create(cm('x', 'team'))
+    await configmaps().create(cm('y', 'default'))
+    const ns = await namespaces().delete(undefined, 'team')
+    assert.equal(ns.metadata.name, 'team')
+    assert.equal((await configmaps().list({ namespace: 'team' })).items.length, 0)
+    assert.equal((await configmaps().list({ namespace: 'default' })).items.length, 1)
+    await rejectsWith(namespaces().delete(undefined, 'default'), 403, 'Forbidden', 'namespaces "default" is forbidden: this namespace may not be deleted')
+    await rejectsWith(configmaps().delete('default', 'nope'), 404, 'NotFound', 'configmaps "nope" not found')
+  })
+})

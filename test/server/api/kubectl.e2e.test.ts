@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict'
+import { execFile, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ApiServer } from '../../support/api-server.js'
+
+const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32'
+
+interface Run {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+describe('api: the real kubectl against the built server (end to end)', function () {
+  this.timeout(120_000)
+  let server: ApiServer
+  let tmp: string
+  let base: string[]
+
+  before(async function () {
+    if (!existsSync(KUBECTL)) {
+      if (process.env.CI) throw new Error(`${KUBECTL} is missing: the kubectl end-to-end test cannot run in CI`)
+      this.skip()
+    }
+    server = await ApiServer.start({ waitFor: 'ready' })
+    tmp = mkdtempSync(join(tmpdir(), 'api-kubectl-'))
+    const kubeconfig = join(tmp, 'kubeconfig')
+    writeFileSync(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters: [{name: c, cluster: {server: "https://127.0.0.1:' + server.port + '", insecure-skip-tls-verify: true}}]',
+        'users: [{name: u, user: {token: test}}]',
+        'contexts: [{name: c, context: {cluster: c, user: u, namespace: default}}]',
+        'current-context: c',
+        '',
+      ].join('\n'),
+    )
+    base = [`--kubeconfig=${kubeconfig}`, `--cache-dir=${join(tmp, 'cache')}`]
+  })
+  after(async () => {
+    await server?.stop()
+    if (tmp) rmSync(tmp, { recursive: true, force: true })
+  })
+
+  const kubectl = (...args: string[]): Promise<Run> =>
+    new Promise((resolve) => {
+      execFile(KUBECTL, [...base, ...args], { timeout: 30_000, env: { ...process.env, HOME: tmp } }, (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
+      })
+    })
+  const ok = async (...args: string[]): Promise<string> => {
+    const r = await kubectl(...args)
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}\nserver:\n${server.logs.slice(-2000)}`)
+    return r.stdout
+  }
+  const file = (name: string, text: string) => {
+    const path = join(tmp, name)
+    writeFileSync(path, text)
+    return path
+  }
+
+  it('version, api-resources and the bootstrap namespaces', async () => {
+    assert.match(await ok('version'), /Server Version: v1\.\d+\.\d+/)
+    const resources = await ok('api-resources')
+    assert.match(resources, /^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m)
+    assert.match(resources, /^namespaces\s+ns\s+v1\s+false\s+Namespace$/m)
+    const ns = await ok('get', 'ns')
+    assert.match(ns, /^NAME\s+STATUS\s+AGE$/m)
+    for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) assert.match(ns, new RegExp(`^${name}\\s+Active\\s+\\d+s$`, 'm'))
+  })
+
+  it('create, get, label, annotate, patch (three types), delete a config map', async () => {
+    const cm = file('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: "1"\n')
+    assert.equal(await ok('create', '-f', cm), 'configmap/x created\n')
+    assert.match(await ok('get', 'cm', '-n', 'default'), /^NAME\s+DATA\s+AGE\nx\s+1\s+\d+s$/m)
+    const yaml = await ok('get', 'cm', 'x', '-o', 'yaml')
+    assert.match(yaml, /^kind: ConfigMap$/m)
+    assert.match(yaml, /^  resourceVersion: "\d+"$/m)
+    assert.match(yaml, /^  uid: [0-9a-f-]{36}$/m)
+    assert.equal(await ok('label', 'cm', 'x', 'a=b'), 'configmap/x labeled\n')
+    assert.equal(await ok('annotate', 'cm', 'x', 'note=hi'), 'configmap/x annotated\n')
+    assert.equal(await ok('patch', 'cm', 'x', '--type', 'merge', '-p', '{"data":{"b":"2"}}'), 'configmap/x patched\n')
+    assert.equal(await ok('patch', 'cm', 'x', '--type', 'merge', '-p', '{"data":{"b":"2"}}'), 'configmap/x patched (no change)\n')
+    assert.equal(await ok('patch', 'cm', 'x', '-p', '{"data":{"c":"3"}}'), 'configmap/x patched\n')
+    assert.equal(await ok('patch', 'cm', 'x', '--type', 'json', '-p', '[{"op":"remove","path":"/data/c"}]'), 'configmap/x patched\n')
+    const obj = JSON.parse(await ok('get', 'cm', 'x', '-o', 'json'))
+    assert.deepEqual(obj.data, { a: '1', b: '2' })
+    assert.deepEqual(obj.metadata.labels, { a: 'b' })
+    assert.deepEqual(obj.metadata.annotations, { note: 'hi' })
+    assert.match(await ok('get', 'cm', '-l', 'a in (b,c)', '-o', 'name'), /^configmap\/x$/m)
+    assert.equal(await ok('delete', 'cm', 'x'), 'configmap "x" deleted\n')
+    const missing = await kubectl('get', 'cm', 'x')
+    assert.equal(missing.code, 1)
+    assert.equal(missing.stderr, 'Error from server (NotFound): configmaps "x" not found\n')
+  })
+
+  it('errors: a missing namespace, an invalid name, an existing object', async () => {
+    const cm = file('cm-nope.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: in-nope\n  namespace: nope\n')
+    const r = await kubectl('create', '-f', cm)
+    assert.equal(r.code, 1)
+    assert.match(r.stderr, /Error from server \(NotFound\): error when creating ".*": namespaces "nope" not found/)
+    const bad = await kubectl('create', '-f', file('bad.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Bad_Name\n'))
+    assert.equal(bad.code, 1)
+    assert.match(bad.stderr, /^The ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/)
+    const twice = file('twice.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: twice\n')
+    await ok('create', '-f', twice)
+    const again = await kubectl('create', '-f', twice)
+    assert.match(again.stderr, /Error from server \(AlreadyExists\): error when creating ".*": configmaps "twice" already exists/)
+    assert.match(await ok('create', '-f', file('dry.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dry\n'), '--dry-run=server'), /configmap\/dry created \(server dry run\)/)
+    assert.equal((await kubectl('get', 'cm', 'dry')).code, 1)
+  })
+
+  it('get -w prints an event when another kubectl creates a config map', async () => {
+    const watcher = spawn(KUBECTL, [...base, 'get', 'cm', '-n', 'default', '-w'], { env: { ...process.env, HOME: tmp } })
+    let out = ''
+    watcher.stdout.on('data', (d) => (out += d))
+    watcher.stderr.on('data', (d) => (out += d))
+    try {
+      await new Promise((r) => setTimeout(r, 1500))
+      await ok('create', '-f', file('watched.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\ndata:\n  a: b\n'))
+      const deadline = Date.now() + 10_000
+      while (!/^watched\s+1\s+\d+s$/m.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+      assert.match(out, /^watched\s+1\s+\d+s$/m)
+    } finally {
+      watcher.kill('SIGTERM')
+    }
+  })
+
+  it('apply -f creates, then configures, then leaves unchanged', async () => {
+    const manifest = (v: string) => file('apply.yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\n  labels:\n    v: "${v}"\ndata:\n  v: "${v}"\n`)
+    assert.equal(await ok('apply', '-f', manifest('1')), 'configmap/applied created\n')
+    assert.equal(await ok('apply', '-f', manifest('2')), 'configmap/applied configured\n')
+    assert.equal(await ok('apply', '-f', manifest('2')), 'configmap/applied unchanged\n')
+    const obj = JSON.parse(await ok('get', 'cm', 'applied', '-o', 'json'))
+    assert.deepEqual(obj.data, { v: '2' })
+    assert.ok(obj.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'])
+  })
+
+  it('namespaces: create with contents, delete removes them', async () => {
+    const f = file('ns.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  namespace: team-a\n')
+    assert.equal(await ok('create', '-f', f), 'namespace/team-a created\nconfigmap/cfg created\n')
+    assert.match(await ok('get', 'cm', '-A'), /^team-a\s+cfg\s+0\s+\d+s$/m)
+    assert.equal(await ok('delete', 'ns', 'team-a'), 'namespace "team-a" deleted\n')
+    assert.doesNotMatch(await ok('get', 'cm', '-A'), /team-a/)
+    assert.match((await kubectl('delete', 'ns', 'default')).stderr, /namespaces "default" is forbidden: this namespace may not be deleted/)
+  })
+
+  it('raw HTTP: Table, 415, 406, 405, unknown resources', async () => {
+    const table = await server.get('/api/v1/namespaces', { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })
+    const t = JSON.parse(table.body)
+    assert.equal(t.kind, 'Table')
+    assert.deepEqual(t.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Status', 'Age'])
+    assert.ok(t.metadata.resourceVersion)
+    assert.equal(t.rows[0].object.kind, 'PartialObjectMetadata')
+    const proto = await server.get('/api/v1/namespaces/default/configmaps', { 'Content-Type': 'application/vnd.kubernetes.protobuf' }, 'POST', 'x')
+    assert.equal(proto.status, 415)
+    assert.equal(JSON.parse(proto.body).reason, 'UnsupportedMediaType')
+    const accept = await server.get('/api/v1/namespaces', { Accept: 'application/vnd.kubernetes.protobuf' })
+    assert.equal(accept.status, 406)
+    assert.equal(JSON.parse(accept.body).reason, 'NotAcceptable')
+    const put = await server.get('/api/v1/namespaces/default/configmaps', { 'Content-Type': 'application/json' }, 'PUT', '{}')
+    assert.equal(put.status, 405)
+    assert.equal(JSON.parse(put.body).reason, 'MethodNotAllowed')
+    const pods = await server.get('/api/v1/namespaces/default/pods')
+    assert.equal(pods.status, 404)
+    assert.equal(JSON.parse(pods.body).message, 'the server could not find the requested resource')
+    const apis = JSON.parse((await server.get('/apis')).body)
+    assert.deepEqual(apis, { kind: 'APIGroupList', apiVersion: 'v1', groups: [] })
+  })
+})
