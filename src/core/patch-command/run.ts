@@ -35,9 +35,6 @@ export async function runPatch(argv: readonly string[], program: string, io: Pat
     if (err instanceof UsageError) return fail(err.message, err.hint)
     throw err
   }
-  if (!options.local) {
-    return fail(`${program} patch without --local (patching a resource on a server) is not implemented yet; use --local -f FILE to patch files`)
-  }
   let engine: PatchDeps
   try {
     engine = await deps()
@@ -45,6 +42,10 @@ export async function runPatch(argv: readonly string[], program: string, io: Pat
     return fail(messageOf(err))
   }
   try {
+    if (!options.local) {
+      const { runServer } = await import('./server.js')
+      return await runServer(options, io, engine)
+    }
     return await runLocal(options, io, engine)
   } catch (err) {
     if (err instanceof LocalError) return fail(err.message)
@@ -53,9 +54,10 @@ export async function runPatch(argv: readonly string[], program: string, io: Pat
 }
 
 /** A failure that ends the command before or instead of the per-object loop. */
-class LocalError extends Error {}
+export class LocalError extends Error {}
 
-async function runLocal(options: PatchCommandOptions, io: PatchIO, deps: PatchDeps): Promise<RunResult> {
+/** The patch text (`-p` or `--patch-file`), and the patch parsed by the engine. */
+export function readPatch(options: PatchCommandOptions, io: PatchIO, deps: PatchDeps): { text: string; patch: unknown } {
   // The patch text, then kubectl's "to JSON" step (errors quote the -p flag, even with --patch-file).
   let patchText = options.patch
   if (options.patchFile !== '') {
@@ -74,7 +76,11 @@ async function runLocal(options: PatchCommandOptions, io: PatchIO, deps: PatchDe
     // The engine's message is kubectl's whole text (`unable to parse "<patch>": ...`).
     throw new LocalError((err as Error).message)
   }
+  return { text: patchText, patch }
+}
 
+/** The objects named by -f/-k, in order; per-object read errors as items. Throws LocalError. */
+export async function readItems(options: PatchCommandOptions, io: PatchIO, deps: PatchDeps): Promise<InputItem[]> {
   // The builder: -f/-k checks and path checks fail the whole command before any object.
   const problems: string[] = []
   if (options.filenames.length > 0 && options.kustomize !== '') problems.push('only one of -f or -k can be specified')
@@ -101,6 +107,12 @@ async function runLocal(options: PatchCommandOptions, io: PatchIO, deps: PatchDe
     }
     items = await readSources(sources, deps)
   }
+  return items
+}
+
+async function runLocal(options: PatchCommandOptions, io: PatchIO, deps: PatchDeps): Promise<RunResult> {
+  const { patch } = readPatch(options, io, deps)
+  const items = await readItems(options, io, deps)
 
   const errors: string[] = []
   let count = 0
@@ -129,7 +141,7 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }
 
-function patchOne(object: Record<string, Value>, patch: unknown, options: PatchCommandOptions, io: PatchIO, deps: PatchDeps): string {
+export function patchOne(object: Record<string, Value>, patch: unknown, options: PatchCommandOptions, io: PatchIO, deps: PatchDeps): string {
   const apiVersion = typeof object.apiVersion === 'string' ? object.apiVersion : ''
   const kind = object.kind as string
   const meta = isRecord(object.metadata) ? object.metadata : {}
@@ -153,14 +165,19 @@ function patchOne(object: Record<string, Value>, patch: unknown, options: PatchC
   if (typeof patched.kind !== 'string' || patched.kind === '') throw new Error(`Object 'Kind' is missing in '${deps.compactJson(patched)}'`)
   const changed = !deps.equal(object, patched)
 
+  void name
+  return printPatched(patched, changed, options, io, deps)
+}
+
+/** What kubectl prints for a patched object: `<resource>/<name> patched[ (no change)]`, or the object through `-o`. */
+export function printPatched(patched: Record<string, Value>, changed: boolean, options: PatchCommandOptions, io: PatchIO, deps: PatchDeps): string {
   const pApiVersion = typeof patched.apiVersion === 'string' ? patched.apiVersion : ''
   const pMeta = isRecord(patched.metadata) ? patched.metadata : {}
-  const resource = resourceOf(pApiVersion, patched.kind)
+  const resource = resourceOf(pApiVersion, typeof patched.kind === 'string' ? patched.kind : '')
   if (options.output === '') {
     const pName = typeof pMeta.name === 'string' && pMeta.name !== '' ? pMeta.name : '<unknown>'
     return `${resource}/${pName} ${changed ? 'patched' : 'patched (no change)'}\n`
   }
-  void name
   const printer = deps.createPrinter({
     output: options.output,
     template: options.template,

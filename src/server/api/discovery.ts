@@ -16,7 +16,8 @@ export function apiVersions(req: Request): Record<string, unknown> {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: address }] }
 }
 
-export function apiGroupList(kinds: readonly Strategy[]): Record<string, unknown> {
+/** The served non-core groups, in the order of the kinds, each with its versions (first preferred). */
+function servedGroups(kinds: readonly Strategy[]): Map<string, string[]> {
   const groups = new Map<string, string[]>()
   for (const k of kinds) {
     if (k.group === '') continue
@@ -24,15 +25,29 @@ export function apiGroupList(kinds: readonly Strategy[]): Record<string, unknown
     if (!versions.includes(k.version)) versions.push(k.version)
     groups.set(k.group, versions)
   }
+  return groups
+}
+
+function apiGroupOf(name: string, versions: readonly string[]): Record<string, unknown> {
+  return {
+    name,
+    versions: versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v })),
+    preferredVersion: { groupVersion: `${name}/${versions[0]!}`, version: versions[0]! },
+  }
+}
+
+export function apiGroupList(kinds: readonly Strategy[]): Record<string, unknown> {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: [...groups].map(([name, versions]) => ({
-      name,
-      versions: versions.map((v) => ({ groupVersion: `${name}/${v}`, version: v })),
-      preferredVersion: { groupVersion: `${name}/${versions[0]!}`, version: versions[0]! },
-    })),
+    groups: [...servedGroups(kinds)].map(([name, versions]) => apiGroupOf(name, versions)),
   }
+}
+
+/** `/apis/<group>`: the APIGroup, or undefined when the group is not served. */
+export function apiGroup(kinds: readonly Strategy[], group: string): Record<string, unknown> | undefined {
+  const versions = servedGroups(kinds).get(group)
+  return versions ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroupOf(group, versions) } : undefined
 }
 
 /** The APIResourceList of one group version, or undefined when nothing is served there. */

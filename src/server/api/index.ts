@@ -6,7 +6,7 @@ import type { Mux } from '../http/mux.js'
 import { notFound } from '../http/respond.js'
 import type { Handler, RequestContext } from '../http/types.js'
 import type { Store } from '../store/types.js'
-import { apiGroupList, apiResourceList, apiVersions } from './discovery.js'
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js'
 import { createHandler } from './handlers/create.js'
 import { deleteHandler } from './handlers/delete.js'
 import { getHandler } from './handlers/get.js'
@@ -68,6 +68,12 @@ async function route(registry: Registry, req: Parameters<Handler>[0], res: Param
     if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(res)
     if (path === '/api') return writeObject(res, 200, apiVersions(req), negotiateOutput(req.headers.accept, { table: false }))
     if (path === '/apis') return writeObject(res, 200, apiGroupList(KINDS), negotiateOutput(req.headers.accept, { table: false }))
+    const groupOnly = /^\/apis\/([^/]+)$/.exec(path)
+    if (groupOnly) {
+      const group = apiGroup(KINDS, groupOnly[1]!)
+      if (group) return writeObject(res, 200, group, negotiateOutput(req.headers.accept, { table: false }))
+      return notFound(res)
+    }
     if (info.apiVersion !== undefined) {
       const list = apiResourceList(KINDS, info.apiGroup ?? '', info.apiVersion)
       if (list) return writeObject(res, 200, list, negotiateOutput(req.headers.accept, { table: false }))

@@ -69,10 +69,11 @@ describe('patch pipeline (stand-in engine)', () => {
     })
   }
 
-  it('refuses server mode with a clear message, exit 1', async () => {
-    const got = await run(['-f', 'x.yaml', '-p', '{}'])
+  it('server mode: an unreachable server prints kubectl\'s connection message, exit 1', async () => {
+    const got = await run(['cm', 'x', '-p', '{}', '--server=http://127.0.0.1:1'])
     assert.equal(got.exitCode, 1)
-    assert.match(got.stderr, /^error: kubectl patch without --local .* not implemented yet/)
+    assert.equal(got.stdout, '')
+    assert.match(got.stderr, /^The connection to the server 127\.0\.0\.1:1 was refused - did you specify the right host or port\?\n$/)
   })
 
   it('names the unsupported kustomization field', async () => {

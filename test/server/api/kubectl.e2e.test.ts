@@ -165,10 +165,125 @@ describe('api: the real kubectl against the built server (end to end)', function
     const put = await server.get('/api/v1/namespaces/default/configmaps', { 'Content-Type': 'application/json' }, 'PUT', '{}')
     assert.equal(put.status, 405)
     assert.equal(JSON.parse(put.body).reason, 'MethodNotAllowed')
-    const pods = await server.get('/api/v1/namespaces/default/pods')
-    assert.equal(pods.status, 404)
-    assert.equal(JSON.parse(pods.body).message, 'the server could not find the requested resource')
+    const unknown = await server.get('/api/v1/namespaces/default/widgets')
+    assert.equal(unknown.status, 404)
+    assert.equal(JSON.parse(unknown.body).message, 'the server could not find the requested resource')
     const apis = JSON.parse((await server.get('/apis')).body)
-    assert.deepEqual(apis, { kind: 'APIGroupList', apiVersion: 'v1', groups: [] })
+    assert.equal(apis.kind, 'APIGroupList')
+    assert.deepEqual(
+      apis.groups.map((g: { name: string }) => g.name).sort(),
+      ['apps', 'batch', 'coordination.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io'],
+    )
+    const apps = JSON.parse((await server.get('/apis/apps')).body)
+    assert.deepEqual(apps, { kind: 'APIGroup', apiVersion: 'v1', name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } })
+    const appsV1 = JSON.parse((await server.get('/apis/apps/v1')).body)
+    assert.equal(appsV1.kind, 'APIResourceList')
+    assert.deepEqual(appsV1.resources.map((r: { name: string }) => r.name), ['controllerrevisions', 'daemonsets', 'deployments', 'replicasets', 'statefulsets'])
+    assert.equal((await server.get('/apis/nope.example.com')).status, 404)
+  })
+
+  it('built-in kinds: api-resources with short names, create from YAML, list, delete', async () => {
+    const resources = await ok('api-resources')
+    for (const re of [
+      /^pods\s+po\s+v1\s+true\s+Pod$/m,
+      /^services\s+svc\s+v1\s+true\s+Service$/m,
+      /^secrets\s+v1\s+true\s+Secret$/m,
+      /^nodes\s+no\s+v1\s+false\s+Node$/m,
+      /^persistentvolumeclaims\s+pvc\s+v1\s+true\s+PersistentVolumeClaim$/m,
+      /^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment$/m,
+      /^cronjobs\s+cj\s+batch\/v1\s+true\s+CronJob$/m,
+      /^jobs\s+batch\/v1\s+true\s+Job$/m,
+      /^roles\s+rbac\.authorization\.k8s\.io\/v1\s+true\s+Role$/m,
+      /^clusterroles\s+rbac\.authorization\.k8s\.io\/v1\s+false\s+ClusterRole$/m,
+      /^leases\s+coordination\.k8s\.io\/v1\s+true\s+Lease$/m,
+      /^networkpolicies\s+netpol\s+networking\.k8s\.io\/v1\s+true\s+NetworkPolicy$/m,
+      /^poddisruptionbudgets\s+pdb\s+policy\/v1\s+true\s+PodDisruptionBudget$/m,
+      /^priorityclasses\s+pc\s+scheduling\.k8s\.io\/v1\s+false\s+PriorityClass$/m,
+    ]) {
+      assert.match(resources, re)
+    }
+    const manifest = file(
+      'builtins.yaml',
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata: {name: web}',
+        'spec:',
+        '  selector: {matchLabels: {app: web}}',
+        '  template:',
+        '    metadata: {labels: {app: web}}',
+        '    spec: {containers: [{name: nginx, image: "nginx:1.27"}]}',
+        '---',
+        'apiVersion: v1',
+        'kind: Service',
+        'metadata: {name: web}',
+        'spec: {selector: {app: web}, ports: [{port: 80}]}',
+        '---',
+        'apiVersion: v1',
+        'kind: Secret',
+        'metadata: {name: creds}',
+        'stringData: {user: admin, password: s3cret}',
+        '---',
+        'apiVersion: rbac.authorization.k8s.io/v1',
+        'kind: Role',
+        'metadata: {name: reader}',
+        'rules: [{apiGroups: [""], resources: [pods], verbs: [get, list]}]',
+        '---',
+        'apiVersion: v1',
+        'kind: Pod',
+        'metadata: {name: solo, labels: {app: solo}}',
+        'spec: {containers: [{name: c, image: busybox}]}',
+        '',
+      ].join('\n'),
+    )
+    assert.equal(
+      await ok('create', '-f', manifest),
+      'deployment.apps/web created\nservice/web created\nsecret/creds created\nrole.rbac.authorization.k8s.io/reader created\npod/solo created\n',
+    )
+    const listed = await ok('get', 'deploy,svc,secret,role,po', '-n', 'default')
+    assert.match(listed, /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\ndeployment\.apps\/web\s+0\/1\s+0\s+0\s+\d+s$/m)
+    assert.match(listed, /^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nservice\/web\s+ClusterIP\s+10\.0\.0\.\d+\s+<none>\s+80\/TCP\s+\d+s$/m)
+    assert.match(listed, /^NAME\s+TYPE\s+DATA\s+AGE\nsecret\/creds\s+Opaque\s+2\s+\d+s$/m)
+    assert.match(listed, /^NAME\s+CREATED AT\nrole\.rbac\.authorization\.k8s\.io\/reader\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m)
+    assert.match(listed, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\npod\/solo\s+0\/1\s+Pending\s+0\s+\d+s$/m)
+
+    const pod = JSON.parse(await ok('get', 'po', 'solo', '-o', 'json'))
+    assert.equal(pod.status.phase, 'Pending')
+    assert.equal(pod.spec.restartPolicy, 'Always')
+    assert.equal(pod.spec.containers[0].imagePullPolicy, 'Always')
+    assert.match(await ok('get', 'po', '--field-selector', 'status.phase=Pending', '-o', 'name'), /^pod\/solo$/m)
+    assert.doesNotMatch(await ok('get', 'po', '--field-selector', 'spec.nodeName=node-1', '-o', 'name'), /solo/)
+    const secret = JSON.parse(await ok('get', 'secret', 'creds', '-o', 'json'))
+    assert.equal(Buffer.from(secret.data.user, 'base64').toString(), 'admin')
+    const svc = JSON.parse(await ok('get', 'svc', 'web', '-o', 'json'))
+    assert.match(svc.spec.clusterIP, /^10\.0\.0\.\d+$/)
+    assert.equal(svc.spec.ports[0].targetPort, 80)
+    const deploy = JSON.parse(await ok('get', 'deployment.apps', 'web', '-o', 'json'))
+    assert.equal(deploy.metadata.generation, 1)
+    assert.equal(deploy.spec.replicas, 1)
+    const scale = await kubectl('scale', 'deploy', 'web', '--replicas=3')
+    assert.equal(scale.code, 1, 'the scale subresource is not served yet')
+    assert.equal(
+      await ok('apply', '-f', file('svc-apply.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: web, labels: {tier: front}}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n')),
+      'service/web configured\n',
+    )
+    assert.equal(JSON.parse(await ok('get', 'svc', 'web', '-o', 'json')).spec.clusterIP, svc.spec.clusterIP)
+    assert.equal(await ok('patch', 'deploy', 'web', '-p', '{"spec":{"replicas":2}}'), 'deployment.apps/web patched\n')
+    assert.equal(JSON.parse(await ok('get', 'deploy', 'web', '-o', 'json')).metadata.generation, 2)
+
+    const roles = await ok('get', 'clusterroles')
+    assert.match(roles, /^NAME\s+CREATED AT$/m)
+    assert.match(roles, /^cluster-admin\s/m)
+    assert.match(await ok('get', 'clusterrole', 'cluster-admin', '-o', 'yaml'), /^kind: ClusterRole$/m)
+    assert.match(await ok('get', 'clusterrolebindings', '-o', 'name'), /^clusterrolebinding\.rbac\.authorization\.k8s\.io\/cluster-admin$/m)
+    assert.match(await ok('get', 'priorityclasses', '-o', 'name'), /^priorityclass\.scheduling\.k8s\.io\/system-cluster-critical$/m)
+
+    assert.equal(
+      await ok('delete', '-f', manifest),
+      'deployment.apps "web" deleted\nservice "web" deleted\nsecret "creds" deleted\nrole.rbac.authorization.k8s.io "reader" deleted\npod "solo" deleted\n',
+    )
+    const empty = await kubectl('get', 'deploy,svc,secret,role,po', '-n', 'default')
+    assert.equal(empty.code, 0)
+    assert.equal(empty.stdout, '')
   })
 })

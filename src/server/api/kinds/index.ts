@@ -1,6 +1,7 @@
 /** The kinds the API serves, by group/version. */
 import type { Strategy } from '../registry/strategy.js'
+import { BUILTIN_KINDS } from './builtin.js'
 import { configmaps } from './configmaps.js'
 import { namespaces } from './namespaces.js'
 
-export const KINDS: readonly Strategy[] = [configmaps, namespaces]
+export const KINDS: readonly Strategy[] = [configmaps, namespaces, ...BUILTIN_KINDS]

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { deepEqual } from '../../../core/patch/index.js'
+import { defaultKeyPrefix } from '../../store/overrides.js'
 import { CompactedError, ConflictError, StoreError } from '../../store/errors.js'
 import type { KeyValue, Store, Watch, WatchEvent } from '../../store/types.js'
 import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLabels } from '../selectors.js'
@@ -62,6 +63,8 @@ export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
 export interface GenericStoreHooks {
   /** Throws the NotFound of the namespace when a namespaced create names a missing one. */
   checkNamespace?(namespace: string): Promise<void>
+  /** Runs after defaulting and validation, before the write (allocations that need the store). */
+  beforeCreate?(obj: KubeObject): Promise<void>
   /** Runs after an object was really deleted (not on dry run). */
   afterDelete?(obj: KubeObject): Promise<void>
 }
@@ -121,12 +124,18 @@ export class GenericStore {
 
   /** `/configmaps/<ns>/<name>`, `/namespaces/<name>`. */
   key(namespace: string | undefined, name: string): string {
-    return this.strategy.namespaced ? `/${this.strategy.resource}/${namespace ?? ''}/${name}` : `/${this.strategy.resource}/${name}`
+    const base = this.basePrefix
+    return this.strategy.namespaced ? `${base}${namespace ?? ''}/${name}` : `${base}${name}`
+  }
+
+  /** The kind's key prefix: the store router's default layout, so overrides route its keys. */
+  private get basePrefix(): string {
+    return defaultKeyPrefix(this.strategy.group, this.strategy.resource)
   }
 
   /** Every object of the kind, or of one namespace. */
   prefix(namespace?: string): string {
-    return this.strategy.namespaced && namespace ? `/${this.strategy.resource}/${namespace}/` : `/${this.strategy.resource}/`
+    return this.strategy.namespaced && namespace ? `${this.basePrefix}${namespace}/` : this.basePrefix
   }
 
   decode(value: Buffer, modRevision: number): KubeObject {
@@ -252,6 +261,7 @@ export class GenericStore {
     this.validate(obj)
     const name = meta.name!
     if (this.strategy.namespaced) await this.hooks.checkNamespace?.(meta.namespace!)
+    await this.hooks.beforeCreate?.(obj)
     const key = this.key(meta.namespace, name)
     if (options.dryRun) {
       if (await this.store.get(key)) throw errors.alreadyExists(this.res, name)

@@ -3,9 +3,11 @@
  * need their namespace to exist, and deleting a namespace deletes the objects in it.
  */
 import type { Store } from '../../store/types.js'
+import { allocateClusterIP } from '../kinds/cluster-ip.js'
 import { KINDS } from '../kinds/index.js'
 import { errors } from '../status-errors.js'
 import { GenericStore } from './generic-store.js'
+import type { KubeObject } from './object.js'
 import type { Strategy } from './strategy.js'
 
 export class Registry {
@@ -17,7 +19,9 @@ export class Registry {
     private readonly log: (level: number, msg: string) => void = () => {},
   ) {
     for (const strategy of kinds) {
+      const isServices = strategy.group === '' && strategy.resource === 'services'
       const hooks = {
+        ...(isServices ? { beforeCreate: (obj: KubeObject) => allocateClusterIP(store, this.byResource.get('/v1/services')!.prefix(), obj) } : {}),
         checkNamespace: async (namespace: string) => {
           if (!(await store.get(`/namespaces/${namespace}`))) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace)
         },

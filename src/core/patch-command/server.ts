@@ -1,0 +1,395 @@
+/**
+ * `patch` against a server (no `--local`): kubectl's RunPatch with a REST client. The targets
+ * (`TYPE NAME...`, `TYPE/NAME...`, or the objects of `-f`/`-k`) are mapped to resources through
+ * discovery; for `TYPE NAME` the object is read first (GET), then the patch is sent (PATCH with
+ * the patch type's content type, `fieldManager`, `dryRun=All` for `--dry-run=server`) and the
+ * returned object is compared with the object as read: `patched` or `patched (no change)`.
+ * `--dry-run=client` patches the object locally and sends no PATCH.
+ */
+import { type ClientFlags, ClientConfigError, type Connection, RestClient, type RestResponse, UnreachableError, clientFlagsFrom, resolveConnection } from '../client/index.js'
+import { type InputItem, isRecord } from './inputs.js'
+import type { PatchCommandOptions } from './options.js'
+import { LocalError, patchOne, printPatched, readItems, readPatch, type RunResult } from './run.js'
+import type { PatchDeps, PatchIO, Value } from './types.js'
+
+const CONTENT_TYPES = {
+  strategic: 'application/strategic-merge-patch+json',
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+} as const
+
+/** One resource from discovery. */
+export interface Mapping {
+  group: string
+  version: string
+  resource: string
+  singular: string
+  kind: string
+  namespaced: boolean
+  shortNames: string[]
+}
+
+/** An error with the whole text kubectl prints (no `error: ` prefix added). */
+export class DisplayError extends Error {}
+
+interface Target {
+  mapping: Mapping
+  name: string
+  namespace: string
+  /** The object from the file (-f); undefined for TYPE NAME (read from the server). */
+  object?: Record<string, Value>
+}
+
+export async function runServer(options: PatchCommandOptions, io: PatchIO, deps: PatchDeps): Promise<RunResult> {
+  let connection: Connection
+  try {
+    connection = resolveConnection(clientFlags(options))
+  } catch (err) {
+    if (err instanceof ClientConfigError) {
+      io.err(`${err.display}\n`)
+      return { exitCode: 1 }
+    }
+    throw err
+  }
+  for (const w of connection.warnings) io.err(`Warning: ${w}\n`)
+  const { text, patch } = readPatch(options, io, deps)
+  // kubectl's "to JSON" step: JSON text is sent as is, anything else as the YAML's JSON.
+  const body = /^\s*\{/u.test(text) ? text : deps.compactJson(patch as Value)
+  const client = new RestClient(connection)
+  try {
+    return await patchTargets(options, io, deps, client, connection.namespace, patch, body)
+  } catch (err) {
+    if (err instanceof UnreachableError || err instanceof DisplayError) {
+      io.err(`${err.message}\n`)
+      return { exitCode: 1 }
+    }
+    throw err
+  } finally {
+    client.close()
+  }
+}
+
+function clientFlags(options: PatchCommandOptions): ClientFlags {
+  const parsed: Record<string, unknown> = {}
+  for (const [name, value] of options.all) parsed[name] = value
+  return clientFlagsFrom(parsed)
+}
+
+async function patchTargets(
+  options: PatchCommandOptions,
+  io: PatchIO,
+  deps: PatchDeps,
+  client: RestClient,
+  namespace: string,
+  patch: unknown,
+  body: string,
+): Promise<RunResult> {
+  const discovery = new Discovery(client, deps)
+  const errors: string[] = []
+  const targets: (Target | { error: string })[] = []
+  const hasFiles = options.filenames.length > 0 || options.kustomize !== ''
+  if (hasFiles && options.args.length > 0) {
+    throw new LocalError('when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well')
+  }
+  if (hasFiles) {
+    const items: InputItem[] = await readItems(options, io, deps)
+    for (const item of items) {
+      if ('error' in item) {
+        targets.push(item)
+        continue
+      }
+      targets.push(await fileTarget(item.object, item.source, namespace, discovery))
+    }
+    if (targets.length === 0) throw new LocalError('no objects passed to patch')
+  } else {
+    targets.push(...(await argTargets(options.args, namespace, discovery)))
+  }
+
+  for (const target of targets) {
+    if ('error' in target) {
+      errors.push(target.error)
+      continue
+    }
+    try {
+      io.out(await patchTarget(target, options, io, deps, client, patch, body))
+    } catch (err) {
+      if (err instanceof UnreachableError) throw err
+      errors.push(err instanceof DisplayError ? err.message : `error: ${(err as Error).message}`)
+    }
+  }
+  if (errors.length === 1) {
+    io.err(errors[0].endsWith('\n') ? errors[0] : errors[0] + '\n')
+  } else if (errors.length > 1) {
+    io.err(errors.map((e) => e.replace(/^error: /, '')).map((e) => (e.endsWith('\n') ? e : e + '\n')).join(''))
+  }
+  return { exitCode: errors.length > 0 ? 1 : 0 }
+}
+
+async function fileTarget(object: Record<string, Value>, source: string, namespace: string, discovery: Discovery): Promise<Target | { error: string }> {
+  const apiVersion = typeof object.apiVersion === 'string' ? object.apiVersion : ''
+  const kind = typeof object.kind === 'string' ? object.kind : ''
+  const meta = isRecord(object.metadata) ? object.metadata : {}
+  const name = typeof meta.name === 'string' ? meta.name : ''
+  const objectNamespace = typeof meta.namespace === 'string' ? meta.namespace : ''
+  const slash = apiVersion.indexOf('/')
+  const group = slash === -1 ? '' : apiVersion.slice(0, slash)
+  const version = slash === -1 ? apiVersion : apiVersion.slice(slash + 1)
+  const mapping = (await discovery.resources(group, version)).find((m) => m.kind === kind)
+  if (!mapping) {
+    return {
+      error: `error: resource mapping not found for name: ${JSON.stringify(name)} namespace: ${JSON.stringify(objectNamespace)} from ${JSON.stringify(source)}: no matches for kind ${JSON.stringify(kind)} in version ${JSON.stringify(apiVersion)}\nensure CRDs are installed first`,
+    }
+  }
+  return { mapping, name, namespace: mapping.namespaced ? objectNamespace || namespace : '', object }
+}
+
+async function argTargets(args: readonly string[], namespace: string, discovery: Discovery): Promise<(Target | { error: string })[]> {
+  if (args.length === 0) {
+    throw new LocalError(
+      "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'",
+    )
+  }
+  const pairs: [string, string][] = []
+  if (args.some((a) => a.includes('/'))) {
+    for (const arg of args) {
+      const slash = arg.indexOf('/')
+      if (slash === -1) {
+        throw new LocalError(
+          "there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'",
+        )
+      }
+      if (slash === 0 || slash === arg.length - 1) throw new LocalError(`arguments in resource/name form must have a single resource and name`)
+      pairs.push([arg.slice(0, slash), arg.slice(slash + 1)])
+    }
+  } else {
+    if (args.length === 1) throw new LocalError('resource(s) were provided, but no name was specified')
+    if (args[0].includes(',')) throw new LocalError('you may only specify a single resource type')
+    for (const name of args.slice(1)) pairs.push([args[0], name])
+  }
+  const mappings = new Map<string, Mapping>()
+  for (const [type] of pairs) {
+    if (mappings.has(type)) continue
+    const mapping = await discovery.find(type)
+    if (!mapping) throw new LocalError(`the server doesn't have a resource type ${JSON.stringify(type)}`)
+    mappings.set(type, mapping)
+  }
+  return pairs.map(([type, name]) => {
+    const mapping = mappings.get(type)!
+    return { mapping, name, namespace: mapping.namespaced ? namespace : '' }
+  })
+}
+
+function resourcePath(target: Target, subresource: string): string {
+  const { mapping } = target
+  const base = mapping.group === '' ? `/api/${mapping.version}` : `/apis/${mapping.group}/${mapping.version}`
+  const ns = mapping.namespaced ? `/namespaces/${encodeURIComponent(target.namespace)}` : ''
+  return `${base}${ns}/${mapping.resource}/${encodeURIComponent(target.name)}${subresource ? `/${subresource}` : ''}`
+}
+
+async function patchTarget(
+  target: Target,
+  options: PatchCommandOptions,
+  io: PatchIO,
+  deps: PatchDeps,
+  client: RestClient,
+  patch: unknown,
+  body: string,
+): Promise<string> {
+  const path = resourcePath(target, options.subresource)
+  let original = target.object
+  if (original === undefined) {
+    const got = await client.get(path, { headers: { accept: 'application/json' } })
+    printWarnings(got, io)
+    if (got.status !== 200) throw new DisplayError(apiErrorText(got))
+    original = decodeObject(got.body, deps)
+  }
+  if (options.dryRun === 'client') return patchOne(original, patch, options, io, deps)
+
+  const query = new URLSearchParams()
+  if (options.dryRun === 'server') query.set('dryRun', 'All')
+  if (options.fieldManager !== '') query.set('fieldManager', options.fieldManager)
+  const qs = query.toString()
+  const res = await client.request('PATCH', `${path}${qs ? `?${qs}` : ''}`, {
+    body,
+    headers: { 'content-type': CONTENT_TYPES[options.type], accept: 'application/json' },
+  })
+  printWarnings(res, io)
+  if (res.status < 200 || res.status > 299) {
+    if (res.status === 415) {
+      const { group, version, kind } = target.mapping
+      throw new DisplayError(`error: ${CONTENT_TYPES[options.type]} is not supported by ${group}/${version}, Kind=${kind}: ${statusOf(res)?.message ?? UNKNOWN_REASON[415][1]}`)
+    }
+    throw new DisplayError(apiErrorText(res))
+  }
+  const patched = decodeObject(res.body, deps)
+  return printPatched(patched, !deps.equal(original, patched), options, io, deps)
+}
+
+function printWarnings(res: RestResponse, io: PatchIO): void {
+  for (const w of res.warnings) io.err(`Warning: ${w}\n`)
+}
+
+function decodeObject(text: string, deps: PatchDeps): Record<string, Value> {
+  const value = deps.decodeJson(text)
+  if (!isRecord(value)) throw new Error('the server returned an object that is not a JSON object')
+  return value
+}
+
+interface Status {
+  reason?: string
+  message?: string
+  details?: { name?: string; group?: string; kind?: string; causes?: { field?: string; message?: string }[] }
+}
+
+function statusOf(res: RestResponse): Status | undefined {
+  try {
+    const v = JSON.parse(res.body) as Record<string, unknown>
+    if (v !== null && typeof v === 'object' && v.kind === 'Status') return v as Status
+  } catch {
+    // not a Status
+  }
+  return undefined
+}
+
+// apimachinery's texts for an error status without a Status body.
+const UNKNOWN_REASON: Record<number, [string, string]> = {
+  400: ['BadRequest', 'the server rejected our request for an unknown reason'],
+  401: ['Unauthorized', 'the server has asked for the client to provide credentials'],
+  403: ['Forbidden', 'the server does not allow access to the requested resource'],
+  404: ['NotFound', 'the server could not find the requested resource'],
+  405: ['MethodNotAllowed', 'the server does not allow this method on the requested resource'],
+  406: ['NotAcceptable', 'the server was unable to respond with a content type that the client supports'],
+  409: ['Conflict', 'the server reported a conflict'],
+  410: ['Expired', 'the server reported a gone error'],
+  413: ['RequestEntityTooLarge', 'the server has rejected the request because the request entity is too large'],
+  415: ['UnsupportedMediaType', 'the server was unable to respond with a content type that the client supports'],
+  422: ['Invalid', 'the server rejected our request due to an error in our request'],
+  429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later'],
+  503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
+  504: ['Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request'],
+}
+
+/** What kubectl prints for an error response (cmdutil.CheckErr on an API status error). */
+export function apiErrorText(res: RestResponse): string {
+  const status = statusOf(res)
+  if (!status) {
+    const known = UNKNOWN_REASON[res.status]
+    if (known) return `Error from server (${known[0]}): ${known[1]}`
+    const reason = res.status >= 500 ? 'InternalError' : 'BadRequest'
+    return `Error from server (${reason}): an error on the server (${JSON.stringify(res.body.trim() || 'unknown')}) has prevented the request from succeeding`
+  }
+  const reason = status.reason ?? ''
+  const message = status.message ?? ''
+  if (reason === 'Invalid') {
+    const details = status.details
+    let s = 'The request is invalid'
+    if (details && (details.kind || details.name)) s = `The ${details.kind ?? ''} ${JSON.stringify(details.name ?? '')} is invalid`
+    else if (message !== '') s += `: ${message}`
+    const causes = (details?.causes ?? []).map((c) => (c.field ? `${c.field}: ${c.message ?? ''}` : (c.message ?? '')))
+    if (causes.length === 1) return `${s}: ${causes[0]}`
+    if (causes.length > 1) return `${s}: \n${causes.map((c) => `* ${c}`).join('\n')}`
+    return s
+  }
+  return reason !== '' ? `Error from server (${reason}): ${message}` : `Error from server: ${message}`
+}
+
+/** Legacy discovery (`/api`, `/apis`, `/api/v1`, `/apis/{g}/{v}`), read once per run. */
+export class Discovery {
+  private preferred?: Promise<Mapping[]>
+  private readonly byVersion = new Map<string, Promise<Mapping[]>>()
+
+  constructor(
+    private readonly client: RestClient,
+    private readonly deps: PatchDeps,
+  ) {}
+
+  /** The resources of one group version (empty when the server does not serve it). */
+  resources(group: string, version: string): Promise<Mapping[]> {
+    const key = `${group}/${version}`
+    let found = this.byVersion.get(key)
+    if (!found) {
+      found = this.load(group, version)
+      this.byVersion.set(key, found)
+    }
+    return found
+  }
+
+  /** The resource a command-line type names: plural, singular, short name or kind, optionally `.group` or `.version.group`. */
+  async find(arg: string): Promise<Mapping | undefined> {
+    const all = await this.all()
+    const lower = arg.toLowerCase()
+    const parts = lower.split('.')
+    const matchesName = (m: Mapping, n: string) => m.resource === n || m.singular === n || m.shortNames.includes(n)
+    const tries: ((m: Mapping) => boolean)[] = []
+    if (parts.length >= 3) {
+      const [n, v, ...g] = parts
+      tries.push((m) => m.version === v && m.group === g.join('.') && matchesName(m, n))
+    }
+    const [n, ...g] = parts
+    const group = g.join('.')
+    tries.push((m) => (parts.length === 1 || m.group === group) && matchesName(m, n))
+    tries.push((m) => (parts.length === 1 || m.group === group) && m.kind.toLowerCase() === n)
+    for (const t of tries) {
+      const hit = all.find(t)
+      if (hit) return hit
+    }
+    // A version that is not the group's preferred one (`resource.version.group`).
+    if (parts.length >= 3) {
+      const [n2, v, ...g2] = parts
+      const res = await this.resources(g2.join('.'), v)
+      return res.find((m) => matchesName(m, n2) || m.kind.toLowerCase() === n2)
+    }
+    return undefined
+  }
+
+  private all(): Promise<Mapping[]> {
+    this.preferred ??= (async () => {
+      const out: Mapping[] = []
+      const api = await this.json('/api')
+      const coreVersions = Array.isArray(api?.versions) ? (api.versions as unknown[]).filter((v): v is string => typeof v === 'string') : []
+      if (coreVersions.length > 0) out.push(...(await this.resources('', coreVersions[0])))
+      const apis = await this.json('/apis')
+      const groups = Array.isArray(apis?.groups) ? (apis.groups as unknown[]) : []
+      for (const g of groups) {
+        if (!isRecord(g) || typeof g.name !== 'string') continue
+        const preferred = isRecord(g.preferredVersion) ? g.preferredVersion.version : undefined
+        const versions = Array.isArray(g.versions) ? g.versions.filter(isRecord).map((v) => v.version).filter((v): v is string => typeof v === 'string') : []
+        const ordered = typeof preferred === 'string' ? [preferred, ...versions.filter((v) => v !== preferred)] : versions
+        for (const v of ordered) out.push(...(await this.resources(g.name, v)))
+      }
+      return out
+    })()
+    return this.preferred
+  }
+
+  private async load(group: string, version: string): Promise<Mapping[]> {
+    const list = await this.json(group === '' ? `/api/${version}` : `/apis/${group}/${version}`)
+    if (!list || !Array.isArray(list.resources)) return []
+    const out: Mapping[] = []
+    for (const r of list.resources) {
+      if (!isRecord(r) || typeof r.name !== 'string' || r.name.includes('/')) continue
+      const kind = typeof r.kind === 'string' ? r.kind : ''
+      out.push({
+        group,
+        version,
+        resource: r.name,
+        singular: typeof r.singularName === 'string' && r.singularName !== '' ? r.singularName : kind.toLowerCase(),
+        kind,
+        namespaced: r.namespaced === true,
+        shortNames: Array.isArray(r.shortNames) ? r.shortNames.filter((s): s is string => typeof s === 'string') : [],
+      })
+    }
+    return out
+  }
+
+  private async json(path: string): Promise<Record<string, Value> | undefined> {
+    const res = await this.client.get(path, { headers: { accept: 'application/json' } })
+    if (res.status !== 200) return undefined
+    try {
+      const v = this.deps.decodeJson(res.body)
+      return isRecord(v) ? v : undefined
+    } catch {
+      return undefined
+    }
+  }
+}

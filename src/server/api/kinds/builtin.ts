@@ -1,0 +1,707 @@
+/**
+ * The built-in kinds as data: each is the generated ResourceInfo (names, scope, verbs) plus a
+ * small set of overrides (defaulting, validation, field selectors, Table columns) where the
+ * reference's behaviour shows in kubectl's output. Everything else is the common strategy.
+ */
+import { deepEqual } from '../../../core/patch/index.js'
+import { RESOURCES, type ResourceInfo } from '../generated/resources.js'
+import { type KubeObject, isPlainObject } from '../registry/object.js'
+import { type Strategy, invalidValue, isDNS1123Subdomain, requiredValue } from '../registry/strategy.js'
+import type { Cause } from '../status-errors.js'
+import { AGE_COLUMN, type ColumnDefinition, DEFAULT_COLUMNS, NAME_COLUMN, type TableColumns, age } from '../table.js'
+
+type Obj = Record<string, unknown>
+
+function obj(v: unknown): Obj {
+  return isPlainObject(v) ? v : {}
+}
+function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : []
+}
+function str(v: unknown, fallback = ''): string {
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : fallback
+}
+function num(v: unknown): number {
+  return typeof v === 'number' ? v : 0
+}
+
+function col(name: string, description = '', priority = 0, type = 'string', format = ''): ColumnDefinition {
+  return { name, type, format, description, priority }
+}
+
+/** Everything but metadata and status: a change there bumps metadata.generation. */
+function specOf(o: KubeObject): Obj {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o
+  void _m, void _s, void _a, void _k
+  return rest
+}
+
+const DNS1035_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?'
+const DNS1035_RE = new RegExp(`^${DNS1035_FMT}$`)
+
+/** apimachinery validation.IsDNS1035Label (Service names). */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = []
+  if (value.length > 63) errs.push('must be no more than 63 characters')
+  if (!DNS1035_RE.test(value)) {
+    errs.push(
+      `a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '${DNS1035_FMT}')`,
+    )
+  }
+  return errs
+}
+
+/** path.ValidatePathSegmentName (RBAC names such as `system:basic-user`). */
+export function isPathSegmentName(value: string): string[] {
+  if (value === '.' || value === '..') return [`may not be '${value}'`]
+  for (const bad of ['/', '%']) if (value.includes(bad)) return [`may not contain '${bad}'`]
+  return []
+}
+
+/** Kinds whose status is owned by the status subresource: reset on create, kept on update. */
+const STATUS_KINDS = new Set([
+  'pods',
+  'services',
+  'replicationcontrollers',
+  'persistentvolumes',
+  'persistentvolumeclaims',
+  'resourcequotas',
+  'nodes',
+  'deployments',
+  'replicasets',
+  'statefulsets',
+  'daemonsets',
+  'jobs',
+  'cronjobs',
+  'ingresses',
+  'poddisruptionbudgets',
+])
+
+/** Kinds that keep metadata.generation. */
+const GENERATION_KINDS = new Set([
+  'replicationcontrollers',
+  'deployments',
+  'replicasets',
+  'statefulsets',
+  'daemonsets',
+  'jobs',
+  'cronjobs',
+  'ingresses',
+  'networkpolicies',
+  'poddisruptionbudgets',
+])
+
+export type KindOverrides = Partial<Omit<Strategy, keyof ResourceInfo>>
+
+/** The common strategy of a generated kind, with its overrides on top. */
+export function dataStrategy(info: ResourceInfo, overrides: KindOverrides = {}): Strategy {
+  const statusOwned = STATUS_KINDS.has(info.resource)
+  const base: Strategy = {
+    ...info,
+    shortNames: [...info.shortNames],
+    verbs: [...info.verbs],
+    ...(info.categories ? { categories: [...info.categories] } : {}),
+    generation: GENERATION_KINDS.has(info.resource),
+    validateName: isDNS1123Subdomain,
+    prepareForCreate(o) {
+      if (statusOwned) delete o.status
+    },
+    prepareForUpdate(o, old) {
+      if (!statusOwned) return
+      if (old.status === undefined) delete o.status
+      else o.status = old.status
+    },
+    validate: () => [],
+    specChanged: (o, old) => !deepEqual(specOf(o), specOf(old)),
+    selectableFields: info.namespaced ? ['metadata.name', 'metadata.namespace'] : ['metadata.name'],
+    fields: (o) => ({ 'metadata.name': o.metadata.name ?? '', ...(info.namespaced ? { 'metadata.namespace': o.metadata.namespace ?? '' } : {}) }),
+    table: DEFAULT_COLUMNS,
+  }
+  const strategy: Strategy = { ...base, ...overrides }
+  if (overrides.prepareForCreate) {
+    strategy.prepareForCreate = (o) => {
+      base.prepareForCreate(o)
+      overrides.prepareForCreate!(o)
+    }
+  }
+  if (overrides.prepareForUpdate) {
+    strategy.prepareForUpdate = (o, old) => {
+      base.prepareForUpdate(o, old)
+      overrides.prepareForUpdate!(o, old)
+    }
+  }
+  if (overrides.selectableFields || overrides.fields) {
+    const extra = overrides.fields ?? (() => ({}))
+    strategy.selectableFields = [...base.selectableFields, ...(overrides.selectableFields ?? [])]
+    strategy.fields = (o) => ({ ...base.fields(o), ...extra(o) })
+  }
+  return strategy
+}
+
+// ---- pods ----
+
+function podCells(o: KubeObject, now: number): unknown[] {
+  const spec = obj(o.spec)
+  const status = obj(o.status)
+  const statuses = arr(status.containerStatuses).map(obj)
+  const total = arr(spec.containers).length
+  const ready = statuses.filter((c) => c.ready === true).length
+  const restarts = statuses.reduce((n, c) => n + num(c.restartCount), 0)
+  let reason = str(status.reason) || str(status.phase)
+  for (const c of statuses) {
+    const state = obj(c.state)
+    const waiting = str(obj(state.waiting).reason)
+    const terminated = obj(state.terminated)
+    if (waiting) reason = waiting
+    else if (Object.keys(terminated).length > 0) reason = str(terminated.reason) || `ExitCode:${num(terminated.exitCode)}`
+  }
+  if (o.metadata.deletionTimestamp) reason = 'Terminating'
+  return [o.metadata.name, `${ready}/${total}`, reason, restarts, age(o, now), str(status.podIP, '<none>') || '<none>', str(spec.nodeName) || '<none>', str(status.nominatedNodeName) || '<none>', '<none>']
+}
+
+function defaultContainers(list: unknown): void {
+  for (const c of arr(list)) {
+    if (!isPlainObject(c)) continue
+    const image = str(c.image)
+    const tagged = /:[^/]+$/.test(image.split('@')[0]!) && !image.split('@')[0]!.endsWith(':latest')
+    c.imagePullPolicy ??= tagged || image.includes('@') ? 'IfNotPresent' : 'Always'
+    c.terminationMessagePath ??= '/dev/termination-log'
+    c.terminationMessagePolicy ??= 'File'
+    c.resources ??= {}
+    for (const p of arr(c.ports)) if (isPlainObject(p)) p.protocol ??= 'TCP'
+  }
+}
+
+/** The reference's pod spec defaults (SetDefaults_PodSpec, SetDefaults_Container). */
+export function defaultPodSpec(spec: Obj): void {
+  spec.restartPolicy ??= 'Always'
+  spec.dnsPolicy ??= 'ClusterFirst'
+  spec.schedulerName ??= 'default-scheduler'
+  spec.terminationGracePeriodSeconds ??= 30
+  spec.securityContext ??= {}
+  spec.enableServiceLinks ??= true
+  defaultContainers(spec.containers)
+  defaultContainers(spec.initContainers)
+}
+
+function validatePodSpec(spec: unknown, path: string): Cause[] {
+  const s = obj(spec)
+  const containers = arr(s.containers)
+  if (containers.length === 0) return [requiredValue(`${path}.containers`, '')]
+  const causes: Cause[] = []
+  containers.forEach((c, i) => {
+    const co = obj(c)
+    if (!str(co.name)) causes.push(requiredValue(`${path}.containers[${i}].name`, ''))
+    if (!str(co.image)) causes.push(requiredValue(`${path}.containers[${i}].image`, ''))
+  })
+  return causes
+}
+
+const pods: KindOverrides = {
+  generation: false,
+  prepareForCreate(o) {
+    o.spec = obj(o.spec)
+    defaultPodSpec(o.spec as Obj)
+    o.status = { phase: 'Pending', qosClass: 'BestEffort' }
+  },
+  validate: (o) => validatePodSpec(o.spec, 'spec'),
+  selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
+  fields: (o) => {
+    const spec = obj(o.spec)
+    const status = obj(o.status)
+    return {
+      'spec.nodeName': str(spec.nodeName),
+      'spec.restartPolicy': str(spec.restartPolicy),
+      'spec.schedulerName': str(spec.schedulerName),
+      'spec.serviceAccountName': str(spec.serviceAccountName),
+      'spec.hostNetwork': String(spec.hostNetwork === true),
+      'status.phase': str(status.phase),
+      'status.podIP': str(status.podIP),
+      'status.nominatedNodeName': str(status.nominatedNodeName),
+    }
+  },
+  table: {
+    definitions: [
+      NAME_COLUMN,
+      col('Ready', 'The aggregate readiness state of this pod for accepting traffic.'),
+      col('Status', 'The aggregate status of the containers in this pod.'),
+      col('Restarts', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+      AGE_COLUMN,
+      col('IP', 'IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', 1),
+      col('Node', 'NodeName is a request to schedule this pod onto a specific node.', 1),
+      col('Nominated Node', 'nominatedNodeName is set when this pod preempts other pods on the node.', 1),
+      col('Readiness Gates', 'If specified, all readiness gates will be evaluated for pod readiness.', 1),
+    ],
+    cells: podCells,
+  },
+}
+
+// ---- workloads ----
+
+function selectorMatchesTemplate(o: KubeObject): Cause[] {
+  const spec = obj(o.spec)
+  const selector = spec.selector
+  if (!isPlainObject(selector)) return [requiredValue('spec.selector', '')]
+  const matchLabels = obj(selector.matchLabels)
+  if (Object.keys(matchLabels).length === 0 && arr(selector.matchExpressions).length === 0) {
+    return [{ reason: 'FieldValueInvalid', message: 'Invalid value: "null": empty selector is invalid for deployment', field: 'spec.selector' }]
+  }
+  const labels = obj(obj(obj(spec.template).metadata).labels)
+  const causes: Cause[] = []
+  if (!Object.entries(matchLabels).every(([k, v]) => labels[k] === v)) {
+    causes.push(invalidValue('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'))
+  }
+  return [...causes, ...validatePodSpec(obj(spec.template).spec, 'spec.template.spec')]
+}
+
+function defaultTemplate(spec: Obj): void {
+  const template = obj(spec.template)
+  template.spec = obj(template.spec)
+  defaultPodSpec(template.spec as Obj)
+  spec.template = template
+}
+
+const images = (o: KubeObject) => arr(obj(obj(obj(o.spec).template).spec).containers).map(obj)
+const selectorText = (o: KubeObject) =>
+  Object.entries(obj(obj(obj(o.spec).selector).matchLabels))
+    .map(([k, v]) => `${k}=${str(v)}`)
+    .join(',') || '<none>'
+
+const deployments: KindOverrides = {
+  prepareForCreate(o) {
+    const spec = obj(o.spec)
+    spec.replicas ??= 1
+    spec.revisionHistoryLimit ??= 10
+    spec.progressDeadlineSeconds ??= 600
+    spec.strategy ??= { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } }
+    defaultTemplate(spec)
+    o.spec = spec
+    o.status = {}
+  },
+  validate: selectorMatchesTemplate,
+  table: {
+    definitions: [
+      NAME_COLUMN,
+      col('Ready', 'Number of the pod with ready state'),
+      col('Up-to-date', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.', 0, 'integer'),
+      col('Available', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.', 0, 'integer'),
+      AGE_COLUMN,
+      col('Containers', 'Names of each container in the template.', 1),
+      col('Images', 'Images referenced by each container in the template.', 1),
+      col('Selector', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', 1),
+    ],
+    cells: (o, now) => {
+      const spec = obj(o.spec)
+      const status = obj(o.status)
+      const desired = typeof spec.replicas === 'number' ? spec.replicas : 1
+      return [
+        o.metadata.name,
+        `${num(status.readyReplicas)}/${desired}`,
+        num(status.updatedReplicas),
+        num(status.availableReplicas),
+        age(o, now),
+        images(o).map((c) => str(c.name)).join(','),
+        images(o).map((c) => str(c.image)).join(','),
+        selectorText(o),
+      ]
+    },
+  },
+}
+
+function replicaTable(): TableColumns {
+  return {
+    definitions: [
+      NAME_COLUMN,
+      col('Desired', 'Replicas is the number of desired replicas.', 0, 'integer'),
+      col('Current', 'Replicas is the most recently observed number of replicas.', 0, 'integer'),
+      col('Ready', 'The number of ready replicas for this replica set.', 0, 'integer'),
+      AGE_COLUMN,
+    ],
+    cells: (o, now) => {
+      const spec = obj(o.spec)
+      const status = obj(o.status)
+      return [o.metadata.name, typeof spec.replicas === 'number' ? spec.replicas : 1, num(status.replicas), num(status.readyReplicas), age(o, now)]
+    },
+  }
+}
+
+const replicaFields: Pick<KindOverrides, 'selectableFields' | 'fields'> = {
+  selectableFields: ['status.replicas'],
+  fields: (o) => ({ 'status.replicas': String(num(obj(o.status).replicas)) }),
+}
+
+const replicasets: KindOverrides = {
+  prepareForCreate(o) {
+    const spec = obj(o.spec)
+    spec.replicas ??= 1
+    defaultTemplate(spec)
+    o.spec = spec
+    o.status = { replicas: 0 }
+  },
+  validate: selectorMatchesTemplate,
+  ...replicaFields,
+  table: replicaTable(),
+}
+
+const replicationcontrollers: KindOverrides = {
+  prepareForCreate(o) {
+    const spec = obj(o.spec)
+    spec.replicas ??= 1
+    if (isPlainObject(spec.template)) defaultTemplate(spec)
+    o.spec = spec
+    o.status = { replicas: 0 }
+  },
+  ...replicaFields,
+  table: replicaTable(),
+}
+
+const statefulsets: KindOverrides = {
+  prepareForCreate(o) {
+    const spec = obj(o.spec)
+    spec.replicas ??= 1
+    spec.podManagementPolicy ??= 'OrderedReady'
+    spec.revisionHistoryLimit ??= 10
+    spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { partition: 0 } }
+    defaultTemplate(spec)
+    o.spec = spec
+    o.status = { replicas: 0, availableReplicas: 0 }
+  },
+  validate: selectorMatchesTemplate,
+  table: {
+    definitions: [NAME_COLUMN, col('Ready', 'Number of the pod with ready state'), AGE_COLUMN],
+    cells: (o, now) => [o.metadata.name, `${num(obj(o.status).readyReplicas)}/${typeof obj(o.spec).replicas === 'number' ? obj(o.spec).replicas : 1}`, age(o, now)],
+  },
+}
+
+const daemonsets: KindOverrides = {
+  prepareForCreate(o) {
+    const spec = obj(o.spec)
+    spec.revisionHistoryLimit ??= 10
+    spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }
+    defaultTemplate(spec)
+    o.spec = spec
+    o.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }
+  },
+  validate: selectorMatchesTemplate,
+  table: {
+    definitions: [
+      NAME_COLUMN,
+      col('Desired', 'The total number of nodes that should be running the daemon pod.', 0, 'integer'),
+      col('Current', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.', 0, 'integer'),
+      col('Ready', 'numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.', 0, 'integer'),
+      col('Up-to-date', 'The total number of nodes that are running updated daemon pod', 0, 'integer'),
+      col('Available', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available.', 0, 'integer'),
+      col('Node Selector', 'NodeSelector is a selector which must be true for the pod to fit on a node.'),
+      AGE_COLUMN,
+    ],
+    cells: (o, now) => {
+      const s = obj(o.status)
+      const nodeSelector = Object.entries(obj(obj(obj(obj(o.spec).template).spec).nodeSelector)).map(([k, v]) => `${k}=${str(v)}`).join(',') || '<none>'
+      return [o.metadata.name, num(s.desiredNumberScheduled), num(s.currentNumberScheduled), num(s.numberReady), num(s.updatedNumberScheduled), num(s.numberAvailable), nodeSelector, age(o, now)]
+    },
+  },
+}
+
+const jobs: KindOverrides = {
+  prepareForCreate(o) {
+    const spec = obj(o.spec)
+    spec.parallelism ??= 1
+    spec.completions ??= 1
+    spec.backoffLimit ??= 6
+    spec.completionMode ??= 'NonIndexed'
+    spec.suspend ??= false
+    if (isPlainObject(spec.template)) {
+      defaultTemplate(spec)
+      const podSpec = obj(obj(spec.template).spec)
+      if (podSpec.restartPolicy === 'Always') podSpec.restartPolicy = 'Never'
+    }
+    o.spec = spec
+    o.status = {}
+  },
+  selectableFields: ['status.successful'],
+  fields: (o) => ({ 'status.successful': String(num(obj(o.status).succeeded)) }),
+  table: {
+    definitions: [NAME_COLUMN, col('Status', 'Status of the job.'), col('Completions', 'The desired number of successfully finished pods the job should be run with.'), col('Duration', 'Time required to complete the job.'), AGE_COLUMN],
+    cells: (o, now) => {
+      const s = obj(o.status)
+      const completions = obj(o.spec).completions
+      return [o.metadata.name, s.succeeded ? 'Complete' : 'Running', `${num(s.succeeded)}/${typeof completions === 'number' ? completions : 1}`, '', age(o, now)]
+    },
+  },
+}
+
+const cronjobs: KindOverrides = {
+  prepareForCreate(o) {
+    const spec = obj(o.spec)
+    spec.concurrencyPolicy ??= 'Allow'
+    spec.suspend ??= false
+    spec.successfulJobsHistoryLimit ??= 3
+    spec.failedJobsHistoryLimit ??= 1
+    o.spec = spec
+    o.status = {}
+  },
+  validate: (o) => (str(obj(o.spec).schedule) ? [] : [requiredValue('spec.schedule', '')]),
+  table: {
+    definitions: [
+      NAME_COLUMN,
+      col('Schedule', 'The schedule in Cron format.'),
+      col('Timezone', 'The time zone name for the given schedule.'),
+      col('Suspend', 'This flag tells the controller to suspend subsequent executions.', 0, 'boolean'),
+      col('Active', 'A list of pointers to currently running jobs.', 0, 'integer'),
+      col('Last Schedule', 'Information when was the last time the job was successfully scheduled.'),
+      AGE_COLUMN,
+    ],
+    cells: (o, now) => {
+      const spec = obj(o.spec)
+      const status = obj(o.status)
+      return [o.metadata.name, str(spec.schedule), str(spec.timeZone) || '<none>', spec.suspend === true ? 'True' : 'False', arr(status.active).length, status.lastScheduleTime ? age({ metadata: { creationTimestamp: str(status.lastScheduleTime) } }, now) : '<none>', age(o, now)]
+    },
+  },
+}
+
+// ---- services ----
+
+/** The default `--service-cluster-ip-range`. */
+export const SERVICE_CLUSTER_IP_RANGE = '10.0.0.0/24'
+
+function portsText(o: KubeObject): string {
+  const ports = arr(obj(o.spec).ports).map(obj)
+  if (ports.length === 0) return '<none>'
+  return ports
+    .map((p) => `${num(p.port)}${typeof p.nodePort === 'number' && p.nodePort > 0 ? `:${p.nodePort}` : ''}/${str(p.protocol, 'TCP')}`)
+    .join(',')
+}
+
+function externalIP(o: KubeObject): string {
+  const spec = obj(o.spec)
+  const type = str(spec.type, 'ClusterIP')
+  const external = arr(spec.externalIPs).map((x) => str(x))
+  if (type === 'ExternalName') return str(spec.externalName)
+  if (type === 'LoadBalancer') {
+    const ingress = arr(obj(obj(o.status).loadBalancer).ingress).map(obj).map((i) => str(i.ip) || str(i.hostname)).filter(Boolean)
+    const all = [...ingress, ...external]
+    return all.length > 0 ? all.join(',') : '<pending>'
+  }
+  return external.length > 0 ? external.join(',') : '<none>'
+}
+
+const services: KindOverrides = {
+  validateName: isDNS1035Label,
+  prepareForCreate(o) {
+    const spec = obj(o.spec)
+    spec.type ??= 'ClusterIP'
+    spec.sessionAffinity ??= 'None'
+    if (spec.type !== 'ExternalName') {
+      spec.internalTrafficPolicy ??= 'Cluster'
+      spec.ipFamilies ??= ['IPv4']
+      spec.ipFamilyPolicy ??= 'SingleStack'
+    }
+    for (const p of arr(spec.ports)) {
+      if (!isPlainObject(p)) continue
+      p.protocol ??= 'TCP'
+      p.targetPort ??= p.port
+    }
+    o.spec = spec
+    o.status = { loadBalancer: {} }
+  },
+  prepareForUpdate(o, old) {
+    // The allocated cluster IP stays when an update (apply, replace) leaves it out.
+    const spec = obj(o.spec)
+    const oldSpec = obj(old.spec)
+    if (spec.clusterIP === undefined && oldSpec.clusterIP !== undefined) spec.clusterIP = oldSpec.clusterIP
+    if (spec.clusterIPs === undefined && oldSpec.clusterIPs !== undefined) spec.clusterIPs = oldSpec.clusterIPs
+    o.spec = spec
+  },
+  validate: (o) => {
+    const spec = obj(o.spec)
+    const causes: Cause[] = []
+    const types = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName']
+    if (!types.includes(str(spec.type))) causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(spec.type)}: supported values: ${types.map((t) => `"${t}"`).join(', ')}`, field: 'spec.type' })
+    if (spec.type !== 'ExternalName' && arr(spec.ports).length === 0 && spec.clusterIP !== 'None') causes.push(requiredValue('spec.ports', ''))
+    arr(spec.ports).forEach((p, i) => {
+      const port = obj(p).port
+      if (typeof port !== 'number' || port < 1 || port > 65535) causes.push(invalidValue(`spec.ports[${i}].port`, port, 'must be between 1 and 65535, inclusive'))
+    })
+    return causes
+  },
+  table: {
+    definitions: [
+      NAME_COLUMN,
+      col('Type', 'type determines how the Service is exposed.'),
+      col('Cluster-IP', 'clusterIP is the IP address of the service and is usually assigned randomly.'),
+      col('External-IP', 'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.'),
+      col('Port(s)', 'The list of ports that are exposed by this service.'),
+      AGE_COLUMN,
+      col('Selector', 'Route service traffic to pods with label keys and values matching this selector.', 1),
+    ],
+    cells: (o, now) => {
+      const spec = obj(o.spec)
+      const selector = Object.entries(obj(spec.selector)).map(([k, v]) => `${k}=${str(v)}`).join(',') || '<none>'
+      return [o.metadata.name, str(spec.type, 'ClusterIP'), str(spec.clusterIP) || '<none>', externalIP(o), portsText(o), age(o, now), selector]
+    },
+  },
+}
+
+// ---- config and identity ----
+
+const secrets: KindOverrides = {
+  prepareForCreate(o) {
+    o.type ??= 'Opaque'
+  },
+  validate: (o) => {
+    const causes: Cause[] = []
+    for (const field of ['data', 'stringData']) {
+      const map = o[field]
+      if (map === undefined || map === null) continue
+      if (!isPlainObject(map)) causes.push(invalidValue(field, map, 'must be a map'))
+      else for (const key of Object.keys(map)) if (!/^[-._a-zA-Z0-9]+$/.test(key)) causes.push(invalidValue(field, key, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"))
+    }
+    return causes
+  },
+  selectableFields: ['type'],
+  fields: (o) => ({ type: str(o.type) }),
+  table: {
+    definitions: [NAME_COLUMN, col('Type', 'The type of the secret'), col('Data', 'The number of data entries in the secret', 0, 'integer'), AGE_COLUMN],
+    cells: (o, now) => [o.metadata.name, str(o.type), Object.keys(obj(o.data)).length, age(o, now)],
+  },
+}
+
+/** The reference's secrets fold stringData into data (base64) on write. */
+function foldStringData(o: KubeObject): void {
+  if (!isPlainObject(o.stringData)) return
+  const data = obj(o.data)
+  for (const [k, v] of Object.entries(o.stringData)) data[k] = Buffer.from(str(v)).toString('base64')
+  o.data = data
+  delete o.stringData
+}
+{
+  const create = secrets.prepareForCreate!
+  secrets.prepareForCreate = (o) => {
+    create(o)
+    foldStringData(o)
+  }
+  secrets.prepareForUpdate = (o) => foldStringData(o)
+}
+
+const serviceaccounts: KindOverrides = {
+  table: {
+    definitions: [NAME_COLUMN, col('Secrets', 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.', 0, 'integer'), AGE_COLUMN],
+    cells: (o, now) => [o.metadata.name, arr(o.secrets).length, age(o, now)],
+  },
+}
+
+const events: KindOverrides = {
+  validateName: () => [],
+  selectableFields: [
+    'involvedObject.kind',
+    'involvedObject.namespace',
+    'involvedObject.name',
+    'involvedObject.uid',
+    'involvedObject.apiVersion',
+    'involvedObject.resourceVersion',
+    'involvedObject.fieldPath',
+    'reason',
+    'reportingComponent',
+    'source',
+    'type',
+  ],
+  fields: (o) => {
+    const io = obj(o.involvedObject)
+    const out: Record<string, string> = {}
+    for (const f of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']) out[`involvedObject.${f}`] = str(io[f])
+    out.reason = str(o.reason)
+    out.reportingComponent = str(o.reportingComponent)
+    out.source = str(obj(o.source).component) || str(o.reportingComponent)
+    out.type = str(o.type)
+    return out
+  },
+}
+
+const nodes: KindOverrides = {
+  selectableFields: ['spec.unschedulable'],
+  fields: (o) => ({ 'spec.unschedulable': String(obj(o.spec).unschedulable === true) }),
+  table: {
+    definitions: [NAME_COLUMN, col('Status', 'The status of the node'), col('Roles', 'The roles of the node'), AGE_COLUMN, col('Version', 'Kubelet Version reported by the node.')],
+    cells: (o, now) => {
+      const ready = arr(obj(o.status).conditions).map(obj).find((c) => c.type === 'Ready')
+      const status = ready?.status === 'True' ? 'Ready' : ready ? 'NotReady' : 'Unknown'
+      const roles = Object.keys(o.metadata.labels ?? {})
+        .filter((k) => k.startsWith('node-role.kubernetes.io/'))
+        .map((k) => k.slice('node-role.kubernetes.io/'.length))
+      return [o.metadata.name, obj(o.spec).unschedulable === true ? `${status},SchedulingDisabled` : status, roles.join(',') || '<none>', age(o, now), str(obj(obj(o.status).nodeInfo).kubeletVersion)]
+    },
+  },
+}
+
+// ---- rbac ----
+
+const CREATED_AT: TableColumns = {
+  definitions: [NAME_COLUMN, col('Created At', 'CreationTimestamp is a timestamp representing the server time when this object was created.', 0, 'date')],
+  cells: (o) => [o.metadata.name, str(o.metadata.creationTimestamp)],
+}
+
+function bindingTable(): TableColumns {
+  return {
+    definitions: [NAME_COLUMN, col('Role', 'RoleRef references a Role or ClusterRole.'), AGE_COLUMN],
+    cells: (o, now) => {
+      const ref = obj(o.roleRef)
+      return [o.metadata.name, `${str(ref.kind)}/${str(ref.name)}`, age(o, now)]
+    },
+  }
+}
+
+const validateRoleRef = (o: KubeObject): Cause[] => {
+  const ref = obj(o.roleRef)
+  const causes: Cause[] = []
+  if (!str(ref.name)) causes.push(requiredValue('roleRef.name', ''))
+  if (!['Role', 'ClusterRole'].includes(str(ref.kind))) causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(str(ref.kind))}: supported values: "Role", "ClusterRole"`, field: 'roleRef.kind' })
+  return causes
+}
+
+const rbacRole: KindOverrides = { validateName: isPathSegmentName, table: CREATED_AT }
+const rbacBinding: KindOverrides = { validateName: isPathSegmentName, validate: validateRoleRef, table: bindingTable() }
+
+// ---- the rest ----
+
+const priorityclasses: KindOverrides = {
+  prepareForCreate(o) {
+    o.preemptionPolicy ??= 'PreemptLowerPriority'
+  },
+  validate: (o) => (typeof o.value === 'number' ? [] : [requiredValue('value', '')]),
+  table: {
+    definitions: [NAME_COLUMN, col('Value', 'The value of this priority class.', 0, 'integer'), col('Global-Default', 'globalDefault specifies whether this PriorityClass should be considered as the default priority.', 0, 'boolean'), AGE_COLUMN, col('PreemptionPolicy', 'PreemptionPolicy is the Policy for preempting pods with lower priority.')],
+    cells: (o, now) => [o.metadata.name, num(o.value), o.globalDefault === true, age(o, now), str(o.preemptionPolicy)],
+  },
+}
+
+const leases: KindOverrides = {
+  table: {
+    definitions: [NAME_COLUMN, col('Holder', 'The holder of the lease'), AGE_COLUMN],
+    cells: (o, now) => [o.metadata.name, str(obj(o.spec).holderIdentity), age(o, now)],
+  },
+}
+
+const OVERRIDES: Record<string, KindOverrides> = {
+  pods,
+  services,
+  secrets,
+  serviceaccounts,
+  events,
+  nodes,
+  replicationcontrollers,
+  deployments,
+  replicasets,
+  statefulsets,
+  daemonsets,
+  jobs,
+  cronjobs,
+  roles: rbacRole,
+  clusterroles: rbacRole,
+  rolebindings: rbacBinding,
+  clusterrolebindings: rbacBinding,
+  priorityclasses,
+  leases,
+}
+
+/** Every generated kind as a Strategy. */
+export const BUILTIN_KINDS: readonly Strategy[] = RESOURCES.map((info) => dataStrategy(info, OVERRIDES[info.resource] ?? {}))
