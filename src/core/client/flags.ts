@@ -40,8 +40,10 @@ export interface ClientFlags {
 }
 
 /**
- * Options accepted for compatibility that change nothing in this client (no discovery
- * cache, no preferences file, no profiling, no storage driver, no version negotiation).
+ * Options accepted for compatibility that change nothing in the commands declaring the
+ * client flags through src/cli/client-flags.ts. `patch` implements cache-dir, clientrc,
+ * match-server-version, profile and profile-output itself (src/core/patch-command/run.ts,
+ * server.ts); the storage-driver options have no effect anywhere.
  */
 export function hasNoEffect(name: string): boolean {
   return name.startsWith('storage-driver-') || NO_EFFECT.has(name)

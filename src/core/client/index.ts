@@ -18,3 +18,17 @@ export { headerKeyEscape, impersonationHeaders, parseUserExtras } from './impers
 export { INVALID_TIMEOUT, parseRequestTimeout } from './request-timeout.js'
 export { parseWarningHeaders, warningTexts } from './warning-header.js'
 export { userAgent } from './user-agent.js'
+export { type ClientVersionInfo, type VersionRequest, clientVersionInfo, formatVersion, parseVersionFlag, serverVersionMismatch } from './version.js'
+export { WarningWriter } from './warning-writer.js'
+export { DISCOVERY_CACHE_TTL_MS, DiscoveryCache, defaultCacheDir, discoveryDirName, expandCacheDir } from './discovery-cache.js'
+export { type Profiler, SUPPORTED_PROFILES, profileProblem, startProfile } from './profile.js'
+export {
+  ClientrcError,
+  type Preferences,
+  applyCommandDefaults,
+  clientrcFlag,
+  defaultClientrcPath,
+  expandAlias,
+  loadPreferences,
+  parsePreferences,
+} from './clientrc.js'

@@ -33,6 +33,8 @@ export interface PatchCommandOptions {
   namespace: string | undefined
   /** TYPE NAME arguments. */
   args: string[]
+  /** The client version reported for `--match-server-version`, from `--version=vX.Y.Z` (else the product's). */
+  reportedVersion?: string
   /** Every parsed option by name, for the server mode to come. */
   all: Map<string, OptionValue>
 }

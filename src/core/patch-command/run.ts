@@ -7,6 +7,20 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import {
+  ClientrcError,
+  type Profiler,
+  type VersionRequest,
+  applyCommandDefaults,
+  clientVersionInfo,
+  clientrcFlag,
+  formatVersion,
+  loadPreferences,
+  parseVersionFlag,
+  startProfile,
+} from '../client/index.js'
+import { CLIENT_OPTIONS } from '../options/catalogue/client.js'
+import { PATCH_OPTIONS } from '../options/catalogue/patch.js'
 import { goQuote } from './go-text.js'
 import { type InputItem, isRecord, readSources, resolveSources } from './inputs.js'
 import { buildKustomization } from './kustomize.js'
@@ -25,9 +39,45 @@ export async function runPatch(argv: readonly string[], program: string, io: Pat
     io.err(`error: ${message}${message.endsWith('\n') ? '' : '\n'}${hint ? hint + '\n' : ''}`)
     return { exitCode: 1 }
   }
+  const env = io.env ?? process.env
+  // --version[=true|raw|false|vX.Y.Z] (verflag): printed before anything else runs.
+  let version: VersionRequest = { kind: 'none' }
+  let reported: string | undefined
+  const rest: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--') {
+      rest.push(...argv.slice(i))
+      break
+    }
+    const m = /^--version(?:=(.*))?$/s.exec(argv[i])
+    if (!m) {
+      rest.push(argv[i])
+      continue
+    }
+    try {
+      const request = parseVersionFlag(m[1])
+      if (request.kind === 'set') reported = request.version
+      else version = request
+    } catch (err) {
+      return fail((err as Error).message, `See '${program} patch --help' for usage.`)
+    }
+  }
+  if (version.kind === 'print' || version.kind === 'raw') {
+    io.out(formatVersion(clientVersionInfo(reported), version.kind === 'raw'))
+    return { exitCode: 0 }
+  }
+  // The preferences file: defaults for `patch` (explicit flags win).
+  let args: string[]
+  try {
+    const prefs = loadPreferences(clientrcFlag(rest), env, io.cwd)
+    args = applyCommandDefaults(rest, 'patch', prefs, [...PATCH_OPTIONS, ...CLIENT_OPTIONS])
+  } catch (err) {
+    if (err instanceof ClientrcError) return fail(err.message)
+    throw err
+  }
   let options: PatchCommandOptions
   try {
-    const outcome = parsePatchCommandLine(argv, program)
+    const outcome = parsePatchCommandLine(args, program)
     if (outcome.kind === 'help') return { exitCode: 0, help: true }
     for (const w of outcome.warnings) io.err(w)
     options = outcome.options
@@ -35,6 +85,32 @@ export async function runPatch(argv: readonly string[], program: string, io: Pat
     if (err instanceof UsageError) return fail(err.message, err.hint)
     throw err
   }
+  options.reportedVersion = reported
+  // --profile: started before the work, written when it ends (V8 formats, see client/profile.ts).
+  const profileName = typeof options.all.get('profile') === 'string' ? (options.all.get('profile') as string) : 'none'
+  const profileOutput = typeof options.all.get('profile-output') === 'string' ? (options.all.get('profile-output') as string) : 'profile.pprof'
+  let profiler: Profiler
+  try {
+    profiler = await startProfile(profileName, path.resolve(io.cwd, profileOutput))
+  } catch (err) {
+    return fail(messageOf(err))
+  }
+  let result: RunResult
+  try {
+    result = await runOperation(options, io, deps, fail)
+  } finally {
+    try {
+      await profiler.stop()
+    } catch (err) {
+      fail(messageOf(err))
+      // eslint-disable-next-line no-unsafe-finally
+      return { exitCode: 1 }
+    }
+  }
+  return result
+}
+
+async function runOperation(options: PatchCommandOptions, io: PatchIO, deps: () => Promise<PatchDeps>, fail: (message: string) => RunResult): Promise<RunResult> {
   let engine: PatchDeps
   try {
     engine = await deps()

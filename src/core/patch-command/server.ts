@@ -6,7 +6,21 @@
  * returned object is compared with the object as read: `patched` or `patched (no change)`.
  * `--dry-run=client` patches the object locally and sends no PATCH.
  */
-import { type ClientFlags, ClientConfigError, type Connection, RestClient, type RestResponse, UnreachableError, clientFlagsFrom, resolveConnection } from '../client/index.js'
+import {
+  type ClientFlags,
+  ClientConfigError,
+  type Connection,
+  DiscoveryCache,
+  RestClient,
+  type RestResponse,
+  UnreachableError,
+  WarningWriter,
+  clientFlagsFrom,
+  clientVersionInfo,
+  expandCacheDir,
+  resolveConnection,
+  serverVersionMismatch,
+} from '../client/index.js'
 import { type InputItem, isRecord } from './inputs.js'
 import type { PatchCommandOptions } from './options.js'
 import { LocalError, patchOne, printPatched, readItems, readPatch, type RunResult } from './run.js'
@@ -52,12 +66,34 @@ export async function runServer(options: PatchCommandOptions, io: PatchIO, deps:
     throw err
   }
   for (const w of connection.warnings) io.err(`Warning: ${w}\n`)
+  const flags = clientFlags(options)
   const { text, patch } = readPatch(options, io, deps)
   // kubectl's "to JSON" step: JSON text is sent as is, anything else as the YAML's JSON.
   const body = /^\s*\{/u.test(text) ? text : deps.compactJson(patch as Value)
   const client = new RestClient(connection)
+  const warnings = new WarningWriter(io.err)
+  const env = io.env ?? process.env
+  const cacheDir = typeof flags.cacheDir === 'string' ? flags.cacheDir : undefined
+  const cache = new DiscoveryCache(expandCacheDir(cacheDir, env), connection.server)
   try {
-    return await patchTargets(options, io, deps, client, connection.namespace, patch, body)
+    if (flags.matchServerVersion === true) {
+      // client-go's MatchesServerVersion, before any other request.
+      const res = await client.get('/version', { headers: { accept: 'application/json' } })
+      warnings.handle(res.warnings)
+      const mismatch = serverVersionMismatch(clientVersionInfo(options.reportedVersion), res.status, res.body)
+      if (mismatch) {
+        io.err(`error: ${mismatch}\n`)
+        return { exitCode: 1 }
+      }
+    }
+    const result = await patchTargets(options, io, deps, client, connection.namespace, patch, body, warnings, cache)
+    // --warnings-as-errors: kubectl's post-run check, after a successful command.
+    const asError = flags.warningsAsErrors === true && result.exitCode === 0 ? warnings.asError() : undefined
+    if (asError) {
+      io.err(`error: ${asError}\n`)
+      return { exitCode: 1 }
+    }
+    return result
   } catch (err) {
     if (err instanceof UnreachableError || err instanceof DisplayError) {
       io.err(`${err.message}\n`)
@@ -83,8 +119,10 @@ async function patchTargets(
   namespace: string,
   patch: unknown,
   body: string,
+  warnings: WarningWriter,
+  cache?: DiscoveryCache,
 ): Promise<RunResult> {
-  const discovery = new Discovery(client, deps)
+  const discovery = new Discovery(client, deps, cache, warnings)
   const errors: string[] = []
   const targets: (Target | { error: string })[] = []
   const hasFiles = options.filenames.length > 0 || options.kustomize !== ''
@@ -111,7 +149,7 @@ async function patchTargets(
       continue
     }
     try {
-      io.out(await patchTarget(target, options, io, deps, client, patch, body))
+      io.out(await patchTarget(target, options, io, deps, client, patch, body, warnings))
     } catch (err) {
       if (err instanceof UnreachableError) throw err
       errors.push(err instanceof DisplayError ? err.message : `error: ${(err as Error).message}`)
@@ -134,7 +172,7 @@ async function fileTarget(object: Record<string, Value>, source: string, namespa
   const slash = apiVersion.indexOf('/')
   const group = slash === -1 ? '' : apiVersion.slice(0, slash)
   const version = slash === -1 ? apiVersion : apiVersion.slice(slash + 1)
-  const mapping = (await discovery.resources(group, version)).find((m) => m.kind === kind)
+  const mapping = await discovery.findKind(group, version, kind)
   if (!mapping) {
     return {
       error: `error: resource mapping not found for name: ${JSON.stringify(name)} namespace: ${JSON.stringify(objectNamespace)} from ${JSON.stringify(source)}: no matches for kind ${JSON.stringify(kind)} in version ${JSON.stringify(apiVersion)}\nensure CRDs are installed first`,
@@ -194,12 +232,13 @@ async function patchTarget(
   client: RestClient,
   patch: unknown,
   body: string,
+  warnings: WarningWriter,
 ): Promise<string> {
   const path = resourcePath(target, options.subresource)
   let original = target.object
   if (original === undefined) {
     const got = await client.get(path, { headers: { accept: 'application/json' } })
-    printWarnings(got, io)
+    warnings.handle(got.warnings)
     if (got.status !== 200) throw new DisplayError(apiErrorText(got))
     original = decodeObject(got.body, deps)
   }
@@ -213,7 +252,7 @@ async function patchTarget(
     body,
     headers: { 'content-type': CONTENT_TYPES[options.type], accept: 'application/json' },
   })
-  printWarnings(res, io)
+  warnings.handle(res.warnings)
   if (res.status < 200 || res.status > 299) {
     if (res.status === 415) {
       const { group, version, kind } = target.mapping
@@ -223,10 +262,6 @@ async function patchTarget(
   }
   const patched = decodeObject(res.body, deps)
   return printPatched(patched, !deps.equal(original, patched), options, io, deps)
-}
-
-function printWarnings(res: RestResponse, io: PatchIO): void {
-  for (const w of res.warnings) io.err(`Warning: ${w}\n`)
 }
 
 function decodeObject(text: string, deps: PatchDeps): Record<string, Value> {
@@ -293,14 +328,24 @@ export function apiErrorText(res: RestResponse): string {
   return reason !== '' ? `Error from server (${reason}): ${message}` : `Error from server: ${message}`
 }
 
-/** Legacy discovery (`/api`, `/apis`, `/api/v1`, `/apis/{g}/{v}`), read once per run. */
+/**
+ * Legacy discovery (`/api`, `/apis`, `/api/v1`, `/apis/{g}/{v}`), read once per run, and kept
+ * on disk between runs in kubectl's cache layout (`--cache-dir`, see client/discovery-cache.ts).
+ * As kubectl does, a type or kind not found in cached discovery invalidates the cache and
+ * looks again on the server.
+ */
 export class Discovery {
   private preferred?: Promise<Mapping[]>
   private readonly byVersion = new Map<string, Promise<Mapping[]>>()
+  /** Whether anything was answered from the disk cache (a miss then refetches). */
+  private usedCache = false
+  private cacheOff = false
 
   constructor(
     private readonly client: RestClient,
     private readonly deps: PatchDeps,
+    private readonly cache?: DiscoveryCache,
+    private readonly warnings?: WarningWriter,
   ) {}
 
   /** The resources of one group version (empty when the server does not serve it). */
@@ -314,8 +359,32 @@ export class Discovery {
     return found
   }
 
+  /** The resource of a kind in a group version; the cache is refreshed once on a miss. */
+  async findKind(group: string, version: string, kind: string): Promise<Mapping | undefined> {
+    const hit = (await this.resources(group, version)).find((m) => m.kind === kind)
+    if (hit || !this.refresh()) return hit
+    return (await this.resources(group, version)).find((m) => m.kind === kind)
+  }
+
   /** The resource a command-line type names: plural, singular, short name or kind, optionally `.group` or `.version.group`. */
   async find(arg: string): Promise<Mapping | undefined> {
+    const hit = await this.findOnce(arg)
+    if (hit || !this.refresh()) return hit
+    return this.findOnce(arg)
+  }
+
+  /** Drops what came from the disk cache, for a fresh look; false when nothing did. */
+  private refresh(): boolean {
+    if (!this.usedCache || !this.cache) return false
+    this.cache.invalidate()
+    this.usedCache = false
+    this.cacheOff = true
+    this.preferred = undefined
+    this.byVersion.clear()
+    return true
+  }
+
+  private async findOnce(arg: string): Promise<Mapping | undefined> {
     const all = await this.all()
     const lower = arg.toLowerCase()
     const parts = lower.split('.')
@@ -342,18 +411,42 @@ export class Discovery {
     return undefined
   }
 
+  /** The group list as client-go's ServerGroups: the core group (name "") first, then `/apis`'s groups. */
+  private async groups(): Promise<Record<string, Value>[]> {
+    const file = this.cache?.groupsFile()
+    if (file && !this.cacheOff) {
+      const cached = this.cache!.read(file)
+      if (isRecord(cached) && Array.isArray(cached.groups)) {
+        this.usedCache = true
+        return cached.groups.filter(isRecord)
+      }
+    }
+    const out: Record<string, Value>[] = []
+    const api = await this.json('/api')
+    const coreVersions = Array.isArray(api?.versions) ? (api.versions as unknown[]).filter((v): v is string => typeof v === 'string') : []
+    if (coreVersions.length > 0) {
+      const versions = coreVersions.map((v) => ({ groupVersion: v, version: v }))
+      out.push({ name: '', versions, preferredVersion: versions[0] })
+    }
+    const apis = await this.json('/apis')
+    if (apis === undefined) return out
+    out.push(...(Array.isArray(apis.groups) ? (apis.groups as unknown[]).filter(isRecord) : []))
+    if (file) this.cache!.write(file, { kind: 'APIGroupList', apiVersion: 'v1', groups: out })
+    return out
+  }
+
   private all(): Promise<Mapping[]> {
     this.preferred ??= (async () => {
       const out: Mapping[] = []
-      const api = await this.json('/api')
-      const coreVersions = Array.isArray(api?.versions) ? (api.versions as unknown[]).filter((v): v is string => typeof v === 'string') : []
-      if (coreVersions.length > 0) out.push(...(await this.resources('', coreVersions[0])))
-      const apis = await this.json('/apis')
-      const groups = Array.isArray(apis?.groups) ? (apis.groups as unknown[]) : []
-      for (const g of groups) {
-        if (!isRecord(g) || typeof g.name !== 'string') continue
+      for (const g of await this.groups()) {
+        if (typeof g.name !== 'string') continue
         const preferred = isRecord(g.preferredVersion) ? g.preferredVersion.version : undefined
         const versions = Array.isArray(g.versions) ? g.versions.filter(isRecord).map((v) => v.version).filter((v): v is string => typeof v === 'string') : []
+        if (g.name === '') {
+          // The core group: its preferred version only, as before.
+          if (versions.length > 0) out.push(...(await this.resources('', versions[0])))
+          continue
+        }
         const ordered = typeof preferred === 'string' ? [preferred, ...versions.filter((v) => v !== preferred)] : versions
         for (const v of ordered) out.push(...(await this.resources(g.name, v)))
       }
@@ -363,8 +456,21 @@ export class Discovery {
   }
 
   private async load(group: string, version: string): Promise<Mapping[]> {
-    const list = await this.json(group === '' ? `/api/${version}` : `/apis/${group}/${version}`)
-    if (!list || !Array.isArray(list.resources)) return []
+    const file = this.cache?.resourcesFile(group, version)
+    let list: Record<string, Value> | undefined
+    if (file && !this.cacheOff) {
+      const cached = this.cache!.read(file)
+      if (isRecord(cached) && Array.isArray(cached.resources)) {
+        list = cached
+        this.usedCache = true
+      }
+    }
+    if (!list) {
+      list = await this.json(group === '' ? `/api/${version}` : `/apis/${group}/${version}`)
+      if (!list || !Array.isArray(list.resources)) return []
+      if (file) this.cache!.write(file, list)
+    }
+    if (!Array.isArray(list.resources)) return []
     const out: Mapping[] = []
     for (const r of list.resources) {
       if (!isRecord(r) || typeof r.name !== 'string' || r.name.includes('/')) continue
@@ -384,6 +490,7 @@ export class Discovery {
 
   private async json(path: string): Promise<Record<string, Value> | undefined> {
     const res = await this.client.get(path, { headers: { accept: 'application/json' } })
+    this.warnings?.handle(res.warnings)
     if (res.status !== 200) return undefined
     try {
       const v = this.deps.decodeJson(res.body)

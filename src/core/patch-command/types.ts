@@ -46,4 +46,6 @@ export interface PatchIO {
   err(text: string): void
   /** HTTP(S) GET for `-f <url>`: the body, or a thrown Error with the message to print. */
   fetchUrl(url: string): Promise<string>
+  /** The environment (`HOME`, `CLIENTRC`); the process's when absent. */
+  env?: NodeJS.ProcessEnv
 }

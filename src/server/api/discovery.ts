@@ -50,6 +50,20 @@ export function apiGroup(kinds: readonly Strategy[], group: string): Record<stri
   return versions ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroupOf(group, versions) } : undefined
 }
 
+/** The verbs every served subresource has. */
+export const SUBRESOURCE_VERBS = ['get', 'patch', 'update']
+
+/** `<plural>/<sub>`: status is the kind itself, scale the autoscaling/v1 Scale. */
+function subresourceEntry(k: Strategy, sub: string): Record<string, unknown> {
+  return {
+    name: `${k.resource}/${sub}`,
+    singularName: '',
+    namespaced: k.namespaced,
+    ...(sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { kind: k.kind }),
+    verbs: SUBRESOURCE_VERBS,
+  }
+}
+
 /** The APIResourceList of one group version, or undefined when nothing is served there. */
 export function apiResourceList(kinds: readonly Strategy[], group: string, version: string): Record<string, unknown> | undefined {
   const served = kinds.filter((k) => k.group === group && k.version === version).sort((a, b) => (a.resource < b.resource ? -1 : 1))
@@ -58,14 +72,17 @@ export function apiResourceList(kinds: readonly Strategy[], group: string, versi
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: groupVersion({ group, version }),
-    resources: served.map((k) => ({
-      name: k.resource,
-      singularName: k.singular,
-      namespaced: k.namespaced,
-      kind: k.kind,
-      verbs: k.verbs,
-      ...(k.shortNames.length > 0 ? { shortNames: k.shortNames } : {}),
-      ...(k.categories && k.categories.length > 0 ? { categories: k.categories } : {}),
-    })),
+    resources: served.flatMap((k) => [
+      {
+        name: k.resource,
+        singularName: k.singular,
+        namespaced: k.namespaced,
+        kind: k.kind,
+        verbs: k.verbs,
+        ...(k.shortNames.length > 0 ? { shortNames: k.shortNames } : {}),
+        ...(k.categories && k.categories.length > 0 ? { categories: k.categories } : {}),
+      },
+      ...[...(k.subresources ?? [])].sort().map((sub) => subresourceEntry(k, sub)),
+    ]),
   }
 }

@@ -8,10 +8,11 @@ import type { Handler, RequestContext } from '../http/types.js'
 import type { Store } from '../store/types.js'
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js'
 import { createHandler } from './handlers/create.js'
-import { deleteHandler } from './handlers/delete.js'
+import { deleteCollectionHandler, deleteHandler } from './handlers/delete.js'
 import { getHandler } from './handlers/get.js'
 import { listHandler } from './handlers/list.js'
 import { patchHandler } from './handlers/patch.js'
+import { getScaleHandler, patchScaleHandler, updateScaleHandler } from './handlers/scale.js'
 import type { Scope } from './handlers/scope.js'
 import { updateHandler } from './handlers/update.js'
 import { watchHandler } from './handlers/watch.js'
@@ -34,6 +35,13 @@ const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
   update: updateHandler,
   patch: patchHandler,
   delete: deleteHandler,
+  deletecollection: deleteCollectionHandler,
+}
+
+/** The verbs of the subresources (status, scale): get, update, patch of a named object. */
+const SUBRESOURCE_HANDLERS: Record<string, Record<string, (scope: Scope) => Promise<void>>> = {
+  status: { get: getHandler, update: updateHandler, patch: patchHandler },
+  scale: { get: getScaleHandler, update: updateScaleHandler, patch: patchScaleHandler },
 }
 
 /** Verbs that need a name in the URL, and those that must not have one. */
@@ -94,12 +102,31 @@ async function route(registry: Registry, req: Parameters<Handler>[0], res: Param
     if (namespace !== undefined && !own) throw errors.resourceNotFound()
     namespace = undefined
   }
-  if (info.subresource !== undefined) throw errors.resourceNotFound()
   const verb = info.verb
+  if (info.subresource !== undefined) {
+    const sub = info.subresource
+    if (!strategy.subresources?.includes(sub) || info.name === undefined) throw errors.resourceNotFound()
+    const handler = SUBRESOURCE_HANDLERS[sub]?.[verb]
+    if (!handler) throw errors.methodNotAllowed()
+    await handler({
+      req,
+      res,
+      ctx,
+      store,
+      ...(namespace !== undefined ? { namespace } : {}),
+      name: info.name,
+      ...(sub === 'status' ? { subresource: 'status' as const } : {}),
+      query: ctx.url.searchParams,
+    })
+    return
+  }
   if (!VERB_HANDLERS[verb] || !strategy.verbs.includes(verb)) throw errors.methodNotAllowed()
   if (NAMED.has(verb) && info.name === undefined) throw errors.methodNotAllowed()
   if (COLLECTION.has(verb) && info.name !== undefined) throw errors.methodNotAllowed()
-  if (strategy.namespaced && namespace === undefined && (verb === 'create' || info.name !== undefined)) throw errors.methodNotAllowed()
+  // The all-namespaces path of a namespaced kind serves list and watch only.
+  if (strategy.namespaced && namespace === undefined && (verb === 'create' || verb === 'deletecollection' || info.name !== undefined)) {
+    throw errors.methodNotAllowed()
+  }
   await VERB_HANDLERS[verb]!({
     req,
     res,

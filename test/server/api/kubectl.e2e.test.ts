@@ -149,6 +149,64 @@ describe('api: the real kubectl against the built server (end to end)', function
     assert.match((await kubectl('delete', 'ns', 'default')).stderr, /namespaces "default" is forbidden: this namespace may not be deleted/)
   })
 
+  it('delete: --all and -l (list then delete), deletecollection, preconditions, dry run, options', async () => {
+    await ok('create', '-f', file('dc.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata: {name: dc}\n'))
+    // (kubectl create cm/ns send protobuf, which is not served: manifests instead.)
+    const cms = (list: Array<[string, string]>) =>
+      file(`cms-${list[0]![0]}.yaml`, list.map(([name, labels]) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, namespace: dc, labels: {${labels}}}\ndata: {k: v}\n`).join('---\n'))
+    await ok('create', '-f', cms([['a1', 'a: b'], ['a2', 'a: b'], ['c1', 'a: c'], ['c2', 'a: c'], ['d1', 'x: z']]))
+    assert.equal(await ok('delete', 'cm', '-l', 'a=b', '-n', 'dc'), 'configmap "a1" deleted\nconfigmap "a2" deleted\n')
+    assert.equal(await ok('get', 'cm', '-n', 'dc', '-o', 'name'), 'configmap/c1\nconfigmap/c2\nconfigmap/d1\n')
+
+    // DELETE on the collection: selectors, dry run, the deleted objects as a list.
+    const dry = await server.get('/api/v1/namespaces/dc/configmaps?labelSelector=a%3Dc&dryRun=All', {}, 'DELETE')
+    assert.equal(dry.status, 200)
+    assert.deepEqual(JSON.parse(dry.body).items.map((i: { metadata: { name: string } }) => i.metadata.name), ['c1', 'c2'])
+    assert.equal(await ok('get', 'cm', '-n', 'dc', '-o', 'name'), 'configmap/c1\nconfigmap/c2\nconfigmap/d1\n')
+    const dc = await server.get('/api/v1/namespaces/dc/configmaps?labelSelector=a%3Dc', {}, 'DELETE')
+    assert.equal(dc.status, 200)
+    const dcList = JSON.parse(dc.body)
+    assert.equal(dcList.kind, 'ConfigMapList')
+    assert.deepEqual(dcList.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['c1', 'c2'])
+    assert.equal(await ok('get', 'cm', '-n', 'dc', '-o', 'name'), 'configmap/d1\n')
+    assert.equal((await server.get('/api/v1/configmaps', {}, 'DELETE')).status, 405, 'no deletecollection across namespaces')
+    assert.equal((await server.get('/api/v1/namespaces', {}, 'DELETE')).status, 405, 'namespaces have no deletecollection')
+
+    // DeleteOptions: preconditions (409), dry run, propagationPolicy, gracePeriodSeconds.
+    const d1 = JSON.parse(await ok('get', 'cm', 'd1', '-n', 'dc', '-o', 'json'))
+    // Node's client sends a DELETE body without Content-Length or chunking unless told.
+    const del = (path: string, body: unknown) => {
+      const text = JSON.stringify(body)
+      return server.get(path, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) }, 'DELETE', text)
+    }
+    const staleUid = await del('/api/v1/namespaces/dc/configmaps/d1', { preconditions: { uid: 'nope' } })
+    assert.equal(staleUid.status, 409)
+    assert.equal(JSON.parse(staleUid.body).message, `Operation cannot be fulfilled on configmaps "d1": Precondition failed: UID in precondition: nope, UID in object meta: ${d1.metadata.uid}`)
+    const staleRv = await del('/api/v1/namespaces/dc/configmaps/d1', { preconditions: { resourceVersion: '1' } })
+    assert.equal(staleRv.status, 409)
+    assert.equal(
+      JSON.parse(staleRv.body).message,
+      `Operation cannot be fulfilled on configmaps "d1": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: ${d1.metadata.resourceVersion}`,
+    )
+    const badPolicy = await del('/api/v1/namespaces/dc/configmaps/d1', { propagationPolicy: 'Sometimes' })
+    assert.equal(badPolicy.status, 422)
+    assert.match(JSON.parse(badPolicy.body).message, /^DeleteOptions\.meta\.k8s\.io "" is invalid: propagationPolicy: Unsupported value: "Sometimes"/)
+    const dryDelete = await del('/api/v1/namespaces/dc/configmaps/d1?dryRun=All', { gracePeriodSeconds: 0, propagationPolicy: 'Foreground' })
+    assert.equal(dryDelete.status, 200)
+    assert.match(await ok('get', 'cm', '-n', 'dc', '-o', 'name'), /configmap\/d1/)
+    assert.equal(await ok('delete', 'cm', 'd1', '-n', 'dc', '--dry-run=server'), 'configmap "d1" deleted (server dry run)\n')
+    const good = await del('/api/v1/namespaces/dc/configmaps/d1?gracePeriodSeconds=30', {
+      propagationPolicy: 'Foreground',
+      preconditions: { uid: d1.metadata.uid, resourceVersion: d1.metadata.resourceVersion },
+    })
+    assert.equal(good.status, 200)
+
+    await ok('create', '-f', cms([['e1', ''], ['e2', '']]))
+    assert.equal(await ok('delete', 'cm', '--all', '-n', 'dc', '--grace-period=0', '--force'), 'configmap "e1" force deleted\nconfigmap "e2" force deleted\n')
+    assert.equal(await ok('get', 'cm', '-n', 'dc', '-o', 'name'), '')
+    await ok('delete', 'ns', 'dc')
+  })
+
   it('raw HTTP: Table, 415, 406, 405, unknown resources', async () => {
     const table = await server.get('/api/v1/namespaces', { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })
     const t = JSON.parse(table.body)
@@ -178,8 +236,32 @@ describe('api: the real kubectl against the built server (end to end)', function
     assert.deepEqual(apps, { kind: 'APIGroup', apiVersion: 'v1', name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } })
     const appsV1 = JSON.parse((await server.get('/apis/apps/v1')).body)
     assert.equal(appsV1.kind, 'APIResourceList')
-    assert.deepEqual(appsV1.resources.map((r: { name: string }) => r.name), ['controllerrevisions', 'daemonsets', 'deployments', 'replicasets', 'statefulsets'])
+    assert.deepEqual(appsV1.resources.map((r: { name: string }) => r.name), [
+      'controllerrevisions',
+      'daemonsets',
+      'daemonsets/status',
+      'deployments',
+      'deployments/scale',
+      'deployments/status',
+      'replicasets',
+      'replicasets/scale',
+      'replicasets/status',
+      'statefulsets',
+      'statefulsets/scale',
+      'statefulsets/status',
+    ])
+    const byName = (n: string) => appsV1.resources.find((r: { name: string }) => r.name === n)
+    assert.deepEqual(byName('deployments/scale'), { name: 'deployments/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] })
+    assert.deepEqual(byName('deployments/status'), { name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] })
+    assert.deepEqual(byName('deployments').verbs, ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'])
     assert.equal((await server.get('/apis/nope.example.com')).status, 404)
+    // Subresources: only where served; only get, update and patch.
+    assert.equal((await server.get('/api/v1/namespaces/default/configmaps/x/status')).status, 404)
+    assert.equal((await server.get('/api/v1/namespaces/default/pods/x/scale')).status, 404)
+    assert.equal((await server.get('/api/v1/namespaces/default/pods/x/status')).status, 404)
+    assert.equal(JSON.parse((await server.get('/api/v1/namespaces/default/pods/x/status')).body).message, 'pods "x" not found')
+    assert.equal((await server.get('/api/v1/namespaces/default/pods/x/status', {}, 'DELETE')).status, 405)
+    assert.equal(JSON.parse((await server.get('/api/v1/namespaces/default/status')).body).kind, 'Namespace')
   })
 
   it('built-in kinds: api-resources with short names, create from YAML, list, delete', async () => {
@@ -261,16 +343,49 @@ describe('api: the real kubectl against the built server (end to end)', function
     const deploy = JSON.parse(await ok('get', 'deployment.apps', 'web', '-o', 'json'))
     assert.equal(deploy.metadata.generation, 1)
     assert.equal(deploy.spec.replicas, 1)
-    const scale = await kubectl('scale', 'deploy', 'web', '--replicas=3')
-    assert.equal(scale.code, 1, 'the scale subresource is not served yet')
+    assert.equal(await ok('scale', 'deploy', 'web', '--replicas=3'), 'deployment.apps/web scaled\n')
+    const scaled = JSON.parse(await ok('get', 'deploy', 'web', '-o', 'json'))
+    assert.equal(scaled.spec.replicas, 3)
+    assert.equal(scaled.metadata.generation, 2)
+    assert.equal(
+      await ok('patch', 'deploy', 'web', '--subresource=scale', '--type', 'merge', '-p', '{"spec":{"replicas":2}}'),
+      'scale.autoscaling/web patched\n',
+    )
+    const scaleObj = JSON.parse(await ok('get', 'deploy', 'web', '--subresource=scale', '-o', 'json'))
+    assert.equal(scaleObj.kind, 'Scale')
+    assert.equal(scaleObj.apiVersion, 'autoscaling/v1')
+    assert.deepEqual(scaleObj.spec, { replicas: 2 })
+    assert.deepEqual(scaleObj.status, { replicas: 0, selector: 'app=web' })
+    assert.equal(JSON.parse(await ok('get', 'deploy', 'web', '-o', 'json')).metadata.generation, 3)
+    assert.equal(
+      await ok('patch', 'deploy', 'web', '--subresource=status', '--type', 'merge', '-p', '{"status":{"replicas":7},"spec":{"replicas":9}}'),
+      'deployment.apps/web patched\n',
+    )
+    const patchedStatus = JSON.parse(await ok('get', 'deploy', 'web', '--subresource=status', '-o', 'json'))
+    assert.equal(patchedStatus.status.replicas, 7)
+    assert.equal(patchedStatus.spec.replicas, 2, 'the status subresource changes only .status')
+    assert.equal(patchedStatus.metadata.generation, 3)
     assert.equal(
       await ok('apply', '-f', file('svc-apply.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: web, labels: {tier: front}}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n')),
       'service/web configured\n',
     )
     assert.equal(JSON.parse(await ok('get', 'svc', 'web', '-o', 'json')).spec.clusterIP, svc.spec.clusterIP)
-    assert.equal(await ok('patch', 'deploy', 'web', '-p', '{"spec":{"replicas":2}}'), 'deployment.apps/web patched\n')
-    assert.equal(JSON.parse(await ok('get', 'deploy', 'web', '-o', 'json')).metadata.generation, 2)
+    assert.equal(await ok('patch', 'deploy', 'web', '-p', '{"spec":{"replicas":4},"status":{"replicas":1}}'), 'deployment.apps/web patched\n')
+    const afterPatch = JSON.parse(await ok('get', 'deploy', 'web', '-o', 'json'))
+    assert.equal(afterPatch.metadata.generation, 4)
+    assert.equal(afterPatch.status.replicas, 7, 'the main resource ignores status changes')
 
+    const scaleBody = (replicas: number) =>
+      JSON.stringify({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web', namespace: 'default' }, spec: { replicas } })
+    const putScale = (replicas: number) =>
+      server.get('/apis/apps/v1/namespaces/default/deployments/web/scale', { 'Content-Type': 'application/json' }, 'PUT', scaleBody(replicas))
+    const negative = await putScale(-1)
+    assert.equal(negative.status, 422)
+    assert.equal(JSON.parse(negative.body).message, 'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0')
+    const put5 = await putScale(5)
+    assert.equal(put5.status, 200)
+    assert.deepEqual(JSON.parse(put5.body).spec, { replicas: 5 })
+    assert.equal(JSON.parse(await ok('get', 'deploy', 'web', '-o', 'json')).spec.replicas, 5)
     const roles = await ok('get', 'clusterroles')
     assert.match(roles, /^NAME\s+CREATED AT$/m)
     assert.match(roles, /^cluster-admin\s/m)

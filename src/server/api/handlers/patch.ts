@@ -15,8 +15,16 @@ export const PATCH_TYPES: Readonly<Record<string, PatchType>> = {
   'application/strategic-merge-patch+json': 'strategic',
 }
 
-export async function patchHandler(scope: Scope): Promise<void> {
-  const output = negotiateOutput(scope.req.headers.accept, { table: false })
+export interface ParsedPatch {
+  type: PatchType
+  patch: unknown
+  /** Whether the patch names a resourceVersion (then a precondition: no retry on conflict). */
+  setsResourceVersion: boolean
+  dryRun: boolean
+}
+
+/** The patch of the request: its type, parsed body, and the query's dryRun. */
+export async function readPatch(scope: Scope): Promise<ParsedPatch> {
   const type = PATCH_TYPES[requestMediaType(scope.req)]
   if (!type) throw errors.unsupportedMediaType(Object.keys(PATCH_TYPES))
   checkFieldValidation(scope.query)
@@ -34,22 +42,29 @@ export async function patchHandler(scope: Scope): Promise<void> {
   if (type !== 'json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
     throw errors.badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}')
   }
-  const setsResourceVersion = text.includes('resourceVersion')
-  const updated = await scope.store.update(
-    scope.namespace,
-    scope.name!,
-    (current) => {
-      let result: Record<string, unknown>
-      try {
-        result = applyPatch(current as Record<string, unknown>, patch, type)
-      } catch (err) {
-        if (err instanceof PatchError) throw type === 'json' ? errors.invalidRequest() : errors.badRequest(err.message)
-        throw err
-      }
-      // Back to plain JSON values (the engine keeps Go's integer/float distinction).
-      return JSON.parse(goMarshal(result)) as KubeObject
-    },
-    { dryRun, retryOnConflict: !setsResourceVersion },
-  )
+  return { type, patch, setsResourceVersion: text.includes('resourceVersion'), dryRun }
+}
+
+/** `current` with the patch applied, as plain JSON values. */
+export function patchObject<T extends Record<string, unknown>>(current: T, parsed: ParsedPatch): T {
+  let result: Record<string, unknown>
+  try {
+    result = applyPatch(current, parsed.patch, parsed.type)
+  } catch (err) {
+    if (err instanceof PatchError) throw parsed.type === 'json' ? errors.invalidRequest() : errors.badRequest(err.message)
+    throw err
+  }
+  // Back to plain JSON values (the engine keeps Go's integer/float distinction).
+  return JSON.parse(goMarshal(result)) as T
+}
+
+export async function patchHandler(scope: Scope): Promise<void> {
+  const output = negotiateOutput(scope.req.headers.accept, { table: false })
+  const parsed = await readPatch(scope)
+  const updated = await scope.store.update(scope.namespace, scope.name!, (current) => patchObject(current as KubeObject & Record<string, unknown>, parsed), {
+    dryRun: parsed.dryRun,
+    retryOnConflict: !parsed.setsResourceVersion,
+    ...(scope.subresource ? { subresource: scope.subresource } : {}),
+  })
   writeObject(scope.res, 200, updated, output)
 }

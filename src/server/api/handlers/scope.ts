@@ -14,6 +14,8 @@ export interface Scope {
   /** The namespace in the URL (namespaced kinds only). */
   namespace?: string
   name?: string
+  /** `status` for `<object>/status`: writes change only .status. */
+  subresource?: 'status'
   query: URLSearchParams
 }
 

@@ -14,6 +14,10 @@ export async function updateHandler(scope: Scope): Promise<void> {
   }
   if (bodyName !== scope.name) throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${scope.name!})`)
   const conditional = typeof obj.metadata.resourceVersion === 'string' && obj.metadata.resourceVersion !== ''
-  const updated = await scope.store.update(scope.namespace, scope.name!, () => obj, { dryRun, retryOnConflict: !conditional })
+  const updated = await scope.store.update(scope.namespace, scope.name!, () => obj, {
+    dryRun,
+    retryOnConflict: !conditional,
+    ...(scope.subresource ? { subresource: scope.subresource } : {}),
+  })
   writeObject(scope.res, 200, updated, output)
 }

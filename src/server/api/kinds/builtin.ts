@@ -100,6 +100,7 @@ export function dataStrategy(info: ResourceInfo, overrides: KindOverrides = {}):
     ...info,
     shortNames: [...info.shortNames],
     verbs: [...info.verbs],
+    subresources: [...info.subresources],
     ...(info.categories ? { categories: [...info.categories] } : {}),
     generation: GENERATION_KINDS.has(info.resource),
     validateName: isDNS1123Subdomain,

@@ -39,7 +39,7 @@ export const configmaps: Strategy = {
   singular: 'configmap',
   shortNames: ['cm'],
   namespaced: true,
-  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
   generation: true,
   validateName: isDNS1123Subdomain,
   prepareForCreate: () => {},

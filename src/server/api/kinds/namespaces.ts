@@ -19,7 +19,9 @@ export const namespaces: Strategy = {
   singular: 'namespace',
   shortNames: ['ns'],
   namespaced: false,
+  // No deletecollection: the reference does not serve it for namespaces.
   verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+  subresources: ['status'],
   generation: true,
   validateName: isDNS1123Label,
   prepareForCreate(obj) {

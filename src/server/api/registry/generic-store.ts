@@ -42,6 +42,12 @@ export interface WriteOptions {
 export interface UpdateOptions extends WriteOptions {
   /** Apply `produce` again to the new current object when a concurrent write won. */
   retryOnConflict?: boolean
+  /**
+   * `status`: the write of the status subresource. Only `.status` of the produced object is
+   * taken (its resourceVersion and uid stay preconditions); spec and metadata stay the stored
+   * ones and the kind's prepareForUpdate does not run.
+   */
+  subresource?: 'status'
 }
 
 export interface DeleteOptions extends WriteOptions {
@@ -105,6 +111,18 @@ function randomSuffix(): string {
   let s = ''
   for (let i = 0; i < 5; i++) s += GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)]
   return s
+}
+
+/** The stored object with the status (and the preconditions) of `produced`: a status write. */
+function statusOnly(current: KubeObject, produced: KubeObject): KubeObject {
+  const { status: _old, ...rest } = structuredClone(current)
+  void _old
+  const metadata = { ...rest.metadata }
+  for (const k of ['resourceVersion', 'uid', 'name'] as const) {
+    if (produced.metadata[k] === undefined) delete metadata[k]
+    else metadata[k] = produced.metadata[k] as string
+  }
+  return { ...rest, metadata, ...(produced.status !== undefined ? { status: structuredClone(produced.status) } : {}) }
 }
 
 export class GenericStore {
@@ -294,8 +312,9 @@ export class GenericStore {
       })
       if (!kv) throw errors.notFound(this.res, name)
       const current = this.decodeKv(kv)
-      const obj = structuredClone(await produce(structuredClone(current)))
+      let obj = structuredClone(await produce(structuredClone(current)))
       if (!isPlainObject(obj.metadata)) obj.metadata = {}
+      if (options.subresource === 'status') obj = statusOnly(current, obj)
       const meta = obj.metadata
       const precondition = meta.resourceVersion
       if (precondition !== undefined && precondition !== '' && precondition !== current.metadata.resourceVersion) {
@@ -316,7 +335,7 @@ export class GenericStore {
       meta.creationTimestamp = current.metadata.creationTimestamp
       meta.resourceVersion = current.metadata.resourceVersion
       if (current.metadata.generateName !== undefined && meta.generateName === undefined) meta.generateName = current.metadata.generateName
-      this.strategy.prepareForUpdate(obj, current)
+      if (options.subresource !== 'status') this.strategy.prepareForUpdate(obj, current)
       if (this.strategy.generation) {
         const gen = typeof current.metadata.generation === 'number' ? current.metadata.generation : 1
         meta.generation = this.strategy.specChanged(obj, current) ? gen + 1 : gen

@@ -19,6 +19,8 @@ export interface Strategy {
   categories?: string[]
   namespaced: boolean
   verbs: string[]
+  /** Served subresources: `status` (only .status changes), `scale` (autoscaling/v1 Scale of spec.replicas). */
+  subresources?: string[]
   /** Whether metadata.generation is kept (1 on create, +1 when `specChanged`). */
   generation: boolean
   /** Messages for an invalid metadata.name (empty when valid). */

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { apiResourceList } from '../../../src/server/api/discovery.js'
+import { labelSelectorString, toScale } from '../../../src/server/api/handlers/scale.js'
+import { KINDS } from '../../../src/server/api/kinds/index.js'
+import { Registry } from '../../../src/server/api/registry/registry.js'
+import { ApiError } from '../../../src/server/api/status-errors.js'
+import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
+
+describe('api: status and scale subresources, deletecollection in discovery', function () {
+  let dir: string
+  let store: SqliteStore
+  let registry: Registry
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'api-sub-'))
+    store = SqliteStore.open({ dataDir: dir, compactionIntervalMs: 0, healthcheckTimeoutMs: 2000, readycheckTimeoutMs: 2000 })
+    await store.create('/namespaces/default', Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' }, status: { phase: 'Active' } })))
+    registry = new Registry(store)
+  })
+  afterEach(async () => {
+    await store.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const deployment = {
+    metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },
+    spec: {
+      selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['b', 'a'] }] },
+      template: { metadata: { labels: { app: 'web', tier: 'a' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    },
+  }
+
+  it('a status write changes only .status: spec, metadata and generation stay', async () => {
+    const deployments = registry.lookup('apps', 'v1', 'deployments')!
+    const created = await deployments.create(structuredClone(deployment))
+    const updated = await deployments.update(
+      'default',
+      'web',
+      (cur) => ({ ...cur, metadata: { ...cur.metadata, labels: { changed: 'yes' } }, spec: { ...(cur.spec as object), replicas: 9 }, status: { replicas: 5 } }),
+      { subresource: 'status' },
+    )
+    assert.deepEqual(updated.status, { replicas: 5 })
+    assert.deepEqual(updated.spec, created.spec)
+    assert.deepEqual(updated.metadata.labels, { app: 'web' })
+    assert.equal(updated.metadata.generation, 1)
+    assert.notEqual(updated.metadata.resourceVersion, created.metadata.resourceVersion)
+    // A stale resourceVersion is still a precondition.
+    await assert.rejects(
+      deployments.update('default', 'web', (cur) => ({ ...cur, metadata: { ...cur.metadata, resourceVersion: created.metadata.resourceVersion! }, status: {} }), { subresource: 'status' }),
+      (e: unknown) => e instanceof ApiError && e.status.code === 409,
+    )
+    // The main resource still ignores status.
+    const main = await deployments.update('default', 'web', (cur) => ({ ...cur, status: { replicas: 1 } }))
+    assert.deepEqual(main.status, { replicas: 5 })
+  })
+
+  it('the namespace status subresource writes the status prepareForUpdate keeps', async () => {
+    const namespaces = registry.lookup('', 'v1', 'namespaces')!
+    await namespaces.create({ metadata: { name: 'team' } })
+    const updated = await namespaces.update(undefined, 'team', (cur) => ({ ...cur, status: { phase: 'Terminating' } }), { subresource: 'status' })
+    assert.deepEqual(updated.status, { phase: 'Terminating' })
+  })
+
+  it('Scale: spec.replicas (default 1), status.replicas, the selector as a string', async () => {
+    const deployments = registry.lookup('apps', 'v1', 'deployments')!
+    const created = await deployments.create(structuredClone(deployment))
+    const scale = toScale(created)
+    assert.equal(scale.kind, 'Scale')
+    assert.equal(scale.apiVersion, 'autoscaling/v1')
+    assert.deepEqual(scale.metadata, { name: 'web', namespace: 'default', uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion, creationTimestamp: created.metadata.creationTimestamp })
+    assert.deepEqual(scale.spec, { replicas: 1 })
+    assert.deepEqual(scale.status, { replicas: 0, selector: 'app=web,tier in (a,b)' })
+    const rc = toScale({ kind: 'ReplicationController', metadata: { name: 'r' }, spec: { replicas: 2, selector: { b: '2', a: '1' } }, status: { replicas: 2 } })
+    assert.deepEqual(rc.status, { replicas: 2, selector: 'a=1,b=2' })
+    assert.equal(labelSelectorString({ matchExpressions: [{ key: 'z', operator: 'DoesNotExist' }, { key: 'y', operator: 'Exists' }, { key: 'x', operator: 'NotIn', values: ['1'] }] }), 'x notin (1),y,!z')
+    assert.equal(labelSelectorString(undefined), '')
+  })
+
+  it('discovery: <plural>/status and <plural>/scale after each kind, deletecollection in verbs', () => {
+    const core = apiResourceList(KINDS, '', 'v1')!.resources as Array<Record<string, unknown>>
+    const names = core.map((r) => r.name as string)
+    for (const n of ['pods/status', 'services/status', 'nodes/status', 'namespaces/status', 'persistentvolumes/status', 'persistentvolumeclaims/status', 'resourcequotas/status', 'replicationcontrollers/scale', 'replicationcontrollers/status']) {
+      assert.ok(names.includes(n), n)
+    }
+    assert.ok(!names.includes('configmaps/status'))
+    assert.equal(names.indexOf('pods/status'), names.indexOf('pods') + 1)
+    assert.deepEqual(core.find((r) => r.name === 'replicationcontrollers/scale'), { name: 'replicationcontrollers/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] })
+    assert.deepEqual(core.find((r) => r.name === 'nodes/status'), { name: 'nodes/status', singularName: '', namespaced: false, kind: 'Node', verbs: ['get', 'patch', 'update'] })
+    assert.ok((core.find((r) => r.name === 'configmaps')!.verbs as string[]).includes('deletecollection'))
+    assert.ok(!(core.find((r) => r.name === 'namespaces')!.verbs as string[]).includes('deletecollection'))
+    for (const [group, plural] of [['batch', 'jobs'], ['batch', 'cronjobs'], ['networking.k8s.io', 'ingresses'], ['policy', 'poddisruptionbudgets'], ['apps', 'daemonsets']] as const) {
+      const names = (apiResourceList(KINDS, group, 'v1')!.resources as Array<{ name: string }>).map((r) => r.name)
+      assert.ok(names.includes(`${plural}/status`), plural)
+      assert.ok(!names.includes(`${plural}/scale`), plural)
+    }
+  })
+})
