@@ -56,6 +56,13 @@ const STEPS: { name: string; args: string[]; exitCode: number; stdout: RegExp | 
   { name: '-f FILE (object from the file, patched on the server)', args: ['-f', 'FILE', '-p', '{"data":{"g":"7"}}'], exitCode: 0, stdout: 'configmap/x patched\n' },
   { name: 'a missing object', args: ['cm', 'missing', '-p', '{}'], exitCode: 1, stdout: '' },
   { name: 'an unknown resource type', args: ['foos', 'x', '-p', '{}'], exitCode: 1, stdout: '' },
+  {
+    name: '--subresource=scale',
+    args: ['deploy', 'web', '--subresource=scale', '--type', 'merge', '-p', '{"spec":{"replicas":2}}'],
+    exitCode: 0,
+    stdout: /^(deployment\.apps|scale\.autoscaling)\/web patched\n$/,
+  },
+  { name: 'a stale resourceVersion in the patch: Conflict', args: ['cm', 'x', '--type', 'merge', '-p', '{"metadata":{"resourceVersion":"1"},"data":{"h":"8"}}'], exitCode: 1, stdout: '' },
   { name: 'a cluster-scoped object (namespace)', args: ['ns', 'NS', '-p', '{"metadata":{"labels":{"team":"a"}}}'], exitCode: 0, stdout: /^namespace\/\S+ patched\n$/ },
 ]
 
@@ -82,6 +89,15 @@ describe('patch against a server (end to end, built binary)', function () {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: '1' } }
     const reply = await server.get(`/api/v1/namespaces/${ns}/configmaps`, json, 'POST', JSON.stringify(cm))
     assert.equal(reply.status, 201, reply.body)
+    const labels = { app: 'web' }
+    const deploy = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
+    }
+    const d = await server.get(`/apis/apps/v1/namespaces/${ns}/deployments`, json, 'POST', JSON.stringify(deploy))
+    assert.equal(d.status, 201, d.body)
   }
 
   let file: string
