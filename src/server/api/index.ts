@@ -75,23 +75,25 @@ async function route(registry: Registry, req: Parameters<Handler>[0], res: Param
   if (!info.isResourceRequest) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(res)
     if (path === '/api') return writeObject(res, 200, apiVersions(req), negotiateOutput(req.headers.accept, { table: false }))
-    if (path === '/apis') return writeObject(res, 200, apiGroupList(KINDS), negotiateOutput(req.headers.accept, { table: false }))
+    const kinds = path.startsWith('/apis') ? await registry.kinds() : KINDS
+    if (path === '/apis') return writeObject(res, 200, apiGroupList(kinds), negotiateOutput(req.headers.accept, { table: false }))
     const groupOnly = /^\/apis\/([^/]+)$/.exec(path)
     if (groupOnly) {
-      const group = apiGroup(KINDS, groupOnly[1]!)
+      const group = apiGroup(kinds, groupOnly[1]!)
       if (group) return writeObject(res, 200, group, negotiateOutput(req.headers.accept, { table: false }))
       return notFound(res)
     }
     if (info.apiVersion !== undefined) {
-      const list = apiResourceList(KINDS, info.apiGroup ?? '', info.apiVersion)
+      const list = apiResourceList(kinds, info.apiGroup ?? '', info.apiVersion)
       if (list) return writeObject(res, 200, list, negotiateOutput(req.headers.accept, { table: false }))
     }
     return notFound(res)
   }
-  const store = registry.lookup(info.apiGroup ?? '', info.apiVersion ?? '', info.resource ?? '')
+  const store = await registry.resolve(info.apiGroup ?? '', info.apiVersion ?? '', info.resource ?? '')
   if (!store) {
     // An unknown group version is not routed at all; an unknown resource in a served one is a Status.
-    if (!apiResourceList(KINDS, info.apiGroup ?? '', info.apiVersion ?? '')) return notFound(res)
+    const kinds = info.apiGroup ? await registry.kinds() : KINDS
+    if (!apiResourceList(kinds, info.apiGroup ?? '', info.apiVersion ?? '')) return notFound(res)
     throw errors.resourceNotFound()
   }
   const { strategy } = store

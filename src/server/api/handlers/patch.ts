@@ -24,8 +24,12 @@ export interface ParsedPatch {
 }
 
 /** The patch of the request: its type, parsed body, and the query's dryRun. */
+/** The patch types of custom resources as the reference lists them (no strategic merge patch). */
+export const CUSTOM_RESOURCE_PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']
+
 export async function readPatch(scope: Scope): Promise<ParsedPatch> {
   const type = PATCH_TYPES[requestMediaType(scope.req)]
+  if (scope.store.strategy.customResource && (type === undefined || type === 'strategic')) throw errors.unsupportedMediaType(CUSTOM_RESOURCE_PATCH_TYPES)
   if (!type) throw errors.unsupportedMediaType(Object.keys(PATCH_TYPES))
   checkFieldValidation(scope.query)
   const dryRun = isDryRun(scope.query.getAll('dryRun'))

@@ -7,7 +7,8 @@
  */
 import type { KubeObject } from '../registry/object.js'
 import { isPlainObject } from '../registry/object.js'
-import { invalidValue } from '../registry/strategy.js'
+import { type ScalePaths, invalidValue } from '../registry/strategy.js'
+import { getPath, setPath } from '../kinds/crd.js'
 import { errors } from '../status-errors.js'
 import { DEFAULT_COLUMNS, toTable } from '../table.js'
 import { decodeBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
@@ -45,12 +46,22 @@ export function labelSelectorString(selector: unknown): string {
     .join(',')
 }
 
-/** The Scale of an object of a scalable kind. */
-export function toScale(obj: KubeObject): KubeObject {
+/** The Scale of an object of a scalable kind (custom resources: at the CRD's paths). */
+export function toScale(obj: KubeObject, paths?: ScalePaths): KubeObject {
+  if (paths) {
+    const specReplicas = getPath(obj, paths.specReplicas)
+    const statusReplicas = getPath(obj, paths.statusReplicas)
+    const selector = paths.labelSelector ? getPath(obj, paths.labelSelector) : undefined
+    return scaleOf(obj, typeof specReplicas === 'number' ? specReplicas : 0, typeof statusReplicas === 'number' ? statusReplicas : 0, typeof selector === 'string' ? selector : '')
+  }
   const spec = isPlainObject(obj.spec) ? obj.spec : {}
   const status = isPlainObject(obj.status) ? obj.status : {}
   // ReplicationControllers select with a plain map, the apps kinds with a LabelSelector.
   const selector = obj.kind === 'ReplicationController' ? labelSelectorString({ matchLabels: spec.selector }) : labelSelectorString(spec.selector)
+  return scaleOf(obj, typeof spec.replicas === 'number' ? spec.replicas : 1, typeof status.replicas === 'number' ? status.replicas : 0, selector)
+}
+
+function scaleOf(obj: KubeObject, specReplicas: number, statusReplicas: number, selector: string): KubeObject {
   const meta = obj.metadata
   return {
     kind: 'Scale',
@@ -62,8 +73,8 @@ export function toScale(obj: KubeObject): KubeObject {
       resourceVersion: meta.resourceVersion,
       creationTimestamp: meta.creationTimestamp,
     },
-    spec: { replicas: typeof spec.replicas === 'number' ? spec.replicas : 1 },
-    status: { replicas: typeof status.replicas === 'number' ? status.replicas : 0, ...(selector ? { selector } : {}) },
+    spec: { replicas: specReplicas },
+    status: { replicas: statusReplicas, ...(selector ? { selector } : {}) },
   }
 }
 
@@ -79,12 +90,18 @@ function scaleReplicas(name: string, scale: Obj): number {
 }
 
 /** The object with the Scale's replicas (and its resourceVersion as a precondition). */
-function applyScale(current: KubeObject, scale: Obj, name: string): KubeObject {
+function applyScale(current: KubeObject, scale: Obj, name: string, paths?: ScalePaths): KubeObject {
   const replicas = scaleReplicas(name, scale)
   const meta = isPlainObject(scale.metadata) ? scale.metadata : {}
   const rv = typeof meta.resourceVersion === 'string' && meta.resourceVersion !== '' ? meta.resourceVersion : current.metadata.resourceVersion
   if (typeof meta.uid === 'string' && meta.uid !== '' && meta.uid !== current.metadata.uid) {
     throw errors.conflict({ group: SCALE_GROUP, resource: 'scale' }, name, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${current.metadata.uid ?? ''}`)
+  }
+  if (paths) {
+    const next = structuredClone(current) as KubeObject & Obj
+    if (rv !== undefined) next.metadata.resourceVersion = rv
+    setPath(next, paths.specReplicas, replicas)
+    return next
   }
   const spec = isPlainObject(current.spec) ? current.spec : {}
   return { ...current, metadata: { ...current.metadata, ...(rv !== undefined ? { resourceVersion: rv } : {}) }, spec: { ...spec, replicas } }
@@ -92,7 +109,7 @@ function applyScale(current: KubeObject, scale: Obj, name: string): KubeObject {
 
 export async function getScaleHandler(scope: Scope): Promise<void> {
   const output = negotiateOutput(scope.req.headers.accept, { table: true })
-  const scale = toScale(await scope.store.get(scope.namespace, scope.name!))
+  const scale = toScale(await scope.store.get(scope.namespace, scope.name!), scope.store.strategy.scalePaths)
   if (output.kind === 'table') {
     const table = toTable(DEFAULT_COLUMNS, [scale], { resourceVersion: scale.metadata.resourceVersion }, { apiVersion: output.apiVersion, include: includeObject(scope.query) })
     writeObject(scope.res, 200, table, { kind: 'json' })
@@ -116,8 +133,8 @@ export async function updateScaleHandler(scope: Scope): Promise<void> {
   const bodyName = typeof meta.name === 'string' ? meta.name : ''
   if (bodyName !== scope.name) throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${scope.name!})`)
   const conditional = typeof meta.resourceVersion === 'string' && meta.resourceVersion !== ''
-  const updated = await scope.store.update(scope.namespace, scope.name!, (current) => applyScale(current, body, scope.name!), { dryRun, retryOnConflict: !conditional })
-  writeObject(scope.res, 200, toScale(updated), output)
+  const updated = await scope.store.update(scope.namespace, scope.name!, (current) => applyScale(current, body, scope.name!, scope.store.strategy.scalePaths), { dryRun, retryOnConflict: !conditional })
+  writeObject(scope.res, 200, toScale(updated, scope.store.strategy.scalePaths), output)
 }
 
 export async function patchScaleHandler(scope: Scope): Promise<void> {
@@ -127,12 +144,12 @@ export async function patchScaleHandler(scope: Scope): Promise<void> {
     scope.namespace,
     scope.name!,
     (current) => {
-      const scale = toScale(current) as KubeObject & Obj
+      const scale = toScale(current, scope.store.strategy.scalePaths) as KubeObject & Obj
       const patched = patchObject(scale, parsed)
       // The Scale's resourceVersion is the object's: only a patch that changes it is a precondition.
-      return applyScale(current, patched, scope.name!)
+      return applyScale(current, patched, scope.name!, scope.store.strategy.scalePaths)
     },
     { dryRun: parsed.dryRun, retryOnConflict: !parsed.setsResourceVersion },
   )
-  writeObject(scope.res, 200, toScale(updated), output)
+  writeObject(scope.res, 200, toScale(updated, scope.store.strategy.scalePaths), output)
 }

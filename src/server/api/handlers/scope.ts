@@ -57,7 +57,18 @@ export function objectFromBody(scope: Scope, body: unknown): KubeObject {
   if (!isPlainObject(body)) throw errors.badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`)
   const obj = body as KubeObject
   const apiVersion = scope.store.apiVersion
-  if ((obj.kind !== undefined && obj.kind !== strategy.kind) || (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion)) {
+  if (strategy.customResource) {
+    // The reference's checks for unstructured objects: the group version first, then the kind.
+    if (typeof obj.kind !== 'string' || obj.kind === '') throw errors.badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`)
+    if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion) {
+      throw errors.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersion})`)
+    }
+    // A wrong kind in the right group version is the reference's validation error (customResourceValidator.ValidateTypeMeta).
+    if (obj.kind !== strategy.kind) {
+      const name = isPlainObject(obj.metadata) && typeof obj.metadata.name === 'string' ? obj.metadata.name : ''
+      throw errors.invalid(strategy.group, strategy.kind, name, [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(obj.kind)}: must be ${strategy.kind}`, field: 'kind' }])
+    }
+  } else if ((obj.kind !== undefined && obj.kind !== strategy.kind) || (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion)) {
     throw errors.badRequest(
       `${String(obj.kind ?? '')} in version ${JSON.stringify(String(obj.apiVersion ?? '').split('/').pop())} cannot be handled as a ${strategy.kind}: no kind "${String(obj.kind ?? '')}" is registered for version "${String(obj.apiVersion ?? '')}" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"`,
     )

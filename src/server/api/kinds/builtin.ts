@@ -636,7 +636,7 @@ const nodes: KindOverrides = {
 
 // ---- rbac ----
 
-const CREATED_AT: TableColumns = {
+export const CREATED_AT: TableColumns = {
   definitions: [NAME_COLUMN, col('Created At', 'CreationTimestamp is a timestamp representing the server time when this object was created.', 0, 'date')],
   cells: (o) => [o.metadata.name, str(o.metadata.creationTimestamp)],
 }

@@ -2,6 +2,7 @@
 import type { Strategy } from '../registry/strategy.js'
 import { BUILTIN_KINDS } from './builtin.js'
 import { configmaps } from './configmaps.js'
+import { customresourcedefinitions } from './crd.js'
 import { namespaces } from './namespaces.js'
 
-export const KINDS: readonly Strategy[] = [configmaps, namespaces, ...BUILTIN_KINDS]
+export const KINDS: readonly Strategy[] = [configmaps, namespaces, ...BUILTIN_KINDS, customresourcedefinitions]

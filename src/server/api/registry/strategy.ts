@@ -39,6 +39,17 @@ export interface Strategy {
   table: TableColumns
   /** Names that may not be deleted, with the reason (the reference's immortal namespaces). */
   deleteForbidden?(name: string): string | undefined
+  /** A custom resource served from a CustomResourceDefinition (no strategic merge patch). */
+  customResource?: boolean
+  /** Where the scale subresource reads and writes (default: spec.replicas, status.replicas, spec.selector). */
+  scalePaths?: ScalePaths
+}
+
+/** The CRD's subresources.scale paths, as key paths (`.spec.replicas` is ['spec', 'replicas']). */
+export interface ScalePaths {
+  specReplicas: string[]
+  statusReplicas: string[]
+  labelSelector?: string[]
 }
 
 export const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?'

@@ -1,0 +1,304 @@
+/**
+ * apiextensions.k8s.io/v1 CustomResourceDefinitions (cluster-scoped), with the reference's
+ * defaulting (singular, listKind), validation of the essentials and the status a working
+ * apiextensions controller would write at once (NamesAccepted, Established, acceptedNames,
+ * storedVersions); and the strategy of the custom resources each served version of an
+ * established CRD describes, served dynamically by the Registry.
+ */
+import { deepEqual } from '../../../core/patch/index.js'
+import type { ResourceInfo } from '../generated/resources.js'
+import { type KubeObject, isPlainObject, nowTimestamp } from '../registry/object.js'
+import { type ScalePaths, type Strategy, invalidValue, isDNS1123Subdomain, requiredValue } from '../registry/strategy.js'
+import type { Cause } from '../status-errors.js'
+import { AGE_COLUMN, type ColumnDefinition, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
+import { CREATED_AT, dataStrategy, isDNS1035Label } from './builtin.js'
+
+type Obj = Record<string, unknown>
+
+const obj = (v: unknown): Obj => (isPlainObject(v) ? v : {})
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+const str = (v: unknown): string => (typeof v === 'string' ? v : '')
+
+export const CRD_GROUP = 'apiextensions.k8s.io'
+export const CRD_RESOURCE = 'customresourcedefinitions'
+
+const CRD_INFO: ResourceInfo = {
+  group: CRD_GROUP,
+  version: 'v1',
+  kind: 'CustomResourceDefinition',
+  resource: CRD_RESOURCE,
+  singular: 'customresourcedefinition',
+  namespaced: false,
+  shortNames: ['crd', 'crds'],
+  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  subresources: ['status'],
+  categories: ['api-extensions'],
+}
+
+/** spec.names with the reference's defaults (singular: lower-case kind, listKind: kind + List). */
+function defaultNames(names: Obj): void {
+  if (!str(names.singular) && str(names.kind)) names.singular = str(names.kind).toLowerCase()
+  if (!str(names.listKind) && str(names.kind)) names.listKind = `${str(names.kind)}List`
+}
+
+function specOf(o: KubeObject): Obj {
+  return obj(o.spec)
+}
+
+function namesStatus(o: KubeObject): Obj {
+  return structuredClone(obj(specOf(o).names))
+}
+
+function condition(type: string, reason: string, message: string, now: string): Obj {
+  return { type, status: 'True', lastTransitionTime: now, reason, message }
+}
+
+function storageVersion(o: KubeObject): string | undefined {
+  const v = arr(specOf(o).versions).map(obj).find((v) => v.storage === true)
+  return v ? str(v.name) : undefined
+}
+
+function validateNames(names: Obj, path: string): Cause[] {
+  const causes: Cause[] = []
+  for (const field of ['plural', 'singular', 'kind', 'listKind'] as const) {
+    const value = str(names[field])
+    if (value === '') {
+      causes.push(requiredValue(`${path}.${field}`, ''))
+      continue
+    }
+    if (field === 'plural' || field === 'singular') {
+      const errs = isDNS1035Label(value)
+      if (errs.length > 0) causes.push(invalidValue(`${path}.${field}`, value, errs.join(',')))
+    } else if (!/^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$/.test(value) || value.length > 63) {
+      causes.push(invalidValue(`${path}.${field}`, value, `may have mixed case, but should otherwise match: [a-z]([-a-z0-9]*[a-z0-9])?`))
+    }
+  }
+  for (const [i, s] of arr(names.shortNames).entries()) {
+    const errs = isDNS1035Label(str(s))
+    if (errs.length > 0) causes.push(invalidValue(`${path}.shortNames[${i}]`, s, errs.join(',')))
+  }
+  return causes
+}
+
+function validateCRD(o: KubeObject): Cause[] {
+  const causes: Cause[] = []
+  const spec = specOf(o)
+  const group = str(spec.group)
+  if (group === '') causes.push(requiredValue('spec.group', ''))
+  else {
+    const errs = isDNS1123Subdomain(group)
+    if (errs.length > 0) causes.push(invalidValue('spec.group', group, errs.join(',')))
+    else if (group.split('.').length < 2) causes.push(invalidValue('spec.group', group, 'should be a domain with at least one dot'))
+  }
+  const names = obj(spec.names)
+  causes.push(...validateNames(names, 'spec.names'))
+  const scope = str(spec.scope)
+  if (scope === '') causes.push(requiredValue('spec.scope', ''))
+  else if (scope !== 'Namespaced' && scope !== 'Cluster') {
+    causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(scope)}: supported values: "Cluster", "Namespaced"`, field: 'spec.scope' })
+  }
+  const versions = arr(spec.versions).map(obj)
+  if (versions.length === 0) causes.push(requiredValue('spec.versions', 'must have exactly one version marked as storage version'))
+  else {
+    const seen = new Set<string>()
+    versions.forEach((v, i) => {
+      const name = str(v.name)
+      if (name === '') causes.push(requiredValue(`spec.versions[${i}].name`, ''))
+      else if (isDNS1035Label(name).length > 0) causes.push(invalidValue(`spec.versions[${i}].name`, name, isDNS1035Label(name).join(',')))
+      else if (seen.has(name)) causes.push({ reason: 'FieldValueDuplicate', message: `Duplicate value: ${JSON.stringify(name)}`, field: `spec.versions[${i}].name` })
+      seen.add(name)
+      const scale = obj(obj(v.subresources).scale)
+      if (isPlainObject(obj(v.subresources).scale)) {
+        for (const p of ['specReplicasPath', 'statusReplicasPath'] as const) {
+          const path = str(scale[p])
+          if (path === '') causes.push(requiredValue(`spec.versions[${i}].subresources.scale.${p}`, ''))
+          else if (!path.startsWith('.')) causes.push(invalidValue(`spec.versions[${i}].subresources.scale.${p}`, path, 'should be a json path'))
+        }
+      }
+    })
+    const storage = versions.filter((v) => v.storage === true).length
+    if (storage !== 1) causes.push(invalidValue('spec.versions', `[${versions.map((v) => str(v.name)).join(' ')}]`, 'must have exactly one version marked as storage version'))
+    if (!versions.some((v) => v.served === true)) causes.push(invalidValue('spec.versions', `[${versions.map((v) => str(v.name)).join(' ')}]`, 'must have at least one version marked as served'))
+  }
+  const name = o.metadata.name ?? ''
+  const plural = str(names.plural)
+  if (name !== '' && name !== `${plural}.${group}`) causes.push(invalidValue('metadata.name', name, 'must be spec.names.plural+"."+spec.group'))
+  return causes
+}
+
+export const customresourcedefinitions: Strategy = dataStrategy(CRD_INFO, {
+  generation: true,
+  table: CREATED_AT,
+  prepareForCreate(o) {
+    const spec = obj(o.spec)
+    o.spec = spec
+    defaultNames(obj(spec.names))
+    const now = nowTimestamp()
+    const stored = storageVersion(o)
+    o.status = {
+      conditions: [
+        condition('NamesAccepted', 'NoConflicts', 'no conflicts found', now),
+        condition('Established', 'InitialNamesAccepted', 'the initial names have been accepted', now),
+      ],
+      acceptedNames: namesStatus(o),
+      storedVersions: stored ? [stored] : [],
+    }
+  },
+  prepareForUpdate(o, old) {
+    const spec = obj(o.spec)
+    o.spec = spec
+    defaultNames(obj(spec.names))
+    const status = structuredClone(obj(old.status))
+    status.acceptedNames = namesStatus(o)
+    const stored = storageVersion(o)
+    const storedVersions = arr(status.storedVersions).map(str)
+    if (stored && !storedVersions.includes(stored)) storedVersions.push(stored)
+    status.storedVersions = storedVersions
+    o.status = status
+  },
+  validate: validateCRD,
+  specChanged: (o, old) => !deepEqual(o.spec, old.spec),
+})
+
+// ---- the custom resources of a CRD ----
+
+export interface CustomResourceDefinition extends KubeObject {
+  spec: Obj
+  status?: Obj
+}
+
+/** Whether the CRD's Established condition is True. */
+export function isEstablished(crd: KubeObject): boolean {
+  return arr(obj(crd.status).conditions).some((c) => obj(c).type === 'Established' && obj(c).status === 'True')
+}
+
+/** `.spec.replicas` as ['spec', 'replicas'] (simple paths only; `[n]` indexes arrays). */
+export function parseSimplePath(path: string): string[] {
+  const trimmed = path.trim().replace(/^\{(.*)\}$/, '$1').replace(/^\$/, '')
+  return trimmed
+    .replace(/\[(\d+)\]/g, '.$1')
+    .replace(/\['([^']*)'\]/g, '.$1')
+    .split('.')
+    .filter((s) => s !== '')
+}
+
+export function getPath(o: unknown, path: readonly string[]): unknown {
+  let cur: unknown = o
+  for (const seg of path) {
+    if (Array.isArray(cur) && /^\d+$/.test(seg)) cur = cur[Number(seg)]
+    else if (isPlainObject(cur)) cur = cur[seg]
+    else return undefined
+  }
+  return cur
+}
+
+export function setPath(o: Obj, path: readonly string[], value: unknown): void {
+  let cur = o
+  for (const seg of path.slice(0, -1)) {
+    if (!isPlainObject(cur[seg])) cur[seg] = {}
+    cur = cur[seg] as Obj
+  }
+  cur[path[path.length - 1]!] = value
+}
+
+/** The reference's cell of a non-string printer column value. */
+function cell(type: string, value: unknown, now: number): unknown {
+  if (value === undefined || value === null) return null
+  if (type === 'date') {
+    const t = typeof value === 'string' ? Date.parse(value) : NaN
+    return Number.isNaN(t) ? '<invalid>' : humanDuration(now - t)
+  }
+  if (type === 'integer') return typeof value === 'number' && Number.isInteger(value) ? value : null
+  if (type === 'number') return typeof value === 'number' ? value : null
+  if (type === 'boolean') return typeof value === 'boolean' ? value : null
+  if (typeof value === 'string') return value
+  return JSON.stringify(value)
+}
+
+/** NAME, the version's additionalPrinterColumns, and AGE (unless a column already shows creationTimestamp). */
+function printerColumns(version: Obj): TableColumns {
+  const columns = arr(version.additionalPrinterColumns)
+    .map(obj)
+    .map((c) => ({ def: { name: str(c.name), type: str(c.type) || 'string', format: str(c.format), description: str(c.description), priority: typeof c.priority === 'number' ? c.priority : 0 } as ColumnDefinition, path: parseSimplePath(str(c.jsonPath)) }))
+  const hasAge = columns.some((c) => c.path.join('.') === 'metadata.creationTimestamp')
+  return {
+    definitions: [NAME_COLUMN, ...columns.map((c) => c.def), ...(hasAge ? [] : [AGE_COLUMN])],
+    cells: (o, now) => [o.metadata.name, ...columns.map((c) => cell(c.def.type, getPath(o, c.path), now)), ...(hasAge ? [] : [age(o, now)])],
+  }
+}
+
+/** The strategy of the custom resources of one served version of a CRD. */
+export function customResourceStrategy(crd: KubeObject, versionName: string): Strategy {
+  const spec = obj(crd.spec)
+  const names = obj(obj(crd.status).acceptedNames ?? spec.names)
+  const version = arr(spec.versions).map(obj).find((v) => str(v.name) === versionName) ?? {}
+  const subresources = obj(version.subresources)
+  const hasStatus = isPlainObject(subresources.status)
+  const scale = isPlainObject(subresources.scale) ? subresources.scale : undefined
+  const namespaced = str(spec.scope) !== 'Cluster'
+  const scalePaths: ScalePaths | undefined = scale
+    ? {
+        specReplicas: parseSimplePath(str(scale.specReplicasPath)),
+        statusReplicas: parseSimplePath(str(scale.statusReplicasPath)),
+        ...(str(scale.labelSelectorPath) ? { labelSelector: parseSimplePath(str(scale.labelSelectorPath)) } : {}),
+      }
+    : undefined
+  const info: ResourceInfo = {
+    group: str(spec.group),
+    version: versionName,
+    kind: str(names.kind),
+    resource: str(names.plural),
+    singular: str(names.singular) || str(names.kind).toLowerCase(),
+    namespaced,
+    shortNames: arr(names.shortNames).map(str),
+    verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+    subresources: [...(hasStatus ? ['status'] : []), ...(scale ? ['scale'] : [])],
+    ...(arr(names.categories).length > 0 ? { categories: arr(names.categories).map(str) } : {}),
+  }
+  const withoutStatus = (o: KubeObject): Obj => {
+    const { metadata: _m, status: _s, ...rest } = o
+    void _m, void _s
+    return rest
+  }
+  const withoutMeta = (o: KubeObject): Obj => {
+    const { metadata: _m, ...rest } = o
+    void _m
+    return rest
+  }
+  return {
+    ...dataStrategy(info, {
+      generation: true,
+      table: printerColumns(version),
+      prepareForCreate(o) {
+        if (hasStatus) delete o.status
+      },
+      prepareForUpdate(o, old) {
+        if (!hasStatus) return
+        if (old.status === undefined) delete o.status
+        else o.status = old.status
+      },
+      specChanged: (o, old) => (hasStatus ? !deepEqual(withoutStatus(o), withoutStatus(old)) : !deepEqual(withoutMeta(o), withoutMeta(old))),
+      validate: (o) => {
+        const causes: Cause[] = []
+        if (scalePaths) {
+          const replicas = getPath(o, scalePaths.specReplicas)
+          if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)) {
+            causes.push(invalidValue(scalePaths.specReplicas.join('.'), replicas, 'should be a non-negative integer'))
+          }
+        }
+        return causes
+      },
+    }),
+    customResource: true,
+    ...(scalePaths ? { scalePaths } : {}),
+  }
+}
+
+/** The strategies of every served version of an established CRD. */
+export function customResourceStrategies(crd: KubeObject): Strategy[] {
+  if (!isEstablished(crd)) return []
+  return arr(obj(crd.spec).versions)
+    .map(obj)
+    .filter((v) => v.served === true && str(v.name) !== '')
+    .map((v) => customResourceStrategy(crd, str(v.name)))
+}

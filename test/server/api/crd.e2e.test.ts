@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ApiServer } from '../../support/api-server.js'
+
+const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32'
+
+interface Run {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+const CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names:
+    plural: crontabs
+    singular: crontab
+    kind: CronTab
+    shortNames: [ct]
+    categories: [all]
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+    subresources:
+      status: {}
+      scale:
+        specReplicasPath: .spec.replicas
+        statusReplicasPath: .status.replicas
+        labelSelectorPath: .status.selector
+    additionalPrinterColumns:
+    - name: Spec
+      type: string
+      jsonPath: .spec.cronSpec
+    - name: Replicas
+      type: integer
+      jsonPath: .spec.replicas
+`
+
+const CT = `apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: x
+spec:
+  cronSpec: "* * * * */5"
+  image: my-awesome-cron-image
+  replicas: 1
+`
+
+describe('api: CustomResourceDefinitions and their custom resources with the real kubectl (end to end)', function () {
+  this.timeout(180_000)
+  let server: ApiServer
+  let tmp: string
+  let base: string[]
+
+  before(async function () {
+    if (!existsSync(KUBECTL)) {
+      if (process.env.CI) throw new Error(`${KUBECTL} is missing: the kubectl end-to-end test cannot run in CI`)
+      this.skip()
+    }
+    server = await ApiServer.start({ waitFor: 'ready' })
+    tmp = mkdtempSync(join(tmpdir(), 'api-crd-'))
+    const kubeconfig = join(tmp, 'kubeconfig')
+    writeFileSync(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters: [{name: c, cluster: {server: "https://127.0.0.1:' + server.port + '", insecure-skip-tls-verify: true}}]',
+        'users: [{name: u, user: {token: test}}]',
+        'contexts: [{name: c, context: {cluster: c, user: u, namespace: default}}]',
+        'current-context: c',
+        '',
+      ].join('\n'),
+    )
+    base = [`--kubeconfig=${kubeconfig}`, `--cache-dir=${join(tmp, 'cache')}`]
+  })
+  after(async () => {
+    await server?.stop()
+    if (tmp) rmSync(tmp, { recursive: true, force: true })
+  })
+
+  const kubectl = (...args: string[]): Promise<Run> =>
+    new Promise((resolve) => {
+      execFile(KUBECTL, [...base, ...args], { timeout: 30_000, env: { ...process.env, HOME: tmp } }, (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
+      })
+    })
+  const ok = async (...args: string[]): Promise<string> => {
+    const r = await kubectl(...args)
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}\nserver:\n${server.logs.slice(-2000)}`)
+    return r.stdout
+  }
+  const file = (name: string, text: string) => {
+    const path = join(tmp, name)
+    writeFileSync(path, text)
+    return path
+  }
+  const json = (text: string) => JSON.parse(text) as Record<string, any>
+
+  it('apply a CRD, serve its custom resources, delete it', async () => {
+    assert.equal(await ok('apply', '-f', file('crd.yaml', CRD)), 'customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com created\n')
+    assert.match(await ok('get', 'crd'), /^NAME\s+CREATED AT\ncrontabs\.stable\.example\.com\s+\d{4}-\d\d-\d\dT/m)
+    const crd = json(await ok('get', 'crd', 'crontabs.stable.example.com', '-o', 'json'))
+    const conditions = Object.fromEntries((crd.status.conditions as Array<{ type: string; status: string }>).map((c) => [c.type, c.status]))
+    assert.deepEqual(conditions, { NamesAccepted: 'True', Established: 'True' })
+    assert.equal(crd.status.acceptedNames.kind, 'CronTab')
+    assert.equal(crd.status.acceptedNames.listKind, 'CronTabList')
+    assert.deepEqual(crd.status.storedVersions, ['v1'])
+
+    assert.match(await ok('api-resources'), /^crontabs\s+ct\s+stable\.example\.com\/v1\s+true\s+CronTab$/m)
+    const groups = json((await server.get('/apis')).body)
+    assert.ok((groups.groups as Array<{ name: string }>).some((g) => g.name === 'stable.example.com'))
+    const resources = json((await server.get('/apis/stable.example.com/v1')).body)
+    const names = (resources.resources as Array<{ name: string }>).map((r) => r.name)
+    assert.deepEqual(names, ['crontabs', 'crontabs/scale', 'crontabs/status'])
+    assert.deepEqual(resources.resources[0].shortNames, ['ct'])
+    assert.deepEqual(resources.resources[0].categories, ['all'])
+
+    assert.equal(await ok('create', '-f', file('ct.yaml', CT)), 'crontab.stable.example.com/x created\n')
+    assert.match(await ok('get', 'ct'), /^NAME\s+SPEC\s+REPLICAS\s+AGE\nx\s+\* \* \* \* \*\/5\s+1\s+\d+s$/m)
+    const yaml = await ok('get', 'ct', 'x', '-o', 'yaml')
+    assert.match(yaml, /^apiVersion: stable\.example\.com\/v1$/m)
+    assert.match(yaml, /^kind: CronTab$/m)
+    assert.match(yaml, /^  cronSpec: '\* \* \* \* \*\/5'$/m)
+    assert.match(yaml, /^  generation: 1$/m)
+
+    assert.equal(await ok('patch', 'ct', 'x', '--type', 'merge', '-p', '{"spec":{"image":"other"}}'), 'crontab.stable.example.com/x patched\n')
+    assert.equal(await ok('patch', 'ct', 'x', '--type', 'json', '-p', '[{"op":"replace","path":"/spec/cronSpec","value":"0 * * * *"}]'), 'crontab.stable.example.com/x patched\n')
+    const strategic = await kubectl('patch', 'ct', 'x', '-p', '{"spec":{"image":"again"}}')
+    assert.equal(strategic.code, 1)
+    assert.match(
+      strategic.stderr,
+      /the body of the request was in an unknown format - accepted media types include: application\/json-patch\+json, application\/merge-patch\+json, application\/apply-patch\+yaml/,
+    )
+    const patched = json(await ok('get', 'ct', 'x', '-o', 'json'))
+    assert.equal(patched.spec.image, 'other')
+    assert.equal(patched.spec.cronSpec, '0 * * * *')
+    assert.equal(patched.metadata.generation, 3)
+
+    // The status subresource: only .status changes, the main resource ignores .status.
+    assert.equal(await ok('patch', 'ct', 'x', '--subresource', 'status', '--type', 'merge', '-p', '{"status":{"replicas":2,"selector":"app=x"}}'), 'crontab.stable.example.com/x patched\n')
+    const withStatus = json(await ok('get', 'ct', 'x', '-o', 'json'))
+    assert.deepEqual(withStatus.status, { replicas: 2, selector: 'app=x' })
+    assert.equal(withStatus.metadata.generation, 3)
+    // The scale subresource at the CRD's paths.
+    const scale = json(await ok('get', '--raw', '/apis/stable.example.com/v1/namespaces/default/crontabs/x/scale'))
+    assert.deepEqual([scale.kind, scale.spec, scale.status], ['Scale', { replicas: 1 }, { replicas: 2, selector: 'app=x' }])
+    assert.equal(await ok('scale', 'ct', 'x', '--replicas', '4'), 'crontab.stable.example.com/x scaled\n')
+    assert.equal(json(await ok('get', 'ct', 'x', '-o', 'json')).spec.replicas, 4)
+
+    // Objects of the wrong group version or kind.
+    const wrongVersion = await server.get(
+      '/apis/stable.example.com/v1/namespaces/default/crontabs',
+      { 'content-type': 'application/json' },
+      'POST',
+      JSON.stringify({ apiVersion: 'stable.example.com/v2', kind: 'CronTab', metadata: { name: 'y' } }),
+    )
+    assert.equal(wrongVersion.status, 400)
+    assert.equal(json(wrongVersion.body).message, 'the API version in the data (stable.example.com/v2) does not match the expected API version (stable.example.com/v1)')
+
+    const wrongKind = await server.get(
+      '/apis/stable.example.com/v1/namespaces/default/crontabs',
+      { 'content-type': 'application/json' },
+      'POST',
+      JSON.stringify({ apiVersion: 'stable.example.com/v1', kind: 'Other', metadata: { name: 'y' } }),
+    )
+    assert.equal(wrongKind.status, 422)
+    assert.equal(json(wrongKind.body).message, 'CronTab.stable.example.com "y" is invalid: kind: Invalid value: "Other": must be CronTab')
+
+    // Watch from the start: the existing object is ADDED.
+    const watched = await server.get('/apis/stable.example.com/v1/namespaces/default/crontabs?watch=1&timeoutSeconds=1')
+    assert.equal(watched.status, 200)
+    const events = watched.body.trim().split('\n').map((l) => json(l))
+    assert.deepEqual(events.map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'x']])
+
+    const list = json((await server.get('/apis/stable.example.com/v1/crontabs')).body)
+    assert.equal(list.kind, 'CronTabList')
+    assert.deepEqual((list.items as Array<{ metadata: { name: string } }>).map((i) => i.metadata.name), ['x'])
+
+    assert.equal(await ok('delete', 'ct', 'x'), 'crontab.stable.example.com "x" deleted\n')
+    // deletecollection.
+    await ok('create', '-f', file('ct2.yaml', CT.replace('name: x', 'name: z2')))
+    const deleted = await server.get('/apis/stable.example.com/v1/namespaces/default/crontabs', {}, 'DELETE')
+    assert.equal(deleted.status, 200)
+    assert.equal(json(deleted.body).kind, 'CronTabList')
+    assert.match(await kubectl('get', 'ct').then((r) => r.stderr), /No resources found in default namespace/)
+    assert.equal(await ok('create', '-f', file('ct.yaml', CT)), 'crontab.stable.example.com/x created\n')
+    assert.equal(await ok('delete', 'crd', 'crontabs.stable.example.com'), 'customresourcedefinition.apiextensions.k8s.io "crontabs.stable.example.com" deleted\n')
+    assert.equal((await server.get('/apis/stable.example.com/v1')).status, 404)
+    assert.doesNotMatch(await ok('api-resources'), /crontabs/)
+    // Its objects went with it: a new CRD of the same names starts empty.
+    await ok('apply', '-f', file('crd.yaml', CRD))
+    assert.equal((await kubectl('get', 'ct', 'x')).code, 1)
+    await ok('delete', 'crd', 'crontabs.stable.example.com')
+  })
+
+  it('rejects an invalid CRD with the reference messages', async () => {
+    const bad = CRD.replace('name: crontabs.stable.example.com', 'name: wrong.stable.example.com').replace('scope: Namespaced', 'scope: Everywhere')
+    const r = await kubectl('create', '-f', file('bad-crd.yaml', bad))
+    assert.equal(r.code, 1)
+    assert.match(r.stderr, /The CustomResourceDefinition "wrong\.stable\.example\.com" is invalid: /)
+    assert.match(r.stderr, /spec\.scope: Unsupported value: "Everywhere": supported values: "Cluster", "Namespaced"/)
+    assert.match(r.stderr, /metadata\.name: Invalid value: "wrong\.stable\.example\.com": must be spec\.names\.plural\+"\."\+spec\.group/)
+  })
+})
