@@ -1,17 +1,6 @@
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { ApiServer } from '../../support/api-server.js'
-
-const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32'
-
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
+import type { ApiServer } from '../../support/api-server.js'
+import { KubectlSession, type Run } from '../../support/kubectl-session.js'
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -61,53 +50,22 @@ spec:
 
 describe('api: CustomResourceDefinitions and their custom resources with the real kubectl (end to end)', function () {
   this.timeout(180_000)
+  let session: KubectlSession
   let server: ApiServer
   let tmp: string
-  let base: string[]
 
   before(async function () {
-    if (!existsSync(KUBECTL)) {
-      if (process.env.CI) throw new Error(`${KUBECTL} is missing: the kubectl end-to-end test cannot run in CI`)
-      this.skip()
-    }
-    server = await ApiServer.start({ waitFor: 'ready' })
-    tmp = mkdtempSync(join(tmpdir(), 'api-crd-'))
-    const kubeconfig = join(tmp, 'kubeconfig')
-    writeFileSync(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters: [{name: c, cluster: {server: "https://127.0.0.1:' + server.port + '", insecure-skip-tls-verify: true}}]',
-        'users: [{name: u, user: {token: test}}]',
-        'contexts: [{name: c, context: {cluster: c, user: u, namespace: default}}]',
-        'current-context: c',
-        '',
-      ].join('\n'),
-    )
-    base = [`--kubeconfig=${kubeconfig}`, `--cache-dir=${join(tmp, 'cache')}`]
+    session = await KubectlSession.open(this, 'api-crd-')
+    server = session.server
+    tmp = session.tmp
   })
   after(async () => {
-    await server?.stop()
-    if (tmp) rmSync(tmp, { recursive: true, force: true })
+    await session?.close()
   })
 
-  const kubectl = (...args: string[]): Promise<Run> =>
-    new Promise((resolve) => {
-      execFile(KUBECTL, [...base, ...args], { timeout: 30_000, env: { ...process.env, HOME: tmp } }, (err, stdout, stderr) => {
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
-      })
-    })
-  const ok = async (...args: string[]): Promise<string> => {
-    const r = await kubectl(...args)
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed: ${r.stderr}\nserver:\n${server.logs.slice(-2000)}`)
-    return r.stdout
-  }
-  const file = (name: string, text: string) => {
-    const path = join(tmp, name)
-    writeFileSync(path, text)
-    return path
-  }
+  const kubectl = (...args: string[]): Promise<Run> => session.run(...args)
+  const ok = (...args: string[]): Promise<string> => session.ok(...args)
+  const file = (name: string, text: string) => session.file(name, text)
   const json = (text: string) => JSON.parse(text) as Record<string, any>
 
   it('apply a CRD, serve its custom resources, delete it', async () => {
