@@ -8,23 +8,15 @@
  * check compares major.minor only (kubectl compares gitVersion, gitCommit and tree state,
  * which never match between two different products).
  */
-import { arch, platform } from 'node:os'
+import { type BuildInfo, buildInfo } from '../build-info.js'
 import { BINARY_VERSION } from '../flags/context.js'
 import { productVersion } from './user-agent.js'
 
-export interface ClientVersionInfo {
+export interface ClientVersionInfo extends BuildInfo {
   major: string
   minor: string
   gitVersion: string
-  gitCommit: string
-  gitTreeState: string
-  buildDate: string
-  goVersion: string
-  compiler: string
-  platform: string
 }
-
-const GO_ARCH: Record<string, string> = { x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm' }
 
 /** The version this client reports; `override` is a `vX.Y.Z` from `--version=vX.Y.Z`. */
 export function clientVersionInfo(override?: string): ClientVersionInfo {
@@ -43,12 +35,7 @@ export function clientVersionInfo(override?: string): ClientVersionInfo {
     major,
     minor,
     gitVersion,
-    gitCommit: `client-${productVersion()}`,
-    gitTreeState: 'clean',
-    buildDate: '1970-01-01T00:00:00Z',
-    goVersion: `node${process.versions.node}`,
-    compiler: 'node',
-    platform: `${platform()}/${GO_ARCH[arch()] ?? arch()}`,
+    ...buildInfo(productVersion()),
   }
 }
 

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { RESOURCES } from '../../../src/server/api/generated/resources.js'
 import { KINDS } from '../../../src/server/api/kinds/index.js'
@@ -8,22 +6,23 @@ import { Registry } from '../../../src/server/api/registry/registry.js'
 import { ApiError } from '../../../src/server/api/status-errors.js'
 import { parseFieldSelector } from '../../../src/server/api/selectors.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
+import { type TestRegistry, openTestRegistry } from './support.js'
 
 describe('api: built-in kinds as data', function () {
   let dir: string
   let store: SqliteStore
   let registry: Registry
 
+  let t: TestRegistry
+
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'api-builtin-'))
-    store = SqliteStore.open({ dataDir: dir, compactionIntervalMs: 0, healthcheckTimeoutMs: 2000, readycheckTimeoutMs: 2000 })
-    await store.create('/namespaces/default', Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' }, status: { phase: 'Active' } })))
-    registry = new Registry(store)
+    t = await openTestRegistry('api-builtin-')
+    ;({ dir, store, registry } = t)
   })
   afterEach(async () => {
-    await store.close()
-    rmSync(dir, { recursive: true, force: true })
+    await t.close()
   })
+
 
   it('serves every generated kind, with unique resources and the reference short names', () => {
     assert.equal(RESOURCES.length, 29)

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { apiGroupList, apiResourceList } from '../../../src/server/api/discovery.js'
 import { customResourceStrategy, parseSimplePath } from '../../../src/server/api/kinds/crd.js'
 import type { KubeObject } from '../../../src/server/api/registry/object.js'
 import { Registry } from '../../../src/server/api/registry/registry.js'
 import { ApiError } from '../../../src/server/api/status-errors.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
+import { type TestRegistry, openTestRegistry } from './support.js'
 
 function crd(overrides: { scope?: string; name?: string; group?: string; plural?: string; versions?: unknown[] } = {}): KubeObject {
   const group = overrides.group ?? 'stable.example.com'
@@ -38,18 +36,16 @@ describe('api: CustomResourceDefinitions in the registry', function () {
   let store: SqliteStore
   let registry: Registry
 
+  let t: TestRegistry
+
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'api-crd-'))
-    store = SqliteStore.open({ dataDir: dir, compactionIntervalMs: 0, healthcheckTimeoutMs: 2000, readycheckTimeoutMs: 2000 })
-    for (const ns of ['default', 'team']) {
-      await store.create(`/namespaces/${ns}`, Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, status: { phase: 'Active' } })))
-    }
-    registry = new Registry(store)
+    t = await openTestRegistry('api-crd-', ['default', 'team'])
+    ;({ dir, store, registry } = t)
   })
   afterEach(async () => {
-    await store.close()
-    rmSync(dir, { recursive: true, force: true })
+    await t.close()
   })
+
 
   const crds = () => registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!
 

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { ApiWatchEvent } from '../../../src/server/api/registry/generic-store.js'
 import { Registry } from '../../../src/server/api/registry/registry.js'
 import { parseLabelSelector } from '../../../src/server/api/selectors.js'
 import { ApiError } from '../../../src/server/api/status-errors.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
+import { type TestRegistry, openTestRegistry } from './support.js'
 
 async function rejectsWith(p: Promise<unknown>, code: number, reason: string, message?: string | RegExp): Promise<ApiError> {
   try {
@@ -43,17 +41,16 @@ describe('api: generic store over SQLite', function () {
     data: { k: name },
   })
 
+  let t: TestRegistry
+
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'api-generic-'))
-    store = SqliteStore.open({ dataDir: dir, compactionIntervalMs: 0, healthcheckTimeoutMs: 2000, readycheckTimeoutMs: 2000 })
-    // A bootstrap namespace, written as the post-start hook does: no resourceVersion.
-    await store.create('/namespaces/default', Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' }, status: { phase: 'Active' } })))
-    registry = new Registry(store)
+    t = await openTestRegistry('api-generic-')
+    ;({ dir, store, registry } = t)
   })
   afterEach(async () => {
-    await store.close()
-    rmSync(dir, { recursive: true, force: true })
+    await t.close()
   })
+
 
   const configmaps = () => registry.lookup('', 'v1', 'configmaps')!
   const namespaces = () => registry.lookup('', 'v1', 'namespaces')!

@@ -1,29 +1,27 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { apiResourceList } from '../../../src/server/api/discovery.js'
 import { labelSelectorString, toScale } from '../../../src/server/api/handlers/scale.js'
 import { KINDS } from '../../../src/server/api/kinds/index.js'
 import { Registry } from '../../../src/server/api/registry/registry.js'
 import { ApiError } from '../../../src/server/api/status-errors.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
+import { type TestRegistry, openTestRegistry } from './support.js'
 
 describe('api: status and scale subresources, deletecollection in discovery', function () {
   let dir: string
   let store: SqliteStore
   let registry: Registry
 
+  let t: TestRegistry
+
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'api-sub-'))
-    store = SqliteStore.open({ dataDir: dir, compactionIntervalMs: 0, healthcheckTimeoutMs: 2000, readycheckTimeoutMs: 2000 })
-    await store.create('/namespaces/default', Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' }, status: { phase: 'Active' } })))
-    registry = new Registry(store)
+    t = await openTestRegistry('api-sub-')
+    ;({ dir, store, registry } = t)
   })
   afterEach(async () => {
-    await store.close()
-    rmSync(dir, { recursive: true, force: true })
+    await t.close()
   })
+
 
   const deployment = {
     metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },

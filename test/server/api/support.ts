@@ -1,0 +1,33 @@
+/**
+ * A registry over a fresh embedded store in a temporary directory, with namespaces written
+ * as the bootstrap post-start hook writes them (no resourceVersion).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Registry } from '../../../src/server/api/registry/registry.js'
+import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
+
+export interface TestRegistry {
+  dir: string
+  store: SqliteStore
+  registry: Registry
+  close(): Promise<void>
+}
+
+export async function openTestRegistry(prefix: string, namespaces: readonly string[] = ['default']): Promise<TestRegistry> {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  const store = SqliteStore.open({ dataDir: dir, compactionIntervalMs: 0, healthcheckTimeoutMs: 2000, readycheckTimeoutMs: 2000 })
+  for (const ns of namespaces) {
+    await store.create(`/namespaces/${ns}`, Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, status: { phase: 'Active' } })))
+  }
+  return {
+    dir,
+    store,
+    registry: new Registry(store),
+    close: async () => {
+      await store.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
