@@ -8,6 +8,7 @@ import { createSecureServer, type Http2SecureServer } from 'node:http2'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { authenticationInfo, builtInApiServices, defaultServedGroupVersions, systemNamespaces, systemPriorityClasses } from './bootstrap/cluster.js'
+import { kubernetesService, endpointAddress } from './bootstrap/kubernetes-service.js'
 import { ensureObjects } from './bootstrap/objects.js'
 import { bootstrapRbac } from './bootstrap/rbac.js'
 import type { ServerConfig } from './config.js'
@@ -218,7 +219,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await store.list('/apiextensions.k8s.io/customresourcedefinitions/')
       },
       'bootstrap-controller': async () => {
-        await ensureObjects(await storeNow(), systemNamespaces())
+        const store = await storeNow()
+        await ensureObjects(store, systemNamespaces())
+        await ensureObjects(store, kubernetesService(endpointAddress(config.advertiseAddress, config.bindAddress), config.securePort))
       },
       'rbac/bootstrap-roles': async () => {
         const created = await ensureObjects(await storeNow(), bootstrapRbac())

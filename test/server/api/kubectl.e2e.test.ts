@@ -33,6 +33,18 @@ describe('api: the real kubectl against the built server (end to end)', function
     for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) assert.match(ns, new RegExp(`^${name}\\s+Active\\s+\\d+s$`, 'm'))
   })
 
+  it('the kubernetes service: 10.0.0.1:443 to this server; new services get other addresses', async () => {
+    assert.match(await ok('get', 'svc', 'kubernetes', '-n', 'default'), /^kubernetes\s+ClusterIP\s+10\.0\.0\.1\s+<none>\s+443\/TCP\s+\d+s$/m)
+    const ep = JSON.parse(await ok('get', 'endpoints', 'kubernetes', '-n', 'default', '-o', 'json'))
+    assert.deepEqual(ep.subsets, [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: server.port, protocol: 'TCP' }] }])
+    const svc = file('svc-ip.yaml', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: ip-check\nspec:\n  ports:\n  - port: 80\n')
+    await ok('create', '-f', svc)
+    const ip = (await ok('get', 'svc', 'ip-check', '-o', 'jsonpath={.spec.clusterIP}')).trim()
+    assert.match(ip, /^10\.0\.0\.\d+$/)
+    assert.notEqual(ip, '10.0.0.1')
+    await ok('delete', 'svc', 'ip-check')
+  })
+
   it('create, get, label, annotate, patch (three types), delete a config map', async () => {
     const cm = file('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: "1"\n')
     assert.equal(await ok('create', '-f', cm), 'configmap/x created\n')
@@ -284,7 +296,7 @@ describe('api: the real kubectl against the built server (end to end)', function
     )
     const listed = await ok('get', 'deploy,svc,secret,role,po', '-n', 'default')
     assert.match(listed, /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\ndeployment\.apps\/web\s+0\/1\s+0\s+0\s+\d+s$/m)
-    assert.match(listed, /^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nservice\/web\s+ClusterIP\s+10\.0\.0\.\d+\s+<none>\s+80\/TCP\s+\d+s$/m)
+    assert.match(listed, /^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nservice\/kubernetes\s+ClusterIP\s+10\.0\.0\.1\s+<none>\s+443\/TCP\s+\d+s\nservice\/web\s+ClusterIP\s+10\.0\.0\.\d+\s+<none>\s+80\/TCP\s+\d+s$/m)
     assert.match(listed, /^NAME\s+TYPE\s+DATA\s+AGE\nsecret\/creds\s+Opaque\s+2\s+\d+s$/m)
     assert.match(listed, /^NAME\s+CREATED AT\nrole\.rbac\.authorization\.k8s\.io\/reader\s+\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m)
     assert.match(listed, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\npod\/solo\s+0\/1\s+Pending\s+0\s+\d+s$/m)
@@ -359,6 +371,7 @@ describe('api: the real kubectl against the built server (end to end)', function
     )
     const empty = await kubectl('get', 'deploy,svc,secret,role,po', '-n', 'default')
     assert.equal(empty.code, 0)
-    assert.equal(empty.stdout, '')
+    // Only the server's own `kubernetes` service is left.
+    assert.match(empty.stdout, /^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nservice\/kubernetes\s+ClusterIP\s+10\.0\.0\.1\s+<none>\s+443\/TCP\s+\d+s\n$/)
   })
 })

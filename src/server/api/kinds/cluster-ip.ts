@@ -3,7 +3,6 @@
  * the first free address after the one the reference reserves for the `kubernetes` service,
  * free meaning no stored Service holds it. A requested address must be in the range and free.
  */
-import type { Store } from '../../store/types.js'
 import type { KubeObject } from '../registry/object.js'
 import { isPlainObject } from '../registry/object.js'
 import { errors } from '../status-errors.js'
@@ -25,19 +24,20 @@ function toNumber(ip: string): number | undefined {
   return parts.reduce((n, o) => n * 256 + Number(o), 0)
 }
 
-export async function allocateClusterIP(store: Store, keyPrefix: string, obj: KubeObject, range = SERVICE_CLUSTER_IP_RANGE): Promise<void> {
+/** The address the reference gives the `kubernetes` service: the first of the range. */
+export function kubernetesServiceIP(range = SERVICE_CLUSTER_IP_RANGE): string {
+  return toIp(parseCidr(range).base + 1)
+}
+
+/** `services` lists the stored Services (decoded by the store's codec, whatever the media type). */
+export async function allocateClusterIP(services: () => Promise<readonly KubeObject[]>, obj: KubeObject, range = SERVICE_CLUSTER_IP_RANGE): Promise<void> {
   const spec = isPlainObject(obj.spec) ? obj.spec : (obj.spec = {})
   if (spec.type === 'ExternalName' || spec.clusterIP === 'None') return
   const { base, size } = parseCidr(range)
   const used = new Set<string>()
-  const { items } = await store.list(keyPrefix)
-  for (const kv of items) {
-    try {
-      const s = (JSON.parse(kv.value.toString('utf8')) as { spec?: { clusterIP?: unknown } }).spec
-      if (typeof s?.clusterIP === 'string') used.add(s.clusterIP)
-    } catch {
-      // not a service object: ignore
-    }
+  for (const service of await services()) {
+    const s = isPlainObject(service.spec) ? service.spec : {}
+    if (typeof s.clusterIP === 'string') used.add(s.clusterIP)
   }
   const field = (detail: string, value: unknown) =>
     errors.invalid('', 'Service', obj.metadata.name ?? '', [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${detail}`, field: 'spec.clusterIPs' }])

@@ -23,7 +23,7 @@ export class Registry {
     for (const strategy of kinds) {
       const isServices = strategy.group === '' && strategy.resource === 'services'
       const hooks = {
-        ...(isServices ? { beforeCreate: (obj: KubeObject) => allocateClusterIP(store, this.byResource.get('/v1/services')!.prefix(), obj) } : {}),
+        ...(isServices ? { beforeCreate: (obj: KubeObject) => allocateClusterIP(async () => (await this.byResource.get('/v1/services')!.list()).items, obj) } : {}),
         checkNamespace: async (namespace: string) => {
           if (!(await store.get(`/namespaces/${namespace}`))) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace)
         },

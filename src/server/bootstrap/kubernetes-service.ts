@@ -1,0 +1,58 @@
+/**
+ * The `kubernetes` Service and Endpoints in `default`, which in-cluster clients use to find the
+ * API server: the first address of the service range on port 443, pointing at this server's
+ * advertised address and secure port. Written once; an existing object is left alone so that
+ * a second server on the same store does not fight over it.
+ */
+import { networkInterfaces } from 'node:os'
+import { kubernetesServiceIP } from '../api/kinds/cluster-ip.js'
+import type { BootstrapObject } from './objects.js'
+
+/**
+ * Where clients reach this server: --advertise-address, else a specific --bind-address, else
+ * the first external IPv4 interface (the reference's choice for an unspecified bind address).
+ */
+export function endpointAddress(advertiseAddress: string | undefined, bindAddress: string): string {
+  if (advertiseAddress) return advertiseAddress
+  if (bindAddress !== '0.0.0.0' && bindAddress !== '::' && bindAddress !== '') return bindAddress
+  for (const addrs of Object.values(networkInterfaces())) {
+    const external = addrs?.find((a) => a.family === 'IPv4' && !a.internal)
+    if (external) return external.address
+  }
+  return '127.0.0.1'
+}
+
+export function kubernetesService(address: string, securePort: number): BootstrapObject[] {
+  const clusterIP = kubernetesServiceIP()
+  const labels = { component: 'apiserver', provider: 'kubernetes' }
+  return [
+    {
+      key: '/services/default/kubernetes',
+      object: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'kubernetes', namespace: 'default', labels },
+        spec: {
+          ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: securePort }],
+          clusterIP,
+          clusterIPs: [clusterIP],
+          type: 'ClusterIP',
+          sessionAffinity: 'None',
+          ipFamilies: [address.includes(':') ? 'IPv6' : 'IPv4'],
+          ipFamilyPolicy: 'SingleStack',
+          internalTrafficPolicy: 'Cluster',
+        },
+        status: { loadBalancer: {} },
+      },
+    },
+    {
+      key: '/endpoints/default/kubernetes',
+      object: {
+        apiVersion: 'v1',
+        kind: 'Endpoints',
+        metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+        subsets: [{ addresses: [{ ip: address }], ports: [{ name: 'https', port: securePort, protocol: 'TCP' }] }],
+      },
+    },
+  ]
+}
