@@ -23,6 +23,7 @@ export interface ServerConfig {
   corsAllowedOrigins: string[]
   permitAddressSharing: boolean
   permitPortSharing: boolean
+  writeKubeconfig?: string
 
   dataDir?: string
   storeServers: string[]
@@ -89,6 +90,7 @@ export const BUILT_OPTIONS = new Set([
   'cors-allowed-origins',
   'permit-address-sharing',
   'permit-port-sharing',
+  'write-kubeconfig',
   'data-dir',
   'store-servers',
   'store-prefix',
@@ -154,6 +156,7 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     corsAllowedOrigins: ctx.list('cors-allowed-origins'),
     permitAddressSharing: bool('permit-address-sharing'),
     permitPortSharing: bool('permit-port-sharing'),
+    writeKubeconfig: str('write-kubeconfig'),
 
     dataDir: str('data-dir'),
     storeServers: ctx.list('store-servers'),

@@ -2,6 +2,7 @@
  * The API server process: TLS listener, filter chain, status endpoints, store, post-start
  * hooks and the termination sequence, assembled from the parts under src/server.
  */
+import { dirname } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { createSecureServer, type Http2SecureServer } from 'node:http2'
@@ -48,6 +49,8 @@ import type { NamedHealthCheck, Store } from './store/types.js'
 import { StorageMetrics } from './storage-metrics.js'
 import { TestFaults } from './test-faults.js'
 import { prepareServing } from './tls/index.js'
+import { ensureAdminClientCert } from './tls/admin-client.js'
+import { urlHost, writeKubeconfigFile } from '../core/client/kubeconfig-writer.js'
 import { versionHandler, versionInfo } from './version.js'
 import { installApi } from './api/index.js'
 
@@ -371,6 +374,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const address = server.address() as AddressInfo
   log.info(`Serving securely on ${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`)
   if (tls.created.ca || tls.created.serving) log.info(`generated a self-signed serving certificate in ${tls.certFiles.cert.replace(/\/[^/]+$/, '')} for ${hostname()}`)
+  if (config.writeKubeconfig) {
+    const server = `https://${urlHost(config.bindAddress)}:${address.port}`
+    try {
+      // With a user-supplied serving certificate there is no CA of ours to sign a client certificate.
+      const admin = tls.caFiles ? await ensureAdminClientCert(dirname(tls.caFiles.cert)) : undefined
+      writeKubeconfigFile(config.writeKubeconfig, {
+        server,
+        name: 'client',
+        ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}),
+        ...(admin ? { clientCertPem: admin.certPem, clientKeyPem: admin.keyPem } : {}),
+      })
+    } catch (err) {
+      throw new StartupError(`--write-kubeconfig: cannot write ${config.writeKubeconfig}: ${(err as Error).message}`)
+    }
+    log.info(`wrote a kubeconfig for ${server} to ${config.writeKubeconfig} (kubectl --kubeconfig ${config.writeKubeconfig} get ns)`)
+  }
 
   const debugSocket = config.debugSocketPath
     ? await serveDebugSocket(config.debugSocketPath, (() => {

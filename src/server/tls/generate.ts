@@ -120,6 +120,8 @@ export interface LeafParams {
   notAfter: Date
   /** Extended key usage; default server authentication. */
   usage?: 'server' | 'client'
+  /** Subject O values: the groups of a client certificate's user. */
+  organizations?: readonly string[]
 }
 
 /** A certificate signed by `ca`, as PEM (the leaf only). */
@@ -144,7 +146,7 @@ export async function createLeafCertificate(params: LeafParams): Promise<string>
   const cert = await x509.X509CertificateGenerator.create(
     {
       serialNumber: serialNumber(),
-      subject: `CN=${rdnValue(params.commonName)}`,
+      subject: [...(params.organizations ?? []).map((o) => `O=${rdnValue(o)}`), `CN=${rdnValue(params.commonName)}`].join(', '),
       issuer: caCert.subjectName,
       notBefore: params.notBefore,
       notAfter: params.notAfter,

@@ -48,6 +48,13 @@ export const SERVING_OPTIONS: readonly OptionSpec[] = [
     section: 'serving',
   },
   {
+    name: 'write-kubeconfig',
+    type: 'string',
+    help: 'Once serving, write a kubeconfig for this server to this file (mode 0600, replaced atomically): its address, the generated CA to trust, and a context named "client" made current.',
+    section: 'serving',
+    productOnly: true,
+  },
+  {
     name: 'tls-cert-file',
     type: 'string',
     help: 'File with the default x509 serving certificate (CA certificates concatenated after it); if HTTPS is on and neither this nor --tls-private-key-file is given, a self-signed pair is generated for the public address and saved in --cert-dir.',
