@@ -4,7 +4,7 @@
  * not built yet, which the server names at start-up rather than ignoring.
  */
 import type { ValidationContext } from '../core/flags/context.js'
-import type { KeyValue, NamedCertKey } from '../core/options/types.js'
+import type { KeyValue, NamedCertKey, PortRange } from '../core/options/types.js'
 
 export interface ServerConfig {
   bindAddress: string
@@ -24,6 +24,10 @@ export interface ServerConfig {
   permitAddressSharing: boolean
   permitPortSharing: boolean
   writeKubeconfig?: string
+  /** The first IPv4 range of --service-cluster-ip-range (default 10.0.0.0/24). */
+  serviceClusterIPRange: string
+  serviceNodePortRange: PortRange
+  coreServiceNodePort: number
 
   dataDir?: string
   storeServers: string[]
@@ -91,6 +95,9 @@ export const BUILT_OPTIONS = new Set([
   'permit-address-sharing',
   'permit-port-sharing',
   'write-kubeconfig',
+  'service-cluster-ip-range',
+  'service-node-port-range',
+  'core-service-node-port',
   'data-dir',
   'store-servers',
   'store-prefix',
@@ -157,6 +164,13 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     permitAddressSharing: bool('permit-address-sharing'),
     permitPortSharing: bool('permit-port-sharing'),
     writeKubeconfig: str('write-kubeconfig'),
+    serviceClusterIPRange:
+      (str('service-cluster-ip-range') ?? '')
+        .split(',')
+        .map((r) => r.trim())
+        .find((r) => /^\d+\.\d+\.\d+\.\d+\/\d+$/.test(r)) ?? '10.0.0.0/24',
+    serviceNodePortRange: ctx.value<PortRange>('service-node-port-range') ?? { base: 30000, size: 2768 },
+    coreServiceNodePort: num('core-service-node-port'),
 
     dataDir: str('data-dir'),
     storeServers: ctx.list('store-servers'),

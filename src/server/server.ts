@@ -224,7 +224,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       'bootstrap-controller': async () => {
         const store = await storeNow()
         await ensureObjects(store, systemNamespaces())
-        await ensureObjects(store, kubernetesService(endpointAddress(config.advertiseAddress, config.bindAddress), config.securePort))
+        await ensureObjects(
+          store,
+          kubernetesService({
+            address: endpointAddress(config.advertiseAddress, config.bindAddress),
+            securePort: config.securePort,
+            clusterIPRange: config.serviceClusterIPRange,
+            nodePort: config.coreServiceNodePort,
+          }),
+        )
       },
       'rbac/bootstrap-roles': async () => {
         const created = await ensureObjects(await storeNow(), bootstrapRbac())
@@ -275,7 +283,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   for (const path of health.paths()) mux.handle(path, serveHealth)
   mux.handle('/version', versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion)))
-  installApi(mux, { store: () => pending.store, log: (level, message) => log.v(level, message) })
+  installApi(mux, {
+    store: () => pending.store,
+    log: (level, message) => log.v(level, message),
+    registry: { serviceClusterIPRange: config.serviceClusterIPRange, serviceNodePortRange: config.serviceNodePortRange },
+  })
   mux.handle('/metrics', metricsHandler(metrics))
   if (config.profiling) installPprof(mux, { contentionProfiling: config.contentionProfiling })
   if (config.enableLogsHandler) installLogs(mux)

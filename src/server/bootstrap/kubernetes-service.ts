@@ -22,8 +22,17 @@ export function endpointAddress(advertiseAddress: string | undefined, bindAddres
   return '127.0.0.1'
 }
 
-export function kubernetesService(address: string, securePort: number): BootstrapObject[] {
-  const clusterIP = kubernetesServiceIP()
+export interface KubernetesServiceSettings {
+  address: string
+  securePort: number
+  /** --service-cluster-ip-range: the service gets its first address. */
+  clusterIPRange?: string
+  /** --core-service-node-port: when non-zero the service is of type NodePort on it. */
+  nodePort?: number
+}
+
+export function kubernetesService({ address, securePort, clusterIPRange, nodePort }: KubernetesServiceSettings): BootstrapObject[] {
+  const clusterIP = kubernetesServiceIP(clusterIPRange)
   const labels = { component: 'apiserver', provider: 'kubernetes' }
   return [
     {
@@ -33,10 +42,11 @@ export function kubernetesService(address: string, securePort: number): Bootstra
         kind: 'Service',
         metadata: { name: 'kubernetes', namespace: 'default', labels },
         spec: {
-          ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: securePort }],
+          ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: securePort, ...(nodePort ? { nodePort } : {}) }],
           clusterIP,
           clusterIPs: [clusterIP],
-          type: 'ClusterIP',
+          type: nodePort ? 'NodePort' : 'ClusterIP',
+          ...(nodePort ? { externalTrafficPolicy: 'Cluster' } : {}),
           sessionAffinity: 'None',
           ipFamilies: [address.includes(':') ? 'IPv6' : 'IPv4'],
           ipFamilyPolicy: 'SingleStack',

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Registry } from '../../../src/server/api/registry/registry.js'
+import { Registry, type RegistryOptions } from '../../../src/server/api/registry/registry.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
 
 export interface TestRegistry {
@@ -15,7 +15,7 @@ export interface TestRegistry {
   close(): Promise<void>
 }
 
-export async function openTestRegistry(prefix: string, namespaces: readonly string[] = ['default']): Promise<TestRegistry> {
+export async function openTestRegistry(prefix: string, namespaces: readonly string[] = ['default'], options: RegistryOptions = {}): Promise<TestRegistry> {
   const dir = mkdtempSync(join(tmpdir(), prefix))
   const store = SqliteStore.open({ dataDir: dir, compactionIntervalMs: 0, healthcheckTimeoutMs: 2000, readycheckTimeoutMs: 2000 })
   for (const ns of namespaces) {
@@ -24,7 +24,7 @@ export async function openTestRegistry(prefix: string, namespaces: readonly stri
   return {
     dir,
     store,
-    registry: new Registry(store),
+    registry: new Registry(store, undefined, undefined, options),
     close: async () => {
       await store.close()
       rmSync(dir, { recursive: true, force: true })

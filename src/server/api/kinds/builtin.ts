@@ -497,6 +497,7 @@ const services: KindOverrides = {
       spec.ipFamilies ??= ['IPv4']
       spec.ipFamilyPolicy ??= 'SingleStack'
     }
+    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') spec.externalTrafficPolicy ??= 'Cluster'
     for (const p of arr(spec.ports)) {
       if (!isPlainObject(p)) continue
       p.protocol ??= 'TCP'

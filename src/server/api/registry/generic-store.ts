@@ -71,6 +71,8 @@ export interface GenericStoreHooks {
   checkNamespace?(namespace: string): Promise<void>
   /** Runs after defaulting and validation, before the write (allocations that need the store). */
   beforeCreate?(obj: KubeObject): Promise<void>
+  /** The same for updates (not status writes), with the stored object. */
+  beforeUpdate?(obj: KubeObject, old: KubeObject): Promise<void>
   /** Runs after an object was really deleted (not on dry run). */
   afterDelete?(obj: KubeObject): Promise<void>
 }
@@ -345,6 +347,7 @@ export class GenericStore {
         delete meta.generation
       }
       this.validate(obj)
+      if (options.subresource !== 'status') await this.hooks.beforeUpdate?.(obj, current)
       if (deepEqual(obj, current)) return current
       if (options.dryRun) return obj
       try {

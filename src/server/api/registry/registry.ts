@@ -4,6 +4,7 @@
  */
 import type { Store } from '../../store/types.js'
 import { allocateClusterIP } from '../kinds/cluster-ip.js'
+import { type PortRange, allocateNodePorts } from '../kinds/node-ports.js'
 import { CRD_GROUP, CRD_RESOURCE, customResourceStrategies } from '../kinds/crd.js'
 import { KINDS } from '../kinds/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
@@ -12,6 +13,14 @@ import { GenericStore } from './generic-store.js'
 import type { KubeObject } from './object.js'
 import type { Strategy } from './strategy.js'
 
+/** Settings of the cluster the kinds' hooks need. */
+export interface RegistryOptions {
+  /** --service-cluster-ip-range (its first range). */
+  serviceClusterIPRange?: string
+  /** --service-node-port-range. */
+  serviceNodePortRange?: PortRange
+}
+
 export class Registry {
   private readonly byResource = new Map<string, GenericStore>()
 
@@ -19,11 +28,21 @@ export class Registry {
     readonly store: Store,
     kinds: readonly Strategy[] = KINDS,
     private readonly log: (level: number, msg: string) => void = () => {},
+    options: RegistryOptions = {},
   ) {
+    const services = async () => (await this.byResource.get('/v1/services')!.list()).items
     for (const strategy of kinds) {
       const isServices = strategy.group === '' && strategy.resource === 'services'
       const hooks = {
-        ...(isServices ? { beforeCreate: (obj: KubeObject) => allocateClusterIP(async () => (await this.byResource.get('/v1/services')!.list()).items, obj) } : {}),
+        ...(isServices
+          ? {
+              beforeCreate: async (obj: KubeObject) => {
+                await allocateClusterIP(services, obj, options.serviceClusterIPRange)
+                await allocateNodePorts(services, obj, options.serviceNodePortRange)
+              },
+              beforeUpdate: (obj: KubeObject, old: KubeObject) => allocateNodePorts(services, obj, options.serviceNodePortRange, old),
+            }
+          : {}),
         checkNamespace: async (namespace: string) => {
           if (!(await store.get(`/namespaces/${namespace}`))) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace)
         },

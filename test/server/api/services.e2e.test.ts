@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict'
+import { KubectlSession } from '../../support/kubectl-session.js'
+
+describe('api: service ranges from the command line, with the real kubectl (end to end)', function () {
+  this.timeout(90_000)
+  let session: KubectlSession
+
+  before(async function () {
+    session = await KubectlSession.open(this, 'api-services-', {
+      waitFor: 'ready',
+      args: ['--service-cluster-ip-range=10.96.0.0/16', '--service-node-port-range=31000-31010', '--core-service-node-port=31005'],
+    })
+  })
+  after(async () => {
+    await session?.close()
+  })
+
+  it('the kubernetes service takes the first address and the core node port', async () => {
+    assert.match(await session.ok('get', 'svc', 'kubernetes'), /^kubernetes\s+NodePort\s+10\.96\.0\.1\s+<none>\s+443:31005\/TCP\s+\d+s$/m)
+    // These options are in effect: the start-up warning does not name them.
+    assert.doesNotMatch(session.server.logs, /not in effect yet[^\n]*--service-(cluster-ip|node-port)-range/)
+  })
+
+  it('a NodePort service created with kubectl gets a port of the range and an address of the range', async () => {
+    const manifest = session.file('np.yaml', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: np\nspec:\n  type: NodePort\n  ports:\n  - port: 80\n')
+    assert.equal(await session.ok('create', '-f', manifest), 'service/np created\n')
+    const row = await session.ok('get', 'svc', 'np', '--no-headers')
+    const m = /^np\s+NodePort\s+10\.96\.(\d+)\.(\d+)\s+<none>\s+80:(\d+)\/TCP/.exec(row)
+    assert.ok(m, row)
+    assert.ok(Number(m[3]) >= 31000 && Number(m[3]) <= 31010 && Number(m[3]) !== 31005, row)
+    const bad = session.file('bad.yaml', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: bad\nspec:\n  type: NodePort\n  ports:\n  - port: 80\n    nodePort: 31005\n')
+    const r = await session.run('create', '-f', bad)
+    assert.equal(r.code, 1)
+    assert.match(r.stderr, /The Service "bad" is invalid: spec\.ports\[0\]\.nodePort: Invalid value: 31005: provided port is already allocated/)
+  })
+})
