@@ -37,6 +37,8 @@ export interface ServerConfig {
   storeHealthcheckTimeoutMs: number
   storeReadycheckTimeoutMs: number
   storageInitializationTimeoutMs: number
+  encryptionProviderConfig?: string
+  encryptionProviderConfigAutomaticReload: boolean
 
   anonymousAuth: boolean
   authorizationModes: string[]
@@ -103,6 +105,8 @@ export const BUILT_OPTIONS = new Set([
   'store-readycheck-timeout',
   'storage-initialization-timeout',
   'storage-backend',
+  'encryption-provider-config',
+  'encryption-provider-config-automatic-reload',
   'anonymous-auth',
   'authorization-mode',
   'max-requests-inflight',
@@ -168,6 +172,8 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     storeHealthcheckTimeoutMs: num('store-healthcheck-timeout', 2000),
     storeReadycheckTimeoutMs: num('store-readycheck-timeout', 2000),
     storageInitializationTimeoutMs: num('storage-initialization-timeout', 60_000),
+    encryptionProviderConfig: str('encryption-provider-config'),
+    encryptionProviderConfigAutomaticReload: bool('encryption-provider-config-automatic-reload'),
 
     anonymousAuth: ctx.value<boolean>('anonymous-auth') ?? true,
     authorizationModes: ctx.list('authorization-mode').length > 0 ? ctx.list('authorization-mode') : ['AlwaysAllow'],
