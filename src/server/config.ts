@@ -39,6 +39,8 @@ export interface ServerConfig {
   storageInitializationTimeoutMs: number
   encryptionProviderConfig?: string
   encryptionProviderConfigAutomaticReload: boolean
+  eventTtlMs: number
+  leaseReuseDurationSeconds: number
 
   anonymousAuth: boolean
   authorizationModes: string[]
@@ -107,6 +109,9 @@ export const BUILT_OPTIONS = new Set([
   'storage-backend',
   'encryption-provider-config',
   'encryption-provider-config-automatic-reload',
+  'event-ttl',
+  'lease-reuse-duration-seconds',
+  'min-request-timeout',
   'anonymous-auth',
   'authorization-mode',
   'max-requests-inflight',
@@ -174,6 +179,8 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     storageInitializationTimeoutMs: num('storage-initialization-timeout', 60_000),
     encryptionProviderConfig: str('encryption-provider-config'),
     encryptionProviderConfigAutomaticReload: bool('encryption-provider-config-automatic-reload'),
+    eventTtlMs: num('event-ttl', 3_600_000),
+    leaseReuseDurationSeconds: num('lease-reuse-duration-seconds', 60),
 
     anonymousAuth: ctx.value<boolean>('anonymous-auth') ?? true,
     authorizationModes: ctx.list('authorization-mode').length > 0 ? ctx.list('authorization-mode') : ['AlwaysAllow'],

@@ -134,6 +134,7 @@ function storeConfig(config: ServerConfig, log: Logger): StoreConfig {
     readycheckTimeoutMs: config.storeReadycheckTimeoutMs,
     initializationTimeoutMs: config.storageInitializationTimeoutMs,
     overrides: config.storeServersOverrides,
+    leaseReuseDurationSeconds: config.leaseReuseDurationSeconds,
     onBackgroundError: (err) => log.warning(`store background work failed: ${(err as Error).message}`),
   }
 }
@@ -290,7 +291,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   for (const path of health.paths()) mux.handle(path, serveHealth)
   mux.handle('/version', versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion)))
-  installApi(mux, { store: () => pending.store, log: (level, message) => log.v(level, message) })
+  installApi(mux, {
+    store: () => pending.store,
+    log: (level, message) => log.v(level, message),
+    options: { eventTtlSeconds: Math.ceil(config.eventTtlMs / 1000), minRequestTimeoutSeconds: config.minRequestTimeoutSeconds },
+  })
   mux.handle('/metrics', metricsHandler(metrics))
   if (config.profiling) installPprof(mux, { contentionProfiling: config.contentionProfiling })
   if (config.enableLogsHandler) installLogs(mux)

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto'
 import { deepEqual } from '../../../core/patch/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
 import { CompactedError, ConflictError, StoreError } from '../../store/errors.js'
-import type { KeyValue, Store, Watch, WatchEvent } from '../../store/types.js'
+import type { KeyValue, PutOptions, Store, Watch, WatchEvent } from '../../store/types.js'
 import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLabels } from '../selectors.js'
 import { CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-errors.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
@@ -73,6 +73,8 @@ export interface GenericStoreHooks {
   beforeCreate?(obj: KubeObject): Promise<void>
   /** Runs after an object was really deleted (not on dry run). */
   afterDelete?(obj: KubeObject): Promise<void>
+  /** Seconds the written object lives (the reference's TTLFunc: events get --event-ttl). */
+  ttlSeconds?(obj: KubeObject): number | undefined
 }
 
 /** The reference's continue token: base64 of {"v":"meta.k8s.io/v1","rv":N,"start":"<key after the prefix>"}. */
@@ -173,6 +175,11 @@ export class GenericStore {
     const { resourceVersion: _rv, ...metadata } = obj.metadata
     void _rv
     return Buffer.from(JSON.stringify({ ...obj, metadata }))
+  }
+
+  private putOptions(obj: KubeObject): PutOptions {
+    const ttlSeconds = this.hooks.ttlSeconds?.(obj)
+    return ttlSeconds ? { ttlSeconds } : {}
   }
 
   matches(obj: KubeObject, sel: Selection): boolean {
@@ -286,7 +293,7 @@ export class GenericStore {
       return obj
     }
     try {
-      const kv = await this.store.create(key, this.encode(obj))
+      const kv = await this.store.create(key, this.encode(obj), this.putOptions(obj))
       return this.decodeKv(kv)
     } catch (err) {
       throw toApiError(err, this.res, name)
@@ -348,7 +355,7 @@ export class GenericStore {
       if (deepEqual(obj, current)) return current
       if (options.dryRun) return obj
       try {
-        const written = await this.store.update(key, this.encode(obj), kv.modRevision)
+        const written = await this.store.update(key, this.encode(obj), kv.modRevision, this.putOptions(obj))
         return this.decodeKv(written)
       } catch (err) {
         if (err instanceof ConflictError && options.retryOnConflict && attempt < 10) continue

@@ -9,6 +9,7 @@ import { KINDS } from '../kinds/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
 import { errors } from '../status-errors.js'
 import { GenericStore } from './generic-store.js'
+import type { RegistryOptions } from './options.js'
 import type { KubeObject } from './object.js'
 import type { Strategy } from './strategy.js'
 
@@ -19,6 +20,7 @@ export class Registry {
     readonly store: Store,
     kinds: readonly Strategy[] = KINDS,
     private readonly log: (level: number, msg: string) => void = () => {},
+    readonly options: RegistryOptions = {},
   ) {
     for (const strategy of kinds) {
       const isServices = strategy.group === '' && strategy.resource === 'services'
@@ -27,6 +29,9 @@ export class Registry {
         checkNamespace: async (namespace: string) => {
           if (!(await store.get(`/namespaces/${namespace}`))) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace)
         },
+        ...(strategy.resource === 'events' && (strategy.group === '' || strategy.group === 'events.k8s.io') && options.eventTtlSeconds
+          ? { ttlSeconds: () => options.eventTtlSeconds }
+          : {}),
         afterDelete:
           strategy.resource === 'namespaces' && strategy.group === ''
             ? (obj: { metadata: { name?: string } }) => this.deleteContents(obj.metadata.name!)

@@ -1,0 +1,7 @@
+/** Server options the resource API takes from the command line. */
+export interface RegistryOptions {
+  /** `--event-ttl` in seconds: events are deleted this long after their last write; 0 keeps them. */
+  eventTtlSeconds?: number
+  /** `--min-request-timeout`: a watch without timeoutSeconds ends after a random time in [min, 2*min]; 0: never. */
+  minRequestTimeoutSeconds?: number
+}
