@@ -41,6 +41,8 @@ export interface ServerConfig {
   encryptionProviderConfigAutomaticReload: boolean
   eventTtlMs: number
   leaseReuseDurationSeconds: number
+  watchCache: boolean
+  watchCacheSizes: string[]
 
   anonymousAuth: boolean
   authorizationModes: string[]
@@ -112,6 +114,8 @@ export const BUILT_OPTIONS = new Set([
   'event-ttl',
   'lease-reuse-duration-seconds',
   'min-request-timeout',
+  'watch-cache',
+  'watch-cache-sizes',
   'anonymous-auth',
   'authorization-mode',
   'max-requests-inflight',
@@ -181,6 +185,8 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     encryptionProviderConfigAutomaticReload: bool('encryption-provider-config-automatic-reload'),
     eventTtlMs: num('event-ttl', 3_600_000),
     leaseReuseDurationSeconds: num('lease-reuse-duration-seconds', 60),
+    watchCache: ctx.value<boolean>('watch-cache') ?? true,
+    watchCacheSizes: ctx.list('watch-cache-sizes'),
 
     anonymousAuth: ctx.value<boolean>('anonymous-auth') ?? true,
     authorizationModes: ctx.list('authorization-mode').length > 0 ? ctx.list('authorization-mode') : ['AlwaysAllow'],

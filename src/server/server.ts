@@ -294,7 +294,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   installApi(mux, {
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
-    options: { eventTtlSeconds: Math.ceil(config.eventTtlMs / 1000), minRequestTimeoutSeconds: config.minRequestTimeoutSeconds },
+    options: {
+      eventTtlSeconds: Math.ceil(config.eventTtlMs / 1000),
+      minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
+      watchCache: config.watchCache,
+      watchCacheSizes: config.watchCacheSizes,
+    },
   })
   mux.handle('/metrics', metricsHandler(metrics))
   if (config.profiling) installPprof(mux, { contentionProfiling: config.contentionProfiling })

@@ -59,6 +59,12 @@ export interface ListOptions {
   readonly startKey?: string
   /** Read at this revision; 0 or absent: the current one. Older than the compacted revision: `CompactedError`. */
   readonly revision?: number
+  /**
+   * The reader accepts any state at or after this revision (the reference's
+   * resourceVersion=0 and NotOlderThan lists), so a cache may answer. Stores read the
+   * current state, which always qualifies.
+   */
+  readonly notOlderThan?: number
 }
 
 export interface ListResult {

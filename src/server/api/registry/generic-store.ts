@@ -199,6 +199,8 @@ export class GenericStore {
     const limit = options.limit && options.limit > 0 ? options.limit : 0
     let revision = 0
     let start: string | undefined
+    // resourceVersion 0 and NotOlderThan lists accept an older state: a watch cache may answer.
+    let notOlderThan: number | undefined = options.resourceVersion === '0' && !options.continue ? 0 : undefined
     if (options.continue) {
       if (options.resourceVersion && options.resourceVersion !== '0') throw errors.badRequest('specifying resource version is not allowed when using continue')
       const token = decodeContinue(options.continue)
@@ -210,6 +212,7 @@ export class GenericStore {
       else {
         const current = await this.store.currentRevision()
         if (rv > current) throw errors.timeout(`Too large resource version: ${rv}, current: ${current}`)
+        notOlderThan = rv
       }
     }
     const filtered = (options.labels?.length ?? 0) > 0 || (options.fields?.length ?? 0) > 0
@@ -222,6 +225,7 @@ export class GenericStore {
           ...(start !== undefined ? { startKey: start } : {}),
           revision,
           limit: limit > 0 ? Math.max(limit - items.length, filtered ? 100 : 0) : 0,
+          ...(notOlderThan !== undefined && start === undefined ? { notOlderThan } : {}),
         })
         revision = page.revision
         let stoppedAt = -1

@@ -10,11 +10,14 @@ import { defaultKeyPrefix } from '../../store/overrides.js'
 import { errors } from '../status-errors.js'
 import { GenericStore } from './generic-store.js'
 import type { RegistryOptions } from './options.js'
+import { WatchCachedStore, disabledByWatchCacheSizes } from './watch-cache.js'
 import type { KubeObject } from './object.js'
 import type { Strategy } from './strategy.js'
 
 export class Registry {
   private readonly byResource = new Map<string, GenericStore>()
+  /** The built-in kinds' watch caches, when on. */
+  readonly watchCache: WatchCachedStore | undefined
 
   constructor(
     readonly store: Store,
@@ -22,6 +25,9 @@ export class Registry {
     private readonly log: (level: number, msg: string) => void = () => {},
     readonly options: RegistryOptions = {},
   ) {
+    this.watchCache = watchCacheFor(store, kinds, options)
+    this.watchCache?.startAll()
+    const cachedStore = this.watchCache ?? store
     for (const strategy of kinds) {
       const isServices = strategy.group === '' && strategy.resource === 'services'
       const hooks = {
@@ -39,7 +45,7 @@ export class Registry {
               ? (obj: KubeObject) => this.deleteCustomResources(obj)
               : undefined,
       }
-      this.byResource.set(`${strategy.group}/${strategy.version}/${strategy.resource}`, new GenericStore(store, strategy, hooks))
+      this.byResource.set(`${strategy.group}/${strategy.version}/${strategy.resource}`, new GenericStore(cachedStore, strategy, hooks))
     }
   }
 
@@ -125,4 +131,12 @@ export class Registry {
       }
     }
   }
+}
+
+/** One cache per built-in resource's keys, unless --watch-cache=false or its size is 0. */
+function watchCacheFor(store: Store, kinds: readonly Strategy[], options: RegistryOptions): WatchCachedStore | undefined {
+  if (!options.watchCache) return undefined
+  const disabled = disabledByWatchCacheSizes(options.watchCacheSizes ?? [])
+  const prefixes = kinds.filter((k) => !disabled.has(`${k.group}/${k.resource}`)).map((k) => defaultKeyPrefix(k.group, k.resource))
+  return prefixes.length > 0 ? new WatchCachedStore(store, prefixes, options.watchCacheWindow) : undefined
 }
