@@ -53,6 +53,7 @@ describe('api: --event-ttl and --min-request-timeout (end to end)', function () 
       'event.yaml',
       'apiVersion: v1\nkind: Event\nmetadata:\n  name: e1\ninvolvedObject:\n  kind: ConfigMap\n  name: c1\n  namespace: default\nreason: Testing\nmessage: hello\ntype: Normal\n',
     )
+    const created = Date.now()
     await session.ok('create', '-f', event)
     await session.ok('create', '-f', session.file('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c1\n'))
     assert.match(await session.ok('get', 'events'), /^e1\s/m)
@@ -61,7 +62,9 @@ describe('api: --event-ttl and --min-request-timeout (end to end)', function () 
       if (Date.now() > deadline) assert.fail(`no DELETED event: ${JSON.stringify(watch.events)}`)
       await new Promise((r) => setTimeout(r, 100))
     }
+    const expiredAfter = Date.now() - created
     watch.close()
+    assert.ok(expiredAfter >= 1_900, `the event expired ${expiredAfter} ms after its creation, before --event-ttl=2s`)
     assert.deepEqual(
       watch.events.map((e) => [e.type, e.object.metadata?.name]),
       [
