@@ -21,8 +21,8 @@ describe('api: the watch cache in the built server (end to end)', function () {
     for (const s of servers) await s.stop()
   })
 
-  const start = async (args: string[]) => {
-    const server = await ApiServer.start({ waitFor: 'ready', args })
+  const start = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const server = await ApiServer.start({ waitFor: 'ready', args, env })
     servers.push(server)
     for (const name of ['a', 'b']) {
       const r = await server.get(CM, json, 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }))
@@ -55,5 +55,21 @@ describe('api: the watch cache in the built server (end to end)', function () {
       events.filter((e) => e.type === 'ADDED').map((e) => e.object.metadata?.name),
       ['a', 'b'],
     )
+  })
+
+  it('sends bookmarks at the resourceVersion of the cache, also when no event matched the watch', async () => {
+    const server = await start([], { CLIENT_WATCH_BOOKMARK_INTERVAL_MS: '200' })
+    const { metadata } = JSON.parse((await server.get(CM)).body) as { metadata: { resourceVersion: string } }
+    const watching = server.get(`/api/v1/namespaces/kube-system/configmaps?watch=true&allowWatchBookmarks=true&timeoutSeconds=2&resourceVersion=${metadata.resourceVersion}`)
+    await new Promise((r) => setTimeout(r, 300))
+    const created = await server.get(CM, json, 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'elsewhere' } }))
+    const rv = (JSON.parse(created.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion
+    const lines = (await watching).body
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { type: string; object: { kind: string; apiVersion: string; metadata: { resourceVersion: string } } })
+    assert.ok(lines.length > 0 && lines.every((l) => l.type === 'BOOKMARK'), JSON.stringify(lines))
+    const last = lines[lines.length - 1]!
+    assert.deepEqual(last.object, { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: rv } })
   })
 })

@@ -68,6 +68,9 @@ export async function watchHandler(scope: Scope): Promise<void> {
   const timer = timeoutMs > 0 ? setTimeout(() => w.cancel(), timeoutMs) : undefined
   const bookmarkTimer = bookmarks
     ? setInterval(() => {
+        // A cached watch knows how far the resource got, also past events this watch filtered out.
+        const progress = w.progress?.()
+        if (progress !== undefined && (lastRv === '' || !/^\d+$/.test(lastRv) || Number(progress) > Number(lastRv))) lastRv = progress
         if (lastRv === '' || lastRv === '0') return
         write({ type: 'BOOKMARK', object: { kind: store.strategy.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: lastRv } } })
       }, BOOKMARK_INTERVAL_MS)

@@ -64,6 +64,8 @@ export interface ApiWatchEvent {
 export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
   /** Stops the watch; the iteration ends. */
   cancel(): void
+  /** The resourceVersion a bookmark may carry now, when the store knows (a watch cache does). */
+  progress?(): string | undefined
 }
 
 export interface GenericStoreHooks {
@@ -445,6 +447,10 @@ export class GenericStore {
       cancel: () => {
         watch.cancel()
         void iterable.return(undefined)
+      },
+      progress: () => {
+        const rev = (watch as { progress?: () => number | undefined }).progress?.()
+        return rev === undefined ? undefined : String(rev)
       },
     }
   }

@@ -35,6 +35,26 @@ interface Entry {
 /** Sorts like etcd: by the keys' UTF-8 bytes. */
 const byKey = (a: KeyValue, b: KeyValue) => Buffer.compare(Buffer.from(a.key), Buffer.from(b.key))
 
+/** A watch served by a cache, which knows how far its reader got even when no event matched it. */
+export class CachedWatch extends WatchStream {
+  constructor(
+    description: string,
+    private readonly from: number,
+    onStop: () => void,
+    private readonly cacheRevision: () => number,
+  ) {
+    super(description, from, onStop)
+  }
+
+  /**
+   * The revision up to which this watch has delivered every event it will ever deliver (the
+   * reference's bookmark resourceVersion): the cache's, once the reader took all it was given.
+   */
+  progress(): number | undefined {
+    return this.awaitingEvents ? Math.max(this.from - 1, this.cacheRevision()) : undefined
+  }
+}
+
 /** The cache of one resource prefix (`/configmaps/`). */
 class ResourceCache {
   private objects = new Map<string, KeyValue>()
@@ -44,7 +64,7 @@ class ResourceCache {
   private listRevision = 0
   /** Revision the cached state is at. */
   revision = 0
-  private readonly watchers = new Set<{ stream: WatchStream; prefix: string; next: number }>()
+  private readonly watchers = new Set<{ stream: CachedWatch; prefix: string; next: number }>()
   private ready: Promise<void> | undefined
   private upstream: Watch | undefined
   private closed = false
@@ -142,8 +162,8 @@ class ResourceCache {
     if (from - 1 < oldest - 1) {
       throw new CompactedError(from, oldest - 1)
     }
-    const watcher = { stream: undefined as unknown as WatchStream, prefix, next: from }
-    watcher.stream = new WatchStream(`cached prefix "${prefix}"`, from, () => this.watchers.delete(watcher))
+    const watcher = { stream: undefined as unknown as CachedWatch, prefix, next: from }
+    watcher.stream = new CachedWatch(`cached prefix "${prefix}"`, from, () => this.watchers.delete(watcher), () => this.revision)
     for (const { event } of this.events) {
       if (event.revision >= from && event.key.startsWith(prefix)) watcher.stream.push(event)
     }
