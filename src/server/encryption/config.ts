@@ -70,7 +70,7 @@ class FieldErrors {
     this.list.push(`${path}: Required value: ${detail}`)
   }
   invalid(path: string, value: unknown, detail: string) {
-    this.list.push(`${path}: Invalid value: ${typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? 'null'}: ${detail}`)
+    this.list.push(`${path}: Invalid value: ${JSON.stringify(value) ?? 'null'}: ${detail}`)
   }
   message(): string | undefined {
     if (this.list.length === 0) return undefined
@@ -98,7 +98,7 @@ export function parseEncryptionConfig(text: string, file: string): EncryptionCon
   const apiVersion = doc.apiVersion
   if (typeof kind !== 'string' || kind === '') throw new EncryptionConfigError(`Object 'Kind' is missing in '${JSON.stringify(doc)}'`)
   if (apiVersion !== API_VERSION || kind !== KIND) {
-    throw new EncryptionConfigError(`no kind "${kind}" is registered for version "${String(apiVersion ?? '')}" in scheme "pkg/runtime/scheme.go:100"`)
+    throw new EncryptionConfigError(`no kind "${kind}" is registered for version "${String(apiVersion ?? '')}"`)
   }
   const unknown: string[] = []
   strictFields(doc, ['apiVersion', 'kind', 'resources'], '', unknown)

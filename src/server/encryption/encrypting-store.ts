@@ -4,7 +4,7 @@
  * in front of the real store, so every writer (the API, the bootstrap objects) agrees on the
  * stored format. The configuration is read on every call, so a reload takes effect at once.
  */
-import type { DeleteOptions, KeyValue, ListOptions, ListResult, PutOptions, Store, Watch, WatchEvent, WatchOptions } from '../store/types.js'
+import type { DeleteOptions, DeleteResult, KeyValue, ListOptions, ListResult, PutOptions, Store, Watch, WatchEvent, WatchOptions } from '../store/types.js'
 import { type EncryptionConfig, transformerFor } from './config.js'
 import type { Transformer } from './transformers.js'
 
@@ -155,5 +155,3 @@ export class EncryptingStore implements Store {
     return this.inner.close()
   }
 }
-
-type DeleteResult = Awaited<ReturnType<Store['delete']>>

@@ -22,7 +22,6 @@ export interface ProviderConfigLog {
 export class ProviderConfig {
   private config: EncryptionConfig
   private watching = false
-  private loading = false
 
   /** Loads the file now; throws EncryptionConfigError (a start-up error) when it cannot be used. */
   constructor(
@@ -46,8 +45,6 @@ export class ProviderConfig {
 
   /** Loads the file again; keeps the current configuration when it does not load. */
   reload(): void {
-    if (this.loading) return
-    this.loading = true
     try {
       const next = loadEncryptionConfig(this.file)
       if (next.contentHash === this.config.contentHash) return
@@ -55,8 +52,6 @@ export class ProviderConfig {
       this.log.info(`loaded a new encryption provider configuration from ${this.file}`)
     } catch (err) {
       this.log.error(`reloading the encryption provider configuration from ${this.file} failed, the previous one stays in use: ${(err as Error).message}`)
-    } finally {
-      this.loading = false
     }
   }
 
