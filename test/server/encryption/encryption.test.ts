@@ -145,6 +145,18 @@ describe('encryption at rest: configuration', () => {
     )
   })
 
+  it('decodes strictly and knows only apiserver.config.k8s.io/v1 EncryptionConfiguration', () => {
+    assert.equal(
+      fails(`${head}resources:\n  - resources: [secrets]\n    providers:\n      - aescbc:\n          keys: []\n          foo: 1\n`),
+      'strict decoding error: unknown field "resources[0].providers[0].aescbc.foo"',
+    )
+    assert.equal(
+      fails('apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfig\nresources: []\n'),
+      'no kind "EncryptionConfig" is registered for version "apiserver.config.k8s.io/v1"',
+    )
+    assert.equal(fails(''), 'encryption provider configuration file "/etc/enc.yaml" is empty')
+  })
+
   it('refuses kms providers by name, as not supported', () => {
     const msg = fails(`${head}resources:\n  - resources: [secrets]\n    providers:\n      - kms:\n          apiVersion: v2\n          name: vault\n          endpoint: unix:///tmp/kms.sock\n`)
     assert.ok(msg.includes('kms provider "vault" is not supported'), msg)
@@ -178,6 +190,12 @@ describe('encryption at rest: the encrypting store', () => {
     await store.create('/configmaps/default/c1', PLAIN)
     const raw = await inner.get('/secrets/default/s1')
     assert.equal(raw!.value.subarray(0, 21).toString(), 'k8s:enc:aesgcm:v1:k1:')
+    // The additional data is the full key under the store prefix, as the reference's etcd key.
+    const body = raw!.value.subarray(21)
+    const d = createDecipheriv('aes-256-gcm', KEY32, body.subarray(0, 12))
+    d.setAAD(Buffer.from('/registry/secrets/default/s1'))
+    d.setAuthTag(body.subarray(body.length - 16))
+    assert.equal(Buffer.concat([d.update(body.subarray(12, body.length - 16)), d.final()]).toString(), PLAIN.toString())
     assert.equal((await inner.get('/configmaps/default/c1'))!.value.toString(), PLAIN.toString())
     assert.equal((await store.get('/secrets/default/s1'))!.value.toString(), PLAIN.toString())
     const page = await store.list('/secrets/')
