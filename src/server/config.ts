@@ -42,6 +42,12 @@ export interface ServerConfig {
   storeHealthcheckTimeoutMs: number
   storeReadycheckTimeoutMs: number
   storageInitializationTimeoutMs: number
+  encryptionProviderConfig?: string
+  encryptionProviderConfigAutomaticReload: boolean
+  eventTtlMs: number
+  leaseReuseDurationSeconds: number
+  watchCache: boolean
+  watchCacheSizes: string[]
 
   anonymousAuth: boolean
   authorizationModes: string[]
@@ -112,6 +118,13 @@ export const BUILT_OPTIONS = new Set([
   'store-readycheck-timeout',
   'storage-initialization-timeout',
   'storage-backend',
+  'encryption-provider-config',
+  'encryption-provider-config-automatic-reload',
+  'event-ttl',
+  'lease-reuse-duration-seconds',
+  'min-request-timeout',
+  'watch-cache',
+  'watch-cache-sizes',
   'anonymous-auth',
   'authorization-mode',
   'max-requests-inflight',
@@ -185,6 +198,12 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     storeHealthcheckTimeoutMs: num('store-healthcheck-timeout', 2000),
     storeReadycheckTimeoutMs: num('store-readycheck-timeout', 2000),
     storageInitializationTimeoutMs: num('storage-initialization-timeout', 60_000),
+    encryptionProviderConfig: str('encryption-provider-config'),
+    encryptionProviderConfigAutomaticReload: bool('encryption-provider-config-automatic-reload'),
+    eventTtlMs: num('event-ttl', 3_600_000),
+    leaseReuseDurationSeconds: num('lease-reuse-duration-seconds', 60),
+    watchCache: ctx.value<boolean>('watch-cache') ?? true,
+    watchCacheSizes: ctx.list('watch-cache-sizes'),
 
     anonymousAuth: ctx.value<boolean>('anonymous-auth') ?? true,
     authorizationModes: ctx.list('authorization-mode').length > 0 ? ctx.list('authorization-mode') : ['AlwaysAllow'],

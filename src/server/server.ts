@@ -53,6 +53,11 @@ import { ensureAdminClientCert } from './tls/admin-client.js'
 import { urlHost, writeKubeconfigFile } from '../core/client/kubeconfig-writer.js'
 import { versionHandler, versionInfo } from './version.js'
 import { installApi } from './api/index.js'
+import { KINDS } from './api/kinds/index.js'
+import { EncryptionConfigError } from './encryption/config.js'
+import { EncryptingStore } from './encryption/encrypting-store.js'
+import { ProviderConfig } from './encryption/provider-config.js'
+import { storageGroups } from './encryption/storage-groups.js'
 
 export interface ServerOptions {
   config: ServerConfig
@@ -133,6 +138,7 @@ function storeConfig(config: ServerConfig, log: Logger): StoreConfig {
     readycheckTimeoutMs: config.storeReadycheckTimeoutMs,
     initializationTimeoutMs: config.storageInitializationTimeoutMs,
     overrides: config.storeServersOverrides,
+    leaseReuseDurationSeconds: config.leaseReuseDurationSeconds,
     onBackgroundError: (err) => log.warning(`store background work failed: ${(err as Error).message}`),
   }
 }
@@ -158,11 +164,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw new StartupError('--permit-port-sharing is not supported here: Node.js 20 cannot set SO_REUSEPORT on a listening socket')
   }
 
+  let encryption: ProviderConfig | undefined
+  if (config.encryptionProviderConfig) {
+    try {
+      encryption = new ProviderConfig(config.encryptionProviderConfig, config.encryptionProviderConfigAutomaticReload, log)
+    } catch (err) {
+      if (err instanceof EncryptionConfigError) throw new StartupError(err.message)
+      throw err
+    }
+  }
+  const encrypting = (store: Store): Store => {
+    if (!encryption) return store
+    const provider = encryption
+    return new EncryptingStore(store, { prefix: config.storePrefix, config: () => provider.current(), storageGroupOf: storageGroups(KINDS) })
+  }
+
   // The embedded store opens before anything listens: a locked, unwritable or corrupt data
   // directory is a start-up error. etcd may come up later, so it is opened in the background.
   const pending = new PendingStore()
   const embedded = config.storeServers.length === 0
-  if (embedded) pending.set(await openStore(storeConfig(config, log)))
+  if (embedded) pending.set(encrypting(await openStore(storeConfig(config, log))))
 
   const tls = await prepareServing({
     certDir: config.certDir,
@@ -260,6 +281,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await storeNow()
       },
     },
+    healthAndReady: encryption?.healthChecks() ?? [],
     autoregisterCompletion: {
       name: AUTOREGISTER_COMPLETION,
       // Like the reference's check on its informer cache: once every built-in APIService has
@@ -286,7 +308,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   installApi(mux, {
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
-    registry: { serviceClusterIPRange: config.serviceClusterIPRange, serviceNodePortRange: config.serviceNodePortRange },
+    options: {
+      serviceClusterIPRange: config.serviceClusterIPRange,
+      serviceNodePortRange: config.serviceNodePortRange,
+      eventTtlSeconds: Math.ceil(config.eventTtlMs / 1000),
+      minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
+      watchCache: config.watchCache,
+      watchCacheSizes: config.watchCacheSizes,
+    },
   })
   mux.handle('/metrics', metricsHandler(metrics))
   if (config.profiling) installPprof(mux, { contentionProfiling: config.contentionProfiling })
@@ -414,7 +443,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (!embedded) {
     openStore(storeConfig(config, log)).then(
       (store) => {
-        pending.set(store)
+        pending.set(encrypting(store))
         log.info(`connected to the store at ${config.storeServers.join(',')}`)
       },
       (err: Error) => {
@@ -425,6 +454,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     )
   }
   void health.startPostStartHooks()
+  encryption?.start()
   storageMetrics.start()
   void pending.ready.then(() => Promise.all([storageMetrics.pollCounts(), storageMetrics.pollSize()]))
 
@@ -446,6 +476,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       destroyConnections: () => connections.destroyAll(),
       releaseResources: async () => {
         storageMetrics.stop()
+        encryption?.stop()
         await debugSocket?.close()
         await pending.store?.close()
         log.flush()

@@ -19,14 +19,14 @@ import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
 import { negotiateOutput, writeObject } from './negotiation.js'
 import { openApiHandlers } from './openapi.js'
-import { Registry, type RegistryOptions } from './registry/registry.js'
+import type { RegistryOptions } from './registry/options.js'
+import { Registry } from './registry/registry.js'
 import { errors, toApiError, writeError } from './status-errors.js'
 
 export interface ApiDeps {
   store: () => Store | undefined
   log: (level: number, msg: string) => void
-  /** Cluster settings the kinds need (service ranges). */
-  registry?: RegistryOptions
+  options?: RegistryOptions
 }
 
 const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
@@ -55,7 +55,7 @@ export const NOT_INSTALLED = 'the request has been made before all known HTTP pa
 export function apiHandler(deps: ApiDeps): Handler {
   let registry: Registry | undefined
   const registryFor = (store: Store) => {
-    if (registry?.store !== store) registry = new Registry(store, KINDS, deps.log, deps.registry)
+    if (registry?.store !== store) registry = new Registry(store, KINDS, deps.log, deps.options)
     return registry
   }
   return async (req, res, ctx) => {
@@ -139,6 +139,7 @@ async function route(registry: Registry, req: Parameters<Handler>[0], res: Param
     ...(namespace !== undefined ? { namespace } : {}),
     ...(info.name !== undefined ? { name: info.name } : {}),
     query: ctx.url.searchParams,
+    ...(registry.options.minRequestTimeoutSeconds !== undefined ? { minRequestTimeoutSeconds: registry.options.minRequestTimeoutSeconds } : {}),
   })
 }
 

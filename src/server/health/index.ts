@@ -70,6 +70,8 @@ export interface StandardChecks {
   hooks: Readonly<Record<string, PostStartHook>>
   /** The `autoregister-completion` boot-sequence check. */
   autoregisterCompletion: HealthCheck
+  /** Checks on /healthz and /readyz only, right after the store's (`kms-providers`). */
+  healthAndReady?: readonly HealthCheck[]
 }
 
 export interface Health extends HealthHandlers {
@@ -120,6 +122,7 @@ export function createHealth(options: CreateHealthOptions): Health {
     // One `store` line per report: /healthz and /livez share the health-timeout instance,
     // /readyz has the ready-timeout one under the same name.
     store.health.forEach((check, i) => registry.addToAll(check, store.ready[i]))
+    for (const check of checks.healthAndReady ?? []) registry.addHealthAndReady(check)
     for (const name of POST_START_HOOKS) registry.addBootSequenceCheck(hooks.add(name, checks.hooks[name]))
     registry.addBootSequenceCheck(checks.autoregisterCompletion)
     for (const name of LATE_POST_START_HOOKS) registry.addBootSequenceCheck(hooks.add(name, checks.hooks[name]))

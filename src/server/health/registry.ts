@@ -71,6 +71,13 @@ export class HealthRegistry {
     this.lists.readyz.push(check)
   }
 
+  /** /healthz and /readyz, not /livez (the reference's KMS checks). */
+  addHealthAndReady(check: HealthCheck): void {
+    this.refuseDuplicate(check, ['healthz', 'readyz'])
+    this.lists.healthz.push(check)
+    this.lists.readyz.push(check)
+  }
+
   addReadyOnly(check: HealthCheck): void {
     this.refuseDuplicate(check, ['readyz'])
     this.readyTail.push(check)

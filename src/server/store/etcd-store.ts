@@ -6,6 +6,7 @@ import { startEtcdCompactor } from './etcd-compactor.js'
 import { mapEtcdError, type EtcdCallContext } from './etcd-errors.js'
 import { faultHandling } from './etcd-policy.js'
 import { EtcdWatch } from './etcd-watch.js'
+import { LeaseManager } from './etcd-leases.js'
 import {
   AlreadyExistsError,
   ConflictError,
@@ -31,6 +32,7 @@ import type {
   ListOptions,
   ListResult,
   NamedHealthCheck,
+  PutOptions,
   Store,
   Watch,
   WatchOptions,
@@ -59,6 +61,8 @@ export interface EtcdStoreOptions {
   /** Undelivered events a watch may hold before it breaks as too slow. */
   watchBufferLimit?: number
   onBackgroundError?: (err: unknown) => void
+  /** `--lease-reuse-duration-seconds`: longest time one TTL lease is reused. */
+  leaseReuseDurationSeconds?: number
 }
 
 /**
@@ -82,6 +86,7 @@ export class EtcdStore implements Store {
   private readonly bufferLimit: number
   private readonly healthCheckName: string
   private closed = false
+  private readonly leases: LeaseManager
 
   private constructor(options: EtcdStoreOptions) {
     this.servers = checkServers(options.servers)
@@ -113,6 +118,10 @@ export class EtcdStore implements Store {
     const onError = (err: unknown): void => {
       if (!this.closed) options.onBackgroundError?.(err)
     }
+    this.leases = new LeaseManager(
+      { grant: async (ttl) => String((await this.client.leaseClient.leaseGrant({ TTL: ttl }, this.call())).ID) },
+      options.leaseReuseDurationSeconds ?? 60,
+    )
     this.compactor = startEtcdCompactor(this.client, options.compactionIntervalMs ?? 5 * 60_000, this.requestTimeoutMs, onError)
   }
 
@@ -186,15 +195,23 @@ export class EtcdStore implements Store {
 
   // ---- writes -------------------------------------------------------------------------
 
-  async create(key: string, value: Buffer): Promise<KeyValue> {
+  /** The lease a write with a TTL attaches to the key (0: none), as the reference's lease manager picks it. */
+  private async lease(key: string, options: PutOptions): Promise<string | number> {
+    const ttl = options.ttlSeconds
+    if (ttl === undefined || ttl <= 0) return 0
+    return this.run({ operation: 'grant lease', key }, () => this.leases.leaseFor(Math.ceil(ttl)))
+  }
+
+  async create(key: string, value: Buffer, options: PutOptions = {}): Promise<KeyValue> {
     checkKey(key)
     checkValue(key, value)
     const k = this.full(key)
+    const lease = await this.lease(key, options)
     const res = await this.run({ operation: 'create', key }, () =>
       this.client.kv.txn(
         {
           compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: 0 }],
-          success: [{ request_put: { key: k, value } }],
+          success: [{ request_put: { key: k, value, lease } }],
           failure: [],
         },
         this.call(),
@@ -205,16 +222,17 @@ export class EtcdStore implements Store {
     return { key, value, createRevision: rev, modRevision: rev }
   }
 
-  async update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue> {
+  async update(key: string, value: Buffer, expectedModRevision: number, options: PutOptions = {}): Promise<KeyValue> {
     checkKey(key)
     checkValue(key, value)
     checkRevision('expected mod revision', expectedModRevision, key)
     const k = this.full(key)
+    const lease = await this.lease(key, options)
     const res = await this.run({ operation: 'update', key }, () =>
       this.client.kv.txn(
         {
           compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
-          success: [{ request_put: { key: k, value, prev_kv: true } }],
+          success: [{ request_put: { key: k, value, prev_kv: true, lease } }],
           failure: [{ request_range: { key: k } }],
         },
         this.call(),

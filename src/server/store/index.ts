@@ -37,6 +37,8 @@ export interface StoreConfig {
   keyPrefixFor?: KeyPrefixFor
   /** Failures of background work (compaction) that have no caller to report to. */
   onBackgroundError?: (err: unknown) => void
+  /** `--lease-reuse-duration-seconds` for etcd TTL leases. */
+  leaseReuseDurationSeconds?: number
 }
 
 /**
@@ -59,6 +61,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     compactionIntervalMs: config.compactionIntervalMs,
     initializationTimeoutMs: config.initializationTimeoutMs,
     healthCheckName,
+    ...(config.leaseReuseDurationSeconds !== undefined ? { leaseReuseDurationSeconds: config.leaseReuseDurationSeconds } : {}),
   })
 
   const servers = config.servers?.filter(s => s.trim() !== '') ?? []

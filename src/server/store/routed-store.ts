@@ -1,5 +1,6 @@
 import { InvalidError } from './errors.js'
 import type {
+  PutOptions,
   DeleteOptions,
   DeleteResult,
   KeyValue,
@@ -60,16 +61,16 @@ export class RoutedStore implements Store {
     return this.fallback
   }
 
-  create(key: string, value: Buffer): Promise<KeyValue> {
-    return this.storeFor(key).create(key, value)
+  create(key: string, value: Buffer, options?: PutOptions): Promise<KeyValue> {
+    return this.storeFor(key).create(key, value, options)
   }
 
   get(key: string): Promise<KeyValue | null> {
     return this.storeFor(key).get(key)
   }
 
-  update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue> {
-    return this.storeFor(key).update(key, value, expectedModRevision)
+  update(key: string, value: Buffer, expectedModRevision: number, options?: PutOptions): Promise<KeyValue> {
+    return this.storeFor(key).update(key, value, expectedModRevision, options)
   }
 
   delete(key: string, options?: DeleteOptions): Promise<DeleteResult> {

@@ -27,6 +27,7 @@ import {
 import { ensureSchema } from './sqlite-schema.js'
 import type {
   DeleteOptions,
+  PutOptions,
   DeleteResult,
   KeyValue,
   ListOptions,
@@ -56,6 +57,8 @@ export interface SqliteStoreOptions {
   watchBufferLimit?: number
   /** Called with errors of background work (periodic compaction) that has no caller to reject. */
   onBackgroundError?: (err: unknown) => void
+  /** How often keys written with a TTL are looked at for expiry; default 1 s (etcd's lease granularity). */
+  expirySweepIntervalMs?: number
 }
 
 export const DB_FILE = 'store.db'
@@ -71,9 +74,9 @@ interface Row {
 
 type Settle<T> = { resolve: (v: T) => void; reject: (e: unknown) => void }
 type WriteOp =
-  | ({ kind: 'create'; key: string; keyBuf: Buffer; value: Buffer } & Settle<KeyValue>)
-  | ({ kind: 'update'; key: string; keyBuf: Buffer; value: Buffer; expected: number } & Settle<KeyValue>)
-  | ({ kind: 'delete'; key: string; keyBuf: Buffer; expected?: number } & Settle<DeleteResult>)
+  | ({ kind: 'create'; key: string; keyBuf: Buffer; value: Buffer; expiresAt?: number } & Settle<KeyValue>)
+  | ({ kind: 'update'; key: string; keyBuf: Buffer; value: Buffer; expected: number; expiresAt?: number } & Settle<KeyValue>)
+  | ({ kind: 'delete'; key: string; keyBuf: Buffer; expected?: number; onlyIfExpiredAt?: number } & Settle<DeleteResult>)
   | ({ kind: 'barrier' } & Settle<void>)
 
 interface Watcher {
@@ -114,6 +117,7 @@ export class SqliteStore implements Store {
   private eventLog: WatchEvent[] = []
   private compaction: Promise<void> = Promise.resolve()
   private readonly compactor: Compactor
+  private readonly expirySweeper: NodeJS.Timeout
 
   private readonly stmt: {
     begin: Database.Statement
@@ -130,6 +134,10 @@ export class SqliteStore implements Store {
     history: Database.Statement
     previous: Database.Statement
     compactChunk: Database.Statement
+    setExpiry: Database.Statement
+    clearExpiry: Database.Statement
+    getExpiry: Database.Statement
+    expired: Database.Statement
   }
 
   private constructor(
@@ -146,6 +154,9 @@ export class SqliteStore implements Store {
     this.rev = meta.currentRevision
     this.compacted = meta.compactedRevision
     const db = this.db
+    // Keys written with a TTL and when they expire (a table of its own: stores written by
+    // earlier builds open unchanged, and builds without TTLs ignore it).
+    db.exec(`CREATE TABLE IF NOT EXISTS expiry (key BLOB PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID`)
     const pick = `SELECT key, MAX(revision) AS revision, create_revision, deleted, value FROM kv`
     this.stmt = {
       begin: db.prepare('BEGIN IMMEDIATE'),
@@ -184,7 +195,13 @@ export class SqliteStore implements Store {
         `DELETE FROM kv WHERE revision >= @lo AND revision < @hi AND (deleted = 1 OR EXISTS (
            SELECT 1 FROM kv AS newer WHERE newer.key = kv.key AND newer.revision > kv.revision AND newer.revision < @c))`,
       ),
+      setExpiry: db.prepare(`INSERT INTO expiry (key, expires_at) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at`),
+      clearExpiry: db.prepare(`DELETE FROM expiry WHERE key = ?`),
+      getExpiry: db.prepare(`SELECT expires_at FROM expiry WHERE key = ?`),
+      expired: db.prepare(`SELECT key, expires_at FROM expiry WHERE expires_at <= ? ORDER BY expires_at LIMIT 1000`),
     }
+    this.expirySweeper = setInterval(() => this.sweepExpired(), options.expirySweepIntervalMs)
+    this.expirySweeper.unref()
     this.compactor = startCompactor(
       options.compactionIntervalMs,
       async previous => {
@@ -205,6 +222,7 @@ export class SqliteStore implements Store {
       healthcheckTimeoutMs: 2_000,
       readycheckTimeoutMs: 2_000,
       eventLogSize: 10_000,
+      expirySweepIntervalMs: 1_000,
       maxBatch: 1_000,
       watchBufferLimit: 100_000,
       // Options left undefined keep their defaults.
@@ -255,23 +273,40 @@ export class SqliteStore implements Store {
 
   // ---- writes -------------------------------------------------------------------------
 
-  create(key: string, value: Buffer): Promise<KeyValue> {
+  create(key: string, value: Buffer, options: PutOptions = {}): Promise<KeyValue> {
     return this.enqueue<KeyValue>(settle => {
       checkKey(key)
       checkValue(key, value)
       // Copied: the value lives on in the event log, out of reach of the caller's later edits.
-      return { kind: 'create', key, keyBuf: Buffer.from(key), value: Buffer.from(value), ...settle }
+      return { kind: 'create', key, keyBuf: Buffer.from(key), value: Buffer.from(value), ...expiry(options), ...settle }
     })
   }
 
-  update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue> {
+  update(key: string, value: Buffer, expectedModRevision: number, options: PutOptions = {}): Promise<KeyValue> {
     return this.enqueue<KeyValue>(settle => {
       checkKey(key)
       checkValue(key, value)
       checkRevision('expected mod revision', expectedModRevision, key)
       const copy = Buffer.from(value)
-      return { kind: 'update', key, keyBuf: Buffer.from(key), value: copy, expected: expectedModRevision, ...settle }
+      return { kind: 'update', key, keyBuf: Buffer.from(key), value: copy, expected: expectedModRevision, ...expiry(options), ...settle }
     })
+  }
+
+  /** Deletes every key whose TTL ran out, each with its own delete event, as a lease expiry does. */
+  private sweepExpired(): void {
+    if (this.closed) return
+    let rows: { key: Buffer; expires_at: number }[]
+    try {
+      rows = this.stmt.expired.all(Date.now()) as { key: Buffer; expires_at: number }[]
+    } catch (err) {
+      this.options.onBackgroundError?.(err)
+      return
+    }
+    for (const row of rows) {
+      const key = row.key.toString('utf8')
+      // A key rewritten meanwhile got a new expiry (or none): the delete checks it again.
+      this.enqueue<DeleteResult>(settle => ({ kind: 'delete', key, keyBuf: row.key, onlyIfExpiredAt: Date.now(), ...settle })).catch(() => {})
+    }
   }
 
   delete(key: string, options: DeleteOptions = {}): Promise<DeleteResult> {
@@ -337,6 +372,7 @@ export class SqliteStore implements Store {
             }
             rev++
             this.stmt.insert.run(rev, op.keyBuf, rev, 0, op.value)
+            this.writeExpiry(op.keyBuf, op.expiresAt)
             const kv: KeyValue = { key: op.key, value: op.value, createRevision: rev, modRevision: rev }
             events.push({ type: 'create', key: op.key, revision: rev, createRevision: rev, value: op.value })
             outcomes.push(() => op.resolve(kv))
@@ -353,6 +389,7 @@ export class SqliteStore implements Store {
             }
             rev++
             this.stmt.insert.run(rev, op.keyBuf, live.createRevision, 0, op.value)
+            this.writeExpiry(op.keyBuf, op.expiresAt)
             const kv: KeyValue = { key: op.key, value: op.value, createRevision: live.createRevision, modRevision: rev }
             events.push({
               type: 'update',
@@ -376,8 +413,16 @@ export class SqliteStore implements Store {
               outcomes.push(() => op.reject(new ConflictError(op.key, expected, live)))
               break
             }
+            if (op.onlyIfExpiredAt !== undefined) {
+              const row = this.stmt.getExpiry.get(op.keyBuf) as { expires_at: number } | undefined
+              if (!row || row.expires_at > op.onlyIfExpiredAt) {
+                outcomes.push(() => op.reject(new NotFoundError(op.key)))
+                break
+              }
+            }
             rev++
             this.stmt.insert.run(rev, op.keyBuf, live.createRevision, 1, null)
+            this.stmt.clearExpiry.run(op.keyBuf)
             events.push({
               type: 'delete',
               key: op.key,
@@ -696,12 +741,18 @@ export class SqliteStore implements Store {
     if (this.closed) return
     this.flush()
     this.closed = true
+    clearInterval(this.expirySweeper)
     await this.compactor.stop()
     await this.compaction
     for (const w of [...this.watchers]) w.stream.end()
     this.watchers.clear()
     this.db.close()
     releaseLockOwner(path.join(this.dataDir, LOCK_FILE))
+  }
+
+  private writeExpiry(keyBuf: Buffer, expiresAt: number | undefined): void {
+    if (expiresAt === undefined) this.stmt.clearExpiry.run(keyBuf)
+    else this.stmt.setExpiry.run(keyBuf, expiresAt)
   }
 
   private ensureOpen(): void {
@@ -774,4 +825,11 @@ function mapSqliteError(err: unknown, doing: string): StoreError {
   }
   // I/O errors, a full disk, contention: the same request can succeed once the cause is gone.
   return new UnavailableError(`${doing}: ${message}`, err)
+}
+
+function expiry(options: PutOptions): { expiresAt?: number } {
+  const ttl = options.ttlSeconds
+  if (ttl === undefined || ttl <= 0) return {}
+  if (!Number.isFinite(ttl)) throw new InvalidError(`invalid TTL ${ttl}: it must be a number of seconds`)
+  return { expiresAt: Date.now() + ttl * 1000 }
 }

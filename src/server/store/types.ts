@@ -26,6 +26,15 @@ export interface KeyValue {
   readonly modRevision: number
 }
 
+export interface PutOptions {
+  /**
+   * The key is deleted this many seconds after the write (a DELETED watch event follows),
+   * as etcd does with a lease. Absent or 0: the key lives until deleted. A later write
+   * without a TTL makes the key permanent again.
+   */
+  readonly ttlSeconds?: number
+}
+
 export interface DeleteOptions {
   /** Delete only if the key's current mod revision is this one; otherwise `ConflictError`. */
   readonly expectedModRevision?: number
@@ -50,6 +59,12 @@ export interface ListOptions {
   readonly startKey?: string
   /** Read at this revision; 0 or absent: the current one. Older than the compacted revision: `CompactedError`. */
   readonly revision?: number
+  /**
+   * The reader accepts any state at or after this revision (the reference's
+   * resourceVersion=0 and NotOlderThan lists), so a cache may answer. Stores read the
+   * current state, which always qualifies.
+   */
+  readonly notOlderThan?: number
 }
 
 export interface ListResult {
@@ -116,14 +131,14 @@ export type StoreKind = 'sqlite' | 'etcd' | 'routed'
 export interface Store {
   readonly kind: StoreKind
   /** Creates `key`; `AlreadyExistsError` if it exists. */
-  create(key: string, value: Buffer): Promise<KeyValue>
+  create(key: string, value: Buffer, options?: PutOptions): Promise<KeyValue>
   /** The key's current version, or null when it does not exist. */
   get(key: string): Promise<KeyValue | null>
   /**
    * Compare-and-swap: writes only if the key's mod revision is `expectedModRevision`.
    * `ConflictError` (carrying the current version) when it differs; `NotFoundError` when absent.
    */
-  update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue>
+  update(key: string, value: Buffer, expectedModRevision: number, options?: PutOptions): Promise<KeyValue>
   /** `NotFoundError` when absent; `ConflictError` when `expectedModRevision` is given and differs. */
   delete(key: string, options?: DeleteOptions): Promise<DeleteResult>
   /** Keys starting with `prefix`, in key order; see ListOptions for paging. */

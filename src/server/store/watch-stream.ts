@@ -33,6 +33,11 @@ export class WatchStream implements Watch {
     return this.finished || this.failure !== null
   }
 
+  /** The consumer waits for the next event: everything pushed so far was taken. */
+  get awaitingEvents(): boolean {
+    return this.waiter !== null
+  }
+
   /** Revision of the last event pushed (0 before any). */
   get pushedRevision(): number {
     return this.lastRevision

@@ -5,7 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Registry, type RegistryOptions } from '../../../src/server/api/registry/registry.js'
+import type { RegistryOptions } from '../../../src/server/api/registry/options.js'
+import { Registry } from '../../../src/server/api/registry/registry.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
 
 export interface TestRegistry {

@@ -459,6 +459,32 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       watch.cancel()
     })
 
+    it('deletes keys written with a TTL once it runs out, with a delete event; a rewrite without one keeps the key', async function () {
+      this.timeout(20_000)
+      const watch = await store.watch('/ttl/')
+      const started = Date.now()
+      const gone = await store.create('/ttl/gone', buf('g'), { ttlSeconds: 1 })
+      const kept = await store.create('/ttl/kept', buf('k'), { ttlSeconds: 1 })
+      await store.create('/ttl/plain', buf('p'))
+      const rewritten = await store.update('/ttl/kept', buf('k2'), kept.modRevision)
+      const events = await collect(watch, 5, 15_000)
+      watch.cancel()
+      assert.deepEqual(
+        events.map(e => [e.type, e.key]),
+        [['create', '/ttl/gone'], ['create', '/ttl/kept'], ['create', '/ttl/plain'], ['update', '/ttl/kept'], ['delete', '/ttl/gone']],
+      )
+      const expired = events[4]!
+      assert.equal(text(expired.prevValue), 'g')
+      assert.equal(expired.prevModRevision, gone.modRevision)
+      assert.ok(Date.now() - started >= 900, 'not before the TTL')
+      assert.equal(await store.get('/ttl/gone'), null)
+      // Past the longest TTL granted (etcd rounds a 1 s lease up to its minimum): still there.
+      await new Promise(r => setTimeout(r, 3_000))
+      assert.equal(text((await store.get('/ttl/kept'))?.value), 'k2')
+      assert.equal((await store.get('/ttl/kept'))?.modRevision, rewritten.modRevision)
+      assert.equal(text((await store.get('/ttl/plain'))?.value), 'p')
+    })
+
     it('answers health checks and refuses work once closed', async function () {
       await store.healthCheck(2_000)
       const checks = store.healthChecks()

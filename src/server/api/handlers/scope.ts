@@ -17,6 +17,8 @@ export interface Scope {
   /** `status` for `<object>/status`: writes change only .status. */
   subresource?: 'status'
   query: URLSearchParams
+  /** `--min-request-timeout` (default 1800). */
+  minRequestTimeoutSeconds?: number
 }
 
 /** `dryRun=All` (the only value the reference knows). */

@@ -13,7 +13,7 @@ import { type Scope, includeObject, selection } from './scope.js'
 
 /** How often bookmarks are sent when allowed (the reference: about once a minute). */
 export const BOOKMARK_INTERVAL_MS = Number(process.env.CLIENT_WATCH_BOOKMARK_INTERVAL_MS ?? '') || 60_000
-const MIN_REQUEST_TIMEOUT_S = 1800
+const DEFAULT_MIN_REQUEST_TIMEOUT_S = 1800
 
 export async function watchHandler(scope: Scope): Promise<void> {
   const { query, store, res } = scope
@@ -24,7 +24,10 @@ export async function watchHandler(scope: Scope): Promise<void> {
   if (timeoutParam !== null && timeoutParam !== '' && !/^\d+$/.test(timeoutParam)) {
     throw errors.badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(timeoutParam)}: must be a non-negative integer`)
   }
-  const timeoutMs = timeoutParam ? Number(timeoutParam) * 1000 : MIN_REQUEST_TIMEOUT_S * 1000 * (1 + Math.random())
+  // The reference: the client's timeoutSeconds, else a random time in [min, 2*min] so that
+  // watches started together do not all end (and come back) together; min 0: no end.
+  const minTimeoutS = scope.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_S
+  const timeoutMs = timeoutParam ? Number(timeoutParam) * 1000 : minTimeoutS * 1000 * (1 + Math.random())
   const bookmarks = query.get('allowWatchBookmarks') === 'true'
   const include = includeObject(query)
 
@@ -62,9 +65,12 @@ export async function watchHandler(scope: Scope): Promise<void> {
     return
   }
   const w = watch
-  const timer = setTimeout(() => w.cancel(), timeoutMs)
+  const timer = timeoutMs > 0 ? setTimeout(() => w.cancel(), timeoutMs) : undefined
   const bookmarkTimer = bookmarks
     ? setInterval(() => {
+        // A cached watch knows how far the resource got, also past events this watch filtered out.
+        const progress = w.progress?.()
+        if (progress !== undefined && (lastRv === '' || !/^\d+$/.test(lastRv) || Number(progress) > Number(lastRv))) lastRv = progress
         if (lastRv === '' || lastRv === '0') return
         write({ type: 'BOOKMARK', object: { kind: store.strategy.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: lastRv } } })
       }, BOOKMARK_INTERVAL_MS)

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto'
 import { deepEqual } from '../../../core/patch/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
 import { CompactedError, ConflictError, StoreError } from '../../store/errors.js'
-import type { KeyValue, Store, Watch, WatchEvent } from '../../store/types.js'
+import type { KeyValue, PutOptions, Store, Watch, WatchEvent } from '../../store/types.js'
 import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLabels } from '../selectors.js'
 import { CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-errors.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
@@ -64,6 +64,8 @@ export interface ApiWatchEvent {
 export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
   /** Stops the watch; the iteration ends. */
   cancel(): void
+  /** The resourceVersion a bookmark may carry now, when the store knows (a watch cache does). */
+  progress?(): string | undefined
 }
 
 export interface GenericStoreHooks {
@@ -75,6 +77,8 @@ export interface GenericStoreHooks {
   beforeUpdate?(obj: KubeObject, old: KubeObject): Promise<void>
   /** Runs after an object was really deleted (not on dry run). */
   afterDelete?(obj: KubeObject): Promise<void>
+  /** Seconds the written object lives (the reference's TTLFunc: events get --event-ttl). */
+  ttlSeconds?(obj: KubeObject): number | undefined
 }
 
 /** The reference's continue token: base64 of {"v":"meta.k8s.io/v1","rv":N,"start":"<key after the prefix>"}. */
@@ -177,6 +181,11 @@ export class GenericStore {
     return Buffer.from(JSON.stringify({ ...obj, metadata }))
   }
 
+  private putOptions(obj: KubeObject): PutOptions {
+    const ttlSeconds = this.hooks.ttlSeconds?.(obj)
+    return ttlSeconds ? { ttlSeconds } : {}
+  }
+
   matches(obj: KubeObject, sel: Selection): boolean {
     return matchesLabels(sel.labels ?? [], obj.metadata.labels) && matchesFields(sel.fields ?? [], this.strategy.fields(obj))
   }
@@ -194,6 +203,8 @@ export class GenericStore {
     const limit = options.limit && options.limit > 0 ? options.limit : 0
     let revision = 0
     let start: string | undefined
+    // resourceVersion 0 and NotOlderThan lists accept an older state: a watch cache may answer.
+    let notOlderThan: number | undefined = options.resourceVersion === '0' && !options.continue ? 0 : undefined
     if (options.continue) {
       if (options.resourceVersion && options.resourceVersion !== '0') throw errors.badRequest('specifying resource version is not allowed when using continue')
       const token = decodeContinue(options.continue)
@@ -205,6 +216,7 @@ export class GenericStore {
       else {
         const current = await this.store.currentRevision()
         if (rv > current) throw errors.timeout(`Too large resource version: ${rv}, current: ${current}`)
+        notOlderThan = rv
       }
     }
     const filtered = (options.labels?.length ?? 0) > 0 || (options.fields?.length ?? 0) > 0
@@ -217,6 +229,7 @@ export class GenericStore {
           ...(start !== undefined ? { startKey: start } : {}),
           revision,
           limit: limit > 0 ? Math.max(limit - items.length, filtered ? 100 : 0) : 0,
+          ...(notOlderThan !== undefined && start === undefined ? { notOlderThan } : {}),
         })
         revision = page.revision
         let stoppedAt = -1
@@ -288,7 +301,7 @@ export class GenericStore {
       return obj
     }
     try {
-      const kv = await this.store.create(key, this.encode(obj))
+      const kv = await this.store.create(key, this.encode(obj), this.putOptions(obj))
       return this.decodeKv(kv)
     } catch (err) {
       throw toApiError(err, this.res, name)
@@ -351,7 +364,7 @@ export class GenericStore {
       if (deepEqual(obj, current)) return current
       if (options.dryRun) return obj
       try {
-        const written = await this.store.update(key, this.encode(obj), kv.modRevision)
+        const written = await this.store.update(key, this.encode(obj), kv.modRevision, this.putOptions(obj))
         return this.decodeKv(written)
       } catch (err) {
         if (err instanceof ConflictError && options.retryOnConflict && attempt < 10) continue
@@ -437,6 +450,10 @@ export class GenericStore {
       cancel: () => {
         watch.cancel()
         void iterable.return(undefined)
+      },
+      progress: () => {
+        const rev = (watch as { progress?: () => number | undefined }).progress?.()
+        return rev === undefined ? undefined : String(rev)
       },
     }
   }

@@ -4,32 +4,31 @@
  */
 import type { Store } from '../../store/types.js'
 import { allocateClusterIP } from '../kinds/cluster-ip.js'
-import { type PortRange, allocateNodePorts } from '../kinds/node-ports.js'
+import { allocateNodePorts } from '../kinds/node-ports.js'
 import { CRD_GROUP, CRD_RESOURCE, customResourceStrategies } from '../kinds/crd.js'
 import { KINDS } from '../kinds/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
 import { errors } from '../status-errors.js'
 import { GenericStore } from './generic-store.js'
+import type { RegistryOptions } from './options.js'
+import { WatchCachedStore, disabledByWatchCacheSizes } from './watch-cache.js'
 import type { KubeObject } from './object.js'
 import type { Strategy } from './strategy.js'
 
-/** Settings of the cluster the kinds' hooks need. */
-export interface RegistryOptions {
-  /** --service-cluster-ip-range (its first range). */
-  serviceClusterIPRange?: string
-  /** --service-node-port-range. */
-  serviceNodePortRange?: PortRange
-}
-
 export class Registry {
   private readonly byResource = new Map<string, GenericStore>()
+  /** The built-in kinds' watch caches, when on. */
+  readonly watchCache: WatchCachedStore | undefined
 
   constructor(
     readonly store: Store,
     kinds: readonly Strategy[] = KINDS,
     private readonly log: (level: number, msg: string) => void = () => {},
-    options: RegistryOptions = {},
+    readonly options: RegistryOptions = {},
   ) {
+    this.watchCache = watchCacheFor(store, kinds, options)
+    this.watchCache?.startAll()
+    const cachedStore = this.watchCache ?? store
     const services = async () => (await this.byResource.get('/v1/services')!.list()).items
     for (const strategy of kinds) {
       const isServices = strategy.group === '' && strategy.resource === 'services'
@@ -46,6 +45,9 @@ export class Registry {
         checkNamespace: async (namespace: string) => {
           if (!(await store.get(`/namespaces/${namespace}`))) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace)
         },
+        ...(strategy.resource === 'events' && (strategy.group === '' || strategy.group === 'events.k8s.io') && options.eventTtlSeconds
+          ? { ttlSeconds: () => options.eventTtlSeconds }
+          : {}),
         afterDelete:
           strategy.resource === 'namespaces' && strategy.group === ''
             ? (obj: { metadata: { name?: string } }) => this.deleteContents(obj.metadata.name!)
@@ -53,7 +55,7 @@ export class Registry {
               ? (obj: KubeObject) => this.deleteCustomResources(obj)
               : undefined,
       }
-      this.byResource.set(`${strategy.group}/${strategy.version}/${strategy.resource}`, new GenericStore(store, strategy, hooks))
+      this.byResource.set(`${strategy.group}/${strategy.version}/${strategy.resource}`, new GenericStore(cachedStore, strategy, hooks))
     }
   }
 
@@ -139,4 +141,12 @@ export class Registry {
       }
     }
   }
+}
+
+/** One cache per built-in resource's keys, unless --watch-cache=false or its size is 0. */
+function watchCacheFor(store: Store, kinds: readonly Strategy[], options: RegistryOptions): WatchCachedStore | undefined {
+  if (!options.watchCache) return undefined
+  const disabled = disabledByWatchCacheSizes(options.watchCacheSizes ?? [])
+  const prefixes = kinds.filter((k) => !disabled.has(`${k.group}/${k.resource}`)).map((k) => defaultKeyPrefix(k.group, k.resource))
+  return prefixes.length > 0 ? new WatchCachedStore(store, prefixes, options.watchCacheWindow) : undefined
 }

@@ -1,0 +1,20 @@
+import type { PortRange } from '../kinds/node-ports.js'
+import type { WatchCacheOptions } from './watch-cache.js'
+
+/** Server options the resource API takes from the command line. */
+export interface RegistryOptions {
+  /** `--event-ttl` in seconds: events are deleted this long after their last write; 0 keeps them. */
+  eventTtlSeconds?: number
+  /** `--min-request-timeout`: a watch without timeoutSeconds ends after a random time in [min, 2*min]; 0: never. */
+  minRequestTimeoutSeconds?: number
+  /** `--watch-cache`: serve watches (and older-state lists) of built-in resources from memory. */
+  watchCache?: boolean
+  /** `--watch-cache-sizes` entries; size 0 turns the cache off for that resource. */
+  watchCacheSizes?: readonly string[]
+  /** --service-cluster-ip-range (its first IPv4 range). */
+  serviceClusterIPRange?: string
+  /** --service-node-port-range. */
+  serviceNodePortRange?: PortRange
+  /** Window sizing of the caches (tests). */
+  watchCacheWindow?: WatchCacheOptions
+}

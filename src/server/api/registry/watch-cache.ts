@@ -1,0 +1,291 @@
+/**
+ * The watch cache (the reference's cacher): per built-in resource, one store watch keeps the
+ * resource's current objects and a window of recent events in memory. Watches of the
+ * resource are served from that window, so any number of watchers cost one store watch;
+ * lists that accept an older state (resourceVersion=0, or a NotOlderThan version the cache
+ * has reached) are served from memory. Consistent lists, exact-version lists, pages and
+ * continue tokens go to the store, as the reference does without etcd progress notifications.
+ *
+ * A watch from a version older than the window fails as the reference's does:
+ * `too old resource version: <requested> (<oldest deliverable - 1>)`. The window keeps at least
+ * 100 events and every event younger than 75 s, up to 102400 (the reference's dynamic sizing).
+ *
+ * It is a Store in front of the real one, so the generic store needs no knowledge of it.
+ */
+import { CompactedError, StoreError, UnavailableError } from '../../store/errors.js'
+import type { DeleteOptions, KeyValue, ListOptions, ListResult, PutOptions, Store, Watch, WatchEvent, WatchOptions } from '../../store/types.js'
+import { WatchStream } from '../../store/watch-stream.js'
+
+export interface WatchCacheOptions {
+  /** Events always kept (the reference's lower bound). */
+  minEvents?: number
+  /** Events never exceeded (the reference's upper bound). */
+  maxEvents?: number
+  /** Events younger than this stay even past `minEvents` (the reference's eventFreshDuration). */
+  eventFreshMs?: number
+  now?: () => number
+}
+
+/** A cached event: the store event and when the cache saw it. */
+interface Entry {
+  event: WatchEvent
+  at: number
+}
+
+/** Sorts like etcd: by the keys' UTF-8 bytes. */
+const byKey = (a: KeyValue, b: KeyValue) => Buffer.compare(Buffer.from(a.key), Buffer.from(b.key))
+
+/** A watch served by a cache, which knows how far its reader got even when no event matched it. */
+export class CachedWatch extends WatchStream {
+  constructor(
+    description: string,
+    private readonly from: number,
+    onStop: () => void,
+    private readonly cacheRevision: () => number,
+  ) {
+    super(description, from, onStop)
+  }
+
+  /**
+   * The revision up to which this watch has delivered every event it will ever deliver (the
+   * reference's bookmark resourceVersion): the cache's, once the reader took all it was given.
+   */
+  progress(): number | undefined {
+    return this.awaitingEvents ? Math.max(this.from - 1, this.cacheRevision()) : undefined
+  }
+}
+
+/** The cache of one resource prefix (`/configmaps/`). */
+class ResourceCache {
+  private objects = new Map<string, KeyValue>()
+  private events: Entry[] = []
+  /** Whether an event was dropped from the window since the initial list. */
+  private evicted = false
+  private listRevision = 0
+  /** Revision the cached state is at. */
+  revision = 0
+  private readonly watchers = new Set<{ stream: CachedWatch; prefix: string; next: number }>()
+  private ready: Promise<void> | undefined
+  private upstream: Watch | undefined
+  private closed = false
+
+  constructor(
+    private readonly store: Store,
+    readonly prefix: string,
+    private readonly options: Required<WatchCacheOptions>,
+    private readonly onStoreWatch: () => void,
+  ) {}
+
+  /** Lists the resource and starts the one store watch, once (again after the watch broke). */
+  start(): Promise<void> {
+    this.ready ??= (async () => {
+      const items: KeyValue[] = []
+      let page = await this.store.list(this.prefix)
+      const revision = page.revision
+      items.push(...page.items)
+      while (page.continue) {
+        page = await this.store.list(this.prefix, { continue: page.continue })
+        items.push(...page.items)
+      }
+      this.onStoreWatch()
+      const watch = await this.store.watch(this.prefix, { fromRevision: revision + 1 })
+      this.objects = new Map(items.map((kv) => [kv.key, kv]))
+      this.events = []
+      this.evicted = false
+      this.listRevision = revision
+      this.revision = revision
+      this.upstream = watch
+      void this.consume(watch)
+    })().catch((err: unknown) => {
+      this.ready = undefined
+      throw err
+    })
+    return this.ready
+  }
+
+  private async consume(watch: Watch): Promise<void> {
+    try {
+      for await (const ev of watch) this.apply(ev)
+      if (!this.closed) this.breakAll(new UnavailableError(`the store watch of ${this.prefix} ended`))
+    } catch (err) {
+      this.breakAll(err instanceof StoreError ? err : new UnavailableError(`the store watch of ${this.prefix} failed: ${(err as Error).message}`))
+    }
+  }
+
+  /** The store watch broke: watchers end with the error, the next use lists again. */
+  private breakAll(err: StoreError): void {
+    for (const w of this.watchers) w.stream.fail(err)
+    this.watchers.clear()
+    this.ready = undefined
+    this.upstream = undefined
+  }
+
+  private apply(ev: WatchEvent): void {
+    if (ev.type === 'delete') this.objects.delete(ev.key)
+    else this.objects.set(ev.key, { key: ev.key, value: ev.value!, createRevision: ev.createRevision, modRevision: ev.revision })
+    this.revision = ev.revision
+    const now = this.options.now()
+    this.events.push({ event: ev, at: now })
+    this.evict(now)
+    for (const w of this.watchers) {
+      if (ev.revision >= w.next && ev.key.startsWith(w.prefix)) w.stream.push(ev)
+    }
+  }
+
+  private evict(now: number): void {
+    const { minEvents, maxEvents, eventFreshMs } = this.options
+    let drop = 0
+    while (this.events.length - drop > maxEvents || (this.events.length - drop > minEvents && now - this.events[drop]!.at >= eventFreshMs)) drop++
+    if (drop > 0) {
+      this.events.splice(0, drop)
+      this.evicted = true
+    }
+  }
+
+  /** The oldest revision a watch can start from (the reference's `oldest`). */
+  private oldest(): number {
+    if (!this.evicted || this.events.length === 0) return this.listRevision + 1
+    return this.events[0]!.event.revision
+  }
+
+  async list(prefix: string, notOlderThan: number): Promise<ListResult | undefined> {
+    await this.start()
+    if (this.revision < notOlderThan) return undefined
+    const items = [...this.objects.values()].filter((kv) => kv.key.startsWith(prefix)).sort(byKey)
+    return { items, revision: this.revision }
+  }
+
+  async watch(prefix: string, fromRevision: number): Promise<Watch> {
+    await this.start()
+    const from = fromRevision > 0 ? fromRevision : this.revision + 1
+    const oldest = this.oldest()
+    if (from - 1 < oldest - 1) {
+      throw new CompactedError(from, oldest - 1)
+    }
+    const watcher = { stream: undefined as unknown as CachedWatch, prefix, next: from }
+    watcher.stream = new CachedWatch(`cached prefix "${prefix}"`, from, () => this.watchers.delete(watcher), () => this.revision)
+    for (const { event } of this.events) {
+      if (event.revision >= from && event.key.startsWith(prefix)) watcher.stream.push(event)
+    }
+    this.watchers.add(watcher)
+    return watcher.stream
+  }
+
+  close(): void {
+    this.closed = true
+    this.upstream?.cancel()
+    for (const w of this.watchers) w.stream.end()
+    this.watchers.clear()
+  }
+}
+
+/** A Store whose watches and older-state lists of the given resource prefixes come from caches. */
+export class WatchCachedStore implements Store {
+  private readonly caches: ResourceCache[]
+  /** Store watches the caches opened (for tests and metrics). */
+  storeWatches = 0
+
+  constructor(
+    private readonly inner: Store,
+    prefixes: readonly string[],
+    options: WatchCacheOptions = {},
+  ) {
+    const full: Required<WatchCacheOptions> = {
+      minEvents: options.minEvents ?? 100,
+      maxEvents: options.maxEvents ?? 100 * 1024,
+      eventFreshMs: options.eventFreshMs ?? 75_000,
+      now: options.now ?? Date.now,
+    }
+    this.caches = [...new Set(prefixes)].map((p) => new ResourceCache(inner, p, full, () => this.storeWatches++))
+  }
+
+  get kind() {
+    return this.inner.kind
+  }
+
+  /** Fills every cache now, as the reference does at start-up; a failure is retried on first use. */
+  startAll(): void {
+    for (const c of this.caches) c.start().catch(() => {})
+  }
+
+  private cacheFor(prefix: string): ResourceCache | undefined {
+    return this.caches.find((c) => prefix.startsWith(c.prefix))
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    const cache = options.notOlderThan !== undefined && !options.limit && !options.continue && !options.startKey && !options.revision ? this.cacheFor(prefix) : undefined
+    const cached = await cache?.list(prefix, options.notOlderThan!)
+    return cached ?? this.inner.list(prefix, options)
+  }
+
+  watch(keyOrPrefix: string, options: WatchOptions = {}): Promise<Watch> {
+    const cache = options.exact ? undefined : this.cacheFor(keyOrPrefix)
+    return cache ? cache.watch(keyOrPrefix, options.fromRevision ?? 0) : this.inner.watch(keyOrPrefix, options)
+  }
+
+  create(key: string, value: Buffer, options?: PutOptions): Promise<KeyValue> {
+    return this.inner.create(key, value, options)
+  }
+
+  get(key: string): Promise<KeyValue | null> {
+    return this.inner.get(key)
+  }
+
+  update(key: string, value: Buffer, expectedModRevision: number, options?: PutOptions): Promise<KeyValue> {
+    return this.inner.update(key, value, expectedModRevision, options)
+  }
+
+  delete(key: string, options?: DeleteOptions) {
+    return this.inner.delete(key, options)
+  }
+
+  count(prefix: string): Promise<number> {
+    return this.inner.count(prefix)
+  }
+
+  compact(revision: number): Promise<void> {
+    return this.inner.compact(revision)
+  }
+
+  currentRevision(): Promise<number> {
+    return this.inner.currentRevision()
+  }
+
+  dbSizeBytes(): Promise<number> {
+    return this.inner.dbSizeBytes()
+  }
+
+  healthCheck(timeoutMs?: number): Promise<void> {
+    return this.inner.healthCheck(timeoutMs)
+  }
+
+  healthChecks() {
+    return this.inner.healthChecks()
+  }
+
+  readyChecks() {
+    return this.inner.readyChecks()
+  }
+
+  /** Stops the caches' store watches; the inner store is its owner's to close. */
+  async close(): Promise<void> {
+    for (const c of this.caches) c.close()
+  }
+}
+
+/**
+ * `--watch-cache-sizes` entries (`resource[.group]#size`): the resources whose size is 0,
+ * as `group/resource` ids. Non-zero sizes mean nothing beyond "cached", as in the reference.
+ */
+export function disabledByWatchCacheSizes(entries: readonly string[]): Set<string> {
+  const disabled = new Set<string>()
+  for (const entry of entries.flatMap((e) => e.split(','))) {
+    const [name, size] = entry.trim().split('#')
+    if (!name || size === undefined || Number(size) !== 0) continue
+    const dot = name.indexOf('.')
+    const resource = dot < 0 ? name : name.slice(0, dot)
+    const group = dot < 0 ? '' : name.slice(dot + 1)
+    disabled.add(`${group}/${resource}`)
+  }
+  return disabled
+}

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict'
+import { request as httpsRequest } from 'node:https'
+import type { ApiServer } from '../../support/api-server.js'
+import { KubectlSession } from '../../support/kubectl-session.js'
+
+interface WatchLine {
+  type: string
+  object: { metadata?: { name?: string } }
+}
+
+/** A raw watch: its events and when the server ended it. */
+function openWatch(server: ApiServer, path: string) {
+  const events: WatchLine[] = []
+  const started = Date.now()
+  let req: ReturnType<typeof httpsRequest> | undefined
+  const ended = new Promise<number>((resolve, reject) => {
+    req = httpsRequest({ host: '127.0.0.1', port: server.port, path, rejectUnauthorized: false, agent: false }, (res) => {
+      let buf = ''
+      res.setEncoding('utf8')
+      res.on('data', (d: string) => {
+        buf += d
+        let nl: number
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl).trim()
+          buf = buf.slice(nl + 1)
+          if (line) events.push(JSON.parse(line) as WatchLine)
+        }
+      })
+      res.on('end', () => resolve(Date.now() - started))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end()
+  })
+  ended.catch(() => {})
+  return { events, ended, close: () => req?.destroy() }
+}
+
+describe('api: --event-ttl and --min-request-timeout (end to end)', function () {
+  this.timeout(60_000)
+  let session: KubectlSession
+
+  before(async function () {
+    session = await KubectlSession.open(this, 'event-ttl-', { waitFor: 'ready', args: ['--event-ttl=2s', '--min-request-timeout=1'] })
+  })
+  after(async () => {
+    await session?.close()
+  })
+
+  it('deletes events once --event-ttl ran out, with a DELETED watch event; other objects stay', async () => {
+    const watch = openWatch(session.server, '/api/v1/namespaces/default/events?watch=true&timeoutSeconds=30')
+    const event = session.file(
+      'event.yaml',
+      'apiVersion: v1\nkind: Event\nmetadata:\n  name: e1\ninvolvedObject:\n  kind: ConfigMap\n  name: c1\n  namespace: default\nreason: Testing\nmessage: hello\ntype: Normal\n',
+    )
+    const created = Date.now()
+    await session.ok('create', '-f', event)
+    await session.ok('create', '-f', session.file('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c1\n'))
+    assert.match(await session.ok('get', 'events'), /^e1\s/m)
+    const deadline = Date.now() + 15_000
+    while (!watch.events.some((e) => e.type === 'DELETED')) {
+      if (Date.now() > deadline) assert.fail(`no DELETED event: ${JSON.stringify(watch.events)}`)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    const expiredAfter = Date.now() - created
+    watch.close()
+    assert.ok(expiredAfter >= 1_900, `the event expired ${expiredAfter} ms after its creation, before --event-ttl=2s`)
+    assert.deepEqual(
+      watch.events.map((e) => [e.type, e.object.metadata?.name]),
+      [
+        ['ADDED', 'e1'],
+        ['DELETED', 'e1'],
+      ],
+    )
+    const r = await session.run('get', 'event', 'e1')
+    assert.equal(r.stderr.trim(), 'Error from server (NotFound): events "e1" not found')
+    assert.match(await session.ok('get', 'cm', 'c1'), /^c1\s/m)
+  })
+
+  it('ends a watch without timeoutSeconds after a random time between --min-request-timeout and twice it', async () => {
+    const durations = await Promise.all([0, 1, 2].map(() => openWatch(session.server, '/api/v1/namespaces/default/configmaps?watch=true').ended))
+    for (const ms of durations) assert.ok(ms >= 950 && ms < 2_600, `a watch ended after ${ms} ms`)
+  })
+})

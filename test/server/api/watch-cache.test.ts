@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { ApiWatch, ApiWatchEvent, GenericStore } from '../../../src/server/api/registry/generic-store.js'
+import type { RegistryOptions } from '../../../src/server/api/registry/options.js'
+import { Registry } from '../../../src/server/api/registry/registry.js'
+import { KINDS } from '../../../src/server/api/kinds/index.js'
+import { ApiError } from '../../../src/server/api/status-errors.js'
+import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
+import type { Store } from '../../../src/server/store/types.js'
+
+/** The store under the registry, counting the lists and watches it is asked for, by prefix. */
+function counting(store: Store) {
+  const calls: { op: 'list' | 'watch'; prefix: string }[] = []
+  const proxy = new Proxy(store, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop) as unknown
+      if (prop === 'list' || prop === 'watch') {
+        return (prefix: string, ...rest: unknown[]) => {
+          calls.push({ op: prop, prefix })
+          return (value as (...a: unknown[]) => unknown).apply(target, [prefix, ...rest])
+        }
+      }
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
+    },
+  })
+  const count = (op: 'list' | 'watch', prefix: string) => calls.filter((c) => c.op === op && c.prefix.startsWith(prefix)).length
+  return { proxy, count }
+}
+
+async function nextEvents(watch: ApiWatch, n: number, timeoutMs = 5_000): Promise<ApiWatchEvent[]> {
+  const it = watch[Symbol.asyncIterator]()
+  const out: ApiWatchEvent[] = []
+  const deadline = Date.now() + timeoutMs
+  while (out.length < n) {
+    const r = await Promise.race([it.next(), new Promise<'timeout'>((res) => setTimeout(() => res('timeout'), Math.max(1, deadline - Date.now())))])
+    if (r === 'timeout') throw new Error(`got ${out.length} of ${n} events`)
+    if (r.done) throw new Error(`watch ended after ${out.length} of ${n} events`)
+    out.push(r.value)
+  }
+  return out
+}
+
+const cm = (name: string, namespace = 'default') => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { a: name } })
+const names = (events: ApiWatchEvent[]) => events.map((e) => [e.type, (e.object as { metadata: { name: string } }).metadata.name])
+
+describe('api: the watch cache', function () {
+  this.timeout(20_000)
+  let dir: string
+  let store: SqliteStore
+  let count: ReturnType<typeof counting>['count']
+  let configmaps: GenericStore
+  let registry: Registry
+
+  const open = async (options: RegistryOptions) => {
+    dir = mkdtempSync(join(tmpdir(), 'watch-cache-'))
+    store = SqliteStore.open({ dataDir: dir, compactionIntervalMs: 0 })
+    for (const ns of ['default', 'other']) {
+      await store.create(`/namespaces/${ns}`, Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })))
+    }
+    const c = counting(store)
+    count = c.count
+    registry = new Registry(c.proxy, KINDS, () => {}, options)
+    configmaps = registry.lookup('', 'v1', 'configmaps')!
+  }
+  afterEach(async () => {
+    await registry.watchCache?.close()
+    await store.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('serves any number of watches from one store watch per resource', async () => {
+    await open({ watchCache: true })
+    const { resourceVersion } = await configmaps.list({ resourceVersion: '0' })
+    const storeWatches = count('watch', '/configmaps/')
+    assert.equal(storeWatches, 1)
+    const watches = await Promise.all(Array.from({ length: 20 }, (_, i) => configmaps.watch({ resourceVersion, ...(i % 2 ? { namespace: 'default' } : {}) })))
+    const other = await configmaps.watch({ resourceVersion, namespace: 'other' })
+    assert.equal(count('watch', '/configmaps/'), storeWatches, 'no further store watch')
+    await configmaps.create(cm('a'))
+    await configmaps.create(cm('b', 'other'))
+    for (const [i, w] of watches.entries()) {
+      assert.deepEqual(names(await nextEvents(w, i % 2 ? 1 : 2)), i % 2 ? [['ADDED', 'a']] : [['ADDED', 'a'], ['ADDED', 'b']])
+      w.cancel()
+    }
+    assert.deepEqual(names(await nextEvents(other, 1)), [['ADDED', 'b']])
+    other.cancel()
+  })
+
+  it('serves resourceVersion=0 lists from memory and consistent lists from the store', async () => {
+    await open({ watchCache: true })
+    await configmaps.create(cm('a'))
+    await configmaps.list({ resourceVersion: '0' })
+    const lists = count('list', '/configmaps/')
+    const b = await configmaps.create(cm('b'))
+    let cached = await configmaps.list({ resourceVersion: '0' })
+    for (let i = 0; i < 50 && cached.items.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 20))
+      cached = await configmaps.list({ resourceVersion: '0' })
+    }
+    assert.deepEqual(cached.items.map((o) => o.metadata.name), ['a', 'b'])
+    assert.equal(cached.resourceVersion, b.metadata.resourceVersion)
+    const notOlder = await configmaps.list({ resourceVersion: b.metadata.resourceVersion! })
+    assert.deepEqual(notOlder.items.map((o) => o.metadata.name), ['a', 'b'])
+    assert.equal(count('list', '/configmaps/'), lists, 'the store was not asked')
+    await configmaps.list({})
+    assert.equal(count('list', '/configmaps/'), lists + 1, 'a consistent list reads the store')
+  })
+
+  it('answers 410 "too old resource version: X (Y)" for a watch from before its window, and serves one from its edge', async () => {
+    await open({ watchCache: true, watchCacheWindow: { minEvents: 3, eventFreshMs: 0 } })
+    const { resourceVersion: start } = await configmaps.list({ resourceVersion: '0' })
+    const created = []
+    for (const n of ['a', 'b', 'c', 'd', 'e', 'f']) created.push(await configmaps.create(cm(n)))
+    const rv = (i: number) => created[i]!.metadata.resourceVersion!
+    // The cache received all six once a watch from the newest sees nothing older.
+    const probe = await configmaps.watch({ resourceVersion: rv(4) })
+    assert.deepEqual(names(await nextEvents(probe, 1)), [['ADDED', 'f']])
+    probe.cancel()
+    // The window now holds d, e, f: the oldest deliverable is d, so c's version is the edge.
+    await assert.rejects(configmaps.watch({ resourceVersion: start }), (err: ApiError) => {
+      assert.ok(err instanceof ApiError)
+      assert.equal(err.code, 410)
+      assert.equal(err.status.reason, 'Expired')
+      assert.equal(err.message, `too old resource version: ${start} (${rv(2)})`)
+      return true
+    })
+    await assert.rejects(configmaps.watch({ resourceVersion: rv(1) }), { message: `too old resource version: ${rv(1)} (${rv(2)})` })
+    const edge = await configmaps.watch({ resourceVersion: rv(2) })
+    assert.deepEqual(names(await nextEvents(edge, 3)), [['ADDED', 'd'], ['ADDED', 'e'], ['ADDED', 'f']])
+    edge.cancel()
+  })
+
+  it('is off with --watch-cache=false', async () => {
+    await open({ watchCache: false })
+    const { resourceVersion } = await configmaps.list({ resourceVersion: '0' })
+    const w = await configmaps.watch({ resourceVersion })
+    w.cancel()
+    assert.equal(registry.watchCache, undefined)
+    assert.equal(count('list', '/configmaps/'), 1)
+    assert.equal(count('watch', '/configmaps/'), 1)
+  })
+
+  it('is off for a resource whose --watch-cache-sizes entry is 0', async () => {
+    await open({ watchCache: true, watchCacheSizes: ['configmaps#0', 'secrets#100'] })
+    const { resourceVersion } = await configmaps.list({ resourceVersion: '0' })
+    assert.equal(count('list', '/configmaps/'), 1, 'rv=0 read the store')
+    const w1 = await configmaps.watch({ resourceVersion })
+    const w2 = await configmaps.watch({ resourceVersion })
+    assert.equal(count('watch', '/configmaps/'), 2, 'each watch is a store watch')
+    w1.cancel()
+    w2.cancel()
+    assert.equal(count('watch', '/secrets/'), 1, 'a non-zero size keeps the cache')
+  })
+})
