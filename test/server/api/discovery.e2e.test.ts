@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict'
+import { KubectlSession, type Run } from '../../support/kubectl-session.js'
+
+const DEPLOYMENT = (extra: string) =>
+  [
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata:',
+    '  name: web',
+    'spec:',
+    extra,
+    '  replicas: 1',
+    '  selector:',
+    '    matchLabels: {app: web}',
+    '  template:',
+    '    metadata:',
+    '      labels: {app: web}',
+    '    spec:',
+    '      containers: [{name: c, image: nginx}]',
+    '',
+  ]
+    .filter((l) => l !== '')
+    .join('\n')
+
+describe('api: discovery, OpenAPI and field validation with the real kubectl (end to end)', function () {
+  this.timeout(120_000)
+  let session: KubectlSession
+
+  before(async function () {
+    session = await KubectlSession.open(this, 'api-discovery-')
+  })
+  after(async () => {
+    await session?.close()
+  })
+
+  const kubectl = (...args: string[]): Promise<Run> => session.run(...args)
+  const ok = (...args: string[]): Promise<string> => session.ok(...args)
+
+  it('api-resources and api-versions read the aggregated discovery (no per-group-version requests)', async () => {
+    // -v=6 logs every request kubectl makes; with legacy discovery it would also GET /api/v1 and /apis/<g>/<v>.
+    const resources = await kubectl('api-resources', '-v=6')
+    assert.equal(resources.code, 0, resources.stderr)
+    assert.match(resources.stdout, /^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment$/m)
+    assert.match(resources.stdout, /^jobs\s+batch\/v1\s+true\s+Job$/m)
+    assert.match(resources.stdout, /^pods\s+po\s+v1\s+true\s+Pod$/m)
+    assert.match(resources.stderr, /GET https:\/\/127\.0\.0\.1:\d+\/apis\?timeout=32s 200 OK/)
+    assert.doesNotMatch(resources.stderr, /GET https:\/\/127\.0\.0\.1:\d+\/(api\/v1|apis\/apps\/v1)\?timeout/)
+    const versions = await kubectl('api-versions', '-v=6')
+    assert.equal(versions.code, 0, versions.stderr)
+    assert.match(versions.stdout, /^apps\/v1$/m)
+    assert.match(versions.stdout, /^batch\/v1$/m)
+    assert.match(versions.stdout, /^v1$/m)
+    assert.doesNotMatch(versions.stderr, /\/apis\/apps\/v1\?timeout/)
+  })
+
+  it('explain reads the OpenAPI v3 schemas', async () => {
+    const replicas = await ok('explain', 'deployment.spec.replicas')
+    assert.match(replicas, /^GROUP:\s+apps$/m)
+    assert.match(replicas, /^KIND:\s+Deployment$/m)
+    assert.match(replicas, /^FIELD: replicas <integer>$/m)
+    assert.match(replicas, /Number of desired pods/)
+    const podSpec = await ok('explain', 'pod.spec')
+    assert.match(podSpec, /^FIELD: spec <PodSpec>$/m)
+    assert.match(podSpec, /^ {2}containers\t<\[\]Container> -required-$/m)
+  })
+
+  it('create -f with an unknown field: strict by default, a warning with --validate=warn, silent with --validate=false', async () => {
+    const path = session.file('x.yaml', DEPLOYMENT('  foo: 1'))
+    const strict = await kubectl('create', '-f', path)
+    assert.equal(strict.code, 1)
+    assert.equal(
+      strict.stderr,
+      `Error from server (BadRequest): error when creating "${path}": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.foo"\n`,
+    )
+    const warn = await kubectl('create', '-f', path, '--validate=warn')
+    assert.equal(warn.code, 0, warn.stderr)
+    assert.equal(warn.stdout, 'deployment.apps/web created\n')
+    assert.equal(warn.stderr, 'Warning: unknown field "spec.foo"\n')
+    // The unknown field is not stored.
+    assert.equal(JSON.parse(await ok('get', 'deploy', 'web', '-o', 'json')).spec.foo, undefined)
+    await ok('delete', 'deploy', 'web')
+    const ignore = await kubectl('create', '-f', path, '--validate=false')
+    assert.equal(ignore.code, 0, ignore.stderr)
+    assert.equal(ignore.stderr, '')
+    await ok('delete', 'deploy', 'web')
+  })
+
+  it('a value of the wrong type is the decoder error whatever the validation', async () => {
+    const path = session.file('bad.yaml', DEPLOYMENT('').replace('replicas: 1', 'replicas: "one"'))
+    for (const validate of ['--validate=strict', '--validate=false']) {
+      const r = await kubectl('create', '-f', path, validate)
+      assert.equal(r.code, 1)
+      assert.equal(
+        r.stderr,
+        `Error from server (BadRequest): error when creating "${path}": Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32\n`,
+      )
+    }
+  })
+
+  it('apply -f creates, then patches with the OpenAPI strategic merge information', async () => {
+    const path = session.file('web.yaml', DEPLOYMENT(''))
+    assert.equal(await ok('apply', '-f', path), 'deployment.apps/web created\n')
+    session.file('web.yaml', DEPLOYMENT('').replace('replicas: 1', 'replicas: 2').replace('image: nginx', 'image: nginx:2'))
+    const applied = await kubectl('apply', '-f', path)
+    assert.equal(applied.code, 0, applied.stderr)
+    assert.equal(applied.stdout, 'deployment.apps/web configured\n')
+    assert.equal(applied.stderr, '')
+    const spec = JSON.parse(await ok('get', 'deploy', 'web', '-o', 'json')).spec
+    assert.equal(spec.replicas, 2)
+    assert.deepEqual(
+      spec.template.spec.containers.map((c: { name: string; image: string }) => [c.name, c.image]),
+      [['c', 'nginx:2']],
+    )
+  })
+})
+
+describe('api: --runtime-config with the real kubectl (end to end)', function () {
+  this.timeout(120_000)
+  let session: KubectlSession
+
+  before(async function () {
+    session = await KubectlSession.open(this, 'api-runtime-config-', { waitFor: 'ready', args: ['--runtime-config=batch/v1=false'] })
+  })
+  after(async () => {
+    await session?.close()
+  })
+
+  it('batch/v1=false: no jobs in discovery, and its paths are not routed', async () => {
+    const resources = await session.ok('api-resources')
+    assert.doesNotMatch(resources, /^jobs\s/m)
+    assert.doesNotMatch(resources, /^cronjobs\s/m)
+    assert.match(resources, /^deployments\s+deploy\s+apps\/v1/m)
+    assert.doesNotMatch(await session.ok('api-versions'), /^batch\/v1$/m)
+    const jobs = await session.run('get', 'jobs')
+    assert.equal(jobs.code, 1)
+    assert.equal(jobs.stderr, 'error: the server doesn\'t have a resource type "jobs"\n')
+    const raw = await session.run('get', '--raw', '/apis/batch/v1/namespaces/default/jobs')
+    assert.equal(raw.code, 1)
+    assert.match(raw.stderr, /the server could not find the requested resource/)
+    assert.doesNotMatch(await session.ok('get', '--raw', '/openapi/v3'), /apis\/batch\/v1/)
+  })
+})
