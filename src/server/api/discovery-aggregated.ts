@@ -73,7 +73,8 @@ export function compareKubeAwareVersions(a: string, b: string): number {
 
 function resourceDiscovery(k: Strategy): Record<string, unknown> {
   const responseKind = { group: k.group, version: k.version, kind: k.kind }
-  const subresources = [...(k.subresources ?? [])].map((sub) => ({
+  // Sorted, as the reference's resource list (`deployments/scale` before `deployments/status`).
+  const subresources = [...(k.subresources ?? [])].sort().map((sub) => ({
     subresource: sub,
     responseKind: sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : responseKind,
     verbs: ['get', 'patch', 'update'],

@@ -352,10 +352,7 @@ function kindsKey(kinds: readonly Strategy[]): string {
   return JSON.stringify(kinds.map((k) => [k.group, k.version, k.resource, k.kind, k.namespaced, k.subresources ?? [], k.customResource ? (k.openAPIV3Schema ?? null) : null]))
 }
 
-const PROTOBUF_V2 = new Set(['application/com.github.proto-openapi.spec.v2@v1.0+protobuf', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'])
-const PROTOBUF_V3 = 'application/com.github.proto-openapi.spec.v3@v1.0+protobuf'
-
-/** Whether JSON is acceptable; protobuf is not served (kubectl 1.29+ uses v3 JSON). */
+/** Whether JSON is acceptable (no Accept header is JSON); protobuf is not served (kubectl 1.29+ uses v3 JSON). */
 function acceptsJson(accept: string | undefined): boolean {
   const ranges = parseMediaRanges(accept)
   if (ranges.length === 0) return true
@@ -414,7 +411,7 @@ export function openApiHandler(servedKinds: () => Promise<readonly Strategy[]>):
     }
     const accept = req.headers.accept
     if (path === '/openapi/v2') {
-      if (!acceptsJson(accept) || parseMediaRanges(accept).every((r) => PROTOBUF_V2.has(r.type))) return notAcceptable(res)
+      if (!acceptsJson(accept)) return notAcceptable(res)
       const { built, lastModified } = await build()
       return serveJson(req, res, built.v2.json, built.v2.etag, lastModified)
     }
@@ -434,7 +431,7 @@ export function openApiHandler(servedKinds: () => Promise<readonly Strategy[]>):
       res.end('404 page not found\n')
       return
     }
-    if (!acceptsJson(accept) || parseMediaRanges(accept).every((r) => r.type === PROTOBUF_V3)) return notAcceptable(res)
+    if (!acceptsJson(accept)) return notAcceptable(res)
     const hash = ctx.url.searchParams.get('hash')
     if (hash !== null && hash !== '') {
       if (hash !== doc.etag) {
