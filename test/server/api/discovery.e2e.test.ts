@@ -85,6 +85,19 @@ describe('api: discovery, OpenAPI and field validation with the real kubectl (en
     await ok('delete', 'deploy', 'web')
   })
 
+  it('duplicate fields of a raw JSON body are strict decoding errors too', async () => {
+    const body = session.file(
+      'dup.json',
+      '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup"},"data":{"a":"1"},"data":{"b":"2"},"foo":1}',
+    )
+    const r = await kubectl('create', '--raw', '/api/v1/namespaces/default/configmaps?fieldValidation=Strict', '-f', body)
+    assert.equal(r.code, 1)
+    assert.equal(
+      r.stderr,
+      'Error from server (BadRequest): ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "data", unknown field "foo"\n',
+    )
+  })
+
   it('a value of the wrong type is the decoder error whatever the validation', async () => {
     const path = session.file('bad.yaml', DEPLOYMENT('').replace('replicas: 1', 'replicas: "one"'))
     for (const validate of ['--validate=strict', '--validate=false']) {

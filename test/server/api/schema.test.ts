@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { loadOpenApiData } from '../../../src/server/api/openapi-data.js'
 import { strictDecodingError, unknownFieldMessage } from '../../../src/server/api/schema/field-validation.js'
+import { duplicateFieldMessage, duplicateFields } from '../../../src/server/api/schema/duplicates.js'
 import { goFormat } from '../../../src/server/api/schema/go-format.js'
 import { pruneAndDefault, validateSchema } from '../../../src/server/api/schema/structural.js'
 import { QUANTITY_FORMAT_ERROR, TypedDecoder, quantityError } from '../../../src/server/api/schema/typed.js'
@@ -73,6 +74,12 @@ describe('api: schema decoding and validation', function () {
     assert.equal(quantityError('1e3'), undefined)
     const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { a: 'aGk=', b: 'not base64!' } }
     assert.match(typed.decode('io.k8s.api.core.v1.Secret', secret).error ?? '', /^illegal base64 data at input byte \d+$/)
+  })
+
+  it('duplicate fields of the raw JSON, with their paths', () => {
+    assert.deepEqual(duplicateFields('{"spec":{"replicas":1,"a":[{"x":1,"x":"}\\""}],"replicas":2},"b":{},"spec":1}'), ['spec.a[0].x', 'spec.replicas', 'spec'])
+    assert.deepEqual(duplicateFields('apiVersion: v1\nkind: Pod\n'), [])
+    assert.equal(duplicateFieldMessage('spec.replicas'), 'duplicate field "spec.replicas"')
   })
 
   it('goFormat prints a patch as Go prints map[string]interface{}', () => {

@@ -8,8 +8,9 @@ export async function createHandler(scope: Scope): Promise<void> {
   const output = negotiateOutput(scope.req.headers.accept, { table: false })
   checkFieldValidation(scope.query)
   const dryRun = isDryRun(scope.query.getAll('dryRun'))
-  const body = objectFromBody(scope, decodeBody(scope.req, await readBody(scope.req)))
-  const obj = await decodeRequestObject(scope.store.strategy, body, fieldValidationOf(scope.query), scope.res)
+  const raw = await readBody(scope.req)
+  const body = objectFromBody(scope, decodeBody(scope.req, raw))
+  const obj = await decodeRequestObject(scope.store.strategy, body, fieldValidationOf(scope.query), scope.res, raw.toString('utf8'))
   const created = await scope.store.create(obj, { dryRun })
   writeObject(scope.res, 201, created, output)
 }

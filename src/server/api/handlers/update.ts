@@ -9,8 +9,9 @@ export async function updateHandler(scope: Scope): Promise<void> {
   const output = negotiateOutput(scope.req.headers.accept, { table: false })
   checkFieldValidation(scope.query)
   const dryRun = isDryRun(scope.query.getAll('dryRun'))
-  const body = objectFromBody(scope, decodeBody(scope.req, await readBody(scope.req)))
-  const obj = await decodeRequestObject(scope.store.strategy, body, fieldValidationOf(scope.query), scope.res)
+  const raw = await readBody(scope.req)
+  const body = objectFromBody(scope, decodeBody(scope.req, raw))
+  const obj = await decodeRequestObject(scope.store.strategy, body, fieldValidationOf(scope.query), scope.res, raw.toString('utf8'))
   const bodyName = obj.metadata.name
   if (bodyName === undefined || bodyName === '') {
     throw errors.badRequest(`the name of the object () does not match the name on the URL (${scope.name!})`)

@@ -11,6 +11,7 @@ import type { KubeObject } from '../registry/object.js'
 import type { Strategy } from '../registry/strategy.js'
 import { errors } from '../status-errors.js'
 import { type FieldValidation, addWarnings, strictDecodingError, unknownFieldMessage } from './field-validation.js'
+import { duplicateFieldMessage, duplicateFields } from './duplicates.js'
 import { goFormat } from './go-format.js'
 import { pruneAndDefault } from './structural.js'
 import { TypedDecoder } from './typed.js'
@@ -54,11 +55,15 @@ function cannotBeHandled(strategy: Strategy, obj: KubeObject, why: string): Erro
   return errors.badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${strategy.kind}: ${why}`)
 }
 
-/** The body of a create or update, decoded: unknown fields dropped, reported per the directive. */
-export async function decodeRequestObject(strategy: Strategy, obj: KubeObject, mode: FieldValidation, res: Response): Promise<KubeObject> {
+/**
+ * The body of a create or update, decoded: unknown fields dropped, reported per the directive
+ * with the duplicate fields of the raw JSON `text` (when given).
+ */
+export async function decodeRequestObject(strategy: Strategy, obj: KubeObject, mode: FieldValidation, res: Response, text?: string): Promise<KubeObject> {
   const decoded = decodeWith(await typedDecoder(), strategy, obj)
   if (decoded.error) throw cannotBeHandled(strategy, obj, decoded.error)
-  const messages = decoded.unknown.map(unknownFieldMessage)
+  const duplicates = mode !== 'Ignore' && text !== undefined ? duplicateFields(text).map(duplicateFieldMessage) : []
+  const messages = [...duplicates, ...decoded.unknown.map(unknownFieldMessage)]
   if (messages.length > 0 && mode === 'Strict') throw cannotBeHandled(strategy, obj, strictDecodingError(messages))
   if (mode === 'Warn') addWarnings(res, messages)
   return decoded.obj
