@@ -124,6 +124,96 @@ describe('api: discovery, OpenAPI and field validation with the real kubectl (en
       spec.template.spec.containers.map((c: { name: string; image: string }) => [c.name, c.image]),
       [['c', 'nginx:2']],
     )
+    // On an existing object the unknown field comes through the patch: the reference's 422 quoting the patch as Go prints it.
+    session.file('web.yaml', DEPLOYMENT('  foo: 1').replace('replicas: 1', 'replicas: 2').replace('image: nginx', 'image: nginx:2'))
+    const strict = await kubectl('apply', '-f', path)
+    assert.equal(strict.code, 1)
+    assert.match(strict.stderr, /^The request is invalid: patch: Invalid value: "map\[metadata:map\[annotations:map\[kubectl\.kubernetes\.io\/last-applied-configuration:/)
+    assert.match(strict.stderr, / spec:map\[foo:1\]\]": strict decoding error: unknown field "spec\.foo"\n$/)
+    // kubectl patch sends no fieldValidation: the reference's default is Warn.
+    const patched = await kubectl('patch', 'deploy', 'web', '-p', '{"spec":{"bar":1}}')
+    assert.equal(patched.code, 0, patched.stderr)
+    assert.equal(patched.stdout, 'deployment.apps/web patched (no change)\n')
+    assert.equal(patched.stderr, 'Warning: unknown field "spec.bar"\n')
+  })
+})
+
+const CRONTAB_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: crontabs.stable.example.com}
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, singular: crontab, kind: CronTab, shortNames: [ct]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [cronSpec]
+            properties:
+              cronSpec: {type: string, pattern: '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$', description: The cron schedule.}
+              image: {type: string}
+              replicas: {type: integer, minimum: 1, maximum: 10, default: 1}
+`
+
+describe('api: custom resources with schemas and the real kubectl (end to end)', function () {
+  this.timeout(120_000)
+  let session: KubectlSession
+
+  before(async function () {
+    session = await KubectlSession.open(this, 'api-cr-schema-')
+    await session.ok('apply', '-f', session.file('crd.yaml', CRONTAB_CRD))
+  })
+  after(async () => {
+    await session?.close()
+  })
+
+  it('discovery, OpenAPI and explain include the custom resource', async () => {
+    assert.match(await session.ok('api-resources'), /^crontabs\s+ct\s+stable\.example\.com\/v1\s+true\s+CronTab$/m)
+    const explained = await session.ok('explain', 'crontab.spec.cronSpec')
+    assert.match(explained, /^FIELD: cronSpec <string>$/m)
+    assert.match(explained, /The cron schedule\./)
+  })
+
+  it('unknown fields are strict errors, pruned otherwise; defaults are applied', async () => {
+    const path = session.file('ct.yaml', 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c1}\nspec: {cronSpec: "* * * * */5", image: x, foo: 1}\n')
+    const strict = await session.run('create', '-f', path)
+    assert.equal(strict.code, 1)
+    assert.equal(
+      strict.stderr,
+      `Error from server (BadRequest): error when creating "${path}": CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.foo"\n`,
+    )
+    const warn = await session.run('create', '-f', path, '--validate=warn')
+    assert.equal(warn.code, 0, warn.stderr)
+    assert.equal(warn.stderr, 'Warning: unknown field "spec.foo"\n')
+    assert.deepEqual(JSON.parse(await session.ok('get', 'ct', 'c1', '-o', 'json')).spec, { cronSpec: '* * * * */5', image: 'x', replicas: 1 })
+  })
+
+  it('schema violations are 422 Invalid with the reference causes', async () => {
+    const path = session.file('bad.yaml', 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c2}\nspec: {cronSpec: "bad", replicas: 20}\n')
+    const r = await session.run('create', '-f', path)
+    assert.equal(r.code, 1)
+    assert.equal(
+      r.stderr,
+      [
+        'The CronTab "c2" is invalid: ',
+        `* spec.cronSpec: Invalid value: "bad": spec.cronSpec in body should match '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'`,
+        '* spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10',
+        '',
+      ].join('\n'),
+    )
+    const missing = await session.run('create', '-f', session.file('missing.yaml', 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c3}\nspec: {replicas: "x"}\n'))
+    assert.equal(missing.code, 1)
+    assert.equal(
+      missing.stderr,
+      'The CronTab "c3" is invalid: \n* spec.cronSpec: Required value\n* spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"\n',
+    )
   })
 })
 
