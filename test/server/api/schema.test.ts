@@ -41,6 +41,12 @@ describe('api: schema decoding and validation', function () {
     assert.equal(strictDecodingError(r.unknown.map(unknownFieldMessage)), 'strict decoding error: unknown field "spec.foo", unknown field "spec.template.spec.containers[0].bar"')
   })
 
+  it('a null field is left unset, as a Go pointer field is', () => {
+    const r = typed.decode('io.k8s.api.apps.v1.Deployment', deployment({ replicas: null }))
+    assert.equal(r.error, undefined)
+    assert.equal('replicas' in ((r.value as any).spec as object), false)
+  })
+
   it('wrong types: encoding/json messages with the struct and the field path', () => {
     const d = 'io.k8s.api.apps.v1.Deployment'
     assert.equal(typed.decode(d, deployment({ replicas: 'x' })).error, 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32')

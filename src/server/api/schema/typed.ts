@@ -173,6 +173,8 @@ export class TypedDecoder {
         unknown.push(path)
         continue
       }
+      // A null leaves the Go field unset, and unset optional fields are omitted when encoded.
+      if (v === null) continue
       out[key] = this.schema(prop, v, { path, struct: shortName(name), fields: [...ctx.fields, key] }, unknown)
     }
     return out
