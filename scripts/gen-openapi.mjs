@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 /**
  * Generates src/server/api/generated/openapi-data.ts: the reference's OpenAPI v2 document
- * reduced to what this server serves (the paths of the served resources and their served
- * subresources, the group and version discovery paths, the global parameters and every
+ * (the resource and discovery paths of every group version, the global parameters and every
  * definition they reach), as gzipped JSON in base64. The server imports it only when an
- * /openapi path is asked for (and for schema validation). Each path carries the resource it
- * belongs to, so `--runtime-config` can drop paths at run time. Run:
+ * /openapi path is asked for (and for schema validation). Each path carries the resource and
+ * subresource it belongs to, so the server keeps only what it serves. Run:
  *   node scripts/gen-openapi.mjs [/work/shared/openapi/swagger.json]
  */
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -19,51 +18,36 @@ const out = join(root, 'src/server/api/generated/openapi-data.ts')
 
 const swagger = JSON.parse(readFileSync(source, 'utf8'))
 
-// The served kinds: the generated built-in resources plus the hand-written strategies.
-const resourcesTs = readFileSync(join(root, 'src/server/api/generated/resources.ts'), 'utf8')
-const served = resourcesTs
-  .split('\n')
-  .filter((l) => l.trim().startsWith('{"group"'))
-  .map((l) => JSON.parse(l.trim().replace(/,$/, '')))
-for (const extra of [
-  { group: '', version: 'v1', resource: 'configmaps', subresources: [] },
-  { group: '', version: 'v1', resource: 'namespaces', subresources: ['status'] },
-  { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', subresources: ['status'] },
-]) {
-  if (!served.some((r) => r.group === extra.group && r.resource === extra.resource)) served.push(extra)
-}
-const servedGv = new Set(served.map((r) => (r.group === '' ? 'api/v1' : `apis/${r.group}/${r.version}`)))
-const servedGroups = new Set(served.map((r) => r.group).filter((g) => g !== ''))
-
-/** Which served resource a path belongs to, or '' for the group / version discovery paths; undefined when not served. */
+/**
+ * Which resource a path belongs to: `gv` (`api/v1`, `apis/<g>/<v>`, `apis/<g>` or '' for
+ * `/api/` and `/apis/`), the resource ('' for discovery paths) and the subresource. Every
+ * group version is kept, so kinds served later need no new artefact; the server keeps the
+ * paths of what it serves (and of --runtime-config) at run time. Deprecated watch paths and
+ * paths outside the API (/version, /logs, ...) are left out.
+ */
 function classify(path) {
   const m = /^\/(api\/v1|apis\/[^/]+\/[^/]+)\/(.*)$/.exec(path)
   if (!m) {
-    if (path === '/api/' || path === '/apis/') return { gv: '', resource: '' }
+    if (path === '/api/' || path === '/apis/') return { gv: '', resource: '', subresource: '' }
     const g = /^\/apis\/([^/]+)\/$/.exec(path)
-    if (g && servedGroups.has(g[1])) return { gv: `apis/${g[1]}`, resource: '' }
+    if (g) return { gv: `apis/${g[1]}`, resource: '', subresource: '' }
     return undefined
   }
   const [, gv, rest] = m
-  if (!servedGv.has(gv)) return undefined
-  if (rest === '') return { gv, resource: '' }
-  const segments = rest.split('/')
-  if (segments[0] === 'watch') return undefined
-  let parts = segments
+  if (rest === '') return { gv, resource: '', subresource: '' }
+  let parts = rest.split('/')
+  if (parts[0] === 'watch') return undefined
   if (parts[0] === 'namespaces' && parts[1] === '{namespace}' && parts.length > 2) parts = parts.slice(2)
   const [resource, name, sub] = parts
-  const info = served.find((r) => (r.group === '' ? 'api/v1' : `apis/${r.group}/${r.version}`) === gv && r.resource === resource)
-  if (!info) return undefined
   if (name !== undefined && name !== '{name}') return undefined
-  if (sub !== undefined && !(info.subresources ?? []).includes(sub)) return undefined
   if (parts.length > 3) return undefined
-  return { gv, resource }
+  return { gv, resource, subresource: sub ?? '' }
 }
 
 const paths = []
 for (const [path, item] of Object.entries(swagger.paths)) {
   const where = classify(path)
-  if (where) paths.push({ path, gv: where.gv, resource: where.resource, item })
+  if (where) paths.push({ path, ...where, item })
 }
 
 // Every definition and global parameter the kept paths reach.

@@ -13,6 +13,8 @@ export interface OpenApiPath {
   gv: string
   /** The resource the path serves, or '' for discovery paths. */
   resource: string
+  /** `status`, `scale`, `log`, ... or '' for the resource itself. */
+  subresource: string
   item: Json
 }
 

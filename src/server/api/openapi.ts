@@ -185,12 +185,12 @@ interface Part {
 /** The paths served for `kinds`, each with the document (group version) it belongs to. */
 function servedParts(data: OpenApiData, kinds: readonly Strategy[]): { parts: Part[]; customDefs: Record<string, Json> } {
   const builtin = kinds.filter((k) => !k.customResource)
-  const served = new Set(builtin.map((k) => `${gvPathOf(k)} ${k.resource}`))
+  const served = new Set(builtin.flatMap((k) => ['', ...(k.subresources ?? [])].map((sub) => `${gvPathOf(k)} ${k.resource} ${sub}`)))
   const gvs = new Set(builtin.map(gvPathOf))
   const groups = new Set(builtin.filter((k) => k.group !== '').map((k) => `apis/${k.group}`))
   const parts: Part[] = []
   for (const p of data.paths) {
-    const keep = p.resource !== '' ? served.has(`${p.gv} ${p.resource}`) : p.gv === '' || gvs.has(p.gv) || groups.has(p.gv)
+    const keep = p.resource !== '' ? served.has(`${p.gv} ${p.resource} ${p.subresource}`) : p.gv === '' || gvs.has(p.gv) || groups.has(p.gv)
     if (keep) parts.push({ gv: p.gv === '' ? p.path.replace(/^\/|\/$/g, '') : p.gv, path: p.path, item: p.item })
   }
   const customDefs: Record<string, Json> = {}
