@@ -143,7 +143,7 @@ export class TypedDecoder {
         throw this.typeError(jsonKind(value), 'int32', ctx)
       case QUANTITY: {
         const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value)
-        const err = quantityError(text)
+        const err = quantityError(text.trim())
         if (err) throw new DecodeError(err)
         return value
       }
