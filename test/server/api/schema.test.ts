@@ -135,5 +135,9 @@ describe('api: schema decoding and validation', function () {
       validateSchema(CRONTAB, { spec: { cronSpec: '1', replicas: 0 } }, '').map((c) => c.message),
       ['Invalid value: 0: spec.replicas in body should be greater than or equal to 1'],
     )
+    assert.deepEqual(
+      validateSchema({ type: 'object', properties: { ip: { type: 'string', format: 'ipv4' } } }, { ip: '1.2.3.4:8080' }, '').map((c) => `${c.field}: ${c.message}`),
+      ['ip: Invalid value: "1.2.3.4:8080": ip in body must be of type ipv4'],
+    )
   })
 })

@@ -134,7 +134,7 @@ export function validateSchema(schema: Json, value: unknown, path: string, cause
       if (re && !re.test(value)) causes.push(invalid(at, value, `${at} in body should match '${schema.pattern}'`))
     }
     if (typeof schema.format === 'string' && FORMATS[schema.format] && !FORMATS[schema.format]!.test(value)) {
-      causes.push(invalid(at, value, `${at} in body must be of type ${schema.format}: ${JSON.stringify(value)}`))
+      causes.push(invalid(at, value, `${at} in body must be of type ${schema.format}`))
     }
   }
   if (Array.isArray(value)) {
