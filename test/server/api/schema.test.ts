@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { loadOpenApiData } from '../../../src/server/api/openapi-data.js'
-import { strictDecodingError, unknownFieldMessage } from '../../../src/server/api/schema/field-validation.js'
+import { addWarnings, fieldValidationOf, strictDecodingError, unknownFieldMessage } from '../../../src/server/api/schema/field-validation.js'
+import type { Response } from '../../../src/server/http/types.js'
 import { duplicateFieldMessage, duplicateFields } from '../../../src/server/api/schema/duplicates.js'
 import { goFormat } from '../../../src/server/api/schema/go-format.js'
 import { pruneAndDefault, validateSchema } from '../../../src/server/api/schema/structural.js'
@@ -86,6 +87,17 @@ describe('api: schema decoding and validation', function () {
     assert.deepEqual(duplicateFields('{"spec":{"replicas":1,"a":[{"x":1,"x":"}\\""}],"replicas":2},"b":{},"spec":1}'), ['spec.a[0].x', 'spec.replicas', 'spec'])
     assert.deepEqual(duplicateFields('apiVersion: v1\nkind: Pod\n'), [])
     assert.equal(duplicateFieldMessage('spec.replicas'), 'duplicate field "spec.replicas"')
+  })
+
+  it('fieldValidation: Warn when absent; Warn sends one Warning: 299 header value per field', () => {
+    assert.equal(fieldValidationOf(new URLSearchParams('')), 'Warn')
+    assert.equal(fieldValidationOf(new URLSearchParams('fieldValidation=Strict')), 'Strict')
+    assert.throws(() => fieldValidationOf(new URLSearchParams('fieldValidation=strict')), /fieldValidation: Unsupported value: "strict": supported values: "Ignore", "Strict", "Warn"/)
+    const headers: Record<string, unknown> = {}
+    const res = { headersSent: false, getHeader: (k: string) => headers[k], setHeader: (k: string, v: unknown) => void (headers[k] = v) } as unknown as Response
+    addWarnings(res, ['unknown field "spec.foo"', 'unknown field "spec.bar"'])
+    addWarnings(res, ['unknown field "spec.foo"'])
+    assert.deepEqual(headers.Warning, ['299 - "unknown field \\"spec.foo\\""', '299 - "unknown field \\"spec.bar\\""'])
   })
 
   it('goFormat prints a patch as Go prints map[string]interface{}', () => {
