@@ -135,6 +135,13 @@ describe('api: discovery, OpenAPI and field validation with the real kubectl (en
     assert.equal(patched.code, 0, patched.stderr)
     assert.equal(patched.stdout, 'deployment.apps/web patched (no change)\n')
     assert.equal(patched.stderr, 'Warning: unknown field "spec.bar"\n')
+    // A wrong type through a strategic merge patch: the unstructured converter's words; through a merge patch, the JSON decoder's.
+    const strategic = await kubectl('patch', 'deploy', 'web', '-p', '{"spec":{"replicas":"x"}}')
+    assert.equal(strategic.code, 1)
+    assert.equal(strategic.stderr, 'The request is invalid: patch: Invalid value: "map[spec:map[replicas:x]]": cannot convert string to int32\n')
+    const merge = await kubectl('patch', 'deploy', 'web', '--type=merge', '-p', '{"spec":{"replicas":"x"}}')
+    assert.equal(merge.code, 1)
+    assert.match(merge.stderr, /^The request is invalid: patch: Invalid value: "\{.*": json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32\n$/)
   })
 })
 

@@ -19,8 +19,10 @@ function deployment(spec: Record<string, unknown>): Record<string, unknown> {
 describe('api: schema decoding and validation', function () {
   this.timeout(20_000)
   let typed: TypedDecoder
+  let definitions: Record<string, Record<string, unknown>>
   before(async () => {
-    typed = new TypedDecoder((await loadOpenApiData()).definitions)
+    definitions = (await loadOpenApiData()).definitions
+    typed = new TypedDecoder(definitions)
   })
 
   it('finds the definition of a served kind', () => {
@@ -64,6 +66,23 @@ describe('api: schema decoding and validation', function () {
       'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string',
     )
     assert.equal(typed.decode(d, deployment({ paused: 'yes' })).error, 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.paused of type bool')
+  })
+
+  it('after a strategic merge patch: the unstructured converter\'s words', () => {
+    const converter = new TypedDecoder(definitions, 'unstructured')
+    const d = 'io.k8s.api.apps.v1.Deployment'
+    assert.equal(converter.decode(d, deployment({ replicas: 'x' })).error, 'cannot convert string to int32')
+    assert.equal(converter.decode(d, deployment({ replicas: 1.5 })).error, 'cannot convert float64 to int32')
+    assert.equal(converter.decode(d, deployment({ paused: 1 })).error, 'cannot convert int64 to bool')
+    assert.equal(converter.decode(d, { ...deployment({}), spec: 'x' }).error, 'cannot restore struct from: string')
+    const containers = deployment({})
+    ;(containers.spec as any).template.spec.containers = 'x'
+    assert.equal(converter.decode(d, containers).error, 'cannot restore slice from string')
+    assert.equal(converter.decode(d, { ...deployment({}), metadata: { name: 'web', labels: 'x' } }).error, 'cannot restore map from string')
+    assert.equal(
+      converter.decode(d, deployment({ strategy: { rollingUpdate: { maxSurge: true } } })).error,
+      'json: cannot unmarshal bool into Go value of type int32',
+    )
   })
 
   it('int-or-string, quantity and byte fields decode as their own types do', () => {

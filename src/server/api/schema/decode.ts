@@ -18,10 +18,15 @@ import { TypedDecoder } from './typed.js'
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'
 
-let decoder: Promise<TypedDecoder> | undefined
+const decoders = new Map<'json' | 'unstructured', Promise<TypedDecoder>>()
 
-function typedDecoder(): Promise<TypedDecoder> {
-  decoder ??= loadOpenApiData().then((data) => new TypedDecoder(data.definitions))
+/** The JSON body decoder, or the unstructured converter strategic merge patches go through. */
+function typedDecoder(mode: 'json' | 'unstructured' = 'json'): Promise<TypedDecoder> {
+  let decoder = decoders.get(mode)
+  if (!decoder) {
+    decoder = loadOpenApiData().then((data) => new TypedDecoder(data.definitions, mode))
+    decoders.set(mode, decoder)
+  }
   return decoder
 }
 
@@ -81,7 +86,7 @@ export async function patchedObjectChecker(
   patch: unknown,
   res: Response,
 ): Promise<(patched: KubeObject) => KubeObject> {
-  const typed = await typedDecoder()
+  const typed = await typedDecoder(patchType === 'strategic' ? 'unstructured' : 'json')
   return (patched) => {
     const decoded = decodeWith(typed, strategy, patched)
     const quoted = () => (patchType === 'strategic' ? goFormat(patch) : JSON.stringify(patched))

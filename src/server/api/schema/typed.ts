@@ -39,6 +39,22 @@ function jsonKind(v: unknown): string {
   return 'object'
 }
 
+/** The Go type of a value the unstructured converter holds (integers are int64, as PreserveInts decodes them). */
+function unstructuredKind(v: unknown): string {
+  if (typeof v === 'string') return 'string'
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64'
+  if (typeof v === 'boolean') return 'bool'
+  if (Array.isArray(v)) return '[]interface {}'
+  return 'map[string]interface {}'
+}
+
+/** reflect.Kind's name of such a value. */
+function reflectKind(v: unknown): string {
+  if (Array.isArray(v)) return 'slice'
+  if (isObj(v)) return 'map'
+  return unstructuredKind(v)
+}
+
 /** The Go type name of a definition: `io.k8s.api.apps.v1.DeploymentSpec` is `v1.DeploymentSpec`. */
 function goTypeOfDefinition(name: string): string {
   const parts = name.split('.')
@@ -76,7 +92,14 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:
 export class TypedDecoder {
   private readonly roots = new Map<string, string>()
 
-  constructor(private readonly definitions: Readonly<Record<string, Json>>) {
+  /**
+   * `json`: the request body decoder's words; `unstructured`: the unstructured converter's,
+   * which decodes the result of a strategic merge patch.
+   */
+  constructor(
+    private readonly definitions: Readonly<Record<string, Json>>,
+    private readonly mode: 'json' | 'unstructured' = 'json',
+  ) {
     for (const [name, def] of Object.entries(definitions)) {
       const gvks = def['x-kubernetes-group-version-kind']
       if (!Array.isArray(gvks)) continue
@@ -100,7 +123,22 @@ export class TypedDecoder {
     }
   }
 
-  private typeError(kind: string, goType: string, ctx: Context): DecodeError {
+  /**
+   * The error for `value` where `goType` was expected. encoding/json names the JSON kind (and
+   * the literal of a number that does not fit an integer); the unstructured converter (the
+   * strategic merge patch path) names Go types. `custom`: inside a type's own UnmarshalJSON,
+   * which the converter calls without the field context.
+   */
+  private typeError(value: unknown, goType: string, ctx: Context, custom = false): DecodeError {
+    if (this.mode === 'unstructured') {
+      if (custom) return new DecodeError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type ${goType}`)
+      const kind = unstructuredKind(value)
+      if (goType.startsWith('[]') && goType !== '[]uint8') return new DecodeError(`cannot restore slice from ${reflectKind(value)}`)
+      if (goType.startsWith('map[')) return new DecodeError(`cannot restore map from ${reflectKind(value)}`)
+      if (goType.includes('.')) return new DecodeError(`cannot restore struct from: ${reflectKind(value)}`)
+      return new DecodeError(`cannot convert ${kind} to ${goType}`)
+    }
+    const kind = typeof value === 'number' && /^int/.test(goType) ? `number ${String(value)}` : jsonKind(value)
     if (ctx.struct !== '' || ctx.fields.length > 0) {
       return new DecodeError(`json: cannot unmarshal ${kind} into Go struct field ${ctx.struct}.${ctx.fields.join('.')} of type ${goType}`)
     }
@@ -139,8 +177,8 @@ export class TypedDecoder {
     switch (name) {
       case INT_OR_STRING:
         if (typeof value === 'string') return value
-        if (typeof value === 'number') return this.integer(value, 'int32', ctx)
-        throw this.typeError(jsonKind(value), 'int32', ctx)
+        if (typeof value === 'number') return this.integer(value, 'int32', ctx, true)
+        throw this.typeError(value, 'int32', ctx, true)
       case QUANTITY: {
         const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value)
         const err = quantityError(text.trim())
@@ -149,7 +187,7 @@ export class TypedDecoder {
       }
       case TIME:
       case MICRO_TIME:
-        if (typeof value !== 'string') throw this.typeError(jsonKind(value), 'string', ctx)
+        if (typeof value !== 'string') throw this.typeError(value, 'string', ctx, true)
         if (!RFC3339.test(value)) {
           const layout = name === TIME ? '2006-01-02T15:04:05Z07:00' : '2006-01-02T15:04:05.000000Z07:00'
           throw new DecodeError(`parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(value)} as "2006"`)
@@ -163,7 +201,7 @@ export class TypedDecoder {
   }
 
   private struct(name: string, def: Json, value: unknown, ctx: Context, unknown: string[]): unknown {
-    if (!isObj(value)) throw this.typeError(jsonKind(value), goTypeOfDefinition(name), ctx)
+    if (!isObj(value)) throw this.typeError(value, goTypeOfDefinition(name), ctx)
     const properties = def.properties as Record<string, Json>
     const out: Json = {}
     for (const [key, v] of Object.entries(value)) {
@@ -180,10 +218,10 @@ export class TypedDecoder {
     return out
   }
 
-  private integer(value: number, goType: string, ctx: Context): number {
+  private integer(value: number, goType: string, ctx: Context, custom = false): number {
     const bits = goType === 'int64' ? 64 : 32
     const limit = 2 ** (bits - 1)
-    if (!Number.isInteger(value) || value < -limit || value >= limit) throw this.typeError(`number ${String(value)}`, goType, ctx)
+    if (!Number.isInteger(value) || value < -limit || value >= limit) throw this.typeError(value, goType, ctx, custom)
     return value
   }
 
@@ -193,7 +231,7 @@ export class TypedDecoder {
     const goType = goTypeName ?? this.goType(schema)
     switch (schema.type) {
       case 'string':
-        if (typeof value !== 'string') throw this.typeError(jsonKind(value), goType, ctx)
+        if (typeof value !== 'string') throw this.typeError(value, goType, ctx)
         if (schema.format === 'byte') {
           const bad = base64Error(value)
           if (bad) throw new DecodeError(bad)
@@ -201,23 +239,23 @@ export class TypedDecoder {
         if (schema.format === 'int-or-string') return value
         return value
       case 'integer':
-        if (typeof value !== 'number') throw this.typeError(jsonKind(value), goType, ctx)
+        if (typeof value !== 'number') throw this.typeError(value, goType, ctx)
         return this.integer(value, goType, ctx)
       case 'number':
-        if (typeof value !== 'number') throw this.typeError(jsonKind(value), goType, ctx)
+        if (typeof value !== 'number') throw this.typeError(value, goType, ctx)
         return value
       case 'boolean':
-        if (typeof value !== 'boolean') throw this.typeError(jsonKind(value), goType, ctx)
+        if (typeof value !== 'boolean') throw this.typeError(value, goType, ctx)
         return value
       case 'array': {
-        if (!Array.isArray(value)) throw this.typeError(jsonKind(value), goType, ctx)
+        if (!Array.isArray(value)) throw this.typeError(value, goType, ctx)
         const items = isObj(schema.items) ? schema.items : undefined
         return value.map((v, i) => (items ? this.schema(items, v, { ...ctx, path: `${ctx.path}[${i}]` }, unknown) : v))
       }
       case 'object': {
         if (isObj(schema.properties)) return this.struct(goType, schema, value, ctx, unknown)
         if (!isObj(schema.additionalProperties)) return value
-        if (!isObj(value)) throw this.typeError(jsonKind(value), goType, ctx)
+        if (!isObj(value)) throw this.typeError(value, goType, ctx)
         const additional = schema.additionalProperties
         return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.schema(additional, v, { ...ctx, path: `${ctx.path}.${k}` }, unknown)]))
       }
