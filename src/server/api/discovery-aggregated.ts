@@ -145,5 +145,4 @@ export function writeAggregatedDiscovery(req: Request, res: Response, kinds: rea
   res.statusCode = 200
   const body = { kind: DISCOVERY_KIND, apiVersion: `${DISCOVERY_GROUP}/${version}`, ...list }
   res.end(`${JSON.stringify(body)}\n`)
-  return
 }

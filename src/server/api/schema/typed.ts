@@ -236,7 +236,6 @@ export class TypedDecoder {
           const bad = base64Error(value)
           if (bad) throw new DecodeError(bad)
         }
-        if (schema.format === 'int-or-string') return value
         return value
       case 'integer':
         if (typeof value !== 'number') throw this.typeError(value, goType, ctx)
