@@ -146,6 +146,7 @@ export const BUILT_OPTIONS = new Set([
   'emulated-version',
   'min-compatibility-version',
   'feature-gates',
+  'runtime-config',
 ])
 
 export function notBuiltOptions(ctx: ValidationContext): string[] {

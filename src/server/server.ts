@@ -308,6 +308,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   installApi(mux, {
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
+    runtimeConfig: config.runtimeConfig,
     options: {
       serviceClusterIPRange: config.serviceClusterIPRange,
       serviceNodePortRange: config.serviceNodePortRange,

@@ -6,7 +6,9 @@ import type { Mux } from '../http/mux.js'
 import { notFound } from '../http/respond.js'
 import type { Handler, RequestContext } from '../http/types.js'
 import type { Store } from '../store/types.js'
+import type { KeyValue } from '../../core/options/types.js'
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js'
+import { aggregatedDiscoveryVersion, writeAggregatedDiscovery } from './discovery-aggregated.js'
 import { createHandler } from './handlers/create.js'
 import { deleteCollectionHandler, deleteHandler } from './handlers/delete.js'
 import { getHandler } from './handlers/get.js'
@@ -18,15 +20,19 @@ import { updateHandler } from './handlers/update.js'
 import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
 import { negotiateOutput, writeObject } from './negotiation.js'
-import { openApiHandlers } from './openapi.js'
+import { openApiHandler } from './openapi.js'
 import type { RegistryOptions } from './registry/options.js'
 import { Registry } from './registry/registry.js'
+import type { Strategy } from './registry/strategy.js'
+import { enabledKinds } from './runtime-config.js'
 import { errors, toApiError, writeError } from './status-errors.js'
 
 export interface ApiDeps {
   store: () => Store | undefined
   log: (level: number, msg: string) => void
   options?: RegistryOptions
+  /** `--runtime-config`: group versions and resources switched on or off. */
+  runtimeConfig?: readonly KeyValue[]
 }
 
 const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
@@ -52,17 +58,31 @@ const COLLECTION = new Set(['list', 'create', 'deletecollection'])
 
 export const NOT_INSTALLED = 'the request has been made before all known HTTP paths have been installed, please try again'
 
-export function apiHandler(deps: ApiDeps): Handler {
+/** The built-in kinds `--runtime-config` leaves on, and the Registry over the open store. */
+interface ServedApi {
+  kinds: readonly Strategy[]
+  registryFor(store: Store): Registry
+}
+
+function servedApi(deps: ApiDeps): ServedApi {
+  const kinds = enabledKinds(KINDS, deps.runtimeConfig ?? [])
   let registry: Registry | undefined
-  const registryFor = (store: Store) => {
-    if (registry?.store !== store) registry = new Registry(store, KINDS, deps.log, deps.options)
-    return registry
+  return {
+    kinds,
+    registryFor(store) {
+      if (registry?.store !== store) registry = new Registry(store, kinds, deps.log, deps.options)
+      return registry
+    },
   }
+}
+
+export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): Handler {
+  const { kinds, registryFor } = served
   return async (req, res, ctx) => {
     try {
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
-      await route(registryFor(store), req, res, ctx)
+      await route(registryFor(store), kinds, req, res, ctx)
     } catch (err) {
       const apiErr = toApiError(err)
       if (apiErr.code >= 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
@@ -71,13 +91,25 @@ export function apiHandler(deps: ApiDeps): Handler {
   }
 }
 
-async function route(registry: Registry, req: Parameters<Handler>[0], res: Parameters<Handler>[1], ctx: RequestContext): Promise<void> {
+async function route(
+  registry: Registry,
+  builtin: readonly Strategy[],
+  req: Parameters<Handler>[0],
+  res: Parameters<Handler>[1],
+  ctx: RequestContext,
+): Promise<void> {
   const { info } = ctx
   const path = ctx.url.pathname.replace(/\/+$/, '') || '/'
   if (!info.isResourceRequest) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(res)
-    if (path === '/api') return writeObject(res, 200, apiVersions(req), negotiateOutput(req.headers.accept, { table: false }))
-    const kinds = path.startsWith('/apis') ? await registry.kinds() : KINDS
+    const aggregated = path === '/api' || path === '/apis' ? aggregatedDiscoveryVersion(req.headers.accept) : undefined
+    if (path === '/api') {
+      if (aggregated) return writeAggregatedDiscovery(req, res, builtin.filter((k) => k.group === ''), aggregated)
+      if (!builtin.some((k) => k.group === '')) return notFound(res)
+      return writeObject(res, 200, apiVersions(req), negotiateOutput(req.headers.accept, { table: false }))
+    }
+    const kinds = path.startsWith('/apis') ? await registry.kinds() : builtin
+    if (aggregated) return writeAggregatedDiscovery(req, res, kinds.filter((k) => k.group !== ''), aggregated)
     if (path === '/apis') return writeObject(res, 200, apiGroupList(kinds), negotiateOutput(req.headers.accept, { table: false }))
     const groupOnly = /^\/apis\/([^/]+)$/.exec(path)
     if (groupOnly) {
@@ -94,7 +126,7 @@ async function route(registry: Registry, req: Parameters<Handler>[0], res: Param
   const store = await registry.resolve(info.apiGroup ?? '', info.apiVersion ?? '', info.resource ?? '')
   if (!store) {
     // An unknown group version is not routed at all; an unknown resource in a served one is a Status.
-    const kinds = info.apiGroup ? await registry.kinds() : KINDS
+    const kinds = info.apiGroup ? await registry.kinds() : builtin
     if (!apiResourceList(kinds, info.apiGroup ?? '', info.apiVersion ?? '')) return notFound(res)
     throw errors.resourceNotFound()
   }
@@ -149,8 +181,24 @@ async function route(registry: Registry, req: Parameters<Handler>[0], res: Param
  * is answered 503 with Retry-After.
  */
 export function installApi(mux: Mux, deps: ApiDeps): void {
-  const handler = apiHandler(deps)
+  const served = servedApi(deps)
+  const handler = apiHandler(deps, served)
   mux.handlePrefix('/api', handler)
   mux.handlePrefix('/apis', handler)
-  for (const [path, h] of openApiHandlers(KINDS)) mux.handle(path, h)
+  const openapi = openApiHandler(async () => {
+    const store = deps.store()
+    return store ? served.registryFor(store).kinds() : served.kinds
+  })
+  const serveOpenApi: Handler = async (req, res, ctx) => {
+    try {
+      await openapi(req, res, ctx)
+    } catch (err) {
+      const apiErr = toApiError(err)
+      deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
+      writeError(res, apiErr)
+    }
+  }
+  mux.handle('/openapi/v2', serveOpenApi)
+  mux.handle('/openapi/v3', serveOpenApi)
+  mux.handlePrefix('/openapi/v3/', serveOpenApi)
 }

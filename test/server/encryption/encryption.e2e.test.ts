@@ -73,7 +73,7 @@ describe('encryption at rest: the built server with kubectl (end to end)', funct
     session.ok(
       'create',
       '-f',
-      session.file(`${name}.yaml`, `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${name}\nstringData:\n${Object.entries(data).map(([k, v]) => `  ${k}: ${v}\n`).join('')}`),
+      session.file(`${name}.yaml`, `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${name}\nstringData:\n${Object.entries(data).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}\n`).join('')}`),
     )
 
   const waitForLog = async (text: string, count = 1) => {

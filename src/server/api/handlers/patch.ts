@@ -7,6 +7,8 @@ import { PatchError, type PatchType, UnparsablePatch, applyPatch, goMarshal, par
 import type { KubeObject } from '../registry/object.js'
 import { errors } from '../status-errors.js'
 import { negotiateOutput, readBody, requestMediaType, writeObject } from '../negotiation.js'
+import { patchedObjectChecker } from '../schema/decode.js'
+import { fieldValidationOf } from '../schema/field-validation.js'
 import { type Scope, checkFieldValidation, isDryRun } from './scope.js'
 
 export const PATCH_TYPES: Readonly<Record<string, PatchType>> = {
@@ -65,7 +67,8 @@ export function patchObject<T extends Record<string, unknown>>(current: T, parse
 export async function patchHandler(scope: Scope): Promise<void> {
   const output = negotiateOutput(scope.req.headers.accept, { table: false })
   const parsed = await readPatch(scope)
-  const updated = await scope.store.update(scope.namespace, scope.name!, (current) => patchObject(current as KubeObject & Record<string, unknown>, parsed), {
+  const check = await patchedObjectChecker(scope.store.strategy, fieldValidationOf(scope.query), parsed.type, parsed.patch, scope.res)
+  const updated = await scope.store.update(scope.namespace, scope.name!, (current) => check(patchObject(current as KubeObject & Record<string, unknown>, parsed)), {
     dryRun: parsed.dryRun,
     retryOnConflict: !parsed.setsResourceVersion,
     ...(scope.subresource ? { subresource: scope.subresource } : {}),

@@ -1,13 +1,17 @@
 /** PUT of one object: a full replacement; a stale metadata.resourceVersion is a 409 Conflict. */
 import { errors } from '../status-errors.js'
 import { decodeBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
+import { decodeRequestObject } from '../schema/decode.js'
+import { fieldValidationOf } from '../schema/field-validation.js'
 import { type Scope, checkFieldValidation, isDryRun, objectFromBody } from './scope.js'
 
 export async function updateHandler(scope: Scope): Promise<void> {
   const output = negotiateOutput(scope.req.headers.accept, { table: false })
   checkFieldValidation(scope.query)
   const dryRun = isDryRun(scope.query.getAll('dryRun'))
-  const obj = objectFromBody(scope, decodeBody(scope.req, await readBody(scope.req)))
+  const raw = await readBody(scope.req)
+  const body = objectFromBody(scope, decodeBody(scope.req, raw))
+  const obj = await decodeRequestObject(scope.store.strategy, body, fieldValidationOf(scope.query), scope.res, raw.toString('utf8'))
   const bodyName = obj.metadata.name
   if (bodyName === undefined || bodyName === '') {
     throw errors.badRequest(`the name of the object () does not match the name on the URL (${scope.name!})`)

@@ -11,6 +11,7 @@ import { type KubeObject, isPlainObject, nowTimestamp } from '../registry/object
 import { type ScalePaths, type Strategy, invalidValue, isDNS1123Subdomain, requiredValue } from '../registry/strategy.js'
 import type { Cause } from '../status-errors.js'
 import { AGE_COLUMN, type ColumnDefinition, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
+import { validateSchema } from '../schema/structural.js'
 import { CREATED_AT, dataStrategy, isDNS1035Label } from './builtin.js'
 
 type Obj = Record<string, unknown>
@@ -236,6 +237,7 @@ export function customResourceStrategy(crd: KubeObject, versionName: string): St
   const hasStatus = isPlainObject(subresources.status)
   const scale = isPlainObject(subresources.scale) ? subresources.scale : undefined
   const namespaced = str(spec.scope) !== 'Cluster'
+  const schema = isPlainObject(obj(version.schema).openAPIV3Schema) ? (obj(version.schema).openAPIV3Schema as Obj) : undefined
   const scalePaths: ScalePaths | undefined = scale
     ? {
         specReplicas: parseSimplePath(str(scale.specReplicasPath)),
@@ -279,7 +281,7 @@ export function customResourceStrategy(crd: KubeObject, versionName: string): St
       },
       specChanged: (o, old) => (hasStatus ? !deepEqual(withoutStatus(o), withoutStatus(old)) : !deepEqual(withoutMeta(o), withoutMeta(old))),
       validate: (o) => {
-        const causes: Cause[] = []
+        const causes: Cause[] = schema ? validateSchema(schema, o, '') : []
         if (scalePaths) {
           const replicas = getPath(o, scalePaths.specReplicas)
           if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)) {
@@ -291,6 +293,7 @@ export function customResourceStrategy(crd: KubeObject, versionName: string): St
     }),
     customResource: true,
     ...(scalePaths ? { scalePaths } : {}),
+    ...(schema ? { openAPIV3Schema: schema } : {}),
   }
 }
 

@@ -166,6 +166,8 @@ export class GenericStore {
     const obj = JSON.parse(value.toString('utf8')) as KubeObject
     if (!isPlainObject(obj.metadata)) obj.metadata = {}
     obj.apiVersion ??= this.apiVersion
+    // A custom resource's versions share its keys: conversion strategy None only rewrites apiVersion.
+    if (this.strategy.customResource) obj.apiVersion = this.apiVersion
     obj.kind ??= this.strategy.kind
     obj.metadata.resourceVersion = String(modRevision)
     return obj

@@ -43,6 +43,8 @@ export interface Strategy {
   customResource?: boolean
   /** Where the scale subresource reads and writes (default: spec.replicas, status.replicas, spec.selector). */
   scalePaths?: ScalePaths
+  /** A custom resource's schema: the CRD version's `schema.openAPIV3Schema`. */
+  openAPIV3Schema?: Record<string, unknown>
 }
 
 /** The CRD's subresources.scale paths, as key paths (`.spec.replicas` is ['spec', 'replicas']). */

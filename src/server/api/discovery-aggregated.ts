@@ -1,0 +1,148 @@
+/**
+ * Aggregated discovery (apidiscovery.k8s.io v2 and v2beta1): `/api` and `/apis` answer an
+ * APIGroupDiscoveryList when the Accept header asks for one, as kubectl 1.27+ does; otherwise the
+ * legacy documents are served. Like the reference, the answer carries an ETag (the SHA-512 of the
+ * list's JSON), `Vary: Accept` and `Cache-Control: public`, and a matching If-None-Match gets 304.
+ */
+import { createHash } from 'node:crypto'
+import type { Request, Response } from '../http/types.js'
+import { parseMediaRanges } from './negotiation.js'
+import type { Strategy } from './registry/strategy.js'
+
+export type DiscoveryVersion = 'v2' | 'v2beta1'
+
+const DISCOVERY_GROUP = 'apidiscovery.k8s.io'
+const DISCOVERY_KIND = 'APIGroupDiscoveryList'
+
+/**
+ * The aggregated version the Accept header asks for, or undefined for the legacy documents.
+ * The first clause the discovery endpoint can serve wins: a clause asking another `as` (a Table)
+ * is skipped, a plain JSON clause means legacy.
+ */
+export function aggregatedDiscoveryVersion(accept: string | undefined): DiscoveryVersion | undefined {
+  for (const r of parseMediaRanges(accept)) {
+    const jsonish = r.type === 'application/json' || r.type === '*/*' || r.type === 'application/*'
+    if (!jsonish) continue
+    if (r.params.as === undefined && r.params.g === undefined && r.params.v === undefined) return undefined
+    if (r.params.as === DISCOVERY_KIND && r.params.g === DISCOVERY_GROUP && (r.params.v === 'v2' || r.params.v === 'v2beta1')) return r.params.v
+  }
+  return undefined
+}
+
+/** The reference's group priorities (kube-aggregator's APIService priorities); CRD groups get 1000. */
+const GROUP_PRIORITY: Readonly<Record<string, number>> = {
+  '': 18000,
+  'apiregistration.k8s.io': 18000,
+  apps: 17800,
+  'events.k8s.io': 17750,
+  'authentication.k8s.io': 17700,
+  'authorization.k8s.io': 17600,
+  autoscaling: 17500,
+  batch: 17400,
+  'certificates.k8s.io': 17300,
+  'networking.k8s.io': 17200,
+  policy: 17100,
+  'rbac.authorization.k8s.io': 17000,
+  'storage.k8s.io': 16800,
+  'admissionregistration.k8s.io': 16700,
+  'apiextensions.k8s.io': 16700,
+  'scheduling.k8s.io': 16600,
+  'coordination.k8s.io': 16500,
+  'node.k8s.io': 16300,
+  'discovery.k8s.io': 16200,
+  'flowcontrol.apiserver.k8s.io': 16100,
+}
+const CUSTOM_GROUP_PRIORITY = 1000
+
+/** apimachinery's CompareKubeAwareVersionStrings as a sort key: GA, then beta, then alpha, newest first. */
+export function compareKubeAwareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v)
+    if (!m) return undefined
+    return { major: Number(m[1]), stability: m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0, minor: Number(m[3] ?? 0) }
+  }
+  const pa = parse(a)
+  const pb = parse(b)
+  if (!pa && !pb) return a < b ? -1 : a > b ? 1 : 0
+  if (!pa) return 1
+  if (!pb) return -1
+  if (pa.stability !== pb.stability) return pb.stability - pa.stability
+  if (pa.major !== pb.major) return pb.major - pa.major
+  return pb.minor - pa.minor
+}
+
+function resourceDiscovery(k: Strategy): Record<string, unknown> {
+  const responseKind = { group: k.group, version: k.version, kind: k.kind }
+  // Sorted, as the reference's resource list (`deployments/scale` before `deployments/status`).
+  const subresources = [...(k.subresources ?? [])].sort().map((sub) => ({
+    subresource: sub,
+    responseKind: sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : responseKind,
+    verbs: ['get', 'patch', 'update'],
+  }))
+  return {
+    resource: k.resource,
+    responseKind,
+    scope: k.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: k.singular,
+    verbs: k.verbs,
+    ...(k.shortNames.length > 0 ? { shortNames: k.shortNames } : {}),
+    ...(k.categories && k.categories.length > 0 ? { categories: k.categories } : {}),
+    ...(subresources.length > 0 ? { subresources } : {}),
+  }
+}
+
+/** The groups of `kinds` as APIGroupDiscovery items, ordered as the reference orders them. */
+export function groupDiscoveries(kinds: readonly Strategy[]): Record<string, unknown>[] {
+  const groups = new Map<string, Map<string, Strategy[]>>()
+  const custom = new Set<string>()
+  for (const k of kinds) {
+    const versions = groups.get(k.group) ?? new Map<string, Strategy[]>()
+    versions.set(k.version, [...(versions.get(k.version) ?? []), k])
+    groups.set(k.group, versions)
+    if (k.customResource) custom.add(k.group)
+  }
+  const priority = (g: string) => (custom.has(g) ? CUSTOM_GROUP_PRIORITY : (GROUP_PRIORITY[g] ?? CUSTOM_GROUP_PRIORITY))
+  const names = [...groups.keys()].sort((a, b) => priority(b) - priority(a) || (a < b ? -1 : a > b ? 1 : 0))
+  return names.map((name) => ({
+    metadata: { name, creationTimestamp: null },
+    versions: [...groups.get(name)!.keys()].sort(compareKubeAwareVersions).map((version) => ({
+      version,
+      resources: groups
+        .get(name)!
+        .get(version)!
+        .slice()
+        .sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0))
+        .map(resourceDiscovery),
+      freshness: 'Current',
+    })),
+  }))
+}
+
+/** The list as the reference hashes it (no type meta), and its ETag. */
+export function aggregatedDiscovery(kinds: readonly Strategy[]): { list: Record<string, unknown>; etag: string } {
+  const list = { metadata: {}, items: groupDiscoveries(kinds) }
+  const etag = createHash('sha512').update(JSON.stringify(list)).digest('hex').toUpperCase()
+  return { list, etag }
+}
+
+export function aggregatedContentType(version: DiscoveryVersion): string {
+  return `application/json;g=${DISCOVERY_GROUP};v=${version};as=${DISCOVERY_KIND}`
+}
+
+/** Writes the list for `version`, or 304 when the client's If-None-Match is its ETag. */
+export function writeAggregatedDiscovery(req: Request, res: Response, kinds: readonly Strategy[], version: DiscoveryVersion): void {
+  const { list, etag } = aggregatedDiscovery(kinds)
+  const quoted = JSON.stringify(etag)
+  res.setHeader('ETag', quoted)
+  res.setHeader('Vary', 'Accept')
+  res.setHeader('Cache-Control', 'public')
+  if (req.headers['if-none-match'] === quoted) {
+    res.statusCode = 304
+    res.end()
+    return
+  }
+  res.setHeader('Content-Type', aggregatedContentType(version))
+  res.statusCode = 200
+  const body = { kind: DISCOVERY_KIND, apiVersion: `${DISCOVERY_GROUP}/${version}`, ...list }
+  res.end(`${JSON.stringify(body)}\n`)
+}
