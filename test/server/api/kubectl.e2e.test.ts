@@ -45,6 +45,20 @@ describe('api: the real kubectl against the built server (end to end)', function
     await ok('delete', 'svc', 'ip-check')
   })
 
+  it('events print with the reference columns (wide adds subobject, source, first seen, count, name)', async () => {
+    const ev = file(
+      'ev.yaml',
+      'apiVersion: v1\nkind: Event\nmetadata:\n  name: web.1\ninvolvedObject:\n  kind: Pod\n  name: web\n  namespace: default\n  fieldPath: spec.containers{app}\nreason: Pulled\ntype: Normal\nmessage: "  Image pulled  "\nsource:\n  component: nodeagent\n  host: node-1\ncount: 3\n',
+    )
+    await ok('create', '-f', ev)
+    assert.match(await ok('get', 'events'), /^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE\n<unknown>\s+Normal\s+Pulled\s+pod\/web\s+Image pulled\n$/)
+    assert.match(
+      await ok('get', 'events', '-o', 'wide'),
+      /^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+SUBOBJECT\s+SOURCE\s+MESSAGE\s+FIRST SEEN\s+COUNT\s+NAME\n<unknown>\s+Normal\s+Pulled\s+pod\/web\s+spec\.containers\{app\}\s+nodeagent, node-1\s+Image pulled\s+<unknown>\s+3\s+web\.1\n$/,
+    )
+    await ok('delete', 'events', 'web.1')
+  })
+
   it('create, get, label, annotate, patch (three types), delete a config map', async () => {
     const cm = file('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: "1"\n')
     assert.equal(await ok('create', '-f', cm), 'configmap/x created\n')

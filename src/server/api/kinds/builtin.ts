@@ -8,7 +8,7 @@ import { RESOURCES, type ResourceInfo } from '../generated/resources.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { type Strategy, invalidValue, isDNS1123Subdomain, requiredValue } from '../registry/strategy.js'
 import type { Cause } from '../status-errors.js'
-import { AGE_COLUMN, type ColumnDefinition, DEFAULT_COLUMNS, NAME_COLUMN, type TableColumns, age } from '../table.js'
+import { AGE_COLUMN, type ColumnDefinition, DEFAULT_COLUMNS, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
 
 type Obj = Record<string, unknown>
 
@@ -616,6 +616,41 @@ const events: KindOverrides = {
     out.source = str(obj(o.source).component) || str(o.reportingComponent)
     out.type = str(o.type)
     return out
+  },
+  table: {
+    definitions: [
+      col('Last Seen', 'The time at which the most recent occurrence of this event was recorded.'),
+      col('Type', 'Type of this event (Normal, Warning), new types could be added in the future'),
+      col('Reason', "This should be a short, machine understandable string that gives the reason for the transition into the object's current status."),
+      col('Object', 'The object that this event is about.'),
+      col('Subobject', 'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].', 1),
+      col('Source', 'The component reporting this event. Should be a short machine understandable string.', 1),
+      col('Message', 'A human-readable description of the status of this operation.'),
+      col('First Seen', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)', 1),
+      col('Count', 'The number of times this event has occurred.', 1),
+      { ...NAME_COLUMN, priority: 1 },
+    ],
+    cells: (o, now) => {
+      const since = (ts: unknown) => {
+        const t = typeof ts === 'string' && ts !== '' ? Date.parse(ts) : Number.NaN
+        return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t)
+      }
+      const first = o.firstTimestamp ? since(o.firstTimestamp) : since(o.eventTime)
+      let last = o.lastTimestamp ? since(o.lastTimestamp) : first
+      let count = num(o.count)
+      const series = obj(o.series)
+      if (isPlainObject(o.series)) {
+        last = since(series.lastObservedTime)
+        count = num(series.count)
+      } else if (count === 0) count = 1
+      const io = obj(o.involvedObject)
+      const kind = str(io.kind).toLowerCase()
+      const target = str(io.name) ? `${kind}/${str(io.name)}` : kind
+      const source = obj(o.source)
+      const component = str(source.component) || str(o.reportingComponent)
+      const instance = str(source.host) || str(o.reportingInstance)
+      return [last, str(o.type), str(o.reason), target, str(io.fieldPath), instance ? `${component}, ${instance}` : component, str(o.message).trim(), first, count, o.metadata.name]
+    },
   },
 }
 
