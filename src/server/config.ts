@@ -5,6 +5,8 @@
  */
 import type { ValidationContext } from '../core/flags/context.js'
 import type { KeyValue, NamedCertKey } from '../core/options/types.js'
+import { STORAGE_MEDIA_TYPES } from '../core/options/enums.js'
+import type { StorageMediaType } from './api/registry/storage-codec.js'
 
 export interface ServerConfig {
   bindAddress: string
@@ -37,6 +39,8 @@ export interface ServerConfig {
   storeHealthcheckTimeoutMs: number
   storeReadycheckTimeoutMs: number
   storageInitializationTimeoutMs: number
+  /** How built-in kinds are stored: protobuf (the default), JSON or YAML. */
+  storageMediaType: StorageMediaType
 
   anonymousAuth: boolean
   authorizationModes: string[]
@@ -103,6 +107,7 @@ export const BUILT_OPTIONS = new Set([
   'store-readycheck-timeout',
   'storage-initialization-timeout',
   'storage-backend',
+  'storage-media-type',
   'anonymous-auth',
   'authorization-mode',
   'max-requests-inflight',
@@ -128,6 +133,11 @@ export const BUILT_OPTIONS = new Set([
 
 export function notBuiltOptions(ctx: ValidationContext): string[] {
   return [...ctx.parsed.options.keys()].filter((name) => !BUILT_OPTIONS.has(name)).map((name) => `--${name}`)
+}
+
+/** The validated `--storage-media-type` (validation rejects other values before this runs). */
+function storageMediaType(value: string | undefined): StorageMediaType {
+  return (STORAGE_MEDIA_TYPES as readonly string[]).includes(value ?? '') ? (value as StorageMediaType) : 'application/vnd.kubernetes.protobuf'
 }
 
 export function serverConfig(ctx: ValidationContext): ServerConfig {
@@ -168,6 +178,7 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     storeHealthcheckTimeoutMs: num('store-healthcheck-timeout', 2000),
     storeReadycheckTimeoutMs: num('store-readycheck-timeout', 2000),
     storageInitializationTimeoutMs: num('storage-initialization-timeout', 60_000),
+    storageMediaType: storageMediaType(str('storage-media-type')),
 
     anonymousAuth: ctx.value<boolean>('anonymous-auth') ?? true,
     authorizationModes: ctx.list('authorization-mode').length > 0 ? ctx.list('authorization-mode') : ['AlwaysAllow'],

@@ -269,7 +269,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   for (const path of health.paths()) mux.handle(path, serveHealth)
   mux.handle('/version', versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion)))
-  installApi(mux, { store: () => pending.store, log: (level, message) => log.v(level, message) })
+  installApi(mux, { store: () => pending.store, log: (level, message) => log.v(level, message), storageMediaType: config.storageMediaType })
   mux.handle('/metrics', metricsHandler(metrics))
   if (config.profiling) installPprof(mux, { contentionProfiling: config.contentionProfiling })
   if (config.enableLogsHandler) installLogs(mux)

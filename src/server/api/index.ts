@@ -17,14 +17,17 @@ import type { Scope } from './handlers/scope.js'
 import { updateHandler } from './handlers/update.js'
 import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
-import { negotiateOutput, writeObject } from './negotiation.js'
+import { negotiateOutput, writeErrorNegotiated, writeObject } from './negotiation.js'
 import { openApiHandlers } from './openapi.js'
 import { Registry } from './registry/registry.js'
-import { errors, toApiError, writeError } from './status-errors.js'
+import { DEFAULT_STORAGE_MEDIA_TYPE, StorageCodec, type StorageMediaType } from './registry/storage-codec.js'
+import { errors, toApiError } from './status-errors.js'
 
 export interface ApiDeps {
   store: () => Store | undefined
   log: (level: number, msg: string) => void
+  /** `--storage-media-type`: how built-in kinds are stored (protobuf when absent, as the spec's default). */
+  storageMediaType?: StorageMediaType
 }
 
 const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
@@ -52,19 +55,25 @@ export const NOT_INSTALLED = 'the request has been made before all known HTTP pa
 
 export function apiHandler(deps: ApiDeps): Handler {
   let registry: Registry | undefined
+  let registryStore: Store | undefined
+  const storage = new StorageCodec(deps.storageMediaType ?? DEFAULT_STORAGE_MEDIA_TYPE)
   const registryFor = (store: Store) => {
-    if (registry?.store !== store) registry = new Registry(store, KINDS, deps.log)
+    if (!registry || registryStore !== store) {
+      registry = new Registry(storage.wrap(store), KINDS, deps.log)
+      registryStore = store
+    }
     return registry
   }
   return async (req, res, ctx) => {
     try {
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
+      await storage.ready()
       await route(registryFor(store), req, res, ctx)
     } catch (err) {
       const apiErr = toApiError(err)
       if (apiErr.code >= 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
-      writeError(res, apiErr)
+      await writeErrorNegotiated(req, res, apiErr)
     }
   }
 }

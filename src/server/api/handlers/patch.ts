@@ -63,12 +63,12 @@ export function patchObject<T extends Record<string, unknown>>(current: T, parse
 }
 
 export async function patchHandler(scope: Scope): Promise<void> {
-  const output = negotiateOutput(scope.req.headers.accept, { table: false })
+  const output = negotiateOutput(scope.req.headers.accept, { table: false, customResource: scope.store.strategy.customResource ?? false })
   const parsed = await readPatch(scope)
   const updated = await scope.store.update(scope.namespace, scope.name!, (current) => patchObject(current as KubeObject & Record<string, unknown>, parsed), {
     dryRun: parsed.dryRun,
     retryOnConflict: !parsed.setsResourceVersion,
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
   })
-  writeObject(scope.res, 200, updated, output)
+  await writeObject(scope.res, 200, updated, output)
 }

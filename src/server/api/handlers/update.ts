@@ -1,13 +1,13 @@
 /** PUT of one object: a full replacement; a stale metadata.resourceVersion is a 409 Conflict. */
 import { errors } from '../status-errors.js'
-import { decodeBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
+import { decodeRequestBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
 import { type Scope, checkFieldValidation, isDryRun, objectFromBody } from './scope.js'
 
 export async function updateHandler(scope: Scope): Promise<void> {
-  const output = negotiateOutput(scope.req.headers.accept, { table: false })
+  const output = negotiateOutput(scope.req.headers.accept, { table: false, customResource: scope.store.strategy.customResource ?? false })
   checkFieldValidation(scope.query)
   const dryRun = isDryRun(scope.query.getAll('dryRun'))
-  const obj = objectFromBody(scope, decodeBody(scope.req, await readBody(scope.req)))
+  const obj = objectFromBody(scope, await decodeRequestBody(scope.req, await readBody(scope.req), scope.store.strategy))
   const bodyName = obj.metadata.name
   if (bodyName === undefined || bodyName === '') {
     throw errors.badRequest(`the name of the object () does not match the name on the URL (${scope.name!})`)
@@ -19,5 +19,5 @@ export async function updateHandler(scope: Scope): Promise<void> {
     retryOnConflict: !conditional,
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
   })
-  writeObject(scope.res, 200, updated, output)
+  await writeObject(scope.res, 200, updated, output)
 }

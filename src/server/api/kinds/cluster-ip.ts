@@ -5,6 +5,7 @@
  */
 import type { Store } from '../../store/types.js'
 import type { KubeObject } from '../registry/object.js'
+import { storageCodecFor } from '../registry/storage-codec.js'
 import { isPlainObject } from '../registry/object.js'
 import { errors } from '../status-errors.js'
 import { SERVICE_CLUSTER_IP_RANGE } from './builtin.js'
@@ -33,7 +34,7 @@ export async function allocateClusterIP(store: Store, keyPrefix: string, obj: Ku
   const { items } = await store.list(keyPrefix)
   for (const kv of items) {
     try {
-      const s = (JSON.parse(kv.value.toString('utf8')) as { spec?: { clusterIP?: unknown } }).spec
+      const s = (storageCodecFor(store).decode(kv.value) as { spec?: { clusterIP?: unknown } }).spec
       if (typeof s?.clusterIP === 'string') used.add(s.clusterIP)
     } catch {
       // not a service object: ignore

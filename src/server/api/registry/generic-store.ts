@@ -13,6 +13,7 @@ import type { KeyValue, Store, Watch, WatchEvent } from '../../store/types.js'
 import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLabels } from '../selectors.js'
 import { CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-errors.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
+import { storageCodecFor } from './storage-codec.js'
 import { type Strategy, validateObjectMeta } from './strategy.js'
 
 export interface Selection {
@@ -157,7 +158,7 @@ export class GenericStore {
   }
 
   decode(value: Buffer, modRevision: number): KubeObject {
-    const obj = JSON.parse(value.toString('utf8')) as KubeObject
+    const obj = storageCodecFor(this.store).decode(value) as KubeObject
     if (!isPlainObject(obj.metadata)) obj.metadata = {}
     obj.apiVersion ??= this.apiVersion
     obj.kind ??= this.strategy.kind
@@ -172,7 +173,7 @@ export class GenericStore {
   encode(obj: KubeObject): Buffer {
     const { resourceVersion: _rv, ...metadata } = obj.metadata
     void _rv
-    return Buffer.from(JSON.stringify({ ...obj, metadata }))
+    return storageCodecFor(this.store).encode({ ...obj, metadata }, this.strategy.customResource)
   }
 
   matches(obj: KubeObject, sel: Selection): boolean {

@@ -1,0 +1,130 @@
+/**
+ * How objects are stored (`--storage-media-type`): built-in kinds as protobuf (the default),
+ * JSON or YAML; custom resources always as JSON, as the reference stores unstructured objects.
+ * Reading looks at the bytes, not the setting (`k8s\0` protobuf, `{` JSON, anything else
+ * YAML), so a store written under another setting stays readable after a restart.
+ *
+ * The protobuf codec is loaded only when needed: at start for a protobuf setting, otherwise
+ * the first time a stored protobuf value is read. The store handed to the generic stores is
+ * wrapped so that every value it returns is decodable synchronously by the time it arrives.
+ */
+import { PROTOBUF_MEDIA_TYPE, type ProtobufCodec, isProtobufEnvelope } from '../../../core/protobuf/index.js'
+import type { STORAGE_MEDIA_TYPES } from '../../../core/options/enums.js'
+import { jsYaml } from '../../../core/util/yaml.js'
+import type { Store, Watch } from '../../store/types.js'
+import { loadedProtobufCodec, protobufCodec } from '../negotiation.js'
+
+export type StorageMediaType = (typeof STORAGE_MEDIA_TYPES)[number]
+
+/** The spec's default (`--storage-media-type`). */
+export const DEFAULT_STORAGE_MEDIA_TYPE: StorageMediaType = 'application/vnd.kubernetes.protobuf'
+
+type Obj = Record<string, unknown>
+
+export class StorageCodec {
+  constructor(
+    readonly mediaType: StorageMediaType = 'application/json',
+    private readonly loadCodec: () => Promise<ProtobufCodec> = protobufCodec,
+    private readonly codecNow: () => ProtobufCodec | undefined = loadedProtobufCodec,
+  ) {}
+
+  /** Resolves once writes can be encoded (loads the protobuf codec for a protobuf setting). */
+  async ready(): Promise<void> {
+    if (this.mediaType === PROTOBUF_MEDIA_TYPE && !this.codecNow()) await this.loadCodec()
+  }
+
+  /** The stored bytes of an object (no resourceVersion: callers strip it). */
+  encode(obj: Obj, customResource = false): Buffer {
+    if (!customResource && this.mediaType === PROTOBUF_MEDIA_TYPE) {
+      const codec = this.codecNow()
+      if (!codec) throw new Error('the protobuf codec is not loaded: await StorageCodec.ready() before writing')
+      if (codec.hasType(String(obj.apiVersion ?? ''), String(obj.kind ?? ''))) return codec.encode(obj)
+    }
+    if (!customResource && this.mediaType === 'application/yaml') return Buffer.from(jsYaml().dump(obj, { lineWidth: -1, noRefs: true }))
+    return Buffer.from(JSON.stringify(obj))
+  }
+
+  /** The object of stored bytes, whatever media type wrote them. */
+  decode(value: Buffer): Obj {
+    if (isProtobufEnvelope(value)) {
+      const codec = this.codecNow()
+      if (!codec) throw new Error('a stored value is protobuf but the protobuf codec is not loaded')
+      return codec.decode(value)
+    }
+    if (value[0] === 0x7b) return JSON.parse(value.toString('utf8')) as Obj
+    const loaded = jsYaml().load(value.toString('utf8'))
+    return (loaded !== null && typeof loaded === 'object' ? loaded : {}) as Obj
+  }
+
+  /** Loads the codec before `value` is handed out, when it is protobuf. */
+  private async prepare(value: Buffer | undefined): Promise<void> {
+    if (value && !this.codecNow() && isProtobufEnvelope(value)) await this.loadCodec()
+  }
+
+  /** `store` with this codec attached, and the codec loaded before protobuf values come out of it. */
+  wrap(store: Store): Store {
+    const prepare = (v: Buffer | undefined) => this.prepare(v)
+    const wrapWatch = (w: Watch): Watch => {
+      const wrapped: Watch = {
+        get startRevision() {
+          return w.startRevision
+        },
+        cancel: () => w.cancel(),
+        next: async () => {
+          const r = await w.next()
+          if (!r.done) {
+            await prepare(r.value.value)
+            await prepare(r.value.prevValue)
+          }
+          return r
+        },
+        return: async (value?: unknown) => (w.return ? w.return(value) : { done: true as const, value: undefined }),
+        [Symbol.asyncIterator]: () => wrapped,
+      }
+      return wrapped
+    }
+    const wrapper: Store = new Proxy(store, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver) as unknown
+        if (typeof v !== 'function') return v
+        const fn = v as (...a: unknown[]) => unknown
+        switch (prop) {
+          case 'get':
+          case 'update':
+          case 'create':
+            return async (...a: unknown[]) => {
+              const kv = (await fn.apply(target, a)) as { value: Buffer } | null
+              await prepare(kv?.value)
+              return kv
+            }
+          case 'delete':
+            return async (...a: unknown[]) => {
+              const r = (await fn.apply(target, a)) as { prev: { value: Buffer } }
+              await prepare(r.prev.value)
+              return r
+            }
+          case 'list':
+            return async (...a: unknown[]) => {
+              const r = (await fn.apply(target, a)) as { items: { value: Buffer }[] }
+              for (const kv of r.items) await prepare(kv.value)
+              return r
+            }
+          case 'watch':
+            return async (...a: unknown[]) => wrapWatch((await fn.apply(target, a)) as Watch)
+          default:
+            return fn.bind(target)
+        }
+      },
+    })
+    CODECS.set(wrapper, this)
+    return wrapper
+  }
+}
+
+const CODECS = new WeakMap<Store, StorageCodec>()
+const JSON_CODEC = new StorageCodec('application/json')
+
+/** The codec a store was wrapped with; an unwrapped store writes JSON (and reads anything). */
+export function storageCodecFor(store: Store): StorageCodec {
+  return CODECS.get(store) ?? JSON_CODEC
+}
