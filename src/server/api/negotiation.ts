@@ -217,9 +217,14 @@ function formatsOf(output: Output): Format[] {
   return [...(output.formats ?? [output.kind])]
 }
 
+/**
+ * The type to encode `body` as. Discovery documents (APIVersions) carry no apiVersion in JSON,
+ * as the reference strips it; they are the unversioned meta types of `v1`.
+ */
 function typeOf(body: unknown): { apiVersion: string; kind: string } | undefined {
   const o = body as { apiVersion?: unknown; kind?: unknown } | null
-  return typeof o?.apiVersion === 'string' && typeof o.kind === 'string' ? { apiVersion: o.apiVersion, kind: o.kind } : undefined
+  if (typeof o?.kind !== 'string') return undefined
+  return { apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : 'v1', kind: o.kind }
 }
 
 function send(res: Response, status: number, contentType: string, body: string | Buffer): void {
@@ -236,7 +241,7 @@ export async function writeObject(res: Response, status: number, body: unknown, 
       if (!type) continue
       const codec = await protobufCodec()
       if (!codec.hasType(type.apiVersion, type.kind)) continue
-      send(res, status, PROTOBUF_MEDIA_TYPE, codec.encode(body as Record<string, unknown>))
+      send(res, status, PROTOBUF_MEDIA_TYPE, codec.encode({ ...(body as Record<string, unknown>), apiVersion: type.apiVersion }))
       return
     }
     if (format === 'yaml') {

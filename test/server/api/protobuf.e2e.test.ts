@@ -236,6 +236,21 @@ function protobufSuite(title: string, backend: (ctx: Mocha.Context) => Promise<s
       assert.equal(t.apiVersion, 'meta.k8s.io/v1')
     })
 
+    it('raw: legacy discovery documents in protobuf when asked first, JSON for kubectl\'s discovery Accept', async () => {
+      const versions = await raw(session.server, '/api', { Accept: `${PB}, */*` })
+      assert.equal(versions.status, 200)
+      assert.equal(versions.contentType, PB)
+      const decoded = codec.decode(versions.body)
+      assert.equal(decoded.kind, 'APIVersions')
+      assert.deepEqual(decoded.versions, ['v1'])
+      const resources = await raw(session.server, '/apis/apps/v1', { Accept: `${PB}, */*` })
+      assert.equal(resources.contentType, PB)
+      assert.ok((codec.decode(resources.body).resources as Obj[]).some((r) => r.name === 'deployments'))
+      const json = await raw(session.server, '/api/v1', { Accept: 'application/json, */*' })
+      assert.equal(json.contentType, 'application/json')
+      assert.equal((JSON.parse(json.body.toString('utf8')) as Obj).kind, 'APIResourceList')
+    })
+
     it('raw: 406 and 415 with the reference messages', async () => {
       const html = await raw(session.server, '/api/v1/namespaces/default/configmaps', { Accept: 'text/html' })
       assert.equal(html.status, 406)
