@@ -76,7 +76,7 @@ export function parseAccept(header: string | undefined): MediaRange[] {
   return out
 }
 
-/** @deprecated kept for callers of the previous parser: the clauses in header order. */
+/** The clauses in preference order with the whole media type (`application/json`), for simple Accept checks. */
 export function parseMediaRanges(header: string | undefined): { type: string; params: Record<string, string> }[] {
   return parseAccept(header).map((c) => ({ type: `${c.type}/${c.subtype}`, params: c.params }))
 }
@@ -397,6 +397,3 @@ export async function decodeRequestBody(req: Request, body: Buffer, endpoint: { 
     throw errors.badRequest(`the object provided is unrecognized (must be of type ${endpoint.kind}): ${(err as Error).message} (${summarizeData(body)})`)
   }
 }
-
-/** Whether a body is a protobuf envelope (`k8s\0` + runtime.Unknown). */
-export { isProtobufEnvelope }
