@@ -3,6 +3,7 @@
  * goautoneg) and its exact 406 / 415 / 400 messages.
  */
 import assert from 'node:assert/strict'
+import { loadProtobufCodec } from '../../../src/core/protobuf/index.js'
 import type { Request } from '../../../src/server/http/types.js'
 import { decodeRequestBody, negotiateAll, negotiateOutput, negotiateWatchOutput, parseAccept, summarizeData } from '../../../src/server/api/negotiation.js'
 import { ApiError } from '../../../src/server/api/status-errors.js'
@@ -156,6 +157,16 @@ describe('api: content negotiation', () => {
         err.status.message,
         'Widget in version "v1" cannot be handled as a Widget: object *unstructured.Unstructured does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message',
       )
+    })
+
+    it('decodes protobuf bodies of built-in kinds, DeleteOptions and Scale included', async () => {
+      const codec = await loadProtobufCodec()
+      const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data: { a: 'b' } }
+      assert.deepEqual(await decodeRequestBody(request(PB), codec.encode(cm), { kind: 'ConfigMap' }), cm)
+      const del = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Orphan', preconditions: { uid: 'u-1' } }
+      assert.deepEqual(await decodeRequestBody(request(PB), codec.encode(del), { kind: 'DeleteOptions' }), del)
+      const scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', namespace: 'demo' }, spec: { replicas: 3 } }
+      assert.deepEqual(await decodeRequestBody(request(`${PB}; charset=binary`), codec.encode(scale), { kind: 'Scale' }), scale)
     })
 
     it('summarises undecodable bodies like the reference (text for JSON, hex otherwise, 30 bytes)', () => {

@@ -34,7 +34,9 @@ interface RawReply {
 /** One HTTPS request with a binary body and answer. */
 function raw(server: ApiServer, path: string, headers: Record<string, string> = {}, method = 'GET', body?: Buffer | string): Promise<RawReply> {
   return new Promise((resolve, reject) => {
-    const req = httpsRequest({ host: '127.0.0.1', port: server.port, path, method, headers, rejectUnauthorized: false, agent: false }, (res) => {
+    // Node frames a DELETE body only with an explicit Content-Length.
+    const length = body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }
+    const req = httpsRequest({ host: '127.0.0.1', port: server.port, path, method, headers: { ...length, ...headers }, rejectUnauthorized: false, agent: false }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (d: Buffer) => chunks.push(d))
       res.on('end', () => resolve({ status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }))
@@ -290,6 +292,24 @@ function protobufSuite(title: string, backend: (ctx: Mocha.Context) => Promise<s
       } finally {
         watch.close()
       }
+    })
+
+    it('raw: DELETE with protobuf DeleteOptions: a failed precondition is a protobuf Status, then the Success Status', async () => {
+      const created = await raw(session.server, '/api/v1/namespaces/default/configmaps', { 'Content-Type': PB, Accept: PB }, 'POST', codec.encode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'doomed' } }))
+      assert.equal(created.status, 201)
+      const uid = (codec.decode(created.body).metadata as Obj).uid as string
+      const options = (pre: string) => codec.encode({ apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: pre } })
+      const stale = await raw(session.server, '/api/v1/namespaces/default/configmaps/doomed', { 'Content-Type': PB, Accept: PB }, 'DELETE', options('wrong'))
+      assert.equal(stale.status, 409)
+      const conflict = codec.decode(stale.body)
+      assert.equal(conflict.reason, 'Conflict')
+      assert.equal(conflict.message, `Operation cannot be fulfilled on configmaps "doomed": Precondition failed: UID in precondition: wrong, UID in object meta: ${uid}`)
+      const deleted = await raw(session.server, '/api/v1/namespaces/default/configmaps/doomed', { 'Content-Type': PB, Accept: PB }, 'DELETE', options(uid))
+      assert.equal(deleted.status, 200)
+      const status = codec.decode(deleted.body)
+      assert.equal(status.kind, 'Status')
+      assert.equal(status.status, 'Success')
+      assert.deepEqual(status.details, { name: 'doomed', kind: 'configmaps', uid })
     })
 
     it('raw: custom resources are JSON only (protobuf Accept falls back to */*; protobuf alone is 406; protobuf bodies 400)', async () => {
