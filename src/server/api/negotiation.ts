@@ -6,7 +6,7 @@
  * resources without protobuf unless the object is transformed. The request Content-Type picks
  * the decoder (a missing one is JSON, as kubectl's `PUT …/scale` relies on).
  */
-import { PROTOBUF_MEDIA_TYPE, type ProtobufCodec, isProtobufEnvelope, loadProtobufCodec } from '../../core/protobuf/index.js'
+import { PROTOBUF_MEDIA_TYPE, type ProtobufCodec, ProtobufError, isProtobufEnvelope, loadProtobufCodec } from '../../core/protobuf/index.js'
 import { jsYaml } from '../../core/util/yaml.js'
 import type { Request, Response } from '../http/types.js'
 import { type ApiError, errors } from './status-errors.js'
@@ -241,7 +241,15 @@ export async function writeObject(res: Response, status: number, body: unknown, 
       if (!type) continue
       const codec = await protobufCodec()
       if (!codec.hasType(type.apiVersion, type.kind)) continue
-      send(res, status, PROTOBUF_MEDIA_TYPE, codec.encode({ ...(body as Record<string, unknown>), apiVersion: type.apiVersion }))
+      let encoded: Buffer
+      try {
+        encoded = codec.encode({ ...(body as Record<string, unknown>), apiVersion: type.apiVersion })
+      } catch (err) {
+        // An object protobuf cannot represent (a value of the wrong type stored as JSON): the next choice.
+        if (err instanceof ProtobufError) continue
+        throw err
+      }
+      send(res, status, PROTOBUF_MEDIA_TYPE, encoded)
       return
     }
     if (format === 'yaml') {

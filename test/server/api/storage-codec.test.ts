@@ -8,6 +8,7 @@ import { jsYaml } from '../../../src/core/util/yaml.js'
 import { Registry } from '../../../src/server/api/registry/registry.js'
 import { StorageCodec, type StorageMediaType } from '../../../src/server/api/registry/storage-codec.js'
 import { KINDS } from '../../../src/server/api/kinds/index.js'
+import { ApiError } from '../../../src/server/api/status-errors.js'
 import { type TestRegistry, openTestRegistry } from './support.js'
 
 const PB = 'application/vnd.kubernetes.protobuf'
@@ -84,6 +85,20 @@ describe('api: storage media type', function () {
     const json = (await registryWith('application/json')).lookup('', 'v1', 'configmaps')!
     await json.update('default', 'b', (cur) => ({ ...cur, data: { k: 'b2' } }))
     assert.deepEqual((JSON.parse((await t.store.get('/configmaps/default/b'))!.value.toString('utf8')) as { data: unknown }).data, { k: 'b2' })
+  })
+
+  it('rejects a value protobuf cannot hold as the reference\'s typed decoding does (400, not 500)', async () => {
+    const configmaps = (await registryWith(PB)).lookup('', 'v1', 'configmaps')!
+    try {
+      await configmaps.create({ ...cm('typed'), data: { a: 1 } } as unknown as ReturnType<typeof cm>)
+      assert.fail('created')
+    } catch (err) {
+      assert.ok(err instanceof ApiError, String(err))
+      assert.equal(err.code, 400)
+      assert.equal(err.status.reason, 'BadRequest')
+      assert.match(err.status.message, /^ConfigMap in version "v1" cannot be handled as a ConfigMap: /)
+    }
+    assert.equal(await t.store.get('/configmaps/default/typed'), null)
   })
 
   it('stores custom resources as JSON whatever the setting', async () => {

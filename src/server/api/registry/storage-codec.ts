@@ -8,11 +8,12 @@
  * the first time a stored protobuf value is read. The store handed to the generic stores is
  * wrapped so that every value it returns is decodable synchronously by the time it arrives.
  */
-import { PROTOBUF_MEDIA_TYPE, type ProtobufCodec, isProtobufEnvelope } from '../../../core/protobuf/index.js'
+import { PROTOBUF_MEDIA_TYPE, type ProtobufCodec, ProtobufError, isProtobufEnvelope } from '../../../core/protobuf/index.js'
 import type { STORAGE_MEDIA_TYPES } from '../../../core/options/enums.js'
 import { jsYaml } from '../../../core/util/yaml.js'
 import type { Store, Watch } from '../../store/types.js'
 import { loadedProtobufCodec, protobufCodec } from '../negotiation.js'
+import { errors } from '../status-errors.js'
 
 export type StorageMediaType = (typeof STORAGE_MEDIA_TYPES)[number]
 
@@ -38,7 +39,17 @@ export class StorageCodec {
     if (!customResource && this.mediaType === PROTOBUF_MEDIA_TYPE) {
       const codec = this.codecNow()
       if (!codec) throw new Error('the protobuf codec is not loaded: await StorageCodec.ready() before writing')
-      if (codec.hasType(String(obj.apiVersion ?? ''), String(obj.kind ?? ''))) return codec.encode(obj)
+      const apiVersion = String(obj.apiVersion ?? '')
+      const kind = String(obj.kind ?? '')
+      if (codec.hasType(apiVersion, kind)) {
+        try {
+          return codec.encode(obj)
+        } catch (err) {
+          // A value of the wrong type, which the reference's typed decoding rejects up front.
+          if (!(err instanceof ProtobufError)) throw err
+          throw errors.badRequest(`${kind} in version ${JSON.stringify(apiVersion.split('/').pop())} cannot be handled as a ${kind}: ${err.message}`)
+        }
+      }
     }
     if (!customResource && this.mediaType === 'application/yaml') return Buffer.from(jsYaml().dump(obj, { lineWidth: -1, noRefs: true }))
     return Buffer.from(JSON.stringify(obj))
