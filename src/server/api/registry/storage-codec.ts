@@ -67,14 +67,16 @@ export class StorageCodec {
     return (loaded !== null && typeof loaded === 'object' ? loaded : {}) as Obj
   }
 
-  /** Loads the codec before `value` is handed out, when it is protobuf. */
-  private async prepare(value: Buffer | undefined): Promise<void> {
-    if (value && !this.codecNow() && isProtobufEnvelope(value)) await this.loadCodec()
+  /** Whether `value` is protobuf and the codec not loaded yet. */
+  private needsCodec(value: Buffer | undefined): boolean {
+    return value !== undefined && isProtobufEnvelope(value) && !this.codecNow()
   }
 
   /** `store` with this codec attached, and the codec loaded before protobuf values come out of it. */
   wrap(store: Store): Store {
-    const prepare = (v: Buffer | undefined) => this.prepare(v)
+    const load = async () => {
+      await this.loadCodec()
+    }
     const wrapWatch = (w: Watch): Watch => {
       const wrapped: Watch = {
         get startRevision() {
@@ -83,10 +85,7 @@ export class StorageCodec {
         cancel: () => w.cancel(),
         next: async () => {
           const r = await w.next()
-          if (!r.done) {
-            await prepare(r.value.value)
-            await prepare(r.value.prevValue)
-          }
+          if (!r.done && (this.needsCodec(r.value.value) || this.needsCodec(r.value.prevValue))) await load()
           return r
         },
         return: async (value?: unknown) => (w.return ? w.return(value) : { done: true as const, value: undefined }),
@@ -94,37 +93,42 @@ export class StorageCodec {
       }
       return wrapped
     }
+    const methods = new Map<PropertyKey, unknown>()
+    const method = (target: Store, prop: PropertyKey, fn: (...a: unknown[]) => unknown): unknown => {
+      switch (prop) {
+        case 'get':
+        case 'update':
+        case 'create':
+          return async (...a: unknown[]) => {
+            const kv = (await fn.apply(target, a)) as { value: Buffer } | null
+            if (this.needsCodec(kv?.value)) await load()
+            return kv
+          }
+        case 'delete':
+          return async (...a: unknown[]) => {
+            const r = (await fn.apply(target, a)) as { prev: { value: Buffer } }
+            if (this.needsCodec(r.prev.value)) await load()
+            return r
+          }
+        case 'list':
+          return async (...a: unknown[]) => {
+            const r = (await fn.apply(target, a)) as { items: { value: Buffer }[] }
+            if (r.items.some((kv) => this.needsCodec(kv.value))) await load()
+            return r
+          }
+        case 'watch':
+          return async (...a: unknown[]) => wrapWatch((await fn.apply(target, a)) as Watch)
+        default:
+          return fn.bind(target)
+      }
+    }
     const wrapper: Store = new Proxy(store, {
-      get(target, prop, receiver) {
-        const v = Reflect.get(target, prop, receiver) as unknown
+      get(target, prop) {
+        // The target as receiver: stores may keep private fields behind getters.
+        const v = Reflect.get(target, prop) as unknown
         if (typeof v !== 'function') return v
-        const fn = v as (...a: unknown[]) => unknown
-        switch (prop) {
-          case 'get':
-          case 'update':
-          case 'create':
-            return async (...a: unknown[]) => {
-              const kv = (await fn.apply(target, a)) as { value: Buffer } | null
-              await prepare(kv?.value)
-              return kv
-            }
-          case 'delete':
-            return async (...a: unknown[]) => {
-              const r = (await fn.apply(target, a)) as { prev: { value: Buffer } }
-              await prepare(r.prev.value)
-              return r
-            }
-          case 'list':
-            return async (...a: unknown[]) => {
-              const r = (await fn.apply(target, a)) as { items: { value: Buffer }[] }
-              for (const kv of r.items) await prepare(kv.value)
-              return r
-            }
-          case 'watch':
-            return async (...a: unknown[]) => wrapWatch((await fn.apply(target, a)) as Watch)
-          default:
-            return fn.bind(target)
-        }
+        if (!methods.has(prop)) methods.set(prop, method(target, prop, v as (...a: unknown[]) => unknown))
+        return methods.get(prop)
       },
     })
     CODECS.set(wrapper, this)
