@@ -5,8 +5,18 @@
 import assert from 'node:assert/strict'
 import { loadProtobufCodec } from '../../../src/core/protobuf/index.js'
 import type { Request } from '../../../src/server/http/types.js'
-import { decodeRequestBody, negotiateAll, negotiateOutput, negotiateWatchOutput, parseAccept, summarizeData } from '../../../src/server/api/negotiation.js'
-import { ApiError } from '../../../src/server/api/status-errors.js'
+import {
+  decodeRequestBody,
+  negotiateAll,
+  negotiateOutput,
+  negotiateWatchOutput,
+  parseAccept,
+  summarizeData,
+  writeErrorNegotiated,
+  writeObject,
+} from '../../../src/server/api/negotiation.js'
+import { ApiError, errors } from '../../../src/server/api/status-errors.js'
+import type { Response } from '../../../src/server/http/types.js'
 
 const PB = 'application/vnd.kubernetes.protobuf'
 /** The reference's NotAcceptable message for the built-in serializers (CodecFactory order). */
@@ -38,8 +48,31 @@ async function apiErrorAsync(p: Promise<unknown>): Promise<ApiError> {
   assert.fail('no error thrown')
 }
 
-function request(contentType: string): Request {
-  return { headers: { 'content-type': contentType } } as unknown as Request
+function request(contentType: string, accept?: string): Request {
+  return { headers: { 'content-type': contentType, ...(accept !== undefined ? { accept } : {}) } } as unknown as Request
+}
+
+/** A response that records what is written. */
+function response() {
+  const headers: Record<string, string> = {}
+  const out: { statusCode: number; body: Buffer; headersSent: boolean; writableEnded: boolean } = { statusCode: 0, body: Buffer.alloc(0), headersSent: false, writableEnded: false }
+  const res = {
+    setHeader: (k: string, v: string) => (headers[k.toLowerCase()] = v),
+    set statusCode(c: number) {
+      out.statusCode = c
+    },
+    get headersSent() {
+      return out.headersSent
+    },
+    get writableEnded() {
+      return out.writableEnded
+    },
+    end: (b: string | Buffer) => {
+      out.body = Buffer.isBuffer(b) ? b : Buffer.from(b)
+      out.headersSent = out.writableEnded = true
+    },
+  } as unknown as Response
+  return { res, headers, out }
 }
 
 describe('api: content negotiation', () => {
@@ -121,6 +154,45 @@ describe('api: content negotiation', () => {
       assert.equal(err.status.message, NOT_ACCEPTABLE_STREAM)
       // stream=watch on YAML does not match at all.
       assert.equal(negotiateWatchOutput('application/yaml;stream=watch, application/json', { table: true }).kind, 'json')
+    })
+  })
+
+  describe('writing', () => {
+    it('writes protobuf for kinds the codec has, and falls through to the next choice for others', async () => {
+      const codec = await loadProtobufCodec()
+      const output = negotiateOutput(`${PB}, */*`, { table: false })
+      const cm = response()
+      await writeObject(cm.res, 200, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } }, output)
+      assert.equal(cm.headers['content-type'], PB)
+      assert.deepEqual(codec.decode(cm.out.body).data, { a: 'b' })
+      // CustomResourceDefinitions have no message in the descriptor: the next choice, JSON.
+      const crd = response()
+      await writeObject(crd.res, 200, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'x' } }, output)
+      assert.equal(crd.headers['content-type'], 'application/json')
+      assert.equal((JSON.parse(crd.out.body.toString('utf8')) as { kind: string }).kind, 'CustomResourceDefinition')
+    })
+
+    it('writes a YAML Table when the YAML Table clause wins', async () => {
+      const r = response()
+      await writeObject(r.res, 200, { kind: 'Table', apiVersion: 'meta.k8s.io/v1', rows: [] }, negotiateOutput('application/yaml;as=Table;v=v1;g=meta.k8s.io', { table: true }))
+      assert.equal(r.headers['content-type'], 'application/yaml')
+      assert.match(r.out.body.toString('utf8'), /^kind: Table\napiVersion: meta.k8s.io\/v1\n/)
+    })
+
+    it('writes errors in the negotiated type, and as JSON with their own code when nothing is acceptable', async () => {
+      const codec = await loadProtobufCodec()
+      const pb = response()
+      await writeErrorNegotiated(request('', PB), pb.res, errors.notFound({ group: '', resource: 'pods' }, 'p'))
+      assert.equal(pb.out.statusCode, 404)
+      assert.equal(pb.headers['content-type'], PB)
+      const status = codec.decode(pb.out.body)
+      assert.equal(status.kind, 'Status')
+      assert.equal(status.message, 'pods "p" not found')
+      const html = response()
+      await writeErrorNegotiated(request('', 'text/html'), html.res, errors.notFound({ group: '', resource: 'pods' }, 'p'))
+      assert.equal(html.out.statusCode, 404)
+      assert.equal(html.headers['content-type'], 'application/json')
+      assert.equal((JSON.parse(html.out.body.toString('utf8')) as { reason: string }).reason, 'NotFound')
     })
   })
 
