@@ -1,6 +1,6 @@
 /**
  * A generic REST store over the Store for one kind (its Strategy): the key layout
- * (`/<resource>/<namespace>/<name>` or `/<resource>/<name>`), JSON encoding with the
+ * (`/<resource>/<namespace>/<name>` or `/<resource>/<name>`), encoding by storage-codec.ts with the
  * resourceVersion taken from the key's mod revision (never stored), create / update / delete
  * with the reference's preconditions and errors, list paging with continue tokens over
  * filtered results, and the translation of store watches into API watch events.
