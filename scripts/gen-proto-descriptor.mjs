@@ -136,17 +136,16 @@ const listWrappers = messages
   .map(fullName)
   .sort()
 
+// Drops options and comments of namespaces, types and fields; the names inside `nested` and
+// `fields` are message and field names (a field may well be called "options").
 const stripped = (node) => {
-  if (Array.isArray(node)) return node.map(stripped)
-  if (node && typeof node === 'object') {
-    const out = {}
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'options' || key === 'comment') continue
-      out[key] = stripped(value)
-    }
-    return out
+  const out = {}
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'options' || key === 'comment') continue
+    if (key === 'nested' || key === 'fields') out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, stripped(child)]))
+    else out[key] = value
   }
-  return node
+  return out
 }
 const proto = stripped(pbRoot.toJSON({ keepComments: false }))
 

@@ -135,7 +135,8 @@ export class JsonForm {
         return { type: 1, intVal: 0, strVal: value }
       case RAW_EXTENSION:
       case FIELDS_V1:
-        return value === null ? {} : { raw: Buffer.from(JSON.stringify(value)) }
+        // The bytes field is `raw` in RawExtension but `Raw` in FieldsV1.
+        return value === null ? {} : { [type.fieldsArray[0].name]: Buffer.from(JSON.stringify(value)) }
     }
     if (this.wrappers.has(name)) {
       if (!Array.isArray(value)) throw new ProtobufError(`${where}: expected an array, got ${describe(value)}`)
@@ -216,8 +217,9 @@ export class JsonForm {
         return has('intVal') ? toNumber(message.intVal) : 0
       case RAW_EXTENSION:
       case FIELDS_V1: {
-        if (!has('raw')) return null
-        return this.rawFromProto(message.raw as Uint8Array, where)
+        const raw = type.fieldsArray[0].name
+        if (!has(raw)) return null
+        return this.rawFromProto(message[raw] as Uint8Array, where)
       }
     }
     if (this.wrappers.has(name)) {
