@@ -15,7 +15,7 @@
 import type { Field, MapField, Type } from 'protobufjs'
 import type { K8sDescriptor } from './descriptor.js'
 import { ProtobufError } from './errors.js'
-import { POINTER_STRINGS, VALUE_OMITEMPTY } from './omitempty.js'
+import { NULL_WHEN_EMPTY, POINTER_STRINGS, VALUE_OMITEMPTY } from './omitempty.js'
 import { formatDuration, formatMicroTime, formatTime, parseDuration, parseTimestamp } from './well-known.js'
 
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1.'
@@ -154,10 +154,14 @@ export class JsonForm {
     const renames = this.descriptor.json[name] ?? {}
     const optional = this.optional.get(name)
     for (const field of type.fieldsArray) {
+      const jsonName = renames[field.name] ?? field.name
+      if (NULL_WHEN_EMPTY.has(`${shortName(type)}.${field.name}`) && this.isNilSlice(field, message[field.name])) {
+        out[jsonName] = null
+        continue
+      }
       if (!Object.prototype.hasOwnProperty.call(message, field.name)) continue
       const value = message[field.name]
       if (value === undefined || value === null) continue
-      const jsonName = renames[field.name] ?? field.name
       const path = `${where}.${jsonName}`
       if (jsonName === '') {
         Object.assign(out, this.fromProto(field.resolvedType as Type, value as Plain, where))
@@ -182,6 +186,13 @@ export class JsonForm {
       out[jsonName] = json
     }
     return out
+  }
+
+  /** An absent or empty list, map or named slice type. */
+  private isNilSlice(field: Field, value: unknown): boolean {
+    if (field.repeated || (field as unknown as MapField).map) return isEmpty(value)
+    if (field.resolvedType && this.wrappers.has(nameOf(field.resolvedType as Type))) return value === undefined || value === null || isEmpty((value as Plain).items)
+    return false
   }
 
   private omitsZero(type: Type, field: Field, optional: Set<string> | undefined): boolean {
@@ -282,6 +293,8 @@ function scalarFromProto(type: string, value: unknown): Json {
 }
 
 const isZero = (value: Json) => value === '' || value === 0 || value === false
+
+const isEmpty = (value: unknown) => value === undefined || value === null || (Array.isArray(value) ? value.length === 0 : typeof value === 'object' && Object.keys(value).length === 0)
 
 function describe(value: Json): string {
   if (value === null) return 'null'

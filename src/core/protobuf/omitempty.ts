@@ -188,3 +188,32 @@ export const VALUE_OMITEMPTY = new Set([
   'PodDisruptionBudgetStatus.observedGeneration',
   'PriorityClass.globalDefault',
 ])
+
+/**
+ * Lists and maps whose Go field has no `omitempty`: protobuf cannot tell an empty list from an
+ * absent one, Go decodes both to nil, and its JSON prints nil as null (a ClusterRole with only an
+ * aggregationRule reads back as "rules": null).
+ */
+export const NULL_WHEN_EMPTY = new Set([
+  'ClusterRole.rules',
+  'Role.rules',
+  'PolicyRule.verbs',
+  'PodSpec.containers',
+  'NodeSelector.nodeSelectorTerms',
+  'RBDVolumeSource.monitors',
+  'RBDPersistentVolumeSource.monitors',
+  'CephFSVolumeSource.monitors',
+  'CephFSPersistentVolumeSource.monitors',
+  'LimitRangeSpec.limits',
+  'PodFailurePolicy.rules',
+  'PodFailurePolicyOnExitCodesRequirement.values',
+  'SuccessPolicy.rules',
+  'HTTPIngressRuleValue.paths',
+  'ContainerImage.names',
+  'APIResource.verbs',
+  'APIResourceList.resources',
+  'APIGroup.versions',
+  'APIGroupList.groups',
+  'APIVersions.versions',
+  'APIVersions.serverAddressByClientCIDRs',
+])
