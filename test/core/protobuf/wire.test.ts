@@ -118,6 +118,17 @@ describe('protobuf codec: wire format', () => {
     assert.deepEqual(codec.decode(codec.encode(pod)), pod)
   })
 
+  it('encodes aggregated discovery as the reference prints it (the core group has no name)', () => {
+    const gvk = { group: '', version: 'v1', kind: 'Pod' }
+    const resource = { resource: 'pods', responseKind: gvk, scope: 'Namespaced', singularResource: 'pod', verbs: ['get', 'list'], shortNames: ['po'], categories: ['all'], subresources: [{ subresource: 'status', responseKind: gvk, verbs: ['get'] }] }
+    const list = { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items: [{ metadata: { name: '', creationTimestamp: null }, versions: [{ version: 'v1', resources: [resource], freshness: 'Current' }] }] }
+    const decoded = codec.decode(codec.encode(list))
+    assert.equal(
+      JSON.stringify(decoded),
+      '{"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2","metadata":{},"items":[{"metadata":{"creationTimestamp":null},"versions":[{"version":"v1","resources":[{"resource":"pods","responseKind":{"group":"","version":"v1","kind":"Pod"},"scope":"Namespaced","singularResource":"pod","verbs":["get","list"],"shortNames":["po"],"categories":["all"],"subresources":[{"subresource":"status","responseKind":{"group":"","version":"v1","kind":"Pod"},"verbs":["get"]}]}],"freshness":"Current"}]}]}',
+    )
+  })
+
   describe('empty versus absent', () => {
     const namespace = (metadata: Record<string, unknown>, rest: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata, ...rest })
 
@@ -184,6 +195,10 @@ describe('protobuf codec: wire format', () => {
       assert.equal(codec.hasType('apps/v1', 'WatchEvent'), true)
       assert.equal(codec.hasType('meta.k8s.io/v1', 'PartialObjectMetadataList'), true)
       assert.equal(codec.hasType('meta.k8s.io/v1', 'Table'), false, 'metav1.Table is +protobuf=false in the reference')
+      assert.equal(codec.hasType('apidiscovery.k8s.io/v2', 'APIGroupDiscoveryList'), true)
+      assert.equal(codec.hasType('apidiscovery.k8s.io/v2beta1', 'APIGroupDiscoveryList'), true)
+      assert.equal(codec.hasType('admission.k8s.io/v1', 'AdmissionReview'), true)
+      assert.equal(codec.hasType('v1', 'PodTemplateSpec'), false)
       assert.equal(codec.hasType('example.com/v1', 'Widget'), false)
       assert.equal(codec.hasType('v1', 'Deployment'), false)
     })
