@@ -30,6 +30,8 @@ const RAW_EXTENSION = 'k8s.io.apimachinery.pkg.runtime.RawExtension'
 const INTEGER_TYPES = new Set(['int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'fixed32', 'fixed64', 'sfixed32', 'sfixed64'])
 
 type Json = unknown
+
+const ZERO_SCALAR: Record<string, unknown> = { string: '', bool: false, bytes: Buffer.alloc(0), double: 0, float: 0 }
 type JsonObject = Record<string, unknown>
 type Plain = Record<string, unknown>
 
@@ -87,15 +89,14 @@ export class JsonForm {
       if (!isObject(value)) throw new ProtobufError(`${where}: expected an object, got ${describe(value)}`)
       const out: Plain = {}
       for (const key of Object.keys(value).sort()) {
-        if (value[key] === null && field.resolvedType) continue
-        out[key] = this.valueToProto(field, value[key], `${where}[${JSON.stringify(key)}]`)
+        out[key] = this.elementToProto(field, value[key], `${where}[${JSON.stringify(key)}]`)
       }
       return out
     }
     if (field.repeated) {
       if (value === null) return undefined
       if (!Array.isArray(value)) throw new ProtobufError(`${where}: expected an array, got ${describe(value)}`)
-      return value.map((item, index) => this.valueToProto(field, item, `${where}[${index}]`))
+      return value.map((item, index) => this.elementToProto(field, item, `${where}[${index}]`))
     }
     if (value === null) {
       const typeName = field.resolvedType ? nameOf(field.resolvedType as Type) : ''
@@ -103,6 +104,19 @@ export class JsonForm {
       return typeName === TIME || typeName === MICRO_TIME ? {} : undefined
     }
     return this.valueToProto(field, value, where)
+  }
+
+  /** A list element or map value: Go decodes a JSON null there to the zero value. */
+  private elementToProto(field: Field, value: Json, where: string): unknown {
+    if (value !== null) return this.valueToProto(field, value, where)
+    if (field.resolvedType) {
+      // The zero struct is the empty message; a zero Quantity prints "0", a zero IntOrString is 0.
+      const name = nameOf(field.resolvedType as Type)
+      if (name === QUANTITY) return { string: '0' }
+      if (name === INT_OR_STRING) return { type: 0, intVal: 0, strVal: '' }
+      return {}
+    }
+    return ZERO_SCALAR[field.type] ?? 0
   }
 
   private valueToProto(field: Field, value: Json, where: string): unknown {

@@ -160,6 +160,13 @@ describe('protobuf codec: wire format', () => {
       })
     })
 
+    it('reads a null list element or map value as the zero value, as Go does', () => {
+      const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', finalizers: [null, 'a'] }, data: { a: null, b: 'x' } }
+      assert.deepEqual(codec.decode(codec.encode(configMap)), { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'x', finalizers: ['', 'a'] }, data: { a: '', b: 'x' } })
+      const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { cpu: null } } }
+      assert.deepEqual(codec.decode(codec.encode(quota)), { ...quota, spec: { hard: { cpu: '0' } } })
+    })
+
     it('leaves empty maps and lists out, keeps empty strings in maps and bytes', () => {
       const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', labels: {}, finalizers: [] }, data: { empty: '' }, stringData: {} }
       assert.deepEqual(codec.decode(codec.encode(secret)), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { empty: '' } })
