@@ -13,6 +13,8 @@ import { RESOURCES } from '../../../src/server/api/generated/resources.js'
 import { loadProtobufCodec, type ProtobufCodec } from '../../../src/core/protobuf/index.js'
 
 interface Sample {
+  /** false for the non-resource objects (Status, discovery, options, subresources). */
+  served: boolean
   apiVersion: string
   kind: string
   object: Record<string, unknown>
@@ -27,7 +29,7 @@ function leaves(value: unknown): number {
   return 1
 }
 
-describe('protobuf codec: lossless round trip of every served kind', () => {
+describe('protobuf codec: lossless round trip of every served kind and the API objects around them', () => {
   let codec: ProtobufCodec
   before(async () => {
     codec = await loadProtobufCodec()
@@ -36,20 +38,20 @@ describe('protobuf codec: lossless round trip of every served kind', () => {
   it('has a sample for every served kind', () => {
     const served = [...RESOURCES, { group: '', version: 'v1', kind: 'Namespace' }, { group: '', version: 'v1', kind: 'ConfigMap' }]
     const want = served.map((r) => `${r.group ? `${r.group}/${r.version}` : r.version} ${r.kind}`).sort()
-    assert.deepEqual(samples.map((s) => `${s.apiVersion} ${s.kind}`).sort(), want)
+    assert.deepEqual(samples.filter((s) => s.served).map((s) => `${s.apiVersion} ${s.kind}`).sort(), want)
   })
 
   for (const sample of samples) {
     it(`${sample.apiVersion} ${sample.kind}`, () => {
       assert.ok(codec.hasType(sample.apiVersion, sample.kind))
       const encoded = codec.encode(sample.object)
-      assert.ok(encoded.length > 200, `suspiciously small encoding: ${encoded.length} bytes`)
+      assert.ok(encoded.length > 100, `suspiciously small encoding: ${encoded.length} bytes`)
       const decoded = codec.decode(encoded)
       assert.ok(leaves(decoded) >= leaves(sample.object))
       assert.deepEqual(decoded, sample.object)
     })
 
-    it(`${sample.apiVersion} ${sample.kind}List with two items`, () => {
+    if (sample.served) it(`${sample.apiVersion} ${sample.kind}List with two items`, () => {
       const list = { apiVersion: sample.apiVersion, kind: `${sample.kind}List`, metadata: { resourceVersion: '42', continue: 'token' }, items: [sample.object, sample.object] }
       const decoded = codec.decode(codec.encode(list))
       // List items carry no apiVersion/kind in protobuf (Go's TypeMeta is not a proto field).
