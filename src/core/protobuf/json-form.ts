@@ -8,9 +8,13 @@
  * - runtime.RawExtension and metav1.FieldsV1 {raw} <-> the JSON value the raw bytes hold
  * - bytes <-> base64 strings; named slice types ({items}) <-> arrays
  * - embedded structs (`json:",inline"`) <-> their fields in the parent's JSON object
- * Presence: the encoder writes exactly what the JSON has (null counts as absent, except for times);
- * the decoder emits every field present in the bytes, except zero scalars that Go's omitempty
- * would drop (see omitempty.ts).
+ * Presence: the encoder writes exactly what the JSON has (null counts as absent, except for times,
+ * and a null list element or map value is Go's zero value). The decoder emits every field present
+ * in the bytes, which is what the reference's JSON has for an object a Go client sent, except zero
+ * scalars that Go's omitempty drops, and it prints null for an empty list Go has no omitempty for
+ * (omitempty.ts has the rule and its tables). Fields of the JSON that have no proto field are
+ * dropped, as Go's JSON decoding drops them. Key order is Go's: the proto declares fields in the Go
+ * struct's order, map keys are sorted.
  */
 import type { Field, MapField, Type } from 'protobufjs'
 import type { K8sDescriptor } from './descriptor.js'
@@ -30,10 +34,10 @@ const RAW_EXTENSION = 'k8s.io.apimachinery.pkg.runtime.RawExtension'
 const INTEGER_TYPES = new Set(['int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'fixed32', 'fixed64', 'sfixed32', 'sfixed64'])
 
 type Json = unknown
-
-const ZERO_SCALAR: Record<string, unknown> = { string: '', bool: false, bytes: Buffer.alloc(0), double: 0, float: 0 }
 type JsonObject = Record<string, unknown>
 type Plain = Record<string, unknown>
+
+const ZERO_SCALAR: Record<string, unknown> = { string: '', bool: false, bytes: Buffer.alloc(0), double: 0, float: 0 }
 
 /** Decodes a runtime.RawExtension's bytes that are not JSON (a nested protobuf envelope). */
 export type RawDecoder = (raw: Uint8Array, where: string) => Json
