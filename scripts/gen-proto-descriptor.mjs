@@ -70,6 +70,33 @@ for (const [defName, def] of Object.entries(definitions)) {
     kinds[`${apiVersion}/${gvk.kind}`] = message
   }
 }
+// Kinds the swagger does not describe (discovery, admission reviews, older versions): every
+// top-level object (ObjectMeta or ListMeta metadata) of a k8s.io/api package, in the group the
+// swagger uses for that package, or the package's conventional group name.
+const GROUP_OF_PACKAGE = { core: '', apidiscovery: 'apidiscovery.k8s.io', admission: 'admission.k8s.io', imagepolicy: 'imagepolicy.k8s.io' }
+const groupOf = new Map()
+for (const [key, message] of Object.entries(kinds)) {
+  const pkg = message.split('.').slice(0, -1).join('.')
+  const apiVersion = key.split('/').slice(0, -1).join('/')
+  const version = pkg.split('.').at(-1)
+  if (apiVersion === version || apiVersion.endsWith(`/${version}`)) groupOf.set(pkg, apiVersion.includes('/') ? apiVersion.split('/')[0] : '')
+}
+const objectMeta = new Set(['.k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', '.k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta'])
+for (const type of messages) {
+  const name = fullName(type)
+  const match = /^k8s\.io\.api\.([a-z0-9]+)\.(v[0-9a-z]+)\.([A-Za-z0-9]+)$/.exec(name)
+  if (!match) continue
+  const [, short, version, kind] = match
+  const metadata = type.fields.metadata
+  const isObject = (metadata && objectMeta.has(metadata.resolvedType?.fullName)) || (short === 'admission' && kind === 'AdmissionReview')
+  // Templates embed ObjectMeta but are parts of kinds, not kinds.
+  if (!isObject || /TemplateSpec$/.test(kind) || kind === 'PersistentVolumeClaimTemplate') continue
+  const group = groupOf.get(`k8s.io.api.${short}.${version}`) ?? GROUP_OF_PACKAGE[short]
+  if (group === undefined) continue
+  const key = `${group ? `${group}/${version}` : version}/${kind}`
+  kinds[key] ??= name
+}
+
 const meta = 'k8s.io.apimachinery.pkg.apis.meta.v1.'
 const anyGroup = {}
 for (const kind of ['WatchEvent', 'Status', 'DeleteOptions', 'ListOptions', 'GetOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList']) {
@@ -136,17 +163,16 @@ const listWrappers = messages
   .map(fullName)
   .sort()
 
+// Drops options and comments of namespaces, types and fields; the names inside `nested` and
+// `fields` are message and field names (a field may well be called "options").
 const stripped = (node) => {
-  if (Array.isArray(node)) return node.map(stripped)
-  if (node && typeof node === 'object') {
-    const out = {}
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'options' || key === 'comment') continue
-      out[key] = stripped(value)
-    }
-    return out
+  const out = {}
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'options' || key === 'comment') continue
+    if (key === 'nested' || key === 'fields') out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, stripped(child)]))
+    else out[key] = value
   }
-  return node
+  return out
 }
 const proto = stripped(pbRoot.toJSON({ keepComments: false }))
 

@@ -93,7 +93,8 @@ export class K8sProtobufCodec {
     } catch (error) {
       throw new ProtobufError(`malformed protobuf ${apiVersion}, Kind=${kind}: ${(error as Error).message}`)
     }
-    return { apiVersion, kind, ...this.form.fromProto(type, decoded, kind) }
+    // Go's TypeMeta order: kind, then apiVersion.
+    return { kind, apiVersion, ...this.form.fromProto(type, decoded, kind) }
   }
 
   private decodeEmbedded(raw: Buffer, where: string): Record<string, unknown> {

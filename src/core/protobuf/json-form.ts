@@ -8,14 +8,18 @@
  * - runtime.RawExtension and metav1.FieldsV1 {raw} <-> the JSON value the raw bytes hold
  * - bytes <-> base64 strings; named slice types ({items}) <-> arrays
  * - embedded structs (`json:",inline"`) <-> their fields in the parent's JSON object
- * Presence: the encoder writes exactly what the JSON has (null counts as absent, except for times);
- * the decoder emits every field present in the bytes, except zero scalars that Go's omitempty
- * would drop (see omitempty.ts).
+ * Presence: the encoder writes exactly what the JSON has (null counts as absent, except for times,
+ * and a null list element or map value is Go's zero value). The decoder emits every field present
+ * in the bytes, which is what the reference's JSON has for an object a Go client sent, except zero
+ * scalars that Go's omitempty drops, and it prints null for an empty list Go has no omitempty for
+ * (omitempty.ts has the rule and its tables). Fields of the JSON that have no proto field are
+ * dropped, as Go's JSON decoding drops them. Key order is Go's: the proto declares fields in the Go
+ * struct's order, map keys are sorted.
  */
 import type { Field, MapField, Type } from 'protobufjs'
 import type { K8sDescriptor } from './descriptor.js'
 import { ProtobufError } from './errors.js'
-import { POINTER_STRINGS, VALUE_OMITEMPTY } from './omitempty.js'
+import { NULL_WHEN_EMPTY, POINTER_STRINGS, VALUE_OMITEMPTY } from './omitempty.js'
 import { formatDuration, formatMicroTime, formatTime, parseDuration, parseTimestamp } from './well-known.js'
 
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1.'
@@ -32,6 +36,8 @@ const INTEGER_TYPES = new Set(['int32', 'int64', 'uint32', 'uint64', 'sint32', '
 type Json = unknown
 type JsonObject = Record<string, unknown>
 type Plain = Record<string, unknown>
+
+const ZERO_SCALAR: Record<string, unknown> = { string: '', bool: false, bytes: Buffer.alloc(0), double: 0, float: 0 }
 
 /** Decodes a runtime.RawExtension's bytes that are not JSON (a nested protobuf envelope). */
 export type RawDecoder = (raw: Uint8Array, where: string) => Json
@@ -87,15 +93,14 @@ export class JsonForm {
       if (!isObject(value)) throw new ProtobufError(`${where}: expected an object, got ${describe(value)}`)
       const out: Plain = {}
       for (const key of Object.keys(value).sort()) {
-        if (value[key] === null && field.resolvedType) continue
-        out[key] = this.valueToProto(field, value[key], `${where}[${JSON.stringify(key)}]`)
+        out[key] = this.elementToProto(field, value[key], `${where}[${JSON.stringify(key)}]`)
       }
       return out
     }
     if (field.repeated) {
       if (value === null) return undefined
       if (!Array.isArray(value)) throw new ProtobufError(`${where}: expected an array, got ${describe(value)}`)
-      return value.map((item, index) => this.valueToProto(field, item, `${where}[${index}]`))
+      return value.map((item, index) => this.elementToProto(field, item, `${where}[${index}]`))
     }
     if (value === null) {
       const typeName = field.resolvedType ? nameOf(field.resolvedType as Type) : ''
@@ -103,6 +108,19 @@ export class JsonForm {
       return typeName === TIME || typeName === MICRO_TIME ? {} : undefined
     }
     return this.valueToProto(field, value, where)
+  }
+
+  /** A list element or map value: Go decodes a JSON null there to the zero value. */
+  private elementToProto(field: Field, value: Json, where: string): unknown {
+    if (value !== null) return this.valueToProto(field, value, where)
+    if (field.resolvedType) {
+      // The zero struct is the empty message; a zero Quantity prints "0", a zero IntOrString is 0.
+      const name = nameOf(field.resolvedType as Type)
+      if (name === QUANTITY) return { string: '0' }
+      if (name === INT_OR_STRING) return { type: 0, intVal: 0, strVal: '' }
+      return {}
+    }
+    return ZERO_SCALAR[field.type] ?? 0
   }
 
   private valueToProto(field: Field, value: Json, where: string): unknown {
@@ -135,7 +153,8 @@ export class JsonForm {
         return { type: 1, intVal: 0, strVal: value }
       case RAW_EXTENSION:
       case FIELDS_V1:
-        return value === null ? {} : { raw: Buffer.from(JSON.stringify(value)) }
+        // The bytes field is `raw` in RawExtension but `Raw` in FieldsV1.
+        return value === null ? {} : { [type.fieldsArray[0].name]: Buffer.from(JSON.stringify(value)) }
     }
     if (this.wrappers.has(name)) {
       if (!Array.isArray(value)) throw new ProtobufError(`${where}: expected an array, got ${describe(value)}`)
@@ -153,10 +172,14 @@ export class JsonForm {
     const renames = this.descriptor.json[name] ?? {}
     const optional = this.optional.get(name)
     for (const field of type.fieldsArray) {
+      const jsonName = renames[field.name] ?? field.name
+      if (NULL_WHEN_EMPTY.has(`${shortName(type)}.${field.name}`) && this.isNilSlice(field, message[field.name])) {
+        out[jsonName] = null
+        continue
+      }
       if (!Object.prototype.hasOwnProperty.call(message, field.name)) continue
       const value = message[field.name]
       if (value === undefined || value === null) continue
-      const jsonName = renames[field.name] ?? field.name
       const path = `${where}.${jsonName}`
       if (jsonName === '') {
         Object.assign(out, this.fromProto(field.resolvedType as Type, value as Plain, where))
@@ -181,6 +204,13 @@ export class JsonForm {
       out[jsonName] = json
     }
     return out
+  }
+
+  /** An absent or empty list, map or named slice type. */
+  private isNilSlice(field: Field, value: unknown): boolean {
+    if (field.repeated || (field as unknown as MapField).map) return isEmpty(value)
+    if (field.resolvedType && this.wrappers.has(nameOf(field.resolvedType as Type))) return value === undefined || value === null || isEmpty((value as Plain).items)
+    return false
   }
 
   private omitsZero(type: Type, field: Field, optional: Set<string> | undefined): boolean {
@@ -216,8 +246,9 @@ export class JsonForm {
         return has('intVal') ? toNumber(message.intVal) : 0
       case RAW_EXTENSION:
       case FIELDS_V1: {
-        if (!has('raw')) return null
-        return this.rawFromProto(message.raw as Uint8Array, where)
+        const raw = type.fieldsArray[0].name
+        if (!has(raw)) return null
+        return this.rawFromProto(message[raw] as Uint8Array, where)
       }
     }
     if (this.wrappers.has(name)) {
@@ -280,6 +311,8 @@ function scalarFromProto(type: string, value: unknown): Json {
 }
 
 const isZero = (value: Json) => value === '' || value === 0 || value === false
+
+const isEmpty = (value: unknown) => value === undefined || value === null || (Array.isArray(value) ? value.length === 0 : typeof value === 'object' && Object.keys(value).length === 0)
 
 function describe(value: Json): string {
   if (value === null) return 'null'
