@@ -165,11 +165,11 @@ describe('api: content negotiation', () => {
       await writeObject(cm.res, 200, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } }, output)
       assert.equal(cm.headers['content-type'], PB)
       assert.deepEqual(codec.decode(cm.out.body).data, { a: 'b' })
-      // CustomResourceDefinitions have no message in the descriptor: the next choice, JSON.
-      const crd = response()
-      await writeObject(crd.res, 200, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'x' } }, output)
-      assert.equal(crd.headers['content-type'], 'application/json')
-      assert.equal((JSON.parse(crd.out.body.toString('utf8')) as { kind: string }).kind, 'CustomResourceDefinition')
+      // A kind without a message in the descriptor: the next choice, JSON.
+      const widget = response()
+      await writeObject(widget.res, 200, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'x' } }, output)
+      assert.equal(widget.headers['content-type'], 'application/json')
+      assert.equal((JSON.parse(widget.out.body.toString('utf8')) as { kind: string }).kind, 'Widget')
     })
 
     it('writes a YAML Table when the YAML Table clause wins', async () => {
