@@ -97,8 +97,6 @@ export interface Restrictions {
   resource?: boolean
   /** Custom resources: protobuf only for transformed objects (their StandardSerializers). */
   customResource?: boolean
-  /** A watch: the stream form is needed. */
-  stream?: boolean
 }
 
 interface Match {
@@ -203,7 +201,14 @@ let codecLoaded: ProtobufCodec | undefined
 
 /** The protobuf codec, loaded on first use only (a JSON-only server never reads the descriptor). */
 export function protobufCodec(): Promise<ProtobufCodec> {
-  codecLoading ??= loadProtobufCodec().then((c) => (codecLoaded = c))
+  codecLoading ??= loadProtobufCodec().then(
+    (c) => (codecLoaded = c),
+    (err: unknown) => {
+      // A failed load is tried again by the next request rather than remembered.
+      codecLoading = undefined
+      throw err
+    },
+  )
   return codecLoading
 }
 
