@@ -5,6 +5,8 @@
  */
 import type { ValidationContext } from '../core/flags/context.js'
 import type { KeyValue, NamedCertKey, PortRange } from '../core/options/types.js'
+import { STORAGE_MEDIA_TYPES } from '../core/options/enums.js'
+import type { StorageMediaType } from './api/registry/storage-codec.js'
 
 export interface ServerConfig {
   bindAddress: string
@@ -48,6 +50,8 @@ export interface ServerConfig {
   leaseReuseDurationSeconds: number
   watchCache: boolean
   watchCacheSizes: string[]
+  /** How built-in kinds are stored: protobuf (the default), JSON or YAML. */
+  storageMediaType: StorageMediaType
 
   anonymousAuth: boolean
   authorizationModes: string[]
@@ -125,6 +129,7 @@ export const BUILT_OPTIONS = new Set([
   'min-request-timeout',
   'watch-cache',
   'watch-cache-sizes',
+  'storage-media-type',
   'anonymous-auth',
   'authorization-mode',
   'max-requests-inflight',
@@ -151,6 +156,11 @@ export const BUILT_OPTIONS = new Set([
 
 export function notBuiltOptions(ctx: ValidationContext): string[] {
   return [...ctx.parsed.options.keys()].filter((name) => !BUILT_OPTIONS.has(name)).map((name) => `--${name}`)
+}
+
+/** The validated `--storage-media-type` (validation rejects other values before this runs). */
+function storageMediaType(value: string | undefined): StorageMediaType {
+  return (STORAGE_MEDIA_TYPES as readonly string[]).includes(value ?? '') ? (value as StorageMediaType) : 'application/vnd.kubernetes.protobuf'
 }
 
 export function serverConfig(ctx: ValidationContext): ServerConfig {
@@ -205,6 +215,7 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     leaseReuseDurationSeconds: num('lease-reuse-duration-seconds', 60),
     watchCache: ctx.value<boolean>('watch-cache') ?? true,
     watchCacheSizes: ctx.list('watch-cache-sizes'),
+    storageMediaType: storageMediaType(str('storage-media-type')),
 
     anonymousAuth: ctx.value<boolean>('anonymous-auth') ?? true,
     authorizationModes: ctx.list('authorization-mode').length > 0 ? ctx.list('authorization-mode') : ['AlwaysAllow'],

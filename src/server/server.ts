@@ -309,6 +309,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
     runtimeConfig: config.runtimeConfig,
+    storageMediaType: config.storageMediaType,
     options: {
       serviceClusterIPRange: config.serviceClusterIPRange,
       serviceNodePortRange: config.serviceNodePortRange,

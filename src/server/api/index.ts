@@ -19,10 +19,11 @@ import type { Scope } from './handlers/scope.js'
 import { updateHandler } from './handlers/update.js'
 import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
-import { negotiateOutput, writeObject } from './negotiation.js'
+import { negotiateOutput, writeErrorNegotiated, writeObject } from './negotiation.js'
 import { openApiHandler } from './openapi.js'
 import type { RegistryOptions } from './registry/options.js'
 import { Registry } from './registry/registry.js'
+import { DEFAULT_STORAGE_MEDIA_TYPE, StorageCodec, type StorageMediaType } from './registry/storage-codec.js'
 import type { Strategy } from './registry/strategy.js'
 import { enabledKinds } from './runtime-config.js'
 import { errors, toApiError, writeError } from './status-errors.js'
@@ -33,6 +34,8 @@ export interface ApiDeps {
   options?: RegistryOptions
   /** `--runtime-config`: group versions and resources switched on or off. */
   runtimeConfig?: readonly KeyValue[]
+  /** `--storage-media-type`: how built-in kinds are stored (protobuf when absent, as the spec's default). */
+  storageMediaType?: StorageMediaType
 }
 
 const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
@@ -61,32 +64,40 @@ export const NOT_INSTALLED = 'the request has been made before all known HTTP pa
 /** The built-in kinds `--runtime-config` leaves on, and the Registry over the open store. */
 interface ServedApi {
   kinds: readonly Strategy[]
+  storage: StorageCodec
   registryFor(store: Store): Registry
 }
 
 function servedApi(deps: ApiDeps): ServedApi {
   const kinds = enabledKinds(KINDS, deps.runtimeConfig ?? [])
   let registry: Registry | undefined
+  let registryStore: Store | undefined
+  const storage = new StorageCodec(deps.storageMediaType ?? DEFAULT_STORAGE_MEDIA_TYPE)
   return {
     kinds,
+    storage,
     registryFor(store) {
-      if (registry?.store !== store) registry = new Registry(store, kinds, deps.log, deps.options)
+      if (!registry || registryStore !== store) {
+        registry = new Registry(storage.wrap(store), kinds, deps.log, deps.options)
+        registryStore = store
+      }
       return registry
     },
   }
 }
 
 export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): Handler {
-  const { kinds, registryFor } = served
+  const { kinds, registryFor, storage } = served
   return async (req, res, ctx) => {
     try {
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
+      await storage.ready()
       await route(registryFor(store), kinds, req, res, ctx)
     } catch (err) {
       const apiErr = toApiError(err)
       if (apiErr.code >= 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
-      writeError(res, apiErr)
+      await writeErrorNegotiated(req, res, apiErr)
     }
   }
 }

@@ -1,73 +1,298 @@
 /**
- * Content negotiation as the reference does it: the Accept header picks JSON, YAML or the
- * Table form (`application/json;as=Table;v=v1;g=meta.k8s.io`); the request Content-Type
- * picks the decoder (a missing one is JSON, as kubectl's `PUT …/scale` relies on).
+ * Content negotiation as the reference does it (apiserver endpoints/handlers/negotiation over
+ * goautoneg): the Accept clauses sorted by quality and specificity, q=0 rejecting a media type,
+ * the serializers JSON, YAML and protobuf in that order, the Table form
+ * (`…;as=Table;v=v1;g=meta.k8s.io`, JSON or YAML only) on resource endpoints, and custom
+ * resources without protobuf unless the object is transformed. The request Content-Type picks
+ * the decoder (a missing one is JSON, as kubectl's `PUT …/scale` relies on).
  */
+import { PROTOBUF_MEDIA_TYPE, type ProtobufCodec, ProtobufError, isProtobufEnvelope, loadProtobufCodec } from '../../core/protobuf/index.js'
 import { jsYaml } from '../../core/util/yaml.js'
 import type { Request, Response } from '../http/types.js'
-import { errors } from './status-errors.js'
+import { type ApiError, errors } from './status-errors.js'
 
-export type Output = { kind: 'json' } | { kind: 'yaml' } | { kind: 'table'; apiVersion: string }
+export type Format = 'json' | 'yaml' | 'protobuf'
 
-export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml'] as const
+/**
+ * What to answer with. `kind` is the first choice; `formats` are the acceptable encodings in
+ * preference order, so an object the protobuf codec has no type for falls through to the next
+ * one (the reference's NegotiateOutputMediaTypes).
+ */
+export type Output =
+  | { kind: 'json' | 'yaml' | 'protobuf'; formats?: readonly Format[] }
+  | { kind: 'table'; apiVersion: string; format?: 'json' | 'yaml' }
 
-interface MediaRange {
+/** The reference's serializers in their order (runtime CodecFactory: JSON, YAML, protobuf). */
+export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF_MEDIA_TYPE] as const
+/** The serializers with a stream form, as the 406 of a watch names them. */
+export const STREAM_MEDIA_TYPES = ['application/json;stream=watch', `${PROTOBUF_MEDIA_TYPE};stream=watch`] as const
+
+const FORMAT_OF: Readonly<Record<string, Format>> = {
+  'application/json': 'json',
+  'application/yaml': 'yaml',
+  [PROTOBUF_MEDIA_TYPE]: 'protobuf',
+}
+
+export interface MediaRange {
   type: string
+  subtype: string
+  q: number
   params: Record<string, string>
 }
 
-export function parseMediaRanges(header: string | undefined): MediaRange[] {
-  if (!header || header.trim() === '') return []
-  return header.split(',').map((part) => {
-    const [type, ...params] = part.split(';').map((s) => s.trim())
-    const p: Record<string, string> = {}
-    for (const kv of params) {
-      const eq = kv.indexOf('=')
-      if (eq > 0) p[kv.slice(0, eq).trim().toLowerCase()] = kv.slice(eq + 1).trim().replace(/^"|"$/g, '')
+/**
+ * The Accept header's clauses as goautoneg parses them: malformed ranges dropped, `q` taken
+ * out of the parameters, then ordered by its comparison (higher q first, then a concrete type
+ * before `*`, a concrete subtype before `*`). Go's sort of such short slices is an insertion
+ * sort, so equal clauses keep the header's order; this does the same.
+ */
+export function parseAccept(header: string | undefined): MediaRange[] {
+  const out: MediaRange[] = []
+  for (const raw of (header ?? '').split(',')) {
+    const [range = '', ...params] = raw.trim().split(';')
+    const sp = range.split('/')
+    const type = sp[0]!.trim().toLowerCase()
+    let subtype: string
+    if (sp.length === 1 && type === '*') subtype = '*'
+    else if (sp.length === 2) subtype = sp[1]!.trim().toLowerCase()
+    else continue
+    const clause: MediaRange = { type, subtype, q: 1, params: {} }
+    for (const p of params) {
+      const eq = p.indexOf('=')
+      if (eq < 0) continue
+      const key = p.slice(0, eq).trim()
+      const value = p.slice(eq + 1).trim()
+      if (key === 'q') {
+        const q = Number.parseFloat(value)
+        clause.q = Number.isNaN(q) ? 0 : q
+      } else clause.params[key] = value
     }
-    return { type: (type ?? '').toLowerCase(), params: p }
-  })
-}
-
-/** The first acceptable representation in the Accept header (406 when none). */
-export function negotiateOutput(accept: string | undefined, options: { table: boolean; yaml?: boolean }): Output {
-  const ranges = parseMediaRanges(accept)
-  if (ranges.length === 0) return { kind: 'json' }
-  for (const r of ranges) {
-    const jsonish = r.type === 'application/json' || r.type === '*/*' || r.type === 'application/*'
-    if (r.params.as !== undefined) {
-      if (
-        options.table &&
-        jsonish &&
-        r.params.as === 'Table' &&
-        r.params.g === 'meta.k8s.io' &&
-        (r.params.v === 'v1' || r.params.v === 'v1beta1')
-      ) {
-        return { kind: 'table', apiVersion: `meta.k8s.io/${r.params.v}` }
-      }
-      continue
-    }
-    if (jsonish) return { kind: 'json' }
-    if (r.type === 'application/yaml' && options.yaml !== false) return { kind: 'yaml' }
+    out.push(clause)
   }
-  throw errors.notAcceptable(options.yaml === false ? ['application/json'] : SERVED_MEDIA_TYPES)
+  const less = (a: MediaRange, b: MediaRange) => a.q > b.q || (a.type !== '*' && b.type === '*') || (a.subtype !== '*' && b.subtype === '*')
+  for (let i = 1; i < out.length; i++) {
+    for (let j = i; j > 0 && less(out[j]!, out[j - 1]!); j--) [out[j], out[j - 1]] = [out[j - 1]!, out[j]!]
+  }
+  return out
 }
 
-export function writeObject(res: Response, status: number, body: unknown, output: Output): void {
-  if (output.kind === 'yaml') {
-    res.setHeader('Content-Type', 'application/yaml')
-    res.statusCode = status
-    res.end(jsYaml().dump(body, { lineWidth: -1, noRefs: true }))
+/** The clauses in preference order with the whole media type (`application/json`), for simple Accept checks. */
+export function parseMediaRanges(header: string | undefined): { type: string; params: Record<string, string> }[] {
+  return parseAccept(header).map((c) => ({ type: `${c.type}/${c.subtype}`, params: c.params }))
+}
+
+/** 2 exact, 1 `type/*`, 0 `*\/*`, -1 no match. */
+function specificity(clause: MediaRange, mediaType: string): number {
+  const [type, subtype] = mediaType.split('/') as [string, string]
+  if (clause.type === type && clause.subtype === subtype) return 2
+  if (clause.type === type && clause.subtype === '*') return 1
+  if (clause.type === '*' && clause.subtype === '*') return 0
+  return -1
+}
+
+/** What an endpoint allows beyond the plain serializers (the reference's EndpointRestrictions). */
+export interface Restrictions {
+  /** Resource endpoints: Table conversion (JSON and YAML only) and `sv=v1`. */
+  table?: boolean
+  resource?: boolean
+  /** Custom resources: protobuf only for transformed objects (their StandardSerializers). */
+  customResource?: boolean
+}
+
+interface Match {
+  mediaType: string
+  table?: string
+}
+
+/** The clause's parameters checked against the endpoint (acceptMediaTypeOptions). */
+function accepts(clause: MediaRange, mediaType: string, r: Restrictions): Match | undefined {
+  let convert: { kind?: string; group?: string; version?: string } | undefined
+  for (const [k, v] of Object.entries(clause.params)) {
+    if (k === 'as') (convert ??= {}).kind = v
+    else if (k === 'g') (convert ??= {}).group = v
+    else if (k === 'v') (convert ??= {}).version = v
+    else if (k === 'stream') {
+      if (v !== '' && (mediaType === 'application/yaml' || v !== 'watch')) return undefined
+    } else if (k === 'sv') {
+      if (v !== '' && !(r.resource && v === 'v1')) return undefined
+    }
+  }
+  if (!convert) {
+    if (r.customResource && mediaType === PROTOBUF_MEDIA_TYPE) return undefined
+    return { mediaType }
+  }
+  // Only Table (and PartialObjectMetadata, not served here) of meta.k8s.io v1 or v1beta1.
+  const isMeta = convert.group === 'meta.k8s.io' && (convert.version === 'v1' || convert.version === 'v1beta1')
+  if (isMeta && convert.kind === 'Table' && r.table && mediaType !== PROTOBUF_MEDIA_TYPE) {
+    return { mediaType, table: `meta.k8s.io/${convert.version!}` }
+  }
+  return undefined
+}
+
+/** Every acceptable media type in preference order, each once (negotiateAllMediaTypeOptions). */
+export function negotiateAll(header: string | undefined, r: Restrictions = {}, served: readonly string[] = SERVED_MEDIA_TYPES): Match[] {
+  if (!header) return [{ mediaType: served[0]! }]
+  const clauses = parseAccept(header)
+  // A media type is rejected when its most specific clause says q=0 (RFC 9110 12.5.1).
+  const rejected = new Set<string>()
+  for (const mediaType of served) {
+    let best = -1
+    for (const c of clauses) {
+      const s = specificity(c, mediaType)
+      if (s > best) {
+        best = s
+        if (c.q <= 0) rejected.add(mediaType)
+        else rejected.delete(mediaType)
+      }
+    }
+  }
+  const out: Match[] = []
+  const seen = new Set<string>()
+  for (const c of clauses) {
+    if (c.q <= 0) continue
+    for (const mediaType of served) {
+      if (rejected.has(mediaType) || seen.has(mediaType) || specificity(c, mediaType) < 0) continue
+      const m = accepts(c, mediaType, r)
+      if (!m) continue
+      seen.add(mediaType)
+      out.push(m)
+    }
+  }
+  return out
+}
+
+function toOutput(matches: Match[]): Output {
+  const first = matches[0]!
+  if (first.table) return { kind: 'table', apiVersion: first.table, format: FORMAT_OF[first.mediaType] === 'yaml' ? 'yaml' : 'json' }
+  const formats = matches.filter((m) => !m.table).map((m) => FORMAT_OF[m.mediaType]!)
+  return { kind: FORMAT_OF[first.mediaType] as Format, formats }
+}
+
+/**
+ * The representation of a resource endpoint's answer (406 NotAcceptable when none). `yaml:
+ * false` is the old spelling of a watch: use negotiateWatchOutput.
+ */
+export function negotiateOutput(accept: string | undefined, options: { table: boolean; yaml?: boolean; customResource?: boolean }): Output {
+  if (options.yaml === false) return negotiateWatchOutput(accept, options)
+  const matches = negotiateAll(accept, { table: options.table, resource: true, customResource: options.customResource ?? false })
+  if (matches.length === 0) throw errors.notAcceptable(SERVED_MEDIA_TYPES)
+  return toOutput(matches)
+}
+
+/**
+ * A watch: the first acceptable media type must have a stream form (JSON or protobuf), else
+ * 406 naming the stream media types, as NegotiateOutputMediaTypeStream answers.
+ */
+export function negotiateWatchOutput(accept: string | undefined, options: { table: boolean; customResource?: boolean }): Output {
+  const matches = negotiateAll(accept, { table: options.table, resource: true, customResource: options.customResource ?? false })
+  if (matches.length === 0) throw errors.notAcceptable(SERVED_MEDIA_TYPES)
+  if (matches[0]!.mediaType === 'application/yaml') throw errors.notAcceptable(STREAM_MEDIA_TYPES)
+  return toOutput(matches)
+}
+
+/** Non-resource answers (discovery) and errors: no conversion, every serializer. */
+export function negotiateDefault(accept: string | undefined): Output | undefined {
+  const matches = negotiateAll(accept, {})
+  return matches.length === 0 ? undefined : toOutput(matches)
+}
+
+let codecLoading: Promise<ProtobufCodec> | undefined
+let codecLoaded: ProtobufCodec | undefined
+
+/** The protobuf codec, loaded on first use only (a JSON-only server never reads the descriptor). */
+export function protobufCodec(): Promise<ProtobufCodec> {
+  codecLoading ??= loadProtobufCodec().then(
+    (c) => (codecLoaded = c),
+    (err: unknown) => {
+      // A failed load is tried again by the next request rather than remembered.
+      codecLoading = undefined
+      throw err
+    },
+  )
+  return codecLoading
+}
+
+/** The codec when it is loaded already. */
+export function loadedProtobufCodec(): ProtobufCodec | undefined {
+  return codecLoaded
+}
+
+function formatsOf(output: Output): Format[] {
+  if (output.kind === 'table') return [output.format ?? 'json']
+  return [...(output.formats ?? [output.kind])]
+}
+
+/**
+ * The type to encode `body` as. Discovery documents (APIVersions) carry no apiVersion in JSON,
+ * as the reference strips it; they are the unversioned meta types of `v1`.
+ */
+function typeOf(body: unknown): { apiVersion: string; kind: string } | undefined {
+  const o = body as { apiVersion?: unknown; kind?: unknown } | null
+  if (typeof o?.kind !== 'string') return undefined
+  return { apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : 'v1', kind: o.kind }
+}
+
+function send(res: Response, status: number, contentType: string, body: string | Buffer): void {
+  res.setHeader('Content-Type', contentType)
+  res.statusCode = status
+  res.end(body)
+}
+
+/** Writes `body` in the first of the output's formats that can encode it (JSON at the end). */
+export async function writeObject(res: Response, status: number, body: unknown, output: Output): Promise<void> {
+  for (const format of formatsOf(output)) {
+    if (format === 'protobuf') {
+      const type = typeOf(body)
+      if (!type) continue
+      const codec = await protobufCodec()
+      if (!codec.hasType(type.apiVersion, type.kind)) continue
+      let encoded: Buffer
+      try {
+        encoded = codec.encode({ ...(body as Record<string, unknown>), apiVersion: type.apiVersion })
+      } catch (err) {
+        // An object protobuf cannot represent (a value of the wrong type stored as JSON): the next choice.
+        if (err instanceof ProtobufError) continue
+        throw err
+      }
+      send(res, status, PROTOBUF_MEDIA_TYPE, encoded)
+      return
+    }
+    if (format === 'yaml') {
+      send(res, status, 'application/yaml', jsYaml().dump(body, { lineWidth: -1, noRefs: true }))
+      return
+    }
+    break
+  }
+  send(res, status, 'application/json', `${JSON.stringify(body)}\n`)
+}
+
+/**
+ * Writes an error's Status in the negotiated type, as the reference's ErrorNegotiated: any
+ * serializer (custom resources included), JSON when nothing is acceptable.
+ */
+export async function writeErrorNegotiated(req: Request, res: Response, err: ApiError): Promise<void> {
+  if (res.headersSent) {
+    if (!res.writableEnded) res.end()
     return
   }
-  res.setHeader('Content-Type', 'application/json')
-  res.statusCode = status
-  res.end(`${JSON.stringify(body)}\n`)
+  for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v)
+  let output: Output = { kind: 'json' }
+  try {
+    output = negotiateDefault(req.headers.accept) ?? output
+    await writeObject(res, err.status.code, err.status, output)
+  } catch {
+    if (!res.headersSent) send(res, err.status.code, 'application/json', `${JSON.stringify(err.status)}\n`)
+  }
 }
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024
 
+const BODY = Symbol('body')
+
+/** The request body (read once; later calls get the same bytes). */
 export async function readBody(req: Request): Promise<Buffer> {
+  const cached = (req as { [BODY]?: Buffer })[BODY]
+  if (cached) return cached
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of req as AsyncIterable<Buffer | string>) {
@@ -76,7 +301,9 @@ export async function readBody(req: Request): Promise<Buffer> {
     if (size > MAX_BODY_BYTES) throw errors.badRequest('the request body is too large')
     chunks.push(buf)
   }
-  return Buffer.concat(chunks)
+  const body = Buffer.concat(chunks)
+  ;(req as { [BODY]?: Buffer })[BODY] = body
+  return body
 }
 
 function mediaType(req: Request): string {
@@ -108,4 +335,78 @@ export function decodeBody(req: Request, body: Buffer): unknown {
     }
   }
   throw errors.unsupportedMediaType(SERVED_MEDIA_TYPES)
+}
+
+/** The reference's summary of a body it could not decode (handlers summarizeData). */
+export function summarizeData(data: Buffer, maxLength = 30): string {
+  if (data.length === 0) return '<empty>'
+  if (data[0] === 0x7b) return data.length > maxLength ? `${data.subarray(0, maxLength).toString('latin1')} ...` : data.toString('latin1')
+  return data.length > maxLength ? `${data.subarray(0, maxLength).toString('hex')} ...` : data.toString('hex')
+}
+
+const PROTOBUF_PREFIX_TEXT = 'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]'
+
+/** The TypeMeta (apiVersion, kind) of a runtime.Unknown envelope, read without a descriptor. */
+export function envelopeTypeMeta(data: Buffer): { apiVersion: string; kind: string } {
+  const fields = (buf: Buffer): Map<number, Buffer> => {
+    const out = new Map<number, Buffer>()
+    let i = 0
+    const varint = (): number => {
+      let n = 0
+      let shift = 0
+      for (;;) {
+        if (i >= buf.length) throw new Error('truncated')
+        const b = buf[i++]!
+        n += (b & 0x7f) * 2 ** shift
+        if (b < 0x80) return n
+        shift += 7
+      }
+    }
+    while (i < buf.length) {
+      const tag = varint()
+      const wire = tag & 7
+      if (wire === 2) {
+        const len = varint()
+        if (!out.has(tag >>> 3)) out.set(tag >>> 3, buf.subarray(i, i + len))
+        i += len
+      } else if (wire === 0) varint()
+      else if (wire === 1) i += 8
+      else if (wire === 5) i += 4
+      else throw new Error('bad wire type')
+    }
+    return out
+  }
+  try {
+    const typeMeta = fields(data.subarray(4)).get(1)
+    const tm = typeMeta ? fields(typeMeta) : new Map<number, Buffer>()
+    return { apiVersion: tm.get(1)?.toString('utf8') ?? '', kind: tm.get(2)?.toString('utf8') ?? '' }
+  } catch {
+    return { apiVersion: '', kind: '' }
+  }
+}
+
+/**
+ * Decodes a request body by its Content-Type: JSON, YAML, or protobuf for built-in kinds.
+ * `kind` is the endpoint's kind for the reference's decode errors; custom resources have no
+ * protobuf form, so an envelope sent to one is the reference's 400 for unstructured objects.
+ */
+export async function decodeRequestBody(req: Request, body: Buffer, endpoint: { kind: string; customResource?: boolean }): Promise<unknown> {
+  if (mediaType(req) !== PROTOBUF_MEDIA_TYPE) return decodeBody(req, body)
+  if (!isProtobufEnvelope(body)) {
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${endpoint.kind}): ${PROTOBUF_PREFIX_TEXT} (${summarizeData(body)})`)
+  }
+  if (endpoint.customResource) {
+    const tm = envelopeTypeMeta(body)
+    const kind = tm.kind || endpoint.kind
+    const version = tm.apiVersion.split('/').pop() ?? ''
+    throw errors.badRequest(
+      `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${endpoint.kind}: object *unstructured.Unstructured does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message`,
+    )
+  }
+  const codec = await protobufCodec()
+  try {
+    return codec.decode(body)
+  } catch (err) {
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${endpoint.kind}): ${(err as Error).message} (${summarizeData(body)})`)
+  }
 }

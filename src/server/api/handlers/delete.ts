@@ -7,7 +7,7 @@
  * object for kinds that return it (namespaces), a Success Status naming it for the others,
  * and the `<Kind>List` of the deleted objects for a collection.
  */
-import { decodeBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
+import { decodeRequestBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
 import type { DeleteOptions } from '../registry/generic-store.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { invalidValue } from '../registry/strategy.js'
@@ -42,7 +42,7 @@ export async function readDeleteOptions(scope: Scope): Promise<ParsedDeleteOptio
   const body = await readBody(scope.req)
   let options: Record<string, unknown> = {}
   if (body.length > 0 && body.toString('utf8').trim() !== '') {
-    const decoded = decodeBody(scope.req, body)
+    const decoded = await decodeRequestBody(scope.req, body, { kind: 'DeleteOptions' })
     if (!isPlainObject(decoded)) throw errors.badRequest('the body of a DELETE must be DeleteOptions')
     options = decoded
   }
@@ -82,15 +82,15 @@ function storeOptions(o: ParsedDeleteOptions): DeleteOptions {
 }
 
 export async function deleteHandler(scope: Scope): Promise<void> {
-  const output = negotiateOutput(scope.req.headers.accept, { table: false })
+  const output = negotiateOutput(scope.req.headers.accept, { table: false, customResource: scope.store.strategy.customResource ?? false })
   const options = await readDeleteOptions(scope)
   const deleted = await scope.store.delete(scope.namespace, scope.name!, storeOptions(options))
   const { strategy } = scope.store
   if (RETURNS_OBJECT.has(strategy.resource) && strategy.group === '') {
-    writeObject(scope.res, 200, deleted, output)
+    await writeObject(scope.res, 200, deleted, output)
     return
   }
-  writeObject(
+  await writeObject(
     scope.res,
     200,
     {
@@ -110,7 +110,7 @@ export async function deleteHandler(scope: Scope): Promise<void> {
  * options; objects already gone are skipped. Answers the `<Kind>List` of the deleted objects.
  */
 export async function deleteCollectionHandler(scope: Scope): Promise<void> {
-  const output = negotiateOutput(scope.req.headers.accept, { table: false })
+  const output = negotiateOutput(scope.req.headers.accept, { table: false, customResource: scope.store.strategy.customResource ?? false })
   const sel = selection(scope)
   const options = await readDeleteOptions(scope)
   const { store } = scope
@@ -124,5 +124,5 @@ export async function deleteCollectionHandler(scope: Scope): Promise<void> {
       throw err
     }
   }
-  writeObject(scope.res, 200, { kind: `${store.strategy.kind}List`, apiVersion: store.apiVersion, metadata: { resourceVersion: listed.resourceVersion }, items: deleted }, output)
+  await writeObject(scope.res, 200, { kind: `${store.strategy.kind}List`, apiVersion: store.apiVersion, metadata: { resourceVersion: listed.resourceVersion }, items: deleted }, output)
 }

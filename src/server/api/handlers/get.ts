@@ -1,15 +1,15 @@
-/** GET of one object: the object (JSON or YAML) or a one-row Table. */
+/** GET of one object: the object (JSON, YAML or protobuf) or a one-row Table. */
 import { negotiateOutput, writeObject } from '../negotiation.js'
 import { toTable } from '../table.js'
 import { type Scope, includeObject } from './scope.js'
 
 export async function getHandler(scope: Scope): Promise<void> {
-  const output = negotiateOutput(scope.req.headers.accept, { table: true })
+  const output = negotiateOutput(scope.req.headers.accept, { table: true, customResource: scope.store.strategy.customResource ?? false })
   const obj = await scope.store.get(scope.namespace, scope.name!)
   if (output.kind === 'table') {
     const table = toTable(scope.store.strategy.table, [obj], { resourceVersion: obj.metadata.resourceVersion }, { apiVersion: output.apiVersion, include: includeObject(scope.query) })
-    writeObject(scope.res, 200, table, { kind: 'json' })
+    await writeObject(scope.res, 200, table, output)
     return
   }
-  writeObject(scope.res, 200, obj, output)
+  await writeObject(scope.res, 200, obj, output)
 }

@@ -12,7 +12,7 @@ function parseLimit(value: string | null): number {
 
 export async function listHandler(scope: Scope): Promise<void> {
   const { query, store } = scope
-  const output = negotiateOutput(scope.req.headers.accept, { table: true })
+  const output = negotiateOutput(scope.req.headers.accept, { table: true, customResource: store.strategy.customResource ?? false })
   const rvMatch = query.get('resourceVersionMatch') ?? ''
   if (rvMatch !== '' && rvMatch !== 'Exact' && rvMatch !== 'NotOlderThan') {
     throw errors.badRequest(`resourceVersionMatch: Unsupported value: ${JSON.stringify(rvMatch)}: supported values: "Exact", "NotOlderThan"`)
@@ -30,8 +30,8 @@ export async function listHandler(scope: Scope): Promise<void> {
   if (result.continue) metadata.continue = result.continue
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount
   if (output.kind === 'table') {
-    writeObject(scope.res, 200, toTable(store.strategy.table, result.items, metadata, { apiVersion: output.apiVersion, include: includeObject(query) }), { kind: 'json' })
+    await writeObject(scope.res, 200, toTable(store.strategy.table, result.items, metadata, { apiVersion: output.apiVersion, include: includeObject(query) }), output)
     return
   }
-  writeObject(scope.res, 200, { kind: `${store.strategy.kind}List`, apiVersion: store.apiVersion, metadata, items: result.items }, output)
+  await writeObject(scope.res, 200, { kind: `${store.strategy.kind}List`, apiVersion: store.apiVersion, metadata, items: result.items }, output)
 }

@@ -65,7 +65,7 @@ export function patchObject<T extends Record<string, unknown>>(current: T, parse
 }
 
 export async function patchHandler(scope: Scope): Promise<void> {
-  const output = negotiateOutput(scope.req.headers.accept, { table: false })
+  const output = negotiateOutput(scope.req.headers.accept, { table: false, customResource: scope.store.strategy.customResource ?? false })
   const parsed = await readPatch(scope)
   const check = await patchedObjectChecker(scope.store.strategy, fieldValidationOf(scope.query), parsed.type, parsed.patch, scope.res)
   const updated = await scope.store.update(scope.namespace, scope.name!, (current) => check(patchObject(current as KubeObject & Record<string, unknown>, parsed)), {
@@ -73,5 +73,5 @@ export async function patchHandler(scope: Scope): Promise<void> {
     retryOnConflict: !parsed.setsResourceVersion,
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
   })
-  writeObject(scope.res, 200, updated, output)
+  await writeObject(scope.res, 200, updated, output)
 }

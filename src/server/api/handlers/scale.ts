@@ -11,7 +11,7 @@ import { type ScalePaths, invalidValue } from '../registry/strategy.js'
 import { getPath, setPath } from '../kinds/crd.js'
 import { errors } from '../status-errors.js'
 import { DEFAULT_COLUMNS, toTable } from '../table.js'
-import { decodeBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
+import { decodeRequestBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
 import { patchObject, readPatch } from './patch.js'
 import { type Scope, checkFieldValidation, includeObject, isDryRun } from './scope.js'
 
@@ -112,17 +112,17 @@ export async function getScaleHandler(scope: Scope): Promise<void> {
   const scale = toScale(await scope.store.get(scope.namespace, scope.name!), scope.store.strategy.scalePaths)
   if (output.kind === 'table') {
     const table = toTable(DEFAULT_COLUMNS, [scale], { resourceVersion: scale.metadata.resourceVersion }, { apiVersion: output.apiVersion, include: includeObject(scope.query) })
-    writeObject(scope.res, 200, table, { kind: 'json' })
+    await writeObject(scope.res, 200, table, output)
     return
   }
-  writeObject(scope.res, 200, scale, output)
+  await writeObject(scope.res, 200, scale, output)
 }
 
 export async function updateScaleHandler(scope: Scope): Promise<void> {
   const output = negotiateOutput(scope.req.headers.accept, { table: false })
   checkFieldValidation(scope.query)
   const dryRun = isDryRun(scope.query.getAll('dryRun'))
-  const body = decodeBody(scope.req, await readBody(scope.req))
+  const body = await decodeRequestBody(scope.req, await readBody(scope.req), { kind: 'Scale' })
   if (!isPlainObject(body)) throw errors.badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`)
   if ((body.kind !== undefined && body.kind !== 'Scale') || (body.apiVersion !== undefined && body.apiVersion !== `${SCALE_GROUP}/${SCALE_VERSION}`)) {
     throw errors.badRequest(
@@ -134,7 +134,7 @@ export async function updateScaleHandler(scope: Scope): Promise<void> {
   if (bodyName !== scope.name) throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${scope.name!})`)
   const conditional = typeof meta.resourceVersion === 'string' && meta.resourceVersion !== ''
   const updated = await scope.store.update(scope.namespace, scope.name!, (current) => applyScale(current, body, scope.name!, scope.store.strategy.scalePaths), { dryRun, retryOnConflict: !conditional })
-  writeObject(scope.res, 200, toScale(updated, scope.store.strategy.scalePaths), output)
+  await writeObject(scope.res, 200, toScale(updated, scope.store.strategy.scalePaths), output)
 }
 
 export async function patchScaleHandler(scope: Scope): Promise<void> {
@@ -151,5 +151,5 @@ export async function patchScaleHandler(scope: Scope): Promise<void> {
     },
     { dryRun: parsed.dryRun, retryOnConflict: !parsed.setsResourceVersion },
   )
-  writeObject(scope.res, 200, toScale(updated, scope.store.strategy.scalePaths), output)
+  await writeObject(scope.res, 200, toScale(updated, scope.store.strategy.scalePaths), output)
 }

@@ -1,13 +1,14 @@
 /**
- * Watches as a JSON event stream: 200 with the headers flushed at once, one
- * `{"type","object"}` per line (one-row Tables when the Accept header asks for them, column
- * definitions on the first only), BOOKMARKs when allowed, an ERROR event (410 Expired) when
- * the resourceVersion is compacted, and the end after `timeoutSeconds` (the reference's
- * 30–60 minutes when absent).
+ * Watches as an event stream: 200 with the headers flushed at once, then JSON (one
+ * `{"type","object"}` per line; one-row Tables when the Accept header asks for them, column
+ * definitions on the first only) or protobuf (`…;stream=watch`: length-prefixed WatchEvent
+ * envelopes), BOOKMARKs when allowed, an ERROR event (410 Expired) when the resourceVersion is
+ * compacted, and the end after `timeoutSeconds` (the reference's 30–60 minutes when absent).
  */
 import { errors, toApiError } from '../status-errors.js'
 import type { ApiWatch, ApiWatchEvent } from '../registry/generic-store.js'
-import { negotiateOutput } from '../negotiation.js'
+import { PROTOBUF_WATCH_MEDIA_TYPE, type ProtobufCodec } from '../../../core/protobuf/index.js'
+import { negotiateWatchOutput, protobufCodec } from '../negotiation.js'
 import { toTable } from '../table.js'
 import { type Scope, includeObject, selection } from './scope.js'
 
@@ -17,7 +18,10 @@ const DEFAULT_MIN_REQUEST_TIMEOUT_S = 1800
 
 export async function watchHandler(scope: Scope): Promise<void> {
   const { query, store, res } = scope
-  const output = negotiateOutput(scope.req.headers.accept, { table: true, yaml: false })
+  const output = negotiateWatchOutput(scope.req.headers.accept, { table: true, customResource: store.strategy.customResource ?? false })
+  // Protobuf when it is the first choice and the codec knows the kind (else the next choice, JSON).
+  const codec: ProtobufCodec | undefined = output.kind === 'protobuf' ? await protobufCodec() : undefined
+  const protobuf = codec !== undefined && codec.hasType(store.apiVersion, store.strategy.kind)
   const sel = selection(scope)
   if (scope.name !== undefined) sel.fields = [...(sel.fields ?? []), { field: 'metadata.name', operator: '=', value: scope.name }]
   const timeoutParam = query.get('timeoutSeconds')
@@ -42,7 +46,10 @@ export async function watchHandler(scope: Scope): Promise<void> {
     initialError = { type: 'ERROR', object: apiErr.status as unknown as Record<string, unknown> }
   }
 
-  res.setHeader('Content-Type', output.kind === 'table' ? `application/json;as=Table;v=${output.apiVersion.split('/')[1]};g=meta.k8s.io` : 'application/json')
+  res.setHeader(
+    'Content-Type',
+    protobuf ? PROTOBUF_WATCH_MEDIA_TYPE : output.kind === 'table' ? `application/json;as=Table;v=${output.apiVersion.split('/')[1]};g=meta.k8s.io` : 'application/json',
+  )
   res.statusCode = 200
   res.writeHead(200)
   ;(res as { flushHeaders?: () => void }).flushHeaders?.()
@@ -56,6 +63,10 @@ export async function watchHandler(scope: Scope): Promise<void> {
       const obj = ev.object as Parameters<typeof store.strategy.table.cells>[0]
       object = toTable(store.strategy.table, [obj], { resourceVersion: obj.metadata.resourceVersion }, { apiVersion: output.apiVersion, include, noHeaders: !first })
       first = false
+    }
+    if (protobuf) {
+      ;(res as { write(chunk: Buffer): boolean }).write(codec!.encodeWatchFrame(ev.type, object as Record<string, unknown>, store.apiVersion))
+      return
     }
     ;(res as { write(chunk: string): boolean }).write(`${JSON.stringify({ type: ev.type, object })}\n`)
   }

@@ -1,6 +1,6 @@
 /**
  * A generic REST store over the Store for one kind (its Strategy): the key layout
- * (`/<resource>/<namespace>/<name>` or `/<resource>/<name>`), JSON encoding with the
+ * (`/<resource>/<namespace>/<name>` or `/<resource>/<name>`), encoding by storage-codec.ts with the
  * resourceVersion taken from the key's mod revision (never stored), create / update / delete
  * with the reference's preconditions and errors, list paging with continue tokens over
  * filtered results, and the translation of store watches into API watch events.
@@ -13,6 +13,7 @@ import type { KeyValue, PutOptions, Store, Watch, WatchEvent } from '../../store
 import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLabels } from '../selectors.js'
 import { CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-errors.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
+import { storageCodecFor } from './storage-codec.js'
 import { type Strategy, validateObjectMeta } from './strategy.js'
 
 export interface Selection {
@@ -163,7 +164,7 @@ export class GenericStore {
   }
 
   decode(value: Buffer, modRevision: number): KubeObject {
-    const obj = JSON.parse(value.toString('utf8')) as KubeObject
+    const obj = storageCodecFor(this.store).decode(value) as KubeObject
     if (!isPlainObject(obj.metadata)) obj.metadata = {}
     obj.apiVersion ??= this.apiVersion
     // A custom resource's versions share its keys: conversion strategy None only rewrites apiVersion.
@@ -180,7 +181,7 @@ export class GenericStore {
   encode(obj: KubeObject): Buffer {
     const { resourceVersion: _rv, ...metadata } = obj.metadata
     void _rv
-    return Buffer.from(JSON.stringify({ ...obj, metadata }))
+    return storageCodecFor(this.store).encode({ ...obj, metadata }, this.strategy.customResource)
   }
 
   private putOptions(obj: KubeObject): PutOptions {

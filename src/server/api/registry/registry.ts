@@ -11,6 +11,7 @@ import { defaultKeyPrefix } from '../../store/overrides.js'
 import { errors } from '../status-errors.js'
 import { GenericStore } from './generic-store.js'
 import type { RegistryOptions } from './options.js'
+import { shareStorageCodec } from './storage-codec.js'
 import { WatchCachedStore, disabledByWatchCacheSizes } from './watch-cache.js'
 import type { KubeObject } from './object.js'
 import type { Strategy } from './strategy.js'
@@ -29,6 +30,7 @@ export class Registry {
     this.watchCache = watchCacheFor(store, kinds, options)
     this.watchCache?.startAll()
     const cachedStore = this.watchCache ?? store
+    if (this.watchCache) shareStorageCodec(store, this.watchCache)
     const services = async () => (await this.byResource.get('/v1/services')!.list()).items
     for (const strategy of kinds) {
       const isServices = strategy.group === '' && strategy.resource === 'services'

@@ -1,0 +1,99 @@
+/**
+ * The JSON forms of the apimachinery types whose Go JSON marshalling differs from their protobuf
+ * message: metav1.Time and MicroTime (RFC 3339 strings), metav1.Duration (Go duration strings).
+ */
+import { ProtobufError } from './errors.js'
+
+export interface Timestamp {
+  seconds: number
+  nanos: number
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/
+
+/** Parses what Go's time.Parse(time.RFC3339) accepts (fractional seconds allowed). */
+export function parseTimestamp(text: string, where: string): Timestamp {
+  const match = RFC3339.exec(text)
+  if (!match) throw new ProtobufError(`${where}: cannot parse "${text}" as an RFC 3339 time`)
+  const [, y, mo, d, h, mi, s, fraction, , sign, oh, om] = match
+  let seconds = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) / 1000
+  // Date.UTC maps years 0..99 to 1900..1999.
+  if (Number(y) < 100) seconds = new Date(Date.UTC(2000, Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s))).setUTCFullYear(Number(y)) / 1000
+  if (sign) seconds -= (sign === '+' ? 1 : -1) * (Number(oh) * 3600 + Number(om) * 60)
+  const nanos = fraction ? Number(fraction.padEnd(9, '0')) : 0
+  return { seconds, nanos }
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+
+function utcParts(seconds: number): string {
+  const date = new Date(seconds * 1000)
+  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}T${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
+}
+
+/** metav1.Time's JSON: UTC, second precision (the fraction is dropped, as Go's Format(RFC3339) does). */
+export function formatTime(t: Timestamp): string {
+  return `${utcParts(t.seconds)}Z`
+}
+
+/** metav1.MicroTime's JSON: UTC, always six fractional digits (RFC3339Micro). */
+export function formatMicroTime(t: Timestamp): string {
+  return `${utcParts(t.seconds)}.${pad(Math.floor(t.nanos / 1000), 6)}Z`
+}
+
+const UNITS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 }
+
+/** Parses a Go duration string ("1h2m3.5s", "-300ms", "0") into nanoseconds. */
+export function parseDuration(text: string, where: string): number {
+  const fail = () => new ProtobufError(`${where}: time: invalid duration "${text}"`)
+  let rest = text
+  let sign = 1
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    if (rest[0] === '-') sign = -1
+    rest = rest.slice(1)
+  }
+  if (rest === '0') return 0
+  if (rest === '') throw fail()
+  let total = 0
+  const part = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/
+  while (rest.length > 0) {
+    const match = part.exec(rest)
+    if (!match || (match[1] === '' && (match[2] ?? '') === '')) throw fail()
+    const unit = UNITS[match[3]]
+    total += Number(match[1] || '0') * unit
+    if (match[2]) total += Math.round(Number(`0.${match[2]}`) * unit)
+    rest = rest.slice(match[0].length)
+  }
+  return sign * total
+}
+
+/** Go's time.Duration.String(): "1h2m3s", "1.5s", "100ms", "1µs", "0s". */
+export function formatDuration(nanoseconds: number): string {
+  if (nanoseconds === 0) return '0s'
+  const negative = nanoseconds < 0
+  let n = Math.abs(nanoseconds)
+  let out: string
+  if (n < 1e9) {
+    // Sub-second values use the largest unit that keeps an integer part.
+    const [unit, size] = n < 1e3 ? ['ns', 1] : n < 1e6 ? ['µs', 1e3] : ['ms', 1e6]
+    out = fixed(n, size) + unit
+  } else {
+    const hours = Math.floor(n / 3600e9)
+    n -= hours * 3600e9
+    const minutes = Math.floor(n / 60e9)
+    n -= minutes * 60e9
+    out = fixed(n, 1e9) + 's'
+    if (hours > 0) out = `${hours}h${minutes}m${out}`
+    else if (minutes > 0) out = `${minutes}m${out}`
+  }
+  return negative ? `-${out}` : out
+}
+
+/** An integer count of `size` units with the fraction's trailing zeros dropped (Go's fmtFrac). */
+function fixed(n: number, size: number): string {
+  const whole = Math.floor(n / size)
+  const fraction = n - whole * size
+  if (fraction === 0) return String(whole)
+  const digits = String(size).length - 1
+  return `${whole}.${String(fraction).padStart(digits, '0').replace(/0+$/, '')}`
+}
