@@ -7,6 +7,8 @@ import { PatchError, type PatchType, UnparsablePatch, applyPatch, goMarshal, par
 import type { KubeObject } from '../registry/object.js'
 import { errors } from '../status-errors.js'
 import { negotiateOutput, readBody, requestMediaType, writeObject } from '../negotiation.js'
+import { APPLY_PATCH_TYPE, applyPatchHandler, checkNoForce } from './apply.js'
+import { managerOf, trackFields } from './field-manager.js'
 import { type Scope, checkFieldValidation, isDryRun } from './scope.js'
 
 export const PATCH_TYPES: Readonly<Record<string, PatchType>> = {
@@ -63,11 +65,14 @@ export function patchObject<T extends Record<string, unknown>>(current: T, parse
 }
 
 export async function patchHandler(scope: Scope): Promise<void> {
+  if (requestMediaType(scope.req) === APPLY_PATCH_TYPE) return applyPatchHandler(scope)
   const output = negotiateOutput(scope.req.headers.accept, { table: false })
   const parsed = await readPatch(scope)
+  checkNoForce(scope)
   const updated = await scope.store.update(scope.namespace, scope.name!, (current) => patchObject(current as KubeObject & Record<string, unknown>, parsed), {
     dryRun: parsed.dryRun,
     retryOnConflict: !parsed.setsResourceVersion,
+    trackFields: trackFields(scope.store, managerOf(scope, 'PatchOptions'), scope.subresource),
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
   })
   writeObject(scope.res, 200, updated, output)

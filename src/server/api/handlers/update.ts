@@ -1,6 +1,7 @@
 /** PUT of one object: a full replacement; a stale metadata.resourceVersion is a 409 Conflict. */
 import { errors } from '../status-errors.js'
 import { decodeBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
+import { managerOf, trackFields } from './field-manager.js'
 import { type Scope, checkFieldValidation, isDryRun, objectFromBody } from './scope.js'
 
 export async function updateHandler(scope: Scope): Promise<void> {
@@ -17,6 +18,7 @@ export async function updateHandler(scope: Scope): Promise<void> {
   const updated = await scope.store.update(scope.namespace, scope.name!, () => obj, {
     dryRun,
     retryOnConflict: !conditional,
+    trackFields: trackFields(scope.store, managerOf(scope, 'UpdateOptions'), scope.subresource),
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
   })
   writeObject(scope.res, 200, updated, output)
