@@ -9,7 +9,7 @@
  */
 import { FieldSet, FieldsV1Error, type PathElement, fieldElement, pathString } from './fieldpath.js'
 import type { TypeNode } from './schema.js'
-import { ApplySchemaError, compare, merge, removeItems, toFieldSet } from './walk.js'
+import { ApplySchemaError, compare, merge, removeItems, toFieldSet, withNamedFieldsAsMembers } from './walk.js'
 
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -286,6 +286,49 @@ export function applyConfiguration(live: Obj | undefined, config: Obj, options: 
     throw new ApplyBadRequest(`Incorrect version specified in apply patch. Specified patch version: ${version}, expected: ${scope.apiVersion}`)
   }
   if (isObj(config.metadata) && config.metadata.managedFields !== undefined) throw new ApplyBadRequest('metadata.managedFields must be nil')
+  try {
+    return applyOnce(live, config, options, scope)
+  } catch (err) {
+    if (!(err instanceof Conflicts) || options.manager !== 'kubectl' || !live) throw err instanceof Conflicts ? conflictError(err.conflicts) : err
+    // kubectl's first server-side apply after client-side ones: the fields of the last applied
+    // configuration that still hold their applied values are its own (lastAppliedManager).
+    const allowed = allowedFromLastApplied(live, scope)
+    const remaining = new Map<string, FieldSet>()
+    for (const [k, set] of err.conflicts) {
+      const left = set.difference(allowed)
+      if (!left.isEmpty()) remaining.set(k, left)
+    }
+    if (remaining.size > 0) throw conflictError(remaining)
+    return applyOnce(live, config, { ...options, force: true }, scope)
+  }
+}
+
+class Conflicts extends Error {
+  constructor(readonly conflicts: Map<string, FieldSet>) {
+    super('conflicts')
+  }
+}
+
+function allowedFromLastApplied(live: Obj, scope: FieldManagerScope): FieldSet {
+  const annotations = isObj(live.metadata) && isObj(live.metadata.annotations) ? live.metadata.annotations : {}
+  const text = annotations[LAST_APPLIED_ANNOTATION]
+  if (typeof text !== 'string' || text === '') return new FieldSet()
+  let lastApplied: unknown
+  try {
+    lastApplied = JSON.parse(text)
+  } catch {
+    return new FieldSet()
+  }
+  if (!isObj(lastApplied) || lastApplied.apiVersion !== scope.apiVersion) return new FieldSet()
+  try {
+    const c = compare(lastApplied, withoutManagedFields(live), scope.type)
+    return toFieldSet(lastApplied, scope.type).difference(c.modified).difference(c.added).difference(c.removed)
+  } catch {
+    return new FieldSet()
+  }
+}
+
+function applyOnce(live: Obj | undefined, config: Obj, options: ApplyOptions, scope: FieldManagerScope): Obj {
   let managed: Managed
   try {
     managed = decodeManagedFields(live && isObj(live.metadata) ? live.metadata.managedFields : undefined)
@@ -301,10 +344,12 @@ export function applyConfiguration(live: Obj | undefined, config: Obj, options: 
   const me: Owner = { manager: options.manager, operation: 'Apply', apiVersion: scope.apiVersion, ...(scope.subresource ? { subresource: scope.subresource } : {}), set: new FieldSet() }
   const key = identifier(me)
   const previous = managed.get(key)
-  const applied = filter(toFieldSet(config, scope.type), scope)
+  const configSet = toFieldSet(config, scope.type)
+  const applied = filter(configSet, scope)
   let others = new FieldSet()
   for (const [k, o] of managed) if (k !== key) others = others.union(o.set)
-  if (previous) merged = removeItems(merged, previous.set.difference(applied).difference(others), scope.type) as Obj
+  // The configuration's identity fields (metadata.name) count as owned here, as in the reference.
+  if (previous) merged = prune(merged, previous.set, configSet.union(others), scope.type)
 
   const c = compare(liveObj, merged, scope.type)
   const changed = filter(c.modified.union(c.added), scope)
@@ -315,7 +360,7 @@ export function applyConfiguration(live: Obj | undefined, config: Obj, options: 
     const clash = o.set.intersection(changed)
     if (!clash.isEmpty()) conflicts.set(k, clash)
   }
-  if (conflicts.size > 0 && !options.force) throw conflictError(conflicts)
+  if (conflicts.size > 0 && !options.force) throw new Conflicts(conflicts)
   for (const [k, o] of managed) {
     if (k === key) continue
     const set = o.set.difference(conflicts.get(k) ?? new FieldSet()).difference(removed)
@@ -330,14 +375,26 @@ export function applyConfiguration(live: Obj | undefined, config: Obj, options: 
   // kubectl's server-side apply keeps a client-side apply annotation in step (lastAppliedUpdater).
   if (options.manager === 'kubectl' && isObj(merged.metadata) && isObj(merged.metadata.annotations) && typeof merged.metadata.annotations[LAST_APPLIED_ANNOTATION] === 'string') {
     const lastApplied = structuredClone(config)
-    if (isObj(lastApplied.metadata) && isObj(lastApplied.metadata.annotations)) {
-      delete lastApplied.metadata.annotations[LAST_APPLIED_ANNOTATION]
-      if (Object.keys(lastApplied.metadata.annotations).length === 0) delete lastApplied.metadata.annotations
-    }
-    merged.metadata.annotations[LAST_APPLIED_ANNOTATION] = JSON.stringify(lastApplied)
+    if (isObj(lastApplied.metadata) && isObj(lastApplied.metadata.annotations)) delete lastApplied.metadata.annotations[LAST_APPLIED_ANNOTATION]
+    // Encoded as Go encodes an unstructured object: keys sorted, one line.
+    merged.metadata.annotations[LAST_APPLIED_ANNOTATION] = `${JSON.stringify(canonical(lastApplied))}\n`
   }
   setManagedFields(merged, managed)
   return merged
+}
+
+/**
+ * What the applier applied last time and left out now is removed from `merged`, except what
+ * any manager (the applier's new configuration included) still owns, parents of owned fields
+ * included; only what the applier owned goes.
+ */
+function prune(merged: Obj, lastSet: FieldSet, owned: FieldSet, type: TypeNode): Obj {
+  const last = withNamedFieldsAsMembers(lastSet, type)
+  const candidate = removeItems(merged, last, type)
+  const mergedSet = withNamedFieldsAsMembers(toFieldSet(merged, type), type)
+  const candidateSet = withNamedFieldsAsMembers(toFieldSet(candidate, type), type)
+  const toRemove = mergedSet.difference(candidateSet.union(withNamedFieldsAsMembers(owned, type))).intersection(last)
+  return removeItems(merged, toRemove, type) as Obj
 }
 
 function canonical(v: unknown): unknown {

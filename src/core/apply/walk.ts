@@ -202,6 +202,27 @@ export function merge(lhs: unknown, rhs: unknown, node: TypeNode): unknown {
   return out
 }
 
+/**
+ * `set` with every named struct field on its paths as a member too: the parents of an owned
+ * field count as owned when deciding what a prune may remove.
+ */
+export function withNamedFieldsAsMembers(set: FieldSet, node: TypeNode): FieldSet {
+  const out = set.union(new FieldSet())
+  markNamed(out, node)
+  return out
+}
+
+function markNamed(set: FieldSet, node: TypeNode): void {
+  for (const [pe, child] of set.children) {
+    if (node.k === 'list') markNamed(child, node.elem)
+    else if (node.k === 'map' && pe.startsWith('f:')) {
+      const name = pe.slice(2)
+      if (isNamedField(node, name)) set.members.add(pe)
+      markNamed(child, fieldType(node, name))
+    }
+  }
+}
+
 /** `value` without the fields and items of `set` (the prune of apply). */
 export function removeItems(value: unknown, set: FieldSet, node: TypeNode): unknown {
   if (set.isEmpty()) return value
