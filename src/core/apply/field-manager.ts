@@ -264,7 +264,7 @@ function conflictError(conflicts: Map<string, FieldSet>): ApplyConflictError {
   const causes = list.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${printManager(c.manager)}`, field: pathString(c.path) }))
   if (list.length === 1) return new ApplyConflictError(`Apply failed with 1 conflict: conflict with ${printManager(list[0]!.manager)}: ${pathString(list[0]!.path)}`, causes)
   const lines: string[] = []
-  for (const key of [...conflicts.keys()].sort((a, b) => cmp(printManager(a), printManager(b)))) {
+  for (const key of [...conflicts.keys()].sort()) {
     lines.push(`conflicts with ${printManager(key)}:`)
     for (const path of conflicts.get(key)!.paths()) lines.push(`- ${pathString(path)}`)
   }

@@ -39,8 +39,8 @@ const crdTypes = new WeakMap<object, TypeNode>()
 export function typeOf(store: GenericStore): TypeNode {
   const { strategy } = store
   if (!strategy.customResource) return builtInType(store.apiVersion, strategy.kind) ?? DEDUCED
-  const schema = (strategy as { openAPIV3Schema?: object }).openAPIV3Schema
-  if (!schema) return DEDUCED
+  const schema = strategy.openAPIV3Schema
+  if (typeof schema !== 'object' || schema === null) return DEDUCED
   let type = crdTypes.get(schema)
   if (!type) crdTypes.set(schema, (type = crdType(schema)))
   return type

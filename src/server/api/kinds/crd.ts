@@ -291,6 +291,7 @@ export function customResourceStrategy(crd: KubeObject, versionName: string): St
     }),
     customResource: true,
     ...(scalePaths ? { scalePaths } : {}),
+    ...(isPlainObject(obj(version.schema).openAPIV3Schema) ? { openAPIV3Schema: obj(version.schema).openAPIV3Schema } : {}),
   }
 }
 

@@ -41,6 +41,8 @@ export interface Strategy {
   deleteForbidden?(name: string): string | undefined
   /** A custom resource served from a CustomResourceDefinition (no strategic merge patch). */
   customResource?: boolean
+  /** The served version's openAPIV3Schema (custom resources): list and map types for apply. */
+  openAPIV3Schema?: unknown
   /** Where the scale subresource reads and writes (default: spec.replicas, status.replicas, spec.selector). */
   scalePaths?: ScalePaths
 }
