@@ -33,6 +33,12 @@ describe('api: server-side apply over HTTP', function () {
     const merge = await send('PATCH', `${CM}/a?force=true`, { data: { x: '1' } }, 'application/merge-patch+json')
     assert.equal(merge.status, 422)
     assert.equal(json(merge).message, 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch')
+    const unknown = await send('PATCH', `${CM}/a`, '{}', 'application/x-unknown')
+    assert.equal(unknown.status, 415)
+    assert.equal(
+      json(unknown).message,
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
+    )
   })
 
   it('creates a missing object (201), then updates it (200); YAML and JSON bodies', async () => {

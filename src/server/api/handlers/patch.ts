@@ -32,7 +32,7 @@ export const CUSTOM_RESOURCE_PATCH_TYPES = ['application/json-patch+json', 'appl
 export async function readPatch(scope: Scope): Promise<ParsedPatch> {
   const type = PATCH_TYPES[requestMediaType(scope.req)]
   if (scope.store.strategy.customResource && (type === undefined || type === 'strategic')) throw errors.unsupportedMediaType(CUSTOM_RESOURCE_PATCH_TYPES)
-  if (!type) throw errors.unsupportedMediaType(Object.keys(PATCH_TYPES))
+  if (!type) throw errors.unsupportedMediaType([...Object.keys(PATCH_TYPES), APPLY_PATCH_TYPE])
   checkFieldValidation(scope.query)
   const dryRun = isDryRun(scope.query.getAll('dryRun'))
   const text = (await readBody(scope.req)).toString('utf8')
