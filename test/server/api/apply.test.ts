@@ -127,6 +127,30 @@ describe('api: server-side apply over HTTP', function () {
     assert.equal(json(status).status.observedGeneration, 1)
   })
 
+  it('scale subresource: an applied Scale owns the replicas with subresource scale', async () => {
+    const scale = await send('PATCH', '/apis/apps/v1/namespaces/default/deployments/d/scale?fieldManager=scaler', {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: 'd' },
+      spec: { replicas: 3 },
+    })
+    assert.equal(scale.status, 200, scale.body)
+    assert.equal(json(scale).kind, 'Scale')
+    assert.equal(json(scale).spec.replicas, 3)
+    const d = json(await server.get('/apis/apps/v1/namespaces/default/deployments/d'))
+    assert.equal(d.spec.replicas, 3)
+    const entry = d.metadata.managedFields.find((e: any) => e.manager === 'scaler')
+    assert.deepEqual([entry.operation, entry.apiVersion, entry.subresource, entry.fieldsV1], ['Apply', 'apps/v1', 'scale', { 'f:spec': { 'f:replicas': {} } }])
+    const conflict = await send('PATCH', '/apis/apps/v1/namespaces/default/deployments/d?fieldManager=tool', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd' },
+      spec: { replicas: 5 },
+    })
+    assert.equal(conflict.status, 409)
+    assert.equal(json(conflict).message, 'Apply failed with 1 conflict: conflict with "scaler" with subresource "scale": .spec.replicas')
+  })
+
   it('custom resources: applied with the CRD schema (list-map keys)', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',

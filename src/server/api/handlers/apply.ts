@@ -4,7 +4,8 @@
  * the conflicts and the managedFields. A missing object is created (201). `fieldManager` is
  * required, `force=true` takes conflicting fields over.
  */
-import { ApplyBadRequest, ApplyConflictError, ApplySchemaError, applyConfiguration } from '../../../core/apply/index.js'
+import { ApplyBadRequest, ApplyConflictError, ApplySchemaError, FieldSet, applyConfiguration } from '../../../core/apply/index.js'
+import { setPath } from '../kinds/crd.js'
 import { jsYaml } from '../../../core/util/yaml.js'
 import { failureStatus } from '../../http/status.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
@@ -38,8 +39,15 @@ function toApiError(err: unknown): unknown {
   return err
 }
 
-export async function applyPatchHandler(scope: Scope): Promise<void> {
-  const output = negotiateOutput(scope.req.headers.accept, { table: false })
+interface ApplyRequest {
+  config: KubeObject
+  manager: string
+  force: boolean
+  dryRun: boolean
+}
+
+/** The query and body of an apply request, checked as the reference checks them. */
+async function readApply(scope: Scope): Promise<ApplyRequest> {
   checkFieldValidation(scope.query)
   const dryRun = isDryRun(scope.query.getAll('dryRun'))
   const manager = requestedFieldManager(scope, 'PatchOptions')
@@ -54,7 +62,12 @@ export async function applyPatchHandler(scope: Scope): Promise<void> {
   }
   if (config === undefined || config === null) config = {}
   if (!isPlainObject(config)) throw errors.badRequest('error decoding YAML: json: cannot unmarshal array into Go value of type map[string]interface {}')
-  const applied = config as KubeObject
+  return { config: config as KubeObject, manager, force, dryRun }
+}
+
+export async function applyPatchHandler(scope: Scope): Promise<void> {
+  const output = negotiateOutput(scope.req.headers.accept, { table: false })
+  const { config: applied, manager, force, dryRun } = await readApply(scope)
   const { store } = scope
   const fmScope = fieldManagerScope(store, scope.subresource)
   const options = { manager, force }
@@ -106,5 +119,48 @@ function checkName(scope: Scope, obj: KubeObject): void {
   const ns = typeof meta.namespace === 'string' ? meta.namespace : ''
   if (scope.store.strategy.namespaced && ns !== '' && ns !== scope.namespace) {
     throw errors.badRequest(`the namespace of the object (${ns}) does not match the namespace on the request (${scope.namespace ?? ''})`)
+  }
+}
+
+/**
+ * Apply to the scale subresource: the Scale's spec.replicas is applied to the object's replicas
+ * field (the CRD's specReplicasPath for custom resources), owned by the manager with
+ * subresource `scale` in the object's managedFields; the answer is the object's Scale.
+ */
+export async function applyScaleHandler(scope: Scope, toScale: (obj: KubeObject) => KubeObject, replicasPath: readonly string[]): Promise<void> {
+  const output = negotiateOutput(scope.req.headers.accept, { table: false })
+  const { config, manager, force, dryRun } = await readApply(scope)
+  if (config.apiVersion !== 'autoscaling/v1') {
+    throw errors.badRequest(`Incorrect version specified in apply patch. Specified patch version: ${String(config.apiVersion ?? '')}, expected: autoscaling/v1`)
+  }
+  checkName(scope, config)
+  const { store } = scope
+  const spec = isPlainObject(config.spec) ? config.spec : {}
+  const parentConfig: KubeObject = { apiVersion: store.apiVersion, kind: store.strategy.kind, metadata: { name: scope.name! } }
+  if (spec.replicas !== undefined) setPath(parentConfig, replicasPath, spec.replicas)
+  const replicasSet = FieldSet.of(replicasPath.map((s) => `f:${s}`))
+  const fmScope = { ...fieldManagerScope(store, 'scale'), resetFields: (s: FieldSet) => s.intersection(replicasSet) }
+  let managedFields: unknown
+  try {
+    const updated = await store.update(
+      scope.namespace,
+      scope.name!,
+      (current) => {
+        const next = applyConfiguration(current as KubeObject & Record<string, unknown>, parentConfig, { manager, force }, fmScope) as KubeObject
+        managedFields = next.metadata.managedFields
+        return next
+      },
+      {
+        dryRun,
+        retryOnConflict: true,
+        trackFields: (obj) => {
+          if (managedFields === undefined) delete obj.metadata.managedFields
+          else obj.metadata.managedFields = managedFields
+        },
+      },
+    )
+    writeObject(scope.res, 200, toScale(updated), output)
+  } catch (err) {
+    throw toApiError(err)
   }
 }

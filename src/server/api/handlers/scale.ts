@@ -11,7 +11,8 @@ import { type ScalePaths, invalidValue } from '../registry/strategy.js'
 import { getPath, setPath } from '../kinds/crd.js'
 import { errors } from '../status-errors.js'
 import { DEFAULT_COLUMNS, toTable } from '../table.js'
-import { decodeBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
+import { decodeBody, negotiateOutput, readBody, requestMediaType, writeObject } from '../negotiation.js'
+import { APPLY_PATCH_TYPE, applyScaleHandler } from './apply.js'
 import { patchObject, readPatch } from './patch.js'
 import { managerOf, trackFields } from './field-manager.js'
 import { type Scope, checkFieldValidation, includeObject, isDryRun } from './scope.js'
@@ -139,6 +140,8 @@ export async function updateScaleHandler(scope: Scope): Promise<void> {
 }
 
 export async function patchScaleHandler(scope: Scope): Promise<void> {
+  const paths = scope.store.strategy.scalePaths
+  if (requestMediaType(scope.req) === APPLY_PATCH_TYPE) return applyScaleHandler(scope, (o) => toScale(o, paths), paths?.specReplicas ?? ['spec', 'replicas'])
   const output = negotiateOutput(scope.req.headers.accept, { table: false })
   const parsed = await readPatch(scope)
   const updated = await scope.store.update(
