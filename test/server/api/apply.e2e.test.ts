@@ -99,6 +99,28 @@ describe('api: kubectl apply --server-side (end to end)', function () {
     assert.match(r.stderr, new RegExp(`^error: Apply failed with 1 conflict: conflict with "${scaleEntry.manager}" with subresource "scale" using apps/v1: \\.spec\\.replicas\\n`))
   })
 
+  it('kubectl diff --server-side shows what an apply would change', async () => {
+    const r = await kubectl('diff', '--server-side', '--force-conflicts', '-f', deployment(7))
+    assert.equal(r.code, 1, r.stderr)
+    assert.match(r.stdout, /^-  replicas: 4$/m)
+    assert.match(r.stdout, /^\+  replicas: 7$/m)
+    assert.equal((await json('get', 'deployment', 'web')).spec.replicas, 4)
+  })
+
+  it('cluster-scoped objects, and list items keyed by a defaulted key (service ports by port and protocol)', async () => {
+    assert.equal(await ok('apply', '--server-side', '-f', session.file('ns.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ssa\n  labels: {team: a}\n')), 'namespace/ssa serverside-applied\n')
+    assert.equal((await json('get', 'namespace', 'ssa')).metadata.labels.team, 'a')
+    const svc = (port: number) =>
+      session.file('svc.yaml', `apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports:\n  - name: http\n    port: 80\n    targetPort: ${port}\n`)
+    await ok('apply', '--server-side', '-f', svc(8080))
+    await ok('apply', '--server-side', '-f', svc(9090))
+    const service = await json('get', 'service', 'web', '--show-managed-fields')
+    assert.equal(service.spec.ports.length, 1)
+    assert.equal(service.spec.ports[0].targetPort, 9090)
+    const entry = service.metadata.managedFields.find((e: any) => e.manager === 'kubectl')
+    assert.deepEqual(entry.fieldsV1['f:spec']['f:ports'], { 'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:name': {}, 'f:port': {}, 'f:targetPort': {} } })
+  })
+
   it('--dry-run=server creates and changes nothing', async () => {
     const cm = session.file('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dry\ndata:\n  a: "1"\n')
     assert.equal(await ok('apply', '--server-side', '--dry-run=server', '-f', cm), 'configmap/dry serverside-applied (server dry run)\n')
@@ -112,7 +134,7 @@ describe('api: kubectl apply --server-side (end to end)', function () {
     assert.equal((await json('get', 'configmap', 'dry')).data.a, '1')
   })
 
-  it('client-side apply still keeps last-applied-configuration; managers of create, label and edit are recorded', async () => {
+  it('client-side apply keeps last-applied-configuration; kubectl label is recorded; kubectl server-side apply takes over from client-side apply', async () => {
     const cm = session.file('csa.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: csa\ndata:\n  a: "1"\n')
     assert.equal(await ok('apply', '-f', cm), 'configmap/csa created\n')
     const created = await json('get', 'configmap', 'csa', '--show-managed-fields')
