@@ -9,7 +9,7 @@
  */
 import { FieldSet, FieldsV1Error, type PathElement, fieldElement, pathString } from './fieldpath.js'
 import type { TypeNode } from './schema.js'
-import { ApplySchemaError, compare, merge, removeItems, toFieldSet, withNamedFieldsAsMembers } from './walk.js'
+import { ApplySchemaError, compare, merge, removeItems, toFieldSet, validationErrors, withNamedFieldsAsMembers } from './walk.js'
 
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -286,6 +286,9 @@ export function applyConfiguration(live: Obj | undefined, config: Obj, options: 
     throw new ApplyBadRequest(`Incorrect version specified in apply patch. Specified patch version: ${version}, expected: ${scope.apiVersion}`)
   }
   if (isObj(config.metadata) && config.metadata.managedFields !== undefined) throw new ApplyBadRequest('metadata.managedFields must be nil')
+  const errs = validationErrors(config, scope.type)
+  if (errs.length === 1) throw new ApplySchemaError(errs[0]!)
+  if (errs.length > 1) throw new ApplySchemaError(['errors:', ...errs.map((e) => `  ${e}`)].join('\n'))
   try {
     return applyOnce(live, config, options, scope)
   } catch (err) {

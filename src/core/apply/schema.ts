@@ -127,7 +127,10 @@ function fromOpenApiV3(s: Obj): TypeNode {
   return SCALAR
 }
 
-/** The type of a map entry or struct field; unknown fields are deduced (the lenient reading). */
+/**
+ * The type of a map entry or struct field. Fields a struct does not declare are deduced: the
+ * walks stay lenient with stored objects; an applied configuration is checked first.
+ */
 export function fieldType(node: TypeNode & { k: 'map' }, name: string): TypeNode {
   return node.fields?.(name) ?? node.elem ?? DEDUCED
 }

@@ -5,7 +5,7 @@
  * the removal of a set of paths. Objects are plain JSON values; `undefined` is an absent field,
  * `null` a present one.
  */
-import { FieldSet, type PathElement, fieldElement, indexElement, keyElement, valueElement } from './fieldpath.js'
+import { FieldSet, type PathElement, fieldElement, indexElement, keyElement, pathString, valueElement } from './fieldpath.js'
 import { type TypeNode, fieldType, isNamedField, resolve } from './schema.js'
 
 type Obj = Record<string, unknown>
@@ -70,6 +70,56 @@ function indexItems(list: ListNode, items: unknown): { order: PathElement[]; byE
     order.push(pe)
   })
   return { order, byElement }
+}
+
+/**
+ * What keeps a value from being typed by the schema (the reference's messages, prefixed by the
+ * path): fields a struct does not declare, list items without their keys, values of the wrong
+ * shape where a list or map is expected.
+ */
+export function validationErrors(value: unknown, node: TypeNode): string[] {
+  const errs: string[] = []
+  validateAt(value, node, [], errs)
+  return errs
+}
+
+function validateAt(value: unknown, node: TypeNode, path: PathElement[], errs: string[]): void {
+  const n = resolve(node, value)
+  if (value === null || value === undefined || n.k === 'scalar' || n.k === 'deduced') return
+  const at = pathString(path)
+  if (n.k === 'list') {
+    if (!Array.isArray(value)) return void errs.push(`${at}: expected list, got ${goKind(value)}`)
+    const seen = new Set<PathElement>()
+    value.forEach((item, i) => {
+      let pe: PathElement
+      try {
+        pe = itemElement(n, i, item)
+      } catch (err) {
+        return void errs.push(`${at}: element ${i}: ${(err as Error).message}`)
+      }
+      if (seen.has(pe)) return void errs.push(`${at}: duplicate entries for key ${pathString([pe])}`)
+      seen.add(pe)
+      validateAt(item, n.elem, [...path, pe], errs)
+    })
+    return
+  }
+  if (!isObj(value)) return void errs.push(`${at}: expected map, got ${goKind(value)}`)
+  for (const [k, v] of Object.entries(value)) {
+    const p = [...path, fieldElement(k)]
+    if (!isNamedField(n, k) && n.elem === undefined) {
+      errs.push(`${pathString(p)}: field not declared in schema`)
+      continue
+    }
+    validateAt(v, fieldType(n, k), p, errs)
+  }
+}
+
+function goKind(v: unknown): string {
+  if (Array.isArray(v)) return 'list'
+  if (isObj(v)) return 'map'
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64'
+  if (typeof v === 'boolean') return 'bool'
+  return 'string'
 }
 
 /** The field set of an object: its leaves, list items and map entries (not struct fields). */

@@ -244,6 +244,21 @@ describe('apply: Apply operations', () => {
     assert.throws(() => applyConfiguration(undefined, cm({}, { managedFields: [] }), { manager: 'm', force: false }, cmScope), /^Error: metadata.managedFields must be nil$/)
   })
 
+  it('rejects what the schema does not declare, with the path of each field', () => {
+    const np = { type: builtInType('networking.k8s.io/v1', 'NetworkPolicy')!, apiVersion: 'networking.k8s.io/v1', now: NOW }
+    const config = { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'p' }, spec: { ingress: [{ _from: [] }] } }
+    // As reported against kube-apiserver (defenseunicorns/kubernetes-fluent-client#819).
+    assert.throws(() => applyConfiguration(undefined, config, { manager: 'm', force: false }, np), /^Error: \.spec\.ingress\[0\]\._from: field not declared in schema$/)
+    const two = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ protocol: 'UDP' }], bogus: 1 } }
+    assert.throws(
+      () => applyConfiguration(undefined, two, { manager: 'm', force: false }, { type: builtInType('v1', 'Service')!, apiVersion: 'v1', now: NOW }),
+      (err: Error) => {
+        assert.equal(err.message, 'errors:\n  .spec.ports: element 0: associative list with keys has an element that omits key field "port" (and doesn\'t have default value)\n  .spec.bogus: field not declared in schema')
+        return true
+      },
+    )
+  })
+
   it('custom resources: the CRD schema keys lists; without one lists are atomic and maps granular', () => {
     const schema = {
       type: 'object',

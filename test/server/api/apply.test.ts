@@ -87,6 +87,14 @@ describe('api: server-side apply over HTTP', function () {
     const name = await send('PATCH', `${CM}/a?fieldManager=tool`, cm('b', {}))
     assert.equal(name.status, 400)
     assert.equal(json(name).message, 'the name of the object (b) does not match the name on the URL (a)')
+    // The reference's answer to a field the schema lacks (kubernetes/kubernetes#122480): a 500 without a reason.
+    const svc = await send('PATCH', '/api/v1/namespaces/general/services/admin-api?fieldManager=tool', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'admin-api', namespace: 'general' },
+      spec: { topologyKeys: ['x'] },
+    })
+    assert.equal(svc.body, '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"failed to create typed patch object (general/admin-api; /v1, Kind=Service): .spec.topologyKeys: field not declared in schema","code":500}\n')
     const yaml = await send('PATCH', `${CM}/a?fieldManager=tool`, 'a: [')
     assert.equal(yaml.status, 400)
     assert.match(json(yaml).message, /^error decoding YAML: /)

@@ -7,7 +7,7 @@
 import { ApplyBadRequest, ApplyConflictError, ApplySchemaError, FieldSet, applyConfiguration } from '../../../core/apply/index.js'
 import { setPath } from '../kinds/crd.js'
 import { jsYaml } from '../../../core/util/yaml.js'
-import { failureStatus } from '../../http/status.js'
+import { type Status, failureStatus } from '../../http/status.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { ApiError, errors } from '../status-errors.js'
 import { negotiateOutput, readBody, writeObject } from '../negotiation.js'
@@ -32,10 +32,24 @@ function parseForce(value: string | null): boolean {
   throw errors.badRequest(`force: invalid value ${JSON.stringify(value)}: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`)
 }
 
-function toApiError(err: unknown): unknown {
+/** `default/web; apps/v1, Kind=Deployment`: how the reference names the applied object in errors. */
+function objectName(obj: KubeObject): string {
+  const meta = isPlainObject(obj.metadata) ? obj.metadata : {}
+  const str = (v: unknown) => (typeof v === 'string' ? v : '')
+  const apiVersion = str(obj.apiVersion)
+  const groupVersion = apiVersion.includes('/') ? apiVersion : `/${apiVersion}`
+  return `${str(meta.namespace)}/${str(meta.name)}; ${groupVersion}, Kind=${str(obj.kind)}`
+}
+
+function toApiError(err: unknown, config: KubeObject): unknown {
   if (err instanceof ApplyConflictError) return new ApiError(failureStatus(409, 'Conflict', err.message, { causes: err.causes }))
   if (err instanceof ApplyBadRequest) return errors.badRequest(err.message)
-  if (err instanceof ApplySchemaError) return new ApiError(failureStatus(500, '', `failed to create typed patch object: ${err.message}`))
+  // Not a Status in the reference either: a 500 with the error's text and no reason.
+  if (err instanceof ApplySchemaError) {
+    const { reason: _unknown, ...status } = failureStatus(500, '', `failed to create typed patch object (${objectName(config)}): ${err.message}`)
+    void _unknown
+    return new ApiError(status as Status)
+  }
   return err
 }
 
@@ -98,13 +112,13 @@ export async function applyPatchHandler(scope: Scope): Promise<void> {
     return
   } catch (err) {
     const notFound = err instanceof ApiError && err.code === 404 && err.status.reason === 'NotFound' && !scope.subresource
-    if (!notFound) throw toApiError(err)
+    if (!notFound) throw toApiError(err, applied)
   }
   let created: KubeObject
   try {
     created = applyConfiguration(undefined, applied, options, fmScope) as KubeObject
   } catch (err) {
-    throw toApiError(err)
+    throw toApiError(err, applied)
   }
   if (store.strategy.namespaced && created.metadata.namespace === undefined) created.metadata.namespace = scope.namespace
   created.metadata.name ??= scope.name!
@@ -161,6 +175,6 @@ export async function applyScaleHandler(scope: Scope, toScale: (obj: KubeObject)
     )
     writeObject(scope.res, 200, toScale(updated), output)
   } catch (err) {
-    throw toApiError(err)
+    throw toApiError(err, parentConfig)
   }
 }
