@@ -12,6 +12,7 @@
 //   "<def>"                          a struct, a key of defs
 //   ["l", <type>, "a"|"s"|"m", keys?, keyDefaults?]   a list: atomic, set, or map keyed by `keys`
 //   ["m", <type>, "a"?]              a map (additionalProperties); "a" when atomic
+//   ["a", "<def>"]                   a struct made atomic where it is used (x-kubernetes-map-type on the field)
 // The list type is x-kubernetes-list-type (with x-kubernetes-list-map-keys); without it, the patch
 // strategy as the reference's type converter reads it: merge with a merge key is a map keyed by
 // it, merge without one a set, anything else atomic.
@@ -106,7 +107,7 @@ while (queue.length) {
   for (const key of Object.keys(def.properties).sort()) {
     let t = type(def.properties[key])
     // An atomic map-type on a struct field ($ref) makes that field atomic too.
-    if (def.properties[key]['x-kubernetes-map-type'] === 'atomic' && typeof t === 'string' && t !== 'd') t = ['m', t, 'a']
+    if (def.properties[key]['x-kubernetes-map-type'] === 'atomic' && typeof t === 'string' && t !== 'd') t = ['a', t]
     f[key] = t
   }
   const entry = { f }

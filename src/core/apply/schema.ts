@@ -19,7 +19,7 @@ export type TypeNode =
   | { k: 'map'; fields?: (name: string) => TypeNode | undefined; elem?: TypeNode; atomic: boolean; self: boolean; required?: ReadonlySet<string> }
   | { k: 'list'; elem: TypeNode; type: 'atomic' | 'set' | 'map'; keys: string[]; keyDefaults: Record<string, unknown> }
 
-type TypeRef = 0 | string | ['l', TypeRef, 'a' | 's' | 'm', string[]?, Record<string, unknown>?] | ['m', TypeRef, 'a'?]
+type TypeRef = 0 | string | ['l', TypeRef, 'a' | 's' | 'm', string[]?, Record<string, unknown>?] | ['m', TypeRef, 'a'?] | ['a', string]
 
 interface Artefact {
   gvk: Record<string, string>
@@ -40,11 +40,12 @@ function fromRef(ref: TypeRef): TypeNode {
     const [, item, t, keys, keyDefaults] = ref
     return { k: 'list', elem: fromRef(item), type: t === 'm' ? 'map' : t === 's' ? 'set' : 'atomic', keys: keys ?? [], keyDefaults: keyDefaults ?? {} }
   }
+  if (ref[0] === 'a') {
+    const struct = fromRef(ref[1])
+    return struct.k === 'map' ? { ...struct, atomic: true } : struct
+  }
   const [, elem, atomic] = ref
-  const inner = fromRef(elem)
-  // An atomic struct field is written as ['m', '<def>', 'a']: the struct, made atomic.
-  if (typeof elem === 'string' && elem !== 'd' && inner.k === 'map') return { ...inner, atomic: true }
-  return { k: 'map', elem: inner, atomic: atomic === 'a', self: true }
+  return { k: 'map', elem: fromRef(elem), atomic: atomic === 'a', self: true }
 }
 
 function defNode(name: string): TypeNode {

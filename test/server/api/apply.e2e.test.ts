@@ -121,6 +121,56 @@ describe('api: kubectl apply --server-side (end to end)', function () {
     assert.deepEqual(entry.fieldsV1['f:spec']['f:ports'], { 'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:name': {}, 'f:port': {}, 'f:targetPort': {} } })
   })
 
+  it('a CRD and its custom resources: list items merged by the CRD schema keys, conflicts between managers', async () => {
+    const crd = [
+      'apiVersion: apiextensions.k8s.io/v1',
+      'kind: CustomResourceDefinition',
+      'metadata: {name: gadgets.example.com}',
+      'spec:',
+      '  group: example.com',
+      '  scope: Namespaced',
+      '  names: {plural: gadgets, singular: gadget, kind: Gadget}',
+      '  versions:',
+      '  - name: v1',
+      '    served: true',
+      '    storage: true',
+      '    schema:',
+      '      openAPIV3Schema:',
+      '        type: object',
+      '        properties:',
+      '          spec:',
+      '            type: object',
+      '            properties:',
+      '              size: {type: integer}',
+      '              parts:',
+      '                type: array',
+      '                x-kubernetes-list-type: map',
+      '                x-kubernetes-list-map-keys: [name]',
+      '                items: {type: object, properties: {name: {type: string}, count: {type: integer}}}',
+      '',
+    ].join('\n')
+    assert.equal(await ok('apply', '--server-side', '-f', session.file('crd.yaml', crd)), 'customresourcedefinition.apiextensions.k8s.io/gadgets.example.com serverside-applied\n')
+    const gadget = (manager: string, parts: string, size?: number) =>
+      kubectl(
+        'apply',
+        '--server-side',
+        `--field-manager=${manager}`,
+        '-f',
+        session.file('g.yaml', `apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n${size === undefined ? '' : `  size: ${size}\n`}  parts: ${parts}\n`),
+      )
+    assert.equal((await gadget('alice', '[{name: a, count: 1}]', 1)).code, 0)
+    assert.equal((await gadget('bob', '[{name: b, count: 2}]')).code, 0)
+    const both = await json('get', 'gadget', 'g', '--show-managed-fields')
+    assert.deepEqual(both.spec.parts, [
+      { name: 'a', count: 1 },
+      { name: 'b', count: 2 },
+    ])
+    assert.deepEqual(both.metadata.managedFields.find((e: any) => e.manager === 'bob').fieldsV1, { 'f:spec': { 'f:parts': { 'k:{"name":"b"}': { '.': {}, 'f:count': {}, 'f:name': {} } } } })
+    const conflict = await gadget('bob', '[{name: b, count: 2}]', 2)
+    assert.equal(conflict.code, 1)
+    assert.match(conflict.stderr, /^error: Apply failed with 1 conflict: conflict with "alice": \.spec\.size\n/)
+  })
+
   it('--dry-run=server creates and changes nothing', async () => {
     const cm = session.file('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dry\ndata:\n  a: "1"\n')
     assert.equal(await ok('apply', '--server-side', '--dry-run=server', '-f', cm), 'configmap/dry serverside-applied (server dry run)\n')
