@@ -85,7 +85,11 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
  */
 export function crdType(schema: unknown): TypeNode {
   const node = fromOpenApiV3(isObj(schema) ? schema : {})
-  if (node.k !== 'map') return node
+  return withObjectFields(node.k === 'map' ? node : { k: 'map', elem: DEDUCED, atomic: false, self: true })
+}
+
+/** An object's own apiVersion, kind and metadata: a custom resource, or an embedded resource in it. */
+function withObjectFields(node: TypeNode & { k: 'map' }): TypeNode {
   const base = node.fields
   return {
     ...node,
@@ -110,7 +114,7 @@ function fromOpenApiV3(s: Obj): TypeNode {
     const props = isObj(s.properties) ? s.properties : undefined
     const fieldCache = new Map<string, TypeNode | undefined>()
     const elem = isObj(s.additionalProperties) ? fromOpenApiV3(s.additionalProperties) : props ? (s['x-kubernetes-preserve-unknown-fields'] === true ? DEDUCED : undefined) : DEDUCED
-    return {
+    const node: TypeNode = {
       k: 'map',
       atomic: s['x-kubernetes-map-type'] === 'atomic',
       self: true,
@@ -124,6 +128,7 @@ function fromOpenApiV3(s: Obj): TypeNode {
         : {}),
       ...(elem ? { elem } : {}),
     }
+    return s['x-kubernetes-embedded-resource'] === true ? withObjectFields(node) : node
   }
   return SCALAR
 }

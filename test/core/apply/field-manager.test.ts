@@ -278,6 +278,15 @@ describe('apply: Apply operations', () => {
     assert.deepEqual(fieldsOf(live, 'one', 'Apply'), { 'f:spec': { 'f:ports': { 'k:{"name":"a"}': { '.': {}, 'f:name': {}, 'f:port': {} } }, 'f:tags': {} } })
     const merged = applyConfiguration(live, cr({ ports: [{ name: 'b', port: 2 }] }), { manager: 'two', force: false }, typed)
     assert.deepEqual(merged.spec.ports, [{ name: 'a', port: 1 }, { name: 'b', port: 2 }])
+    // An embedded resource (x-kubernetes-embedded-resource) has its own apiVersion, kind and metadata.
+    const embedded = crdType({ type: 'object', properties: { spec: { type: 'object', properties: { template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: {} } } } } })
+    const withTemplate = applyConfiguration(
+      undefined,
+      { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 't' }, spec: { template: { apiVersion: 'v1', kind: 'Pod', metadata: { labels: { a: 'b' } } } } },
+      { manager: 'one', force: false },
+      { type: embedded, apiVersion: 'example.com/v1', now: NOW },
+    )
+    assert.deepEqual(fieldsOf(withTemplate, 'one', 'Apply'), { 'f:spec': { 'f:template': { 'f:apiVersion': {}, 'f:kind': {}, 'f:metadata': { 'f:labels': { 'f:a': {} } } } } })
     const deduced = { type: DEDUCED, apiVersion: 'example.com/v1', now: NOW }
     const created = updateManagedFields(undefined, cr({ replicas: 1, list: [1, 2] }), 'kubectl-create', deduced)
     assert.deepEqual(fieldsOf(created, 'kubectl-create'), { 'f:spec': { '.': {}, 'f:list': {}, 'f:replicas': {} } })
