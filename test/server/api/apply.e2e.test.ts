@@ -190,8 +190,8 @@ describe('api: kubectl apply --server-side (end to end)', function () {
     const created = await json('get', 'configmap', 'csa', '--show-managed-fields')
     assert.match(created.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'], /"data":\{"a":"1"\}/)
     assert.deepEqual(
-      created.metadata.managedFields.map((e: any) => [e.manager, e.operation]),
-      [['kubectl-client-side-apply', 'Update']],
+      created.metadata.managedFields.map((e: any) => [e.manager, e.operation, e.apiVersion, e.fieldsV1]),
+      [['kubectl-client-side-apply', 'Update', 'v1', { 'f:data': { '.': {}, 'f:a': {} }, 'f:metadata': { 'f:annotations': { '.': {}, 'f:kubectl.kubernetes.io/last-applied-configuration': {} } } }]],
     )
     await ok('apply', '-f', session.file('csa.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: csa\ndata:\n  a: "2"\n'))
     assert.equal((await json('get', 'configmap', 'csa')).data.a, '2')
