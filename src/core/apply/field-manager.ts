@@ -371,9 +371,10 @@ function applyOnce(live: Obj | undefined, config: Obj, options: ApplyOptions, sc
     else o.set = set
   }
   const unchanged = JSON.stringify(canonical(liveObj)) === JSON.stringify(canonical(merged)) && live !== undefined
-  const time = unchanged && previous?.time ? previous.time : now
+  // An apply that changes nothing leaves the time as it was (none for a new entry), as the reference does.
+  const time = unchanged ? previous?.time : now
   if (applied.isEmpty()) managed.delete(key)
-  else managed.set(key, { ...me, set: applied, time })
+  else managed.set(key, { ...me, set: applied, ...(time ? { time } : {}) })
 
   // kubectl's server-side apply keeps a client-side apply annotation in step (lastAppliedUpdater).
   if (options.manager === 'kubectl' && isObj(merged.metadata) && isObj(merged.metadata.annotations) && typeof merged.metadata.annotations[LAST_APPLIED_ANNOTATION] === 'string') {

@@ -230,6 +230,12 @@ describe('apply: Apply operations', () => {
     const first = applyConfiguration(undefined, cm({ a: '1' }), { manager: 'mine', force: false }, { ...cmScope, now: '2024-01-01T00:00:00Z' })
     const again = applyConfiguration(first, cm({ a: '1' }), { manager: 'mine', force: false }, cmScope)
     assert.deepEqual(again, first)
+    const sharer = applyConfiguration(first, cm({ a: '1' }), { manager: 'sharer', force: false }, cmScope)
+    assert.deepEqual(
+      entries(sharer).find((e) => e.manager === 'sharer'),
+      { manager: 'sharer', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } },
+      'a first apply that changes nothing has no time',
+    )
     const untracked = applyConfiguration(cm({ old: 'x' }), cm({ a: '1' }), { manager: 'mine', force: false }, cmScope)
     assert.deepEqual(fieldsOf(untracked, 'before-first-apply'), { 'f:data': { '.': {}, 'f:old': {} } })
     assert.deepEqual(untracked.data, { old: 'x', a: '1' })

@@ -20,7 +20,6 @@ export function requestedFieldManager(scope: Scope, kind: string): string {
   const invalid = (message: string) =>
     errors.invalid('meta.k8s.io', kind, '', [{ reason: message.startsWith('Too long') ? 'FieldValueTooLong' : 'FieldValueInvalid', message, field: 'fieldManager' }])
   if (manager.length > FIELD_MANAGER_MAX_LENGTH) throw invalid(`Too long: may not be more than ${FIELD_MANAGER_MAX_LENGTH} bytes`)
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(manager)) throw invalid(`Invalid value: ${JSON.stringify(manager)}: must only contain printable characters`)
   return manager
 }
