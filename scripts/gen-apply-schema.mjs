@@ -4,8 +4,9 @@
 //
 // The artefact holds what server-side apply needs to tell fields, list items and map entries apart:
 //   gvk:  { "<apiVersion>/<Kind>": "<def>" }   every kind the document names
-//   defs: { "<def>": { f: { "<field>": <type> }, a?: 1, r?: [...] } }   structs (a: 1 = atomic struct,
-//         x-kubernetes-map-type; r: required list and map fields, always serialized by Go)
+//   defs: { "<def>": { f: { "<field>": <type> }, a?: 1, r?: [...], v?: [...] } }   structs (a: 1 = atomic
+//         struct, x-kubernetes-map-type; r: required list and map fields, v: struct fields held by value:
+//         Go serializes both even when empty, so they never "appear" in a comparison)
 // where <type> is
 //   0                                scalar (also string-like structs: Quantity, Time, IntOrString)
 //   "d"                              untyped: deduced from the value (RawExtension, JSON)
@@ -38,6 +39,25 @@ const refName = (ref) => ref.replace(/^#\/definitions\//, '')
 
 const defs = {}
 const queue = []
+// Struct fields Go holds by value (not pointers) beyond metadata, spec, status and the required
+// ones: OpenAPI does not tell pointers from values, so the common ones of k8s.io/api are named.
+const VALUE_FIELDS = {
+  'apps.v1.DeploymentSpec': ['strategy'],
+  'apps.v1.DaemonSetSpec': ['template', 'updateStrategy'],
+  'apps.v1.ReplicaSetSpec': ['template'],
+  'apps.v1.StatefulSetSpec': ['template', 'updateStrategy'],
+  'batch.v1.JobSpec': ['template'],
+  'core.v1.Container': ['resources'],
+  'core.v1.EphemeralContainer': ['resources'],
+  'core.v1.PersistentVolumeClaimSpec': ['resources'],
+  'core.v1.PodTemplate': ['template'],
+  'core.v1.Event': ['source'],
+  'autoscaling.v1.HorizontalPodAutoscalerSpec': ['scaleTargetRef'],
+  'autoscaling.v2.HorizontalPodAutoscalerSpec': ['scaleTargetRef'],
+  'apiextensions.v1.CustomResourceDefinitionSpec': ['names'],
+  'apiextensions.v1.CustomResourceDefinitionStatus': ['acceptedNames'],
+  'networking.v1.NetworkPolicySpec': ['podSelector'],
+}
 // Defaults of list-map keys that OpenAPI v2 does not carry (v3 does): every port's protocol is TCP.
 const KEY_DEFAULTS = { protocol: 'TCP' }
 
@@ -115,6 +135,11 @@ while (queue.length) {
   // Required fields have no omitempty in Go: an empty list or map there is serialized (null).
   const required = (def.required ?? []).filter((k) => Array.isArray(f[k]))
   if (required.length > 0) entry.r = required.sort()
+  const isStruct = (t) => typeof t === 'string' && t !== 'd'
+  const byValue = Object.keys(f).filter(
+    (k) => isStruct(f[k]) && (['metadata', 'spec', 'status'].includes(k) || (def.required ?? []).includes(k) || (VALUE_FIELDS[shorten(name)] ?? []).includes(k)),
+  )
+  if (byValue.length > 0) entry.v = byValue.sort()
   defs[name] = entry
 }
 

@@ -13,17 +13,24 @@ export type TypeNode =
   | { k: 'deduced' }
   /**
    * A struct or a map. `fields` are the named fields (a struct), `elem` the type of any other
-   * key (a map). `self`: whether the node itself is owned when it is added (maps, and objects of
-   * custom resources; not the built-in structs, which Go always serializes).
+   * key (a map). Built-in structs also know which fields Go always serializes, even empty:
+   * `values` (structs held by value, `{}`) and `required` (lists and maps without omitempty, null).
    */
-  | { k: 'map'; fields?: (name: string) => TypeNode | undefined; elem?: TypeNode; atomic: boolean; self: boolean; required?: ReadonlySet<string> }
+  | {
+      k: 'map'
+      fields?: (name: string) => TypeNode | undefined
+      elem?: TypeNode
+      atomic: boolean
+      values?: ReadonlySet<string>
+      required?: ReadonlySet<string>
+    }
   | { k: 'list'; elem: TypeNode; type: 'atomic' | 'set' | 'map'; keys: string[]; keyDefaults: Record<string, unknown> }
 
 type TypeRef = 0 | string | ['l', TypeRef, 'a' | 's' | 'm', string[]?, Record<string, unknown>?] | ['m', TypeRef, 'a'?] | ['a', string]
 
 interface Artefact {
   gvk: Record<string, string>
-  defs: Record<string, { f: Record<string, TypeRef>; a?: 1; r?: string[] }>
+  defs: Record<string, { f: Record<string, TypeRef>; a?: 1; r?: string[]; v?: string[] }>
 }
 
 const artefact = applySchema as unknown as Artefact
@@ -45,7 +52,7 @@ function fromRef(ref: TypeRef): TypeNode {
     return struct.k === 'map' ? { ...struct, atomic: true } : struct
   }
   const [, elem, atomic] = ref
-  return { k: 'map', elem: fromRef(elem), atomic: atomic === 'a', self: true }
+  return { k: 'map', elem: fromRef(elem), atomic: atomic === 'a' }
 }
 
 function defNode(name: string): TypeNode {
@@ -57,8 +64,8 @@ function defNode(name: string): TypeNode {
   node = {
     k: 'map',
     atomic: def.a === 1,
-    self: false,
     ...(def.r ? { required: new Set(def.r) } : {}),
+    ...(def.v ? { values: new Set(def.v) } : {}),
     fields: (field) => {
       if (!cache.has(field)) cache.set(field, field in def.f ? fromRef(def.f[field]!) : undefined)
       return cache.get(field)
@@ -85,7 +92,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
  */
 export function crdType(schema: unknown): TypeNode {
   const node = fromOpenApiV3(isObj(schema) ? schema : {})
-  return withObjectFields(node.k === 'map' ? node : { k: 'map', elem: DEDUCED, atomic: false, self: true })
+  return withObjectFields(node.k === 'map' ? node : { k: 'map', elem: DEDUCED, atomic: false })
 }
 
 /** An object's own apiVersion, kind and metadata: a custom resource, or an embedded resource in it. */
@@ -117,7 +124,6 @@ function fromOpenApiV3(s: Obj): TypeNode {
     const node: TypeNode = {
       k: 'map',
       atomic: s['x-kubernetes-map-type'] === 'atomic',
-      self: true,
       ...(props
         ? {
             fields: (name: string) => {
@@ -149,7 +155,7 @@ export function isNamedField(node: TypeNode & { k: 'map' }, name: string): boole
 /** What a value resolves to: deduced types take the value's shape. */
 export function resolve(node: TypeNode, value: unknown): TypeNode {
   if (node.k !== 'deduced') return node
-  if (isObj(value)) return { k: 'map', elem: DEDUCED, atomic: false, self: true }
+  if (isObj(value)) return { k: 'map', elem: DEDUCED, atomic: false }
   if (Array.isArray(value)) return { k: 'list', elem: DEDUCED, type: 'atomic', keys: [], keyDefaults: {} }
   return SCALAR
 }

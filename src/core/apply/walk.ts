@@ -167,17 +167,18 @@ export function compare(lhs: unknown, rhs: unknown, node: TypeNode): Comparison 
 }
 
 /**
- * Whether a container node is itself owned when it appears or goes: always, except where Go
- * always serializes it (so the reference never sees it appear): a struct field of a built-in
- * struct, and its required (no omitempty) lists and maps.
+ * A field of a present built-in struct as the reference sees it after Go's serialization: a
+ * struct held by value is there (`{}`) and a list or map without omitempty too (null), even
+ * when the JSON leaves them out. So they never "appear" and are never owned themselves.
  */
-function ownsSelf(node: MapNode | ListNode, path: PathElement[], alwaysPresent: boolean): boolean {
-  if (path.length === 0 || alwaysPresent) return false
-  if (node.k === 'map' && !node.self && path[path.length - 1]!.startsWith('f:')) return false
-  return true
+function asGoSerializes(node: MapNode, parent: unknown, key: string, value: unknown): unknown {
+  if (value !== undefined || parent === undefined) return value
+  if (node.values?.has(key)) return {}
+  if (node.required?.has(key)) return null
+  return undefined
 }
 
-function compareAt(l: unknown, r: unknown, node: TypeNode, path: PathElement[], c: Comparison, alwaysPresent = false): void {
+function compareAt(l: unknown, r: unknown, node: TypeNode, path: PathElement[], c: Comparison): void {
   const s = shape(node, l, r)
   if (s.kind === 'leaf') {
     if (l === undefined) c.added.insert(path)
@@ -193,12 +194,16 @@ function compareAt(l: unknown, r: unknown, node: TypeNode, path: PathElement[], 
   } else {
     const lo = isObj(l) ? l : {}
     const ro = isObj(r) ? r : {}
-    for (const k of new Set([...Object.keys(lo), ...Object.keys(ro)])) {
-      if (lo[k] === undefined && ro[k] === undefined) continue
-      compareAt(lo[k], ro[k], fieldType(s.node, k), [...path, fieldElement(k)], c, s.node.required?.has(k) === true)
+    const keys = new Set([...Object.keys(lo), ...Object.keys(ro)])
+    for (const k of [...(s.node.values ?? []), ...(s.node.required ?? [])]) keys.add(k)
+    for (const k of keys) {
+      const lv = asGoSerializes(s.node, l, k, lo[k])
+      const rv = asGoSerializes(s.node, r, k, ro[k])
+      if (lv === undefined && rv === undefined) continue
+      compareAt(lv, rv, fieldType(s.node, k), [...path, fieldElement(k)], c)
     }
   }
-  if (!ownsSelf(s.node, path, alwaysPresent)) return
+  if (path.length === 0) return
   if (l === undefined) c.added.insert(path)
   else if (r === undefined) c.removed.insert(path)
 }

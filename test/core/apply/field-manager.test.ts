@@ -61,6 +61,38 @@ describe('apply: managedFields of Update operations', () => {
     ])
   })
 
+  it('a create records what kube-apiserver recorded for `kubectl create deployment` (real object, 2024): pointer structs own themselves', () => {
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'nginx-0930', namespace: 'default', labels: { app: 'nginx-0930' } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'nginx-0930' } },
+        template: {
+          metadata: { labels: { app: 'nginx-0930' } },
+          spec: {
+            containers: [{ name: 'nginx', image: 'nginx', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'Always' }],
+            restartPolicy: 'Always',
+            terminationGracePeriodSeconds: 30,
+            dnsPolicy: 'ClusterFirst',
+            securityContext: {},
+            schedulerName: 'default-scheduler',
+          },
+        },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+        revisionHistoryLimit: 10,
+        progressDeadlineSeconds: 600,
+      },
+      status: {},
+    }
+    const created = updateManagedFields(undefined, deployment, 'kubectl-create', deployScope)
+    assert.equal(
+      JSON.stringify(fieldsOf(created, 'kubectl-create')),
+      '{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:progressDeadlineSeconds":{},"f:replicas":{},"f:revisionHistoryLimit":{},"f:selector":{},"f:strategy":{"f:rollingUpdate":{".":{},"f:maxSurge":{},"f:maxUnavailable":{}},"f:type":{}},"f:template":{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{"k:{\\"name\\":\\"nginx\\"}":{".":{},"f:image":{},"f:imagePullPolicy":{},"f:name":{},"f:resources":{},"f:terminationMessagePath":{},"f:terminationMessagePolicy":{}}},"f:dnsPolicy":{},"f:restartPolicy":{},"f:schedulerName":{},"f:securityContext":{},"f:terminationGracePeriodSeconds":{}}}}}',
+    )
+  })
+
   // OwnerReference is an atomic struct (x-kubernetes-map-type): its item is a leaf, `k:{"uid":...}: {}`,
   // as in the managedFields of a 2022 cluster's ReplicaSet pod (older clusters listed its fields).
   it('a controller-made pod: owner references by uid (atomic items), ports by containerPort and protocol (real object)', () => {
