@@ -95,6 +95,13 @@ describe('api: server-side apply over HTTP', function () {
       spec: { topologyKeys: ['x'] },
     })
     assert.equal(svc.body, '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"failed to create typed patch object (general/admin-api; /v1, Kind=Service): .spec.topologyKeys: field not declared in schema","code":500}\n')
+    const twice = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  z: "1"\n  z: "2"\n'
+    const lastWins = await send('PATCH', `${CM}/a?fieldManager=tool&force=true&dryRun=All`, twice)
+    assert.equal(lastWins.status, 200, lastWins.body)
+    assert.equal(json(lastWins).data.z, '2')
+    const strict = await send('PATCH', `${CM}/a?fieldManager=tool&fieldValidation=Strict`, twice)
+    assert.equal(strict.status, 400)
+    assert.match(json(strict).message, /^error strict decoding YAML: /)
     const yaml = await send('PATCH', `${CM}/a?fieldManager=tool`, 'a: [')
     assert.equal(yaml.status, 400)
     assert.match(json(yaml).message, /^error decoding YAML: /)

@@ -67,12 +67,20 @@ async function readApply(scope: Scope): Promise<ApplyRequest> {
   const manager = requestedFieldManager(scope, 'PatchOptions')
   if (manager === '') throw patchOptionsInvalid('FieldValueRequired', 'Required value: is required for apply patch', 'fieldManager')
   const force = parseForce(scope.query.get('force'))
+  const text = (await readBody(scope.req)).toString('utf8')
   let config: unknown
   try {
-    config = jsYaml().load((await readBody(scope.req)).toString('utf8'))
+    // Repeated keys: the last one wins, unless fieldValidation=Strict (checked below).
+    config = jsYaml().load(text, { json: true })
   } catch (err) {
-    if (err instanceof ApiError) throw err
     throw errors.badRequest(`error decoding YAML: ${(err as Error).message}`)
+  }
+  if (scope.query.get('fieldValidation') === 'Strict') {
+    try {
+      jsYaml().load(text)
+    } catch (err) {
+      throw errors.badRequest(`error strict decoding YAML: ${(err as Error).message}`)
+    }
   }
   if (config === undefined || config === null) config = {}
   if (!isPlainObject(config)) throw errors.badRequest('error decoding YAML: json: cannot unmarshal array into Go value of type map[string]interface {}')
