@@ -110,6 +110,17 @@ describe('api: kubectl apply --server-side (end to end)', function () {
   it('cluster-scoped objects, and list items keyed by a defaulted key (service ports by port and protocol)', async () => {
     assert.equal(await ok('apply', '--server-side', '-f', session.file('ns.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ssa\n  labels: {team: a}\n')), 'namespace/ssa serverside-applied\n')
     assert.equal((await json('get', 'namespace', 'ssa')).metadata.labels.team, 'a')
+    // An object no manager was tracked for (the bootstrap namespace): what it held goes to before-first-apply.
+    await ok('apply', '--server-side', '-f', session.file('default.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: default\n  labels: {team: b}\n'))
+    const bootstrap = await json('get', 'namespace', 'default', '--show-managed-fields')
+    assert.equal(bootstrap.metadata.labels.team, 'b')
+    assert.deepEqual(
+      bootstrap.metadata.managedFields.map((e: any) => [e.manager, e.operation]),
+      [
+        ['kubectl', 'Apply'],
+        ['before-first-apply', 'Update'],
+      ],
+    )
     const svc = (port: number) =>
       session.file('svc.yaml', `apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports:\n  - name: http\n    port: 80\n    targetPort: ${port}\n`)
     await ok('apply', '--server-side', '-f', svc(8080))
