@@ -3,6 +3,7 @@ import { PROTOBUF_MEDIA_TYPE } from '../../../core/protobuf/index.js'
 import { decodeRequestBody, negotiateOutput, readBody, requestMediaType, writeObject } from '../negotiation.js'
 import { decodeRequestObject } from '../schema/decode.js'
 import { fieldValidationOf } from '../schema/field-validation.js'
+import { managerOf, trackFields } from './field-manager.js'
 import { type Scope, checkFieldValidation, isDryRun, objectFromBody } from './scope.js'
 
 export async function createHandler(scope: Scope): Promise<void> {
@@ -14,6 +15,6 @@ export async function createHandler(scope: Scope): Promise<void> {
   // Duplicate fields can only be told from the text of a JSON or YAML body.
   const text = requestMediaType(scope.req) === PROTOBUF_MEDIA_TYPE ? undefined : raw.toString('utf8')
   const obj = await decodeRequestObject(scope.store.strategy, body, fieldValidationOf(scope.query), scope.res, text)
-  const created = await scope.store.create(obj, { dryRun })
+  const created = await scope.store.create(obj, { dryRun, trackFields: trackFields(scope.store, managerOf(scope, 'CreateOptions')) })
   await writeObject(scope.res, 201, created, output)
 }

@@ -9,6 +9,8 @@ import { errors } from '../status-errors.js'
 import { negotiateOutput, readBody, requestMediaType, writeObject } from '../negotiation.js'
 import { patchedObjectChecker } from '../schema/decode.js'
 import { fieldValidationOf } from '../schema/field-validation.js'
+import { APPLY_PATCH_TYPE, applyPatchHandler, checkNoForce } from './apply.js'
+import { managerOf, trackFields } from './field-manager.js'
 import { type Scope, checkFieldValidation, isDryRun } from './scope.js'
 
 export const PATCH_TYPES: Readonly<Record<string, PatchType>> = {
@@ -32,7 +34,7 @@ export const CUSTOM_RESOURCE_PATCH_TYPES = ['application/json-patch+json', 'appl
 export async function readPatch(scope: Scope): Promise<ParsedPatch> {
   const type = PATCH_TYPES[requestMediaType(scope.req)]
   if (scope.store.strategy.customResource && (type === undefined || type === 'strategic')) throw errors.unsupportedMediaType(CUSTOM_RESOURCE_PATCH_TYPES)
-  if (!type) throw errors.unsupportedMediaType(Object.keys(PATCH_TYPES))
+  if (!type) throw errors.unsupportedMediaType([...Object.keys(PATCH_TYPES), APPLY_PATCH_TYPE])
   checkFieldValidation(scope.query)
   const dryRun = isDryRun(scope.query.getAll('dryRun'))
   const text = (await readBody(scope.req)).toString('utf8')
@@ -65,12 +67,15 @@ export function patchObject<T extends Record<string, unknown>>(current: T, parse
 }
 
 export async function patchHandler(scope: Scope): Promise<void> {
+  if (requestMediaType(scope.req) === APPLY_PATCH_TYPE) return applyPatchHandler(scope)
   const output = negotiateOutput(scope.req.headers.accept, { table: false, customResource: scope.store.strategy.customResource ?? false })
   const parsed = await readPatch(scope)
+  checkNoForce(scope)
   const check = await patchedObjectChecker(scope.store.strategy, fieldValidationOf(scope.query), parsed.type, parsed.patch, scope.res)
   const updated = await scope.store.update(scope.namespace, scope.name!, (current) => check(patchObject(current as KubeObject & Record<string, unknown>, parsed)), {
     dryRun: parsed.dryRun,
     retryOnConflict: !parsed.setsResourceVersion,
+    trackFields: trackFields(scope.store, managerOf(scope, 'PatchOptions'), scope.subresource),
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
   })
   await writeObject(scope.res, 200, updated, output)

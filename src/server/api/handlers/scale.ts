@@ -11,8 +11,10 @@ import { type ScalePaths, invalidValue } from '../registry/strategy.js'
 import { getPath, setPath } from '../kinds/crd.js'
 import { errors } from '../status-errors.js'
 import { DEFAULT_COLUMNS, toTable } from '../table.js'
-import { decodeRequestBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
+import { decodeRequestBody, negotiateOutput, readBody, requestMediaType, writeObject } from '../negotiation.js'
+import { APPLY_PATCH_TYPE, applyScaleHandler } from './apply.js'
 import { patchObject, readPatch } from './patch.js'
+import { managerOf, trackFields } from './field-manager.js'
 import { type Scope, checkFieldValidation, includeObject, isDryRun } from './scope.js'
 
 export const SCALE_GROUP = 'autoscaling'
@@ -133,11 +135,13 @@ export async function updateScaleHandler(scope: Scope): Promise<void> {
   const bodyName = typeof meta.name === 'string' ? meta.name : ''
   if (bodyName !== scope.name) throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${scope.name!})`)
   const conditional = typeof meta.resourceVersion === 'string' && meta.resourceVersion !== ''
-  const updated = await scope.store.update(scope.namespace, scope.name!, (current) => applyScale(current, body, scope.name!, scope.store.strategy.scalePaths), { dryRun, retryOnConflict: !conditional })
+  const updated = await scope.store.update(scope.namespace, scope.name!, (current) => applyScale(current, body, scope.name!, scope.store.strategy.scalePaths), { dryRun, retryOnConflict: !conditional, trackFields: trackFields(scope.store, managerOf(scope, 'UpdateOptions'), 'scale') })
   await writeObject(scope.res, 200, toScale(updated, scope.store.strategy.scalePaths), output)
 }
 
 export async function patchScaleHandler(scope: Scope): Promise<void> {
+  const paths = scope.store.strategy.scalePaths
+  if (requestMediaType(scope.req) === APPLY_PATCH_TYPE) return applyScaleHandler(scope, (o) => toScale(o, paths), paths?.specReplicas ?? ['spec', 'replicas'])
   const output = negotiateOutput(scope.req.headers.accept, { table: false })
   const parsed = await readPatch(scope)
   const updated = await scope.store.update(
@@ -149,7 +153,7 @@ export async function patchScaleHandler(scope: Scope): Promise<void> {
       // The Scale's resourceVersion is the object's: only a patch that changes it is a precondition.
       return applyScale(current, patched, scope.name!, scope.store.strategy.scalePaths)
     },
-    { dryRun: parsed.dryRun, retryOnConflict: !parsed.setsResourceVersion },
+    { dryRun: parsed.dryRun, retryOnConflict: !parsed.setsResourceVersion, trackFields: trackFields(scope.store, managerOf(scope, 'PatchOptions'), 'scale') },
   )
   await writeObject(scope.res, 200, toScale(updated, scope.store.strategy.scalePaths), output)
 }

@@ -4,6 +4,7 @@ import { PROTOBUF_MEDIA_TYPE } from '../../../core/protobuf/index.js'
 import { decodeRequestBody, negotiateOutput, readBody, requestMediaType, writeObject } from '../negotiation.js'
 import { decodeRequestObject } from '../schema/decode.js'
 import { fieldValidationOf } from '../schema/field-validation.js'
+import { managerOf, trackFields } from './field-manager.js'
 import { type Scope, checkFieldValidation, isDryRun, objectFromBody } from './scope.js'
 
 export async function updateHandler(scope: Scope): Promise<void> {
@@ -24,6 +25,7 @@ export async function updateHandler(scope: Scope): Promise<void> {
   const updated = await scope.store.update(scope.namespace, scope.name!, () => obj, {
     dryRun,
     retryOnConflict: !conditional,
+    trackFields: trackFields(scope.store, managerOf(scope, 'UpdateOptions'), scope.subresource),
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
   })
   await writeObject(scope.res, 200, updated, output)

@@ -38,6 +38,8 @@ export interface ListResult {
 
 export interface WriteOptions {
   dryRun?: boolean
+  /** Records the write in metadata.managedFields (after defaulting, before validation). */
+  trackFields?: (obj: KubeObject, current?: KubeObject) => void
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -294,6 +296,7 @@ export class GenericStore {
     delete meta.deletionTimestamp
     delete meta.deletionGracePeriodSeconds
     this.strategy.prepareForCreate(obj)
+    options.trackFields?.(obj)
     this.validate(obj)
     const name = meta.name!
     if (this.strategy.namespaced) await this.hooks.checkNamespace?.(meta.namespace!)
@@ -362,6 +365,7 @@ export class GenericStore {
         // Objects written before generations were kept (bootstrap ones) stay as they are.
         delete meta.generation
       }
+      options.trackFields?.(obj, current)
       this.validate(obj)
       if (options.subresource !== 'status') await this.hooks.beforeUpdate?.(obj, current)
       if (deepEqual(obj, current)) return current

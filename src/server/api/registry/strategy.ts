@@ -43,7 +43,7 @@ export interface Strategy {
   customResource?: boolean
   /** Where the scale subresource reads and writes (default: spec.replicas, status.replicas, spec.selector). */
   scalePaths?: ScalePaths
-  /** A custom resource's schema: the CRD version's `schema.openAPIV3Schema`. */
+  /** A custom resource's schema: the CRD version's `schema.openAPIV3Schema` (validation, pruning, apply's list and map types). */
   openAPIV3Schema?: Record<string, unknown>
 }
 
