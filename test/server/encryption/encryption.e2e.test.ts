@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { loadProtobufCodec } from '../../../src/core/protobuf/index.js'
 import { createDecipheriv } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -35,12 +36,12 @@ async function rawValue(key: string): Promise<Buffer> {
 }
 
 /** Decrypts the reference's aescbc format: prefix, 16-byte IV, CBC with PKCS#7 padding. */
-function decryptAesCbc(stored: Buffer, name: string, key: Buffer): string {
+function decryptAesCbc(stored: Buffer, name: string, key: Buffer): Buffer {
   const prefix = `k8s:enc:aescbc:v1:${name}:`
   assert.equal(stored.subarray(0, prefix.length).toString(), prefix)
   const body = stored.subarray(prefix.length)
   const d = createDecipheriv('aes-256-cbc', key, body.subarray(0, 16))
-  return Buffer.concat([d.update(body.subarray(16)), d.final()]).toString()
+  return Buffer.concat([d.update(body.subarray(16)), d.final()])
 }
 
 describe('encryption at rest: the built server with kubectl (end to end)', function () {
@@ -88,7 +89,8 @@ describe('encryption at rest: the built server with kubectl (end to end)', funct
     await createSecret('s1', { password: 'hunter2' })
     const stored = await rawValue('/secrets/default/s1')
     assert.ok(!stored.includes('hunter2') && !stored.includes(Buffer.from('hunter2').toString('base64')))
-    const plain = JSON.parse(decryptAesCbc(stored, 'key1', KEY1)) as { data: { password: string } }
+    // Under the encryption, the object in the storage media type (protobuf by default).
+    const plain = (await loadProtobufCodec()).decode(decryptAesCbc(stored, 'key1', KEY1)) as { data: { password: string } }
     assert.equal(plain.data.password, Buffer.from('hunter2').toString('base64'))
     assert.equal(await session.ok('get', 'secret', 's1', '-o', 'jsonpath={.data.password}'), Buffer.from('hunter2').toString('base64'))
     // Resources the configuration does not name are stored as they are.
