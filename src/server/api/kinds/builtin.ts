@@ -180,7 +180,6 @@ export function defaultPodSpec(spec: Obj): void {
   spec.schedulerName ??= 'default-scheduler'
   spec.terminationGracePeriodSeconds ??= 30
   spec.securityContext ??= {}
-  spec.enableServiceLinks ??= true
   defaultContainers(spec.containers)
   defaultContainers(spec.initContainers)
 }
@@ -203,6 +202,8 @@ const pods: KindOverrides = {
   prepareForCreate(o) {
     o.spec = obj(o.spec)
     defaultPodSpec(o.spec as Obj)
+    // SetDefaults_Pod, not SetDefaults_PodSpec: pod templates of workloads do not get it.
+    ;(o.spec as Obj).enableServiceLinks ??= true
     o.status = { phase: 'Pending', qosClass: 'BestEffort' }
   },
   validate: (o) => validatePodSpec(o.spec, 'spec'),

@@ -40,7 +40,8 @@ export const configmaps: Strategy = {
   shortNames: ['cm'],
   namespaced: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-  generation: true,
+  // The reference's strategy keeps no generation for this kind.
+  generation: false,
   validateName: isDNS1123Subdomain,
   prepareForCreate: () => {},
   prepareForUpdate: () => {},

@@ -22,7 +22,8 @@ export const namespaces: Strategy = {
   // No deletecollection: the reference does not serve it for namespaces.
   verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   subresources: ['status'],
-  generation: true,
+  // The reference's strategy keeps no generation for this kind.
+  generation: false,
   validateName: isDNS1123Label,
   prepareForCreate(obj) {
     obj.status = { phase: 'Active' }
