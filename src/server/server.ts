@@ -8,9 +8,10 @@ import { hostname } from 'node:os'
 import { createSecureServer, type Http2SecureServer } from 'node:http2'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { authenticationInfo, builtInApiServices, defaultServedGroupVersions, systemNamespaces, systemPriorityClasses } from './bootstrap/cluster.js'
+import { authenticationInfo, builtInApiServices, servedGroupVersions, systemNamespaces, systemPriorityClasses } from './bootstrap/cluster.js'
 import { kubernetesService, endpointAddress } from './bootstrap/kubernetes-service.js'
-import { ensureObjects } from './bootstrap/objects.js'
+import { type BootstrapObject, ensureObjects } from './bootstrap/objects.js'
+import { StorageCodec } from './api/registry/storage-codec.js'
 import { bootstrapRbac } from './bootstrap/rbac.js'
 import type { ServerConfig } from './config.js'
 import { withAuditId } from './filters/audit-id.js'
@@ -54,6 +55,7 @@ import { urlHost, writeKubeconfigFile } from '../core/client/kubeconfig-writer.j
 import { versionHandler, versionInfo } from './version.js'
 import { installApi } from './api/index.js'
 import { KINDS } from './api/kinds/index.js'
+import { enabledKinds } from './api/runtime-config.js'
 import { EncryptionConfigError } from './encryption/config.js'
 import { EncryptingStore } from './encryption/encrypting-store.js'
 import { ProviderConfig } from './encryption/provider-config.js'
@@ -219,6 +221,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const overrides = overrideSetCount(config.storeServersOverrides)
   const names = (suffix: string) => ['store', ...Array.from({ length: overrides }, (_, i) => `store-override-${i}`)].map((n) => n + suffix)
   const storeNow = async () => pending.ready
+  const apiGroupVersions = servedGroupVersions(enabledKinds(KINDS, config.runtimeConfig))
+  // Objects the server writes itself are stored in the storage media type too.
+  const bootstrapCodec = new StorageCodec(config.storageMediaType)
+  const ensure = async (objects: readonly BootstrapObject[]) => {
+    const store = await storeNow()
+    await bootstrapCodec.ready()
+    return ensureObjects(store, objects, (object) => bootstrapCodec.encode(object))
+  }
   let autoregistered = false
   health.install({
     log: { name: 'log', check: () => faults.wrap('log', () => log.check()) },
@@ -243,10 +253,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await store.list('/apiextensions.k8s.io/customresourcedefinitions/')
       },
       'bootstrap-controller': async () => {
-        const store = await storeNow()
-        await ensureObjects(store, systemNamespaces())
-        await ensureObjects(
-          store,
+        await ensure(systemNamespaces())
+        await ensure(
           kubernetesService({
             address: endpointAddress(config.advertiseAddress, config.bindAddress),
             securePort: config.securePort,
@@ -256,14 +264,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         )
       },
       'rbac/bootstrap-roles': async () => {
-        const created = await ensureObjects(await storeNow(), bootstrapRbac())
+        const created = await ensure(bootstrapRbac())
         if (created > 0) log.v(2, `rbac/bootstrap-roles: created ${created} default cluster roles and bindings`)
       },
       'scheduling/bootstrap-system-priority-classes': async () => {
-        await ensureObjects(await storeNow(), systemPriorityClasses())
+        await ensure(systemPriorityClasses())
       },
       'start-cluster-authentication-info-controller': async () => {
-        await ensureObjects(await storeNow(), authenticationInfo())
+        await ensure(authenticationInfo())
       },
       'start-aggregator-informers': async () => {
         await storeNow()
@@ -275,7 +283,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await storeNow()
       },
       'apiserver-autoregistration': async () => {
-        await ensureObjects(await storeNow(), builtInApiServices(defaultServedGroupVersions()))
+        await ensure(builtInApiServices(apiGroupVersions))
       },
       'apiservice-openapi-controller': async () => {
         await storeNow()
@@ -290,7 +298,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         if (autoregistered) return
         if (!pending.store) throw new Error('the store is not open yet')
         const registered = await pending.store.count('/apiregistration.k8s.io/apiservices/')
-        const wanted = defaultServedGroupVersions().length
+        const wanted = apiGroupVersions.length
         if (registered < wanted) throw new Error(`${wanted - registered} of ${wanted} built-in APIServices are not registered yet`)
         autoregistered = true
       },

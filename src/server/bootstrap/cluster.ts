@@ -3,7 +3,6 @@
  * namespaces, the authentication-info config map and the APIService registrations of the
  * built-in group versions.
  */
-import { API_GROUP_VERSIONS } from '../../core/options/api-groups.js'
 import type { BootstrapObject } from './objects.js'
 
 export function systemPriorityClasses(): BootstrapObject[] {
@@ -63,7 +62,9 @@ export function builtInApiServices(served: ReadonlyArray<[group: string, version
   })
 }
 
-/** The group versions to register: every GA built-in one for now (the API issue narrows this to what it serves). */
-export function defaultServedGroupVersions(): Array<[string, string]> {
-  return Object.entries(API_GROUP_VERSIONS).flatMap(([group, versions]) => versions.filter((v) => /^v\d+$/.test(v)).map((v) => [group, v] as [string, string]))
+/** The group versions to register: those of the served built-in kinds (after --runtime-config), in first-seen order. */
+export function servedGroupVersions(kinds: ReadonlyArray<{ group: string; version: string }>): Array<[string, string]> {
+  const seen = new Map<string, [string, string]>()
+  for (const k of kinds) seen.set(`${k.group}/${k.version}`, [k.group, k.version])
+  return [...seen.values()]
 }

@@ -20,13 +20,18 @@ export function withServerMetadata(object: Record<string, unknown>, now = new Da
   return { ...object, metadata }
 }
 
+/** How an object becomes stored bytes (the server's storage media type); JSON by default. */
+export type ObjectEncoder = (object: Record<string, unknown>) => Buffer
+
+const asJson: ObjectEncoder = (object) => Buffer.from(JSON.stringify(object))
+
 /** Creates each object that does not exist yet; returns how many were created. */
-export async function ensureObjects(store: Store, objects: readonly BootstrapObject[]): Promise<number> {
+export async function ensureObjects(store: Store, objects: readonly BootstrapObject[], encode: ObjectEncoder = asJson): Promise<number> {
   let created = 0
   for (const { key, object } of objects) {
     if (await store.get(key)) continue
     try {
-      await store.create(key, Buffer.from(JSON.stringify(withServerMetadata(object))))
+      await store.create(key, encode(withServerMetadata(object)))
       created++
     } catch (err) {
       // Another server on the same store got there first: fine.

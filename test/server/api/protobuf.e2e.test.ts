@@ -394,6 +394,10 @@ function protobufSuite(title: string, backend: (ctx: Mocha.Context) => Promise<s
         assert.equal(codec.decode(deploy!).kind, 'Deployment')
         assert.equal(widget![0], '{'.charCodeAt(0), widget!.toString('latin1'))
         assert.equal((JSON.parse(widget!.toString('utf8')) as Obj).spec.size, 3)
+        // What the server writes itself (bootstrap namespaces, the kubernetes service) too.
+        const [ns, svc] = await storedValues({ servers: [etcdUrl()] }, ['/namespaces/kube-system', '/services/default/kubernetes'])
+        assert.ok(isProtobufEnvelope(ns!), ns!.toString('latin1'))
+        assert.equal(codec.decode(svc!).kind, 'Service')
       })
     }
   })
