@@ -129,6 +129,8 @@ function protobufSuite(title: string, backend: (ctx: Mocha.Context) => Promise<s
       assert.equal(deploy.metadata.namespace, 'demo')
       assert.deepEqual(deploy.metadata.labels, { app: 'web' })
       assert.equal(deploy.spec.replicas, 1)
+      // kubectl sends `strategy: {}`; the reference's defaults fill it in.
+      assert.deepEqual(deploy.spec.strategy, { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } })
       assert.deepEqual(deploy.spec.selector, { matchLabels: { app: 'web' } })
       assert.deepEqual(deploy.spec.template.metadata.labels, { app: 'web' })
       assert.equal(deploy.spec.template.spec.containers[0].name, 'nginx')

@@ -269,13 +269,28 @@ const selectorText = (o: KubeObject) =>
     .map(([k, v]) => `${k}=${str(v)}`)
     .join(',') || '<none>'
 
+/**
+ * A workload's update strategy with the reference's defaults: type RollingUpdate when unset
+ * (also when the client sent `{}`, as kubectl create does), and the rolling update's fields.
+ */
+function rollingUpdateDefaults(value: unknown, rollingUpdate: Obj): Obj {
+  const strategy = obj(value)
+  if (strategy.type === undefined || strategy.type === '') strategy.type = 'RollingUpdate'
+  if (strategy.type === 'RollingUpdate') {
+    const ru = obj(strategy.rollingUpdate)
+    for (const [k, v] of Object.entries(rollingUpdate)) ru[k] ??= v
+    strategy.rollingUpdate = ru
+  }
+  return strategy
+}
+
 const deployments: KindOverrides = {
   prepareForCreate(o) {
     const spec = obj(o.spec)
     spec.replicas ??= 1
     spec.revisionHistoryLimit ??= 10
     spec.progressDeadlineSeconds ??= 600
-    spec.strategy ??= { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } }
+    spec.strategy = rollingUpdateDefaults(spec.strategy, { maxUnavailable: '25%', maxSurge: '25%' })
     defaultTemplate(spec)
     o.spec = spec
     o.status = {}
@@ -363,7 +378,7 @@ const statefulsets: KindOverrides = {
     spec.replicas ??= 1
     spec.podManagementPolicy ??= 'OrderedReady'
     spec.revisionHistoryLimit ??= 10
-    spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { partition: 0 } }
+    spec.updateStrategy = rollingUpdateDefaults(spec.updateStrategy, { partition: 0 })
     defaultTemplate(spec)
     o.spec = spec
     o.status = { replicas: 0, availableReplicas: 0 }
@@ -379,7 +394,7 @@ const daemonsets: KindOverrides = {
   prepareForCreate(o) {
     const spec = obj(o.spec)
     spec.revisionHistoryLimit ??= 10
-    spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }
+    spec.updateStrategy = rollingUpdateDefaults(spec.updateStrategy, { maxUnavailable: 1, maxSurge: 0 })
     defaultTemplate(spec)
     o.spec = spec
     o.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }
