@@ -5,6 +5,7 @@
  * stored format. The configuration is read on every call, so a reload takes effect at once.
  */
 import type { DeleteOptions, DeleteResult, KeyValue, ListOptions, ListResult, PutOptions, Store, Watch, WatchEvent, WatchOptions } from '../store/types.js'
+import { DelegatingStore } from '../store/delegating-store.js'
 import { type EncryptionConfig, transformerFor } from './config.js'
 import type { Transformer } from './transformers.js'
 
@@ -18,18 +19,15 @@ export interface EncryptingStoreOptions {
   storageGroupOf: StorageGroupOf
 }
 
-export class EncryptingStore implements Store {
+export class EncryptingStore extends DelegatingStore {
   private readonly prefix: string
 
   constructor(
-    private readonly inner: Store,
+    inner: Store,
     private readonly options: EncryptingStoreOptions,
   ) {
+    super(inner)
     this.prefix = options.prefix.replace(/\/+$/, '')
-  }
-
-  get kind() {
-    return this.inner.kind
   }
 
   /** `/secrets/ns/name` → secrets in ''; `/example.com/widgets/…` → widgets in example.com. */
@@ -60,22 +58,22 @@ export class EncryptingStore implements Store {
     return { ...kv, value: this.read(kv.key, kv.value) }
   }
 
-  async create(key: string, value: Buffer, options?: PutOptions): Promise<KeyValue> {
+  override async create(key: string, value: Buffer, options?: PutOptions): Promise<KeyValue> {
     const kv = await this.inner.create(key, this.write(key, value), options)
     return { ...kv, value }
   }
 
-  async get(key: string): Promise<KeyValue | null> {
+  override async get(key: string): Promise<KeyValue | null> {
     const kv = await this.inner.get(key)
     return kv ? this.readKv(kv) : null
   }
 
-  async update(key: string, value: Buffer, expectedModRevision: number, options?: PutOptions): Promise<KeyValue> {
+  override async update(key: string, value: Buffer, expectedModRevision: number, options?: PutOptions): Promise<KeyValue> {
     const kv = await this.inner.update(key, this.write(key, value), expectedModRevision, options)
     return { ...kv, value }
   }
 
-  async delete(key: string, options?: DeleteOptions): Promise<DeleteResult> {
+  override async delete(key: string, options?: DeleteOptions): Promise<DeleteResult> {
     const res = await this.inner.delete(key, options)
     let prev = res.prev
     try {
@@ -86,7 +84,7 @@ export class EncryptingStore implements Store {
     return { ...res, prev }
   }
 
-  async list(prefix: string, options?: ListOptions): Promise<ListResult> {
+  override async list(prefix: string, options?: ListOptions): Promise<ListResult> {
     const page = await this.inner.list(prefix, options)
     return {
       ...page,
@@ -100,11 +98,11 @@ export class EncryptingStore implements Store {
     }
   }
 
-  count(prefix: string): Promise<number> {
+  override count(prefix: string): Promise<number> {
     return this.inner.count(prefix)
   }
 
-  async watch(keyOrPrefix: string, options?: WatchOptions): Promise<Watch> {
+  override async watch(keyOrPrefix: string, options?: WatchOptions): Promise<Watch> {
     const watch = await this.inner.watch(keyOrPrefix, options)
     const decrypt = (ev: WatchEvent): WatchEvent => ({
       ...ev,
@@ -125,33 +123,5 @@ export class EncryptingStore implements Store {
       [Symbol.asyncIterator]: () => decrypting,
     }
     return decrypting
-  }
-
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision)
-  }
-
-  currentRevision(): Promise<number> {
-    return this.inner.currentRevision()
-  }
-
-  dbSizeBytes(): Promise<number> {
-    return this.inner.dbSizeBytes()
-  }
-
-  healthCheck(timeoutMs?: number): Promise<void> {
-    return this.inner.healthCheck(timeoutMs)
-  }
-
-  healthChecks() {
-    return this.inner.healthChecks()
-  }
-
-  readyChecks() {
-    return this.inner.readyChecks()
-  }
-
-  close(): Promise<void> {
-    return this.inner.close()
   }
 }

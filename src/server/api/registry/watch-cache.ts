@@ -13,8 +13,9 @@
  * It is a Store in front of the real one, so the generic store needs no knowledge of it.
  */
 import { CompactedError, StoreError, UnavailableError } from '../../store/errors.js'
-import type { DeleteOptions, KeyValue, ListOptions, ListResult, PutOptions, Store, Watch, WatchEvent, WatchOptions } from '../../store/types.js'
+import type { KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WatchOptions } from '../../store/types.js'
 import { WatchStream } from '../../store/watch-stream.js'
+import { DelegatingStore } from '../../store/delegating-store.js'
 
 export interface WatchCacheOptions {
   /** Events always kept (the reference's lower bound). */
@@ -180,16 +181,13 @@ class ResourceCache {
 }
 
 /** A Store whose watches and older-state lists of the given resource prefixes come from caches. */
-export class WatchCachedStore implements Store {
+export class WatchCachedStore extends DelegatingStore {
   private readonly caches: ResourceCache[]
   /** Store watches the caches opened (for tests and metrics). */
   storeWatches = 0
 
-  constructor(
-    private readonly inner: Store,
-    prefixes: readonly string[],
-    options: WatchCacheOptions = {},
-  ) {
+  constructor(inner: Store, prefixes: readonly string[], options: WatchCacheOptions = {}) {
+    super(inner)
     const full: Required<WatchCacheOptions> = {
       minEvents: options.minEvents ?? 100,
       maxEvents: options.maxEvents ?? 100 * 1024,
@@ -197,10 +195,6 @@ export class WatchCachedStore implements Store {
       now: options.now ?? Date.now,
     }
     this.caches = [...new Set(prefixes)].map((p) => new ResourceCache(inner, p, full, () => this.storeWatches++))
-  }
-
-  get kind() {
-    return this.inner.kind
   }
 
   /** Fills every cache now, as the reference does at start-up; a failure is retried on first use. */
@@ -212,63 +206,19 @@ export class WatchCachedStore implements Store {
     return this.caches.find((c) => prefix.startsWith(c.prefix))
   }
 
-  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+  override async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
     const cache = options.notOlderThan !== undefined && !options.limit && !options.continue && !options.startKey && !options.revision ? this.cacheFor(prefix) : undefined
     const cached = await cache?.list(prefix, options.notOlderThan!)
     return cached ?? this.inner.list(prefix, options)
   }
 
-  watch(keyOrPrefix: string, options: WatchOptions = {}): Promise<Watch> {
+  override watch(keyOrPrefix: string, options: WatchOptions = {}): Promise<Watch> {
     const cache = options.exact ? undefined : this.cacheFor(keyOrPrefix)
     return cache ? cache.watch(keyOrPrefix, options.fromRevision ?? 0) : this.inner.watch(keyOrPrefix, options)
   }
 
-  create(key: string, value: Buffer, options?: PutOptions): Promise<KeyValue> {
-    return this.inner.create(key, value, options)
-  }
-
-  get(key: string): Promise<KeyValue | null> {
-    return this.inner.get(key)
-  }
-
-  update(key: string, value: Buffer, expectedModRevision: number, options?: PutOptions): Promise<KeyValue> {
-    return this.inner.update(key, value, expectedModRevision, options)
-  }
-
-  delete(key: string, options?: DeleteOptions) {
-    return this.inner.delete(key, options)
-  }
-
-  count(prefix: string): Promise<number> {
-    return this.inner.count(prefix)
-  }
-
-  compact(revision: number): Promise<void> {
-    return this.inner.compact(revision)
-  }
-
-  currentRevision(): Promise<number> {
-    return this.inner.currentRevision()
-  }
-
-  dbSizeBytes(): Promise<number> {
-    return this.inner.dbSizeBytes()
-  }
-
-  healthCheck(timeoutMs?: number): Promise<void> {
-    return this.inner.healthCheck(timeoutMs)
-  }
-
-  healthChecks() {
-    return this.inner.healthChecks()
-  }
-
-  readyChecks() {
-    return this.inner.readyChecks()
-  }
-
   /** Stops the caches' store watches; the inner store is its owner's to close. */
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     for (const c of this.caches) c.close()
   }
 }
