@@ -8,12 +8,12 @@
  * written here by hand, as the reference's. Run:
  *   node scripts/gen-api-resources.mjs [/work/shared/openapi/swagger.json]
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
+import { readUpstreamSwagger } from './lib/upstream-openapi.mjs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const source = process.argv[2] ?? join(root, '../shared/openapi/swagger.json')
 const out = join(root, 'src/server/api/generated/resources.ts')
 
 /** [group, version, plural, shortNames, categories] of every kind served. */
@@ -66,7 +66,7 @@ const ACTION_VERB = {
 /** The subresources the handlers implement (swagger's `{name}/<sub>` paths). */
 const SUBRESOURCES = ['scale', 'status']
 
-const swagger = JSON.parse(readFileSync(source, 'utf8'))
+const { swagger } = readUpstreamSwagger()
 const kinds = []
 for (const [group, version, plural, shortNames, categories] of SERVED) {
   const base = group === '' ? `/api/${version}` : `/apis/${group}/${version}`

@@ -17,15 +17,13 @@
 // The list type is x-kubernetes-list-type (with x-kubernetes-list-map-keys); without it, the patch
 // strategy as the reference's type converter reads it: merge with a merge key is a map keyed by
 // it, merge without one a set, anything else atomic.
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { writeFileSync, mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { PROJECT_ROOT as root, readUpstreamSwagger } from './lib/upstream-openapi.mjs'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const input = resolve(process.argv[2] ?? resolve(root, '../shared/openapi/swagger.json'))
 const output = resolve(root, 'src/core/apply/generated/apply-schema.json')
 
-const swagger = JSON.parse(readFileSync(input, 'utf8'))
+const { swagger } = readUpstreamSwagger()
 const all = swagger.definitions ?? {}
 
 const shorten = (name) =>

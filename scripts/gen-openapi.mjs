@@ -7,16 +7,16 @@
  * subresource it belongs to, so the server keeps only what it serves. Run:
  *   node scripts/gen-openapi.mjs [/work/shared/openapi/swagger.json]
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
+import { readUpstreamSwagger } from './lib/upstream-openapi.mjs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const source = process.argv[2] ?? '/work/shared/openapi/swagger.json'
 const out = join(root, 'src/server/api/generated/openapi-data.ts')
 
-const swagger = JSON.parse(readFileSync(source, 'utf8'))
+const { swagger } = readUpstreamSwagger()
 
 /**
  * Which resource a path belongs to: `gv` (`api/v1`, `apis/<g>/<v>`, `apis/<g>` or '' for

@@ -14,15 +14,13 @@
 // Definition names are shortened: "io.k8s.api.apps.v1.Deployment" -> "apps.v1.Deployment",
 // "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta" -> "meta.v1.ObjectMeta", other
 // "io.k8s.apimachinery.pkg.X" -> "X". The Go type name is the last dotted segment.
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { writeFileSync, mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { PROJECT_ROOT as root, readUpstreamSwagger } from './lib/upstream-openapi.mjs'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const input = resolve(process.argv[2] ?? resolve(root, '../shared/openapi/swagger.json'))
 const output = resolve(root, 'src/core/patch/generated/patch-meta.json')
 
-const swagger = JSON.parse(readFileSync(input, 'utf8'))
+const { swagger } = readUpstreamSwagger()
 const all = swagger.definitions ?? {}
 
 const shorten = (name) =>
