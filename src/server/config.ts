@@ -26,6 +26,9 @@ export interface ServerConfig {
   permitAddressSharing: boolean
   permitPortSharing: boolean
   writeKubeconfig?: string
+  allowPrivileged: boolean
+  /** --endpoint-reconciler-type: `none` leaves the kubernetes Endpoints alone. */
+  endpointReconcilerType: string
   /** The first IPv4 range of --service-cluster-ip-range (default 10.0.0.0/24). */
   serviceClusterIPRange: string
   serviceNodePortRange: PortRange
@@ -105,6 +108,8 @@ export const BUILT_OPTIONS = new Set([
   'permit-address-sharing',
   'permit-port-sharing',
   'write-kubeconfig',
+  'allow-privileged',
+  'endpoint-reconciler-type',
   'service-cluster-ip-range',
   'service-node-port-range',
   'core-service-node-port',
@@ -188,6 +193,8 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     permitAddressSharing: bool('permit-address-sharing'),
     permitPortSharing: bool('permit-port-sharing'),
     writeKubeconfig: str('write-kubeconfig'),
+    allowPrivileged: bool('allow-privileged'),
+    endpointReconcilerType: str('endpoint-reconciler-type') ?? 'lease',
     serviceClusterIPRange:
       (str('service-cluster-ip-range') ?? '')
         .split(',')

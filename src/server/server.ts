@@ -55,6 +55,7 @@ import { urlHost, writeKubeconfigFile } from '../core/client/kubeconfig-writer.j
 import { versionHandler, versionInfo } from './version.js'
 import { installApi } from './api/index.js'
 import { KINDS } from './api/kinds/index.js'
+import { setAllowPrivileged } from './api/kinds/capabilities.js'
 import { enabledKinds } from './api/runtime-config.js'
 import { EncryptionConfigError } from './encryption/config.js'
 import { EncryptingStore } from './encryption/encrypting-store.js'
@@ -221,6 +222,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const overrides = overrideSetCount(config.storeServersOverrides)
   const names = (suffix: string) => ['store', ...Array.from({ length: overrides }, (_, i) => `store-override-${i}`)].map((n) => n + suffix)
   const storeNow = async () => pending.ready
+  setAllowPrivileged(config.allowPrivileged)
   const apiGroupVersions = servedGroupVersions(enabledKinds(KINDS, config.runtimeConfig))
   // Objects the server writes itself are stored in the storage media type too.
   const bootstrapCodec = new StorageCodec(config.storageMediaType)
@@ -260,6 +262,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
             securePort: config.securePort,
             clusterIPRange: config.serviceClusterIPRange,
             nodePort: config.coreServiceNodePort,
+            withEndpoints: config.endpointReconcilerType !== 'none',
           }),
         )
       },

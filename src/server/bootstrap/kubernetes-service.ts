@@ -29,32 +29,36 @@ export interface KubernetesServiceSettings {
   clusterIPRange?: string
   /** --core-service-node-port: when non-zero the service is of type NodePort on it. */
   nodePort?: number
+  /** --endpoint-reconciler-type=none: the Endpoints are someone else's to write. */
+  withEndpoints?: boolean
 }
 
-export function kubernetesService({ address, securePort, clusterIPRange, nodePort }: KubernetesServiceSettings): BootstrapObject[] {
+export function kubernetesService({ address, securePort, clusterIPRange, nodePort, withEndpoints = true }: KubernetesServiceSettings): BootstrapObject[] {
   const clusterIP = kubernetesServiceIP(clusterIPRange)
   const labels = { component: 'apiserver', provider: 'kubernetes' }
-  return [
-    {
-      key: '/services/default/kubernetes',
-      object: {
-        apiVersion: 'v1',
-        kind: 'Service',
-        metadata: { name: 'kubernetes', namespace: 'default', labels },
-        spec: {
-          ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: securePort, ...(nodePort ? { nodePort } : {}) }],
-          clusterIP,
-          clusterIPs: [clusterIP],
-          type: nodePort ? 'NodePort' : 'ClusterIP',
-          ...(nodePort ? { externalTrafficPolicy: 'Cluster' } : {}),
-          sessionAffinity: 'None',
-          ipFamilies: [address.includes(':') ? 'IPv6' : 'IPv4'],
-          ipFamilyPolicy: 'SingleStack',
-          internalTrafficPolicy: 'Cluster',
-        },
-        status: { loadBalancer: {} },
+  const service: BootstrapObject = {
+    key: '/services/default/kubernetes',
+    object: {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kubernetes', namespace: 'default', labels },
+      spec: {
+        ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: securePort, ...(nodePort ? { nodePort } : {}) }],
+        clusterIP,
+        clusterIPs: [clusterIP],
+        type: nodePort ? 'NodePort' : 'ClusterIP',
+        ...(nodePort ? { externalTrafficPolicy: 'Cluster' } : {}),
+        sessionAffinity: 'None',
+        ipFamilies: [address.includes(':') ? 'IPv6' : 'IPv4'],
+        ipFamilyPolicy: 'SingleStack',
+        internalTrafficPolicy: 'Cluster',
       },
+      status: { loadBalancer: {} },
     },
+  }
+  if (!withEndpoints) return [service]
+  return [
+    service,
     {
       key: '/endpoints/default/kubernetes',
       object: {

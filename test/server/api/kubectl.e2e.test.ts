@@ -59,6 +59,20 @@ describe('api: the real kubectl against the built server (end to end)', function
     await ok('delete', 'events', 'web.1')
   })
 
+  it('privileged containers are refused by default (--allow-privileged=false), in pods and pod templates', async () => {
+    const pod = file('priv.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: priv\nspec:\n  containers:\n  - name: c\n    image: busybox\n    securityContext:\n      privileged: true\n')
+    const r = await kubectl('create', '-f', pod)
+    assert.equal(r.code, 1)
+    assert.equal(r.stderr, `The Pod "priv" is invalid: spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy\n`)
+    const deploy = file(
+      'priv-deploy.yaml',
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: priv\nspec:\n  selector:\n    matchLabels:\n      app: p\n  template:\n    metadata:\n      labels:\n        app: p\n    spec:\n      initContainers:\n      - name: i\n        image: busybox\n        securityContext:\n          privileged: true\n      containers:\n      - name: c\n        image: busybox\n',
+    )
+    const d = await kubectl('create', '-f', deploy)
+    assert.equal(d.code, 1)
+    assert.match(d.stderr, /spec\.template\.spec\.initContainers\[0\]\.securityContext\.privileged: Forbidden: disallowed by cluster policy/)
+  })
+
   it('create, get, label, annotate, patch (three types), delete a config map', async () => {
     const cm = file('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: "1"\n')
     assert.equal(await ok('create', '-f', cm), 'configmap/x created\n')

@@ -8,7 +8,7 @@ describe('api: service ranges from the command line, with the real kubectl (end 
   before(async function () {
     session = await KubectlSession.open(this, 'api-services-', {
       waitFor: 'ready',
-      args: ['--service-cluster-ip-range=10.96.0.0/16', '--service-node-port-range=31000-31010', '--core-service-node-port=31005'],
+      args: ['--service-cluster-ip-range=10.96.0.0/16', '--service-node-port-range=31000-31010', '--core-service-node-port=31005', '--endpoint-reconciler-type=none', '--allow-privileged=true'],
     })
   })
   after(async () => {
@@ -17,6 +17,9 @@ describe('api: service ranges from the command line, with the real kubectl (end 
 
   it('the kubernetes service takes the first address and the core node port', async () => {
     assert.match(await session.ok('get', 'svc', 'kubernetes'), /^kubernetes\s+NodePort\s+10\.96\.0\.1\s+<none>\s+443:31005\/TCP\s+\d+s$/m)
+    // --endpoint-reconciler-type=none: the server writes no Endpoints for it.
+    const ep = await session.run('get', 'endpoints', 'kubernetes')
+    assert.equal(ep.stderr, 'Error from server (NotFound): endpoints "kubernetes" not found\n')
     // These options are in effect: the start-up warning does not name them.
     assert.doesNotMatch(session.server.logs, /not in effect yet[^\n]*--service-(cluster-ip|node-port)-range/)
   })
@@ -32,5 +35,10 @@ describe('api: service ranges from the command line, with the real kubectl (end 
     const r = await session.run('create', '-f', bad)
     assert.equal(r.code, 1)
     assert.match(r.stderr, /The Service "bad" is invalid: spec\.ports\[0\]\.nodePort: Invalid value: 31005: provided port is already allocated/)
+  })
+
+  it('--allow-privileged=true admits privileged containers', async () => {
+    const pod = session.file('priv.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: priv\nspec:\n  containers:\n  - name: c\n    image: busybox\n    securityContext:\n      privileged: true\n')
+    assert.equal(await session.ok('create', '-f', pod), 'pod/priv created\n')
   })
 })

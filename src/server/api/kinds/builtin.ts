@@ -5,6 +5,7 @@
  */
 import { deepEqual } from '../../../core/patch/index.js'
 import { RESOURCES, type ResourceInfo } from '../generated/resources.js'
+import { privilegedAllowed } from './capabilities.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { type Strategy, invalidValue, isDNS1123Subdomain, requiredValue } from '../registry/strategy.js'
 import type { Cause } from '../status-errors.js'
@@ -194,6 +195,15 @@ function validatePodSpec(spec: unknown, path: string): Cause[] {
     if (!str(co.name)) causes.push(requiredValue(`${path}.containers[${i}].name`, ''))
     if (!str(co.image)) causes.push(requiredValue(`${path}.containers[${i}].image`, ''))
   })
+  if (!privilegedAllowed()) {
+    for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
+      arr(s[list]).forEach((c, i) => {
+        if (obj(obj(c).securityContext).privileged === true) {
+          causes.push({ reason: 'FieldValueForbidden', message: 'Forbidden: disallowed by cluster policy', field: `${path}.${list}[${i}].securityContext.privileged` })
+        }
+      })
+    }
+  }
   return causes
 }
 
