@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict'
 import { CoreV1Api, KubeConfig, type V1ConfigMap, Watch } from '@kubernetes/client-node'
 import { ApiServer } from '../../support/api-server.js'
+import { describeEachStore } from '../../support/stores.js'
 
-describe('api: a @kubernetes/client-node client against the built server (end to end)', function () {
+describeEachStore('api: a @kubernetes/client-node client against the built server (end to end)', 'client-node-e2e', function (store) {
   this.timeout(120_000)
   let server: ApiServer | undefined
   let kc: KubeConfig
   let core: CoreV1Api
 
   before(async () => {
-    server = await ApiServer.start({ waitFor: 'ready' })
+    server = await ApiServer.start({ waitFor: 'ready', args: store.args })
     kc = new KubeConfig()
     kc.loadFromOptions({
       clusters: [{ name: 'c', server: `https://127.0.0.1:${server.port}`, caData: Buffer.from(server.ca()).toString('base64'), skipTLSVerify: false }],
