@@ -1,0 +1,133 @@
+/**
+ * The reference's WatchList (1.32, WatchList on): `sendInitialEvents` with
+ * `resourceVersionMatch=NotOlderThan` over raw HTTP against the built server, on each store.
+ * Expected messages are the reference's ListOptions validation (validateWatchOptions) and its
+ * `k8s.io/initial-events-end` bookmark annotation.
+ */
+import assert from 'node:assert/strict'
+import { ApiServer } from '../../support/api-server.js'
+import { describeEachStore } from '../../support/stores.js'
+
+interface Event {
+  type: string
+  object: { kind?: string; apiVersion?: string; metadata: { name?: string; resourceVersion: string; annotations?: Record<string, string> } }
+}
+
+const NS = '/api/v1/namespaces/wl/configmaps'
+const JSON_BODY = { 'Content-Type': 'application/json' }
+const END = { 'k8s.io/initial-events-end': 'true' }
+
+describeEachStore('api: watch with sendInitialEvents (WatchList, end to end)', 'watch-list-e2e', function (store) {
+  this.timeout(60_000)
+  let server: ApiServer
+
+  before(async function () {
+    server = await ApiServer.start({ waitFor: 'ready', args: store.args })
+    const ns = await server.get('/api/v1/namespaces', JSON_BODY, 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'wl' } }))
+    assert.equal(ns.status, 201, ns.body)
+  })
+  after(async () => {
+    await server?.stop()
+  })
+
+  const create = async (name: string): Promise<string> => {
+    const r = await server.get(NS, JSON_BODY, 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }))
+    assert.equal(r.status, 201, r.body)
+    return (JSON.parse(r.body) as Event['object']).metadata.resourceVersion
+  }
+  /** The events of a watch that ends after `seconds`; `during` runs while it is open. */
+  const watch = async (query: string, seconds = 1, during?: () => Promise<unknown>): Promise<Event[]> => {
+    const reply = server.get(`${NS}?watch=true&timeoutSeconds=${seconds}&${query}`)
+    if (during) {
+      await new Promise((r) => setTimeout(r, 400))
+      await during()
+    }
+    const r = await reply
+    assert.equal(r.status, 200, r.body)
+    return r.body
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as Event)
+  }
+  const summary = (events: Event[]) => events.map((e) => [e.type, e.object.metadata.name ?? e.object.metadata.annotations ?? null])
+  const invalid = async (query: string) => {
+    const r = await server.get(`${NS}?watch=true&${query}`)
+    assert.equal(r.status, 422, r.body)
+    return JSON.parse(r.body) as { reason: string; message: string; details: Record<string, unknown> }
+  }
+
+  it('rejects the combinations the reference forbids, with its 422 ListOptions messages', async () => {
+    const noMatch = await invalid('sendInitialEvents=true')
+    assert.equal(noMatch.reason, 'Invalid')
+    assert.equal(noMatch.message, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan')
+    assert.deepEqual(noMatch.details, {
+      group: 'meta.k8s.io',
+      kind: 'ListOptions',
+      causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', field: 'resourceVersionMatch' }],
+    })
+    assert.equal(
+      (await invalid('sendInitialEvents=false&resourceVersion=1')).message,
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    )
+    assert.equal(
+      (await invalid('sendInitialEvents=true&resourceVersionMatch=Exact&allowWatchBookmarks=true')).message,
+      'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"]',
+    )
+    assert.equal(
+      (await invalid('resourceVersion=1&resourceVersionMatch=NotOlderThan')).message,
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+    )
+    assert.equal(
+      (await invalid('sendInitialEvents=true&resourceVersionMatch=NotOlderThan&continue=abc')).message,
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided',
+    )
+  })
+
+  it('sendInitialEvents=true: ADDED for the current state, the initial-events-end BOOKMARK, then the changes', async () => {
+    await create('a')
+    const rvB = await create('b')
+    const events = await watch('sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true', 2, () => create('c'))
+    assert.deepEqual(summary(events), [['ADDED', 'a'], ['ADDED', 'b'], ['BOOKMARK', END], ['ADDED', 'c']])
+    const bookmark = events[2]!.object
+    assert.deepEqual(Object.keys(bookmark).sort(), ['apiVersion', 'kind', 'metadata'])
+    assert.equal(bookmark.kind, 'ConfigMap')
+    assert.equal(bookmark.apiVersion, 'v1')
+    assert.ok(Number(bookmark.metadata.resourceVersion) >= Number(rvB), 'the bookmark is not older than the state sent')
+    assert.ok(Number(events[3]!.object.metadata.resourceVersion) > Number(bookmark.metadata.resourceVersion))
+  })
+
+  it('sendInitialEvents=true from a resourceVersion: the current state, not older than it', async () => {
+    const rvA = JSON.parse((await server.get(`${NS}/a`)).body).metadata.resourceVersion as string
+    const events = await watch(`sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${rvA}`)
+    assert.deepEqual(summary(events), [['ADDED', 'a'], ['ADDED', 'b'], ['ADDED', 'c'], ['BOOKMARK', END]])
+  })
+
+  it('sendInitialEvents=true without allowWatchBookmarks: the initial events without the bookmark (not validated, as the reference)', async () => {
+    const events = await watch('sendInitialEvents=true&resourceVersionMatch=NotOlderThan')
+    assert.deepEqual(summary(events), [['ADDED', 'a'], ['ADDED', 'b'], ['ADDED', 'c']])
+  })
+
+  it('sendInitialEvents=false: only changes after the resourceVersion, or after now without one', async () => {
+    const rvA = JSON.parse((await server.get(`${NS}/a`)).body).metadata.resourceVersion as string
+    const fromA = await watch(`sendInitialEvents=false&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${rvA}`)
+    assert.deepEqual(summary(fromA), [['ADDED', 'b'], ['ADDED', 'c']])
+    for (const rv of ['', '0']) {
+      const name = `now${rv}`
+      const fromNow = await watch(`sendInitialEvents=false&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${rv}`, 2, () => create(name))
+      assert.deepEqual(summary(fromNow), [['ADDED', name]])
+    }
+  })
+
+  it('a watch from "" or "0" with neither option is defaulted to sendInitialEvents (the bookmark when allowed); one from a resourceVersion is not', async () => {
+    const plain = await watch('allowWatchBookmarks=true')
+    assert.deepEqual(summary(plain).slice(-1), [['BOOKMARK', END]])
+    assert.ok(plain.slice(0, -1).every((e) => e.type === 'ADDED'))
+    const zero = await watch('allowWatchBookmarks=true&resourceVersion=0')
+    assert.deepEqual(summary(zero).slice(-1), [['BOOKMARK', END]])
+    assert.deepEqual(summary(await watch('')).map(([t]) => t), plain.slice(0, -1).map(() => 'ADDED'))
+    const rvA = JSON.parse((await server.get(`${NS}/a`)).body).metadata.resourceVersion as string
+    const legacy = await watch(`allowWatchBookmarks=true&resourceVersion=${rvA}`)
+    assert.ok(legacy.every((e) => e.type !== 'BOOKMARK' || e.object.metadata.annotations === undefined), JSON.stringify(legacy))
+    assert.deepEqual(legacy.filter((e) => e.type !== 'BOOKMARK').map((e) => e.object.metadata.name), ['b', 'c', 'now', 'now0'])
+  })
+})
