@@ -65,4 +65,29 @@ describeEachStore('api: a @kubernetes/client-node client against the built serve
       controller.abort()
     }
   })
+
+  it('watches with sendInitialEvents: ADDED for the current state, then the initial-events-end BOOKMARK', async () => {
+    const events: { phase: string; obj: V1ConfigMap }[] = []
+    let done: unknown = 'open'
+    const controller = await new Watch(kc).watch(
+      '/api/v1/namespaces/default/configmaps',
+      { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true },
+      (phase, obj: V1ConfigMap) => events.push({ phase, obj }),
+      (err) => (done = err ?? 'closed'),
+    )
+    try {
+      const deadline = Date.now() + 15_000
+      while (!events.some((e) => e.phase === 'BOOKMARK')) {
+        assert.ok(Date.now() < deadline, `no BOOKMARK (done: ${String(done)}, events: ${JSON.stringify(events)})`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      const names = events.filter((e) => e.phase === 'ADDED').map((e) => e.obj.metadata?.name)
+      assert.ok(names.includes('listed') && names.includes('watched'), names.join(','))
+      const bookmark = events[events.length - 1]!
+      assert.equal(bookmark.phase, 'BOOKMARK')
+      assert.deepEqual(bookmark.obj.metadata?.annotations, { 'k8s.io/initial-events-end': 'true' })
+    } finally {
+      controller.abort()
+    }
+  })
 })

@@ -5,6 +5,7 @@
  * `k8s.io/initial-events-end` bookmark annotation.
  */
 import assert from 'node:assert/strict'
+import { request as httpsRequest } from 'node:https'
 import { ApiServer } from '../../support/api-server.js'
 import { describeEachStore } from '../../support/stores.js'
 
@@ -35,20 +36,43 @@ describeEachStore('api: watch with sendInitialEvents (WatchList, end to end)', '
     assert.equal(r.status, 201, r.body)
     return (JSON.parse(r.body) as Event['object']).metadata.resourceVersion
   }
-  /** The events of a watch that ends after `seconds`; `during` runs while it is open. */
-  const watch = async (query: string, seconds = 1, during?: () => Promise<unknown>): Promise<Event[]> => {
-    const reply = server.get(`${NS}?watch=true&timeoutSeconds=${seconds}&${query}`)
-    if (during) {
-      await new Promise((r) => setTimeout(r, 400))
-      await during()
-    }
-    const r = await reply
-    assert.equal(r.status, 200, r.body)
-    return r.body
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as Event)
-  }
+  /**
+   * The events of a watch, read until `enough` holds for them (then `settleMs` longer, to see
+   * that nothing else comes); `during` runs once the stream is open.
+   */
+  const watch = (query: string, enough: (events: Event[]) => boolean, during?: () => Promise<unknown>, settleMs = 0): Promise<Event[]> =>
+    new Promise((resolve, reject) => {
+      const events: Event[] = []
+      let buffered = ''
+      let finished = false
+      const req = httpsRequest({ host: '127.0.0.1', port: server.port, path: `${NS}?watch=true&timeoutSeconds=10&${query}`, rejectUnauthorized: false, agent: false })
+      const finish = () => {
+        if (finished) return
+        finished = true
+        setTimeout(() => {
+          req.destroy()
+          resolve(events)
+        }, settleMs)
+      }
+      req.on('response', (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`watch ${query}: ${res.statusCode}`))
+        res.on('data', (chunk: Buffer) => {
+          buffered += chunk.toString()
+          let nl: number
+          while ((nl = buffered.indexOf('\n')) >= 0) {
+            events.push(JSON.parse(buffered.slice(0, nl)) as Event)
+            buffered = buffered.slice(nl + 1)
+          }
+          if (enough(events)) finish()
+        })
+        res.on('end', finish)
+        if (during) during().catch(reject)
+      })
+      req.on('error', (err) => (finished ? undefined : reject(err)))
+      req.end()
+    })
+  const count = (n: number) => (events: Event[]) => events.length >= n
+  const SETTLE_MS = 300
   const summary = (events: Event[]) => events.map((e) => [e.type, e.object.metadata.name ?? e.object.metadata.annotations ?? null])
   const invalid = async (query: string) => {
     const r = await server.get(`${NS}?watch=true&${query}`)
@@ -86,7 +110,7 @@ describeEachStore('api: watch with sendInitialEvents (WatchList, end to end)', '
   it('sendInitialEvents=true: ADDED for the current state, the initial-events-end BOOKMARK, then the changes', async () => {
     await create('a')
     const rvB = await create('b')
-    const events = await watch('sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true', 2, () => create('c'))
+    const events = await watch('sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true', count(4), () => create('c'), SETTLE_MS)
     assert.deepEqual(summary(events), [['ADDED', 'a'], ['ADDED', 'b'], ['BOOKMARK', END], ['ADDED', 'c']])
     const bookmark = events[2]!.object
     assert.deepEqual(Object.keys(bookmark).sort(), ['apiVersion', 'kind', 'metadata'])
@@ -98,35 +122,46 @@ describeEachStore('api: watch with sendInitialEvents (WatchList, end to end)', '
 
   it('sendInitialEvents=true from a resourceVersion: the current state, not older than it', async () => {
     const rvA = JSON.parse((await server.get(`${NS}/a`)).body).metadata.resourceVersion as string
-    const events = await watch(`sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${rvA}`)
+    const events = await watch(`sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${rvA}`, count(4), undefined, SETTLE_MS)
     assert.deepEqual(summary(events), [['ADDED', 'a'], ['ADDED', 'b'], ['ADDED', 'c'], ['BOOKMARK', END]])
   })
 
+  it('sendInitialEvents=true from a resourceVersion the store has not reached: an ERROR event (504 Timeout) in the stream', async () => {
+    const current = Number(JSON.parse((await server.get(NS)).body).metadata.resourceVersion)
+    const events = await watch(`sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${current + 1000}`, count(1))
+    assert.equal(events.length, 1)
+    assert.equal(events[0]!.type, 'ERROR')
+    const status = events[0]!.object as unknown as { kind: string; code: number; reason: string; message: string }
+    assert.deepEqual([status.kind, status.code, status.reason], ['Status', 504, 'Timeout'])
+    assert.match(status.message, new RegExp(`^Too large resource version: ${current + 1000}, current: \\d+$`))
+  })
+
   it('sendInitialEvents=true without allowWatchBookmarks: the initial events without the bookmark (not validated, as the reference)', async () => {
-    const events = await watch('sendInitialEvents=true&resourceVersionMatch=NotOlderThan')
+    const events = await watch('sendInitialEvents=true&resourceVersionMatch=NotOlderThan', count(3), undefined, SETTLE_MS)
     assert.deepEqual(summary(events), [['ADDED', 'a'], ['ADDED', 'b'], ['ADDED', 'c']])
   })
 
   it('sendInitialEvents=false: only changes after the resourceVersion, or after now without one', async () => {
     const rvA = JSON.parse((await server.get(`${NS}/a`)).body).metadata.resourceVersion as string
-    const fromA = await watch(`sendInitialEvents=false&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${rvA}`)
+    const fromA = await watch(`sendInitialEvents=false&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${rvA}`, count(2), undefined, SETTLE_MS)
     assert.deepEqual(summary(fromA), [['ADDED', 'b'], ['ADDED', 'c']])
     for (const rv of ['', '0']) {
       const name = `now${rv}`
-      const fromNow = await watch(`sendInitialEvents=false&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${rv}`, 2, () => create(name))
+      const fromNow = await watch(`sendInitialEvents=false&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${rv}`, count(1), () => create(name), SETTLE_MS)
       assert.deepEqual(summary(fromNow), [['ADDED', name]])
     }
   })
 
   it('a watch from "" or "0" with neither option is defaulted to sendInitialEvents (the bookmark when allowed); one from a resourceVersion is not', async () => {
-    const plain = await watch('allowWatchBookmarks=true')
+    const bookmarked = (events: Event[]) => events.some((e) => e.type === 'BOOKMARK')
+    const plain = await watch('allowWatchBookmarks=true', bookmarked)
     assert.deepEqual(summary(plain).slice(-1), [['BOOKMARK', END]])
     assert.ok(plain.slice(0, -1).every((e) => e.type === 'ADDED'))
-    const zero = await watch('allowWatchBookmarks=true&resourceVersion=0')
+    const zero = await watch('allowWatchBookmarks=true&resourceVersion=0', bookmarked)
     assert.deepEqual(summary(zero).slice(-1), [['BOOKMARK', END]])
-    assert.deepEqual(summary(await watch('')).map(([t]) => t), plain.slice(0, -1).map(() => 'ADDED'))
+    assert.deepEqual(summary(await watch('', count(plain.length - 1), undefined, SETTLE_MS)).map(([t]) => t), plain.slice(0, -1).map(() => 'ADDED'))
     const rvA = JSON.parse((await server.get(`${NS}/a`)).body).metadata.resourceVersion as string
-    const legacy = await watch(`allowWatchBookmarks=true&resourceVersion=${rvA}`)
+    const legacy = await watch(`allowWatchBookmarks=true&resourceVersion=${rvA}`, count(4), undefined, SETTLE_MS)
     assert.ok(legacy.every((e) => e.type !== 'BOOKMARK' || e.object.metadata.annotations === undefined), JSON.stringify(legacy))
     assert.deepEqual(legacy.filter((e) => e.type !== 'BOOKMARK').map((e) => e.object.metadata.name), ['b', 'c', 'now', 'now0'])
   })
