@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { request as httpsRequest } from 'node:https'
+import { loadProtobufCodec } from '../../../src/core/protobuf/index.js'
 import { ApiServer } from '../../support/api-server.js'
 import { describeEachStore } from '../../support/stores.js'
 
@@ -134,6 +135,29 @@ describeEachStore('api: watch with sendInitialEvents (WatchList, end to end)', '
     const status = events[0]!.object as unknown as { kind: string; code: number; reason: string; message: string }
     assert.deepEqual([status.kind, status.code, status.reason], ['Status', 504, 'Timeout'])
     assert.match(status.message, new RegExp(`^Too large resource version: ${current + 1000}, current: \\d+$`))
+  })
+
+  it('the initial-events-end BOOKMARK in a protobuf watch stream', async () => {
+    const body = await new Promise<Buffer>((resolve, reject) => {
+      const path = `${NS}?watch=true&timeoutSeconds=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`
+      const req = httpsRequest({ host: '127.0.0.1', port: server.port, path, headers: { Accept: 'application/vnd.kubernetes.protobuf' }, rejectUnauthorized: false, agent: false }, (res) => {
+        assert.equal(res.headers['content-type'], 'application/vnd.kubernetes.protobuf;stream=watch')
+        const chunks: Buffer[] = []
+        res.on('data', (d: Buffer) => chunks.push(d))
+        res.on('end', () => resolve(Buffer.concat(chunks)))
+        res.on('error', reject)
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    const frames = (await loadProtobufCodec()).decodeWatchFrames(body)
+    assert.deepEqual(
+      frames.map((f) => f.type),
+      ['ADDED', 'ADDED', 'ADDED', 'BOOKMARK'],
+    )
+    const bookmark = frames[3]!.object as Event['object']
+    assert.equal(bookmark.kind, 'ConfigMap')
+    assert.deepEqual(bookmark.metadata.annotations, END)
   })
 
   it('sendInitialEvents=true without allowWatchBookmarks: the initial events without the bookmark (not validated, as the reference)', async () => {
