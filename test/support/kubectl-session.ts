@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ApiServer, type StartOptions } from './api-server.js'
+import type { StoreChoice } from './stores.js'
 
 export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32'
 
@@ -25,13 +26,17 @@ export class KubectlSession {
     readonly base: string[],
   ) {}
 
-  /** Call from a `before` hook; starts the server and writes the kubeconfig. */
-  static async open(ctx: Mocha.Context, prefix: string, options: StartOptions = { waitFor: 'ready' }): Promise<KubectlSession> {
+  /**
+   * Call from a `before` hook; starts the server (on `options.store` when given, see
+   * describeEachStore) and writes the kubeconfig.
+   */
+  static async open(ctx: Mocha.Context, prefix: string, options: StartOptions & { store?: StoreChoice } = { waitFor: 'ready' }): Promise<KubectlSession> {
     if (!existsSync(KUBECTL)) {
       if (process.env.CI) throw new Error(`${KUBECTL} is missing: the kubectl end-to-end tests cannot run in CI`)
       ctx.skip()
     }
-    const server = await ApiServer.start(options)
+    const { store, ...start } = options
+    const server = await ApiServer.start({ ...start, args: [...(store?.args ?? []), ...(start.args ?? [])] })
     const tmp = mkdtempSync(join(tmpdir(), prefix))
     const kubeconfig = join(tmp, 'kubeconfig')
     writeFileSync(

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict'
 import { KubectlSession, type Run } from '../../support/kubectl-session.js'
+import { describeEachStore } from '../../support/stores.js'
 
-/** Server-side apply with the real kubectl 1.32 against the built server (embedded store). */
-describe('api: kubectl apply --server-side (end to end)', function () {
+/** Server-side apply with the real kubectl 1.32 against the built server, on each store. */
+describeEachStore('api: kubectl apply --server-side (end to end)', 'apply-e2e', function (store) {
   this.timeout(120_000)
   let session: KubectlSession
 
   before(async function () {
-    session = await KubectlSession.open(this, 'api-apply-')
+    session = await KubectlSession.open(this, 'api-apply-', { waitFor: 'ready', store })
   })
   after(async () => {
     await session?.close()

@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict'
 import { CoreV1Api, KubeConfig, type V1ConfigMap, Watch } from '@kubernetes/client-node'
 import { ApiServer } from '../../support/api-server.js'
+import { describeEachStore } from '../../support/stores.js'
 
-describe('api: a @kubernetes/client-node client against the built server (end to end)', function () {
+describeEachStore('api: a @kubernetes/client-node client against the built server (end to end)', 'client-node-e2e', function (store) {
   this.timeout(120_000)
   let server: ApiServer | undefined
   let kc: KubeConfig
   let core: CoreV1Api
 
   before(async () => {
-    server = await ApiServer.start({ waitFor: 'ready' })
+    server = await ApiServer.start({ waitFor: 'ready', args: store.args })
     kc = new KubeConfig()
     kc.loadFromOptions({
       clusters: [{ name: 'c', server: `https://127.0.0.1:${server.port}`, caData: Buffer.from(server.ca()).toString('base64'), skipTLSVerify: false }],
@@ -60,6 +61,31 @@ describe('api: a @kubernetes/client-node client against the built server (end to
       assert.deepEqual(added.obj.data, { w: 'x' })
       assert.equal(done, 'open')
       assert.ok(!events.some((e) => e.obj.metadata?.name === 'listed'), 'watch from the list resourceVersion replayed an older object')
+    } finally {
+      controller.abort()
+    }
+  })
+
+  it('watches with sendInitialEvents: ADDED for the current state, then the initial-events-end BOOKMARK', async () => {
+    const events: { phase: string; obj: V1ConfigMap }[] = []
+    let done: unknown = 'open'
+    const controller = await new Watch(kc).watch(
+      '/api/v1/namespaces/default/configmaps',
+      { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true },
+      (phase, obj: V1ConfigMap) => events.push({ phase, obj }),
+      (err) => (done = err ?? 'closed'),
+    )
+    try {
+      const deadline = Date.now() + 15_000
+      while (!events.some((e) => e.phase === 'BOOKMARK')) {
+        assert.ok(Date.now() < deadline, `no BOOKMARK (done: ${String(done)}, events: ${JSON.stringify(events)})`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      const names = events.filter((e) => e.phase === 'ADDED').map((e) => e.obj.metadata?.name)
+      assert.ok(names.includes('listed') && names.includes('watched'), names.join(','))
+      const bookmark = events[events.length - 1]!
+      assert.equal(bookmark.phase, 'BOOKMARK')
+      assert.deepEqual(bookmark.obj.metadata?.annotations, { 'k8s.io/initial-events-end': 'true' })
     } finally {
       controller.abort()
     }

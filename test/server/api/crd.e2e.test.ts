@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import type { ApiServer } from '../../support/api-server.js'
 import { KubectlSession, type Run } from '../../support/kubectl-session.js'
+import { describeEachStore } from '../../support/stores.js'
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -48,14 +49,14 @@ spec:
   replicas: 1
 `
 
-describe('api: CustomResourceDefinitions and their custom resources with the real kubectl (end to end)', function () {
+describeEachStore('api: CustomResourceDefinitions and their custom resources with the real kubectl (end to end)', 'crd-e2e', function (store) {
   this.timeout(180_000)
   let session: KubectlSession
   let server: ApiServer
   let tmp: string
 
   before(async function () {
-    session = await KubectlSession.open(this, 'api-crd-')
+    session = await KubectlSession.open(this, 'api-crd-', { waitFor: 'ready', store })
     server = session.server
     tmp = session.tmp
   })

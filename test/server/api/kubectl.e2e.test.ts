@@ -3,15 +3,16 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import type { ApiServer } from '../../support/api-server.js'
 import { KUBECTL, KubectlSession, type Run } from '../../support/kubectl-session.js'
+import { describeEachStore } from '../../support/stores.js'
 
-describe('api: the real kubectl against the built server (end to end)', function () {
+describeEachStore('api: the real kubectl against the built server (end to end)', 'kubectl-e2e', function (store) {
   this.timeout(120_000)
   let session: KubectlSession
   let server: ApiServer
   let tmp: string
 
   before(async function () {
-    session = await KubectlSession.open(this, 'api-kubectl-')
+    session = await KubectlSession.open(this, 'api-kubectl-', { waitFor: 'ready', store })
     server = session.server
     tmp = session.tmp
   })
@@ -31,6 +32,30 @@ describe('api: the real kubectl against the built server (end to end)', function
     const ns = await ok('get', 'ns')
     assert.match(ns, /^NAME\s+STATUS\s+AGE$/m)
     for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) assert.match(ns, new RegExp(`^${name}\\s+Active\\s+\\d+s$`, 'm'))
+    // The product spec's verbose ready report (spec 2.1, 2.2): its check list in order, then
+    // `healthz check passed` (the spec's word on every endpoint, where the reference says `readyz`).
+    const checks = [
+      'ping',
+      'log',
+      'store',
+      'poststarthook/start-apiserver-admission-initializer',
+      'poststarthook/generic-apiserver-start-informers',
+      'poststarthook/start-apiextensions-informers',
+      'poststarthook/start-apiextensions-controllers',
+      'poststarthook/crd-informer-synced',
+      'poststarthook/bootstrap-controller',
+      'poststarthook/rbac/bootstrap-roles',
+      'poststarthook/scheduling/bootstrap-system-priority-classes',
+      'poststarthook/start-cluster-authentication-info-controller',
+      'poststarthook/start-aggregator-informers',
+      'poststarthook/apiservice-registration-controller',
+      'poststarthook/apiservice-status-available-controller',
+      'poststarthook/apiserver-autoregistration',
+      'autoregister-completion',
+      'poststarthook/apiservice-openapi-controller',
+      'shutdown',
+    ]
+    assert.equal(await ok('get', '--raw', '/readyz?verbose'), `${checks.map((c) => `[+]${c} ok\n`).join('')}healthz check passed\n`)
   })
 
   it('the kubernetes service: 10.0.0.1:443 to this server; new services get other addresses', async () => {
@@ -125,6 +150,9 @@ describe('api: the real kubectl against the built server (end to end)', function
       const deadline = Date.now() + 10_000
       while (!/^watched\s+1\s+\d+s$/m.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
       assert.match(out, /^watched\s+1\s+\d+s$/m)
+      // The list comes first, as a table with its header; the event is a row without one.
+      assert.match(out, /^NAME\s+DATA\s+AGE\n/)
+      assert.equal(out.match(/^NAME\s/gm)?.length, 1)
     } finally {
       watcher.kill('SIGTERM')
     }

@@ -4,8 +4,10 @@
  * definitions on the first only) or protobuf (`…;stream=watch`: length-prefixed WatchEvent
  * envelopes), BOOKMARKs when allowed, an ERROR event (410 Expired) when the resourceVersion is
  * compacted, and the end after `timeoutSeconds` (the reference's 30–60 minutes when absent).
+ * The reference's WatchList options (`sendInitialEvents` with `resourceVersionMatch=NotOlderThan`)
+ * are defaulted and validated as its ListOptions are.
  */
-import { errors, toApiError } from '../status-errors.js'
+import { type Cause, errors, toApiError } from '../status-errors.js'
 import type { ApiWatch, ApiWatchEvent } from '../registry/generic-store.js'
 import { PROTOBUF_WATCH_MEDIA_TYPE, type ProtobufCodec } from '../../../core/protobuf/index.js'
 import { negotiateWatchOutput, protobufCodec } from '../negotiation.js'
@@ -32,17 +34,24 @@ export async function watchHandler(scope: Scope): Promise<void> {
   // watches started together do not all end (and come back) together; min 0: no end.
   const minTimeoutS = scope.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_S
   const timeoutMs = timeoutParam ? Number(timeoutParam) * 1000 : minTimeoutS * 1000 * (1 + Math.random())
-  const bookmarks = query.get('allowWatchBookmarks') === 'true'
+  const bookmarks = queryBool(query, 'allowWatchBookmarks') === true
   const include = includeObject(query)
+  const resourceVersion = query.get('resourceVersion') ?? ''
+  const sendInitialEvents = watchListOptions(query, resourceVersion)
 
   let watch: ApiWatch | undefined
   let initialError: ApiWatchEvent | undefined
   try {
-    watch = await store.watch({ ...sel, resourceVersion: query.get('resourceVersion') ?? '' })
+    watch = await store.watch({
+      ...sel,
+      resourceVersion,
+      ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
+      allowWatchBookmarks: bookmarks,
+    })
   } catch (err) {
     const apiErr = toApiError(err)
-    // Like the reference: a too-old resourceVersion is reported in the stream.
-    if (apiErr.code !== 410) throw apiErr
+    // Like the reference: a too-old (or not yet reached) resourceVersion is reported in the stream.
+    if (apiErr.code !== 410 && apiErr.code !== 504) throw apiErr
     initialError = { type: 'ERROR', object: apiErr.status as unknown as Record<string, unknown> }
   }
 
@@ -100,4 +109,48 @@ export async function watchHandler(scope: Scope): Promise<void> {
     w.cancel()
     if (!res.writableEnded) res.end()
   }
+}
+
+/**
+ * A query boolean as the reference converts it: absent is unset; "0" and "false" (any case)
+ * are false; any other value, even an empty one, is true.
+ */
+function queryBool(query: URLSearchParams, name: string): boolean | undefined {
+  const value = query.get(name)
+  if (value === null) return undefined
+  return !(value === '0' || value.toLowerCase() === 'false')
+}
+
+const forbidden = (field: string, message: string): Cause => ({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field })
+
+/**
+ * `sendInitialEvents` after the reference's defaulting (SetListOptionsDefaults, WatchList on
+ * as in 1.32: a watch from "" or "0" with neither option set sends the initial events) and
+ * validation (validateWatchOptions: 422 Invalid ListOptions).
+ */
+function watchListOptions(query: URLSearchParams, resourceVersion: string): boolean | undefined {
+  let sendInitialEvents = queryBool(query, 'sendInitialEvents')
+  let match = query.get('resourceVersionMatch') ?? ''
+  if (sendInitialEvents === undefined && match === '' && (resourceVersion === '' || resourceVersion === '0')) {
+    sendInitialEvents = true
+    match = 'NotOlderThan'
+  }
+  const causes: Cause[] = []
+  if (sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+    causes.push(forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'))
+  }
+  if (match !== '') {
+    if (sendInitialEvents === undefined) causes.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'))
+    if (match !== 'NotOlderThan') {
+      causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(match)}: supported values: "NotOlderThan"`, field: 'resourceVersionMatch' })
+    }
+    if ((query.get('continue') ?? '') !== '') causes.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'))
+  }
+  if (causes.length > 0) {
+    const err = errors.invalid('meta.k8s.io', 'ListOptions', '', causes)
+    // The reference leaves the empty name out of the details.
+    delete (err.status.details as { name?: string } | undefined)?.name
+    throw err
+  }
+  return sendInitialEvents
 }

@@ -64,6 +64,21 @@ export interface ApiWatchEvent {
   object: KubeObject | Record<string, unknown>
 }
 
+export interface WatchOptions extends Selection {
+  resourceVersion?: string
+  /**
+   * The reference's WatchList (validated by the caller, with NotOlderThan): true starts with
+   * ADDED for the current state, false starts from the resourceVersion (now for "" and "0");
+   * unset is the legacy watch.
+   */
+  sendInitialEvents?: boolean
+  /** With sendInitialEvents, the end of the initial events is marked by a BOOKMARK. */
+  allowWatchBookmarks?: boolean
+}
+
+/** The annotation of the BOOKMARK that ends a watch's initial events (metav1.InitialEventsAnnotationKey). */
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end'
+
 export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
   /** Stops the watch; the iteration ends. */
   cancel(): void
@@ -410,15 +425,26 @@ export class GenericStore {
   }
 
   /**
-   * Watches the kind (or one namespace). resourceVersion "" or "0": ADDED for every current
-   * match first; otherwise only changes after that revision (410 Expired when compacted).
+   * Watches the kind (or one namespace). Legacy (sendInitialEvents unset): resourceVersion ""
+   * or "0" sends ADDED for every current match first, another only the changes after that
+   * revision (410 Expired when compacted). sendInitialEvents true: ADDED for the current
+   * state (at least as new as the resourceVersion), then, when bookmarks are allowed, a
+   * BOOKMARK annotated as the end of the initial events; false: only the changes after the
+   * resourceVersion, or after now for "" and "0".
    */
-  async watch(options: Selection & { resourceVersion?: string }): Promise<ApiWatch> {
+  async watch(options: WatchOptions): Promise<ApiWatch> {
     const prefix = this.prefix(options.namespace)
     const initial: ApiWatchEvent[] = []
     let from: number
     const rv = options.resourceVersion ?? ''
-    if (rv === '' || rv === '0') {
+    const legacyInitial = options.sendInitialEvents === undefined && (rv === '' || rv === '0')
+    if (options.sendInitialEvents === true || legacyInitial) {
+      if (rv !== '' && rv !== '0') {
+        // A state not older than the resourceVersion: the latest, unless that is older still.
+        const wanted = parseResourceVersion(rv)
+        const current = await this.store.currentRevision()
+        if (wanted > current) throw errors.timeout(`Too large resource version: ${wanted}, current: ${current}`)
+      }
       const page = await this.store.list(prefix).catch((e: unknown) => {
         throw toApiError(e)
       })
@@ -426,7 +452,19 @@ export class GenericStore {
         const obj = this.decodeKv(kv)
         if (this.matches(obj, options)) initial.push({ type: 'ADDED', object: obj })
       }
+      if (options.sendInitialEvents === true && options.allowWatchBookmarks) {
+        initial.push({
+          type: 'BOOKMARK',
+          object: {
+            kind: this.strategy.kind,
+            apiVersion: this.apiVersion,
+            metadata: { resourceVersion: String(page.revision), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },
+          },
+        })
+      }
       from = page.revision + 1
+    } else if (rv === '' || rv === '0') {
+      from = (await this.store.currentRevision()) + 1
     } else {
       from = parseResourceVersion(rv) + 1
     }
