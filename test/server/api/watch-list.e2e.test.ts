@@ -81,6 +81,23 @@ describeEachStore('api: watch with sendInitialEvents (WatchList, end to end)', '
     return JSON.parse(r.body) as { reason: string; message: string; details: Record<string, unknown> }
   }
 
+  it('lists refuse sendInitialEvents and bad resourceVersionMatch combinations with the same 422', async () => {
+    const listInvalid = async (query: string) => {
+      const r = await server.get(`${NS}?${query}`)
+      assert.equal(r.status, 422, r.body)
+      return (JSON.parse(r.body) as { message: string }).message
+    }
+    assert.equal(await listInvalid('sendInitialEvents=true'), 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list')
+    assert.equal(
+      await listInvalid('resourceVersionMatch=Exact&resourceVersion=0'),
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+    )
+    assert.equal(
+      await listInvalid('resourceVersionMatch=Newest'),
+      'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided, resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""]',
+    )
+  })
+
   it('rejects the combinations the reference forbids, with its 422 ListOptions messages', async () => {
     const noMatch = await invalid('sendInitialEvents=true')
     assert.equal(noMatch.reason, 'Invalid')

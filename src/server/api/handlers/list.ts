@@ -2,7 +2,8 @@
 import { errors } from '../status-errors.js'
 import { negotiateOutput, writeObject } from '../negotiation.js'
 import { toTable } from '../table.js'
-import { type Scope, includeObject, selection } from './scope.js'
+import type { Cause } from '../status-errors.js'
+import { type Scope, forbidden, includeObject, listOptionsInvalid, selection } from './scope.js'
 
 function parseLimit(value: string | null): number {
   if (value === null || value === '') return 0
@@ -10,15 +11,27 @@ function parseLimit(value: string | null): number {
   return Math.max(0, Number(value))
 }
 
+/** The reference's ValidateListOptions for a list (not a watch): 422 with every cause. */
+function validateListOptions(query: URLSearchParams, rv: string, rvMatch: string): void {
+  const causes: Cause[] = []
+  if (rvMatch !== '') {
+    if (rv === '') causes.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'))
+    if ((query.get('continue') ?? '') !== '') causes.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'))
+    if (rvMatch !== 'Exact' && rvMatch !== 'NotOlderThan') {
+      causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(rvMatch)}: supported values: "Exact", "NotOlderThan", ""`, field: 'resourceVersionMatch' })
+    }
+    if (rvMatch === 'Exact' && rv === '0') causes.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'))
+  }
+  if (query.get('sendInitialEvents') !== null) causes.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'))
+  if (causes.length > 0) throw listOptionsInvalid(causes)
+}
+
 export async function listHandler(scope: Scope): Promise<void> {
   const { query, store } = scope
   const output = negotiateOutput(scope.req.headers.accept, { table: true, customResource: store.strategy.customResource ?? false })
   const rvMatch = query.get('resourceVersionMatch') ?? ''
-  if (rvMatch !== '' && rvMatch !== 'Exact' && rvMatch !== 'NotOlderThan') {
-    throw errors.badRequest(`resourceVersionMatch: Unsupported value: ${JSON.stringify(rvMatch)}: supported values: "Exact", "NotOlderThan"`)
-  }
   const rv = query.get('resourceVersion') ?? ''
-  if (rvMatch !== '' && rv === '') throw errors.badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided')
+  validateListOptions(query, rv, rvMatch)
   const result = await store.list({
     ...selection(scope),
     limit: parseLimit(query.get('limit')),

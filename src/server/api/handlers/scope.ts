@@ -3,7 +3,7 @@ import type { Request, RequestContext, Response } from '../../http/types.js'
 import type { GenericStore, Selection } from '../registry/generic-store.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { SelectorError, parseFieldSelector, parseLabelSelector } from '../selectors.js'
-import { errors } from '../status-errors.js'
+import { type ApiError, type Cause, errors } from '../status-errors.js'
 import type { IncludeObject } from '../table.js'
 
 export interface Scope {
@@ -90,4 +90,14 @@ export function checkFieldValidation(query: URLSearchParams): void {
   if (v !== null && v !== '' && v !== 'Ignore' && v !== 'Warn' && v !== 'Strict') {
     throw errors.badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(v)}: supported values: "Ignore", "Strict", "Warn"`)
   }
+}
+
+export const forbidden = (field: string, message: string): Cause => ({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field })
+
+/** The reference's 422 for bad list or watch options: `ListOptions.meta.k8s.io "" is invalid: …`. */
+export function listOptionsInvalid(causes: Cause[]): ApiError {
+  const err = errors.invalid('meta.k8s.io', 'ListOptions', '', causes)
+  // The reference leaves the empty name out of the details.
+  delete (err.status.details as { name?: string } | undefined)?.name
+  return err
 }

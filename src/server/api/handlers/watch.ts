@@ -12,7 +12,7 @@ import type { ApiWatch, ApiWatchEvent } from '../registry/generic-store.js'
 import { PROTOBUF_WATCH_MEDIA_TYPE, type ProtobufCodec } from '../../../core/protobuf/index.js'
 import { negotiateWatchOutput, protobufCodec } from '../negotiation.js'
 import { toTable } from '../table.js'
-import { type Scope, includeObject, selection } from './scope.js'
+import { type Scope, forbidden, includeObject, listOptionsInvalid, selection } from './scope.js'
 
 /** How often bookmarks are sent when allowed (the reference: about once a minute). */
 export const BOOKMARK_INTERVAL_MS = Number(process.env.CLIENT_WATCH_BOOKMARK_INTERVAL_MS ?? '') || 60_000
@@ -121,8 +121,6 @@ function queryBool(query: URLSearchParams, name: string): boolean | undefined {
   return !(value === '0' || value.toLowerCase() === 'false')
 }
 
-const forbidden = (field: string, message: string): Cause => ({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field })
-
 /**
  * `sendInitialEvents` after the reference's defaulting (SetListOptionsDefaults, WatchList on
  * as in 1.32: a watch from "" or "0" with neither option set sends the initial events) and
@@ -146,11 +144,6 @@ function watchListOptions(query: URLSearchParams, resourceVersion: string): bool
     }
     if ((query.get('continue') ?? '') !== '') causes.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'))
   }
-  if (causes.length > 0) {
-    const err = errors.invalid('meta.k8s.io', 'ListOptions', '', causes)
-    // The reference leaves the empty name out of the details.
-    delete (err.status.details as { name?: string } | undefined)?.name
-    throw err
-  }
+  if (causes.length > 0) throw listOptionsInvalid(causes)
   return sendInitialEvents
 }
