@@ -183,6 +183,7 @@ async function route(
     ...(info.name !== undefined ? { name: info.name } : {}),
     query: ctx.url.searchParams,
     ...(registry.options.minRequestTimeoutSeconds !== undefined ? { minRequestTimeoutSeconds: registry.options.minRequestTimeoutSeconds } : {}),
+    ...(registry.options.deleteCollectionWorkers !== undefined ? { deleteCollectionWorkers: registry.options.deleteCollectionWorkers } : {}),
   })
 }
 

@@ -19,6 +19,8 @@ export interface Scope {
   query: URLSearchParams
   /** `--min-request-timeout` (default 1800). */
   minRequestTimeoutSeconds?: number
+  /** `--delete-collection-workers` (default 1). */
+  deleteCollectionWorkers?: number
 }
 
 /** `dryRun=All` (the only value the reference knows). */

@@ -15,6 +15,15 @@ import { CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-erro
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
 import { storageCodecFor } from './storage-codec.js'
 import { type Strategy, validateObjectMeta } from './strategy.js'
+import {
+  type DeletionRequest,
+  beforeDelete,
+  finalizersForPropagation,
+  finalizersOf,
+  guardDeletionFields,
+  markAsDeleting,
+  shouldDeleteDuringUpdate,
+} from './deletion.js'
 
 export interface Selection {
   namespace?: string
@@ -53,8 +62,26 @@ export interface UpdateOptions extends WriteOptions {
   subresource?: 'status'
 }
 
-export interface DeleteOptions extends WriteOptions {
+export interface DeleteOptions extends WriteOptions, DeletionRequest {
   preconditions?: { uid?: string; resourceVersion?: string }
+}
+
+/**
+ * What a DELETE did: `deleted` when the object is gone; otherwise it stays, being deleted
+ * (finalizers, a grace period, a terminating namespace). `updated` when `object` is the state
+ * the request wrote (the reference answers it as is) rather than the state it found.
+ */
+export interface DeleteResult {
+  object: KubeObject
+  deleted: boolean
+  updated: boolean
+}
+
+/** A change that is a deletion, or one that marks an object being deleted. */
+export interface ObjectChange {
+  type: 'created' | 'updated' | 'deleted'
+  object: KubeObject
+  strategy: Strategy
 }
 
 export type ApiWatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'
@@ -72,8 +99,17 @@ export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
 }
 
 export interface GenericStoreHooks {
-  /** Throws the NotFound of the namespace when a namespaced create names a missing one. */
-  checkNamespace?(namespace: string): Promise<void>
+  /**
+   * Throws the NotFound of the namespace when a namespaced create names a missing one (the
+   * Forbidden of a terminating one); `name` is the requested name ('' with generateName).
+   */
+  checkNamespace?(namespace: string, name: string): Promise<void>
+  /**
+   * Takes over a DELETE (the namespace registry's): `proceed` runs the generic deletion.
+   */
+  delete?(current: KubeObject, options: DeleteOptions, proceed: () => Promise<DeleteResult>): Promise<DeleteResult>
+  /** Every write this store made (not dry runs), for the controllers. */
+  changed?(change: ObjectChange): void
   /** Runs after defaulting and validation, before the write (allocations that need the store). */
   beforeCreate?(obj: KubeObject): Promise<void>
   /** The same for updates (not status writes), with the stored object. */
@@ -288,6 +324,8 @@ export class GenericStore {
     const meta = obj.metadata
     if (!this.strategy.namespaced) delete meta.namespace
     if (meta.resourceVersion) throw errors.badRequest('resourceVersion should not be set on objects to be created')
+    // The name admission reports: the requested one, else generateName (named before generation).
+    const requestedName = meta.name || meta.generateName || 'Unknown'
     if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${randomSuffix()}`
     meta.uid = randomUUID()
     meta.creationTimestamp = nowTimestamp()
@@ -299,7 +337,7 @@ export class GenericStore {
     options.trackFields?.(obj)
     this.validate(obj)
     const name = meta.name!
-    if (this.strategy.namespaced) await this.hooks.checkNamespace?.(meta.namespace!)
+    if (this.strategy.namespaced) await this.hooks.checkNamespace?.(meta.namespace!, requestedName)
     await this.hooks.beforeCreate?.(obj)
     const key = this.key(meta.namespace, name)
     if (options.dryRun) {
@@ -308,7 +346,9 @@ export class GenericStore {
     }
     try {
       const kv = await this.store.create(key, this.encode(obj), this.putOptions(obj))
-      return this.decodeKv(kv)
+      const created = this.decodeKv(kv)
+      this.hooks.changed?.({ type: 'created', object: created, strategy: this.strategy })
+      return created
     } catch (err) {
       throw toApiError(err, this.res, name)
     }
@@ -365,14 +405,26 @@ export class GenericStore {
         // Objects written before generations were kept (bootstrap ones) stay as they are.
         delete meta.generation
       }
+      const deletionCauses = guardDeletionFields(obj, current)
+      if (deletionCauses.length > 0) throw this.invalid(name, deletionCauses)
       options.trackFields?.(obj, current)
       this.validate(obj)
       if (options.subresource !== 'status') await this.hooks.beforeUpdate?.(obj, current)
       if (deepEqual(obj, current)) return current
+      const deletes = shouldDeleteDuringUpdate(this.strategy, obj, current)
       if (options.dryRun) return obj
       try {
-        const written = await this.store.update(key, this.encode(obj), kv.modRevision, this.putOptions(obj))
-        return this.decodeKv(written)
+        if (deletes) {
+          // The last finalizer of an object being deleted is gone: the update deletes it and
+          // answers the object it was asked to write (the reference's deleteWithoutFinalizers).
+          await this.store.delete(key, { expectedModRevision: kv.modRevision })
+          this.hooks.changed?.({ type: 'deleted', object: current, strategy: this.strategy })
+          await this.hooks.afterDelete?.(current)
+          return obj
+        }
+        const written = this.decodeKv(await this.store.update(key, this.encode(obj), kv.modRevision, this.putOptions(obj)))
+        this.hooks.changed?.({ type: 'updated', object: written, strategy: this.strategy })
+        return written
       } catch (err) {
         if (err instanceof ConflictError && options.retryOnConflict && attempt < 10) continue
         if (err instanceof StoreError && err.code === 'NotFound') throw errors.notFound(this.res, name)
@@ -381,12 +433,28 @@ export class GenericStore {
     }
   }
 
-  /** Deletes the object; returns its last state. */
+  /** Deletes the object (or starts its deletion); returns its last state. */
   async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<KubeObject> {
-    const key = this.key(namespace, name)
+    return (await this.deleteObject(namespace, name, options)).object
+  }
+
+  /**
+   * DELETE as the reference's generic store: an object with finalizers (or one the
+   * propagation policy gives the `orphan` / `foregroundDeletion` finalizer) is only marked
+   * deleted (deletionTimestamp, deletionGracePeriodSeconds 0); a pod is deleted gracefully;
+   * anything else is removed at once.
+   */
+  async deleteObject(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
     const current = await this.get(namespace, name)
     const forbidden = this.strategy.deleteForbidden?.(name)
     if (forbidden) throw errors.forbidden(this.res, name, forbidden)
+    this.checkPreconditions(current, options)
+    const proceed = () => this.deleteGeneric(namespace, name, options)
+    return this.hooks.delete ? this.hooks.delete(current, options, proceed) : proceed()
+  }
+
+  private checkPreconditions(current: KubeObject, options: DeleteOptions): void {
+    const name = current.metadata.name ?? ''
     const pre = options.preconditions
     if (pre?.uid && pre.uid !== current.metadata.uid) {
       throw errors.conflict(this.res, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`)
@@ -398,15 +466,82 @@ export class GenericStore {
         `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
       )
     }
-    if (options.dryRun) return current
-    try {
-      await this.store.delete(key, { expectedModRevision: Number(current.metadata.resourceVersion) })
-    } catch (err) {
-      if (err instanceof ConflictError) throw errors.conflict(this.res, name)
-      throw toApiError(err, this.res, name)
+  }
+
+  private async deleteGeneric(namespace: string | undefined, name: string, options: DeleteOptions): Promise<DeleteResult> {
+    const key = this.key(namespace, name)
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.store.get(key).catch((e: unknown) => {
+        throw toApiError(e, this.res, name)
+      })
+      if (!kv) throw errors.notFound(this.res, name)
+      const current = this.decodeKv(kv)
+      this.checkPreconditions(current, options)
+      const request: DeletionRequest = { ...options }
+      const obj = structuredClone(current)
+      const { graceful, pending } = beforeDelete(this.strategy, obj, request)
+      // A graceful deletion under way: the request changes nothing, finalizers included.
+      if (pending) return { object: current, deleted: false, updated: false }
+      const finalizers = finalizersForPropagation(this.strategy, obj, request)
+      if (finalizers) obj.metadata.finalizers = finalizers
+      const pendingFinalizers = finalizersOf(obj).length > 0
+      let revision = kv.modRevision
+      let last = current
+      if (graceful || pendingFinalizers) {
+        if (!graceful) markAsDeleting(obj)
+        if (options.dryRun) return { object: obj, deleted: false, updated: true }
+        try {
+          last = this.decodeKv(await this.store.update(key, this.encode(obj), kv.modRevision, this.putOptions(obj)))
+        } catch (err) {
+          if (err instanceof ConflictError && attempt < 10) continue
+          if (err instanceof StoreError && err.code === 'NotFound') throw errors.notFound(this.res, name)
+          throw toApiError(err, this.res, name)
+        }
+        this.hooks.changed?.({ type: 'updated', object: last, strategy: this.strategy })
+        if (pendingFinalizers || (request.gracePeriodSeconds ?? 0) > 0) return { object: last, deleted: false, updated: true }
+        revision = last.metadata.resourceVersion ? Number(last.metadata.resourceVersion) : revision
+      }
+      if (options.dryRun) return { object: current, deleted: true, updated: false }
+      try {
+        await this.store.delete(key, { expectedModRevision: revision })
+      } catch (err) {
+        if (err instanceof ConflictError) {
+          if (!options.preconditions?.resourceVersion && attempt < 10) continue
+          throw errors.conflict(this.res, name)
+        }
+        throw toApiError(err, this.res, name)
+      }
+      this.hooks.changed?.({ type: 'deleted', object: last, strategy: this.strategy })
+      await this.hooks.afterDelete?.(last)
+      return { object: last, deleted: true, updated: false }
     }
-    await this.hooks.afterDelete?.(current)
-    return current
+  }
+
+  /**
+   * Rewrites the stored object with `mutate` (no strategy, no validation: the registry's own
+   * writes such as marking a namespace terminating); retried on conflicts.
+   */
+  async rewrite(namespace: string | undefined, name: string, mutate: (obj: KubeObject) => void, dryRun = false): Promise<KubeObject> {
+    const key = this.key(namespace, name)
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.store.get(key).catch((e: unknown) => {
+        throw toApiError(e, this.res, name)
+      })
+      if (!kv) throw errors.notFound(this.res, name)
+      const current = this.decodeKv(kv)
+      const obj = structuredClone(current)
+      mutate(obj)
+      if (dryRun || deepEqual(obj, current)) return obj
+      try {
+        const written = this.decodeKv(await this.store.update(key, this.encode(obj), kv.modRevision, this.putOptions(obj)))
+        this.hooks.changed?.({ type: 'updated', object: written, strategy: this.strategy })
+        return written
+      } catch (err) {
+        if (err instanceof ConflictError && attempt < 10) continue
+        if (err instanceof StoreError && err.code === 'NotFound') throw errors.notFound(this.res, name)
+        throw toApiError(err, this.res, name)
+      }
+    }
   }
 
   /**
