@@ -490,6 +490,8 @@ export class GenericStore {
       if (graceful || pendingFinalizers) {
         if (!graceful) markAsDeleting(obj)
         if (options.dryRun) return { object: obj, deleted: false, updated: true }
+        // Nothing new (a second DELETE of an object waiting for finalizers): no write.
+        if (deepEqual(obj, current) && pendingFinalizers) return { object: current, deleted: false, updated: true }
         try {
           last = this.decodeKv(await this.store.update(key, this.encode(obj), kv.modRevision, this.putOptions(obj)))
         } catch (err) {
