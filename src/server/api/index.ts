@@ -53,6 +53,7 @@ const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
 const SUBRESOURCE_HANDLERS: Record<string, Record<string, (scope: Scope) => Promise<void>>> = {
   status: { get: getHandler, update: updateHandler, patch: patchHandler },
   scale: { get: getScaleHandler, update: updateScaleHandler, patch: patchScaleHandler },
+  finalize: { update: updateHandler },
 }
 
 /** Verbs that need a name in the URL, and those that must not have one. */
@@ -162,7 +163,7 @@ async function route(
       store,
       ...(namespace !== undefined ? { namespace } : {}),
       name: info.name,
-      ...(sub === 'status' ? { subresource: 'status' as const } : {}),
+      ...(sub === 'status' || sub === 'finalize' ? { subresource: sub } : {}),
       query: ctx.url.searchParams,
     })
     return

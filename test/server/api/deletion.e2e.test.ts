@@ -110,6 +110,21 @@ describe('api: deletion with the real kubectl (finalizers, cascade, namespaces, 
     assert.ok(await gone('ns', 'short'))
   })
 
+  it('the namespace finalize subresource: a namespace waits for its spec.finalizers', async () => {
+    await ok('create', 'namespace', 'fz')
+    const ns = JSON.parse(await ok('get', 'ns', 'fz', '-o', 'json'))
+    ns.spec.finalizers = ['kubernetes', 'example.com/hold']
+    const written = JSON.parse(await ok('replace', '--raw', '/api/v1/namespaces/fz/finalize', '-f', file('fz.json', JSON.stringify(ns))))
+    assert.deepEqual(written.spec.finalizers, ['kubernetes', 'example.com/hold'])
+    assert.equal(await ok('delete', 'ns', 'fz', '--wait=false'), 'namespace "fz" deleted\n')
+    await until(async () => (await ok('get', 'ns', 'fz', '-o', 'jsonpath={.spec.finalizers}')) === '["example.com/hold"]', 'the namespace controller to finish')
+    const current = JSON.parse(await ok('get', 'ns', 'fz', '-o', 'json'))
+    assert.equal(current.status.phase, 'Terminating')
+    current.spec.finalizers = []
+    await ok('replace', '--raw', '/api/v1/namespaces/fz/finalize', '-f', file('fz2.json', JSON.stringify(current)))
+    assert.ok(await gone('ns', 'fz'))
+  })
+
   it('deletecollection deletes every selected object (with parallel workers)', async () => {
     for (let i = 0; i < 7; i++) await ok('create', 'configmap', `batch-${i}`, '--from-literal=a=b')
     await ok('label', 'cm', ...Array.from({ length: 7 }, (_, i) => `batch-${i}`), 'batch=1')

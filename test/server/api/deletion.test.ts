@@ -191,6 +191,22 @@ describe('api: deletion (finalizers, graceful pods, propagation, namespaces)', f
     await eventually(async () => (await namespaces.list()).items.every((n) => n.metadata.name !== 'team'), 'the namespace to go')
   })
 
+  it('the finalize subresource writes only spec.finalizers; emptying it removes a terminating namespace', async () => {
+    const namespaces = store('namespaces')
+    await namespaces.create({ metadata: { name: 'fin' } })
+    const untouched = await namespaces.update(undefined, 'fin', (cur) => ({ ...cur, metadata: { ...cur.metadata, labels: { a: 'b' } }, spec: { finalizers: ['example.com/x'] } }), {
+      subresource: 'finalize',
+    })
+    assert.deepEqual((untouched.spec as { finalizers: string[] }).finalizers, ['example.com/x'])
+    assert.equal(untouched.metadata.labels?.a, undefined)
+    await namespaces.deleteObject(undefined, 'fin')
+    // The namespace controller is done with it (no content); example.com/x keeps it.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    assert.equal(((await namespaces.get(undefined, 'fin')).status as { phase: string }).phase, 'Terminating')
+    await namespaces.update(undefined, 'fin', (cur) => ({ ...cur, spec: { finalizers: [] } }), { subresource: 'finalize' })
+    await rejectsWith(namespaces.get(undefined, 'fin'), 404, 'NotFound', 'namespaces "fin" not found')
+  })
+
   it('deletecollection workers run at most that many deletions at once', async () => {
     for (const workers of [1, 3]) {
       let running = 0

@@ -15,7 +15,7 @@ export interface Scope {
   namespace?: string
   name?: string
   /** `status` for `<object>/status`: writes change only .status. */
-  subresource?: 'status'
+  subresource?: 'status' | 'finalize'
   query: URLSearchParams
   /** `--min-request-timeout` (default 1800). */
   minRequestTimeoutSeconds?: number

@@ -57,9 +57,10 @@ export interface UpdateOptions extends WriteOptions {
   /**
    * `status`: the write of the status subresource. Only `.status` of the produced object is
    * taken (its resourceVersion and uid stay preconditions); spec and metadata stay the stored
-   * ones and the kind's prepareForUpdate does not run.
+   * ones and the kind's prepareForUpdate does not run. `finalize` (namespaces): the same with
+   * spec.finalizers only; removing the last one of a terminating namespace deletes it.
    */
-  subresource?: 'status'
+  subresource?: 'status' | 'finalize'
 }
 
 export interface DeleteOptions extends WriteOptions, DeletionRequest {
@@ -168,6 +169,14 @@ function statusOnly(current: KubeObject, produced: KubeObject): KubeObject {
     else metadata[k] = produced.metadata[k] as string
   }
   return { ...rest, metadata, ...(produced.status !== undefined ? { status: structuredClone(produced.status) } : {}) }
+}
+
+/** The stored namespace with the spec.finalizers (and the preconditions) of `produced`: a finalize write. */
+function finalizeOnly(current: KubeObject, produced: KubeObject): KubeObject {
+  const obj = statusOnly(current, { ...produced, status: current.status })
+  const spec = isPlainObject(produced.spec) ? produced.spec : {}
+  obj.spec = { ...(isPlainObject(current.spec) ? current.spec : {}), finalizers: Array.isArray(spec.finalizers) ? structuredClone(spec.finalizers) : [] }
+  return obj
 }
 
 export class GenericStore {
@@ -376,6 +385,7 @@ export class GenericStore {
       let obj = structuredClone(await produce(structuredClone(current)))
       if (!isPlainObject(obj.metadata)) obj.metadata = {}
       if (options.subresource === 'status') obj = statusOnly(current, obj)
+      if (options.subresource === 'finalize') obj = finalizeOnly(current, obj)
       const meta = obj.metadata
       const precondition = meta.resourceVersion
       if (precondition !== undefined && precondition !== '' && precondition !== current.metadata.resourceVersion) {
@@ -396,7 +406,7 @@ export class GenericStore {
       meta.creationTimestamp = current.metadata.creationTimestamp
       meta.resourceVersion = current.metadata.resourceVersion
       if (current.metadata.generateName !== undefined && meta.generateName === undefined) meta.generateName = current.metadata.generateName
-      if (options.subresource !== 'status') this.strategy.prepareForUpdate(obj, current)
+      if (options.subresource === undefined) this.strategy.prepareForUpdate(obj, current)
       if (this.strategy.generation) {
         const gen = typeof current.metadata.generation === 'number' ? current.metadata.generation : 1
         meta.generation = this.strategy.specChanged(obj, current) ? gen + 1 : gen
@@ -409,7 +419,7 @@ export class GenericStore {
       if (deletionCauses.length > 0) throw this.invalid(name, deletionCauses)
       options.trackFields?.(obj, current)
       this.validate(obj)
-      if (options.subresource !== 'status') await this.hooks.beforeUpdate?.(obj, current)
+      if (options.subresource === undefined) await this.hooks.beforeUpdate?.(obj, current)
       if (deepEqual(obj, current)) return current
       const deletes = shouldDeleteDuringUpdate(this.strategy, obj, current)
       if (options.dryRun) return obj
