@@ -125,6 +125,33 @@ describe('api: deletion with the real kubectl (finalizers, cascade, namespaces, 
     assert.ok(await gone('ns', 'fz'))
   })
 
+  it('raw HTTP: 202 only when orphanDependents=false; a pending graceful deletion answers a Status', async () => {
+    const server = session.server
+    await ok('create', '-f', file('raw.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: raw\n  finalizers: [example.com/keep]\n'))
+    const del = (path: string, body: string) => server.get(path, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }, 'DELETE', body)
+    const accepted = await del('/api/v1/namespaces/default/configmaps/raw', '{"orphanDependents":false}')
+    assert.equal(accepted.status, 202)
+    const marked = JSON.parse(accepted.body)
+    assert.equal(marked.kind, 'ConfigMap')
+    assert.ok(marked.metadata.deletionTimestamp)
+    const again = await del('/api/v1/namespaces/default/configmaps/raw', '{}')
+    assert.equal(again.status, 200)
+    assert.equal(JSON.parse(again.body).metadata.deletionTimestamp, marked.metadata.deletionTimestamp)
+    await ok('patch', 'cm', 'raw', '--type=merge', '-p', '{"metadata":{"finalizers":null}}')
+
+    await ok('create', '-f', file('slow.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: slow\nspec:\n  nodeName: node-1\n  terminationGracePeriodSeconds: 60\n  containers:\n  - name: c\n    image: nginx\n'))
+    const first = await del('/api/v1/namespaces/default/pods/slow', '{}')
+    assert.equal(first.status, 200)
+    assert.equal(JSON.parse(first.body).metadata.deletionGracePeriodSeconds, 60)
+    assert.match(await ok('get', 'pod', 'slow'), /^slow\s+0\/1\s+Terminating\s+0\s+\d+s$/m)
+    const pending = JSON.parse((await del('/api/v1/namespaces/default/pods/slow', '{}')).body)
+    assert.equal(pending.kind, 'Status')
+    assert.equal(pending.status, 'Success')
+    assert.equal(pending.details.kind, 'pods')
+    assert.equal(await ok('delete', 'pod', 'slow', '--grace-period=0', '--force'), 'pod "slow" force deleted\n')
+    assert.ok(await gone('pod', 'slow'))
+  })
+
   it('deletecollection deletes every selected object (with parallel workers)', async () => {
     for (let i = 0; i < 7; i++) await ok('create', 'configmap', `batch-${i}`, '--from-literal=a=b')
     await ok('label', 'cm', ...Array.from({ length: 7 }, (_, i) => `batch-${i}`), 'batch=1')

@@ -102,6 +102,21 @@ describe('gc: the garbage collector over the registry', function () {
     await eventually(async () => !(await exists(widgets, 'other', 'w')), 'the custom resource to go')
   })
 
+  it('without --enable-garbage-collector dependents stay', async () => {
+    const off = await openTestRegistry('gc-off-', ['default'])
+    try {
+      const deploys = off.registry.lookup('apps', 'v1', 'deployments')!
+      const cms = off.registry.lookup('', 'v1', 'configmaps')!
+      const owner = await deploys.create(deployment('web'))
+      await cms.create(dependent('d', [ref(owner)]))
+      await deploys.deleteObject('default', 'web')
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      assert.equal((await cms.list({ namespace: 'default' })).items.length, 1)
+    } finally {
+      await off.close()
+    }
+  })
+
   it('a failing pass runs again', async () => {
     let calls = 0
     const errors: unknown[] = []
