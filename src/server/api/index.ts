@@ -79,6 +79,8 @@ function servedApi(deps: ApiDeps): ServedApi {
     storage,
     registryFor(store) {
       if (!registry || registryStore !== store) {
+        // The controllers of a registry over a store that is gone stop with it.
+        registry?.stop()
         registry = new Registry(storage.wrap(store), kinds, deps.log, deps.options)
         registryStore = store
       }

@@ -112,7 +112,8 @@ export class NamespaceController {
       for (const obj of items) {
         if (obj.metadata.deletionTimestamp) continue
         try {
-          await store.deleteObject(namespace, obj.metadata.name!, { preconditions: { uid: obj.metadata.uid! } })
+          // The reference's namespace deleter deletes in the background.
+          await store.deleteObject(namespace, obj.metadata.name!, { propagationPolicy: 'Background', preconditions: { uid: obj.metadata.uid! } })
         } catch (err) {
           const code = toApiError(err).code
           if (code !== 404 && code !== 409) throw err
