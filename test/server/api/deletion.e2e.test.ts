@@ -164,3 +164,30 @@ describe('api: deletion with the real kubectl (finalizers, cascade, namespaces, 
     assert.match(await ok('get', 'cm', 'other'), /^other\s+1\s+\d+s$/m)
   })
 })
+
+describe('api: deletion with --enable-garbage-collector=false (end to end)', function () {
+  this.timeout(60_000)
+  let session: KubectlSession
+
+  before(async function () {
+    session = await KubectlSession.open(this, 'api-deletion-nogc-', { waitFor: 'ready', args: ['--enable-garbage-collector=false'] })
+  })
+  after(async () => {
+    await session?.close()
+  })
+
+  it('the propagation policy adds no finalizer and dependents stay with their references', async () => {
+    await session.ok('create', 'deployment', 'web', '--image=nginx')
+    const uid = (await session.ok('get', 'deploy', 'web', '-o', 'jsonpath={.metadata.uid}')).trim()
+    await session.ok(
+      'create',
+      '-f',
+      session.file('dep.yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dep\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: web\n    uid: ${uid}\n`),
+    )
+    assert.equal(await session.ok('delete', 'deploy', 'web', '--cascade=orphan'), 'deployment.apps "web" deleted\n')
+    assert.equal((await session.run('get', 'deploy', 'web')).stderr, 'Error from server (NotFound): deployments.apps "web" not found\n')
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const dep = JSON.parse(await session.ok('get', 'cm', 'dep', '-o', 'json'))
+    assert.equal(dep.metadata.ownerReferences[0].uid, uid)
+  })
+})

@@ -110,7 +110,16 @@ describe('api: deletion (finalizers, graceful pods, propagation, namespaces)', f
     await rejectsWith(configmaps().get('default', 'y'), 404, 'NotFound', 'configmaps "y" not found')
   })
 
+  it('without the garbage collector the propagation policy adds no finalizer', async () => {
+    await configmaps().create(cm('o'))
+    assert.equal((await configmaps().deleteObject('default', 'o', { propagationPolicy: 'Orphan' })).deleted, true)
+    await configmaps().create(cm('f', ['example.com/keep']))
+    assert.deepEqual((await configmaps().deleteObject('default', 'f', { propagationPolicy: 'Foreground' })).object.metadata.finalizers, ['example.com/keep'])
+  })
+
   it('propagationPolicy Orphan / Foreground add the garbage collector finalizers; events support none', async () => {
+    await t.close()
+    t = await openTestRegistry('deletion-gc-', ['default'], { garbageCollector: true })
     await configmaps().create(cm('o'))
     const orphan = await configmaps().deleteObject('default', 'o', { propagationPolicy: 'Orphan' })
     assert.deepEqual(orphan.object.metadata.finalizers, ['orphan'])

@@ -109,6 +109,11 @@ export interface GenericStoreHooks {
    * Takes over a DELETE (the namespace registry's): `proceed` runs the generic deletion.
    */
   delete?(current: KubeObject, options: DeleteOptions, proceed: () => Promise<DeleteResult>): Promise<DeleteResult>
+  /**
+   * False with --enable-garbage-collector=false: as the reference's store, the propagation
+   * policy then adds no `orphan` / `foregroundDeletion` finalizer (nothing would remove it).
+   */
+  garbageCollection?: boolean
   /** Every write this store made (not dry runs), for the controllers. */
   changed?(change: ObjectChange): void
   /** Runs after defaulting and validation, before the write (allocations that need the store). */
@@ -492,7 +497,7 @@ export class GenericStore {
       const { graceful, pending } = beforeDelete(this.strategy, obj, request)
       // A graceful deletion under way: the request changes nothing, finalizers included.
       if (pending) return { object: current, deleted: false, updated: false }
-      const finalizers = finalizersForPropagation(this.strategy, obj, request)
+      const finalizers = this.hooks.garbageCollection === false ? undefined : finalizersForPropagation(this.strategy, obj, request)
       if (finalizers) obj.metadata.finalizers = finalizers
       const pendingFinalizers = finalizersOf(obj).length > 0
       let revision = kv.modRevision

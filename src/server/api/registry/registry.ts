@@ -57,6 +57,7 @@ export class Registry {
           : {}),
         checkNamespace: (namespace: string, name: string) => this.checkNamespace(strategy, namespace, name),
         changed: (change: ObjectChange) => this.changed(change),
+        garbageCollection: options.garbageCollector === true,
         ...(isNamespaces(strategy) ? { delete: (current: KubeObject, o: DeleteOptions, proceed: () => Promise<DeleteResult>) => this.deleteNamespace(current, o, proceed) } : {}),
         ...(strategy.resource === 'events' && (strategy.group === '' || strategy.group === 'events.k8s.io') && options.eventTtlSeconds
           ? { ttlSeconds: () => options.eventTtlSeconds }
@@ -133,7 +134,7 @@ export class Registry {
           if (options.preconditions?.uid && obj.metadata.uid !== options.preconditions.uid) throw errors.conflict({ group: '', resource: 'namespaces' }, name)
           obj.metadata.deletionTimestamp ??= nowTimestamp()
           obj.status = { ...(isPlainObject(obj.status) ? obj.status : {}), phase: 'Terminating' }
-          const finalizers = finalizersForPropagation(namespaces.strategy, obj, options)
+          const finalizers = this.options.garbageCollector === true ? finalizersForPropagation(namespaces.strategy, obj, options) : undefined
           if (finalizers) {
             if (finalizers.length > 0) obj.metadata.finalizers = finalizers
             else delete obj.metadata.finalizers
@@ -158,6 +159,7 @@ export class Registry {
     return new GenericStore(this.store, strategy, {
       checkNamespace: (namespace: string, name: string) => this.checkNamespace(strategy, namespace, name),
       changed: (change: ObjectChange) => this.changed(change),
+      garbageCollection: this.options.garbageCollector === true,
     })
   }
 
