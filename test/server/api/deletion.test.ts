@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { forEachWithWorkers } from '../../../src/server/api/handlers/delete.js'
 import type { ApiWatchEvent, GenericStore } from '../../../src/server/api/registry/generic-store.js'
 import type { KubeObject } from '../../../src/server/api/registry/object.js'
+import { Registry } from '../../../src/server/api/registry/registry.js'
 import { ApiError } from '../../../src/server/api/status-errors.js'
 import { type TestRegistry, eventually, openTestRegistry } from './support.js'
 
@@ -198,6 +199,31 @@ describe('api: deletion (finalizers, graceful pods, propagation, namespaces)', f
 
     await configmaps().update('team', 'held', without('example.com/keep'))
     await eventually(async () => (await namespaces.list()).items.every((n) => n.metadata.name !== 'team'), 'the namespace to go')
+  })
+
+  it('after a restart, Terminating namespaces and pods in graceful deletion are finished', async () => {
+    const raw = (obj: unknown) => Buffer.from(JSON.stringify(obj))
+    await t.store.create(
+      '/namespaces/left',
+      raw({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'left', uid: 'u-left', deletionTimestamp: '2026-01-01T00:00:00Z' }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } }),
+    )
+    await t.store.create('/configmaps/left/c', raw({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'left', uid: 'u-c' } }))
+    await t.store.create(
+      '/pods/default/p',
+      raw({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p', namespace: 'default', uid: 'u-p', deletionTimestamp: '2026-01-01T00:00:00Z', deletionGracePeriodSeconds: 30 },
+        spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'nginx' }] },
+      }),
+    )
+    const restarted = new Registry(t.store)
+    try {
+      await eventually(async () => !(await t.store.get('/namespaces/left')) && !(await t.store.get('/configmaps/left/c')), 'the namespace and its contents to go')
+      await eventually(async () => !(await t.store.get('/pods/default/p')), 'the pod to go')
+    } finally {
+      restarted.stop()
+    }
   })
 
   it('the finalize subresource writes only spec.finalizers; emptying it removes a terminating namespace', async () => {
