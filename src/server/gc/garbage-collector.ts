@@ -75,7 +75,7 @@ export class GarbageCollector {
 
   /** A write of the registry: deletions and writes touching owners or finalizers need a pass. */
   observe(change: ObjectChange): void {
-    const { obj } = { obj: change.object }
+    const obj = change.object
     const finalizers = finalizersOf(obj)
     if (
       change.type === 'deleted' ||

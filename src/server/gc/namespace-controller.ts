@@ -23,6 +23,8 @@ const RECHECK_MS = 500
 export class NamespaceController {
   private readonly pending = new Set<string>()
   private readonly timer: RetryTimer
+  /** List every namespace on the next run (start-up). */
+  private resync = false
 
   constructor(private readonly deps: NamespaceControllerDeps) {
     this.timer = new RetryTimer(
@@ -33,11 +35,9 @@ export class NamespaceController {
 
   /** Picks up the namespaces already Terminating (after a restart). */
   start(): void {
-    this.timer.schedule(0)
     this.resync = true
+    this.timer.schedule(0)
   }
-
-  private resync = false
 
   /** A namespace was marked for deletion, or something in a terminating one went. */
   enqueue(name: string, delayMs = 0): void {

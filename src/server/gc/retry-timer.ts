@@ -6,7 +6,8 @@ export class RetryTimer {
   private timer: NodeJS.Timeout | undefined
   private dueAt = Infinity
   private running = false
-  private again = false
+  /** A schedule() while running: the delay it asked for. */
+  private again: number | undefined
   private failures = 0
   private stopped = false
 
@@ -20,7 +21,7 @@ export class RetryTimer {
   schedule(delayMs = 0): void {
     if (this.stopped) return
     if (this.running) {
-      this.again = true
+      this.again = Math.min(this.again ?? Infinity, delayMs)
       return
     }
     const at = Date.now() + delayMs
@@ -35,7 +36,7 @@ export class RetryTimer {
     this.timer = undefined
     this.dueAt = Infinity
     this.running = true
-    this.again = false
+    this.again = undefined
     try {
       await this.work()
       this.failures = 0
@@ -47,7 +48,7 @@ export class RetryTimer {
       return
     }
     this.running = false
-    if (this.again) this.schedule(0)
+    if (this.again !== undefined) this.schedule(this.again)
   }
 
   stop(): void {

@@ -203,10 +203,7 @@ describe('api: deletion (finalizers, graceful pods, propagation, namespaces)', f
 
   it('after a restart, Terminating namespaces and pods in graceful deletion are finished', async () => {
     const raw = (obj: unknown) => Buffer.from(JSON.stringify(obj))
-    await t.store.create(
-      '/namespaces/left',
-      raw({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'left', uid: 'u-left', deletionTimestamp: '2026-01-01T00:00:00Z' }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } }),
-    )
+    // The contents first: the namespace written last is the state a restart finds.
     await t.store.create('/configmaps/left/c', raw({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'left', uid: 'u-c' } }))
     await t.store.create(
       '/pods/default/p',
@@ -216,6 +213,10 @@ describe('api: deletion (finalizers, graceful pods, propagation, namespaces)', f
         metadata: { name: 'p', namespace: 'default', uid: 'u-p', deletionTimestamp: '2026-01-01T00:00:00Z', deletionGracePeriodSeconds: 30 },
         spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'nginx' }] },
       }),
+    )
+    await t.store.create(
+      '/namespaces/left',
+      raw({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'left', uid: 'u-left', deletionTimestamp: '2026-01-01T00:00:00Z' }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } }),
     )
     const restarted = new Registry(t.store)
     try {

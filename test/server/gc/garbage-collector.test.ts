@@ -117,6 +117,24 @@ describe('gc: the garbage collector over the registry', function () {
     }
   })
 
+  it('a run asking for a later run while running waits that long (no busy loop)', async () => {
+    const runs: number[] = []
+    let timer: RetryTimer | undefined = undefined
+    timer = new RetryTimer(
+      async () => {
+        runs.push(Date.now())
+        if (runs.length === 1) timer!.schedule(150)
+      },
+      () => {},
+    )
+    timer.schedule(0)
+    await eventually(async () => runs.length === 2, 'the second run')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    timer.stop()
+    assert.equal(runs.length, 2)
+    assert.ok(runs[1]! - runs[0]! >= 140, `ran again after ${runs[1]! - runs[0]!} ms`)
+  })
+
   it('a failing pass runs again', async () => {
     let calls = 0
     const errors: unknown[] = []
