@@ -53,6 +53,10 @@ export interface ServerConfig {
   leaseReuseDurationSeconds: number
   watchCache: boolean
   watchCacheSizes: string[]
+  /** --enable-garbage-collector (default true). */
+  enableGarbageCollector: boolean
+  /** --delete-collection-workers (default 1; fewer than 1 counts as 1). */
+  deleteCollectionWorkers: number
   /** How built-in kinds are stored: protobuf (the default), JSON or YAML. */
   storageMediaType: StorageMediaType
 
@@ -157,6 +161,8 @@ export const BUILT_OPTIONS = new Set([
   'min-compatibility-version',
   'feature-gates',
   'runtime-config',
+  'enable-garbage-collector',
+  'delete-collection-workers',
 ])
 
 export function notBuiltOptions(ctx: ValidationContext): string[] {
@@ -222,6 +228,8 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     leaseReuseDurationSeconds: num('lease-reuse-duration-seconds', 60),
     watchCache: ctx.value<boolean>('watch-cache') ?? true,
     watchCacheSizes: ctx.list('watch-cache-sizes'),
+    enableGarbageCollector: ctx.value<boolean>('enable-garbage-collector') ?? true,
+    deleteCollectionWorkers: Math.max(1, ctx.value<number>('delete-collection-workers') ?? 1),
     storageMediaType: storageMediaType(str('storage-media-type')),
 
     anonymousAuth: ctx.value<boolean>('anonymous-auth') ?? true,

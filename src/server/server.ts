@@ -328,6 +328,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
       watchCache: config.watchCache,
       watchCacheSizes: config.watchCacheSizes,
+      garbageCollector: config.enableGarbageCollector,
+      deleteCollectionWorkers: config.deleteCollectionWorkers,
     },
   })
   mux.handle('/metrics', metricsHandler(metrics))

@@ -53,6 +53,11 @@ export function apiGroup(kinds: readonly Strategy[], group: string): Record<stri
 /** The verbs every served subresource has. */
 export const SUBRESOURCE_VERBS = ['get', 'patch', 'update']
 
+/** A namespace's finalize subresource is written with PUT only. */
+export function subresourceVerbs(sub: string): string[] {
+  return sub === 'finalize' ? ['update'] : SUBRESOURCE_VERBS
+}
+
 /** `<plural>/<sub>`: status is the kind itself, scale the autoscaling/v1 Scale. */
 function subresourceEntry(k: Strategy, sub: string): Record<string, unknown> {
   return {
@@ -60,7 +65,7 @@ function subresourceEntry(k: Strategy, sub: string): Record<string, unknown> {
     singularName: '',
     namespaced: k.namespaced,
     ...(sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { kind: k.kind }),
-    verbs: SUBRESOURCE_VERBS,
+    verbs: subresourceVerbs(sub),
   }
 }
 

@@ -53,6 +53,7 @@ const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
 const SUBRESOURCE_HANDLERS: Record<string, Record<string, (scope: Scope) => Promise<void>>> = {
   status: { get: getHandler, update: updateHandler, patch: patchHandler },
   scale: { get: getScaleHandler, update: updateScaleHandler, patch: patchScaleHandler },
+  finalize: { update: updateHandler },
 }
 
 /** Verbs that need a name in the URL, and those that must not have one. */
@@ -78,6 +79,8 @@ function servedApi(deps: ApiDeps): ServedApi {
     storage,
     registryFor(store) {
       if (!registry || registryStore !== store) {
+        // The controllers of a registry over a store that is gone stop with it.
+        registry?.stop()
         registry = new Registry(storage.wrap(store), kinds, deps.log, deps.options)
         registryStore = store
       }
@@ -162,7 +165,7 @@ async function route(
       store,
       ...(namespace !== undefined ? { namespace } : {}),
       name: info.name,
-      ...(sub === 'status' ? { subresource: 'status' as const } : {}),
+      ...(sub === 'status' || sub === 'finalize' ? { subresource: sub } : {}),
       query: ctx.url.searchParams,
     })
     return
@@ -183,6 +186,7 @@ async function route(
     ...(info.name !== undefined ? { name: info.name } : {}),
     query: ctx.url.searchParams,
     ...(registry.options.minRequestTimeoutSeconds !== undefined ? { minRequestTimeoutSeconds: registry.options.minRequestTimeoutSeconds } : {}),
+    ...(registry.options.deleteCollectionWorkers !== undefined ? { deleteCollectionWorkers: registry.options.deleteCollectionWorkers } : {}),
   })
 }
 

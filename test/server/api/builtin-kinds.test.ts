@@ -6,7 +6,7 @@ import { Registry } from '../../../src/server/api/registry/registry.js'
 import { ApiError } from '../../../src/server/api/status-errors.js'
 import { parseFieldSelector } from '../../../src/server/api/selectors.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
-import { type TestRegistry, openTestRegistry } from './support.js'
+import { type TestRegistry, eventually, openTestRegistry } from './support.js'
 
 describe('api: built-in kinds as data', function () {
   let dir: string
@@ -126,6 +126,7 @@ describe('api: built-in kinds as data', function () {
     assert.deepEqual(s.data, { a: 'Yg==' })
     assert.equal(s.type, 'Opaque')
     await registry.lookup('', 'v1', 'namespaces')!.delete(undefined, 'team')
+    await eventually(async () => !(await store.get('/namespaces/team')), 'the namespace to go')
     assert.equal((await secrets.list({ namespace: 'team' })).items.length, 0)
   })
 })

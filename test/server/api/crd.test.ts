@@ -5,7 +5,7 @@ import type { KubeObject } from '../../../src/server/api/registry/object.js'
 import { Registry } from '../../../src/server/api/registry/registry.js'
 import { ApiError } from '../../../src/server/api/status-errors.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
-import { type TestRegistry, openTestRegistry } from './support.js'
+import { type TestRegistry, eventually, openTestRegistry } from './support.js'
 
 function crd(overrides: { scope?: string; name?: string; group?: string; plural?: string; versions?: unknown[] } = {}): KubeObject {
   const group = overrides.group ?? 'stable.example.com'
@@ -107,6 +107,7 @@ describe('api: CustomResourceDefinitions in the registry', function () {
 
     // Deleting the namespace deletes its custom resources; deleting the CRD deletes the rest.
     await registry.lookup('', 'v1', 'namespaces')!.delete(undefined, 'team')
+    await eventually(async () => !(await store.get('/namespaces/team')), 'the namespace to go')
     assert.ok(!(await store.get('/stable.example.com/widgets/team/a')))
     await crds().delete(undefined, 'gadgets.stable.example.com')
     assert.ok(!(await store.get('/stable.example.com/gadgets/b')))

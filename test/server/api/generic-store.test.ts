@@ -4,7 +4,7 @@ import { Registry } from '../../../src/server/api/registry/registry.js'
 import { parseLabelSelector } from '../../../src/server/api/selectors.js'
 import { ApiError } from '../../../src/server/api/status-errors.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
-import { type TestRegistry, openTestRegistry } from './support.js'
+import { type TestRegistry, eventually, openTestRegistry } from './support.js'
 
 async function rejectsWith(p: Promise<unknown>, code: number, reason: string, message?: string | RegExp): Promise<ApiError> {
   try {
@@ -163,6 +163,8 @@ describe('api: generic store over SQLite', function () {
     await configmaps().create(cm('y', 'default'))
     const ns = await namespaces().delete(undefined, 'team')
     assert.equal(ns.metadata.name, 'team')
+    assert.equal((ns.status as { phase?: string }).phase, 'Terminating')
+    await eventually(async () => (await namespaces().list()).items.every((n) => n.metadata.name !== 'team'), 'the namespace to go')
     assert.equal((await configmaps().list({ namespace: 'team' })).items.length, 0)
     assert.equal((await configmaps().list({ namespace: 'default' })).items.length, 1)
     await rejectsWith(namespaces().delete(undefined, 'default'), 403, 'Forbidden', 'namespaces "default" is forbidden: this namespace may not be deleted')

@@ -22,13 +22,24 @@ export async function openTestRegistry(prefix: string, namespaces: readonly stri
   for (const ns of namespaces) {
     await store.create(`/namespaces/${ns}`, Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, status: { phase: 'Active' } })))
   }
+  const registry = new Registry(store, undefined, undefined, options)
   return {
     dir,
     store,
-    registry: new Registry(store, undefined, undefined, options),
+    registry,
     close: async () => {
+      registry.stop()
       await store.close()
       rmSync(dir, { recursive: true, force: true })
     },
+  }
+}
+
+/** Polls `condition` until it holds (controllers in the registry work in the background). */
+export async function eventually(condition: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }

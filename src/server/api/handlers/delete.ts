@@ -1,15 +1,16 @@
 /**
  * DELETE of one object and of a collection (deletecollection). Options come from the body
  * (DeleteOptions) and the query: dryRun (All), preconditions (uid, resourceVersion: 409
- * Conflict when stale), gracePeriodSeconds and propagationPolicy / orphanDependents
- * (validated and accepted; objects are deleted at once and there is no garbage collector, so
- * dependents are neither deleted nor orphaned). The answer is the reference's: the deleted
- * object for kinds that return it (namespaces), a Success Status naming it for the others,
- * and the `<Kind>List` of the deleted objects for a collection.
+ * Conflict when stale), gracePeriodSeconds and propagationPolicy / orphanDependents (the
+ * registry turns them into graceful deletion and the garbage collector's finalizers). The
+ * answer is the reference's: an object that stays (finalizers, grace period) as written, 202
+ * only when orphanDependents=false asked for it; a deleted one as the object for kinds that
+ * return it (namespaces) or a Success Status naming it; the `<Kind>List` of the listed objects
+ * for a collection, deleted by --delete-collection-workers workers.
  */
 import { decodeRequestBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
 import type { DeleteOptions } from '../registry/generic-store.js'
-import { type KubeObject, isPlainObject } from '../registry/object.js'
+import { isPlainObject } from '../registry/object.js'
 import { invalidValue } from '../registry/strategy.js'
 import { type Cause, errors, toApiError } from '../status-errors.js'
 import { type Scope, isDryRun, selection } from './scope.js'
@@ -19,16 +20,10 @@ const RETURNS_OBJECT = new Set(['namespaces'])
 
 const PROPAGATION = ['Foreground', 'Background', 'Orphan']
 
-/**
- * How many objects a deletecollection deletes at once: the reference's
- * --delete-collection-workers (default 1). This server deletes sequentially, one worker.
- */
+/** How many objects a deletecollection deletes at once: --delete-collection-workers' default. */
 export const DELETE_COLLECTION_WORKERS = 1
 
-export interface ParsedDeleteOptions extends DeleteOptions {
-  gracePeriodSeconds?: number
-  propagationPolicy?: string
-}
+export type ParsedDeleteOptions = DeleteOptions
 
 function queryInt(query: URLSearchParams, name: string): number | undefined {
   const v = query.get(name)
@@ -73,26 +68,26 @@ export async function readDeleteOptions(scope: Scope): Promise<ParsedDeleteOptio
       ...(typeof pre.resourceVersion === 'string' ? { resourceVersion: pre.resourceVersion } : {}),
     },
     ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}),
-    ...(propagation ? { propagationPolicy: propagation } : orphan !== undefined ? { propagationPolicy: orphan ? 'Orphan' : 'Background' } : {}),
+    ...(propagation ? { propagationPolicy: propagation } : {}),
+    ...(orphan !== undefined ? { orphanDependents: orphan } : {}),
   }
-}
-
-function storeOptions(o: ParsedDeleteOptions): DeleteOptions {
-  return { ...(o.dryRun !== undefined ? { dryRun: o.dryRun } : {}), ...(o.preconditions ? { preconditions: o.preconditions } : {}) }
 }
 
 export async function deleteHandler(scope: Scope): Promise<void> {
   const output = negotiateOutput(scope.req.headers.accept, { table: false, customResource: scope.store.strategy.customResource ?? false })
   const options = await readDeleteOptions(scope)
-  const deleted = await scope.store.delete(scope.namespace, scope.name!, storeOptions(options))
+  const result = await scope.store.deleteObject(scope.namespace, scope.name!, options)
+  // The reference answers 202 for an object that stays only when orphanDependents=false asked.
+  const code = !result.deleted && options.orphanDependents === false ? 202 : 200
   const { strategy } = scope.store
-  if (RETURNS_OBJECT.has(strategy.resource) && strategy.group === '') {
-    await writeObject(scope.res, 200, deleted, output)
+  if (result.updated || (RETURNS_OBJECT.has(strategy.resource) && strategy.group === '')) {
+    await writeObject(scope.res, code, result.object, output)
     return
   }
+  const deleted = result.object
   await writeObject(
     scope.res,
-    200,
+    code,
     {
       kind: 'Status',
       apiVersion: 'v1',
@@ -104,10 +99,29 @@ export async function deleteHandler(scope: Scope): Promise<void> {
   )
 }
 
+/** Runs `work` on every item with at most `workers` at once; the first failure wins. */
+export async function forEachWithWorkers<T>(items: readonly T[], workers: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  let failed: unknown
+  const worker = async () => {
+    while (failed === undefined && next < items.length) {
+      const item = items[next++]!
+      try {
+        await work(item)
+      } catch (err) {
+        failed ??= err
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, items.length)) }, worker))
+  if (failed !== undefined) throw failed
+}
+
 /**
  * DELETE of a collection: every object of the namespace (or the cluster) the label and field
- * selectors match, deleted one after the other (DELETE_COLLECTION_WORKERS) with the request's
- * options; objects already gone are skipped. Answers the `<Kind>List` of the deleted objects.
+ * selectors match, deleted by `--delete-collection-workers` workers in parallel with the
+ * request's options; objects already gone are skipped. Answers the `<Kind>List` of the objects
+ * listed (the reference's answer), or the first error.
  */
 export async function deleteCollectionHandler(scope: Scope): Promise<void> {
   const output = negotiateOutput(scope.req.headers.accept, { table: false, customResource: scope.store.strategy.customResource ?? false })
@@ -115,14 +129,12 @@ export async function deleteCollectionHandler(scope: Scope): Promise<void> {
   const options = await readDeleteOptions(scope)
   const { store } = scope
   const listed = await store.list(sel)
-  const deleted: KubeObject[] = []
-  for (const item of listed.items) {
+  await forEachWithWorkers(listed.items, scope.deleteCollectionWorkers ?? DELETE_COLLECTION_WORKERS, async (item) => {
     try {
-      deleted.push(await store.delete(item.metadata.namespace, item.metadata.name!, storeOptions(options)))
+      await store.deleteObject(item.metadata.namespace, item.metadata.name!, { ...options })
     } catch (err) {
-      if (toApiError(err).code === 404) continue
-      throw err
+      if (toApiError(err).code !== 404) throw err
     }
-  }
-  await writeObject(scope.res, 200, { kind: `${store.strategy.kind}List`, apiVersion: store.apiVersion, metadata: { resourceVersion: listed.resourceVersion }, items: deleted }, output)
+  })
+  await writeObject(scope.res, 200, { kind: `${store.strategy.kind}List`, apiVersion: store.apiVersion, metadata: { resourceVersion: listed.resourceVersion }, items: listed.items }, output)
 }

@@ -15,10 +15,12 @@ export interface Scope {
   namespace?: string
   name?: string
   /** `status` for `<object>/status`: writes change only .status. */
-  subresource?: 'status'
+  subresource?: 'status' | 'finalize'
   query: URLSearchParams
   /** `--min-request-timeout` (default 1800). */
   minRequestTimeoutSeconds?: number
+  /** `--delete-collection-workers` (default 1). */
+  deleteCollectionWorkers?: number
 }
 
 /** `dryRun=All` (the only value the reference knows). */

@@ -21,7 +21,8 @@ export const namespaces: Strategy = {
   namespaced: false,
   // No deletecollection: the reference does not serve it for namespaces.
   verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
-  subresources: ['status'],
+  // finalize: the namespace controller's PUT of spec.finalizers.
+  subresources: ['finalize', 'status'],
   // The reference's strategy keeps no generation for this kind.
   generation: false,
   validateName: isDNS1123Label,

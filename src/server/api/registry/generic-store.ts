@@ -15,6 +15,15 @@ import { CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-erro
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
 import { storageCodecFor } from './storage-codec.js'
 import { type Strategy, validateObjectMeta } from './strategy.js'
+import {
+  type DeletionRequest,
+  beforeDelete,
+  finalizersForPropagation,
+  finalizersOf,
+  guardDeletionFields,
+  markAsDeleting,
+  shouldDeleteDuringUpdate,
+} from './deletion.js'
 
 export interface Selection {
   namespace?: string
@@ -48,13 +57,32 @@ export interface UpdateOptions extends WriteOptions {
   /**
    * `status`: the write of the status subresource. Only `.status` of the produced object is
    * taken (its resourceVersion and uid stay preconditions); spec and metadata stay the stored
-   * ones and the kind's prepareForUpdate does not run.
+   * ones and the kind's prepareForUpdate does not run. `finalize` (namespaces): the same with
+   * spec.finalizers only; removing the last one of a terminating namespace deletes it.
    */
-  subresource?: 'status'
+  subresource?: 'status' | 'finalize'
 }
 
-export interface DeleteOptions extends WriteOptions {
+export interface DeleteOptions extends WriteOptions, DeletionRequest {
   preconditions?: { uid?: string; resourceVersion?: string }
+}
+
+/**
+ * What a DELETE did: `deleted` when the object is gone; otherwise it stays, being deleted
+ * (finalizers, a grace period, a terminating namespace). `updated` when `object` is the state
+ * the request wrote (the reference answers it as is) rather than the state it found.
+ */
+export interface DeleteResult {
+  object: KubeObject
+  deleted: boolean
+  updated: boolean
+}
+
+/** A change that is a deletion, or one that marks an object being deleted. */
+export interface ObjectChange {
+  type: 'created' | 'updated' | 'deleted'
+  object: KubeObject
+  strategy: Strategy
 }
 
 export type ApiWatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'
@@ -87,8 +115,22 @@ export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
 }
 
 export interface GenericStoreHooks {
-  /** Throws the NotFound of the namespace when a namespaced create names a missing one. */
-  checkNamespace?(namespace: string): Promise<void>
+  /**
+   * Throws the NotFound of the namespace when a namespaced create names a missing one (the
+   * Forbidden of a terminating one); `name` is the requested name ('' with generateName).
+   */
+  checkNamespace?(namespace: string, name: string): Promise<void>
+  /**
+   * Takes over a DELETE (the namespace registry's): `proceed` runs the generic deletion.
+   */
+  delete?(current: KubeObject, options: DeleteOptions, proceed: () => Promise<DeleteResult>): Promise<DeleteResult>
+  /**
+   * False with --enable-garbage-collector=false: as the reference's store, the propagation
+   * policy then adds no `orphan` / `foregroundDeletion` finalizer (nothing would remove it).
+   */
+  garbageCollection?: boolean
+  /** Every write this store made (not dry runs), for the controllers. */
+  changed?(change: ObjectChange): void
   /** Runs after defaulting and validation, before the write (allocations that need the store). */
   beforeCreate?(obj: KubeObject): Promise<void>
   /** The same for updates (not status writes), with the stored object. */
@@ -147,6 +189,14 @@ function statusOnly(current: KubeObject, produced: KubeObject): KubeObject {
     else metadata[k] = produced.metadata[k] as string
   }
   return { ...rest, metadata, ...(produced.status !== undefined ? { status: structuredClone(produced.status) } : {}) }
+}
+
+/** The stored namespace with the spec.finalizers (and the preconditions) of `produced`: a finalize write. */
+function finalizeOnly(current: KubeObject, produced: KubeObject): KubeObject {
+  const obj = statusOnly(current, { ...produced, status: current.status })
+  const spec = isPlainObject(produced.spec) ? produced.spec : {}
+  obj.spec = { ...(isPlainObject(current.spec) ? current.spec : {}), finalizers: Array.isArray(spec.finalizers) ? structuredClone(spec.finalizers) : [] }
+  return obj
 }
 
 export class GenericStore {
@@ -303,6 +353,8 @@ export class GenericStore {
     const meta = obj.metadata
     if (!this.strategy.namespaced) delete meta.namespace
     if (meta.resourceVersion) throw errors.badRequest('resourceVersion should not be set on objects to be created')
+    // The name admission reports: the requested one, else generateName (named before generation).
+    const requestedName = meta.name || meta.generateName || 'Unknown'
     if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${randomSuffix()}`
     meta.uid = randomUUID()
     meta.creationTimestamp = nowTimestamp()
@@ -314,7 +366,7 @@ export class GenericStore {
     options.trackFields?.(obj)
     this.validate(obj)
     const name = meta.name!
-    if (this.strategy.namespaced) await this.hooks.checkNamespace?.(meta.namespace!)
+    if (this.strategy.namespaced) await this.hooks.checkNamespace?.(meta.namespace!, requestedName)
     await this.hooks.beforeCreate?.(obj)
     const key = this.key(meta.namespace, name)
     if (options.dryRun) {
@@ -323,7 +375,9 @@ export class GenericStore {
     }
     try {
       const kv = await this.store.create(key, this.encode(obj), this.putOptions(obj))
-      return this.decodeKv(kv)
+      const created = this.decodeKv(kv)
+      this.hooks.changed?.({ type: 'created', object: created, strategy: this.strategy })
+      return created
     } catch (err) {
       throw toApiError(err, this.res, name)
     }
@@ -351,6 +405,7 @@ export class GenericStore {
       let obj = structuredClone(await produce(structuredClone(current)))
       if (!isPlainObject(obj.metadata)) obj.metadata = {}
       if (options.subresource === 'status') obj = statusOnly(current, obj)
+      if (options.subresource === 'finalize') obj = finalizeOnly(current, obj)
       const meta = obj.metadata
       const precondition = meta.resourceVersion
       if (precondition !== undefined && precondition !== '' && precondition !== current.metadata.resourceVersion) {
@@ -371,7 +426,7 @@ export class GenericStore {
       meta.creationTimestamp = current.metadata.creationTimestamp
       meta.resourceVersion = current.metadata.resourceVersion
       if (current.metadata.generateName !== undefined && meta.generateName === undefined) meta.generateName = current.metadata.generateName
-      if (options.subresource !== 'status') this.strategy.prepareForUpdate(obj, current)
+      if (options.subresource === undefined) this.strategy.prepareForUpdate(obj, current)
       if (this.strategy.generation) {
         const gen = typeof current.metadata.generation === 'number' ? current.metadata.generation : 1
         meta.generation = this.strategy.specChanged(obj, current) ? gen + 1 : gen
@@ -380,14 +435,26 @@ export class GenericStore {
         // Objects written before generations were kept (bootstrap ones) stay as they are.
         delete meta.generation
       }
+      const deletionCauses = guardDeletionFields(obj, current)
+      if (deletionCauses.length > 0) throw this.invalid(name, deletionCauses)
       options.trackFields?.(obj, current)
       this.validate(obj)
-      if (options.subresource !== 'status') await this.hooks.beforeUpdate?.(obj, current)
+      if (options.subresource === undefined) await this.hooks.beforeUpdate?.(obj, current)
       if (deepEqual(obj, current)) return current
+      const deletes = shouldDeleteDuringUpdate(this.strategy, obj, current)
       if (options.dryRun) return obj
       try {
-        const written = await this.store.update(key, this.encode(obj), kv.modRevision, this.putOptions(obj))
-        return this.decodeKv(written)
+        if (deletes) {
+          // The last finalizer of an object being deleted is gone: the update deletes it and
+          // answers the object it was asked to write (the reference's deleteWithoutFinalizers).
+          await this.store.delete(key, { expectedModRevision: kv.modRevision })
+          this.hooks.changed?.({ type: 'deleted', object: current, strategy: this.strategy })
+          await this.hooks.afterDelete?.(current)
+          return obj
+        }
+        const written = this.decodeKv(await this.store.update(key, this.encode(obj), kv.modRevision, this.putOptions(obj)))
+        this.hooks.changed?.({ type: 'updated', object: written, strategy: this.strategy })
+        return written
       } catch (err) {
         if (err instanceof ConflictError && options.retryOnConflict && attempt < 10) continue
         if (err instanceof StoreError && err.code === 'NotFound') throw errors.notFound(this.res, name)
@@ -396,12 +463,28 @@ export class GenericStore {
     }
   }
 
-  /** Deletes the object; returns its last state. */
+  /** Deletes the object (or starts its deletion); returns its last state. */
   async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<KubeObject> {
-    const key = this.key(namespace, name)
+    return (await this.deleteObject(namespace, name, options)).object
+  }
+
+  /**
+   * DELETE as the reference's generic store: an object with finalizers (or one the
+   * propagation policy gives the `orphan` / `foregroundDeletion` finalizer) is only marked
+   * deleted (deletionTimestamp, deletionGracePeriodSeconds 0); a pod is deleted gracefully;
+   * anything else is removed at once.
+   */
+  async deleteObject(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
     const current = await this.get(namespace, name)
     const forbidden = this.strategy.deleteForbidden?.(name)
     if (forbidden) throw errors.forbidden(this.res, name, forbidden)
+    this.checkPreconditions(current, options)
+    const proceed = () => this.deleteGeneric(namespace, name, options)
+    return this.hooks.delete ? this.hooks.delete(current, options, proceed) : proceed()
+  }
+
+  private checkPreconditions(current: KubeObject, options: DeleteOptions): void {
+    const name = current.metadata.name ?? ''
     const pre = options.preconditions
     if (pre?.uid && pre.uid !== current.metadata.uid) {
       throw errors.conflict(this.res, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`)
@@ -413,15 +496,84 @@ export class GenericStore {
         `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`,
       )
     }
-    if (options.dryRun) return current
-    try {
-      await this.store.delete(key, { expectedModRevision: Number(current.metadata.resourceVersion) })
-    } catch (err) {
-      if (err instanceof ConflictError) throw errors.conflict(this.res, name)
-      throw toApiError(err, this.res, name)
+  }
+
+  private async deleteGeneric(namespace: string | undefined, name: string, options: DeleteOptions): Promise<DeleteResult> {
+    const key = this.key(namespace, name)
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.store.get(key).catch((e: unknown) => {
+        throw toApiError(e, this.res, name)
+      })
+      if (!kv) throw errors.notFound(this.res, name)
+      const current = this.decodeKv(kv)
+      this.checkPreconditions(current, options)
+      const request: DeletionRequest = { ...options }
+      const obj = structuredClone(current)
+      const { graceful, pending } = beforeDelete(this.strategy, obj, request)
+      // A graceful deletion under way: the request changes nothing, finalizers included.
+      if (pending) return { object: current, deleted: false, updated: false }
+      const finalizers = this.hooks.garbageCollection === false ? undefined : finalizersForPropagation(this.strategy, obj, request)
+      if (finalizers) obj.metadata.finalizers = finalizers
+      const pendingFinalizers = finalizersOf(obj).length > 0
+      let revision = kv.modRevision
+      let last = current
+      if (graceful || pendingFinalizers) {
+        if (!graceful) markAsDeleting(obj)
+        if (options.dryRun) return { object: obj, deleted: false, updated: true }
+        // Nothing new (a second DELETE of an object waiting for finalizers): no write.
+        if (deepEqual(obj, current) && pendingFinalizers) return { object: current, deleted: false, updated: true }
+        try {
+          last = this.decodeKv(await this.store.update(key, this.encode(obj), kv.modRevision, this.putOptions(obj)))
+        } catch (err) {
+          if (err instanceof ConflictError && attempt < 10) continue
+          if (err instanceof StoreError && err.code === 'NotFound') throw errors.notFound(this.res, name)
+          throw toApiError(err, this.res, name)
+        }
+        this.hooks.changed?.({ type: 'updated', object: last, strategy: this.strategy })
+        if (pendingFinalizers || (request.gracePeriodSeconds ?? 0) > 0) return { object: last, deleted: false, updated: true }
+        revision = last.metadata.resourceVersion ? Number(last.metadata.resourceVersion) : revision
+      }
+      if (options.dryRun) return { object: current, deleted: true, updated: false }
+      try {
+        await this.store.delete(key, { expectedModRevision: revision })
+      } catch (err) {
+        if (err instanceof ConflictError) {
+          if (!options.preconditions?.resourceVersion && attempt < 10) continue
+          throw errors.conflict(this.res, name)
+        }
+        throw toApiError(err, this.res, name)
+      }
+      this.hooks.changed?.({ type: 'deleted', object: last, strategy: this.strategy })
+      await this.hooks.afterDelete?.(last)
+      return { object: last, deleted: true, updated: false }
     }
-    await this.hooks.afterDelete?.(current)
-    return current
+  }
+
+  /**
+   * Rewrites the stored object with `mutate` (no strategy, no validation: the registry's own
+   * writes such as marking a namespace terminating); retried on conflicts.
+   */
+  async rewrite(namespace: string | undefined, name: string, mutate: (obj: KubeObject) => void, dryRun = false): Promise<KubeObject> {
+    const key = this.key(namespace, name)
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.store.get(key).catch((e: unknown) => {
+        throw toApiError(e, this.res, name)
+      })
+      if (!kv) throw errors.notFound(this.res, name)
+      const current = this.decodeKv(kv)
+      const obj = structuredClone(current)
+      mutate(obj)
+      if (dryRun || deepEqual(obj, current)) return obj
+      try {
+        const written = this.decodeKv(await this.store.update(key, this.encode(obj), kv.modRevision, this.putOptions(obj)))
+        this.hooks.changed?.({ type: 'updated', object: written, strategy: this.strategy })
+        return written
+      } catch (err) {
+        if (err instanceof ConflictError && attempt < 10) continue
+        if (err instanceof StoreError && err.code === 'NotFound') throw errors.notFound(this.res, name)
+        throw toApiError(err, this.res, name)
+      }
+    }
   }
 
   /**

@@ -15,6 +15,10 @@ export interface RegistryOptions {
   serviceClusterIPRange?: string
   /** --service-node-port-range. */
   serviceNodePortRange?: PortRange
+  /** `--delete-collection-workers`: how many objects a deletecollection deletes at once (default 1). */
+  deleteCollectionWorkers?: number
+  /** `--enable-garbage-collector`: run the garbage collector over the registry (off unless set). */
+  garbageCollector?: boolean
   /** Window sizing of the caches (tests). */
   watchCacheWindow?: WatchCacheOptions
 }

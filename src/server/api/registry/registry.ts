@@ -1,6 +1,8 @@
 /**
  * The generic stores of every served kind over one Store, wired together: namespaced creates
- * need their namespace to exist, and deleting a namespace deletes the objects in it.
+ * need their namespace to exist (and not Terminating), deleting a namespace marks it
+ * Terminating and the namespace controller empties and removes it, pods' grace periods end,
+ * and the garbage collector (when on) sees every write.
  */
 import type { Store } from '../../store/types.js'
 import { allocateClusterIP } from '../kinds/cluster-ip.js'
@@ -8,18 +10,27 @@ import { allocateNodePorts } from '../kinds/node-ports.js'
 import { CRD_GROUP, CRD_RESOURCE, customResourceStrategies } from '../kinds/crd.js'
 import { KINDS } from '../kinds/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
-import { errors } from '../status-errors.js'
-import { GenericStore } from './generic-store.js'
+import { ApiError, errors } from '../status-errors.js'
+import { failureStatus } from '../../http/status.js'
+import { GarbageCollector } from '../../gc/garbage-collector.js'
+import { NamespaceController } from '../../gc/namespace-controller.js'
+import { PodGraceReaper } from '../../gc/pod-grace-reaper.js'
+import { finalizersForPropagation, isNamespaces, isPods } from './deletion.js'
+import { type DeleteOptions, type DeleteResult, GenericStore, type ObjectChange } from './generic-store.js'
 import type { RegistryOptions } from './options.js'
 import { shareStorageCodec } from './storage-codec.js'
 import { WatchCachedStore, disabledByWatchCacheSizes } from './watch-cache.js'
-import type { KubeObject } from './object.js'
+import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
 import type { Strategy } from './strategy.js'
 
 export class Registry {
   private readonly byResource = new Map<string, GenericStore>()
   /** The built-in kinds' watch caches, when on. */
   readonly watchCache: WatchCachedStore | undefined
+  readonly namespaceController: NamespaceController
+  readonly podGraceReaper: PodGraceReaper
+  /** When --enable-garbage-collector. */
+  readonly garbageCollector: GarbageCollector | undefined
 
   constructor(
     readonly store: Store,
@@ -44,21 +55,98 @@ export class Registry {
               beforeUpdate: (obj: KubeObject, old: KubeObject) => allocateNodePorts(services, obj, options.serviceNodePortRange, old),
             }
           : {}),
-        checkNamespace: async (namespace: string) => {
-          if (!(await store.get(`/namespaces/${namespace}`))) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace)
-        },
+        checkNamespace: (namespace: string, name: string) => this.checkNamespace(strategy, namespace, name),
+        changed: (change: ObjectChange) => this.changed(change),
+        garbageCollection: options.garbageCollector === true,
+        ...(isNamespaces(strategy) ? { delete: (current: KubeObject, o: DeleteOptions, proceed: () => Promise<DeleteResult>) => this.deleteNamespace(current, o, proceed) } : {}),
         ...(strategy.resource === 'events' && (strategy.group === '' || strategy.group === 'events.k8s.io') && options.eventTtlSeconds
           ? { ttlSeconds: () => options.eventTtlSeconds }
           : {}),
-        afterDelete:
-          strategy.resource === 'namespaces' && strategy.group === ''
-            ? (obj: { metadata: { name?: string } }) => this.deleteContents(obj.metadata.name!)
-            : strategy.resource === CRD_RESOURCE && strategy.group === CRD_GROUP
-              ? (obj: KubeObject) => this.deleteCustomResources(obj)
-              : undefined,
+        afterDelete: strategy.resource === CRD_RESOURCE && strategy.group === CRD_GROUP ? (obj: KubeObject) => this.deleteCustomResources(obj) : undefined,
       }
       this.byResource.set(`${strategy.group}/${strategy.version}/${strategy.resource}`, new GenericStore(cachedStore, strategy, hooks))
     }
+    const namespacesStore = () => this.lookup('', 'v1', 'namespaces')!
+    this.namespaceController = new NamespaceController({
+      namespaces: namespacesStore,
+      namespacedStores: async () => [...this.all(), ...(await this.customStores())].filter((g) => g.strategy.namespaced),
+      log,
+    })
+    this.podGraceReaper = new PodGraceReaper(() => this.lookup('', 'v1', 'pods')!, log)
+    this.garbageCollector = options.garbageCollector ? new GarbageCollector({ stores: async () => [...this.all(), ...(await this.customStores())], log }) : undefined
+    if (this.lookup('', 'v1', 'namespaces')) this.namespaceController.start()
+    if (this.lookup('', 'v1', 'pods')) this.podGraceReaper.start()
+    this.garbageCollector?.start()
+  }
+
+  /** Stops the controllers (the store is closing). */
+  stop(): void {
+    this.namespaceController.stop()
+    this.podGraceReaper.stop()
+    this.garbageCollector?.stop()
+  }
+
+  private changed(change: ObjectChange): void {
+    const { object, strategy } = change
+    if (isPods(strategy) && change.type !== 'deleted') this.podGraceReaper.observe(object)
+    if (isNamespaces(strategy) && change.type !== 'deleted' && object.metadata.deletionTimestamp) this.namespaceController.enqueue(object.metadata.name!)
+    // Something in a terminating namespace went: look at the namespace again at once.
+    const ns = object.metadata.namespace
+    if (change.type === 'deleted' && ns && this.namespaceController.has(ns)) this.namespaceController.enqueue(ns)
+    this.garbageCollector?.observe(change)
+  }
+
+  /**
+   * The NamespaceLifecycle admission: a namespaced create needs its namespace, and one being
+   * terminated takes no new content (403 with the NamespaceTerminating cause).
+   */
+  private async checkNamespace(strategy: Strategy, namespace: string, name: string): Promise<void> {
+    const kv = await this.store.get(`/namespaces/${namespace}`)
+    if (!kv) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace)
+    const ns = this.lookup('', 'v1', 'namespaces')?.decode(kv.value, kv.modRevision)
+    if ((ns?.status as { phase?: unknown } | undefined)?.phase !== 'Terminating') return
+    const why = `unable to create new content in namespace ${namespace} because it is being terminated`
+    const qualifiedName = strategy.group === '' ? strategy.resource : `${strategy.resource}.${strategy.group}`
+    throw new ApiError(
+      failureStatus(403, 'Forbidden', `${qualifiedName} "${name}" is forbidden: ${why}`, {
+        name,
+        ...(strategy.group ? { group: strategy.group } : {}),
+        kind: strategy.resource,
+        causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+      }),
+    )
+  }
+
+  /**
+   * The namespace registry's DELETE: the first one marks the namespace (deletionTimestamp,
+   * phase Terminating, the propagation policy's finalizers) and answers it; the namespace
+   * controller then empties it. Until spec.finalizers is empty a DELETE answers the namespace;
+   * then the generic deletion runs.
+   */
+  private async deleteNamespace(current: KubeObject, options: DeleteOptions, proceed: () => Promise<DeleteResult>): Promise<DeleteResult> {
+    const name = current.metadata.name!
+    const namespaces = this.lookup('', 'v1', 'namespaces')!
+    if (!current.metadata.deletionTimestamp) {
+      const marked = await namespaces.rewrite(
+        undefined,
+        name,
+        (obj) => {
+          if (options.preconditions?.uid && obj.metadata.uid !== options.preconditions.uid) throw errors.conflict({ group: '', resource: 'namespaces' }, name)
+          obj.metadata.deletionTimestamp ??= nowTimestamp()
+          obj.status = { ...(isPlainObject(obj.status) ? obj.status : {}), phase: 'Terminating' }
+          const finalizers = this.options.garbageCollector === true ? finalizersForPropagation(namespaces.strategy, obj, options) : undefined
+          if (finalizers) {
+            if (finalizers.length > 0) obj.metadata.finalizers = finalizers
+            else delete obj.metadata.finalizers
+          }
+        },
+        options.dryRun,
+      )
+      return { object: marked, deleted: false, updated: true }
+    }
+    const spec = isPlainObject(current.spec) ? current.spec : {}
+    if (Array.isArray(spec.finalizers) && spec.finalizers.length > 0) return { object: current, deleted: false, updated: true }
+    return proceed()
   }
 
   /** The store of the CRDs themselves. */
@@ -69,9 +157,9 @@ export class Registry {
   /** A store for the custom resources of one strategy (namespaced creates need their namespace). */
   private customStore(strategy: Strategy): GenericStore {
     return new GenericStore(this.store, strategy, {
-      checkNamespace: async (namespace: string) => {
-        if (!(await this.store.get(`/namespaces/${namespace}`))) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace)
-      },
+      checkNamespace: (namespace: string, name: string) => this.checkNamespace(strategy, namespace, name),
+      changed: (change: ObjectChange) => this.changed(change),
+      garbageCollection: this.options.garbageCollector === true,
     })
   }
 
@@ -127,21 +215,6 @@ export class Registry {
 
   all(): GenericStore[] {
     return [...this.byResource.values()]
-  }
-
-  /** Deletes every namespaced object in the namespace (each with its own DELETED event). */
-  private async deleteContents(namespace: string): Promise<void> {
-    for (const generic of [...this.all(), ...(await this.customStores().catch(() => []))]) {
-      if (!generic.strategy.namespaced) continue
-      const { items } = await this.store.list(generic.prefix(namespace))
-      for (const kv of items) {
-        try {
-          await this.store.delete(kv.key)
-        } catch (err) {
-          this.log(2, `deleting ${kv.key} of namespace ${namespace}: ${(err as Error).message}`)
-        }
-      }
-    }
   }
 }
 
