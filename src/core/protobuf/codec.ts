@@ -87,7 +87,7 @@ export class K8sProtobufCodec {
     w.byte(0x12)
     const raw = w.fork()
     try {
-      this.encoder.object(plan, obj, w)
+      this.encoder.body(plan, obj, w)
     } catch (error) {
       if (error instanceof PathFault) throw new ProtobufError(error.at(kind))
       throw error

@@ -37,9 +37,10 @@ export class PathFault extends Error {
   }
 }
 
+/** A map as read so far: entries arrive sorted from every Go or our own encoder, so usually `obj` is the answer. */
 interface MapSlot {
-  keys: string[]
-  values: Json[]
+  obj: JsonObject
+  last: string | undefined
   sorted: boolean
 }
 
@@ -71,8 +72,8 @@ export class JsonDecoder {
           break
         case Shape.Map: {
           const map = value as MapSlot
-          if (map.keys.length === 0) continue
-          out[field.json] = mapObject(map)
+          if (map.last === undefined) continue
+          out[field.json] = map.sorted ? map.obj : sortedObject(map.obj)
           break
         }
         case Shape.RepeatedScalar:
@@ -215,7 +216,7 @@ export class JsonDecoder {
           }
           case Shape.Map:
             if (wire !== WIRE_LENGTH) r.skip(wire, id)
-            else this.entry(field, r, (slots[index] ??= { keys: [], values: [], sorted: true }) as MapSlot)
+            else this.entry(field, r, (slots[index] ??= { obj: {}, last: undefined, sorted: true }) as MapSlot)
             break
         }
       }
@@ -270,10 +271,9 @@ export class JsonDecoder {
         throw error
       }
     } else if (value === undefined) value = zeroScalar(field.scalar)
-    const keys = map.keys
-    if (map.sorted && keys.length > 0 && !(keys[keys.length - 1] < key)) map.sorted = false
-    keys.push(key)
-    map.values.push(value)
+    if (map.last !== undefined && !(map.last < key)) map.sorted = false
+    map.last = key
+    map.obj[key] = value
   }
 
   /** A message field that occurs more than once: the occurrences' bytes concatenated (protobuf's merge). */
@@ -333,20 +333,13 @@ function zeroScalar(type: Scalar): Json {
 /** An absent or empty list, map or named slice. */
 function isNil(field: FieldPlan, value: unknown): boolean {
   if (value === undefined || value === null) return true
-  if (field.shape === Shape.Map) return (value as MapSlot).keys.length === 0
+  if (field.shape === Shape.Map) return (value as MapSlot).last === undefined
   return Array.isArray(value) && value.length === 0
 }
 
-/** Keys sorted; a key that occurs twice keeps its last value. */
-function mapObject(map: MapSlot): JsonObject {
+/** Keys sorted (a key that occurred twice keeps its last value). */
+function sortedObject(map: JsonObject): JsonObject {
   const out: JsonObject = {}
-  const { keys, values } = map
-  if (map.sorted) {
-    for (let i = 0; i < keys.length; i++) out[keys[i]] = values[i]
-    return out
-  }
-  const last = new Map<string, Json>()
-  for (let i = 0; i < keys.length; i++) last.set(keys[i], values[i])
-  for (const key of [...last.keys()].sort()) out[key] = last.get(key)
+  for (const key of Object.keys(map).sort()) out[key] = map[key]
   return out
 }

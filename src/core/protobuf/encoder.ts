@@ -8,13 +8,13 @@
  * Presence: exactly what the JSON has is written (null counts as absent, except for times, and a
  * null list element or map value is Go's zero value); map keys sorted; fields the message does not
  * have are dropped, as Go's JSON decoding drops them. Fields are written in field-number order;
- * where that is not the declaration order, the message's bytes are reordered after writing, so
- * errors still name the first bad field in declaration (JSON) order.
+ * an object that fails is walked again in declaration order, so the error names the first bad
+ * field in JSON order.
  */
 import { type FieldPlan, type MessagePlan, type Plans, Scalar, Shape, Special } from './plan.js'
 import { PathFault } from './decoder.js'
 import { parseDuration, parseTimestamp } from './well-known.js'
-import type { Writer } from './wire.js'
+import { Writer } from './wire.js'
 
 type Json = unknown
 type JsonObject = Record<string, unknown>
@@ -26,17 +26,36 @@ const isObject = (value: unknown): value is JsonObject => typeof value === 'obje
 export class JsonEncoder {
   constructor(private readonly plans: Plans) {}
 
-  /** The fields of `json` as the message's body. */
-  object(plan: MessagePlan, json: JsonObject, w: Writer): void {
+  /**
+   * Set while re-walking an object that failed, in declaration order: its first error is the one
+   * to report (the first bad field in JSON order), whatever the field-number order met first.
+   */
+  private checking = false
+
+  /** Encodes the body of a message; on a fault, walks it again in declaration order for the error. */
+  body(plan: MessagePlan, json: JsonObject, w: Writer): void {
+    try {
+      this.object(plan, json, w)
+    } catch (error) {
+      if (!(error instanceof PathFault)) throw error
+      this.checking = true
+      try {
+        this.object(plan, json, new Writer())
+      } finally {
+        this.checking = false
+      }
+      throw error
+    }
+  }
+
+  /** The fields of `json` as the message's body, in field-number order. */
+  private object(plan: MessagePlan, json: JsonObject, w: Writer): void {
     const fields = plan.fields
-    const order = plan.idOrder
-    const bodyStart = w.pos
-    const starts = order ? new Array<number>(fields.length).fill(-1) : undefined
+    const order = this.checking ? undefined : plan.idOrder
     let field: FieldPlan | undefined
     try {
-      for (let i = 0; i < fields.length; i++) {
-        field = fields[i]
-        if (starts) starts[i] = w.pos
+      for (let k = 0; k < fields.length; k++) {
+        field = fields[order ? order[k] : k]
         if (field.shape === Shape.Inline) {
           // Go always writes an embedded struct, empty or not.
           w.uint32(field.tag)
@@ -53,7 +72,6 @@ export class JsonEncoder {
       if (error instanceof PathFault && field && field.json !== '') error.segments.push(`.${field.json}`)
       throw error
     }
-    if (starts && order) reorder(w, bodyStart, starts, order)
   }
 
   private field(field: FieldPlan, value: Json, w: Writer): void {
@@ -120,7 +138,7 @@ export class JsonEncoder {
 
   private map(field: FieldPlan, map: JsonObject, w: Writer): void {
     const sub = field.messageType ? this.plans.sub(field) : undefined
-    for (const key of mapKeys(map)) {
+    for (const key of this.checking ? Object.keys(map).sort() : mapKeys(map)) {
       try {
         w.uint32(field.tag)
         const entry = w.fork()
@@ -276,21 +294,6 @@ function mapKeys(map: JsonObject): string[] {
   const ordered: JsonObject = {}
   for (const key of keys) ordered[key] = true
   return Object.keys(ordered)
-}
-
-/** Puts the fields written in declaration order into field-number order. */
-function reorder(w: Writer, bodyStart: number, starts: number[], order: number[]): void {
-  const end = w.pos
-  const body = Buffer.from(w.buf.subarray(bodyStart, end))
-  const ends = new Array<number>(starts.length)
-  for (let i = 0; i < starts.length; i++) ends[i] = i + 1 < starts.length ? starts[i + 1] : end
-  let pos = bodyStart
-  for (const index of order) {
-    const length = ends[index] - starts[index]
-    if (length === 0) continue
-    body.copy(w.buf, pos, starts[index] - bodyStart, ends[index] - bodyStart)
-    pos += length
-  }
 }
 
 function describe(value: Json): string {

@@ -93,7 +93,7 @@ export interface MessagePlan {
   readonly fields: FieldPlan[]
   /** Field number -> index in fields, -1 for none. */
   readonly byId: Int16Array
-  /** Declaration order differs from field-number order: the encoder reorders the bytes. */
+  /** Field indexes in field-number order, where that differs from the declaration order. */
   readonly idOrder: number[] | undefined
 }
 

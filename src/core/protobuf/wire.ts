@@ -18,6 +18,7 @@ interface NodeBuffer extends Buffer {
   utf8Slice(start: number, end: number): string
   base64Slice(start: number, end: number): string
   utf8Write(text: string, offset: number, length?: number): number
+  base64Write(text: string, offset: number, length?: number): number
 }
 
 export const outOfRange = (pos: number, need: number, len: number) => new RangeError(`index out of range: ${pos} + ${need} > ${len}`)
@@ -357,10 +358,12 @@ export class Writer {
 
   /** A base64 text (already validated) as length-delimited bytes. */
   base64(text: string): void {
-    const bytes = Buffer.byteLength(text, 'base64')
+    const length = text.length
+    const padding = length > 0 && text.charCodeAt(length - 1) === 0x3d ? (text.charCodeAt(length - 2) === 0x3d ? 2 : 1) : 0
+    const bytes = ((length * 3) >>> 2) - padding
     this.uint32(bytes)
     this.ensure(bytes)
-    this.buf.write(text, this.pos, bytes, 'base64')
+    this.buf.base64Write(text, this.pos, bytes)
     this.pos += bytes
   }
 
