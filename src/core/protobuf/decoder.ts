@@ -240,6 +240,22 @@ export class JsonDecoder {
     const stop = r.message()
     const outer = r.len
     r.len = stop
+    const buf = r.buf
+    if (field.scalar === Scalar.String && r.pos < stop && buf[r.pos] === 0x0a) {
+      // map<string, string> as every encoder writes it: key then value, nothing else.
+      const at = r.pos++
+      const key = r.string()
+      if (buf[r.pos] === 0x12 && r.pos < stop) {
+        r.pos++
+        const value = r.string()
+        if (r.pos === stop) {
+          r.len = outer
+          addEntry(map, key, value)
+          return
+        }
+      }
+      r.pos = at
+    }
     let key = ''
     let value: Json
     let spans: number[] | undefined
@@ -271,9 +287,7 @@ export class JsonDecoder {
         throw error
       }
     } else if (value === undefined) value = zeroScalar(field.scalar)
-    if (map.last !== undefined && !(map.last < key)) map.sorted = false
-    map.last = key
-    map.obj[key] = value
+    addEntry(map, key, value)
   }
 
   /** A message field that occurs more than once: the occurrences' bytes concatenated (protobuf's merge). */
@@ -335,6 +349,12 @@ function isNil(field: FieldPlan, value: unknown): boolean {
   if (value === undefined || value === null) return true
   if (field.shape === Shape.Map) return (value as MapSlot).last === undefined
   return Array.isArray(value) && value.length === 0
+}
+
+function addEntry(map: MapSlot, key: string, value: Json): void {
+  if (map.last !== undefined && !(map.last < key)) map.sorted = false
+  map.last = key
+  map.obj[key] = value
 }
 
 /** Keys sorted (a key that occurred twice keeps its last value). */

@@ -11,8 +11,26 @@ export interface Timestamp {
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/
 
+const digit = (text: string, at: number) => {
+  const d = text.charCodeAt(at) - 0x30
+  return d >= 0 && d <= 9 ? d : NaN
+}
+const two = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1)
+
+/** The form every Go client and the server write ("2024-01-02T03:04:05Z"), without the regular expression; NaN when it is not that form. */
+function parseCanonical(text: string): number {
+  if (text.length !== 20 || text.charCodeAt(4) !== 0x2d || text.charCodeAt(7) !== 0x2d || (text.charCodeAt(10) | 0x20) !== 0x74) return NaN
+  if (text.charCodeAt(13) !== 0x3a || text.charCodeAt(16) !== 0x3a || (text.charCodeAt(19) | 0x20) !== 0x7a) return NaN
+  const year = two(text, 0) * 100 + two(text, 2)
+  // Years below 100 take the general path (Date.UTC maps them to 1900..1999).
+  if (!(year >= 100)) return NaN
+  return Date.UTC(year, two(text, 5) - 1, two(text, 8), two(text, 11), two(text, 14), two(text, 17)) / 1000
+}
+
 /** Parses what Go's time.Parse(time.RFC3339) accepts (fractional seconds allowed). */
 export function parseTimestamp(text: string, where: string): Timestamp {
+  const canonical = parseCanonical(text)
+  if (!Number.isNaN(canonical)) return { seconds: canonical, nanos: 0 }
   const match = RFC3339.exec(text)
   if (!match) throw new ProtobufError(`${where}: cannot parse "${text}" as an RFC 3339 time`)
   const [, y, mo, d, h, mi, s, fraction, , sign, oh, om] = match
@@ -26,7 +44,20 @@ export function parseTimestamp(text: string, where: string): Timestamp {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
+// Seconds of 0000-01-01 and 10000-01-01: toISOString prints the years between as Go does.
+const FIRST_ISO_SECOND = -62167219200
+const END_ISO_SECOND = 253402300800
+
+let lastSeconds = NaN
+let lastParts = ''
+
 function utcParts(seconds: number): string {
+  if (seconds === lastSeconds) return lastParts
+  if (seconds >= FIRST_ISO_SECOND && seconds < END_ISO_SECOND && Number.isInteger(seconds)) {
+    lastParts = new Date(seconds * 1000).toISOString().slice(0, 19)
+    lastSeconds = seconds
+    return lastParts
+  }
   const date = new Date(seconds * 1000)
   return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}T${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
 }
