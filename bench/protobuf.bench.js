@@ -2,7 +2,7 @@
 // objects against JSON.parse / JSON.stringify of the same objects, measured in the same run (the
 // baseline). Goal: within 1.5x of JSON for every object (stretch: faster).
 // Needs the build (npm run build, or npx tsc -p tsconfig.json): reads dist/.
-//   node bench/protobuf.bench.js          BENCH_MS=200 for a quick run
+//   node bench/protobuf.bench.js          BENCH_MS=200 for a quick run, BENCH_ONLY=Pod for the cases matching
 import { existsSync } from 'node:fs'
 
 const dist = new URL('../dist/core/protobuf/index.js', import.meta.url)
@@ -190,7 +190,8 @@ console.log('| object | bytes json / proto | JSON.parse | proto decode | × JSON
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
 let worst = 0
 let sink = 0
-for (const [name, object] of cases) {
+const only = new RegExp(process.env.BENCH_ONLY ?? '')
+for (const [name, object] of cases.filter(([name]) => only.test(name))) {
   const json = JSON.stringify(object)
   const proto = codec.encode(object)
   const jsonBytes = Buffer.from(json)
