@@ -35,7 +35,8 @@ export class K8sProtobufCodec {
   private readonly plans: Plans
   private readonly decoder: JsonDecoder
   private readonly encoder: JsonEncoder
-  private readonly messages = new Map<string, MessagePlan | null>()
+  /** apiVersion -> kind -> plan (null: no message). */
+  private readonly messages = new Map<string, Map<string, MessagePlan | null>>()
 
   constructor(
     private readonly root: Root,
@@ -48,12 +49,13 @@ export class K8sProtobufCodec {
 
   /** The plan of the message registered for apiVersion/kind, null when there is none. */
   private planFor(apiVersion: string, kind: string): MessagePlan | null {
-    const key = `${apiVersion}/${kind}`
-    let plan = this.messages.get(key)
+    let kinds = this.messages.get(apiVersion)
+    if (!kinds) this.messages.set(apiVersion, (kinds = new Map()))
+    let plan = kinds.get(kind)
     if (plan === undefined) {
-      const message = this.descriptor.kinds[key] ?? this.descriptor.anyGroup[kind]
+      const message = this.descriptor.kinds[`${apiVersion}/${kind}`] ?? this.descriptor.anyGroup[kind]
       plan = message ? this.plans.of(this.root.lookupType(message) as Type) : null
-      this.messages.set(key, plan)
+      kinds.set(kind, plan)
     }
     return plan
   }
@@ -105,7 +107,7 @@ export class K8sProtobufCodec {
     const buf = Buffer.isBuffer(data) ? data : Buffer.from((data as Uint8Array).buffer, (data as Uint8Array).byteOffset, (data as Uint8Array).length)
     let envelope: Envelope
     try {
-      envelope = readEnvelope(new Reader(buf.subarray(4)))
+      envelope = readEnvelope(new Reader(buf, 4))
     } catch (error) {
       throw new ProtobufError(`malformed protobuf envelope: ${(error as Error).message}`)
     }
@@ -115,13 +117,12 @@ export class K8sProtobufCodec {
     if (!kind) throw new ProtobufError('Object kind is missing from the protobuf envelope')
     const plan = this.planFor(apiVersion, kind)
     if (!plan) throw new ProtobufError(`no protobuf message is registered for ${apiVersion}, Kind=${kind}`)
-    const raw = buf.subarray(4 + envelope.rawStart, 4 + envelope.rawEnd)
     try {
       // Go's TypeMeta order: kind, then apiVersion.
-      return this.decoder.object(plan, new Reader(raw), raw.length, { kind, apiVersion })
+      return this.decoder.object(plan, new Reader(buf, envelope.rawStart, envelope.rawEnd), envelope.rawEnd, { kind, apiVersion })
     } catch (error) {
       // Bytes that do not parse are reported as such even where a bad embedded object came first.
-      const malformed = error instanceof PathFault || error instanceof ProtobufError ? this.malformed(plan, raw) : (error as Error).message
+      const malformed = error instanceof PathFault || error instanceof ProtobufError ? this.malformed(plan, buf.subarray(envelope.rawStart, envelope.rawEnd)) : (error as Error).message
       if (malformed !== undefined) throw new ProtobufError(`malformed protobuf ${apiVersion}, Kind=${kind}: ${malformed}`)
       throw error instanceof PathFault ? new ProtobufError(error.at(kind)) : error
     }

@@ -241,13 +241,13 @@ export class JsonDecoder {
     const outer = r.len
     r.len = stop
     const buf = r.buf
-    if (field.scalar === Scalar.String && r.pos < stop && buf[r.pos] === 0x0a) {
-      // map<string, string> as every encoder writes it: key then value, nothing else.
+    if ((field.scalar === Scalar.String || field.scalar === Scalar.Bytes) && r.pos < stop && buf[r.pos] === 0x0a) {
+      // map<string, string or bytes> as every encoder writes it: key then value, nothing else.
       const at = r.pos++
       const key = r.string()
       if (buf[r.pos] === 0x12 && r.pos < stop) {
         r.pos++
-        const value = r.string()
+        const value = field.scalar === Scalar.String ? r.string() : r.base64()
         if (r.pos === stop) {
           r.len = outer
           addEntry(map, key, value)

@@ -29,10 +29,17 @@ export class Reader {
   /** The end of the message being read (protobufjs's len): reads past it are out of range. */
   len: number
 
+  /**
+   * Where the message starts in buf: error messages give positions from there, as protobufjs
+   * (which reads a copy of just the message) gives them.
+   */
+  readonly base: number
+
   constructor(buf: Buffer, start = 0, end = buf.length) {
     this.buf = buf as NodeBuffer
     this.pos = start
     this.len = end
+    this.base = start
   }
 
   /** A varint's low 32 bits, unsigned. */
@@ -91,7 +98,7 @@ export class Reader {
     let pos = this.pos
     let value = 0
     for (let shift = 0; shift < 28; shift += 7) {
-      if (pos >= this.len) throw outOfRange(pos, 1, this.len)
+      if (pos >= this.len) throw outOfRange(pos - this.base, 1, this.len - this.base)
       const b = buf[pos++]
       value |= (b & 0x7f) << shift
       if (b < 0x80) {
@@ -99,7 +106,7 @@ export class Reader {
         return value >>> 0
       }
     }
-    if (pos >= this.len) throw outOfRange(pos, 1, this.len)
+    if (pos >= this.len) throw outOfRange(pos - this.base, 1, this.len - this.base)
     const b = buf[pos++]
     this.pos = pos
     if (b > last) throw new Error(message)
@@ -118,7 +125,7 @@ export class Reader {
     let hi = 0
     let b = 0
     for (let shift = 0; shift < 28; shift += 7) {
-      if (pos >= len) throw outOfRange(pos, 1, len)
+      if (pos >= len) throw outOfRange(pos - this.base, 1, len - this.base)
       b = buf[pos++]
       lo |= (b & 0x7f) << shift
       if (b < 0x80) {
@@ -128,14 +135,14 @@ export class Reader {
         return
       }
     }
-    if (pos >= len) throw outOfRange(pos, 1, len)
+    if (pos >= len) throw outOfRange(pos - this.base, 1, len - this.base)
     b = buf[pos++]
     lo |= (b & 0x7f) << 28
     hi = (b & 0x7f) >> 4
     if (b >= 0x80) {
       for (let shift = 3; ; shift += 7) {
         if (shift > 31) throw new Error('invalid varint encoding')
-        if (pos >= len) throw outOfRange(pos, 1, len)
+        if (pos >= len) throw outOfRange(pos - this.base, 1, len - this.base)
         b = buf[pos++]
         hi |= (b & 0x7f) << shift
         if (b < 0x80) break
@@ -164,7 +171,7 @@ export class Reader {
   delimited(): number {
     const length = this.size()
     const start = this.pos
-    if (start + length > this.len) throw outOfRange(start, length, this.len)
+    if (start + length > this.len) throw outOfRange(start - this.base, length, this.len - this.base)
     return start + length
   }
 
@@ -180,7 +187,7 @@ export class Reader {
     const start = this.pos
     this.pos = end
     const length = end - start
-    if (length < 24) {
+    if (length < 10) {
       // Short ASCII strings (names, labels) are cheaper to build here than through the binding.
       const buf = this.buf
       let text = ''
@@ -229,14 +236,18 @@ export class Reader {
         this.advance(4)
         return
       default:
-        throw new Error(`invalid wire type ${wireType} at offset ${this.pos}`)
+        throw new Error(`invalid wire type ${wireType} at offset ${this.pos - this.base}`)
     }
   }
 
   private advance(n: number): void {
-    if (this.pos + n > this.len) throw outOfRange(this.pos, n, this.len)
+    if (this.pos + n > this.len) throw outOfRange(this.pos - this.base, n, this.len - this.base)
     this.pos += n
   }
+}
+
+function varintSize(value: number): number {
+  return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5
 }
 
 let scratch: NodeBuffer | undefined
@@ -332,10 +343,11 @@ export class Writer {
 
   string(text: string): void {
     const length = text.length
-    if (length < 128) {
-      this.ensure(length * 3 + 1)
-      const buf = this.buf
-      const at = this.pos
+    this.ensure(length * 3 + 5)
+    const buf = this.buf
+    const at = this.pos
+    if (length < 32) {
+      // Short strings (names, keys, labels) are cheaper to copy here than through the binding.
       let pos = at + 1
       let i = 0
       for (; i < length; i++) {
@@ -349,10 +361,13 @@ export class Writer {
         return
       }
     }
-    const bytes = Buffer.byteLength(text, 'utf8')
+    // Room for the length as if the text were ASCII; moved when its UTF-8 needs more (or less).
+    const guess = varintSize(length)
+    const bytes = buf.utf8Write(text, at + guess)
+    const size = varintSize(bytes)
+    if (size !== guess) buf.copyWithin(at + size, at + guess, at + guess + bytes)
+    this.pos = at
     this.uint32(bytes)
-    this.ensure(bytes)
-    this.buf.utf8Write(text, this.pos, bytes)
     this.pos += bytes
   }
 
