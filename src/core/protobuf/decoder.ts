@@ -244,7 +244,7 @@ export class JsonDecoder {
     if ((field.scalar === Scalar.String || field.scalar === Scalar.Bytes) && r.pos < stop && buf[r.pos] === 0x0a) {
       // map<string, string or bytes> as every encoder writes it: key then value, nothing else.
       const at = r.pos++
-      const key = r.string()
+      const key = r.key()
       if (buf[r.pos] === 0x12 && r.pos < stop) {
         r.pos++
         const value = field.scalar === Scalar.String ? r.string() : r.base64()
@@ -261,7 +261,7 @@ export class JsonDecoder {
     let spans: number[] | undefined
     while (r.pos < stop) {
       const tag = r.tag()
-      if (tag === 0x0a) key = r.string()
+      if (tag === 0x0a) key = r.key()
       else if (tag === ((2 << 3) | field.wire)) {
         if (field.messageType) {
           const end = r.message()

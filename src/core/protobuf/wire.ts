@@ -23,6 +23,9 @@ interface NodeBuffer extends Buffer {
 
 export const outOfRange = (pos: number, need: number, len: number) => new RangeError(`index out of range: ${pos} + ${need} > ${len}`)
 
+const KEY_CACHE_SIZE = 4096
+const keyCache: (string | undefined)[] = new Array(KEY_CACHE_SIZE).fill(undefined)
+
 export class Reader {
   pos: number
   readonly buf: NodeBuffer
@@ -199,6 +202,41 @@ export class Reader {
       return text
     }
     return this.buf.utf8Slice(start, end)
+  }
+
+  /**
+   * A map key: keys repeat across objects (label names, data keys), and a string seen before is
+   * already internalized, which makes it cheaper to add as a property than a fresh copy.
+   */
+  key(): string {
+    const end = this.delimited()
+    const start = this.pos
+    const length = end - start
+    if (length > 40) {
+      this.pos = end
+      return this.buf.utf8Slice(start, end)
+    }
+    const buf = this.buf
+    let hash = length
+    let high = 0
+    for (let i = start; i < end; i++) {
+      const b = buf[i]
+      high |= b
+      hash = (Math.imul(hash, 31) + b) | 0
+    }
+    this.pos = end
+    // Only ASCII keys are cached: their bytes are their characters.
+    if (high >= 0x80) return buf.utf8Slice(start, end)
+    const slot = (hash ^ (hash >>> 10)) & (KEY_CACHE_SIZE - 1)
+    const cached = keyCache[slot]
+    if (cached !== undefined && cached.length === length) {
+      let i = 0
+      while (i < length && cached.charCodeAt(i) === buf[start + i]) i++
+      if (i === length) return cached
+    }
+    const text = buf.utf8Slice(start, end)
+    keyCache[slot] = text
+    return text
   }
 
   base64(): string {

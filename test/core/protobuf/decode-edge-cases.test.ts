@@ -38,6 +38,15 @@ describe('protobuf codec: decoding what encoders rarely write', () => {
     assert.deepEqual(Object.keys(decoded.data as object), ['', 'a', 'k', 'k2'])
   })
 
+  it('reads map keys byte for byte across objects: invalid UTF-8 becomes U+FFFD, as Go prints it', () => {
+    const configMap = (keyHex: string) => codec.decode(envelope('v1', 'ConfigMap', ld('12', ld('0a', keyHex) + ld('12', str('v')))))
+    assert.deepEqual(configMap(str('éx')).data, { 'éx': 'v' })
+    assert.deepEqual(configMap('e978').data, { '\ufffdx': 'v' })
+    assert.deepEqual(configMap(str('ab')).data, { ab: 'v' })
+    assert.deepEqual(configMap(str('ba')).data, { ba: 'v' })
+    assert.deepEqual(configMap(str('ab')).data, { ab: 'v' })
+  })
+
   it('merges a message field that occurs twice', () => {
     const first = ld('0a', str('a')) + ld('5a', ld('0a', str('x')) + ld('12', str('1')))
     const second = ld('1a', str('ns')) + ld('5a', ld('0a', str('y')) + ld('12', str('2')))
