@@ -116,7 +116,7 @@ export class JsonEncoder {
         for (; index < items.length; index++) {
           w.uint32(field.tag)
           const item = items[index]
-          if (item === null) writeZeroScalar(field.scalar, w)
+          if (item === null) writeZeroScalar(w)
           else writeScalar(field, item, w)
         }
         return
@@ -153,7 +153,7 @@ export class JsonEncoder {
           w.ldelim(at)
         } else {
           w.byte((2 << 3) | field.wire)
-          if (value === null) writeZeroScalar(field.scalar, w)
+          if (value === null) writeZeroScalar(w)
           else writeScalar(field, value, w)
         }
         w.ldelim(entry)
@@ -243,8 +243,8 @@ function writeZeroMessage(plan: MessagePlan, w: Writer): void {
   } else if (plan.special === Special.IntOrString) writeIntOrString(0, 0, '', w)
 }
 
-function writeZeroScalar(type: Scalar, w: Writer): void {
-  // '' and empty bytes: a zero length; false and 0: a zero varint.
+/** '' and empty bytes are a zero length, false and 0 a zero varint: one zero byte either way. */
+function writeZeroScalar(w: Writer): void {
   w.byte(0)
 }
 

@@ -288,6 +288,9 @@ function varintSize(value: number): number {
   return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5
 }
 
+/** The size beyond which the scratch buffer is not kept between calls. */
+const SCRATCH_LIMIT = 1 << 20
+
 let scratch: NodeBuffer | undefined
 
 /**
@@ -310,6 +313,11 @@ export class Writer {
   }
 
   finish(): Buffer {
+    if (this.buf.length > SCRATCH_LIMIT) {
+      // A large list's buffer is handed out rather than copied, and not kept for the next call.
+      if (scratch === this.buf) scratch = undefined
+      return this.buf.subarray(0, this.pos)
+    }
     const out = Buffer.allocUnsafe(this.pos)
     this.buf.copy(out, 0, 0, this.pos)
     return out
