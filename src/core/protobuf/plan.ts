@@ -158,10 +158,30 @@ export class Plans {
         messageType: resolved ?? undefined,
       }
     })
+    checkSpecialLayout(name, special, fields)
     const byId = new Int16Array(Math.max(0, ...fields.map((f) => f.id)) + 1).fill(-1)
     fields.forEach((field, index) => (byId[field.id] = index))
     const sorted = fields.map((_, index) => index).sort((a, b) => fields[a].id - fields[b].id)
     const idOrder = sorted.some((index, position) => index !== position) ? sorted : undefined
     return { name, type, special, fields, byId, idOrder }
+  }
+}
+
+/** The decoder reads special messages' fields by position: field number n at index n - 1. */
+const SPECIAL_FIELDS: Partial<Record<Special, string[]>> = {
+  [Special.Time]: ['seconds', 'nanos'],
+  [Special.MicroTime]: ['seconds', 'nanos'],
+  [Special.Duration]: ['duration'],
+  [Special.Quantity]: ['string'],
+  [Special.IntOrString]: ['type', 'intVal', 'strVal'],
+  [Special.ListWrapper]: ['items'],
+}
+
+function checkSpecialLayout(name: string, special: Special, fields: FieldPlan[]): void {
+  const expected = SPECIAL_FIELDS[special]
+  if (!expected) return
+  const actual = fields.map((field) => `${field.id}:${field.name}`).join(',')
+  if (actual !== expected.map((field, index) => `${index + 1}:${field}`).join(',')) {
+    throw new Error(`${name} has fields ${actual}, not the layout the protobuf codec reads: regenerate the descriptor or update plan.ts`)
   }
 }
