@@ -11,8 +11,26 @@ export interface Timestamp {
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/
 
+const digit = (text: string, at: number) => {
+  const d = text.charCodeAt(at) - 0x30
+  return d >= 0 && d <= 9 ? d : NaN
+}
+const two = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1)
+
+/** The form every Go client and the server write ("2024-01-02T03:04:05Z"), without the regular expression; NaN when it is not that form. */
+function parseCanonical(text: string): number {
+  if (text.length !== 20 || text.charCodeAt(4) !== 0x2d || text.charCodeAt(7) !== 0x2d || (text.charCodeAt(10) | 0x20) !== 0x74) return NaN
+  if (text.charCodeAt(13) !== 0x3a || text.charCodeAt(16) !== 0x3a || (text.charCodeAt(19) | 0x20) !== 0x7a) return NaN
+  const year = two(text, 0) * 100 + two(text, 2)
+  // Years below 100 take the general path (Date.UTC maps them to 1900..1999).
+  if (!(year >= 100)) return NaN
+  return Date.UTC(year, two(text, 5) - 1, two(text, 8), two(text, 11), two(text, 14), two(text, 17)) / 1000
+}
+
 /** Parses what Go's time.Parse(time.RFC3339) accepts (fractional seconds allowed). */
 export function parseTimestamp(text: string, where: string): Timestamp {
+  const canonical = parseCanonical(text)
+  if (!Number.isNaN(canonical)) return { seconds: canonical, nanos: 0 }
   const match = RFC3339.exec(text)
   if (!match) throw new ProtobufError(`${where}: cannot parse "${text}" as an RFC 3339 time`)
   const [, y, mo, d, h, mi, s, fraction, , sign, oh, om] = match
@@ -26,7 +44,35 @@ export function parseTimestamp(text: string, where: string): Timestamp {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
+// Seconds of 0000-01-01 and 10000-01-01: the years civilParts prints with four digits.
+const FIRST_ISO_SECOND = -62167219200
+const END_ISO_SECOND = 253402300800
+
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'))
+
+/** "YYYY-MM-DDTHH:MM:SS" of a UTC second in years 0..9999, from the civil calendar (no Date object). */
+function civilParts(seconds: number): string {
+  const days = Math.floor(seconds / 86400)
+  let rest = seconds - days * 86400
+  const hours = Math.floor(rest / 3600)
+  rest -= hours * 3600
+  const minutes = Math.floor(rest / 60)
+  rest -= minutes * 60
+  // Days since 0000-03-01, in 400-year eras (H. Hinnant's civil_from_days).
+  const z = days + 719468
+  const era = Math.floor(z / 146097)
+  const dayOfEra = z - era * 146097
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365)
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100))
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153)
+  const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+  return `${TWO_DIGITS[Math.floor(year / 100)]}${TWO_DIGITS[year % 100]}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}T${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[rest]}`
+}
+
 function utcParts(seconds: number): string {
+  if (seconds >= FIRST_ISO_SECOND && seconds < END_ISO_SECOND && Number.isInteger(seconds)) return civilParts(seconds)
   const date = new Date(seconds * 1000)
   return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}T${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
 }

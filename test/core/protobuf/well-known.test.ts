@@ -21,6 +21,14 @@ describe('protobuf codec: times and durations', () => {
     assert.equal(formatTime({ seconds: -1, nanos: 0 }), '1969-12-31T23:59:59Z')
     assert.equal(formatMicroTime({ seconds: 1704164645, nanos: 123456789 }), '2024-01-02T03:04:05.123456Z')
     assert.equal(formatMicroTime({ seconds: 1704164645, nanos: 0 }), '2024-01-02T03:04:05.000000Z')
+    // Calendar edges: a leap day, 2100 (not a leap year), Go's zero time (year 1), the last second of 9999.
+    assert.equal(formatTime({ seconds: 951782400, nanos: 0 }), '2000-02-29T00:00:00Z')
+    assert.equal(formatTime({ seconds: 4107542399, nanos: 0 }), '2100-02-28T23:59:59Z')
+    assert.equal(formatTime({ seconds: 4107542400, nanos: 0 }), '2100-03-01T00:00:00Z')
+    assert.equal(formatTime({ seconds: -62135596800, nanos: 0 }), '0001-01-01T00:00:00Z')
+    assert.equal(formatTime({ seconds: 253402300799, nanos: 0 }), '9999-12-31T23:59:59Z')
+    assert.deepEqual(parseTimestamp('2000-02-29T00:00:00Z', 't'), { seconds: 951782400, nanos: 0 })
+    assert.deepEqual(parseTimestamp('2000-02-29t00:00:00z', 't'), { seconds: 951782400, nanos: 0 })
   })
 
   it('prints durations as Go does', () => {
