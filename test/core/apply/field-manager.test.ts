@@ -8,15 +8,18 @@ import {
   ApplyBadRequest,
   ApplyConflictError,
   type FieldManagerScope,
-  applyConfiguration,
+  applyConfiguration as applyConfigurationOf,
   builtInType,
   crdType,
   DEDUCED,
-  updateManagedFields,
+  updateManagedFields as updateManagedFieldsOf,
   withoutStatus,
 } from '../../../src/core/apply/index.js'
 
 type Obj = Record<string, any>
+// The results as loosely typed objects, for reading nested fields in assertions.
+const updateManagedFields = (...a: Parameters<typeof updateManagedFieldsOf>): Obj => updateManagedFieldsOf(...a)
+const applyConfiguration = (...a: Parameters<typeof applyConfigurationOf>): Obj => applyConfigurationOf(...a)
 const NOW = '2024-05-06T07:08:09Z'
 const podScope: FieldManagerScope = { type: builtInType('v1', 'Pod')!, apiVersion: 'v1', resetFields: withoutStatus, now: NOW }
 const cmScope: FieldManagerScope = { type: builtInType('v1', 'ConfigMap')!, apiVersion: 'v1', now: NOW }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { request as httpsRequest } from 'node:https'
 import type { ApiServer } from '../../support/api-server.js'
+import { openJsonWatch } from '../../support/json-watch.js'
 import { KubectlSession } from '../../support/kubectl-session.js'
 
 interface WatchLine {
@@ -8,33 +8,7 @@ interface WatchLine {
   object: { metadata?: { name?: string } }
 }
 
-/** A raw watch: its events and when the server ended it. */
-function openWatch(server: ApiServer, path: string) {
-  const events: WatchLine[] = []
-  const started = Date.now()
-  let req: ReturnType<typeof httpsRequest> | undefined
-  const ended = new Promise<number>((resolve, reject) => {
-    req = httpsRequest({ host: '127.0.0.1', port: server.port, path, rejectUnauthorized: false, agent: false }, (res) => {
-      let buf = ''
-      res.setEncoding('utf8')
-      res.on('data', (d: string) => {
-        buf += d
-        let nl: number
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl).trim()
-          buf = buf.slice(nl + 1)
-          if (line) events.push(JSON.parse(line) as WatchLine)
-        }
-      })
-      res.on('end', () => resolve(Date.now() - started))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end()
-  })
-  ended.catch(() => {})
-  return { events, ended, close: () => req?.destroy() }
-}
+const openWatch = (server: ApiServer, path: string) => openJsonWatch<WatchLine>(server.port, path)
 
 describe('api: --event-ttl and --min-request-timeout (end to end)', function () {
   this.timeout(60_000)

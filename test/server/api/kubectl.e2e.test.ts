@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import type { ApiServer } from '../../support/api-server.js'
 import { KUBECTL, KubectlSession, type Run } from '../../support/kubectl-session.js'
+import { SPEC_CHECKS } from '../../support/spec-checks.js'
 import { describeEachStore } from '../../support/stores.js'
 
 describeEachStore('api: the real kubectl against the built server (end to end)', 'kubectl-e2e', function (store) {
@@ -34,27 +35,7 @@ describeEachStore('api: the real kubectl against the built server (end to end)',
     for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) assert.match(ns, new RegExp(`^${name}\\s+Active\\s+\\d+s$`, 'm'))
     // The product spec's verbose ready report (spec 2.1, 2.2): its check list in order, then
     // `healthz check passed` (the spec's word on every endpoint, where the reference says `readyz`).
-    const checks = [
-      'ping',
-      'log',
-      'store',
-      'poststarthook/start-apiserver-admission-initializer',
-      'poststarthook/generic-apiserver-start-informers',
-      'poststarthook/start-apiextensions-informers',
-      'poststarthook/start-apiextensions-controllers',
-      'poststarthook/crd-informer-synced',
-      'poststarthook/bootstrap-controller',
-      'poststarthook/rbac/bootstrap-roles',
-      'poststarthook/scheduling/bootstrap-system-priority-classes',
-      'poststarthook/start-cluster-authentication-info-controller',
-      'poststarthook/start-aggregator-informers',
-      'poststarthook/apiservice-registration-controller',
-      'poststarthook/apiservice-status-available-controller',
-      'poststarthook/apiserver-autoregistration',
-      'autoregister-completion',
-      'poststarthook/apiservice-openapi-controller',
-      'shutdown',
-    ]
+    const checks = [...SPEC_CHECKS, 'shutdown']
     assert.equal(await ok('get', '--raw', '/readyz?verbose'), `${checks.map((c) => `[+]${c} ok\n`).join('')}healthz check passed\n`)
   })
 

@@ -45,7 +45,7 @@ function call(handler: ReturnType<typeof openApiHandler>, url: string, headers: 
   }) as unknown as Response & { body: string }
   ;(res as unknown as { end: (c?: string) => void }).end = (c?: string) => void ((res as { body: string }).body = c ?? '')
   const u = new URL(url, 'https://127.0.0.1')
-  return handler({ method: 'GET', headers } as unknown as Request, res, { url: u } as RequestContext).then(() => ({ status: res.statusCode, headers: resHeaders, body: res.body }))
+  return Promise.resolve(handler({ method: 'GET', headers } as unknown as Request, res, { url: u } as RequestContext)).then(() => ({ status: res.statusCode, headers: resHeaders, body: res.body }))
 }
 
 describe('api: OpenAPI v2 and v3 from the reference document', function () {

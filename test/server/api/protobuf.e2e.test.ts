@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ProtobufCodec, isProtobufEnvelope, loadProtobufCodec } from '../../../src/core/protobuf/index.js'
+import { until } from '../../support/until.js'
 import { jsYaml } from '../../../src/core/util/yaml.js'
 import { openStore } from '../../../src/server/store/index.js'
 import type { ApiServer } from '../../support/api-server.js'
@@ -62,16 +63,6 @@ function stream(server: ApiServer, path: string, headers: Record<string, string>
   })
   req.end()
   return { status, bytes: () => Buffer.concat(chunks), contentType: () => contentType, close: () => req.destroy() }
-}
-
-async function until<T>(what: string, fn: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = fn()
-    if (v !== undefined) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
 }
 
 function yamlOf(text: string): Obj {

@@ -1,49 +1,14 @@
 import assert from 'node:assert/strict'
-import type { ClientRequest } from 'node:http'
-import { request as httpsRequest } from 'node:https'
 import { ApiServer } from '../../support/api-server.js'
 import { EtcdServer, requireEtcd } from '../../support/etcd.js'
+import { openJsonWatch } from '../../support/json-watch.js'
+import { until } from '../../support/until.js'
+
+const openWatch = (server: ApiServer, path: string) => openJsonWatch<WatchEvent>(server.port, path)
 
 interface WatchEvent {
   type: string
   object: { metadata: { name: string; resourceVersion: string }; data?: Record<string, string> }
-}
-
-/** A raw HTTPS watch: collects the newline-delimited JSON events until closed. */
-function openWatch(server: ApiServer, path: string): { events: WatchEvent[]; status: Promise<number>; close: () => void } {
-  const events: WatchEvent[] = []
-  let req: ClientRequest | undefined
-  const status = new Promise<number>((resolve, reject) => {
-    req = httpsRequest({ host: '127.0.0.1', port: server.port, path, method: 'GET', rejectUnauthorized: false, agent: false }, (res) => {
-      resolve(res.statusCode!)
-      let buf = ''
-      res.setEncoding('utf8')
-      res.on('data', (d: string) => {
-        buf += d
-        let nl: number
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl).trim()
-          buf = buf.slice(nl + 1)
-          if (line) events.push(JSON.parse(line) as WatchEvent)
-        }
-      })
-      res.on('error', () => {})
-    })
-    req.on('error', reject)
-    req.end()
-  })
-  status.catch(() => {})
-  return { events, status, close: () => req?.destroy() }
-}
-
-async function until<T>(what: string, fn: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = fn()
-    if (v !== undefined) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
 }
 
 describe('api: two servers on one etcd (end to end)', function () {

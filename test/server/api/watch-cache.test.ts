@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import type { KubeObject } from '../../../src/server/api/registry/object.js'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -111,7 +112,7 @@ describe('api: the watch cache', function () {
   it('answers 410 "too old resource version: X (Y)" for a watch from before its window, and serves one from its edge', async () => {
     await open({ watchCache: true, watchCacheWindow: { minEvents: 3, eventFreshMs: 0 } })
     const { resourceVersion: start } = await configmaps.list({ resourceVersion: '0' })
-    const created = []
+    const created: KubeObject[] = []
     for (const n of ['a', 'b', 'c', 'd', 'e', 'f']) created.push(await configmaps.create(cm(n)))
     const rv = (i: number) => created[i]!.metadata.resourceVersion!
     // The cache received all six once a watch from the newest sees nothing older.

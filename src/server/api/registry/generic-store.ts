@@ -241,6 +241,15 @@ export class GenericStore {
     return obj
   }
 
+  /** The stored key-value of `name`, or the reference's NotFound. */
+  private async stored(key: string, name: string): Promise<KeyValue> {
+    const kv = await this.store.get(key).catch((e: unknown) => {
+      throw toApiError(e, this.res, name)
+    })
+    if (!kv) throw errors.notFound(this.res, name)
+    return kv
+  }
+
   private decodeKv(kv: KeyValue): KubeObject {
     return this.decode(kv.value, kv.modRevision)
   }
@@ -397,10 +406,7 @@ export class GenericStore {
   ): Promise<KubeObject> {
     const key = this.key(namespace, name)
     for (let attempt = 0; ; attempt++) {
-      const kv = await this.store.get(key).catch((e: unknown) => {
-        throw toApiError(e, this.res, name)
-      })
-      if (!kv) throw errors.notFound(this.res, name)
+      const kv = await this.stored(key, name)
       const current = this.decodeKv(kv)
       let obj = structuredClone(await produce(structuredClone(current)))
       if (!isPlainObject(obj.metadata)) obj.metadata = {}
@@ -501,10 +507,7 @@ export class GenericStore {
   private async deleteGeneric(namespace: string | undefined, name: string, options: DeleteOptions): Promise<DeleteResult> {
     const key = this.key(namespace, name)
     for (let attempt = 0; ; attempt++) {
-      const kv = await this.store.get(key).catch((e: unknown) => {
-        throw toApiError(e, this.res, name)
-      })
-      if (!kv) throw errors.notFound(this.res, name)
+      const kv = await this.stored(key, name)
       const current = this.decodeKv(kv)
       this.checkPreconditions(current, options)
       const request: DeletionRequest = { ...options }
@@ -556,10 +559,7 @@ export class GenericStore {
   async rewrite(namespace: string | undefined, name: string, mutate: (obj: KubeObject) => void, dryRun = false): Promise<KubeObject> {
     const key = this.key(namespace, name)
     for (let attempt = 0; ; attempt++) {
-      const kv = await this.store.get(key).catch((e: unknown) => {
-        throw toApiError(e, this.res, name)
-      })
-      if (!kv) throw errors.notFound(this.res, name)
+      const kv = await this.stored(key, name)
       const current = this.decodeKv(kv)
       const obj = structuredClone(current)
       mutate(obj)
