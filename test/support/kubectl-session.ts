@@ -24,18 +24,19 @@ export class KubectlSession {
     readonly server: ApiServer,
     readonly tmp: string,
     readonly base: string[],
+    readonly kubectl: string = KUBECTL,
   ) {}
 
   /**
    * Call from a `before` hook; starts the server (on `options.store` when given, see
    * describeEachStore) and writes the kubeconfig.
    */
-  static async open(ctx: Mocha.Context, prefix: string, options: StartOptions & { store?: StoreChoice } = { waitFor: 'ready' }): Promise<KubectlSession> {
-    if (!existsSync(KUBECTL)) {
-      if (process.env.CI) throw new Error(`${KUBECTL} is missing: the kubectl end-to-end tests cannot run in CI`)
+  static async open(ctx: Mocha.Context, prefix: string, options: StartOptions & { store?: StoreChoice; kubectl?: string } = { waitFor: 'ready' }): Promise<KubectlSession> {
+    const { store, kubectl = KUBECTL, ...start } = options
+    if (!existsSync(kubectl)) {
+      if (process.env.CI) throw new Error(`${kubectl} is missing: the kubectl end-to-end tests cannot run in CI`)
       ctx.skip()
     }
-    const { store, ...start } = options
     const server = await ApiServer.start({ ...start, args: [...(store?.args ?? []), ...(start.args ?? [])] })
     const tmp = mkdtempSync(join(tmpdir(), prefix))
     const kubeconfig = join(tmp, 'kubeconfig')
@@ -51,12 +52,12 @@ export class KubectlSession {
         '',
       ].join('\n'),
     )
-    return new KubectlSession(server, tmp, [`--kubeconfig=${kubeconfig}`, `--cache-dir=${join(tmp, 'cache')}`])
+    return new KubectlSession(server, tmp, [`--kubeconfig=${kubeconfig}`, `--cache-dir=${join(tmp, 'cache')}`], kubectl)
   }
 
   run(...args: string[]): Promise<Run> {
     return new Promise((resolve) => {
-      execFile(KUBECTL, [...this.base, ...args], { timeout: 30_000, env: { ...process.env, HOME: this.tmp } }, (err, stdout, stderr) => {
+      execFile(this.kubectl, [...this.base, ...args], { timeout: 30_000, env: { ...process.env, HOME: this.tmp } }, (err, stdout, stderr) => {
         resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
       })
     })

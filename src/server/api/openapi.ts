@@ -342,7 +342,8 @@ export function documentHash(json: string): string {
 }
 
 interface Built {
-  v2: { json: string; etag: string }
+  /** The protobuf form is encoded on the first request for it. */
+  v2: { json: string; etag: string; protobuf?: Promise<Buffer> }
   v3: Map<string, { json: string; etag: string }>
   v3Index: string
 }
@@ -352,11 +353,33 @@ function kindsKey(kinds: readonly Strategy[]): string {
   return JSON.stringify(kinds.map((k) => [k.group, k.version, k.resource, k.kind, k.namespaced, k.subresources ?? [], k.customResource ? (k.openAPIV3Schema ?? null) : null]))
 }
 
-/** Whether JSON is acceptable (no Accept header is JSON); protobuf is not served (kubectl 1.29+ uses v3 JSON). */
+/** Whether JSON is acceptable for a v3 document (no Accept header is JSON); v3 has no protobuf form here. */
 function acceptsJson(accept: string | undefined): boolean {
   const ranges = parseMediaRanges(accept)
   if (ranges.length === 0) return true
   return ranges.some((r) => r.type === 'application/json' || r.type === '*/*' || r.type === 'application/*')
+}
+
+/** The v2 media type in the reference's response, whichever of its two spellings was asked for. */
+export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'
+const OPENAPI_V2_PROTOBUF_DEPRECATED = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf'
+
+/**
+ * The v2 form to serve, as kube-openapi picks it: the first clause in preference order that
+ * matches JSON, then the deprecated protobuf spelling (kubectl up to 1.28 sends it), then the
+ * current one; none matching is 406.
+ */
+function v2Format(accept: string | undefined): 'json' | 'protobuf' | undefined {
+  const ranges = parseMediaRanges(accept)
+  if (ranges.length === 0) return 'json'
+  for (const { type } of ranges) {
+    const [major, minor] = type.split('/') as [string, string]
+    for (const [candidate, format] of [['application/json', 'json'], [OPENAPI_V2_PROTOBUF_DEPRECATED, 'protobuf'], [OPENAPI_V2_PROTOBUF, 'protobuf']] as const) {
+      const [cMajor, cMinor] = candidate.split('/') as [string, string]
+      if ((major === cMajor || major === '*') && (minor === cMinor || minor === '*')) return format
+    }
+  }
+  return undefined
 }
 
 function notAcceptable(res: Response): void {
@@ -366,7 +389,7 @@ function notAcceptable(res: Response): void {
 }
 
 /** The body, or 304 when If-None-Match names its ETag (as Go's http.ServeContent does). */
-function serveJson(req: Request, res: Response, json: string, etag: string, lastModified: string): void {
+function serveJson(req: Request, res: Response, json: string | Buffer, etag: string, lastModified: string, contentType = 'application/json'): void {
   const quoted = JSON.stringify(etag)
   res.setHeader('Etag', quoted)
   res.setHeader('Last-Modified', lastModified)
@@ -376,7 +399,7 @@ function serveJson(req: Request, res: Response, json: string, etag: string, last
     res.end()
     return
   }
-  res.setHeader('Content-Type', 'application/json')
+  res.setHeader('Content-Type', contentType)
   res.statusCode = 200
   res.end(req.method === 'HEAD' ? '' : json)
 }
@@ -411,9 +434,16 @@ export function openApiHandler(servedKinds: () => Promise<readonly Strategy[]>):
     }
     const accept = req.headers.accept
     if (path === '/openapi/v2') {
-      if (!acceptsJson(accept)) return notAcceptable(res)
+      // The reference's handler varies on Accept whatever it answers.
+      res.setHeader('Vary', 'Accept')
+      const format = v2Format(accept)
+      if (format === undefined) return notAcceptable(res)
       const { built, lastModified } = await build()
-      return serveJson(req, res, built.v2.json, built.v2.etag, lastModified)
+      if (format === 'json') return serveJson(req, res, built.v2.json, built.v2.etag, lastModified)
+      const v2 = built.v2
+      v2.protobuf ??= import('./openapi-v2-protobuf.js').then((m) => m.encodeOpenApiV2(JSON.parse(v2.json) as Json))
+      // The ETag is the JSON document's, as the reference computes it for both forms.
+      return serveJson(req, res, await v2.protobuf, v2.etag, lastModified, OPENAPI_V2_PROTOBUF)
     }
     if (path === '/openapi/v3') {
       const { built } = await build()
