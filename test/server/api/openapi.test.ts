@@ -138,6 +138,17 @@ describe('api: OpenAPI v2 and v3 from the reference document', function () {
     const v2 = await call(handler, '/openapi/v2', { accept: 'application/json' })
     assert.equal(v2.status, 200)
     assert.equal(JSON.parse(v2.body).swagger, '2.0')
-    assert.equal((await call(handler, '/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' })).status, 406)
+    // kube-openapi serves protobuf for either spelling, answering with the current one; nothing else is 406.
+    for (const accept of ['application/com.github.proto-openapi.spec.v2@v1.0+protobuf', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf']) {
+      const pb = await call(handler, '/openapi/v2', { accept })
+      assert.equal(pb.status, 200)
+      assert.equal(pb.headers['content-type'], 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf')
+      assert.equal(pb.headers.vary, 'Accept')
+      assert.equal(pb.headers.etag, v2.headers.etag)
+    }
+    const preferred = await call(handler, '/openapi/v2', { accept: 'application/json;q=0.5, application/com.github.proto-openapi.spec.v2.v1.0+protobuf' })
+    assert.equal(preferred.headers['content-type'], 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf')
+    assert.equal((await call(handler, '/openapi/v2', { accept: 'application/*' })).headers['content-type'], 'application/json')
+    assert.equal((await call(handler, '/openapi/v2', { accept: 'application/yaml' })).status, 406)
   })
 })
