@@ -117,6 +117,21 @@ describe('api: built-in kinds as data', function () {
     )
     const u = await deployments.update('default', 'd', (cur) => ({ ...cur, spec: { ...(cur.spec as object), replicas: 3 } }))
     assert.equal(u.metadata.generation, 2)
+    // A container added by an update (replace, patch, apply) is defaulted as on create.
+    const added = await deployments.update('default', 'd', (cur) => {
+      const spec = cur.spec as { template: { spec: { containers: object[] } } }
+      spec.template.spec.containers.push({ name: 'side', image: 'busybox:1.36' })
+      return cur
+    })
+    const side = (added.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec.containers[1]!
+    assert.deepEqual(side, {
+      name: 'side',
+      image: 'busybox:1.36',
+      imagePullPolicy: 'IfNotPresent',
+      terminationMessagePath: '/dev/termination-log',
+      terminationMessagePolicy: 'File',
+      resources: {},
+    })
   })
 
   it('deleting a namespace deletes its built-in objects too', async () => {

@@ -92,7 +92,13 @@ const GENERATION_KINDS = new Set([
   'poddisruptionbudgets',
 ])
 
-export type KindOverrides = Partial<Omit<Strategy, keyof ResourceInfo>>
+export type KindOverrides = Partial<Omit<Strategy, keyof ResourceInfo>> & {
+  /**
+   * The scheme's defaulting (the reference's SetDefaults_*): run on every object the kind
+   * receives, created, replaced or patched, before the strategy's own preparation.
+   */
+  defaults?(obj: KubeObject): void
+}
 
 /** The common strategy of a generated kind, with its overrides on top. */
 export function dataStrategy(info: ResourceInfo, overrides: KindOverrides = {}): Strategy {
@@ -119,7 +125,8 @@ export function dataStrategy(info: ResourceInfo, overrides: KindOverrides = {}):
     fields: (o) => ({ 'metadata.name': o.metadata.name ?? '', ...(info.namespaced ? { 'metadata.namespace': o.metadata.namespace ?? '' } : {}) }),
     table: DEFAULT_COLUMNS,
   }
-  const strategy: Strategy = { ...base, ...overrides }
+  const { defaults, ...rest } = overrides
+  const strategy: Strategy = { ...base, ...rest }
   if (overrides.prepareForCreate) {
     strategy.prepareForCreate = (o) => {
       base.prepareForCreate(o)
@@ -130,6 +137,18 @@ export function dataStrategy(info: ResourceInfo, overrides: KindOverrides = {}):
     strategy.prepareForUpdate = (o, old) => {
       base.prepareForUpdate(o, old)
       overrides.prepareForUpdate!(o, old)
+    }
+  }
+  if (defaults) {
+    const create = strategy.prepareForCreate
+    const update = strategy.prepareForUpdate
+    strategy.prepareForCreate = (o) => {
+      defaults(o)
+      create(o)
+    }
+    strategy.prepareForUpdate = (o, old) => {
+      defaults(o)
+      update(o, old)
     }
   }
   if (overrides.selectableFields || overrides.fields) {
@@ -209,11 +228,13 @@ function validatePodSpec(spec: unknown, path: string): Cause[] {
 
 const pods: KindOverrides = {
   generation: false,
-  prepareForCreate(o) {
+  defaults(o) {
     o.spec = obj(o.spec)
     defaultPodSpec(o.spec as Obj)
     // SetDefaults_Pod, not SetDefaults_PodSpec: pod templates of workloads do not get it.
     ;(o.spec as Obj).enableServiceLinks ??= true
+  },
+  prepareForCreate(o) {
     o.status = { phase: 'Pending', qosClass: 'BestEffort' }
   },
   validate: (o) => validatePodSpec(o.spec, 'spec'),
@@ -295,7 +316,7 @@ function rollingUpdateDefaults(value: unknown, rollingUpdate: Obj): Obj {
 }
 
 const deployments: KindOverrides = {
-  prepareForCreate(o) {
+  defaults(o) {
     const spec = obj(o.spec)
     spec.replicas ??= 1
     spec.revisionHistoryLimit ??= 10
@@ -303,6 +324,8 @@ const deployments: KindOverrides = {
     spec.strategy = rollingUpdateDefaults(spec.strategy, { maxUnavailable: '25%', maxSurge: '25%' })
     defaultTemplate(spec)
     o.spec = spec
+  },
+  prepareForCreate(o) {
     o.status = {}
   },
   validate: selectorMatchesTemplate,
@@ -358,11 +381,13 @@ const replicaFields: Pick<KindOverrides, 'selectableFields' | 'fields'> = {
 }
 
 const replicasets: KindOverrides = {
-  prepareForCreate(o) {
+  defaults(o) {
     const spec = obj(o.spec)
     spec.replicas ??= 1
     defaultTemplate(spec)
     o.spec = spec
+  },
+  prepareForCreate(o) {
     o.status = { replicas: 0 }
   },
   validate: selectorMatchesTemplate,
@@ -371,11 +396,13 @@ const replicasets: KindOverrides = {
 }
 
 const replicationcontrollers: KindOverrides = {
-  prepareForCreate(o) {
+  defaults(o) {
     const spec = obj(o.spec)
     spec.replicas ??= 1
     if (isPlainObject(spec.template)) defaultTemplate(spec)
     o.spec = spec
+  },
+  prepareForCreate(o) {
     o.status = { replicas: 0 }
   },
   ...replicaFields,
@@ -383,7 +410,7 @@ const replicationcontrollers: KindOverrides = {
 }
 
 const statefulsets: KindOverrides = {
-  prepareForCreate(o) {
+  defaults(o) {
     const spec = obj(o.spec)
     spec.replicas ??= 1
     spec.podManagementPolicy ??= 'OrderedReady'
@@ -391,6 +418,8 @@ const statefulsets: KindOverrides = {
     spec.updateStrategy = rollingUpdateDefaults(spec.updateStrategy, { partition: 0 })
     defaultTemplate(spec)
     o.spec = spec
+  },
+  prepareForCreate(o) {
     o.status = { replicas: 0, availableReplicas: 0 }
   },
   validate: selectorMatchesTemplate,
@@ -401,12 +430,14 @@ const statefulsets: KindOverrides = {
 }
 
 const daemonsets: KindOverrides = {
-  prepareForCreate(o) {
+  defaults(o) {
     const spec = obj(o.spec)
     spec.revisionHistoryLimit ??= 10
     spec.updateStrategy = rollingUpdateDefaults(spec.updateStrategy, { maxUnavailable: 1, maxSurge: 0 })
     defaultTemplate(spec)
     o.spec = spec
+  },
+  prepareForCreate(o) {
     o.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }
   },
   validate: selectorMatchesTemplate,
@@ -430,7 +461,7 @@ const daemonsets: KindOverrides = {
 }
 
 const jobs: KindOverrides = {
-  prepareForCreate(o) {
+  defaults(o) {
     const spec = obj(o.spec)
     spec.parallelism ??= 1
     spec.completions ??= 1
@@ -443,6 +474,8 @@ const jobs: KindOverrides = {
       if (podSpec.restartPolicy === 'Always') podSpec.restartPolicy = 'Never'
     }
     o.spec = spec
+  },
+  prepareForCreate(o) {
     o.status = {}
   },
   selectableFields: ['status.successful'],
@@ -458,13 +491,15 @@ const jobs: KindOverrides = {
 }
 
 const cronjobs: KindOverrides = {
-  prepareForCreate(o) {
+  defaults(o) {
     const spec = obj(o.spec)
     spec.concurrencyPolicy ??= 'Allow'
     spec.suspend ??= false
     spec.successfulJobsHistoryLimit ??= 3
     spec.failedJobsHistoryLimit ??= 1
     o.spec = spec
+  },
+  prepareForCreate(o) {
     o.status = {}
   },
   validate: (o) => (str(obj(o.spec).schedule) ? [] : [requiredValue('spec.schedule', '')]),
@@ -514,7 +549,7 @@ function externalIP(o: KubeObject): string {
 
 const services: KindOverrides = {
   validateName: isDNS1035Label,
-  prepareForCreate(o) {
+  defaults(o) {
     const spec = obj(o.spec)
     spec.type ??= 'ClusterIP'
     spec.sessionAffinity ??= 'None'
@@ -530,6 +565,8 @@ const services: KindOverrides = {
       p.targetPort ??= p.port
     }
     o.spec = spec
+  },
+  prepareForCreate(o) {
     o.status = { loadBalancer: {} }
   },
   prepareForUpdate(o, old) {
@@ -573,7 +610,7 @@ const services: KindOverrides = {
 // ---- config and identity ----
 
 const secrets: KindOverrides = {
-  prepareForCreate(o) {
+  defaults(o) {
     o.type ??= 'Opaque'
   },
   validate: (o) => {
@@ -602,14 +639,8 @@ function foldStringData(o: KubeObject): void {
   o.data = data
   delete o.stringData
 }
-{
-  const create = secrets.prepareForCreate!
-  secrets.prepareForCreate = (o) => {
-    create(o)
-    foldStringData(o)
-  }
-  secrets.prepareForUpdate = (o) => foldStringData(o)
-}
+secrets.prepareForCreate = (o) => foldStringData(o)
+secrets.prepareForUpdate = (o) => foldStringData(o)
 
 const serviceaccounts: KindOverrides = {
   table: {
@@ -727,7 +758,7 @@ const rbacBinding: KindOverrides = { validateName: isPathSegmentName, validate: 
 // ---- the rest ----
 
 const priorityclasses: KindOverrides = {
-  prepareForCreate(o) {
+  defaults(o) {
     o.preemptionPolicy ??= 'PreemptLowerPriority'
   },
   validate: (o) => (typeof o.value === 'number' ? [] : [requiredValue('value', '')]),
