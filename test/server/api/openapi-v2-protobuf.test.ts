@@ -6,26 +6,11 @@ import { buildV2 } from '../../../src/server/api/openapi.js'
 import { loadOpenApiData } from '../../../src/server/api/openapi-data.js'
 import { encodeOpenApiV2, openApiV2DocumentType } from '../../../src/server/api/openapi-v2-protobuf.js'
 import type { KubeObject } from '../../../src/server/api/registry/object.js'
+import { crontabCrd } from '../../support/crontab-crd.js'
 
 type Json = Record<string, any>
 
-const CRONTAB_CRD: KubeObject = {
-  metadata: { name: 'crontabs.stable.example.com' },
-  spec: {
-    group: 'stable.example.com',
-    scope: 'Namespaced',
-    names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { cronSpec: { type: 'string', enum: ['a', 'b'] } } } } } },
-      },
-    ],
-  },
-  status: { conditions: [{ type: 'Established', status: 'True' }], acceptedNames: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' } },
-}
+const CRONTAB_CRD: KubeObject = crontabCrd({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { cronSpec: { type: 'string', enum: ['a', 'b'] } } })
 
 /** The top-level field numbers and wire types of a message, read without any descriptor. */
 function topLevelFields(buf: Uint8Array): Set<string> {

@@ -5,28 +5,13 @@ import { KINDS } from '../../../src/server/api/kinds/index.js'
 import { buildV2, buildV3, convertSchema, openApiHandler } from '../../../src/server/api/openapi.js'
 import { loadOpenApiData } from '../../../src/server/api/openapi-data.js'
 import type { KubeObject } from '../../../src/server/api/registry/object.js'
+import { crontabCrd } from '../../support/crontab-crd.js'
 import { enabledKinds } from '../../../src/server/api/runtime-config.js'
 import type { Request, RequestContext, Response } from '../../../src/server/http/types.js'
 
 type Json = Record<string, any>
 
-const CRONTAB_CRD: KubeObject = {
-  metadata: { name: 'crontabs.stable.example.com' },
-  spec: {
-    group: 'stable.example.com',
-    scope: 'Namespaced',
-    names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cronSpec: { type: 'string' }, replicas: { type: 'integer', nullable: true } } } } } },
-      },
-    ],
-  },
-  status: { conditions: [{ type: 'Established', status: 'True' }], acceptedNames: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' } },
-}
+const CRONTAB_CRD: KubeObject = crontabCrd({ type: 'object', properties: { cronSpec: { type: 'string' }, replicas: { type: 'integer', nullable: true } } })
 
 function refs(v: unknown, out: string[] = []): string[] {
   if (Array.isArray(v)) v.forEach((x) => refs(x, out))
