@@ -171,4 +171,40 @@ describe('api: schema decoding and validation', function () {
       ['ip: Invalid value: "1.2.3.4:8080": ip in body must be of type ipv4'],
     )
   })
+
+  it('custom resources: list-type set and map uniqueness, as the reference reports duplicates', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+        ports: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['port', 'protocol'],
+          items: { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string' } } },
+        },
+        owners: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object' } },
+      },
+    }
+    const value = {
+      tags: ['a', 'b', 'a', 'a', 'b'],
+      ports: [{ port: 80, protocol: 'TCP' }, { port: 80, protocol: 'UDP' }, { protocol: 'TCP', port: 80 }],
+      owners: [{ name: 'x' }, {}, { name: 'x' }, { other: 1 }],
+    }
+    assert.deepEqual(
+      validateSchema(schema, value, '').map((c) => `${c.field}: ${c.message}`),
+      [
+        'tags[2]: Duplicate value: "a"',
+        'tags[4]: Duplicate value: "b"',
+        'ports[2]: Duplicate value: map[string]interface {}{"port":80, "protocol":"TCP"}',
+        'owners[2]: Duplicate value: map[string]interface {}{"name":"x"}',
+        'owners[3]: Duplicate value: map[string]interface {}{}',
+      ],
+    )
+    assert.deepEqual(
+      validateSchema(schema, { owners: ['x'] }, '').map((c) => `${c.field}: ${c.message}`),
+      // The schema's type error first, then the list type's, as the reference validates in that order.
+      ['owners[0]: Invalid value: "string": owners[0] in body must be of type object: "string"', 'owners[0]: Invalid value: "x": must be an object for an array of list-type map'],
+    )
+  })
 })

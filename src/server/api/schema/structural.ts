@@ -145,6 +145,7 @@ export function validateSchema(schema: Json, value: unknown, path: string, cause
       causes.push(invalid(at, value.length, `${at} in body should have at least ${schema.minItems} items`))
     }
     if (isObj(schema.items)) value.forEach((v, i) => validateSchema(schema.items as Json, v, `${path}[${i}]`, causes))
+    causes.push(...listTypeCauses(schema, value, at))
   }
   if (isObj(value)) {
     const properties = isObj(schema.properties) ? (schema.properties as Record<string, Json>) : {}
@@ -158,5 +159,54 @@ export function validateSchema(schema: Json, value: unknown, path: string, cause
       if (prop) validateSchema(prop, v, child, causes)
     }
   }
+  return causes
+}
+
+/** Go's `%#v` of a decoded JSON scalar or `map[string]interface{}`, as field.Duplicate prints them. */
+function goSyntax(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>'
+  if (typeof v === 'string') return JSON.stringify(v)
+  if (isObj(v)) {
+    const entries = Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${goSyntax(v[k])}`)
+    return `map[string]interface {}{${entries.join(', ')}}`
+  }
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSyntax).join(', ')}}`
+  return String(v)
+}
+
+/** field.Duplicate's message body: scalars plainly, strings quoted, maps as Go syntax. */
+function duplicateValue(v: unknown): string {
+  return typeof v === 'number' || typeof v === 'boolean' ? String(v) : goSyntax(v)
+}
+
+/**
+ * The uniqueness of `x-kubernetes-list-type: set` items and of `map` items' keys, as the
+ * reference's listtype validation reports it: one Duplicate cause per repeated value, at its
+ * second appearance.
+ */
+function listTypeCauses(schema: Json, items: unknown[], at: string): Cause[] {
+  const listType = schema['x-kubernetes-list-type']
+  if (listType !== 'set' && listType !== 'map') return []
+  let keys: unknown[] = items
+  if (listType === 'map') {
+    const bad = items.findIndex((x) => x !== null && !isObj(x))
+    if (bad >= 0) return [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(items[bad])}: must be an object for an array of list-type map`, field: `${at}[${bad}]` }]
+    const keyFields = Array.isArray(schema['x-kubernetes-list-map-keys']) ? (schema['x-kubernetes-list-map-keys'] as string[]) : []
+    keys = items.map((x) => {
+      const key: Json = {}
+      for (const f of keyFields) if (isObj(x) && x[f] !== undefined) key[f] = x[f]
+      return key
+    })
+  }
+  const seen = new Map<string, number>()
+  const causes: Cause[] = []
+  keys.forEach((k, i) => {
+    const id = JSON.stringify(k, (_key, value: unknown) => (isObj(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) : value))
+    const times = seen.get(id) ?? 0
+    seen.set(id, times + 1)
+    if (times === 1) causes.push({ reason: 'FieldValueDuplicate', message: `Duplicate value: ${duplicateValue(k)}`, field: `${at}[${i}]` })
+  })
   return causes
 }
