@@ -10,9 +10,9 @@ import { jsYaml } from '../../../core/util/yaml.js'
 import { type Status, failureStatus } from '../../http/status.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { ApiError, errors } from '../status-errors.js'
-import { negotiateOutput, readBody, writeObject } from '../negotiation.js'
+import { readBody, writeObject } from '../negotiation.js'
 import { fieldManagerScope, requestedFieldManager } from './field-manager.js'
-import { type Scope, checkFieldValidation, isDryRun } from './scope.js'
+import { type Scope, checkFieldValidation, isDryRun, responseOutput } from './scope.js'
 
 export const APPLY_PATCH_TYPE = 'application/apply-patch+yaml'
 
@@ -88,7 +88,7 @@ async function readApply(scope: Scope): Promise<ApplyRequest> {
 }
 
 export async function applyPatchHandler(scope: Scope): Promise<void> {
-  const output = negotiateOutput(scope.req.headers.accept, { table: false, customResource: scope.store.strategy.customResource ?? false })
+  const output = responseOutput(scope, false)
   const { config: applied, manager, force, dryRun } = await readApply(scope)
   const { store } = scope
   const fmScope = fieldManagerScope(store, scope.subresource)
@@ -150,7 +150,7 @@ function checkName(scope: Scope, obj: KubeObject): void {
  * subresource `scale` in the object's managedFields; the answer is the object's Scale.
  */
 export async function applyScaleHandler(scope: Scope, toScale: (obj: KubeObject) => KubeObject, replicasPath: readonly string[]): Promise<void> {
-  const output = negotiateOutput(scope.req.headers.accept, { table: false, customResource: scope.store.strategy.customResource ?? false })
+  const output = responseOutput(scope, false)
   const { config, manager, force, dryRun } = await readApply(scope)
   if (config.apiVersion !== 'autoscaling/v1') {
     throw errors.badRequest(`Incorrect version specified in apply patch. Specified patch version: ${String(config.apiVersion ?? '')}, expected: autoscaling/v1`)

@@ -8,12 +8,12 @@
  * return it (namespaces) or a Success Status naming it; the `<Kind>List` of the listed objects
  * for a collection, deleted by --delete-collection-workers workers.
  */
-import { decodeRequestBody, negotiateOutput, readBody, writeObject } from '../negotiation.js'
+import { decodeRequestBody, readBody, writeObject } from '../negotiation.js'
 import type { DeleteOptions } from '../registry/generic-store.js'
 import { isPlainObject } from '../registry/object.js'
 import { invalidValue } from '../registry/strategy.js'
 import { type Cause, errors, toApiError } from '../status-errors.js'
-import { type Scope, isDryRun, selection } from './scope.js'
+import { type Scope, isDryRun, selection, responseOutput } from './scope.js'
 
 /** Kinds whose DELETE answers with the object (the reference's ReturnDeletedObject). */
 const RETURNS_OBJECT = new Set(['namespaces'])
@@ -74,7 +74,7 @@ export async function readDeleteOptions(scope: Scope): Promise<ParsedDeleteOptio
 }
 
 export async function deleteHandler(scope: Scope): Promise<void> {
-  const output = negotiateOutput(scope.req.headers.accept, { table: false, customResource: scope.store.strategy.customResource ?? false })
+  const output = responseOutput(scope, false)
   const options = await readDeleteOptions(scope)
   const result = await scope.store.deleteObject(scope.namespace, scope.name!, options)
   // The reference answers 202 for an object that stays only when orphanDependents=false asked.
@@ -124,7 +124,7 @@ export async function forEachWithWorkers<T>(items: readonly T[], workers: number
  * listed (the reference's answer), or the first error.
  */
 export async function deleteCollectionHandler(scope: Scope): Promise<void> {
-  const output = negotiateOutput(scope.req.headers.accept, { table: false, customResource: scope.store.strategy.customResource ?? false })
+  const output = responseOutput(scope, false)
   const sel = selection(scope)
   const options = await readDeleteOptions(scope)
   const { store } = scope

@@ -1,10 +1,10 @@
 /** GET of one object: the object (JSON, YAML or protobuf) or a one-row Table. */
-import { negotiateOutput, writeObject } from '../negotiation.js'
+import { writeObject } from '../negotiation.js'
 import { toTable } from '../table.js'
-import { type Scope, includeObject } from './scope.js'
+import { type Scope, includeObject, responseOutput } from './scope.js'
 
 export async function getHandler(scope: Scope): Promise<void> {
-  const output = negotiateOutput(scope.req.headers.accept, { table: true, customResource: scope.store.strategy.customResource ?? false })
+  const output = responseOutput(scope, true)
   const obj = await scope.store.get(scope.namespace, scope.name!)
   if (output.kind === 'table') {
     const table = toTable(scope.store.strategy.table, [obj], { resourceVersion: obj.metadata.resourceVersion }, { apiVersion: output.apiVersion, include: includeObject(scope.query) })

@@ -1,9 +1,9 @@
 /** GET of a collection: `<Kind>List` or a Table, with selectors, paging and resourceVersion. */
 import { errors } from '../status-errors.js'
-import { negotiateOutput, writeObject } from '../negotiation.js'
+import { writeObject } from '../negotiation.js'
 import { toTable } from '../table.js'
 import type { Cause } from '../status-errors.js'
-import { type Scope, forbidden, includeObject, listOptionsInvalid, selection } from './scope.js'
+import { type Scope, forbidden, includeObject, listOptionsInvalid, selection, responseOutput } from './scope.js'
 
 function parseLimit(value: string | null): number {
   if (value === null || value === '') return 0
@@ -28,7 +28,7 @@ function validateListOptions(query: URLSearchParams, rv: string, rvMatch: string
 
 export async function listHandler(scope: Scope): Promise<void> {
   const { query, store } = scope
-  const output = negotiateOutput(scope.req.headers.accept, { table: true, customResource: store.strategy.customResource ?? false })
+  const output = responseOutput(scope, true)
   const rvMatch = query.get('resourceVersionMatch') ?? ''
   const rv = query.get('resourceVersion') ?? ''
   validateListOptions(query, rv, rvMatch)

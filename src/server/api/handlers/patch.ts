@@ -6,12 +6,12 @@
 import { PatchError, type PatchType, UnparsablePatch, applyPatch, goMarshal, parsePatch } from '../../../core/patch/index.js'
 import type { KubeObject } from '../registry/object.js'
 import { errors } from '../status-errors.js'
-import { negotiateOutput, readBody, requestMediaType, writeObject } from '../negotiation.js'
+import { readBody, requestMediaType, writeObject } from '../negotiation.js'
 import { patchedObjectChecker } from '../schema/decode.js'
 import { fieldValidationOf } from '../schema/field-validation.js'
 import { APPLY_PATCH_TYPE, applyPatchHandler, checkNoForce } from './apply.js'
 import { managerOf, trackFields } from './field-manager.js'
-import { type Scope, checkFieldValidation, isDryRun } from './scope.js'
+import { type Scope, checkFieldValidation, isDryRun, responseOutput } from './scope.js'
 
 export const PATCH_TYPES: Readonly<Record<string, PatchType>> = {
   'application/json-patch+json': 'json',
@@ -68,7 +68,7 @@ export function patchObject<T extends Record<string, unknown>>(current: T, parse
 
 export async function patchHandler(scope: Scope): Promise<void> {
   if (requestMediaType(scope.req) === APPLY_PATCH_TYPE) return applyPatchHandler(scope)
-  const output = negotiateOutput(scope.req.headers.accept, { table: false, customResource: scope.store.strategy.customResource ?? false })
+  const output = responseOutput(scope, false)
   const parsed = await readPatch(scope)
   checkNoForce(scope)
   const check = await patchedObjectChecker(scope.store.strategy, fieldValidationOf(scope.query), parsed.type, parsed.patch, scope.res)

@@ -5,6 +5,7 @@ import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { SelectorError, parseFieldSelector, parseLabelSelector } from '../selectors.js'
 import { type ApiError, type Cause, errors } from '../status-errors.js'
 import type { IncludeObject } from '../table.js'
+import { type Output, negotiateOutput } from '../negotiation.js'
 
 export interface Scope {
   req: Request
@@ -21,6 +22,11 @@ export interface Scope {
   minRequestTimeoutSeconds?: number
   /** `--delete-collection-workers` (default 1). */
   deleteCollectionWorkers?: number
+}
+
+/** The representation of the answer, from the Accept header (custom resources have no protobuf). */
+export function responseOutput(scope: Scope, table: boolean): Output {
+  return negotiateOutput(scope.req.headers.accept, { table, customResource: scope.store.strategy.customResource ?? false })
 }
 
 /** `dryRun=All` (the only value the reference knows). */
