@@ -11,20 +11,12 @@ import https from 'node:https'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { etcdAvailable, startEtcd } from './support/etcd.js'
+import { startEtcd } from './support/etcd.js'
+import { loadStoreForBench, rate } from './support/store-bench.js'
 import { freePort, waitFor } from './support/net.js'
 
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
-const dist = new URL('../dist/server/store/index.js', import.meta.url)
-if (!fs.existsSync(dist)) {
-  console.error('dist/ is missing: build first with `npm run build`')
-  process.exit(1)
-}
-const { openStore } = await import(dist.href)
-if (!etcdAvailable()) {
-  console.error('etcd is not on PATH (set ETCD_BIN): the etcd rows need a real etcd')
-  process.exit(1)
-}
+const openStore = await loadStoreForBench()
 
 const scale = Number(process.env.BENCH_SCALE ?? 1)
 const n = (count) => Math.max(20, Math.round(count * scale))
@@ -42,17 +34,6 @@ function storedValue(namespace, name) {
   obj.metadata.uid = '5f1c3a52-0b0e-4d5b-9d7b-1b2c3d4e5f60'
   obj.metadata.creationTimestamp = '2026-01-01T00:00:00Z'
   return Buffer.from(JSON.stringify(obj))
-}
-
-async function rate(count, inFlight, op) {
-  let next = 0
-  const started = process.hrtime.bigint()
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < count) await op(next++)
-    }),
-  )
-  return count / (Number(process.hrtime.bigint() - started) / 1e9)
 }
 
 const rows = []

@@ -8,36 +8,15 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Etcd3 } from 'etcd3'
-import { etcdAvailable, startEtcd } from './support/etcd.js'
+import { startEtcd } from './support/etcd.js'
+import { loadStoreForBench, rate } from './support/store-bench.js'
 
-const dist = new URL('../dist/server/store/index.js', import.meta.url)
-if (!fs.existsSync(dist)) {
-  console.error('dist/server/store/index.js is missing: build first with `npx tsc -p tsconfig.json`')
-  process.exit(1)
-}
-const { openStore } = await import(dist.href)
-if (!etcdAvailable()) {
-  console.error('etcd is not on PATH (set ETCD_BIN): the baseline needs a real etcd')
-  process.exit(1)
-}
+const openStore = await loadStoreForBench()
 
 const scale = Number(process.env.BENCH_SCALE ?? 1)
 const n = (count) => Math.max(50, Math.round(count * scale))
 const VALUE = Buffer.alloc(1024, 'x') // about a small Kubernetes object
 const CONCURRENCY = 16
-
-/** Runs `op(i)` for i in [0, count) with `inFlight` calls at a time; returns ops/s. */
-async function rate(count, inFlight, op) {
-  let next = 0
-  const started = process.hrtime.bigint()
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < count) await op(next++)
-    }),
-  )
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9
-  return count / seconds
-}
 
 const rows = []
 function record(operation, store, opsPerSecond, unit = 'ops/s') {
