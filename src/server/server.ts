@@ -17,6 +17,7 @@ import type { ServerConfig } from './config.js'
 import { withAuditId } from './filters/audit-id.js'
 import { withAudit } from './filters/audit.js'
 import { withAuthentication } from './filters/authentication.js'
+import { AuthenticationSetupError, bearerTokenMethods, buildJwtAndWebhook, type JwtAndWebhook } from './authentication/jwt-and-webhook.js'
 import { type Authorizer, alwaysAllow, alwaysDeny, withAuthorization } from './filters/authorization.js'
 import { withCacheControl } from './filters/cache-control.js'
 import { withCors } from './filters/cors.js'
@@ -358,6 +359,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     res.end(`${JSON.stringify({ paths: mux.paths() }, null, 2)}\n`)
   })
 
+  let tokenMethods: JwtAndWebhook
+  try {
+    tokenMethods = buildJwtAndWebhook(config, config.serviceAccountIssuers.slice(0, 1), log)
+  } catch (err) {
+    if (err instanceof AuthenticationSetupError) throw new StartupError(err.message)
+    throw err
+  }
+  // The first discovery of each issuer is tried before serving, as the reference's
+  // synchronous initialisation does when it can; an unreachable issuer is retried later.
+  await tokenMethods.start()
+
   const authz = authorizers(config.authorizationModes)
   const flowControl = config.enablePriorityAndFairness
     ? withPriorityAndFairness({ seats: config.maxRequestsInflight + config.maxMutatingRequestsInflight })
@@ -377,7 +389,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       withRequestDeadline(config.requestTimeoutMs),
       withTimeout(),
       withCors(config.corsAllowedOrigins),
-      withAuthentication([], config.anonymousAuth),
+      withAuthentication(bearerTokenMethods(tokenMethods), tokenMethods.anonymous ? tokenMethods.anonymous.enabled : config.anonymousAuth),
       withAudit([]),
       withImpersonation(authz),
       flowControl,
@@ -492,6 +504,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       releaseResources: async () => {
         storageMetrics.stop()
         encryption?.stop()
+        tokenMethods.stop()
         await debugSocket?.close()
         await pending.store?.close()
         log.flush()

@@ -1,0 +1,213 @@
+/**
+ * End to end with the real kubectl 1.32 against the built server: an OIDC ID token from a test
+ * issuer served over HTTPS (--oidc-* and --authentication-config with CEL), and a token
+ * answered by a test webhook (and its cache). Each bad credential is a 401 (kubectl: "You must
+ * be logged in to the server (Unauthorized)"),
+ * never anonymous access. Requests go to a raw path, as discovery itself is denied under
+ * --authorization-mode=AlwaysDeny, which names the user in its Forbidden message.
+ */
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'mocha'
+
+import { startExpectingFailure } from '../../support/api-server.js'
+import { KubectlSession } from '../../support/kubectl-session.js'
+import { OidcIssuer, signingKey } from '../../support/oidc-issuer.js'
+import { TokenWebhook } from '../../support/token-webhook.js'
+
+const UNAUTHORIZED = /^error: You must be logged in to the server \(Unauthorized\)$/m
+
+/** The user kubectl's Forbidden message names (every request is denied with --authorization-mode=AlwaysDeny). */
+async function userOf(session: KubectlSession, token: string): Promise<string> {
+  const run = await session.run('get', '--raw', '/api/v1/namespaces/default/configmaps', `--token=${token}`)
+  assert.notEqual(run.code, 0, 'AlwaysDeny refuses')
+  const match = /User "([^"]*)" cannot list resource "configmaps"/.exec(run.stderr)
+  assert.ok(match, `a Forbidden message naming the user, got: ${run.stderr}`)
+  return match[1]!
+}
+
+async function refused(session: KubectlSession, token: string): Promise<void> {
+  const run = await session.run('get', '--raw', '/api/v1/namespaces/default/configmaps', `--token=${token}`)
+  assert.notEqual(run.code, 0)
+  assert.match(run.stderr, UNAUTHORIZED)
+}
+
+describe('e2e: JWT, structured authentication configuration and token webhook (kubectl 1.32)', function () {
+  this.timeout(120_000)
+  let issuer: OidcIssuer
+  let dir: string
+
+  before(async () => {
+    issuer = await OidcIssuer.start()
+    dir = mkdtempSync(join(tmpdir(), 'e2e-authn-jwt-'))
+  })
+  after(async () => {
+    await issuer.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  describe('--oidc-* options', () => {
+    let session: KubectlSession
+    before(async function () {
+      const ca = join(dir, 'oidc-ca.pem')
+      writeFileSync(ca, issuer.tls.caPem)
+      session = await KubectlSession.open(this, 'e2e-oidc-', {
+        args: [
+          `--oidc-issuer-url=${issuer.url}`,
+          '--oidc-client-id=client-a',
+          `--oidc-ca-file=${ca}`,
+          '--oidc-username-claim=email',
+          '--oidc-groups-claim=groups',
+          '--oidc-required-claim=hd=example.com',
+          '--authorization-mode=AlwaysDeny',
+        ],
+        waitFor: 'listening',
+      })
+    })
+    after(() => session?.close())
+
+    it('recognises an ID token signed by the issuer (email claim, no prefix)', async () => {
+      const token = await issuer.token({ email: 'alice@example.com', email_verified: true, groups: ['dev'], hd: 'example.com' })
+      assert.equal(await userOf(session, token), 'alice@example.com')
+    })
+
+    it('refuses a wrong signature, a wrong audience, an expired token and a missing required claim with 401', async () => {
+      const claims = { email: 'mallory@example.com', hd: 'example.com' }
+      await refused(session, await issuer.token(claims, { key: await signingKey('key-1') }))
+      await refused(session, await issuer.token({ ...claims, aud: 'someone-else' }))
+      await refused(session, await issuer.token(claims, { expiresIn: -120 }))
+      await refused(session, await issuer.token({ email: 'mallory@example.com' }))
+      await refused(session, 'not-a-jwt')
+    })
+  })
+
+  describe('--authentication-config with CEL', () => {
+    let session: KubectlSession
+    let configFile: string
+    const config = (usernamePrefix: string) => `apiVersion: apiserver.config.k8s.io/v1beta1
+kind: AuthenticationConfiguration
+jwt:
+- issuer:
+    url: ${issuer.url}
+    audiences: [client-a, client-b]
+    audienceMatchPolicy: MatchAny
+    certificateAuthority: ${JSON.stringify(issuer.tls.caPem)}
+  claimValidationRules:
+  - expression: "claims.tier in ['gold', 'silver']"
+    message: tier must be gold or silver
+  claimMappings:
+    username:
+      expression: "'${usernamePrefix}' + claims.sub"
+    groups:
+      expression: "claims.roles.map(r, 'role:' + r)"
+    uid:
+      expression: "claims.sub + '-uid'"
+    extra:
+    - key: example.org/tier
+      valueExpression: claims.tier
+  userValidationRules:
+  - expression: "!user.username.startsWith('cel:system:')"
+    message: no system users from this issuer
+`
+    before(async function () {
+      configFile = join(dir, 'authentication-config.yaml')
+      writeFileSync(configFile, config('cel:'))
+      session = await KubectlSession.open(this, 'e2e-authn-config-', {
+        args: [`--authentication-config=${configFile}`, '--authorization-mode=AlwaysDeny'],
+        waitFor: 'listening',
+      })
+    })
+    after(() => session?.close())
+
+    it('maps the user with CEL expressions', async () => {
+      const token = await issuer.token({ aud: 'client-b', sub: 'bob', roles: ['reader'], tier: 'gold' })
+      assert.equal(await userOf(session, token), 'cel:bob')
+    })
+
+    it('refuses a token failing a claim or user validation rule with 401', async () => {
+      await refused(session, await issuer.token({ sub: 'carol', roles: [], tier: 'bronze' }))
+      await refused(session, await issuer.token({ sub: 'system:carol', roles: [], tier: 'gold' }))
+      await refused(session, await issuer.token({ aud: 'client-c', sub: 'carol', roles: [], tier: 'gold' }))
+    })
+
+    it('applies a change of the file without a restart', async () => {
+      writeFileSync(configFile, config('reloaded:'))
+      const token = await issuer.token({ sub: 'dora', roles: [], tier: 'silver' })
+      const deadline = Date.now() + 20_000
+      let user = await userOf(session, token)
+      while (user !== 'reloaded:dora' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250))
+        user = await userOf(session, token)
+      }
+      assert.equal(user, 'reloaded:dora')
+    })
+  })
+
+  describe('--authentication-token-webhook-config-file', () => {
+    let session: KubectlSession
+    let webhook: TokenWebhook
+    before(async function () {
+      webhook = await TokenWebhook.start()
+      webhook.users.set('webhook-good', { username: 'hook-user', uid: 'h-1', groups: ['hookers'] })
+      session = await KubectlSession.open(this, 'e2e-webhook-', {
+        args: [
+          `--authentication-token-webhook-config-file=${webhook.kubeconfig(dir)}`,
+          '--authentication-token-webhook-version=v1',
+          '--authentication-token-webhook-cache-ttl=1h',
+          '--authorization-mode=AlwaysDeny',
+        ],
+        waitFor: 'listening',
+      })
+    })
+    after(async () => {
+      await session?.close()
+      await webhook?.close()
+    })
+
+    it('recognises a token the webhook accepts, and answers again from the cache', async () => {
+      assert.equal(await userOf(session, 'webhook-good'), 'hook-user')
+      const reviews = webhook.reviews.filter((r) => r.spec.token === 'webhook-good').length
+      assert.equal(reviews, 1)
+      assert.equal(webhook.reviews.at(-1)!.apiVersion, 'authentication.k8s.io/v1')
+      assert.equal(await userOf(session, 'webhook-good'), 'hook-user')
+      assert.equal(webhook.reviews.filter((r) => r.spec.token === 'webhook-good').length, 1, 'the second request was answered from the cache')
+    })
+
+    it('refuses a token the webhook denies, and every token while the webhook fails, with 401', async () => {
+      await refused(session, 'webhook-unknown')
+      webhook.failWith = 500
+      try {
+        await refused(session, 'webhook-other')
+      } finally {
+        webhook.failWith = undefined
+      }
+    })
+  })
+
+  describe('start-up errors', () => {
+    it('a malformed --authentication-config stops the server with a message naming the file and line', async () => {
+      const bad = join(dir, 'bad.yaml')
+      writeFileSync(bad, 'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\njwt:\n  - issuer: [\n')
+      const { code, output } = await startExpectingFailure([`--authentication-config=${bad}`])
+      assert.equal(code, 1)
+      assert.match(output, new RegExp(`failed to load authentication configuration from file "${bad.replace(/[.]/g, '\\.')}": error converting YAML to JSON: yaml: line \\d+: `))
+      assert.doesNotMatch(output, /\n\s+at /)
+    })
+
+    it('an invalid configuration stops the server with the reference field errors', async () => {
+      const invalid = join(dir, 'invalid.yaml')
+      writeFileSync(invalid, 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\njwt:\n- issuer:\n    url: http://issuer.example.com\n    audiences: [a]\n  claimMappings:\n    username: {expression: "claims.nope +"}\n')
+      const { code, output } = await startExpectingFailure([`--authentication-config=${invalid}`])
+      assert.equal(code, 1)
+      assert.match(output, /invalid authentication configuration: \[jwt\[0\]\.issuer\.url: Invalid value: "http:\/\/issuer\.example\.com": URL scheme must be https, jwt\[0\]\.claimMappings\.username\.expression: Invalid value: "claims\.nope \+": compilation failed: ERROR: <input>:1:/)
+    })
+
+    it('an unreadable webhook configuration stops the server', async () => {
+      const { code, output } = await startExpectingFailure([`--authentication-token-webhook-config-file=${join(dir, 'missing.kubeconfig')}`])
+      assert.equal(code, 1)
+      assert.match(output, /--authentication-token-webhook-config-file .*missing\.kubeconfig: /)
+    })
+  })
+})
