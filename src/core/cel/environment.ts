@@ -8,6 +8,7 @@
 import { Environment } from '@marcbachmann/cel-js'
 import { registerIpLibrary } from './libraries/ip.js'
 import { registerListsLibrary } from './libraries/lists.js'
+import { registerQuantityLibrary } from './libraries/quantity.js'
 import { registerRegexLibrary } from './libraries/regex.js'
 import { registerStringsLibrary } from './libraries/strings.js'
 import { registerUrlsLibrary } from './libraries/urls.js'
@@ -26,6 +27,7 @@ function baseEnvironment(): Environment {
     registerRegexLibrary(env)
     registerUrlsLibrary(env)
     registerIpLibrary(env)
+    registerQuantityLibrary(env)
     base = env
   }
   return base

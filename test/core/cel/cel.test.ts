@@ -123,5 +123,18 @@ describe('core/cel', () => {
       assert.equal(run('cidr("192.168.1.5/24").prefixLength()'), 24)
       assert.equal(run('isCIDR("10.0.0.0/33")'), false)
     })
+
+    it('quantity', () => {
+      assert.equal(run('quantity("1Gi").isGreaterThan(quantity("1G"))'), true)
+      assert.equal(run('quantity("500m").isLessThan(quantity("1"))'), true)
+      assert.equal(run('quantity("1.5k").asInteger()'), 1500)
+      assert.equal(run('quantity("1500m").isInteger()'), false)
+      assert.equal(run('quantity("1Ki").add(quantity("24")).compareTo(quantity("1048"))'), 0)
+      assert.equal(run('quantity("2").sub(3).sign()'), -1)
+      assert.equal(run('quantity("1e3").asApproximateFloat()'), 1000)
+      assert.equal(run('isQuantity("1.5Gi")'), true)
+      assert.equal(run('isQuantity("Gi")'), false)
+      assert.throws(() => run('quantity("1.5m").asInteger()'), /cannot convert value to integer/)
+    })
   })
 })
