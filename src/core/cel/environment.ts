@@ -6,6 +6,7 @@
  * variables on top of it (see docs/cel.md for why this library).
  */
 import { Environment } from '@marcbachmann/cel-js'
+import { registerFormatLibrary } from './libraries/format.js'
 import { registerIpLibrary } from './libraries/ip.js'
 import { registerListsLibrary } from './libraries/lists.js'
 import { registerQuantityLibrary } from './libraries/quantity.js'
@@ -23,6 +24,7 @@ function baseEnvironment(): Environment {
   if (!base) {
     const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false })
     registerStringsLibrary(env)
+    registerFormatLibrary(env)
     registerListsLibrary(env)
     registerRegexLibrary(env)
     registerUrlsLibrary(env)

@@ -77,6 +77,13 @@ describe('core/cel', () => {
       assert.deepEqual(run('"a,b".split(",")'), ['a', 'b'])
     })
 
+    it('format', () => {
+      assert.equal(run('"%s has %d items, %.2f%% done".format(["cart", 3, 99.5])'), 'cart has 3 items, 99.50% done')
+      assert.equal(run('"%x %X %o %b".format([255, 255, 8, 5])'), 'ff FF 10 101')
+      assert.equal(run('"%s".format([[1, "a"]])'), '[1, a]')
+      assert.throws(() => run('"%s %s".format(["one"])'), /index 1 out of range/)
+    })
+
     it('lists', () => {
       assert.equal(run('[1, 2, 3].isSorted()'), true)
       assert.equal(run('["b", "a"].isSorted()'), false)
