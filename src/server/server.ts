@@ -389,7 +389,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       withRequestDeadline(config.requestTimeoutMs),
       withTimeout(),
       withCors(config.corsAllowedOrigins),
-      withAuthentication(bearerTokenMethods(tokenMethods), tokenMethods.anonymous ? tokenMethods.anonymous.enabled : config.anonymousAuth),
+      withAuthentication(bearerTokenMethods(tokenMethods, log), tokenMethods.anonymous ? tokenMethods.anonymous.enabled : config.anonymousAuth),
       withAudit([]),
       withImpersonation(authz),
       flowControl,

@@ -74,7 +74,7 @@ export function buildJwtAndWebhook(config: ServerConfig, implicitAudiences: read
  * Until the union authenticator of branch authn-core lands: the bearer token offered to the
  * JWT issuers, then the webhook; a token one of them refuses, or none recognises, is a 401.
  */
-export function bearerTokenMethods(methods: JwtAndWebhook): Authenticator[] {
+export function bearerTokenMethods(methods: JwtAndWebhook, log: Logger): Authenticator[] {
   if (!methods.jwt && !methods.webhook) return []
   return [
     {
@@ -83,8 +83,17 @@ export function bearerTokenMethods(methods: JwtAndWebhook): Authenticator[] {
         const parts = (typeof header === 'string' ? header.trim() : '').split(' ')
         if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer' || parts[1] === '') return null
         const token = parts[1]!
-        const answer = (await methods.jwt?.authenticateToken(token)) ?? (await methods.webhook?.authenticateToken(token))
-        if (!answer) throw new Error('invalid bearer token')
+        let answer
+        try {
+          answer = (await methods.jwt?.authenticateToken(token)) ?? (await methods.webhook?.authenticateToken(token))
+        } catch (err) {
+          log.v(2, `Unable to authenticate the request: ${(err as Error).message}`)
+          throw err
+        }
+        if (!answer) {
+          log.v(2, 'Unable to authenticate the request: invalid bearer token')
+          throw new Error('invalid bearer token')
+        }
         const groups = answer.user.groups.includes('system:authenticated') ? answer.user.groups : [...answer.user.groups, 'system:authenticated']
         return { ...answer.user, groups }
       },

@@ -28,6 +28,15 @@ async function userOf(session: KubectlSession, token: string): Promise<string> {
   return match[1]!
 }
 
+/** Waits (up to 10 s: the log is flushed periodically) for the server's log to match. */
+async function logged(session: KubectlSession, pattern: RegExp): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (!pattern.test(session.server.logs)) {
+    if (Date.now() > deadline) assert.fail(`the server log does not match ${pattern}:\n${session.server.logs.slice(-3000)}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
 async function refused(session: KubectlSession, token: string): Promise<void> {
   const run = await session.run('get', '--raw', '/api/v1/namespaces/default/configmaps', `--token=${token}`)
   assert.notEqual(run.code, 0)
@@ -62,6 +71,7 @@ describe('e2e: JWT, structured authentication configuration and token webhook (k
           '--oidc-groups-claim=groups',
           '--oidc-required-claim=hd=example.com',
           '--authorization-mode=AlwaysDeny',
+          '--v=2',
         ],
         waitFor: 'listening',
       })
@@ -80,6 +90,9 @@ describe('e2e: JWT, structured authentication configuration and token webhook (k
       await refused(session, await issuer.token(claims, { expiresIn: -120 }))
       await refused(session, await issuer.token({ email: 'mallory@example.com' }))
       await refused(session, 'not-a-jwt')
+      // The reasons are the reference's, in the server's log only.
+      await logged(session, /Unable to authenticate the request: oidc: required claim hd not present in ID token/)
+      await logged(session, /Unable to authenticate the request: oidc: verify token: oidc: expected audience "client-a" got \["someone-else"\]/)
     })
   })
 
@@ -115,7 +128,7 @@ jwt:
       configFile = join(dir, 'authentication-config.yaml')
       writeFileSync(configFile, config('cel:'))
       session = await KubectlSession.open(this, 'e2e-authn-config-', {
-        args: [`--authentication-config=${configFile}`, '--authorization-mode=AlwaysDeny'],
+        args: [`--authentication-config=${configFile}`, '--authorization-mode=AlwaysDeny', '--v=2'],
         waitFor: 'listening',
       })
     })
@@ -130,6 +143,8 @@ jwt:
       await refused(session, await issuer.token({ sub: 'carol', roles: [], tier: 'bronze' }))
       await refused(session, await issuer.token({ sub: 'system:carol', roles: [], tier: 'gold' }))
       await refused(session, await issuer.token({ aud: 'client-c', sub: 'carol', roles: [], tier: 'gold' }))
+      await logged(session, /validation expression 'claims\.tier in \['gold', 'silver'\]' failed: tier must be gold or silver/)
+      await logged(session, /validation expression '!user\.username\.startsWith\('cel:system:'\)' failed: no system users from this issuer/)
     })
 
     it('applies a change of the file without a restart', async () => {
