@@ -17,6 +17,10 @@ import type { ServerConfig } from './config.js'
 import { withAuditId } from './filters/audit-id.js'
 import { withAudit } from './filters/audit.js'
 import { withAuthentication } from './filters/authentication.js'
+import { type Authentication, AuthenticationConfigError, buildAuthentication } from './authentication/index.js'
+import { authenticationOptions } from './authentication/options.js'
+import { loadCaBundle } from './authentication/x509.js'
+import { authenticationApi } from './authentication/api.js'
 import { type Authorizer, alwaysAllow, alwaysDeny, withAuthorization } from './filters/authorization.js'
 import { withCacheControl } from './filters/cache-control.js'
 import { withCors } from './filters/cors.js'
@@ -200,6 +204,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     alpn: config.disableHttp2 ? ['http/1.1'] : ['h2', 'http/1.1'],
   })
 
+  let authentication: Authentication
+  try {
+    authentication = await buildAuthentication(authenticationOptions(config, tls.caFiles ? [loadCaBundle(tls.caFiles.cert, '--cert-dir')] : [], log))
+  } catch (err) {
+    if (err instanceof AuthenticationConfigError) throw new StartupError(err.message)
+    throw err
+  }
+  for (const warning of authentication.warnings) log.warning(warning)
+
   const metrics = new ServerMetrics()
   const storageMetrics = new StorageMetrics({
     registry: metrics.registry,
@@ -274,7 +287,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await ensure(systemPriorityClasses())
       },
       'start-cluster-authentication-info-controller': async () => {
-        await ensure(authenticationInfo())
+        await ensure(
+          authenticationInfo(
+            authentication.clientCa?.pem,
+            authentication.requestHeaderCa && {
+              caPem: authentication.requestHeaderCa.pem,
+              allowedNames: config.requestheaderAllowedNames,
+              usernameHeaders: config.requestheaderUsernameHeaders,
+              uidHeaders: config.requestheaderUidHeaders,
+              groupHeaders: config.requestheaderGroupHeaders,
+              extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
+            },
+          ),
+        )
       },
       'start-aggregator-informers': async () => {
         await storeNow()
@@ -321,6 +346,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     log: (level, message) => log.v(level, message),
     runtimeConfig: config.runtimeConfig,
     storageMediaType: config.storageMediaType,
+    virtualHandlers: authenticationApi(authentication),
     options: {
       serviceClusterIPRange: config.serviceClusterIPRange,
       serviceNodePortRange: config.serviceNodePortRange,
@@ -377,7 +403,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       withRequestDeadline(config.requestTimeoutMs),
       withTimeout(),
       withCors(config.corsAllowedOrigins),
-      withAuthentication([], config.anonymousAuth),
+      withAuthentication({ union: authentication.union, audiences: authentication.audiences, log: (message) => log.error(message) }),
       withAudit([]),
       withImpersonation(authz),
       flowControl,
