@@ -17,7 +17,11 @@ import type { ServerConfig } from './config.js'
 import { withAuditId } from './filters/audit-id.js'
 import { withAudit } from './filters/audit.js'
 import { withAuthentication } from './filters/authentication.js'
-import { AuthenticationSetupError, bearerTokenMethods, buildJwtAndWebhook, type JwtAndWebhook } from './authentication/jwt-and-webhook.js'
+import { type Authentication, AuthenticationConfigError, buildAuthentication } from './authentication/index.js'
+import { AuthenticationSetupError, buildJwtAndWebhook, jwtAndWebhookOptions } from './authentication/jwt-and-webhook.js'
+import { apiAudiences, authenticationOptions } from './authentication/options.js'
+import { loadCaBundle } from './authentication/x509.js'
+import { authenticationApi } from './authentication/api.js'
 import { type Authorizer, alwaysAllow, alwaysDeny, withAuthorization } from './filters/authorization.js'
 import { withCacheControl } from './filters/cache-control.js'
 import { withCors } from './filters/cors.js'
@@ -201,6 +205,28 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     alpn: config.disableHttp2 ? ['http/1.1'] : ['h2', 'http/1.1'],
   })
 
+  // The JWT issuers (--oidc-*, --authentication-config) and the token webhook; bad files stop
+  // the server. The first discovery of each issuer is tried before serving, as the reference's
+  // synchronous initialisation does when it can; an unreachable issuer is retried later.
+  let tokenMethods: ReturnType<typeof buildJwtAndWebhook>
+  try {
+    tokenMethods = buildJwtAndWebhook(config, apiAudiences(config), log)
+  } catch (err) {
+    if (err instanceof AuthenticationSetupError) throw new StartupError(err.message)
+    throw err
+  }
+  await tokenMethods.start()
+
+  let authentication: Authentication
+  try {
+    const options = authenticationOptions(config, tls.caFiles ? [loadCaBundle(tls.caFiles.cert, '--cert-dir')] : [], log)
+    authentication = await buildAuthentication({ ...options, ...jwtAndWebhookOptions(tokenMethods, options.anonymous) })
+  } catch (err) {
+    if (err instanceof AuthenticationConfigError) throw new StartupError(err.message)
+    throw err
+  }
+  for (const warning of authentication.warnings) log.warning(warning)
+
   const metrics = new ServerMetrics()
   const storageMetrics = new StorageMetrics({
     registry: metrics.registry,
@@ -275,7 +301,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await ensure(systemPriorityClasses())
       },
       'start-cluster-authentication-info-controller': async () => {
-        await ensure(authenticationInfo())
+        await ensure(
+          authenticationInfo(
+            authentication.clientCa?.pem,
+            authentication.requestHeaderCa && {
+              caPem: authentication.requestHeaderCa.pem,
+              allowedNames: config.requestheaderAllowedNames,
+              usernameHeaders: config.requestheaderUsernameHeaders,
+              uidHeaders: config.requestheaderUidHeaders,
+              groupHeaders: config.requestheaderGroupHeaders,
+              extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
+            },
+          ),
+        )
       },
       'start-aggregator-informers': async () => {
         await storeNow()
@@ -322,6 +360,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     log: (level, message) => log.v(level, message),
     runtimeConfig: config.runtimeConfig,
     storageMediaType: config.storageMediaType,
+    virtualHandlers: authenticationApi(authentication),
     options: {
       serviceClusterIPRange: config.serviceClusterIPRange,
       serviceNodePortRange: config.serviceNodePortRange,
@@ -359,17 +398,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     res.end(`${JSON.stringify({ paths: mux.paths() }, null, 2)}\n`)
   })
 
-  let tokenMethods: JwtAndWebhook
-  try {
-    tokenMethods = buildJwtAndWebhook(config, config.serviceAccountIssuers.slice(0, 1), log)
-  } catch (err) {
-    if (err instanceof AuthenticationSetupError) throw new StartupError(err.message)
-    throw err
-  }
-  // The first discovery of each issuer is tried before serving, as the reference's
-  // synchronous initialisation does when it can; an unreachable issuer is retried later.
-  await tokenMethods.start()
-
   const authz = authorizers(config.authorizationModes)
   const flowControl = config.enablePriorityAndFairness
     ? withPriorityAndFairness({ seats: config.maxRequestsInflight + config.maxMutatingRequestsInflight })
@@ -389,7 +417,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       withRequestDeadline(config.requestTimeoutMs),
       withTimeout(),
       withCors(config.corsAllowedOrigins),
-      withAuthentication(bearerTokenMethods(tokenMethods, log), tokenMethods.anonymous ? tokenMethods.anonymous.enabled : config.anonymousAuth),
+      withAuthentication({ union: authentication.union, audiences: authentication.audiences, log: (message) => log.error(message) }),
       withAudit([]),
       withImpersonation(authz),
       flowControl,

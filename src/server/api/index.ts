@@ -36,7 +36,26 @@ export interface ApiDeps {
   runtimeConfig?: readonly KeyValue[]
   /** `--storage-media-type`: how built-in kinds are stored (protobuf when absent, as the spec's default). */
   storageMediaType?: StorageMediaType
+  /**
+   * Handlers of what is not stored: create-only reviews (`virtual` kinds) and subresources
+   * such as serviceaccounts/token, keyed `group/version/resource[/subresource]`
+   * (e.g. `authentication.k8s.io/v1/tokenreviews`, `/v1/serviceaccounts/token`).
+   */
+  virtualHandlers?: ReadonlyMap<string, VirtualHandler>
 }
+
+/** What a virtual handler gets: the request, the names in its URL and the registry to read objects from. */
+export interface VirtualScope {
+  req: Parameters<Handler>[0]
+  res: Parameters<Handler>[1]
+  ctx: RequestContext
+  registry: Registry
+  namespace?: string
+  name?: string
+  query: URLSearchParams
+}
+
+export type VirtualHandler = (scope: VirtualScope) => Promise<void>
 
 const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
   get: getHandler,
@@ -96,7 +115,7 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
       await storage.ready()
-      await route(registryFor(store), kinds, req, res, ctx)
+      await route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers)
     } catch (err) {
       const apiErr = toApiError(err)
       if (apiErr.code >= 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
@@ -111,6 +130,7 @@ async function route(
   req: Parameters<Handler>[0],
   res: Parameters<Handler>[1],
   ctx: RequestContext,
+  virtualHandlers?: ReadonlyMap<string, VirtualHandler>,
 ): Promise<void> {
   const { info } = ctx
   const path = ctx.url.pathname.replace(/\/+$/, '') || '/'
@@ -153,6 +173,24 @@ async function route(
     namespace = undefined
   }
   const verb = info.verb
+  const virtualKey = `${strategy.group}/${strategy.version}/${strategy.resource}${info.subresource !== undefined ? `/${info.subresource}` : ''}`
+  const virtual = strategy.virtual || info.subresource !== undefined ? virtualHandlers?.get(virtualKey) : undefined
+  if (strategy.virtual || virtual) {
+    if (info.subresource !== undefined && (!strategy.subresources?.includes(info.subresource) || info.name === undefined)) throw errors.resourceNotFound()
+    if (!virtual) throw errors.resourceNotFound()
+    if (verb !== 'create') throw errors.methodNotAllowed()
+    if (info.subresource === undefined && info.name !== undefined) throw errors.methodNotAllowed()
+    await virtual({
+      req,
+      res,
+      ctx,
+      registry,
+      ...(namespace !== undefined ? { namespace } : {}),
+      ...(info.name !== undefined ? { name: info.name } : {}),
+      query: ctx.url.searchParams,
+    })
+    return
+  }
   if (info.subresource !== undefined) {
     const sub = info.subresource
     if (!strategy.subresources?.includes(sub) || info.name === undefined) throw errors.resourceNotFound()

@@ -5,7 +5,8 @@
  * AuthenticationSetupError with the reference's message; the server does not start.
  */
 import type { ServerConfig } from '../config.js'
-import type { Authenticator } from '../filters/authentication.js'
+import { audienceAgnostic } from './bearer-token.js'
+import type { AuthenticationOptions } from './index.js'
 import type { Logger } from '../log/logger.js'
 import { type AnonymousSpec, AuthenticationConfigError } from './authentication-config.js'
 import { JwtIssuers } from './jwt-issuers.js'
@@ -71,32 +72,17 @@ export function buildJwtAndWebhook(config: ServerConfig, implicitAudiences: read
 }
 
 /**
- * Until the union authenticator of branch authn-core lands: the bearer token offered to the
- * JWT issuers, then the webhook; a token one of them refuses, or none recognises, is a 401.
+ * The plug-in points of the union (index.ts): the issuers as one token method after bootstrap
+ * tokens, audience-agnostic as the reference wraps them; the webhook last, asked about the
+ * request's audiences; and the file's anonymous section in place of --anonymous-auth.
  */
-export function bearerTokenMethods(methods: JwtAndWebhook, log: Logger): Authenticator[] {
-  if (!methods.jwt && !methods.webhook) return []
-  return [
-    {
-      async authenticate(req) {
-        const header = req.headers.authorization
-        const parts = (typeof header === 'string' ? header.trim() : '').split(' ')
-        if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer' || parts[1] === '') return null
-        const token = parts[1]!
-        let answer
-        try {
-          answer = (await methods.jwt?.authenticateToken(token)) ?? (await methods.webhook?.authenticateToken(token))
-        } catch (err) {
-          log.v(2, `Unable to authenticate the request: ${(err as Error).message}`)
-          throw err
-        }
-        if (!answer) {
-          log.v(2, 'Unable to authenticate the request: invalid bearer token')
-          throw new Error('invalid bearer token')
-        }
-        const groups = answer.user.groups.includes('system:authenticated') ? answer.user.groups : [...answer.user.groups, 'system:authenticated']
-        return { ...answer.user, groups }
-      },
-    },
-  ]
+export function jwtAndWebhookOptions(methods: JwtAndWebhook, anonymousFlag: boolean): Pick<AuthenticationOptions, 'jwt' | 'webhook' | 'anonymous' | 'anonymousConditions'> {
+  const jwt = methods.jwt
+  const webhook = methods.webhook
+  return {
+    ...(jwt ? { jwt: [audienceAgnostic({ name: 'jwt', authenticateToken: (token) => jwt.authenticateToken(token) })] } : {}),
+    ...(webhook ? { webhook: { name: 'webhook', authenticateToken: (token, ctx) => webhook.authenticateToken(token, ctx.audiences) } } : {}),
+    anonymous: methods.anonymous ? methods.anonymous.enabled : anonymousFlag,
+    ...(methods.anonymous && methods.anonymous.conditions.length > 0 ? { anonymousConditions: methods.anonymous.conditions } : {}),
+  }
 }

@@ -1,46 +1,67 @@
 /**
  * End to end with the real kubectl 1.32 against the built server: an OIDC ID token from a test
  * issuer served over HTTPS (--oidc-* and --authentication-config with CEL), and a token
- * answered by a test webhook (and its cache). Each bad credential is a 401 (kubectl: "You must
- * be logged in to the server (Unauthorized)"),
- * never anonymous access. Requests go to a raw path, as discovery itself is denied under
- * --authorization-mode=AlwaysDeny, which names the user in its Forbidden message.
+ * answered by a test webhook (and its cache); `kubectl auth whoami -o json` shows who the
+ * token is. Each bad credential is a 401 (kubectl: "You must be logged in to the server
+ * (Unauthorized)"), never anonymous access.
  */
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'mocha'
 
-import { startExpectingFailure } from '../../support/api-server.js'
-import { KubectlSession } from '../../support/kubectl-session.js'
+import { ApiServer, startExpectingFailure } from '../../support/api-server.js'
+import { KUBECTL } from '../../support/kubectl-session.js'
+import { whoami } from '../authentication/helpers.js'
 import { OidcIssuer, signingKey } from '../../support/oidc-issuer.js'
 import { TokenWebhook } from '../../support/token-webhook.js'
 
 const UNAUTHORIZED = /^error: You must be logged in to the server \(Unauthorized\)$/m
 
-/** The user kubectl's Forbidden message names (every request is denied with --authorization-mode=AlwaysDeny). */
-async function userOf(session: KubectlSession, token: string): Promise<string> {
-  const run = await session.run('get', '--raw', '/api/v1/namespaces/default/configmaps', `--token=${token}`)
-  assert.notEqual(run.code, 0, 'AlwaysDeny refuses')
-  const match = /User "([^"]*)" cannot list resource "configmaps"/.exec(run.stderr)
-  assert.ok(match, `a Forbidden message naming the user, got: ${run.stderr}`)
-  return match[1]!
-}
+/** A server and a directory for the kubeconfigs of the tokens it is shown. */
+class Session {
+  private constructor(
+    readonly server: ApiServer,
+    readonly dir: string,
+  ) {}
 
-/** Waits (up to 10 s: the log is flushed periodically) for the server's log to match. */
-async function logged(session: KubectlSession, pattern: RegExp): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while (!pattern.test(session.server.logs)) {
-    if (Date.now() > deadline) assert.fail(`the server log does not match ${pattern}:\n${session.server.logs.slice(-3000)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+  static async open(ctx: Mocha.Context, args: string[]): Promise<Session> {
+    if (!existsSync(KUBECTL)) {
+      if (process.env.CI) throw new Error(`${KUBECTL} is missing: the kubectl end-to-end tests cannot run in CI`)
+      ctx.skip()
+    }
+    const server = await ApiServer.start({ args })
+    return new Session(server, mkdtempSync(join(tmpdir(), 'e2e-authn-jwt-kubeconfigs-')))
   }
-}
 
-async function refused(session: KubectlSession, token: string): Promise<void> {
-  const run = await session.run('get', '--raw', '/api/v1/namespaces/default/configmaps', `--token=${token}`)
-  assert.notEqual(run.code, 0)
-  assert.match(run.stderr, UNAUTHORIZED)
+  /** `kubectl auth whoami -o json` with the token: the user info the server saw. */
+  async whoami(token: string): Promise<Record<string, unknown>> {
+    const { userInfo, run } = await whoami(this.dir, this.server.port, { token })
+    assert.ok(userInfo, `kubectl auth whoami failed: ${run.stderr}`)
+    return userInfo
+  }
+
+  /** The token gets 401: kubectl says the user must log in. */
+  async refused(token: string): Promise<void> {
+    const { userInfo, run } = await whoami(this.dir, this.server.port, { token })
+    assert.equal(userInfo, undefined, 'the token was accepted')
+    assert.match(run.stderr, UNAUTHORIZED)
+  }
+
+  /** Waits (up to 10 s: the log is flushed periodically) for the server's log to match. */
+  async logged(pattern: RegExp): Promise<void> {
+    const deadline = Date.now() + 10_000
+    while (!pattern.test(this.server.logs)) {
+      if (Date.now() > deadline) assert.fail(`the server log does not match ${pattern}:\n${this.server.logs.slice(-3000)}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.server.stop()
+    rmSync(this.dir, { recursive: true, force: true })
+  }
 }
 
 describe('e2e: JWT, structured authentication configuration and token webhook (kubectl 1.32)', function () {
@@ -58,46 +79,42 @@ describe('e2e: JWT, structured authentication configuration and token webhook (k
   })
 
   describe('--oidc-* options', () => {
-    let session: KubectlSession
+    let session: Session
     before(async function () {
       const ca = join(dir, 'oidc-ca.pem')
       writeFileSync(ca, issuer.tls.caPem)
-      session = await KubectlSession.open(this, 'e2e-oidc-', {
-        args: [
+      session = await Session.open(this, [
           `--oidc-issuer-url=${issuer.url}`,
           '--oidc-client-id=client-a',
           `--oidc-ca-file=${ca}`,
           '--oidc-username-claim=email',
           '--oidc-groups-claim=groups',
           '--oidc-required-claim=hd=example.com',
-          '--authorization-mode=AlwaysDeny',
           '--v=2',
-        ],
-        waitFor: 'listening',
-      })
+      ])
     })
     after(() => session?.close())
 
-    it('recognises an ID token signed by the issuer (email claim, no prefix)', async () => {
-      const token = await issuer.token({ email: 'alice@example.com', email_verified: true, groups: ['dev'], hd: 'example.com' })
-      assert.equal(await userOf(session, token), 'alice@example.com')
+    it('recognises an ID token signed by the issuer (email claim, no prefix; groups)', async () => {
+      const token = await issuer.token({ email: 'alice@example.com', email_verified: true, groups: ['dev', 'ops'], hd: 'example.com' })
+      assert.deepEqual(await session.whoami(token), { username: 'alice@example.com', groups: ['dev', 'ops', 'system:authenticated'] })
     })
 
     it('refuses a wrong signature, a wrong audience, an expired token and a missing required claim with 401', async () => {
       const claims = { email: 'mallory@example.com', hd: 'example.com' }
-      await refused(session, await issuer.token(claims, { key: await signingKey('key-1') }))
-      await refused(session, await issuer.token({ ...claims, aud: 'someone-else' }))
-      await refused(session, await issuer.token(claims, { expiresIn: -120 }))
-      await refused(session, await issuer.token({ email: 'mallory@example.com' }))
-      await refused(session, 'not-a-jwt')
+      await session.refused(await issuer.token(claims, { key: await signingKey('key-1') }))
+      await session.refused(await issuer.token({ ...claims, aud: 'someone-else' }))
+      await session.refused(await issuer.token(claims, { expiresIn: -120 }))
+      await session.refused(await issuer.token({ email: 'mallory@example.com' }))
+      await session.refused('not-a-jwt')
       // The reasons are the reference's, in the server's log only.
-      await logged(session, /Unable to authenticate the request: oidc: required claim hd not present in ID token/)
-      await logged(session, /Unable to authenticate the request: oidc: verify token: oidc: expected audience "client-a" got \["someone-else"\]/)
+      await session.logged(/Unable to authenticate the request: oidc: required claim hd not present in ID token/)
+      await session.logged(/Unable to authenticate the request: oidc: verify token: oidc: expected audience "client-a" got \["someone-else"\]/)
     })
   })
 
   describe('--authentication-config with CEL', () => {
-    let session: KubectlSession
+    let session: Session
     let configFile: string
     const config = (usernamePrefix: string) => `apiVersion: apiserver.config.k8s.io/v1beta1
 kind: AuthenticationConfiguration
@@ -127,54 +144,52 @@ jwt:
     before(async function () {
       configFile = join(dir, 'authentication-config.yaml')
       writeFileSync(configFile, config('cel:'))
-      session = await KubectlSession.open(this, 'e2e-authn-config-', {
-        args: [`--authentication-config=${configFile}`, '--authorization-mode=AlwaysDeny', '--v=2'],
-        waitFor: 'listening',
-      })
+      session = await Session.open(this, [`--authentication-config=${configFile}`, '--v=2'])
     })
     after(() => session?.close())
 
-    it('maps the user with CEL expressions', async () => {
+    it('maps username, uid, groups and extra with CEL expressions', async () => {
       const token = await issuer.token({ aud: 'client-b', sub: 'bob', roles: ['reader'], tier: 'gold' })
-      assert.equal(await userOf(session, token), 'cel:bob')
+      assert.deepEqual(await session.whoami(token), {
+        username: 'cel:bob',
+        uid: 'bob-uid',
+        groups: ['role:reader', 'system:authenticated'],
+        extra: { 'example.org/tier': ['gold'] },
+      })
     })
 
     it('refuses a token failing a claim or user validation rule with 401', async () => {
-      await refused(session, await issuer.token({ sub: 'carol', roles: [], tier: 'bronze' }))
-      await refused(session, await issuer.token({ sub: 'system:carol', roles: [], tier: 'gold' }))
-      await refused(session, await issuer.token({ aud: 'client-c', sub: 'carol', roles: [], tier: 'gold' }))
-      await logged(session, /validation expression 'claims\.tier in \['gold', 'silver'\]' failed: tier must be gold or silver/)
-      await logged(session, /validation expression '!user\.username\.startsWith\('cel:system:'\)' failed: no system users from this issuer/)
+      await session.refused(await issuer.token({ sub: 'carol', roles: [], tier: 'bronze' }))
+      await session.refused(await issuer.token({ sub: 'system:carol', roles: [], tier: 'gold' }))
+      await session.refused(await issuer.token({ aud: 'client-c', sub: 'carol', roles: [], tier: 'gold' }))
+      await session.logged(/validation expression 'claims\.tier in \['gold', 'silver'\]' failed: tier must be gold or silver/)
+      await session.logged(/validation expression '!user\.username\.startsWith\('cel:system:'\)' failed: no system users from this issuer/)
     })
 
     it('applies a change of the file without a restart', async () => {
       writeFileSync(configFile, config('reloaded:'))
       const token = await issuer.token({ sub: 'dora', roles: [], tier: 'silver' })
       const deadline = Date.now() + 20_000
-      let user = await userOf(session, token)
+      let user = (await session.whoami(token)).username
       while (user !== 'reloaded:dora' && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 250))
-        user = await userOf(session, token)
+        user = (await session.whoami(token)).username
       }
       assert.equal(user, 'reloaded:dora')
     })
   })
 
   describe('--authentication-token-webhook-config-file', () => {
-    let session: KubectlSession
+    let session: Session
     let webhook: TokenWebhook
     before(async function () {
       webhook = await TokenWebhook.start()
       webhook.users.set('webhook-good', { username: 'hook-user', uid: 'h-1', groups: ['hookers'] })
-      session = await KubectlSession.open(this, 'e2e-webhook-', {
-        args: [
-          `--authentication-token-webhook-config-file=${webhook.kubeconfig(dir)}`,
-          '--authentication-token-webhook-version=v1',
-          '--authentication-token-webhook-cache-ttl=1h',
-          '--authorization-mode=AlwaysDeny',
-        ],
-        waitFor: 'listening',
-      })
+      session = await Session.open(this, [
+        `--authentication-token-webhook-config-file=${webhook.kubeconfig(dir)}`,
+        '--authentication-token-webhook-version=v1',
+        '--authentication-token-webhook-cache-ttl=1h',
+      ])
     })
     after(async () => {
       await session?.close()
@@ -182,19 +197,20 @@ jwt:
     })
 
     it('recognises a token the webhook accepts, and answers again from the cache', async () => {
-      assert.equal(await userOf(session, 'webhook-good'), 'hook-user')
+      assert.deepEqual(await session.whoami('webhook-good'), { username: 'hook-user', uid: 'h-1', groups: ['hookers', 'system:authenticated'] })
+      assert.equal(webhook.reviews.at(-1)!.spec.audiences, undefined, 'no API audiences configured, none asked about')
       const reviews = webhook.reviews.filter((r) => r.spec.token === 'webhook-good').length
       assert.equal(reviews, 1)
       assert.equal(webhook.reviews.at(-1)!.apiVersion, 'authentication.k8s.io/v1')
-      assert.equal(await userOf(session, 'webhook-good'), 'hook-user')
+      assert.equal((await session.whoami('webhook-good')).username, 'hook-user')
       assert.equal(webhook.reviews.filter((r) => r.spec.token === 'webhook-good').length, 1, 'the second request was answered from the cache')
     })
 
     it('refuses a token the webhook denies, and every token while the webhook fails, with 401', async () => {
-      await refused(session, 'webhook-unknown')
+      await session.refused('webhook-unknown')
       webhook.failWith = 500
       try {
-        await refused(session, 'webhook-other')
+        await session.refused('webhook-other')
       } finally {
         webhook.failWith = undefined
       }
