@@ -217,6 +217,30 @@ jwt:
     })
   })
 
+  describe('the anonymous section of --authentication-config', () => {
+    let server: ApiServer
+    before(async () => {
+      const file = join(dir, 'anonymous.yaml')
+      writeFileSync(file, 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\nanonymous:\n  enabled: true\n  conditions:\n  - path: /livez\n  - path: /readyz\n')
+      server = await ApiServer.start({ args: [`--authentication-config=${file}`] })
+    })
+    after(() => server?.stop())
+
+    it('lets anonymous requests reach the listed paths only', async () => {
+      assert.equal((await server.waitUntil('/livez', 200)).body, 'ok')
+      const api = await server.get('/api')
+      assert.equal(api.status, 401)
+      assert.equal(JSON.parse(api.body).message, 'Unauthorized')
+    })
+
+    it('cannot be combined with --anonymous-auth', async () => {
+      const file = join(dir, 'anonymous.yaml')
+      const { code, output } = await startExpectingFailure([`--authentication-config=${file}`, '--anonymous-auth=true'])
+      assert.equal(code, 1)
+      assert.match(output, /anonymous: Forbidden: --anonymous-auth flag cannot be set when anonymous field is configured in authentication configuration file/)
+    })
+  })
+
   describe('start-up errors', () => {
     it('a malformed --authentication-config stops the server with a message naming the file and line', async () => {
       const bad = join(dir, 'bad.yaml')
