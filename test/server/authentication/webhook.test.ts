@@ -58,6 +58,14 @@ describe('server/authentication/webhook', () => {
     assert.equal(webhook.reviews.length, 4)
   })
 
+  it('asks the webhook again once the TTL has passed', async () => {
+    const shortLived = authenticator({ cacheTtlMs: 100 })
+    await shortLived.authenticateToken('good-token')
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await shortLived.authenticateToken('good-token')
+    assert.equal(webhook.reviews.length, 2)
+  })
+
   it('refuses with status.error and does not cache it', async () => {
     webhook.errorText = 'token revoked'
     const cached = authenticator()
