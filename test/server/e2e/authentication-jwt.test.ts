@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'mocha'
 
 import { ApiServer, startExpectingFailure } from '../../support/api-server.js'
 import { KUBECTL } from '../../support/kubectl-session.js'
-import { whoami } from '../authentication/helpers.js'
+import { kubectl, whoami } from '../authentication/helpers.js'
 import { OidcIssuer, signingKey } from '../../support/oidc-issuer.js'
 import { TokenWebhook } from '../../support/token-webhook.js'
 
@@ -31,7 +31,7 @@ class Session {
       if (process.env.CI) throw new Error(`${KUBECTL} is missing: the kubectl end-to-end tests cannot run in CI`)
       ctx.skip()
     }
-    const server = await ApiServer.start({ args })
+    const server = await ApiServer.start({ args, admin: true })
     return new Session(server, mkdtempSync(join(tmpdir(), 'e2e-authn-jwt-kubeconfigs-')))
   }
 
@@ -47,6 +47,15 @@ class Session {
     const { userInfo, run } = await whoami(this.dir, this.server.port, { token })
     assert.equal(userInfo, undefined, 'the token was accepted')
     assert.match(run.stderr, UNAUTHORIZED)
+  }
+
+  /** The administrator creates a TokenReview of the token (the TokenReview API); returns its status. */
+  async tokenReview(token: string): Promise<{ authenticated?: boolean; user?: Record<string, unknown>; error?: string }> {
+    const file = join(this.dir, 'tokenreview.json')
+    writeFileSync(file, JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } }))
+    const run = await kubectl(this.server.adminKubeconfig, this.dir, 'create', '-f', file, '-o', 'json')
+    assert.equal(run.code, 0, `kubectl create tokenreview failed: ${run.stderr}`)
+    return (JSON.parse(run.stdout) as { status: { authenticated?: boolean; user?: Record<string, unknown>; error?: string } }).status
   }
 
   /** Waits (up to 10 s: the log is flushed periodically) for the server's log to match. */
@@ -98,6 +107,16 @@ describe('e2e: JWT, structured authentication configuration and token webhook (k
     it('recognises an ID token signed by the issuer (email claim, no prefix; groups)', async () => {
       const token = await issuer.token({ email: 'alice@example.com', email_verified: true, groups: ['dev', 'ops'], hd: 'example.com' })
       assert.deepEqual(await session.whoami(token), { username: 'alice@example.com', groups: ['dev', 'ops', 'system:authenticated'] })
+    })
+
+    it('answers a TokenReview of an ID token, and of a refused one', async () => {
+      const token = await issuer.token({ email: 'erin@example.com', hd: 'example.com' })
+      const accepted = await session.tokenReview(token)
+      assert.equal(accepted.authenticated, true)
+      assert.deepEqual(accepted.user, { username: 'erin@example.com', groups: ['system:authenticated'] })
+      const refused = await session.tokenReview(await issuer.token({ email: 'erin@example.com' }))
+      assert.notEqual(refused.authenticated, true)
+      assert.ok(refused.error, 'the refusal carries an error')
     })
 
     it('refuses a wrong signature, a wrong audience, an expired token and a missing required claim with 401', async () => {
