@@ -27,13 +27,21 @@ export interface JwtAndWebhook {
   stop(): void
 }
 
-export function buildJwtAndWebhook(config: ServerConfig, implicitAudiences: readonly string[], log: Logger): JwtAndWebhook {
+export interface JwtAndWebhookContext {
+  /** The server's API audiences: a webhook review answered without audiences is for these. */
+  implicitAudiences: readonly string[]
+  /** The service-account issuers, which a JWT issuer may not reuse. */
+  serviceAccountIssuers: readonly string[]
+}
+
+export function buildJwtAndWebhook(config: ServerConfig, context: JwtAndWebhookContext, log: Logger): JwtAndWebhook {
+  const { implicitAudiences } = context
   let jwt: JwtIssuers | undefined
   try {
     if (config.authenticationConfig || config.oidc) {
       jwt = new JwtIssuers({
         ...(config.authenticationConfig ? { authenticationConfigFile: config.authenticationConfig } : { oidc: config.oidc }),
-        serviceAccountIssuers: config.serviceAccountIssuers,
+        serviceAccountIssuers: context.serviceAccountIssuers,
         log: { error: (m) => log.error(m), v: (level, m) => log.v(level, m), info: (m) => log.info(m) },
       })
     }

@@ -22,12 +22,8 @@ export function authenticationOptions(config: ServerConfig, extraClientCas: CaBu
           },
         }
       : {}),
-    apiAudiences: apiAudiences(config),
+    apiAudiences: config.apiAudiences,
     log: (level, message) => log.v(level, message),
   }
 }
 
-/** --api-audiences, or else the first service-account issuer. */
-export function apiAudiences(config: ServerConfig): string[] {
-  return config.apiAudiences.length > 0 ? config.apiAudiences : config.serviceAccountIssuers.slice(0, 1)
-}

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ApiServer, startExpectingFailure } from '../../support/api-server.js'
 import { KUBECTL } from '../../support/kubectl-session.js'
-import { type ClientCert, type TestCa, makeCa, makeClientCert, whoami } from './helpers.js'
+import { type ClientCert, type TestCa, kubectl, makeCa, makeClientCert, whoami, writeKubeconfig } from './helpers.js'
 
 const UNAUTHORIZED = '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}'
 const SSR = JSON.stringify({ kind: 'SelfSubjectReview', apiVersion: 'authentication.k8s.io/v1' })
@@ -75,6 +75,17 @@ describe('authentication: client certificates and the token file (end to end)', 
     assert.deepEqual(alice.userInfo, { username: 'alice', uid: '1001', groups: ['dev', 'ops', 'system:authenticated'] }, alice.run.stderr)
     const robot = await whoami(dir, server.port, { token: 'ci-token' }, 'robot')
     assert.deepEqual(robot.userInfo, { username: 'ci-robot', uid: 'ci-uid', groups: ['system:authenticated'] }, robot.run.stderr)
+  })
+
+  it('with no service-account flags, kubectl create token default works with a key generated in --cert-dir', async () => {
+    const adminConfig = writeKubeconfig(dir, 'admin', server.port, server.admin())
+    const created = await kubectl(adminConfig, dir, 'create', 'token', 'default')
+    assert.equal(created.code, 0, created.stderr)
+    assert.ok(existsSync(join(server.certDir, 'sa.key')))
+    const { userInfo, run } = await whoami(dir, server.port, { token: created.stdout.trim() }, 'default-sa')
+    assert.equal(userInfo?.username, 'system:serviceaccount:default:default', run.stderr)
+    const issuer = JSON.parse((await server.get('/.well-known/openid-configuration')).body)
+    assert.equal(issuer.issuer, 'https://kubernetes.default.svc.cluster.local')
   })
 
   it('expired, not-yet-valid, foreign and server-only certificates are refused with 401', async () => {

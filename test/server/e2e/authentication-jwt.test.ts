@@ -217,7 +217,8 @@ jwt:
 
     it('recognises a token the webhook accepts, and answers again from the cache', async () => {
       assert.deepEqual(await session.whoami('webhook-good'), { username: 'hook-user', uid: 'h-1', groups: ['hookers', 'system:authenticated'] })
-      assert.equal(webhook.reviews.at(-1)!.spec.audiences, undefined, 'no API audiences configured, none asked about')
+      // No --api-audiences: the server's audience is its default service-account issuer.
+      assert.deepEqual(webhook.reviews.at(-1)!.spec.audiences, ['https://kubernetes.default.svc.cluster.local'])
       const reviews = webhook.reviews.filter((r) => r.spec.token === 'webhook-good').length
       assert.equal(reviews, 1)
       assert.equal(webhook.reviews.at(-1)!.apiVersion, 'authentication.k8s.io/v1')
