@@ -329,19 +329,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await ensure(systemPriorityClasses())
       },
       'start-cluster-authentication-info-controller': async () => {
-        await ensure(
-          authenticationInfo(
-            authentication.clientCa?.pem,
-            authentication.requestHeaderCa && {
-              caPem: authentication.requestHeaderCa.pem,
-              allowedNames: config.requestheaderAllowedNames,
-              usernameHeaders: config.requestheaderUsernameHeaders,
-              uidHeaders: config.requestheaderUidHeaders,
-              groupHeaders: config.requestheaderGroupHeaders,
-              extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
-            },
-          ),
+        const [info] = authenticationInfo(
+          authentication.clientCa?.pem,
+          authentication.requestHeaderCa && {
+            caPem: authentication.requestHeaderCa.pem,
+            allowedNames: config.requestheaderAllowedNames,
+            usernameHeaders: config.requestheaderUsernameHeaders,
+            uidHeaders: config.requestheaderUidHeaders,
+            groupHeaders: config.requestheaderGroupHeaders,
+            extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
+          },
         )
+        if ((await ensure([info!])) > 0) return
+        // Written by an earlier start: it publishes what this one trusts (as the reference's controller keeps it).
+        const store = await storeNow()
+        const current = await readObject?.('', 'v1', 'configmaps', 'kube-system', 'extension-apiserver-authentication')
+        const kv = await store.get(info!.key)
+        if (!current || !kv || JSON.stringify(current.data ?? {}) === JSON.stringify(info!.object.data)) return
+        const metadata = { ...(current.metadata as Record<string, unknown>) }
+        delete metadata.resourceVersion
+        await store.update(info!.key, bootstrapCodec.encode({ ...current, metadata, data: info!.object.data as Record<string, unknown> }), kv.modRevision)
       },
       'start-aggregator-informers': async () => {
         await storeNow()

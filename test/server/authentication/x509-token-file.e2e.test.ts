@@ -137,6 +137,34 @@ describe('authentication: --anonymous-auth=false and start-up errors (end to end
     }
   })
 
+  it('a restart with another --client-ca-file publishes it in extension-apiserver-authentication', async () => {
+    const first = await makeCa('first-ca')
+    const second = await makeCa('second-ca')
+    writeFileSync(join(dir, 'first.crt'), first.certPem)
+    writeFileSync(join(dir, 'second.crt'), second.certPem)
+    const published = async (server: ApiServer) =>
+      (await server.waitForBody('/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication', /client-ca-file/, 200)).body
+    let server = await ApiServer.start({ args: [`--client-ca-file=${join(dir, 'first.crt')}`] })
+    const certDir = server.certDir
+    const dataDir = server.dataDir
+    try {
+      assert.ok(JSON.parse(await published(server)).data['client-ca-file'].includes(first.certPem))
+    } finally {
+      await server.stop(true)
+    }
+    server = await ApiServer.start({ certDir, dataDir, args: [`--client-ca-file=${join(dir, 'second.crt')}`] })
+    try {
+      // A piece of the new CA's base64 (no regular-expression characters but + and /).
+      const piece = second.certPem.split('\n')[2]!.slice(0, 40).replace(/[+/]/g, '.')
+      const reply = await server.waitForBody('/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication', new RegExp(piece), 200)
+      const data = JSON.parse(reply.body).data
+      assert.ok(data['client-ca-file'].includes(second.certPem))
+      assert.ok(!data['client-ca-file'].includes(first.certPem))
+    } finally {
+      await server.stop()
+    }
+  })
+
   const failing = (args: string[]) => startExpectingFailure(['--bind-address=127.0.0.1', '--secure-port=1', `--cert-dir=${join(dir, 'certs')}`, `--data-dir=${join(dir, 'data')}`, ...args])
 
   it('a malformed token file stops the server naming the file and the line', async () => {

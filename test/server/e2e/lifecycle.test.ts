@@ -129,7 +129,7 @@ describe('server: lifecycle (end to end)', function () {
       assert.equal(lines.length, 1)
       assert.match(lines[0], /^W\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [\w.-]+:\d+\] /)
       assert.match(lines[0], /--audit-log-path/)
-      assert.match(lines[0], /--kubelet-timeout/)
+      assert.match(lines[0], /--nodeagent-timeout/)
     } finally {
       await server.stop()
     }
