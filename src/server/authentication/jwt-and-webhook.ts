@@ -5,10 +5,10 @@
  * AuthenticationSetupError with the reference's message; the server does not start.
  */
 import type { ServerConfig } from '../config.js'
-import { audienceAgnostic } from './bearer-token.js'
-import type { AuthenticationOptions } from './index.js'
 import type { Logger } from '../log/logger.js'
 import { type AnonymousSpec, AuthenticationConfigError } from './authentication-config.js'
+import { audienceAgnostic } from './bearer-token.js'
+import type { AuthenticationOptions } from './index.js'
 import { JwtIssuers } from './jwt-issuers.js'
 import { WebhookConfigError, WebhookTokenAuthenticator } from './webhook.js'
 

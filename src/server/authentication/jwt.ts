@@ -10,6 +10,7 @@ import { compactVerify, decodeProtectedHeader, errors as joseErrors, type JWTPay
 
 import type { UserInfo } from '../http/types.js'
 import type { CompiledJwtAuthenticator, CompiledRule } from './authentication-config.js'
+import { AuthenticationError } from './authenticator.js'
 import { OidcProvider } from './oidc-discovery.js'
 
 /** The algorithms the reference allows (--oidc-signing-algs; all of them for --authentication-config). */
@@ -21,9 +22,7 @@ const INIT_RETRY_MS = 10_000
 const NOT_BEFORE_LEEWAY_S = 5 * 60
 
 /** A refused token: the message is the reference's, for the log. */
-export class JwtAuthenticationError extends Error {
-  override name = 'AuthenticationError'
-}
+export class JwtAuthenticationError extends AuthenticationError {}
 
 export interface JwtLog {
   error(message: string): void

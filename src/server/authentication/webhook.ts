@@ -13,6 +13,7 @@ import { request as httpsRequest } from 'node:https'
 import { ClientConfigError } from '../../core/client/errors.js'
 import { type Connection, resolveConnection } from '../../core/client/connection.js'
 import type { UserInfo } from '../http/types.js'
+import { AuthenticationError } from './authenticator.js'
 import { type TokenAnswer, TokenCache } from './token-cache.js'
 
 export const WEBHOOK_VERSIONS = ['v1', 'v1beta1']
@@ -26,9 +27,7 @@ export class WebhookConfigError extends Error {
 }
 
 /** A refused token: the message is for the log. */
-export class WebhookAuthenticationError extends Error {
-  override name = 'AuthenticationError'
-}
+export class WebhookAuthenticationError extends AuthenticationError {}
 
 export interface WebhookOptions {
   configFile: string
