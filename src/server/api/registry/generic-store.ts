@@ -108,6 +108,8 @@ export type ApiWatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 
 export interface ApiWatchEvent {
   type: ApiWatchEventType
   object: KubeObject | Record<string, unknown>
+  /** One of the events for the state the watch starts from (delivered at the client's pace, never dropped). */
+  initial?: boolean
 }
 
 export interface WatchOptions extends Selection {
@@ -676,10 +678,11 @@ export class GenericStore {
       })
       for (const kv of page.items) {
         const obj = this.decodeKv(kv)
-        if (this.matches(obj, options)) initial.push({ type: 'ADDED', object: obj })
+        if (this.matches(obj, options)) initial.push({ type: 'ADDED', object: obj, initial: true })
       }
       if (options.sendInitialEvents === true && options.allowWatchBookmarks) {
         initial.push({
+          initial: true,
           type: 'BOOKMARK',
           object: {
             kind: this.strategy.kind,
