@@ -20,8 +20,17 @@ const objects = Number(process.env.OVERLOAD_OBJECTS ?? 1000)
 const objectBytes = Number(process.env.OVERLOAD_OBJECT_BYTES ?? 10_000)
 const seconds = Number(process.env.OVERLOAD_SECONDS ?? 15)
 const inflight = Number(process.env.OVERLOAD_INFLIGHT ?? 10)
+// Priority and fairness (the default) queues requests over the limit and exempts probes;
+// OVERLOAD_APF=false measures the plain max-in-flight filter, which refuses them with 429.
+const apf = process.env.OVERLOAD_APF !== 'false'
 const concurrency = inflight * 10
 const TOKEN = 'overload-bench-token'
+
+/** CPU seconds the process has used (user + system). */
+const cpuSeconds = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
 
 const rssMiB = (pid) => {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
@@ -112,7 +121,7 @@ async function run(storeName, storeArgs) {
     process.execPath,
     [
       bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`,
-      `--max-requests-inflight=${inflight}`, `--max-mutating-requests-inflight=${Math.max(1, inflight / 2)}`, '--enable-priority-and-fairness=false',
+      `--max-requests-inflight=${inflight}`, `--max-mutating-requests-inflight=${Math.max(1, inflight / 2)}`, `--enable-priority-and-fairness=${apf}`,
       `--token-auth-file=${dir}/tokens.csv`, '--authorization-mode=AlwaysAllow', ...storeArgs,
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
@@ -125,6 +134,8 @@ async function run(storeName, storeArgs) {
     const idle = rssMiB(server.pid)
     const baseline = summarize(await probeFor(port, 3000, server.pid, { value: 0 }))
     await loopDelayMaxMs(port)
+    const cpuBefore = cpuSeconds(server.pid)
+    const loadStarted = Date.now()
     const load = spawn(process.execPath, [loadScript, `https://127.0.0.1:${port}/api/v1/namespaces/default/configmaps`, String(concurrency), String(seconds), TOKEN], { stdio: ['ignore', 'pipe', 'inherit'] })
     let loadOut = ''
     load.stdout.on('data', (c) => (loadOut += c))
@@ -137,15 +148,17 @@ async function run(storeName, storeArgs) {
       await new Promise((r) => setTimeout(r, 250))
     }
     await loadDone
+    const cpuShare = (cpuSeconds(server.pid) - cpuBefore) / ((Date.now() - loadStarted) / 1000)
     const loopDelay = await loopDelayMaxMs(port)
     const counts = JSON.parse(loadOut || '{}')
-    // Memory after: the lowest RSS seen in the 10 s after the load (the heap shrinks as V8 collects).
+    // Memory after: the lowest RSS seen in the 30 s after the load (V8 gives memory back in
+    // the idle collections that follow).
     let after = Infinity
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 60; i++) {
       await new Promise((r) => setTimeout(r, 500))
       after = Math.min(after, rssMiB(server.pid))
     }
-    return { storeName, loopDelay, idle, peak: peak.value, after, baseline, loaded: summarize(underLoad), counts }
+    return { storeName, cpuShare, loopDelay, idle, peak: peak.value, after, baseline, loaded: summarize(underLoad), counts }
   } finally {
     server.kill('SIGKILL')
     rmSync(dir, { recursive: true, force: true })
@@ -166,15 +179,15 @@ if (etcdAvailable()) {
 seedAgent.destroy()
 
 const ms = (v) => (Number.isNaN(v) ? '–' : `${v.toFixed(0)} ms`)
-console.log(`${objects} ConfigMaps of ${objectBytes} B (a list is ~${((objects * objectBytes) / 1e6).toFixed(0)} MB); --max-requests-inflight=${inflight}; ${concurrency} listing clients for ${seconds} s`)
+console.log(`${objects} ConfigMaps of ${objectBytes} B (a list is ~${((objects * objectBytes) / 1e6).toFixed(0)} MB); --max-requests-inflight=${inflight}; priority and fairness ${apf ? 'on' : 'off'}; ${concurrency} listing clients for ${seconds} s`)
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}\n`)
-console.log('| store | probe idle p50 / max | probe under load p50 / p99 / max | probes unanswered in 5 s | lists 200 / 429 / other / errors | event-loop delay max | RSS idle | RSS peak | RSS after | after ÷ idle |')
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
+console.log('| store | probe idle p50 / max | probe under load p50 / p99 / max | probes unanswered in 5 s | lists 200 / 429 / other / errors | event-loop delay max | server CPU under load | RSS idle | RSS peak | RSS after | after ÷ idle |')
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
 let met = true
 for (const r of results) {
   const c = r.counts
   console.log(
-    `| ${r.storeName} | ${ms(r.baseline.p50)} / ${ms(r.baseline.max)} | ${ms(r.loaded.p50)} / ${ms(r.loaded.p99)} / ${ms(r.loaded.max)} | ${r.loaded.unanswered} of ${r.loaded.count} | ${c.ok} / ${c.tooManyRequests} / ${c.otherStatus} / ${c.errors} | ${ms(r.loopDelay)} | ${r.idle.toFixed(0)} MiB | ${r.peak.toFixed(0)} MiB | ${r.after.toFixed(0)} MiB | ${(r.after / r.idle).toFixed(2)} |`,
+    `| ${r.storeName} | ${ms(r.baseline.p50)} / ${ms(r.baseline.max)} | ${ms(r.loaded.p50)} / ${ms(r.loaded.p99)} / ${ms(r.loaded.max)} | ${r.loaded.unanswered} of ${r.loaded.count} | ${c.ok} / ${c.tooManyRequests} / ${c.otherStatus} / ${c.errors} | ${ms(r.loopDelay)} | ${(r.cpuShare * 100).toFixed(0)} % of a core | ${r.idle.toFixed(0)} MiB | ${r.peak.toFixed(0)} MiB | ${r.after.toFixed(0)} MiB | ${(r.after / r.idle).toFixed(2)} |`,
   )
   const ok = r.loaded.unanswered === 0 && r.loaded.max <= 1000 && r.peak < 400 && r.after < 2 * r.idle
   met &&= ok

@@ -57,6 +57,8 @@ export interface ListStream {
  * costs little, small enough that one page is a short turn of the event loop.
  */
 export const LIST_PAGE_SIZE = 100
+/** Objects decoded (and then encoded by the writer) between two turns of the event loop. */
+export const LIST_DECODE_SLICE = 20
 
 /** Lets other callbacks (new connections, probes) run before a long job goes on. */
 export function yieldToEventLoop(): Promise<void> {
@@ -404,10 +406,11 @@ export class GenericStore {
     async function* pages(): AsyncGenerator<KubeObject[]> {
       let page = first
       for (;;) {
-        // A page from a cache can hold the whole collection: decoded in slices all the same.
-        for (let i = 0; i < page.items.length; i += LIST_PAGE_SIZE) {
+        // Decoded in slices, each a short turn of the event loop (a page from a cache can hold
+        // the whole collection).
+        for (let i = 0; i < page.items.length; i += LIST_DECODE_SLICE) {
           const objects: KubeObject[] = []
-          for (const kv of page.items.slice(i, i + LIST_PAGE_SIZE)) {
+          for (const kv of page.items.slice(i, i + LIST_DECODE_SLICE)) {
             const obj = self.decodeKv(kv)
             if (self.matches(obj, options)) objects.push(obj)
           }
