@@ -665,7 +665,8 @@ export class GenericStore {
    */
   async watch(options: WatchOptions): Promise<ApiWatch> {
     const prefix = this.prefix(options.namespace)
-    const initial: ApiWatchEvent[] = []
+    // The current state, read page by page as the client takes it (see streamList).
+    let initial: AsyncGenerator<ApiWatchEvent> | undefined
     let from: number
     const rv = options.resourceVersion ?? ''
     const legacyInitial = options.sendInitialEvents === undefined && (rv === '' || rv === '0')
@@ -676,25 +677,29 @@ export class GenericStore {
         const current = await this.store.currentRevision()
         if (wanted > current) throw errors.timeout(`Too large resource version: ${wanted}, current: ${current}`)
       }
-      const page = await this.store.list(prefix).catch((e: unknown) => {
-        throw toApiError(e)
+      const state = await this.streamList({
+        ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+        ...(options.labels ? { labels: options.labels } : {}),
+        ...(options.fields ? { fields: options.fields } : {}),
       })
-      for (const kv of page.items) {
-        const obj = this.decodeKv(kv)
-        if (this.matches(obj, options)) initial.push({ type: 'ADDED', object: obj, initial: true })
-      }
-      if (options.sendInitialEvents === true && options.allowWatchBookmarks) {
-        initial.push({
-          initial: true,
-          type: 'BOOKMARK',
-          object: {
-            kind: this.strategy.kind,
-            apiVersion: this.apiVersion,
-            metadata: { resourceVersion: String(page.revision), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },
-          },
-        })
-      }
-      from = page.revision + 1
+      const revision = Number(state.resourceVersion)
+      const bookmark = options.sendInitialEvents === true && options.allowWatchBookmarks
+      const self = this
+      initial = (async function* () {
+        for await (const page of state.pages) for (const object of page) yield { type: 'ADDED', object, initial: true }
+        if (bookmark) {
+          yield {
+            initial: true,
+            type: 'BOOKMARK',
+            object: {
+              kind: self.strategy.kind,
+              apiVersion: self.apiVersion,
+              metadata: { resourceVersion: String(revision), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },
+            },
+          }
+        }
+      })()
+      from = revision + 1
     } else if (rv === '' || rv === '0') {
       from = (await this.store.currentRevision()) + 1
     } else {
@@ -709,8 +714,8 @@ export class GenericStore {
     }
     const self = this
     async function* events(): AsyncGenerator<ApiWatchEvent> {
-      yield* initial
       try {
+        if (initial) yield* initial
         for await (const ev of watch) {
           const out = self.translate(ev, options)
           if (out) yield out
