@@ -4,6 +4,7 @@
  * definitions on the first only) or protobuf (`…;stream=watch`: length-prefixed WatchEvent
  * envelopes), BOOKMARKs when allowed, an ERROR event (410 Expired) when the resourceVersion is
  * compacted, and the end after `timeoutSeconds` (the reference's 30–60 minutes when absent).
+ * Events go at the client's pace, and a watcher that stops reading is closed (watch-sender.ts).
  * The reference's WatchList options (`sendInitialEvents` with `resourceVersionMatch=NotOlderThan`)
  * are defaulted and validated as its ListOptions are.
  */
