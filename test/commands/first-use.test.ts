@@ -59,6 +59,8 @@ describe('first use (built binary)', function () {
       assertUsageError(await client(['health', 'watch', '--once', '--bogus']), 2, 'error: unknown flag: --bogus', "See 'client health watch --help' for usage.")
       assertUsageError(await client(['flags', 'validate', '--bogus']), 2, 'error: unknown flag: --bogus', "See 'client flags validate --help' for usage.")
       assertUsageError(await client(['patch', '--bogus']), 1, 'error: unknown flag: --bogus', "See 'client patch --help' for usage.")
+      // server start reports it as the server does (exit 1), with the same first and last lines.
+      assertUsageError(await client(['server', 'start', '--bogus']), 1, 'error: unknown flag: --bogus', "See 'client server start --help' for usage.")
     })
 
     it('a flag value kubectl would refuse', async () => {

@@ -91,7 +91,7 @@ describe('documentation', () => {
 
   it('the README shows the two set-up commands and puts client on PATH with them', () => {
     const text = readFileSync(join(root, 'README.md'), 'utf8')
-    assert.match(text, /```sh\nnpm ci\nnpm link\n```/)
+    assert.match(text, /```sh\nnpm ci\nnpm link --ignore-scripts\n```/)
   })
 
   it('every command the README shows exists (client <command> --help succeeds)', function () {

@@ -1,11 +1,12 @@
 /**
  * The README's quick start, run as written: its command lines are read from README.md and run
  * by bash, one by one, in a fresh home directory (so the data directory, the certificates and
- * ~/.kube/client.config are new), with `client` and `kubectl` on PATH as the set-up puts them
- * there. The only change is the port: the `client` on PATH adds `--secure-port=<a free port>`
- * to `server start`, so the test never needs 6443 (the README's default) to be free; the
- * kubeconfig the server writes carries that port to every later step. Each step's output is
- * checked against what kubectl and the commands are documented to print.
+ * ~/.kube/client.config are new), with `client` on PATH by the README's
+ * `npm link --ignore-scripts` (into a global prefix of the test's own) and kubectl 1.32 as
+ * `kubectl`. The only change is the port: the `client` on PATH adds `--secure-port=<a free
+ * port>` to `server start`, so the test never needs 6443 (the README's default) to be free;
+ * the kubeconfig the server writes carries that port to every later step. Each step's output
+ * is checked against what kubectl and the commands are documented to print.
  */
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
@@ -51,13 +52,20 @@ describe("README: the quick start, as written (end to end)", function () {
       this.skip()
     }
     home = mkdtempSync(join(tmpdir(), 'client-quick-start-'))
+    // The README's second set-up command, into a global prefix of the test's own.
+    const prefix = join(home, 'npm-global')
+    const link = spawnSync('npm', ['link', '--ignore-scripts'], { cwd: root, encoding: 'utf8', env: { ...process.env, npm_config_prefix: prefix }, timeout: 120_000 })
+    assert.equal(link.status, 0, `npm link --ignore-scripts failed: ${link.stderr}`)
+    assert.doesNotMatch(link.stderr, /warn/i, 'npm link prints no warning')
+    const linked = join(prefix, 'bin/client')
+    assert.ok(existsSync(linked), `npm link put no client in ${prefix}/bin`)
     const bin = join(home, 'bin')
     mkdirSync(bin)
     const [port] = await freePorts(1)
-    // `client` as `npm link` installs it (the package's bin), plus the test's port.
+    // The linked `client`, plus the test's port for `server start`.
     writeFileSync(
       join(bin, 'client'),
-      `#!/bin/sh\nif [ "$1" = server ] && [ "$2" = start ]; then exec "${process.execPath}" "${join(root, 'bin/run.js')}" "$@" --secure-port=${port}; fi\nexec "${process.execPath}" "${join(root, 'bin/run.js')}" "$@"\n`,
+      `#!/bin/sh\nif [ "$1" = server ] && [ "$2" = start ]; then exec "${linked}" "$@" --secure-port=${port}; fi\nexec "${linked}" "$@"\n`,
     )
     writeFileSync(join(bin, 'kubectl'), `#!/bin/sh\nexec "${KUBECTL}" "$@"\n`)
     chmodSync(join(bin, 'client'), 0o755)
