@@ -38,7 +38,7 @@ export class Registry {
   constructor(
     readonly store: Store,
     kinds: readonly Strategy[] = KINDS,
-    private readonly log: (level: number, msg: string) => void = () => {},
+    readonly log: (level: number, msg: string) => void = () => {},
     readonly options: RegistryOptions = {},
   ) {
     this.watchCache = watchCacheFor(store, kinds, options)
