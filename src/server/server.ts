@@ -2,7 +2,7 @@
  * The API server process: TLS listener, filter chain, status endpoints, store, post-start
  * hooks and the termination sequence, assembled from the parts under src/server.
  */
-import { dirname } from 'node:path'
+import { dirname, resolve as resolvePath } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { createSecureServer, type Http2SecureServer } from 'node:http2'
@@ -56,7 +56,7 @@ import { installPprof } from './paths/pprof.js'
 import { serveDebugSocket } from './paths/debug-socket.js'
 import { installLogs } from './paths/logs.js'
 import { OpenIDMetadataError, serviceAccountIssuerHandlers } from './paths/service-account-issuer.js'
-import { type StoreConfig, openStore } from './store/index.js'
+import { type StoreConfig, defaultDataDir, openStore } from './store/index.js'
 import type { NamedHealthCheck, Store } from './store/types.js'
 import { StorageMetrics } from './storage-metrics.js'
 import { TestFaults } from './test-faults.js'
@@ -523,6 +523,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await serveOn(server, bound)
   server.on('error', (err) => log.error(`server error: ${err.message}`))
   log.info(`Serving securely on ${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`)
+  // A newcomer's first question is where the state went: name the full path (or the etcd servers).
+  log.info(config.storeServers.length > 0 ? `Storing data in etcd at ${config.storeServers.join(',')} under ${config.storePrefix}` : `Storing data in ${resolvePath(config.dataDir || defaultDataDir())}`)
 
   const debugSocket = config.debugSocketPath
     ? await serveDebugSocket(config.debugSocketPath, (() => {
