@@ -74,6 +74,10 @@ export const errors = {
     ),
   notAcceptable: (accepted: readonly string[]) =>
     new ApiError(failureStatus(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`, {})),
+  /** The reference's NewRequestEntityTooLargeError. */
+  requestEntityTooLarge: (message: string) => new ApiError(failureStatus(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`)),
+  /** A 406 with its own text (the reference's errNotAcceptable of a conversion). */
+  notAcceptableMessage: (message: string) => new ApiError(failureStatus(406, 'NotAcceptable', message, {})),
   expired: (message: string) => new ApiError(failureStatus(410, 'Expired', message)),
   gone: (message: string) => new ApiError(failureStatus(410, 'Gone', message)),
   serviceUnavailable: (message: string, retryAfterSeconds: number) =>

@@ -1,14 +1,12 @@
 /** GET of a collection: `<Kind>List` or a Table, with selectors, paging and resourceVersion. */
-import { errors } from '../status-errors.js'
+import { queryInt64 } from '../../http/query.js'
 import { writeObject } from '../negotiation.js'
 import { toTable } from '../table.js'
 import type { Cause } from '../status-errors.js'
 import { type Scope, forbidden, includeObject, listOptionsInvalid, selection, responseOutput } from './scope.js'
 
-function parseLimit(value: string | null): number {
-  if (value === null || value === '') return 0
-  if (!/^-?\d+$/.test(value)) throw errors.badRequest(`limit: Invalid value: ${JSON.stringify(value)}: must be an integer`)
-  return Math.max(0, Number(value))
+function parseLimit(query: URLSearchParams): number {
+  return Math.max(0, queryInt64(query, 'limit') ?? 0)
 }
 
 /** The reference's ValidateListOptions for a list (not a watch): 422 with every cause. */
@@ -32,9 +30,11 @@ export async function listHandler(scope: Scope): Promise<void> {
   const rvMatch = query.get('resourceVersionMatch') ?? ''
   const rv = query.get('resourceVersion') ?? ''
   validateListOptions(query, rv, rvMatch)
+  // A list has no use for timeoutSeconds, but the reference decodes it (and refuses a bad one) all the same.
+  queryInt64(query, 'timeoutSeconds')
   const result = await store.list({
     ...selection(scope),
-    limit: parseLimit(query.get('limit')),
+    limit: parseLimit(query),
     ...(query.get('continue') ? { continue: query.get('continue')! } : {}),
     resourceVersion: rv,
     resourceVersionMatch: rvMatch,

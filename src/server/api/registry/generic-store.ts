@@ -167,10 +167,13 @@ function decodeContinue(token: string): ContinueToken {
   return parsed as ContinueToken
 }
 
+/** A resource version is a uint64 (the reference's ParseUint); past that it is as invalid as a word. */
 function parseResourceVersion(rv: string, what = 'resourceVersion'): number {
-  if (!/^\d+$/.test(rv)) throw errors.badRequest(`invalid ${what}: ${rv}`)
+  if (!/^\d+$/.test(rv) || BigInt(rv) > UINT64_MAX) throw errors.badRequest(`invalid ${what}: ${rv}`)
   return Number(rv)
 }
+
+const UINT64_MAX = 2n ** 64n - 1n
 
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'
 function randomSuffix(): string {
@@ -291,12 +294,11 @@ export class GenericStore {
       start = prefix + token.start
     } else if (options.resourceVersion && options.resourceVersion !== '0') {
       const rv = parseResourceVersion(options.resourceVersion)
+      const current = await this.store.currentRevision()
+      // A revision the store has not reached (Exact too) is the reference's 504, never a store error.
+      if (rv > current) throw errors.timeout(`Too large resource version: ${options.resourceVersion}, current: ${current}`)
       if (options.resourceVersionMatch === 'Exact') revision = rv
-      else {
-        const current = await this.store.currentRevision()
-        if (rv > current) throw errors.timeout(`Too large resource version: ${rv}, current: ${current}`)
-        notOlderThan = rv
-      }
+      else notOlderThan = rv
     }
     const filtered = (options.labels?.length ?? 0) > 0 || (options.fields?.length ?? 0) > 0
     const items: KubeObject[] = []
@@ -595,7 +597,7 @@ export class GenericStore {
         // A state not older than the resourceVersion: the latest, unless that is older still.
         const wanted = parseResourceVersion(rv)
         const current = await this.store.currentRevision()
-        if (wanted > current) throw errors.timeout(`Too large resource version: ${wanted}, current: ${current}`)
+        if (wanted > current) throw errors.timeout(`Too large resource version: ${rv}, current: ${current}`)
       }
       const page = await this.store.list(prefix).catch((e: unknown) => {
         throw toApiError(e)
