@@ -175,6 +175,15 @@ function parseResourceVersion(rv: string, what = 'resourceVersion'): number {
 
 const UINT64_MAX = 2n ** 64n - 1n
 
+/**
+ * How often an update without a precondition (a PATCH that names no resourceVersion) is
+ * applied again to a fresh read when a concurrent write got there first. The reference's
+ * GuaranteedUpdate retries until it applies, so such a patch never answers 409; with N
+ * writers on one object a patch loses at most about N rounds, and this bound only stops a
+ * loop the request deadline would end anyway.
+ */
+const MAX_UPDATE_RETRIES = 1000
+
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'
 function randomSuffix(): string {
   let s = ''
@@ -464,7 +473,7 @@ export class GenericStore {
         this.hooks.changed?.({ type: 'updated', object: written, strategy: this.strategy })
         return written
       } catch (err) {
-        if (err instanceof ConflictError && options.retryOnConflict && attempt < 10) continue
+        if (err instanceof ConflictError && options.retryOnConflict && attempt < MAX_UPDATE_RETRIES) continue
         if (err instanceof StoreError && err.code === 'NotFound') throw errors.notFound(this.res, name)
         throw toApiError(err, this.res, name)
       }
