@@ -242,10 +242,15 @@ function typeOf(body: unknown): { apiVersion: string; kind: string } | undefined
   return { apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : 'v1', kind: o.kind }
 }
 
+/**
+ * Sends the answer. The body goes as bytes: Node writes a string body in one piece with the
+ * headers, in the body's encoding (UTF-8), which would encode a second time the Latin-1
+ * characters that carry a Warning header's UTF-8 bytes (see http/warnings.ts).
+ */
 function send(res: Response, status: number, contentType: string, body: string | Buffer): void {
   res.setHeader('Content-Type', contentType)
   res.statusCode = status
-  res.end(body)
+  res.end(typeof body === 'string' ? Buffer.from(body, 'utf8') : body)
 }
 
 /** The object's metadata alone, as the reference's transformObject gives it (406 when list and form disagree). */
