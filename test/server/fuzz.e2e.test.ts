@@ -32,7 +32,21 @@ function rssMb(pid: number): number {
   return kb / 1024
 }
 
-function send1(server: ApiServer, agent: Agent, r: HostileRequest): Promise<Answer> {
+/**
+ * One request over a kept-alive HTTP/1.1 connection. A connection the server closed as idle
+ * just when it was reused fails with ECONNRESET before anything was sent: Node's documented
+ * race, retried once on a fresh connection.
+ */
+async function send1(server: ApiServer, agent: Agent, r: HostileRequest): Promise<Answer> {
+  try {
+    return await send1Once(server, agent, r)
+  } catch (err) {
+    if ((err as { reusedSocket?: boolean }).reusedSocket && (err as NodeJS.ErrnoException).code === 'ECONNRESET') return send1Once(server, agent, r)
+    throw err
+  }
+}
+
+function send1Once(server: ApiServer, agent: Agent, r: HostileRequest): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...r.headers }
     if (r.body) headers['Content-Length'] = r.body.length
@@ -42,8 +56,7 @@ function send1(server: ApiServer, agent: Agent, r: HostileRequest): Promise<Answ
       res.on('end', () => resolve({ status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }))
       res.on('error', reject)
     })
-    // The server may answer (413) and close before the whole body is sent; the answer counts.
-    req.on('error', reject)
+    req.on('error', (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })))
     req.end(r.body)
   })
 }
