@@ -24,6 +24,7 @@ interface Answer {
   status: number
   contentType: string
   body: string
+  headers?: unknown
 }
 
 function rssMb(pid: number): number {
@@ -53,7 +54,7 @@ function send1Once(server: ApiServer, agent: Agent, r: HostileRequest): Promise<
     const req = httpsRequest({ host: '127.0.0.1', port: server.port, path: r.path, method: r.method, headers, rejectUnauthorized: false, agent }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (d: Buffer) => chunks.push(d))
-      res.on('end', () => resolve({ status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }))
+      res.on('end', () => resolve({ status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }))
       res.on('error', reject)
     })
     req.on('error', (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })))
@@ -147,7 +148,7 @@ describeEachStore('fuzz: hostile requests', 'fuzz', function (store) {
           if (status.kind !== 'Status' || status.code !== answer.status) problems.push(`${what}: not a Status with code ${answer.status}: ${answer.body.slice(0, 200)}`)
           if ((status.message ?? '').length > 64 * 1024) problems.push(`${what}: the error message echoes ${status.message!.length} characters`)
         } else if (answer.status >= 400 && answer.status !== 404 && answer.status !== 405) {
-          problems.push(`${what}: ${answer.status} is not a Status (${answer.contentType})`)
+          problems.push(`${what}: ${answer.status} is not a Status (${answer.contentType}): ${answer.body.slice(0, 200)} ${JSON.stringify(answer.headers ?? {})}`)
         }
         if (i % 50 === 0) {
           const live = await withDeadline(server.get('/livez'), HANG_MS, `/livez after ${what}`).catch((err: Error) => ({ status: 0, body: err.message }))
