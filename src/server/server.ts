@@ -47,7 +47,8 @@ import { Connections } from './http/connections.js'
 import { SERVING_TIMEOUT_OPTIONS, applyServingTimeouts } from './http/timeouts.js'
 import { ListenError, bindSecurePort, boundAddress, serveOn } from './http/listener.js'
 import { Mux } from './http/mux.js'
-import { resolveRequestInfo } from './http/request-info.js'
+import { decodeRequestPath, resolveRequestInfo } from './http/request-info.js'
+import { httpError } from './http/respond.js'
 import type { Handler, Request, Response } from './http/types.js'
 import { LifecycleSignals, WaitGroup } from './lifecycle/signals.js'
 import { gracefulShutdown } from './lifecycle/shutdown.js'
@@ -403,7 +404,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await health.handle(req, res, ctx.url)
   }
   for (const path of health.paths()) mux.handle(path, serveHealth)
-  mux.handle('/version', versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion)))
+  const version = versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion))
+  // The reference's /version is a go-restful service, which answers with or without the trailing slash.
+  mux.handle('/version', version)
+  mux.handle('/version/', version)
   readObject = installApi(mux, {
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
@@ -488,8 +492,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const onRequest = (req: Request, res: Response) => {
     connections.track(req, res)
     const url = new URL(req.url ?? '/', 'https://server.invalid')
+    let path: string
+    try {
+      path = decodeRequestPath(req.url ?? '/')
+    } catch {
+      // Go's server refuses a request target it cannot parse before any handler runs.
+      httpError(res, 400, '400 Bad Request')
+      return
+    }
     const auditId = typeof req.headers['audit-id'] === 'string' && req.headers['audit-id'] !== '' ? req.headers['audit-id'] : randomUUID()
-    const ctx = { receivedAt: Date.now(), auditId, url, info: resolveRequestInfo(req.method ?? 'GET', url) }
+    const ctx = { receivedAt: Date.now(), auditId, url, info: resolveRequestInfo(req.method ?? 'GET', url, path) }
     Promise.resolve(handler(req, res, ctx)).catch((err) => {
       log.error(`request ${req.method} ${url.pathname} failed: ${(err as Error).stack ?? err}`)
       if (!res.headersSent) {
