@@ -320,6 +320,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
     runtimeConfig: config.runtimeConfig,
+    emulatedMinor: options.emulatedMinor,
     storageMediaType: config.storageMediaType,
     options: {
       serviceClusterIPRange: config.serviceClusterIPRange,

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import type { Request, Response } from '../http/types.js'
 import { parseMediaRanges } from './negotiation.js'
 import type { Strategy } from './registry/strategy.js'
-import { subresourceVerbs } from './discovery.js'
+import { subresourceKind, subresourceVerbs } from './discovery.js'
 
 export type DiscoveryVersion = 'v2' | 'v2beta1'
 
@@ -52,8 +52,14 @@ const GROUP_PRIORITY: Readonly<Record<string, number>> = {
   'node.k8s.io': 16300,
   'discovery.k8s.io': 16200,
   'flowcontrol.apiserver.k8s.io': 16100,
+  'resource.k8s.io': 15900,
 }
 const CUSTOM_GROUP_PRIORITY = 1000
+
+/** A built-in group's discovery priority (higher first); custom groups get the CRDs' 1000. */
+export function groupPriority(group: string, custom = false): number {
+  return custom ? CUSTOM_GROUP_PRIORITY : (GROUP_PRIORITY[group] ?? CUSTOM_GROUP_PRIORITY)
+}
 
 /** apimachinery's CompareKubeAwareVersionStrings as a sort key: GA, then beta, then alpha, newest first. */
 export function compareKubeAwareVersions(a: string, b: string): number {
@@ -77,7 +83,7 @@ function resourceDiscovery(k: Strategy): Record<string, unknown> {
   // Sorted, as the reference's resource list (`deployments/scale` before `deployments/status`).
   const subresources = [...(k.subresources ?? [])].sort().map((sub) => ({
     subresource: sub,
-    responseKind: sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : responseKind,
+    responseKind: subresourceKind(k, sub) ?? responseKind,
     verbs: subresourceVerbs(sub),
   }))
   return {

@@ -5,6 +5,7 @@
  */
 import type { Request } from '../http/types.js'
 import type { Strategy } from './registry/strategy.js'
+import { groupPriority } from './discovery-aggregated.js'
 
 export function groupVersion(s: Pick<Strategy, 'group' | 'version'>): string {
   return s.group === '' ? s.version : `${s.group}/${s.version}`
@@ -16,10 +17,15 @@ export function apiVersions(req: Request): Record<string, unknown> {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: address }] }
 }
 
-/** The served non-core groups, in the order of the kinds, each with its versions (first preferred). */
+/**
+ * The served non-core groups in the reference's order (its group priorities, then the order of
+ * the kinds), each with its versions (first preferred).
+ */
 function servedGroups(kinds: readonly Strategy[]): Map<string, string[]> {
   const groups = new Map<string, string[]>()
-  for (const k of kinds) {
+  const rank = (k: Strategy) => groupPriority(k.group, k.customResource === true)
+  const ordered = kinds.map((k, i) => ({ k, i })).sort((a, b) => rank(b.k) - rank(a.k) || a.i - b.i)
+  for (const { k } of ordered) {
     if (k.group === '') continue
     const versions = groups.get(k.group) ?? []
     if (!versions.includes(k.version)) versions.push(k.version)
@@ -53,18 +59,30 @@ export function apiGroup(kinds: readonly Strategy[], group: string): Record<stri
 /** The verbs every served subresource has. */
 export const SUBRESOURCE_VERBS = ['get', 'patch', 'update']
 
-/** A namespace's finalize subresource is written with PUT only. */
+/** A namespace's finalize subresource is written with PUT only; a binding or an eviction is created. */
 export function subresourceVerbs(sub: string): string[] {
-  return sub === 'finalize' ? ['update'] : SUBRESOURCE_VERBS
+  if (sub === 'finalize') return ['update']
+  if (sub === 'binding' || sub === 'eviction') return ['create']
+  return SUBRESOURCE_VERBS
 }
 
-/** `<plural>/<sub>`: status is the kind itself, scale the autoscaling/v1 Scale. */
+/** The kind a subresource takes and answers when it is not the resource's own. */
+export function subresourceKind(k: Strategy, sub: string): { group: string; version: string; kind: string } | undefined {
+  if (sub === 'scale') return { group: 'autoscaling', version: 'v1', kind: 'Scale' }
+  if (sub === 'eviction') return { group: 'policy', version: 'v1', kind: 'Eviction' }
+  if (sub === 'binding') return { group: '', version: 'v1', kind: 'Binding' }
+  void k
+  return undefined
+}
+
+/** `<plural>/<sub>`: status is the kind itself, scale the autoscaling/v1 Scale, eviction a policy/v1 Eviction. */
 function subresourceEntry(k: Strategy, sub: string): Record<string, unknown> {
+  const other = subresourceKind(k, sub)
   return {
     name: `${k.resource}/${sub}`,
     singularName: '',
     namespaced: k.namespaced,
-    ...(sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { kind: k.kind }),
+    ...(other ? { ...(other.group ? { group: other.group, version: other.version } : {}), kind: other.kind } : { kind: k.kind }),
     verbs: subresourceVerbs(sub),
   }
 }

@@ -9,26 +9,15 @@ import { privilegedAllowed } from './capabilities.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { type Strategy, invalidValue, isDNS1123Subdomain, requiredValue } from '../registry/strategy.js'
 import type { Cause } from '../status-errors.js'
-import { AGE_COLUMN, type ColumnDefinition, DEFAULT_COLUMNS, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
-
-type Obj = Record<string, unknown>
-
-function obj(v: unknown): Obj {
-  return isPlainObject(v) ? v : {}
-}
-function arr(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : []
-}
-function str(v: unknown, fallback = ''): string {
-  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : fallback
-}
-function num(v: unknown): number {
-  return typeof v === 'number' ? v : 0
-}
-
-function col(name: string, description = '', priority = 0, type = 'string', format = ''): ColumnDefinition {
-  return { name, type, format, description, priority }
-}
+import { type Obj, arr, col, num, obj, str } from './values.js'
+import { AUTOSCALING } from './autoscaling.js'
+import { CERTIFICATES } from './certificates.js'
+import { CLUSTER_CONFIG } from './cluster-config.js'
+import { CORE_PRINTERS } from './core-printers.js'
+import { eventsV1 } from './events.js'
+import { NETWORKING } from './networking.js'
+import { STORAGE } from './storage.js'
+import { AGE_COLUMN, DEFAULT_COLUMNS, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
 
 /** Everything but metadata and status: a change there bumps metadata.generation. */
 function specOf(o: KubeObject): Obj {
@@ -76,6 +65,15 @@ const STATUS_KINDS = new Set([
   'cronjobs',
   'ingresses',
   'poddisruptionbudgets',
+  'horizontalpodautoscalers',
+  'certificatesigningrequests',
+  'volumeattachments',
+  'flowschemas',
+  'prioritylevelconfigurations',
+  'servicecidrs',
+  'resourceclaims',
+  'validatingadmissionpolicies',
+  'apiservices',
 ])
 
 /** Kinds that keep metadata.generation. */
@@ -90,6 +88,11 @@ const GENERATION_KINDS = new Set([
   'ingresses',
   'networkpolicies',
   'poddisruptionbudgets',
+  'horizontalpodautoscalers',
+  'validatingadmissionpolicies',
+  'mutatingadmissionpolicies',
+  'deviceclasses',
+  'resourceslices',
 ])
 
 export type KindOverrides = Partial<Omit<Strategy, keyof ResourceInfo>> & {
@@ -190,6 +193,38 @@ function defaultContainers(list: unknown): void {
     c.terminationMessagePolicy ??= 'File'
     c.resources ??= {}
     for (const p of arr(c.ports)) if (isPlainObject(p)) p.protocol ??= 'TCP'
+    // SetDefaults_ObjectFieldSelector: a fieldRef names the v1 field by default.
+    for (const e of arr(c.env)) {
+      const fieldRef = obj(obj(obj(e).valueFrom).fieldRef)
+      if (obj(obj(e).valueFrom).fieldRef !== undefined) fieldRef.apiVersion ??= 'v1'
+    }
+    // SetDefaults_Probe and the HTTP/gRPC handlers' defaults.
+    for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+      if (!isPlainObject(c[probe])) continue
+      const p = c[probe] as Obj
+      p.timeoutSeconds ??= 1
+      p.periodSeconds ??= 10
+      p.successThreshold ??= 1
+      p.failureThreshold ??= 3
+      if (isPlainObject(p.httpGet)) {
+        p.httpGet.path ??= '/'
+        p.httpGet.scheme ??= 'HTTP'
+      }
+      if (isPlainObject(p.grpc)) p.grpc.service ??= ''
+    }
+  }
+}
+
+/** SetDefaults_Volume and the volume sources' defaults (file modes 0644, emptyDir for none). */
+function defaultVolumes(list: unknown): void {
+  const SOURCES_WITH_MODE = ['secret', 'configMap', 'downwardAPI', 'projected']
+  for (const v of arr(list)) {
+    if (!isPlainObject(v)) continue
+    const sources = Object.keys(v).filter((k) => k !== 'name')
+    if (sources.length === 0) v.emptyDir = {}
+    for (const source of SOURCES_WITH_MODE) if (isPlainObject(v[source])) (v[source] as Obj).defaultMode ??= 420
+    if (isPlainObject(v.hostPath)) v.hostPath.type ??= ''
+    for (const item of arr(obj(v.downwardAPI).items)) if (isPlainObject(obj(item).fieldRef)) obj(obj(item).fieldRef).apiVersion ??= 'v1'
   }
 }
 
@@ -202,6 +237,7 @@ export function defaultPodSpec(spec: Obj): void {
   spec.securityContext ??= {}
   defaultContainers(spec.containers)
   defaultContainers(spec.initContainers)
+  defaultVolumes(spec.volumes)
 }
 
 function validatePodSpec(spec: unknown, path: string): Cause[] {
@@ -396,8 +432,17 @@ const replicasets: KindOverrides = {
 }
 
 const replicationcontrollers: KindOverrides = {
+  /**
+   * SetDefaults_ReplicationController: without a selector, or without labels, the controller
+   * takes its template's labels for them (so `kubectl expose rc` and `-l` find it).
+   */
   defaults(o) {
     const spec = obj(o.spec)
+    const templateLabels = obj(obj(spec.template).metadata).labels
+    if (isPlainObject(templateLabels)) {
+      if (Object.keys(obj(spec.selector)).length === 0) spec.selector = { ...templateLabels }
+      if (Object.keys(o.metadata.labels ?? {}).length === 0) o.metadata.labels = { ...(templateLabels as Record<string, string>) }
+    }
     spec.replicas ??= 1
     if (isPlainObject(spec.template)) defaultTemplate(spec)
     o.spec = spec
@@ -797,5 +842,22 @@ const OVERRIDES: Record<string, KindOverrides> = {
   leases,
 }
 
+/** Overrides of one group version's resource, by `<group>/<version>/<resource>`. */
+const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
+  ...AUTOSCALING,
+  ...CERTIFICATES,
+  ...STORAGE,
+  ...NETWORKING,
+  ...CLUSTER_CONFIG,
+  'events.k8s.io/v1/events': eventsV1(events),
+}
+
+function overridesOf(info: ResourceInfo): KindOverrides {
+  const overrides = VERSIONED_OVERRIDES[`${info.group}/${info.version}/${info.resource}`] ?? OVERRIDES[info.resource] ?? {}
+  const printer = CORE_PRINTERS[info.resource]
+  // Kinds the reference has no printer for get its default Table: name and creation time.
+  return { table: printer ?? CREATED_AT, ...overrides }
+}
+
 /** Every generated kind as a Strategy. */
-export const BUILTIN_KINDS: readonly Strategy[] = RESOURCES.map((info) => dataStrategy(info, OVERRIDES[info.resource] ?? {}))
+export const BUILTIN_KINDS: readonly Strategy[] = RESOURCES.map((info) => dataStrategy(info, overridesOf(info)))
