@@ -402,11 +402,25 @@ function replicaTable(): TableColumns {
       col('Current', 'Replicas is the most recently observed number of replicas.', 0, 'integer'),
       col('Ready', 'The number of ready replicas for this replica set.', 0, 'integer'),
       AGE_COLUMN,
+      col('Containers', 'Names of each container in the template.', 1),
+      col('Images', 'Images referenced by each container in the template.', 1),
+      col('Selector', 'Selector is a label query over pods that should match the replica count.', 1),
     ],
     cells: (o, now) => {
       const spec = obj(o.spec)
       const status = obj(o.status)
-      return [o.metadata.name, typeof spec.replicas === 'number' ? spec.replicas : 1, num(status.replicas), num(status.readyReplicas), age(o, now)]
+      // A ReplicationController's selector is a plain map; a ReplicaSet's a LabelSelector.
+      const selector = isPlainObject(obj(spec.selector).matchLabels) || Array.isArray(obj(spec.selector).matchExpressions) ? selectorText(o) : Object.entries(obj(spec.selector)).map(([k, v]) => `${k}=${str(v)}`).join(',')
+      return [
+        o.metadata.name,
+        typeof spec.replicas === 'number' ? spec.replicas : 1,
+        num(status.replicas),
+        num(status.readyReplicas),
+        age(o, now),
+        images(o).map((c) => str(c.name)).join(','),
+        images(o).map((c) => str(c.image)).join(','),
+        selector,
+      ]
     },
   }
 }
