@@ -141,6 +141,21 @@ describeEachStore('api: the rest of the built-in kinds with the real kubectl (en
     assert.match(evicted.stdout, /pod\/db evicted/)
   })
 
+  it('an update without resourceVersion, or with "0", is unconditional where the reference allows it (nodes), a 409 where not (APIServices)', async () => {
+    await ok('create', '-f', session.file('node-2.yaml', 'apiVersion: v1\nkind: Node\nmetadata: {name: node-2}\n'))
+    const server = session.server
+    const put = (path: string, body: unknown) => server.get(path, { 'content-type': 'application/json' }, 'PUT', JSON.stringify(body))
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-2', resourceVersion: '0', labels: { zone: 'a' } } }
+    const written = await put('/api/v1/nodes/node-2', node)
+    assert.equal(written.status, 200, written.body)
+    assert.deepEqual(JSON.parse(written.body).metadata.labels, { zone: 'a' })
+    const apiService = { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1.example.com' }, spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15 } }
+    assert.equal((await server.get('/apis/apiregistration.k8s.io/v1/apiservices', { 'content-type': 'application/json' }, 'POST', JSON.stringify(apiService))).status, 201)
+    const refused = await put('/apis/apiregistration.k8s.io/v1/apiservices/v1.example.com', apiService)
+    assert.equal(refused.status, 409)
+    assert.equal(JSON.parse(refused.body).message, 'Operation cannot be fulfilled on apiservices.apiregistration.k8s.io "v1.example.com": metadata.resourceVersion: Invalid value: 0x0: must be specified for an update')
+  })
+
   it('kubectl expose rc of a controller created without a selector: the selector and labels come from its template', async () => {
     const rc = session.file('rc.yaml', 'apiVersion: v1\nkind: ReplicationController\nmetadata: {name: legacy}\nspec:\n  replicas: 1\n  template:\n    metadata: {labels: {app: legacy}}\n    spec: {containers: [{name: c, image: nginx}]}\n')
     await ok('create', '-f', rc)
