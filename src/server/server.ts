@@ -26,6 +26,8 @@ import { withImpersonation } from './filters/impersonation.js'
 import { withMaxInFlight } from './filters/max-in-flight.js'
 import { withPanicRecovery } from './filters/panic-recovery.js'
 import { withPriorityAndFairness } from './filters/priority-and-fairness.js'
+import { type FlowObject, flowConfigurationCache } from './filters/flow-schemas.js'
+import { flowControlConfiguration } from './bootstrap/flowcontrol.js'
 import { withRequestDeadline } from './filters/request-deadline.js'
 import { withRetryAfter } from './filters/retry-after.js'
 import { withTimeout } from './filters/timeout.js'
@@ -256,6 +258,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       },
       'bootstrap-controller': async () => {
         await ensure(systemNamespaces())
+        // The priority and fairness configuration (the reference's own post-start hook is not in the spec's list).
+        await ensure(flowControlConfiguration())
         await ensure(
           kubernetesService({
             address: endpointAddress(config.advertiseAddress, config.bindAddress),
@@ -360,8 +364,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   })
 
   const authz = authorizers(config.authorizationModes)
+  const flowConfiguration = flowConfigurationCache(async () => {
+    const store = pending.store
+    if (!store) throw new Error('the store is not open yet')
+    const read = async (prefix: string) => (await store.list(prefix)).items.map((kv) => bootstrapCodec.decode(kv.value) as unknown as FlowObject)
+    return { schemas: await read('/flowschemas/'), levels: await read('/prioritylevelconfigurations/') }
+  })
   const flowControl = config.enablePriorityAndFairness
-    ? withPriorityAndFairness({ seats: config.maxRequestsInflight + config.maxMutatingRequestsInflight })
+    ? withPriorityAndFairness({ seats: config.maxRequestsInflight + config.maxMutatingRequestsInflight, configuration: flowConfiguration })
     : withMaxInFlight(config.maxRequestsInflight, config.maxMutatingRequestsInflight)
   // The reference's order, outermost first (research health.md section 9).
   const handler = chain(

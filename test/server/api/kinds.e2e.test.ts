@@ -112,6 +112,8 @@ describeEachStore('api: the rest of the built-in kinds with the real kubectl (en
     )
     await ok('create', '-f', slice)
     assert.match(await ok('get', 'endpointslices', 'web-abc'), /^NAME\s+ADDRESSTYPE\s+PORTS\s+ENDPOINTS\s+AGE\nweb-abc\s+IPv4\s+80\s+10\.1\.0\.1,10\.1\.0\.2\s+\d+s\n$/)
+    // The kubernetes service's slice, beside its Endpoints.
+    assert.match(await ok('get', 'endpointslices', 'kubernetes'), new RegExp(`^kubernetes\\s+IPv4\\s+${session.server.port}\\s+127\\.0\\.0\\.1\\s+\\d+s$`, 'm'))
     const fs = session.file('fs.yaml', 'apiVersion: flowcontrol.apiserver.k8s.io/v1\nkind: FlowSchema\nmetadata: {name: mine}\nspec:\n  priorityLevelConfiguration: {name: workload-low}\n  distinguisherMethod: {type: ByUser}\n')
     await ok('create', '-f', fs)
     assert.match(await ok('get', 'flowschemas', 'mine'), /^NAME\s+PRIORITYLEVEL\s+MATCHINGPRECEDENCE\s+DISTINGUISHERMETHOD\s+AGE\s+MISSINGPL\nmine\s+workload-low\s+1000\s+ByUser\s+\d+s\s+\?\n$/)
@@ -119,6 +121,44 @@ describeEachStore('api: the rest of the built-in kinds with the real kubectl (en
     assert.equal(cs.code, 0, cs.stderr)
     assert.match(cs.stdout, /^NAME\s+STATUS\s+MESSAGE\s+ERROR\netcd-0\s+Healthy\s+ok\s*\n$/)
     assert.match(cs.stderr, /Warning: v1 ComponentStatus is deprecated in v1\.19\+/)
+  })
+
+  it('priority and fairness: the reference bootstrap FlowSchemas in precedence order, and the response headers name the objects a request was classified into', async () => {
+    const table = await ok('get', 'flowschemas')
+    // (Without the one an earlier test of this suite creates.)
+    const names = table.trim().split('\n').slice(1).map((line) => line.split(/\s+/)[0]).filter((n) => n !== 'mine')
+    assert.deepEqual(names, [
+      'exempt',
+      'probes',
+      'system-leader-election',
+      'endpoint-controller',
+      'workload-leader-election',
+      'system-node-high',
+      'system-nodes',
+      'kube-controller-manager',
+      'kube-scheduler',
+      'kube-system-service-accounts',
+      'service-accounts',
+      'global-default',
+      'catch-all',
+    ])
+    assert.match(table, /^global-default\s+global-default\s+9900\s+ByUser\s+\d+s\s+False$/m)
+    assert.match(await ok('get', 'prioritylevelconfigurations', 'workload-low'), /^workload-low\s+Limited\s+100\s+128\s+6\s+50\s+\d+s$/m)
+    const uid = async (kind: string, name: string) => (await ok('get', kind, name, '-o', 'jsonpath={.metadata.uid}')).trim()
+    const reply = await session.server.get('/api/v1/namespaces/default/configmaps')
+    assert.equal(reply.headers['x-kubernetes-pf-flowschema-uid'], await uid('flowschema', 'global-default'))
+    assert.equal(reply.headers['x-kubernetes-pf-prioritylevel-uid'], await uid('prioritylevelconfiguration', 'global-default'))
+    // A user's own FlowSchema takes effect (the configuration is re-read within a second).
+    const own = session.file(
+      'own-fs.yaml',
+      'apiVersion: flowcontrol.apiserver.k8s.io/v1\nkind: FlowSchema\nmetadata: {name: anonymous-version}\nspec:\n  priorityLevelConfiguration: {name: workload-low}\n  matchingPrecedence: 50\n  rules:\n  - subjects: [{kind: Group, group: {name: system:unauthenticated}}]\n    nonResourceRules: [{verbs: [get], nonResourceURLs: [/version]}]\n',
+    )
+    await ok('create', '-f', own)
+    const want = await uid('flowschema', 'anonymous-version')
+    const deadline = Date.now() + 5000
+    let got: unknown
+    while (Date.now() < deadline && (got = (await session.server.get('/version')).headers['x-kubernetes-pf-flowschema-uid']) !== want) await new Promise((r) => setTimeout(r, 200))
+    assert.equal(got, want)
   })
 
   it('kubectl drain meets a PodDisruptionBudget: the eviction is refused with the reference 429 text; without the budget it goes', async () => {

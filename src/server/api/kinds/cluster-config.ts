@@ -81,6 +81,8 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
         const dangling = arr(obj(o.status).conditions).map(obj).find((c) => c.type === 'Dangling')
         return [o.metadata.name, str(obj(spec.priorityLevelConfiguration).name), num(spec.matchingPrecedence), spec.distinguisherMethod ? str(obj(spec.distinguisherMethod).type) : '<none>', age(o, now), dangling ? str(dangling.status) : '?']
       },
+      // FlowSchemaSequence: by matching precedence, then name.
+      order: (a, b) => num(obj(a.spec).matchingPrecedence) - num(obj(b.spec).matchingPrecedence) || str(a.metadata.name).localeCompare(str(b.metadata.name)),
     },
   },
   'flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations': {
