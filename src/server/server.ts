@@ -58,7 +58,7 @@ import { versionHandler, versionInfo } from './version.js'
 import { installApi } from './api/index.js'
 import { KINDS } from './api/kinds/index.js'
 import { setAllowPrivileged } from './api/kinds/capabilities.js'
-import { enabledKinds } from './api/runtime-config.js'
+import { enabledKinds, servedAtVersion } from './api/runtime-config.js'
 import { EncryptionConfigError } from './encryption/config.js'
 import { EncryptingStore } from './encryption/encrypting-store.js'
 import { ProviderConfig } from './encryption/provider-config.js'
@@ -225,7 +225,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const names = (suffix: string) => ['store', ...Array.from({ length: overrides }, (_, i) => `store-override-${i}`)].map((n) => n + suffix)
   const storeNow = async () => pending.ready
   setAllowPrivileged(config.allowPrivileged)
-  const apiGroupVersions = servedGroupVersions(enabledKinds(KINDS, config.runtimeConfig))
+  const apiGroupVersions = servedGroupVersions(servedAtVersion(enabledKinds(KINDS, config.runtimeConfig), options.emulatedMinor))
   // Objects the server writes itself are stored in the storage media type too.
   const bootstrapCodec = new StorageCodec(config.storageMediaType)
   const ensure = async (objects: readonly BootstrapObject[]) => {
