@@ -136,9 +136,44 @@ export function aggregatedContentType(version: DiscoveryVersion): string {
   return `application/json;g=${DISCOVERY_GROUP};v=${version};as=${DISCOVERY_KIND}`
 }
 
+/**
+ * The documents built lately, by what they are built from: a built-in kind by its identity
+ * (the strategies are fixed for the server's life), a custom resource by the fields discovery
+ * shows. Requests then cost a lookup, not a rebuild and a SHA-512, whatever the kind count.
+ */
+const builtinIds = new WeakMap<Strategy, number>()
+let nextBuiltinId = 0
+const recent = new Map<string, { list: Record<string, unknown>; etag: string; bodies: Map<DiscoveryVersion, string> }>()
+const RECENT_LIMIT = 8
+
+function signature(kinds: readonly Strategy[]): string {
+  return kinds
+    .map((k) => {
+      if (!k.customResource) {
+        let id = builtinIds.get(k)
+        if (id === undefined) builtinIds.set(k, (id = nextBuiltinId++))
+        return String(id)
+      }
+      return JSON.stringify([k.group, k.version, k.resource, k.singular, k.kind, k.namespaced, k.verbs, k.shortNames, k.categories, k.subresources])
+    })
+    .join('|')
+}
+
+function cachedDiscovery(kinds: readonly Strategy[]): { list: Record<string, unknown>; etag: string; bodies: Map<DiscoveryVersion, string> } {
+  const key = signature(kinds)
+  let entry = recent.get(key)
+  if (!entry) {
+    entry = { ...aggregatedDiscovery(kinds), bodies: new Map() }
+    if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value!)
+    recent.set(key, entry)
+  }
+  return entry
+}
+
 /** Writes the list for `version`, or 304 when the client's If-None-Match is its ETag. */
 export function writeAggregatedDiscovery(req: Request, res: Response, kinds: readonly Strategy[], version: DiscoveryVersion): void {
-  const { list, etag } = aggregatedDiscovery(kinds)
+  const cached = cachedDiscovery(kinds)
+  const { list, etag } = cached
   const quoted = JSON.stringify(etag)
   res.setHeader('ETag', quoted)
   res.setHeader('Vary', 'Accept')
@@ -150,6 +185,10 @@ export function writeAggregatedDiscovery(req: Request, res: Response, kinds: rea
   }
   res.setHeader('Content-Type', aggregatedContentType(version))
   res.statusCode = 200
-  const body = { kind: DISCOVERY_KIND, apiVersion: `${DISCOVERY_GROUP}/${version}`, ...list }
-  res.end(`${JSON.stringify(body)}\n`)
+  let text = cached.bodies.get(version)
+  if (text === undefined) {
+    text = `${JSON.stringify({ kind: DISCOVERY_KIND, apiVersion: `${DISCOVERY_GROUP}/${version}`, ...list })}\n`
+    cached.bodies.set(version, text)
+  }
+  res.end(text)
 }
