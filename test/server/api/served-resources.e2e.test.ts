@@ -208,6 +208,10 @@ describeEachStore('api: the reference default set of resources, from its OpenAPI
         assert.equal(created.status, 201, created.body)
         assert.equal(JSON.parse(created.body).status, 'Success')
         assert.equal((await session.ok('get', 'pod', 'bound', '-n', 'crud', '-o', 'jsonpath={.spec.nodeName}')).trim(), 'node-1')
+        // A pod is bound once: the second binding is the reference's 409.
+        const again = await server.get('/api/v1/namespaces/crud/pods/bound/binding', { 'content-type': 'application/json' }, 'POST', JSON.stringify({ ...binding, target: { kind: 'Node', name: 'node-2' } }))
+        assert.equal(again.status, 409, again.body)
+        assert.equal(JSON.parse(again.body).message, 'Operation cannot be fulfilled on pods "bound": pod bound is already assigned to node "node-1"')
         continue
       }
       const body = objectFor(key, entry.kind, apiVersion, `x-${resource.slice(0, 40)}`)
