@@ -59,20 +59,24 @@ export function apiGroup(kinds: readonly Strategy[], group: string): Record<stri
 /** The verbs every served subresource has. */
 export const SUBRESOURCE_VERBS = ['get', 'patch', 'update']
 
-/** A namespace's finalize subresource is written with PUT only; a binding or an eviction is created. */
+/** A namespace's finalize subresource is written with PUT only; a token, a binding or an eviction is created. */
 export function subresourceVerbs(sub: string): string[] {
   if (sub === 'finalize') return ['update']
-  if (sub === 'binding' || sub === 'eviction') return ['create']
+  if (sub === 'token' || sub === 'binding' || sub === 'eviction') return ['create']
   return SUBRESOURCE_VERBS
 }
 
+/** The kind a subresource takes and answers with, when it is not the resource's own. */
+export const SUBRESOURCE_KINDS: Record<string, { group: string; version: string; kind: string }> = {
+  scale: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+  token: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+  eviction: { group: 'policy', version: 'v1', kind: 'Eviction' },
+  binding: { group: '', version: 'v1', kind: 'Binding' },
+}
+
 /** The kind a subresource takes and answers when it is not the resource's own. */
-export function subresourceKind(k: Strategy, sub: string): { group: string; version: string; kind: string } | undefined {
-  if (sub === 'scale') return { group: 'autoscaling', version: 'v1', kind: 'Scale' }
-  if (sub === 'eviction') return { group: 'policy', version: 'v1', kind: 'Eviction' }
-  if (sub === 'binding') return { group: '', version: 'v1', kind: 'Binding' }
-  void k
-  return undefined
+export function subresourceKind(_k: Strategy, sub: string): { group: string; version: string; kind: string } | undefined {
+  return SUBRESOURCE_KINDS[sub]
 }
 
 /** `<plural>/<sub>`: status is the kind itself, scale the autoscaling/v1 Scale, eviction a policy/v1 Eviction. */
@@ -82,6 +86,7 @@ function subresourceEntry(k: Strategy, sub: string): Record<string, unknown> {
     name: `${k.resource}/${sub}`,
     singularName: '',
     namespaced: k.namespaced,
+    // A core kind (Binding) is named without group and version, as the reference lists it.
     ...(other ? { ...(other.group ? { group: other.group, version: other.version } : {}), kind: other.kind } : { kind: k.kind }),
     verbs: subresourceVerbs(sub),
   }

@@ -30,7 +30,7 @@ import { Registry } from './registry/registry.js'
 import { DEFAULT_STORAGE_MEDIA_TYPE, StorageCodec, type StorageMediaType } from './registry/storage-codec.js'
 import type { Strategy } from './registry/strategy.js'
 import { enabledKinds, servedAtVersion } from './runtime-config.js'
-import { errors, toApiError, writeError } from './status-errors.js'
+import { ApiError, errors, toApiError, writeError } from './status-errors.js'
 
 export interface ApiDeps {
   store: () => Store | undefined
@@ -42,7 +42,26 @@ export interface ApiDeps {
   emulatedMinor?: number
   /** `--storage-media-type`: how built-in kinds are stored (protobuf when absent, as the spec's default). */
   storageMediaType?: StorageMediaType
+  /**
+   * Handlers of what is not stored: create-only reviews (`virtual` kinds) and subresources
+   * such as serviceaccounts/token, keyed `group/version/resource[/subresource]`
+   * (e.g. `authentication.k8s.io/v1/tokenreviews`, `/v1/serviceaccounts/token`).
+   */
+  virtualHandlers?: ReadonlyMap<string, VirtualHandler>
 }
+
+/** What a virtual handler gets: the request, the names in its URL and the registry to read objects from. */
+export interface VirtualScope {
+  req: Parameters<Handler>[0]
+  res: Parameters<Handler>[1]
+  ctx: RequestContext
+  registry: Registry
+  namespace?: string
+  name?: string
+  query: URLSearchParams
+}
+
+export type VirtualHandler = (scope: VirtualScope) => Promise<void>
 
 const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
   get: getHandler,
@@ -108,7 +127,7 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
       await storage.ready()
-      await route(registryFor(store), kinds, req, res, ctx)
+      await route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers)
     } catch (err) {
       const apiErr = toApiError(err)
       if (apiErr.code >= 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
@@ -123,6 +142,7 @@ async function route(
   req: Parameters<Handler>[0],
   res: Parameters<Handler>[1],
   ctx: RequestContext,
+  virtualHandlers?: ReadonlyMap<string, VirtualHandler>,
 ): Promise<void> {
   const { info } = ctx
   const path = ctx.url.pathname.replace(/\/+$/, '') || '/'
@@ -165,6 +185,24 @@ async function route(
     namespace = undefined
   }
   const verb = info.verb
+  const virtualKey = `${strategy.group}/${strategy.version}/${strategy.resource}${info.subresource !== undefined ? `/${info.subresource}` : ''}`
+  const virtual = strategy.virtual || info.subresource !== undefined ? virtualHandlers?.get(virtualKey) : undefined
+  if (strategy.virtual || virtual) {
+    if (info.subresource !== undefined && (!strategy.subresources?.includes(info.subresource) || info.name === undefined)) throw errors.resourceNotFound()
+    if (!virtual) throw errors.resourceNotFound()
+    if (verb !== 'create') throw errors.methodNotAllowed()
+    if (info.subresource === undefined && info.name !== undefined) throw errors.methodNotAllowed()
+    await virtual({
+      req,
+      res,
+      ctx,
+      registry,
+      ...(namespace !== undefined ? { namespace } : {}),
+      ...(info.name !== undefined ? { name: info.name } : {}),
+      query: ctx.url.searchParams,
+    })
+    return
+  }
   const common = { req, res, ctx, store, ...(namespace !== undefined ? { namespace } : {}), query: ctx.url.searchParams }
   if (strategy.group === '' && strategy.resource === 'componentstatuses' && info.subresource === undefined) {
     if (verb !== 'get' && verb !== 'list') throw errors.methodNotAllowed()
@@ -223,7 +261,10 @@ async function route(
  * OpenAPI v3 documents kubectl's create/apply need. Until the store is open every API request
  * is answered 503 with Retry-After.
  */
-export function installApi(mux: Mux, deps: ApiDeps): void {
+/** Reads one object of a built-in kind through the registry (so in its served form); undefined when absent. */
+export type ApiObjectReader = (group: string, version: string, resource: string, namespace: string | undefined, name: string) => Promise<Record<string, unknown> | undefined>
+
+export function installApi(mux: Mux, deps: ApiDeps): ApiObjectReader {
   const served = servedApi(deps)
   const handler = apiHandler(deps, served)
   mux.handlePrefix('/api', handler)
@@ -244,4 +285,17 @@ export function installApi(mux: Mux, deps: ApiDeps): void {
   mux.handle('/openapi/v2', serveOpenApi)
   mux.handle('/openapi/v3', serveOpenApi)
   mux.handlePrefix('/openapi/v3/', serveOpenApi)
+  return async (group, version, resource, namespace, name) => {
+    const store = deps.store()
+    if (!store) throw new Error(NOT_INSTALLED)
+    await served.storage.ready()
+    const generic = served.registryFor(store).lookup(group, version, resource)
+    if (!generic) return undefined
+    try {
+      return (await generic.get(namespace, name)) as unknown as Record<string, unknown>
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return undefined
+      throw err
+    }
+  }
 }

@@ -70,6 +70,7 @@ describe('api: aggregated discovery', () => {
       'apiregistration.k8s.io',
       'apps',
       'events.k8s.io',
+      'authentication.k8s.io',
       'autoscaling',
       'batch',
       'certificates.k8s.io',

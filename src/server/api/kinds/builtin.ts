@@ -772,6 +772,11 @@ const OVERRIDES: Record<string, KindOverrides> = {
   leases,
 }
 
+/** Subresources served by handlers of their own rather than the generic store (ApiDeps.virtualHandlers). */
+const VIRTUAL_SUBRESOURCES: Record<string, string[]> = {
+  '/serviceaccounts': ['token'],
+}
+
 /** Overrides of one group version's resource, by `<group>/<version>/<resource>`. */
 const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   ...AUTOSCALING,
@@ -790,4 +795,7 @@ function overridesOf(info: ResourceInfo): KindOverrides {
 }
 
 /** Every generated kind as a Strategy. */
-export const BUILTIN_KINDS: readonly Strategy[] = RESOURCES.map((info) => dataStrategy(info, overridesOf(info)))
+export const BUILTIN_KINDS: readonly Strategy[] = RESOURCES.map((info) => {
+  const extra = VIRTUAL_SUBRESOURCES[`${info.group}/${info.resource}`] ?? []
+  return dataStrategy(extra.length > 0 ? { ...info, subresources: [...info.subresources, ...extra] } : info, overridesOf(info))
+})
