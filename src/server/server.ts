@@ -18,6 +18,7 @@ import { withAuditId } from './filters/audit-id.js'
 import { withAudit } from './filters/audit.js'
 import { withAuthentication } from './filters/authentication.js'
 import { type Authentication, AuthenticationConfigError, buildAuthentication } from './authentication/index.js'
+import { AuthenticationSetupError, buildJwtAndWebhook, jwtAndWebhookOptions } from './authentication/jwt-and-webhook.js'
 import { authenticationOptions } from './authentication/options.js'
 import { loadCaBundle } from './authentication/x509.js'
 import { authenticationApi } from './authentication/api.js'
@@ -234,6 +235,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (!readObject) return Promise.reject(new Error('the API is not installed yet'))
     return readObject('', 'v1', resource, namespace, name)
   }
+
+  // The JWT issuers (--oidc-*, --authentication-config) and the token webhook; bad files stop
+  // the server. The first discovery of each issuer is tried before serving, as the reference's
+  // synchronous initialisation does when it can; an unreachable issuer is retried later.
+  let tokenMethods: ReturnType<typeof buildJwtAndWebhook>
+  try {
+    tokenMethods = buildJwtAndWebhook(config, { implicitAudiences: apiAudiences, serviceAccountIssuers }, log)
+  } catch (err) {
+    if (err instanceof AuthenticationSetupError) throw new StartupError(err.message)
+    throw err
+  }
+  await tokenMethods.start()
+
   let authentication: Authentication
   let serviceAccountKeys: ServiceAccountKeys
   try {
@@ -242,8 +256,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       keyFiles: config.serviceAccountKeyFiles,
       certDir: config.certDir ?? defaultCertDir(),
     })
+    const options = authenticationOptions(config, tls.caFiles ? [loadCaBundle(tls.caFiles.cert, '--cert-dir')] : [], log)
     authentication = await buildAuthentication({
-      ...authenticationOptions(config, tls.caFiles ? [loadCaBundle(tls.caFiles.cert, '--cert-dir')] : [], log),
+      ...options,
+      ...jwtAndWebhookOptions(tokenMethods, options.anonymous),
       apiAudiences,
       serviceAccountTokens: [serviceAccountAuthenticator({ issuers: serviceAccountIssuers, keys: serviceAccountKeys.verification, lookup: config.serviceAccountLookup, objects })],
       ...(config.enableBootstrapTokenAuth ? { bootstrapTokens: bootstrapTokenAuthenticator({ objects, log: (message) => log.v(3, message) }) } : {}),
@@ -582,6 +598,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       releaseResources: async () => {
         storageMetrics.stop()
         encryption?.stop()
+        tokenMethods.stop()
         await debugSocket?.close()
         await pending.store?.close()
         log.flush()
