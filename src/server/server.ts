@@ -36,6 +36,8 @@ import { withImpersonation } from './filters/impersonation.js'
 import { withMaxInFlight } from './filters/max-in-flight.js'
 import { withPanicRecovery } from './filters/panic-recovery.js'
 import { withPriorityAndFairness } from './filters/priority-and-fairness.js'
+import { type FlowObject, flowConfigurationCache } from './filters/flow-schemas.js'
+import { flowControlConfiguration } from './bootstrap/flowcontrol.js'
 import { withRequestDeadline } from './filters/request-deadline.js'
 import { withRetryAfter } from './filters/retry-after.js'
 import { withTimeout } from './filters/timeout.js'
@@ -69,7 +71,7 @@ import { versionHandler, versionInfo } from './version.js'
 import { type ApiObjectReader, installApi } from './api/index.js'
 import { KINDS } from './api/kinds/index.js'
 import { setAllowPrivileged } from './api/kinds/capabilities.js'
-import { enabledKinds } from './api/runtime-config.js'
+import { enabledKinds, servedAtVersion } from './api/runtime-config.js'
 import { EncryptionConfigError } from './encryption/config.js'
 import { EncryptingStore } from './encryption/encrypting-store.js'
 import { ProviderConfig } from './encryption/provider-config.js'
@@ -292,7 +294,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const names = (suffix: string) => ['store', ...Array.from({ length: overrides }, (_, i) => `store-override-${i}`)].map((n) => n + suffix)
   const storeNow = async () => pending.ready
   setAllowPrivileged(config.allowPrivileged)
-  const apiGroupVersions = servedGroupVersions(enabledKinds(KINDS, config.runtimeConfig))
+  const apiGroupVersions = servedGroupVersions(servedAtVersion(enabledKinds(KINDS, config.runtimeConfig), options.emulatedMinor))
   // Objects the server writes itself are stored in the storage media type too.
   const bootstrapCodec = new StorageCodec(config.storageMediaType)
   const ensure = async (objects: readonly BootstrapObject[]) => {
@@ -326,6 +328,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       'bootstrap-controller': async () => {
         await ensure(systemNamespaces())
         await ensure(systemServiceAccounts())
+        // The priority and fairness configuration (the reference's own post-start hook is not in the spec's list).
+        await ensure(flowControlConfiguration())
         await ensure(
           kubernetesService({
             address: endpointAddress(config.advertiseAddress, config.bindAddress),
@@ -412,6 +416,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
     runtimeConfig: config.runtimeConfig,
+    emulatedMinor: options.emulatedMinor,
     storageMediaType: config.storageMediaType,
     virtualHandlers: authenticationApi(authentication, [
       [
@@ -461,8 +466,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   })
 
   const authz = authorizers(config.authorizationModes)
+  const flowConfiguration = flowConfigurationCache(async () => {
+    const store = pending.store
+    if (!store) throw new Error('the store is not open yet')
+    const read = async (prefix: string) => (await store.list(prefix)).items.map((kv) => bootstrapCodec.decode(kv.value) as unknown as FlowObject)
+    return { schemas: await read('/flowschemas/'), levels: await read('/prioritylevelconfigurations/') }
+  })
   const flowControl = config.enablePriorityAndFairness
-    ? withPriorityAndFairness({ seats: config.maxRequestsInflight + config.maxMutatingRequestsInflight })
+    ? withPriorityAndFairness({ seats: config.maxRequestsInflight + config.maxMutatingRequestsInflight, configuration: flowConfiguration })
     : withMaxInFlight(config.maxRequestsInflight, config.maxMutatingRequestsInflight)
   // The reference's order, outermost first (research health.md section 9).
   const handler = chain(

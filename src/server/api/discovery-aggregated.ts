@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import type { Request, Response } from '../http/types.js'
 import { parseMediaRanges } from './negotiation.js'
 import type { Strategy } from './registry/strategy.js'
-import { SUBRESOURCE_KINDS, subresourceVerbs } from './discovery.js'
+import { subresourceKind, subresourceVerbs } from './discovery.js'
 
 export type DiscoveryVersion = 'v2' | 'v2beta1'
 
@@ -52,8 +52,14 @@ const GROUP_PRIORITY: Readonly<Record<string, number>> = {
   'node.k8s.io': 16300,
   'discovery.k8s.io': 16200,
   'flowcontrol.apiserver.k8s.io': 16100,
+  'resource.k8s.io': 15900,
 }
 const CUSTOM_GROUP_PRIORITY = 1000
+
+/** A built-in group's discovery priority (higher first); custom groups get the CRDs' 1000. */
+export function groupPriority(group: string, custom = false): number {
+  return custom ? CUSTOM_GROUP_PRIORITY : (GROUP_PRIORITY[group] ?? CUSTOM_GROUP_PRIORITY)
+}
 
 /** apimachinery's CompareKubeAwareVersionStrings as a sort key: GA, then beta, then alpha, newest first. */
 export function compareKubeAwareVersions(a: string, b: string): number {
@@ -77,7 +83,7 @@ function resourceDiscovery(k: Strategy): Record<string, unknown> {
   // Sorted, as the reference's resource list (`deployments/scale` before `deployments/status`).
   const subresources = [...(k.subresources ?? [])].sort().map((sub) => ({
     subresource: sub,
-    responseKind: SUBRESOURCE_KINDS[sub] ?? responseKind,
+    responseKind: subresourceKind(k, sub) ?? responseKind,
     verbs: subresourceVerbs(sub),
   }))
   return {
@@ -130,9 +136,44 @@ export function aggregatedContentType(version: DiscoveryVersion): string {
   return `application/json;g=${DISCOVERY_GROUP};v=${version};as=${DISCOVERY_KIND}`
 }
 
+/**
+ * The documents built lately, by what they are built from: a built-in kind by its identity
+ * (the strategies are fixed for the server's life), a custom resource by the fields discovery
+ * shows. Requests then cost a lookup, not a rebuild and a SHA-512, whatever the kind count.
+ */
+const builtinIds = new WeakMap<Strategy, number>()
+let nextBuiltinId = 0
+const recent = new Map<string, { list: Record<string, unknown>; etag: string; bodies: Map<DiscoveryVersion, string> }>()
+const RECENT_LIMIT = 8
+
+function signature(kinds: readonly Strategy[]): string {
+  return kinds
+    .map((k) => {
+      if (!k.customResource) {
+        let id = builtinIds.get(k)
+        if (id === undefined) builtinIds.set(k, (id = nextBuiltinId++))
+        return String(id)
+      }
+      return JSON.stringify([k.group, k.version, k.resource, k.singular, k.kind, k.namespaced, k.verbs, k.shortNames, k.categories, k.subresources])
+    })
+    .join('|')
+}
+
+function cachedDiscovery(kinds: readonly Strategy[]): { list: Record<string, unknown>; etag: string; bodies: Map<DiscoveryVersion, string> } {
+  const key = signature(kinds)
+  let entry = recent.get(key)
+  if (!entry) {
+    entry = { ...aggregatedDiscovery(kinds), bodies: new Map() }
+    if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value!)
+    recent.set(key, entry)
+  }
+  return entry
+}
+
 /** Writes the list for `version`, or 304 when the client's If-None-Match is its ETag. */
 export function writeAggregatedDiscovery(req: Request, res: Response, kinds: readonly Strategy[], version: DiscoveryVersion): void {
-  const { list, etag } = aggregatedDiscovery(kinds)
+  const cached = cachedDiscovery(kinds)
+  const { list, etag } = cached
   const quoted = JSON.stringify(etag)
   res.setHeader('ETag', quoted)
   res.setHeader('Vary', 'Accept')
@@ -144,6 +185,10 @@ export function writeAggregatedDiscovery(req: Request, res: Response, kinds: rea
   }
   res.setHeader('Content-Type', aggregatedContentType(version))
   res.statusCode = 200
-  const body = { kind: DISCOVERY_KIND, apiVersion: `${DISCOVERY_GROUP}/${version}`, ...list }
-  res.end(`${JSON.stringify(body)}\n`)
+  let text = cached.bodies.get(version)
+  if (text === undefined) {
+    text = `${JSON.stringify({ kind: DISCOVERY_KIND, apiVersion: `${DISCOVERY_GROUP}/${version}`, ...list })}\n`
+    cached.bodies.set(version, text)
+  }
+  res.end(text)
 }

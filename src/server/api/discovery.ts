@@ -5,6 +5,7 @@
  */
 import type { Request } from '../http/types.js'
 import type { Strategy } from './registry/strategy.js'
+import { groupPriority } from './discovery-aggregated.js'
 
 export function groupVersion(s: Pick<Strategy, 'group' | 'version'>): string {
   return s.group === '' ? s.version : `${s.group}/${s.version}`
@@ -16,10 +17,15 @@ export function apiVersions(req: Request): Record<string, unknown> {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: address }] }
 }
 
-/** The served non-core groups, in the order of the kinds, each with its versions (first preferred). */
+/**
+ * The served non-core groups in the reference's order (its group priorities, then the order of
+ * the kinds), each with its versions (first preferred).
+ */
 function servedGroups(kinds: readonly Strategy[]): Map<string, string[]> {
   const groups = new Map<string, string[]>()
-  for (const k of kinds) {
+  const rank = (k: Strategy) => groupPriority(k.group, k.customResource === true)
+  const ordered = kinds.map((k, i) => ({ k, i })).sort((a, b) => rank(b.k) - rank(a.k) || a.i - b.i)
+  for (const { k } of ordered) {
     if (k.group === '') continue
     const versions = groups.get(k.group) ?? []
     if (!versions.includes(k.version)) versions.push(k.version)
@@ -53,24 +59,35 @@ export function apiGroup(kinds: readonly Strategy[], group: string): Record<stri
 /** The verbs every served subresource has. */
 export const SUBRESOURCE_VERBS = ['get', 'patch', 'update']
 
-/** A namespace's finalize subresource is written with PUT only; a service account's token is created. */
+/** A namespace's finalize subresource is written with PUT only; a token, a binding or an eviction is created. */
 export function subresourceVerbs(sub: string): string[] {
-  return sub === 'finalize' ? ['update'] : sub === 'token' ? ['create'] : SUBRESOURCE_VERBS
+  if (sub === 'finalize') return ['update']
+  if (sub === 'token' || sub === 'binding' || sub === 'eviction') return ['create']
+  return SUBRESOURCE_VERBS
 }
 
-/** The kind a subresource answers with, when it is not the resource's own. */
+/** The kind a subresource takes and answers with, when it is not the resource's own. */
 export const SUBRESOURCE_KINDS: Record<string, { group: string; version: string; kind: string }> = {
   scale: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
   token: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+  eviction: { group: 'policy', version: 'v1', kind: 'Eviction' },
+  binding: { group: '', version: 'v1', kind: 'Binding' },
 }
 
-/** `<plural>/<sub>`: status is the kind itself, scale the autoscaling/v1 Scale. */
+/** The kind a subresource takes and answers when it is not the resource's own. */
+export function subresourceKind(_k: Strategy, sub: string): { group: string; version: string; kind: string } | undefined {
+  return SUBRESOURCE_KINDS[sub]
+}
+
+/** `<plural>/<sub>`: status is the kind itself, scale the autoscaling/v1 Scale, eviction a policy/v1 Eviction. */
 function subresourceEntry(k: Strategy, sub: string): Record<string, unknown> {
+  const other = subresourceKind(k, sub)
   return {
     name: `${k.resource}/${sub}`,
     singularName: '',
     namespaced: k.namespaced,
-    ...(SUBRESOURCE_KINDS[sub] ?? { kind: k.kind }),
+    // A core kind (Binding) is named without group and version, as the reference lists it.
+    ...(other ? { ...(other.group ? { group: other.group, version: other.version } : {}), kind: other.kind } : { kind: k.kind }),
     verbs: subresourceVerbs(sub),
   }
 }

@@ -17,6 +17,10 @@ import { patchHandler } from './handlers/patch.js'
 import { getScaleHandler, patchScaleHandler, updateScaleHandler } from './handlers/scale.js'
 import type { Scope } from './handlers/scope.js'
 import { updateHandler } from './handlers/update.js'
+import { podBindingHandler } from './handlers/pod-binding.js'
+import { podEvictionHandler } from './handlers/pod-eviction.js'
+import { componentStatusHandler } from './handlers/component-status.js'
+import type { UpdateSubresource } from './registry/generic-store.js'
 import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
 import { bodyRefused, negotiateOutput, writeErrorNegotiated, writeObject } from './negotiation.js'
@@ -25,7 +29,7 @@ import type { RegistryOptions } from './registry/options.js'
 import { Registry } from './registry/registry.js'
 import { DEFAULT_STORAGE_MEDIA_TYPE, StorageCodec, type StorageMediaType } from './registry/storage-codec.js'
 import type { Strategy } from './registry/strategy.js'
-import { enabledKinds } from './runtime-config.js'
+import { enabledKinds, servedAtVersion } from './runtime-config.js'
 import { ApiError, errors, toApiError, writeError } from './status-errors.js'
 
 export interface ApiDeps {
@@ -34,6 +38,8 @@ export interface ApiDeps {
   options?: RegistryOptions
   /** `--runtime-config`: group versions and resources switched on or off. */
   runtimeConfig?: readonly KeyValue[]
+  /** `--emulated-version`'s minor: the kinds (and subresources) that release served. */
+  emulatedMinor?: number
   /** `--storage-media-type`: how built-in kinds are stored (protobuf when absent, as the spec's default). */
   storageMediaType?: StorageMediaType
   /**
@@ -73,7 +79,13 @@ const SUBRESOURCE_HANDLERS: Record<string, Record<string, (scope: Scope) => Prom
   status: { get: getHandler, update: updateHandler, patch: patchHandler },
   scale: { get: getScaleHandler, update: updateScaleHandler, patch: patchScaleHandler },
   finalize: { update: updateHandler },
+  approval: { get: getHandler, update: updateHandler, patch: patchHandler },
+  ephemeralcontainers: { get: getHandler, update: updateHandler, patch: patchHandler },
+  resize: { get: getHandler, update: updateHandler, patch: patchHandler },
 }
+
+/** The subresources whose writes go through the generic update with a restricted part of the object. */
+const UPDATE_SUBRESOURCES = new Set(['status', 'finalize', 'approval', 'ephemeralcontainers', 'resize'])
 
 /** Verbs that need a name in the URL, and those that must not have one. */
 const NAMED = new Set(['get', 'update', 'patch', 'delete'])
@@ -89,7 +101,7 @@ interface ServedApi {
 }
 
 function servedApi(deps: ApiDeps): ServedApi {
-  const kinds = enabledKinds(KINDS, deps.runtimeConfig ?? [])
+  const kinds = servedAtVersion(enabledKinds(KINDS, deps.runtimeConfig ?? []), deps.emulatedMinor)
   let registry: Registry | undefined
   let registryStore: Store | undefined
   const storage = new StorageCodec(deps.storageMediaType ?? DEFAULT_STORAGE_MEDIA_TYPE)
@@ -196,9 +208,24 @@ async function route(
     })
     return
   }
+  const common = { req, res, ctx, store, ...(namespace !== undefined ? { namespace } : {}), query: ctx.url.searchParams }
+  if (strategy.group === '' && strategy.resource === 'componentstatuses' && info.subresource === undefined) {
+    if (verb !== 'get' && verb !== 'list') throw errors.methodNotAllowed()
+    return componentStatusHandler({ ...common, ...(info.name !== undefined ? { name: info.name } : {}) }, registry.store)
+  }
+  if (strategy.group === '' && strategy.resource === 'bindings' && info.subresource === undefined) {
+    // The bindings collection binds the pod its body names.
+    if (verb !== 'create' || info.name !== undefined || namespace === undefined) throw errors.methodNotAllowed()
+    return podBindingHandler({ ...common, store: registry.lookup('', 'v1', 'pods')! })
+  }
   if (info.subresource !== undefined) {
     const sub = info.subresource
     if (!strategy.subresources?.includes(sub) || info.name === undefined) throw errors.resourceNotFound()
+    if (sub === 'binding' || sub === 'eviction') {
+      if (verb !== 'create') throw errors.methodNotAllowed()
+      if (sub === 'binding') return podBindingHandler({ ...common, name: info.name })
+      return podEvictionHandler({ ...common, name: info.name }, registry.lookup('policy', 'v1', 'poddisruptionbudgets'))
+    }
     const handler = SUBRESOURCE_HANDLERS[sub]?.[verb]
     if (!handler) throw errors.methodNotAllowed()
     await handler({
@@ -208,7 +235,7 @@ async function route(
       store,
       ...(namespace !== undefined ? { namespace } : {}),
       name: info.name,
-      ...(sub === 'status' || sub === 'finalize' ? { subresource: sub } : {}),
+      ...(UPDATE_SUBRESOURCES.has(sub) ? { subresource: sub as UpdateSubresource } : {}),
       query: ctx.url.searchParams,
     })
     return

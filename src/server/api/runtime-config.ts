@@ -64,3 +64,17 @@ export function enabledKinds(kinds: readonly Strategy[], runtimeConfig: readonly
   const enablement = apiEnablement(runtimeConfig)
   return kinds.filter((k) => enablement.resourceEnabled(k.group, k.version, k.resource))
 }
+
+/**
+ * The kinds the emulated release served by default: those GA since that minor (or before),
+ * without the subresources added later. Undefined (or a negative minor): every kind.
+ */
+export function servedAtVersion(kinds: readonly Strategy[], emulatedMinor: number | undefined): Strategy[] {
+  if (emulatedMinor === undefined || emulatedMinor < 0) return [...kinds]
+  return kinds
+    .filter((k) => (k.since ?? 0) <= emulatedMinor)
+    .map((k) => {
+      const later = Object.entries(k.subresourcesSince ?? {}).filter(([, since]) => since > emulatedMinor).map(([sub]) => sub)
+      return later.length === 0 ? k : { ...k, subresources: (k.subresources ?? []).filter((s) => !later.includes(s)) }
+    })
+}

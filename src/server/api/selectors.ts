@@ -155,3 +155,36 @@ export function matchesFields(reqs: readonly FieldRequirement[], fields: Readonl
 export function pinnedField(reqs: readonly FieldRequirement[], field: string): string | undefined {
   return reqs.find((r) => r.field === field && r.operator === '=')?.value
 }
+
+/**
+ * Whether a metav1.LabelSelector (matchLabels and matchExpressions) selects `labels`; an empty
+ * selector selects everything, as LabelSelectorAsSelector's.
+ */
+export function matchesLabelSelector(selector: Readonly<Record<string, unknown>>, labels: Labels | undefined): boolean {
+  const l = labels ?? {}
+  const matchLabels = selector.matchLabels !== null && typeof selector.matchLabels === 'object' ? (selector.matchLabels as Record<string, unknown>) : {}
+  for (const [k, v] of Object.entries(matchLabels)) if (l[k] !== v) return false
+  for (const e of Array.isArray(selector.matchExpressions) ? selector.matchExpressions : []) {
+    const expr = (e ?? {}) as { key?: unknown; operator?: unknown; values?: unknown }
+    const key = String(expr.key ?? '')
+    const values = Array.isArray(expr.values) ? expr.values.map(String) : []
+    const has = Object.prototype.hasOwnProperty.call(l, key)
+    switch (expr.operator) {
+      case 'In':
+        if (!has || !values.includes(l[key]!)) return false
+        break
+      case 'NotIn':
+        if (has && values.includes(l[key]!)) return false
+        break
+      case 'Exists':
+        if (!has) return false
+        break
+      case 'DoesNotExist':
+        if (has) return false
+        break
+      default:
+        return false
+    }
+  }
+  return true
+}

@@ -16,6 +16,8 @@ export interface ColumnDefinition {
 export interface TableColumns {
   definitions: ColumnDefinition[]
   cells(obj: KubeObject, now: number): unknown[]
+  /** The order of a list's rows where the reference's printer sorts them (FlowSchemas by precedence). */
+  order?(a: KubeObject, b: KubeObject): number
 }
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object'
@@ -108,7 +110,7 @@ export function toTable(
     apiVersion: options.apiVersion,
     metadata: listMeta,
     columnDefinitions: options.noHeaders ? null : columns.definitions,
-    rows: objects.map((obj) => {
+    rows: (columns.order ? [...objects].sort(columns.order) : objects).map((obj) => {
       const object = rowObject(obj, options.include)
       return { cells: columns.cells(obj, now), ...(object === undefined ? {} : { object }) }
     }),

@@ -1,7 +1,8 @@
 /**
- * The `kubernetes` Service and Endpoints in `default`, which in-cluster clients use to find the
- * API server: the first address of the service range on port 443, pointing at this server's
- * advertised address and secure port. Written once; an existing object is left alone so that
+ * The `kubernetes` Service, its Endpoints and its EndpointSlice in `default`, which in-cluster
+ * clients use to find the API server: the first address of the service range on port 443,
+ * pointing at this server's advertised address and secure port (the slice as the reference's
+ * endpoint reconciler writes it beside the Endpoints). Written once; an existing object is left alone so that
  * a second server on the same store does not fight over it.
  */
 import { networkInterfaces } from 'node:os'
@@ -66,6 +67,17 @@ export function kubernetesService({ address, securePort, clusterIPRange, nodePor
         kind: 'Endpoints',
         metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
         subsets: [{ addresses: [{ ip: address }], ports: [{ name: 'https', port: securePort, protocol: 'TCP' }] }],
+      },
+    },
+    {
+      key: '/endpointslices/default/kubernetes',
+      object: {
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+        addressType: address.includes(':') ? 'IPv6' : 'IPv4',
+        endpoints: [{ addresses: [address], conditions: { ready: true } }],
+        ports: [{ name: 'https', port: securePort, protocol: 'TCP' }],
       },
     },
   ]

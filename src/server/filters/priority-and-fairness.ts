@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto'
 import type { Filter, Request, RequestContext } from '../http/types.js'
 import { tooManyRequests } from './max-in-flight.js'
 import { onSettled } from './wait-group.js'
+import { type FlowObject, classify } from './flow-schemas.js'
 
 const PROBE_PATHS = new Set(['/healthz', '/livez', '/readyz'])
 const QUEUE_LENGTH_LIMIT = 50
@@ -22,13 +23,15 @@ interface Waiter {
 export interface FlowControlOptions {
   seats: number
   now?: () => number
+  /** The FlowSchemas and priority levels in the store (undefined until it is open). */
+  configuration?: () => Promise<{ schemas: FlowObject[]; levels: FlowObject[] } | undefined>
 }
 
 function isExempt(req: Request, ctx: RequestContext): boolean {
   return ((req.method === 'GET' || req.method === 'HEAD') && PROBE_PATHS.has(ctx.info.path)) || Boolean(ctx.user?.groups.includes('system:masters'))
 }
 
-export function withPriorityAndFairness({ seats, now = Date.now }: FlowControlOptions): Filter {
+export function withPriorityAndFairness({ seats, now = Date.now, configuration }: FlowControlOptions): Filter {
   // The schema and level identities the server advertises in the X-Kubernetes-Pf-* headers.
   const ids = {
     exempt: { schema: randomUUID(), level: randomUUID() },
@@ -57,15 +60,18 @@ export function withPriorityAndFairness({ seats, now = Date.now }: FlowControlOp
     return Math.min(32, 2 ** Math.floor(Math.log2(rejections.length)))
   }
 
+  /** The headers name the FlowSchema and priority level the request was classified into. */
+  const identify = async (req: Request, res: Parameters<ReturnType<Filter>>[1], ctx: RequestContext): Promise<void> => {
+    const config = await configuration?.()
+    const found = config ? classify(config.schemas, config.levels, ctx) : undefined
+    const fallback = isExempt(req, ctx) ? ids.exempt : ids.global
+    res.setHeader('X-Kubernetes-Pf-Flowschema-Uid', found?.schema.uid || fallback.schema)
+    res.setHeader('X-Kubernetes-Pf-Prioritylevel-Uid', found?.level.uid || fallback.level)
+  }
+
   return (next) => async (req, res, ctx) => {
-    if (isExempt(req, ctx) || ctx.info.longRunning) {
-      const id = isExempt(req, ctx) ? ids.exempt : ids.global
-      res.setHeader('X-Kubernetes-Pf-Flowschema-Uid', id.schema)
-      res.setHeader('X-Kubernetes-Pf-Prioritylevel-Uid', id.level)
-      return next(req, res, ctx)
-    }
-    res.setHeader('X-Kubernetes-Pf-Flowschema-Uid', ids.global.schema)
-    res.setHeader('X-Kubernetes-Pf-Prioritylevel-Uid', ids.global.level)
+    await identify(req, res, ctx)
+    if (isExempt(req, ctx) || ctx.info.longRunning) return next(req, res, ctx)
     if (busy >= seats) {
       const flow = ctx.user?.name ?? ''
       const queue = queues.get(flow) ?? []

@@ -36,7 +36,8 @@ describe('protobuf codec: lossless round trip of every served kind and the API o
   })
 
   it('has a sample for every served kind', () => {
-    const served = [...RESOURCES, { group: '', version: 'v1', kind: 'Namespace' }, { group: '', version: 'v1', kind: 'ConfigMap' }]
+    // APIServices (kube-aggregator) have no .proto in the reference tree: they are stored as JSON.
+    const served = [...RESOURCES.filter((r) => r.group !== 'apiregistration.k8s.io'), { group: '', version: 'v1', kind: 'Namespace' }, { group: '', version: 'v1', kind: 'ConfigMap' }]
     const want = served.map((r) => `${r.group ? `${r.group}/${r.version}` : r.version} ${r.kind}`).sort()
     assert.deepEqual(samples.filter((s) => s.served).map((s) => `${s.apiVersion} ${s.kind}`).sort(), want)
   })
@@ -51,7 +52,9 @@ describe('protobuf codec: lossless round trip of every served kind and the API o
       assert.deepEqual(decoded, sample.object)
     })
 
-    if (sample.served) it(`${sample.apiVersion} ${sample.kind}List with two items`, () => {
+    // Kinds that are only created (Binding) have no list, and no List message.
+    const listed = !RESOURCES.some((r) => `${r.group ? `${r.group}/${r.version}` : r.version}` === sample.apiVersion && r.kind === sample.kind && !r.verbs.includes('list'))
+    if (sample.served && listed) it(`${sample.apiVersion} ${sample.kind}List with two items`, () => {
       const list = { apiVersion: sample.apiVersion, kind: `${sample.kind}List`, metadata: { resourceVersion: '42', continue: 'token' }, items: [sample.object, sample.object] }
       const decoded = codec.decode(codec.encode(list))
       // List items carry no apiVersion/kind in protobuf (Go's TypeMeta is not a proto field).

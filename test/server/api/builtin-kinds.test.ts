@@ -25,8 +25,8 @@ describe('api: built-in kinds as data', function () {
 
 
   it('serves every generated kind, with unique resources and the reference short names', () => {
-    assert.equal(RESOURCES.length, 29)
-    const ids = KINDS.map((k) => `${k.group}/${k.resource}`)
+    assert.equal(RESOURCES.length, 59)
+    const ids = KINDS.map((k) => `${k.group}/${k.version}/${k.resource}`)
     assert.equal(new Set(ids).size, ids.length)
     const short = Object.fromEntries(KINDS.map((k) => [k.resource, k.shortNames.join(',')]))
     assert.deepEqual(

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict'
 import { KINDS } from '../../../src/server/api/kinds/index.js'
-import { apiEnablement, enabledKinds } from '../../../src/server/api/runtime-config.js'
+import { apiEnablement, enabledKinds, servedAtVersion } from '../../../src/server/api/runtime-config.js'
 
 const resources = (entries: Array<[string, string?]>) =>
-  new Set(enabledKinds(KINDS, entries.map(([key, value]) => ({ key, ...(value !== undefined ? { value } : {}) }))).map((k) => `${k.group}/${k.resource}`))
+  new Set(enabledKinds(KINDS, entries.map(([key, value]) => ({ key, ...(value !== undefined ? { value } : {}) }))).flatMap((k) => [`${k.group}/${k.resource}`, `${k.group}/${k.version}/${k.resource}`]))
 
 describe('api: --runtime-config', () => {
   it('serves every GA group version by default; beta and alpha are off', () => {
-    assert.equal(resources([]).size, KINDS.length)
+    assert.equal(resources([]).size, new Set(KINDS.flatMap((k) => [`${k.group}/${k.resource}`, `${k.group}/${k.version}/${k.resource}`])).size)
     const e = apiEnablement([])
     assert.equal(e.versionEnabled('apps', 'v1'), true)
     assert.equal(e.versionEnabled('batch', 'v1beta1'), false)
@@ -33,7 +33,7 @@ describe('api: --runtime-config', () => {
 
   it('api/all, then api/ga|beta|alpha, then group versions decide, in that order', () => {
     assert.deepEqual([...resources([['api/all', 'false'], ['v1', 'true']])].every((r) => r.startsWith('/')), true)
-    assert.equal(resources([['api/all', 'false'], ['api/ga', 'true']]).size, KINDS.length)
+    assert.equal(resources([['api/all', 'false'], ['api/ga', 'true']]).size, resources([]).size)
     assert.equal(resources([['api/ga', 'false'], ['apps/v1', 'true']]).has('apps/deployments'), true)
     assert.equal(resources([['api/ga', 'false'], ['apps/v1', 'true']]).has('batch/jobs'), false)
     assert.equal(apiEnablement([{ key: 'api/beta', value: 'true' }]).versionEnabled('batch', 'v1beta1'), true)
@@ -47,5 +47,27 @@ describe('api: --runtime-config', () => {
     const only = resources([['apps/v1', 'false'], ['apps/v1/deployments', 'true']])
     assert.equal(only.has('apps/deployments'), true)
     assert.equal(only.has('apps/replicasets'), false)
+  })
+})
+
+describe('api: --emulated-version and the served kinds', () => {
+  const keys = (minor: number | undefined) => new Set(servedAtVersion(KINDS, minor).map((k) => `${k.group}/${k.version}/${k.resource}`))
+
+  it('1.35 leaves out what came later (MutatingAdmissionPolicy v1); 1.32 also ServiceCIDRs, IPAddresses, VolumeAttributesClasses, resource.k8s.io/v1', () => {
+    const at35 = keys(35)
+    assert.equal(at35.has('admissionregistration.k8s.io/v1/mutatingadmissionpolicies'), false)
+    assert.equal(at35.has('resource.k8s.io/v1/deviceclasses'), true)
+    assert.equal(at35.has('networking.k8s.io/v1/servicecidrs'), true)
+    const at32 = keys(32)
+    for (const k of ['networking.k8s.io/v1/servicecidrs', 'networking.k8s.io/v1/ipaddresses', 'storage.k8s.io/v1/volumeattributesclasses', 'resource.k8s.io/v1/resourceclaims']) assert.equal(at32.has(k), false, k)
+    assert.equal(at32.has('flowcontrol.apiserver.k8s.io/v1/flowschemas'), true)
+    assert.equal(keys(undefined).size, KINDS.length)
+  })
+
+  it('a subresource added later is left out of its kind, without touching the shared strategy', () => {
+    const pods32 = servedAtVersion(KINDS, 32).find((k) => k.group === '' && k.resource === 'pods')!
+    assert.equal(pods32.subresources!.includes('resize'), false)
+    assert.equal(pods32.subresources!.includes('eviction'), true)
+    assert.equal(KINDS.find((k) => k.group === '' && k.resource === 'pods')!.subresources!.includes('resize'), true)
   })
 })

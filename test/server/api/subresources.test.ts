@@ -84,7 +84,10 @@ describe('api: status and scale subresources, deletecollection in discovery', fu
       assert.ok(names.includes(n), n)
     }
     assert.ok(!names.includes('configmaps/status'))
-    assert.equal(names.indexOf('pods/status'), names.indexOf('pods') + 1)
+    // The pod's subresources follow it, sorted, as the reference lists them.
+    assert.deepEqual(names.slice(names.indexOf('pods'), names.indexOf('pods') + 6), ['pods', 'pods/binding', 'pods/ephemeralcontainers', 'pods/eviction', 'pods/resize', 'pods/status'])
+    assert.deepEqual(core.find((r) => r.name === 'pods/eviction'), { name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] })
+    assert.deepEqual(core.find((r) => r.name === 'pods/binding'), { name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] })
     assert.deepEqual(core.find((r) => r.name === 'replicationcontrollers/scale'), { name: 'replicationcontrollers/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] })
     assert.deepEqual(core.find((r) => r.name === 'nodes/status'), { name: 'nodes/status', singularName: '', namespaced: false, kind: 'Node', verbs: ['get', 'patch', 'update'] })
     assert.ok((core.find((r) => r.name === 'configmaps')!.verbs as string[]).includes('deletecollection'))

@@ -1,6 +1,6 @@
 /** What every resource handler gets, and the request parsing they share. */
 import type { Request, RequestContext, Response } from '../../http/types.js'
-import type { GenericStore, Selection } from '../registry/generic-store.js'
+import type { GenericStore, Selection, UpdateSubresource } from '../registry/generic-store.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { SelectorError, parseFieldSelector, parseLabelSelector } from '../selectors.js'
 import { type ApiError, type Cause, errors } from '../status-errors.js'
@@ -16,7 +16,7 @@ export interface Scope {
   namespace?: string
   name?: string
   /** `status` for `<object>/status`: writes change only .status. */
-  subresource?: 'status' | 'finalize'
+  subresource?: UpdateSubresource
   query: URLSearchParams
   /** `--min-request-timeout` (default 1800). */
   minRequestTimeoutSeconds?: number

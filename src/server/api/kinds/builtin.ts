@@ -13,26 +13,15 @@ import { validateCronJob } from '../validation/batch.js'
 import { isDNS1035Label, validatePod, validateSecret, validateService } from '../validation/core.js'
 import { isPathSegmentName, validateRoleBinding } from '../validation/rbac.js'
 import { validatePriorityClass } from '../validation/scheduling.js'
-import { AGE_COLUMN, type ColumnDefinition, DEFAULT_COLUMNS, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
-
-type Obj = Record<string, unknown>
-
-function obj(v: unknown): Obj {
-  return isPlainObject(v) ? v : {}
-}
-function arr(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : []
-}
-function str(v: unknown, fallback = ''): string {
-  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : fallback
-}
-function num(v: unknown): number {
-  return typeof v === 'number' ? v : 0
-}
-
-function col(name: string, description = '', priority = 0, type = 'string', format = ''): ColumnDefinition {
-  return { name, type, format, description, priority }
-}
+import { type Obj, arr, col, num, obj, str } from './values.js'
+import { AUTOSCALING } from './autoscaling.js'
+import { CERTIFICATES } from './certificates.js'
+import { CLUSTER_CONFIG } from './cluster-config.js'
+import { CORE_PRINTERS } from './core-printers.js'
+import { eventsV1 } from './events.js'
+import { NETWORKING } from './networking.js'
+import { STORAGE } from './storage.js'
+import { AGE_COLUMN, DEFAULT_COLUMNS, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
 
 /** Everything but metadata and status: a change there bumps metadata.generation. */
 function specOf(o: KubeObject): Obj {
@@ -58,6 +47,15 @@ const STATUS_KINDS = new Set([
   'cronjobs',
   'ingresses',
   'poddisruptionbudgets',
+  'horizontalpodautoscalers',
+  'certificatesigningrequests',
+  'volumeattachments',
+  'flowschemas',
+  'prioritylevelconfigurations',
+  'servicecidrs',
+  'resourceclaims',
+  'validatingadmissionpolicies',
+  'apiservices',
 ])
 
 /** Kinds that keep metadata.generation. */
@@ -72,6 +70,11 @@ const GENERATION_KINDS = new Set([
   'ingresses',
   'networkpolicies',
   'poddisruptionbudgets',
+  'horizontalpodautoscalers',
+  'validatingadmissionpolicies',
+  'mutatingadmissionpolicies',
+  'deviceclasses',
+  'resourceslices',
 ])
 
 export type KindOverrides = Partial<Omit<Strategy, keyof ResourceInfo>> & {
@@ -172,6 +175,38 @@ function defaultContainers(list: unknown): void {
     c.terminationMessagePolicy ??= 'File'
     c.resources ??= {}
     for (const p of arr(c.ports)) if (isPlainObject(p)) p.protocol ??= 'TCP'
+    // SetDefaults_ObjectFieldSelector: a fieldRef names the v1 field by default.
+    for (const e of arr(c.env)) {
+      const fieldRef = obj(obj(obj(e).valueFrom).fieldRef)
+      if (obj(obj(e).valueFrom).fieldRef !== undefined) fieldRef.apiVersion ??= 'v1'
+    }
+    // SetDefaults_Probe and the HTTP/gRPC handlers' defaults.
+    for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+      if (!isPlainObject(c[probe])) continue
+      const p = c[probe] as Obj
+      p.timeoutSeconds ??= 1
+      p.periodSeconds ??= 10
+      p.successThreshold ??= 1
+      p.failureThreshold ??= 3
+      if (isPlainObject(p.httpGet)) {
+        p.httpGet.path ??= '/'
+        p.httpGet.scheme ??= 'HTTP'
+      }
+      if (isPlainObject(p.grpc)) p.grpc.service ??= ''
+    }
+  }
+}
+
+/** SetDefaults_Volume and the volume sources' defaults (file modes 0644, emptyDir for none). */
+function defaultVolumes(list: unknown): void {
+  const SOURCES_WITH_MODE = ['secret', 'configMap', 'downwardAPI', 'projected']
+  for (const v of arr(list)) {
+    if (!isPlainObject(v)) continue
+    const sources = Object.keys(v).filter((k) => k !== 'name')
+    if (sources.length === 0) v.emptyDir = {}
+    for (const source of SOURCES_WITH_MODE) if (isPlainObject(v[source])) (v[source] as Obj).defaultMode ??= 420
+    if (isPlainObject(v.hostPath)) v.hostPath.type ??= ''
+    for (const item of arr(obj(v.downwardAPI).items)) if (isPlainObject(obj(item).fieldRef)) obj(obj(item).fieldRef).apiVersion ??= 'v1'
   }
 }
 
@@ -184,6 +219,7 @@ export function defaultPodSpec(spec: Obj): void {
   spec.securityContext ??= {}
   defaultContainers(spec.containers)
   defaultContainers(spec.initContainers)
+  defaultVolumes(spec.volumes)
 }
 
 const pods: KindOverrides = {
@@ -310,11 +346,25 @@ function replicaTable(): TableColumns {
       col('Current', 'Replicas is the most recently observed number of replicas.', 0, 'integer'),
       col('Ready', 'The number of ready replicas for this replica set.', 0, 'integer'),
       AGE_COLUMN,
+      col('Containers', 'Names of each container in the template.', 1),
+      col('Images', 'Images referenced by each container in the template.', 1),
+      col('Selector', 'Selector is a label query over pods that should match the replica count.', 1),
     ],
     cells: (o, now) => {
       const spec = obj(o.spec)
       const status = obj(o.status)
-      return [o.metadata.name, typeof spec.replicas === 'number' ? spec.replicas : 1, num(status.replicas), num(status.readyReplicas), age(o, now)]
+      // A ReplicationController's selector is a plain map; a ReplicaSet's a LabelSelector.
+      const selector = isPlainObject(obj(spec.selector).matchLabels) || Array.isArray(obj(spec.selector).matchExpressions) ? selectorText(o) : Object.entries(obj(spec.selector)).map(([k, v]) => `${k}=${str(v)}`).join(',')
+      return [
+        o.metadata.name,
+        typeof spec.replicas === 'number' ? spec.replicas : 1,
+        num(status.replicas),
+        num(status.readyReplicas),
+        age(o, now),
+        images(o).map((c) => str(c.name)).join(','),
+        images(o).map((c) => str(c.image)).join(','),
+        selector,
+      ]
     },
   }
 }
@@ -340,8 +390,17 @@ const replicasets: KindOverrides = {
 }
 
 const replicationcontrollers: KindOverrides = {
+  /**
+   * SetDefaults_ReplicationController: without a selector, or without labels, the controller
+   * takes its template's labels for them (so `kubectl expose rc` and `-l` find it).
+   */
   defaults(o) {
     const spec = obj(o.spec)
+    const templateLabels = obj(obj(spec.template).metadata).labels
+    if (isPlainObject(templateLabels)) {
+      if (Object.keys(obj(spec.selector)).length === 0) spec.selector = { ...templateLabels }
+      if (Object.keys(o.metadata.labels ?? {}).length === 0) o.metadata.labels = { ...(templateLabels as Record<string, string>) }
+    }
     spec.replicas ??= 1
     if (isPlainObject(spec.template)) defaultTemplate(spec)
     o.spec = spec
@@ -718,8 +777,25 @@ const VIRTUAL_SUBRESOURCES: Record<string, string[]> = {
   '/serviceaccounts': ['token'],
 }
 
+/** Overrides of one group version's resource, by `<group>/<version>/<resource>`. */
+const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
+  ...AUTOSCALING,
+  ...CERTIFICATES,
+  ...STORAGE,
+  ...NETWORKING,
+  ...CLUSTER_CONFIG,
+  'events.k8s.io/v1/events': eventsV1(events),
+}
+
+function overridesOf(info: ResourceInfo): KindOverrides {
+  const overrides = VERSIONED_OVERRIDES[`${info.group}/${info.version}/${info.resource}`] ?? OVERRIDES[info.resource] ?? {}
+  const printer = CORE_PRINTERS[info.resource]
+  // Kinds the reference has no printer for get its default Table: name and creation time.
+  return { table: printer ?? CREATED_AT, ...overrides }
+}
+
 /** Every generated kind as a Strategy. */
 export const BUILTIN_KINDS: readonly Strategy[] = RESOURCES.map((info) => {
   const extra = VIRTUAL_SUBRESOURCES[`${info.group}/${info.resource}`] ?? []
-  return dataStrategy(extra.length > 0 ? { ...info, subresources: [...info.subresources, ...extra] } : info, OVERRIDES[info.resource] ?? {})
+  return dataStrategy(extra.length > 0 ? { ...info, subresources: [...info.subresources, ...extra] } : info, overridesOf(info))
 })

@@ -80,8 +80,11 @@ export interface UpdateOptions extends WriteOptions {
    * ones and the kind's prepareForUpdate does not run. `finalize` (namespaces): the same with
    * spec.finalizers only; removing the last one of a terminating namespace deletes it.
    */
-  subresource?: 'status' | 'finalize'
+  subresource?: UpdateSubresource
 }
+
+/** The subresources written through update (see UpdateOptions.subresource). */
+export type UpdateSubresource = 'status' | 'finalize' | 'approval' | 'ephemeralcontainers' | 'resize'
 
 export interface DeleteOptions extends WriteOptions, DeletionRequest {
   preconditions?: { uid?: string; resourceVersion?: string }
@@ -233,6 +236,43 @@ function finalizeOnly(current: KubeObject, produced: KubeObject): KubeObject {
   return obj
 }
 
+/** A CSR's approval write: only status.conditions of `produced` (the certificate stays the stored one). */
+function approvalOnly(current: KubeObject, produced: KubeObject): KubeObject {
+  const currentStatus = isPlainObject(current.status) ? current.status : {}
+  const producedStatus = isPlainObject(produced.status) ? produced.status : {}
+  const status: Record<string, unknown> = { ...structuredClone(currentStatus) }
+  if (producedStatus.conditions === undefined) delete status.conditions
+  else status.conditions = structuredClone(producedStatus.conditions)
+  return statusOnly(current, { ...produced, status })
+}
+
+/**
+ * A pod's ephemeralcontainers or resize write: only spec.ephemeralContainers, or the
+ * containers' resources (and resizePolicy), of `produced`; the rest stays the stored pod.
+ */
+function podSpecPartOnly(current: KubeObject, produced: KubeObject, part: 'ephemeralcontainers' | 'resize'): KubeObject {
+  const obj = statusOnly(current, { ...produced, status: current.status })
+  const spec: Record<string, unknown> = structuredClone(isPlainObject(current.spec) ? current.spec : {})
+  const producedSpec = isPlainObject(produced.spec) ? produced.spec : {}
+  if (part === 'ephemeralcontainers') {
+    if (producedSpec.ephemeralContainers === undefined) delete spec.ephemeralContainers
+    else spec.ephemeralContainers = structuredClone(producedSpec.ephemeralContainers)
+  } else {
+    const byName = new Map((Array.isArray(producedSpec.containers) ? producedSpec.containers : []).filter(isPlainObject).map((c) => [c.name, c]))
+    for (const c of Array.isArray(spec.containers) ? spec.containers : []) {
+      if (!isPlainObject(c)) continue
+      const next = byName.get(c.name)
+      if (!next) continue
+      for (const field of ['resources', 'resizePolicy']) {
+        if (next[field] === undefined) delete c[field]
+        else c[field] = structuredClone(next[field])
+      }
+    }
+  }
+  obj.spec = spec
+  return obj
+}
+
 export class GenericStore {
   constructor(
     private readonly store: Store,
@@ -265,8 +305,10 @@ export class GenericStore {
   }
 
   decode(value: Buffer, modRevision: number): KubeObject {
-    const obj = storageCodecFor(this.store).decode(value) as KubeObject
+    let obj = storageCodecFor(this.store).decode(value) as KubeObject
     if (!isPlainObject(obj.metadata)) obj.metadata = {}
+    const stored = this.strategy.storageVersion
+    if (stored && obj.apiVersion === stored.apiVersion && obj.kind === stored.kind) obj = stored.fromStorage(obj)
     obj.apiVersion ??= this.apiVersion
     // A custom resource's versions share its keys: conversion strategy None only rewrites apiVersion.
     if (this.strategy.customResource) obj.apiVersion = this.apiVersion
@@ -291,7 +333,9 @@ export class GenericStore {
   encode(obj: KubeObject): Buffer {
     const { resourceVersion: _rv, ...metadata } = obj.metadata
     void _rv
-    return storageCodecFor(this.store).encode({ ...obj, metadata }, this.strategy.customResource)
+    const stored = this.strategy.storageVersion
+    const form = stored ? stored.toStorage(structuredClone({ ...obj, metadata })) : { ...obj, metadata }
+    return storageCodecFor(this.store).encode(form, this.strategy.customResource)
   }
 
   private putOptions(obj: KubeObject): PutOptions {
@@ -504,6 +548,8 @@ export class GenericStore {
       if (!isPlainObject(obj.metadata)) obj.metadata = {}
       if (options.subresource === 'status') obj = statusOnly(current, obj)
       if (options.subresource === 'finalize') obj = finalizeOnly(current, obj)
+      if (options.subresource === 'approval') obj = approvalOnly(current, obj)
+      if (options.subresource === 'ephemeralcontainers' || options.subresource === 'resize') obj = podSpecPartOnly(current, obj, options.subresource)
       const meta = obj.metadata
       const precondition = meta.resourceVersion
       if (precondition !== undefined && precondition !== '' && precondition !== current.metadata.resourceVersion) {
@@ -525,6 +571,7 @@ export class GenericStore {
       meta.resourceVersion = current.metadata.resourceVersion
       if (current.metadata.generateName !== undefined && meta.generateName === undefined) meta.generateName = current.metadata.generateName
       if (options.subresource === undefined) this.strategy.prepareForUpdate(obj, current)
+      else if (options.subresource === 'status' || options.subresource === 'approval') this.strategy.prepareForStatusUpdate?.(obj, current)
       if (this.strategy.generation) {
         const gen = typeof current.metadata.generation === 'number' ? current.metadata.generation : 1
         meta.generation = this.strategy.specChanged(obj, current) ? gen + 1 : gen

@@ -24,6 +24,9 @@ import { WatchCachedStore, disabledByWatchCacheSizes } from './watch-cache.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
 import type { Strategy } from './strategy.js'
 
+/** How long the custom resource stores read from the CRDs are reused (see Registry.customStores). */
+const CUSTOM_STORES_TTL_MS = 1000
+
 export class Registry {
   private readonly byResource = new Map<string, GenericStore>()
   /** The built-in kinds' watch caches, when on. */
@@ -95,6 +98,7 @@ export class Registry {
 
   private changed(change: ObjectChange): void {
     const { object, strategy } = change
+    if (strategy.resource === CRD_RESOURCE && strategy.group === CRD_GROUP) this.customStoresCache = undefined
     if (isPods(strategy) && change.type !== 'deleted') this.podGraceReaper.observe(object)
     if (isNamespaces(strategy) && change.type !== 'deleted' && object.metadata.deletionTimestamp) this.namespaceController.enqueue(object.metadata.name!)
     if (isNamespaces(strategy) && change.type === 'created') void this.serviceAccounts?.observe(object)
@@ -155,8 +159,24 @@ export class Registry {
     })
   }
 
-  /** The stores of every served version of every established CRD, read from the store now. */
+  /**
+   * The custom resource stores lately read, with when: every discovery and OpenAPI request
+   * needs them, so they are read at most once a second (and again at once after a CRD write
+   * here; another server's CRD writes show within that second).
+   */
+  private customStoresCache: { at: number; stores: GenericStore[] } | undefined
+
+  /** The stores of every served version of every established CRD. */
   async customStores(): Promise<GenericStore[]> {
+    const now = Date.now()
+    if (this.customStoresCache && now - this.customStoresCache.at < CUSTOM_STORES_TTL_MS) return this.customStoresCache.stores
+    const stores = await this.readCustomStores()
+    this.customStoresCache = { at: now, stores }
+    return stores
+  }
+
+  /** The stores of every served version of every established CRD, read from the store now. */
+  private async readCustomStores(): Promise<GenericStore[]> {
     const crds = this.crds
     if (!crds) return []
     const { items } = await crds.list()

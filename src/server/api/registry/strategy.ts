@@ -7,6 +7,7 @@
 import type { Cause } from '../status-errors.js'
 import type { TableColumns } from '../table.js'
 import type { KubeObject } from './object.js'
+import type { UserInfo } from '../../http/types.js'
 
 export interface Strategy {
   group: string
@@ -50,6 +51,34 @@ export interface Strategy {
   virtual?: boolean
   /** A custom resource's schema: the CRD version's `schema.openAPIV3Schema` (validation, pruning, apply's list and map types). */
   openAPIV3Schema?: Record<string, unknown>
+  /**
+   * A kind whose objects are kept in another version's form (HorizontalPodAutoscalers of
+   * autoscaling/v1 are stored as autoscaling/v2, events.k8s.io Events as core Events): both
+   * versions share the keys, and this converts to and from the stored form.
+   */
+  storageVersion?: StorageVersion
+  /**
+   * Whether an update without metadata.resourceVersion (or with "0") is unconditional: the
+   * reference's AllowUnconditionalUpdate (true for most kinds; false for a few whose writers
+   * must read first).
+   */
+  unconditionalUpdate?: boolean
+  /** What the requester's identity puts into a created object (a CSR's spec.username, ...). */
+  fromRequester?(obj: KubeObject, user: UserInfo | undefined): void
+  /** The minor release of 1.x since which the reference serves the kind by default (absent: every emulated version). */
+  since?: number
+  /** The same for a subresource added later than its kind. */
+  subresourcesSince?: Record<string, number>
+  /** Preparation of a write through the status-like subresources (status, approval). */
+  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject): void
+}
+
+/** The stored form of a kind served in several versions. */
+export interface StorageVersion {
+  apiVersion: string
+  kind: string
+  toStorage(obj: KubeObject): KubeObject
+  fromStorage(obj: KubeObject): KubeObject
 }
 
 /** The CRD's subresources.scale paths, as key paths (`.spec.replicas` is ['spec', 'replicas']). */

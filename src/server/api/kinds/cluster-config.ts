@@ -1,0 +1,232 @@
+/**
+ * The cluster's configuration kinds served as stored objects: flowcontrol.apiserver.k8s.io
+ * FlowSchemas and PriorityLevelConfigurations, admissionregistration.k8s.io webhook
+ * configurations and admission policies, apiregistration.k8s.io APIServices and the
+ * resource.k8s.io (dynamic resource allocation) kinds. Their defaulting (each group's
+ * defaults.go) and the reference printer's columns; no behaviour beyond serving them.
+ */
+import { requiredValue } from '../registry/strategy.js'
+import { AGE_COLUMN, DEFAULT_COLUMNS, NAME_COLUMN, age } from '../table.js'
+import type { KindOverrides } from './builtin.js'
+import { arr, col, num, obj, str } from './values.js'
+
+const paramKind = (spec: Record<string, unknown>) => {
+  const pk = spec.paramKind
+  return pk === undefined || pk === null ? '<unset>' : `${str(obj(pk).apiVersion)}/${str(obj(pk).kind)}`
+}
+
+const paramRef = (spec: Record<string, unknown>) => {
+  const pr = spec.paramRef
+  if (pr === undefined || pr === null) return '<unset>'
+  const ref = obj(pr)
+  if (str(ref.name)) return ref.namespace ? `${str(ref.namespace)}/${str(ref.name)}` : `*/${str(ref.name)}`
+  if (ref.selector !== undefined) {
+    return Object.entries(obj(obj(ref.selector).matchLabels)).map(([k, v]) => `${k}=${str(v)}`).join(',')
+  }
+  return '<unset>'
+}
+
+function webhookDefaults(o: Record<string, unknown>, mutating: boolean): void {
+  for (const w of arr(o.webhooks)) {
+    const hook = obj(w)
+    hook.failurePolicy ??= 'Fail'
+    hook.matchPolicy ??= 'Equivalent'
+    hook.namespaceSelector ??= {}
+    hook.objectSelector ??= {}
+    hook.timeoutSeconds ??= 10
+    if (mutating) hook.reinvocationPolicy ??= 'Never'
+    for (const r of arr(hook.rules)) obj(r).scope ??= '*'
+    const service = obj(obj(hook.clientConfig).service)
+    if (hook.clientConfig !== undefined && obj(hook.clientConfig).service !== undefined) service.port ??= 443
+  }
+}
+
+const webhookTable = {
+  definitions: [NAME_COLUMN, col('Webhooks', 'Webhooks indicates the number of webhooks registered in this configuration', 0, 'integer'), AGE_COLUMN],
+  cells: (o: Parameters<NonNullable<KindOverrides['table']>['cells']>[0], now: number) => [o.metadata.name, arr(o.webhooks).length, age(o, now)],
+}
+
+const bindingTable = {
+  definitions: [
+    NAME_COLUMN,
+    col('PolicyName', 'PolicyName indicates the policy definition which the policy binding binded to'),
+    col('ParamRef', 'ParamRef indicates the param resource which sets the configration param'),
+    AGE_COLUMN,
+  ],
+  cells: (o: Parameters<NonNullable<KindOverrides['table']>['cells']>[0], now: number) => [o.metadata.name, str(obj(o.spec).policyName), paramRef(obj(o.spec)), age(o, now)],
+}
+
+export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
+  'flowcontrol.apiserver.k8s.io/v1/flowschemas': {
+    defaults(o) {
+      const spec = obj(o.spec)
+      spec.matchingPrecedence ??= 1000
+      o.spec = spec
+    },
+    prepareForCreate(o) {
+      o.status = {}
+    },
+    validate: (o) => (str(obj(obj(o.spec).priorityLevelConfiguration).name) ? [] : [requiredValue('spec.priorityLevelConfiguration.name', 'must reference a priority level')]),
+    table: {
+      definitions: [
+        NAME_COLUMN,
+        col('PriorityLevel', '`name` is the name of the priority level configuration being referenced Required.'),
+        col('MatchingPrecedence', '`matchingPrecedence` is used to choose among the FlowSchemas that match a given request.'),
+        col('DistinguisherMethod', '`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema.'),
+        AGE_COLUMN,
+        col('MissingPL', 'references a broken or non-existent PriorityLevelConfiguration'),
+      ],
+      cells: (o, now) => {
+        const spec = obj(o.spec)
+        const dangling = arr(obj(o.status).conditions).map(obj).find((c) => c.type === 'Dangling')
+        return [o.metadata.name, str(obj(spec.priorityLevelConfiguration).name), num(spec.matchingPrecedence), spec.distinguisherMethod ? str(obj(spec.distinguisherMethod).type) : '<none>', age(o, now), dangling ? str(dangling.status) : '?']
+      },
+      // FlowSchemaSequence: by matching precedence, then name.
+      order: (a, b) => num(obj(a.spec).matchingPrecedence) - num(obj(b.spec).matchingPrecedence) || str(a.metadata.name).localeCompare(str(b.metadata.name)),
+    },
+  },
+  'flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations': {
+    defaults(o) {
+      const spec = obj(o.spec)
+      if (spec.type === 'Limited' || spec.limited !== undefined) {
+        const limited = obj(spec.limited)
+        limited.nominalConcurrencyShares ??= 30
+        limited.lendablePercent ??= 0
+        const response = obj(limited.limitResponse)
+        if (response.type === 'Queue' || response.queuing !== undefined) {
+          const queuing = obj(response.queuing)
+          queuing.queues ??= 64
+          queuing.handSize ??= 8
+          queuing.queueLengthLimit ??= 50
+          response.queuing = queuing
+        }
+        limited.limitResponse = response
+        spec.limited = limited
+      }
+      if (spec.type === 'Exempt' || spec.exempt !== undefined) {
+        const exempt = obj(spec.exempt)
+        exempt.nominalConcurrencyShares ??= 0
+        exempt.lendablePercent ??= 0
+        spec.exempt = exempt
+      }
+      o.spec = spec
+    },
+    prepareForCreate(o) {
+      o.status = {}
+    },
+    table: {
+      definitions: [
+        NAME_COLUMN,
+        col('Type', '`type` indicates whether this priority level is subject to limitation on request execution.'),
+        col('NominalConcurrencyShares', '`nominalConcurrencyShares` (NCS) contributes to the computation of the NominalConcurrencyLimit (NominalCL) of this level.'),
+        col('Queues', '`queues` is the number of queues for this priority level.'),
+        col('HandSize', '`handSize` is a small positive number that configures the shuffle sharding of requests into queues.'),
+        col('QueueLengthLimit', '`queueLengthLimit` is the maximum number of requests allowed to be waiting in a given queue of this priority level at a time.'),
+        AGE_COLUMN,
+      ],
+      cells: (o, now) => {
+        const spec = obj(o.spec)
+        const limited = spec.limited === undefined ? undefined : obj(spec.limited)
+        const queuing = limited ? obj(limited.limitResponse).queuing : undefined
+        const q = queuing === undefined ? undefined : obj(queuing)
+        return [o.metadata.name, str(spec.type), limited ? num(limited.nominalConcurrencyShares) : '<none>', q ? num(q.queues) : '<none>', q ? num(q.handSize) : '<none>', q ? num(q.queueLengthLimit) : '<none>', age(o, now)]
+      },
+    },
+  },
+  'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations': { defaults: (o) => webhookDefaults(o, true), table: webhookTable },
+  'admissionregistration.k8s.io/v1/validatingwebhookconfigurations': { defaults: (o) => webhookDefaults(o, false), table: webhookTable },
+  'admissionregistration.k8s.io/v1/validatingadmissionpolicies': {
+    defaults(o) {
+      const spec = obj(o.spec)
+      spec.failurePolicy ??= 'Fail'
+      const constraints = obj(spec.matchConstraints)
+      if (spec.matchConstraints !== undefined) {
+        constraints.matchPolicy ??= 'Equivalent'
+        constraints.namespaceSelector ??= {}
+        constraints.objectSelector ??= {}
+        spec.matchConstraints = constraints
+      }
+      o.spec = spec
+    },
+    prepareForCreate(o) {
+      o.status = {}
+    },
+    table: {
+      definitions: [
+        NAME_COLUMN,
+        col('Validations', 'Validations indicates the number of validation rules defined in this configuration', 0, 'integer'),
+        col('ParamKind', 'ParamKind specifies the kind of resources used to parameterize this policy'),
+        AGE_COLUMN,
+      ],
+      cells: (o, now) => [o.metadata.name, arr(obj(o.spec).validations).length, paramKind(obj(o.spec)), age(o, now)],
+    },
+  },
+  'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings': { table: bindingTable },
+  'admissionregistration.k8s.io/v1/mutatingadmissionpolicies': {
+    table: {
+      definitions: [
+        NAME_COLUMN,
+        col('Mutations', 'Mutation indicates the number of mutations rules defined in this configuration', 0, 'integer'),
+        col('ParamKind', 'ParamKind specifies the kind of resources used to parameterize this policy'),
+        AGE_COLUMN,
+      ],
+      cells: (o, now) => [o.metadata.name, arr(obj(o.spec).mutations).length, paramKind(obj(o.spec)), age(o, now)],
+    },
+  },
+  'admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings': { table: bindingTable },
+  'apiregistration.k8s.io/v1/apiservices': {
+    unconditionalUpdate: false,
+    validateName: () => [],
+    prepareForCreate(o) {
+      o.status = { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: o.metadata.creationTimestamp, reason: 'Local', message: 'Local APIServices are always available' }] }
+    },
+    table: {
+      definitions: [NAME_COLUMN, col('Service', 'The reference to the service that hosts this API endpoint.'), col('Available', 'Whether this service is available.'), AGE_COLUMN],
+      cells: (o, now) => {
+        const service = obj(obj(o.spec).service)
+        const available = arr(obj(o.status).conditions).map(obj).find((c) => c.type === 'Available')
+        const state = !available ? 'Unknown' : available.status === 'True' ? 'True' : `${str(available.status)} (${str(available.reason)})`
+        return [o.metadata.name, obj(o.spec).service ? `${str(service.namespace)}/${str(service.name)}` : 'Local', state, age(o, now)]
+      },
+    },
+  },
+  'resource.k8s.io/v1/resourceclaims': {
+    prepareForCreate(o) {
+      o.status = {}
+    },
+    table: {
+      definitions: [NAME_COLUMN, col('State', 'A summary of the current state (allocated, pending, reserved, etc.).'), AGE_COLUMN],
+      cells: (o, now) => {
+        const status = obj(o.status)
+        const states: string[] = []
+        if (o.metadata.deletionTimestamp) states.push('deleted')
+        if (status.allocation === undefined || status.allocation === null) {
+          if (!o.metadata.deletionTimestamp) states.push('pending')
+        } else {
+          states.push('allocated')
+          if (arr(status.reservedFor).length > 0) states.push('reserved')
+        }
+        return [o.metadata.name, states.join(','), age(o, now)]
+      },
+    },
+  },
+  'resource.k8s.io/v1/deviceclasses': { table: DEFAULT_COLUMNS },
+  'resource.k8s.io/v1/resourceclaimtemplates': { table: DEFAULT_COLUMNS },
+  'resource.k8s.io/v1/resourceslices': {
+    selectableFields: ['spec.nodeName', 'spec.driver'],
+    fields: (o) => ({ 'spec.nodeName': str(obj(o.spec).nodeName), 'spec.driver': str(obj(o.spec).driver) }),
+    table: {
+      definitions: [
+        NAME_COLUMN,
+        col('Node', 'NodeName identifies the node which provides the resources in this pool.'),
+        col('Driver', 'Driver identifies the DRA driver providing the capacity information.'),
+        col('Pool', 'Name is used to identify the pool.'),
+        AGE_COLUMN,
+      ],
+      cells: (o, now) => {
+        const spec = obj(o.spec)
+        return [o.metadata.name, str(spec.nodeName), str(spec.driver), str(obj(spec.pool).name), age(o, now)]
+      },
+    },
+  },
+}

@@ -1,0 +1,108 @@
+/**
+ * Classification of requests by the FlowSchemas in the store, as the reference's APF
+ * classifier: the schemas sorted by matchingPrecedence (then name), the first whose rules
+ * match the request's user and what it asks for wins, and its priority level is the one the
+ * request is accounted to. The schemas and levels are read from the store at most once a
+ * second, so a FlowSchema a user creates takes effect within that time.
+ */
+import type { RequestContext } from '../http/types.js'
+
+type Obj = Record<string, unknown>
+const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {})
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+const strings = (v: unknown): string[] => list(v).map(String)
+
+export interface FlowObject {
+  metadata: { name?: string; uid?: string }
+  spec?: unknown
+}
+
+export interface Classification {
+  schema: { name: string; uid: string }
+  level: { name: string; uid: string }
+}
+
+function subjectMatches(subject: Obj, user: { name: string; groups: readonly string[] }): boolean {
+  switch (subject.kind) {
+    case 'User': {
+      const name = String(obj(subject.user).name ?? '')
+      return name === '*' || name === user.name
+    }
+    case 'Group': {
+      const name = String(obj(subject.group).name ?? '')
+      return name === '*' || user.groups.includes(name)
+    }
+    case 'ServiceAccount': {
+      const sa = obj(subject.serviceAccount)
+      const prefix = `system:serviceaccount:${String(sa.namespace ?? '')}:`
+      return user.name.startsWith(prefix) && (sa.name === '*' || user.name === `${prefix}${String(sa.name ?? '')}`)
+    }
+    default:
+      return false
+  }
+}
+
+const listed = (values: readonly string[], value: string) => values.includes('*') || values.includes(value)
+
+function resourceRuleMatches(rule: Obj, ctx: RequestContext): boolean {
+  const info = ctx.info
+  const resource = info.subresource ? `${info.resource ?? ''}/${info.subresource}` : (info.resource ?? '')
+  if (!listed(strings(rule.verbs), info.verb) || !listed(strings(rule.apiGroups), info.apiGroup ?? '') || !listed(strings(rule.resources), resource)) return false
+  if (!info.namespace) return rule.clusterScope === true
+  return listed(strings(rule.namespaces), info.namespace)
+}
+
+function nonResourceRuleMatches(rule: Obj, ctx: RequestContext): boolean {
+  if (!listed(strings(rule.verbs), ctx.info.verb)) return false
+  const path = ctx.url.pathname
+  return strings(rule.nonResourceURLs).some((url) => url === '*' || url === path || (url.endsWith('/*') && path.startsWith(url.slice(0, -1))))
+}
+
+function schemaMatches(schema: FlowObject, ctx: RequestContext, user: { name: string; groups: readonly string[] }): boolean {
+  return list(obj(schema.spec).rules).some((r) => {
+    const rule = obj(r)
+    if (!list(rule.subjects).some((s) => subjectMatches(obj(s), user))) return false
+    return ctx.info.isResourceRequest ? list(rule.resourceRules).some((rr) => resourceRuleMatches(obj(rr), ctx)) : list(rule.nonResourceRules).some((nr) => nonResourceRuleMatches(obj(nr), ctx))
+  })
+}
+
+/** The first matching schema of `schemas` (sorted here) and its level, if both exist. */
+export function classify(schemas: readonly FlowObject[], levels: readonly FlowObject[], ctx: RequestContext): Classification | undefined {
+  const user = ctx.user ?? { name: 'system:anonymous', groups: ['system:unauthenticated'] }
+  const precedence = (s: FlowObject) => Number(obj(s.spec).matchingPrecedence ?? 1000)
+  const sorted = [...schemas].sort((a, b) => precedence(a) - precedence(b) || String(a.metadata.name).localeCompare(String(b.metadata.name)))
+  for (const schema of sorted) {
+    if (!schemaMatches(schema, ctx, user)) continue
+    const levelName = String(obj(obj(schema.spec).priorityLevelConfiguration).name ?? '')
+    const level = levels.find((l) => l.metadata.name === levelName)
+    // A schema naming a missing level is skipped, as the reference treats it (Dangling).
+    if (!level) continue
+    return { schema: { name: schema.metadata.name ?? '', uid: schema.metadata.uid ?? '' }, level: { name: levelName, uid: level.metadata.uid ?? '' } }
+  }
+  return undefined
+}
+
+/** The store's FlowSchemas and priority levels, re-read at most every `ttlMs`. */
+export function flowConfigurationCache(read: () => Promise<{ schemas: FlowObject[]; levels: FlowObject[] }>, ttlMs = 1000, now: () => number = Date.now) {
+  let cached: { schemas: FlowObject[]; levels: FlowObject[] } | undefined
+  let readAt = -Infinity
+  let reading: Promise<void> | undefined
+  return async (): Promise<{ schemas: FlowObject[]; levels: FlowObject[] } | undefined> => {
+    if (now() - readAt >= ttlMs && !reading) {
+      reading = read()
+        .then((c) => {
+          cached = c
+          readAt = now()
+        })
+        .catch(() => {
+          // The store is not there yet (or failing): keep the last configuration.
+          readAt = now()
+        })
+        .finally(() => {
+          reading = undefined
+        })
+    }
+    if (!cached && reading) await reading
+    return cached
+  }
+}
