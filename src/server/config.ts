@@ -62,6 +62,7 @@ export interface ServerConfig {
 
   anonymousAuth: boolean
   authorizationModes: string[]
+  authorizationPolicyFile?: string
 
   maxRequestsInflight: number
   maxMutatingRequestsInflight: number
@@ -141,6 +142,7 @@ export const BUILT_OPTIONS = new Set([
   'storage-media-type',
   'anonymous-auth',
   'authorization-mode',
+  'authorization-policy-file',
   'max-requests-inflight',
   'max-mutating-requests-inflight',
   'enable-priority-and-fairness',
@@ -234,6 +236,7 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
 
     anonymousAuth: ctx.value<boolean>('anonymous-auth') ?? true,
     authorizationModes: ctx.list('authorization-mode').length > 0 ? ctx.list('authorization-mode') : ['AlwaysAllow'],
+    authorizationPolicyFile: str('authorization-policy-file'),
 
     maxRequestsInflight: num('max-requests-inflight', 400),
     maxMutatingRequestsInflight: num('max-mutating-requests-inflight', 200),

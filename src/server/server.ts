@@ -17,7 +17,10 @@ import type { ServerConfig } from './config.js'
 import { withAuditId } from './filters/audit-id.js'
 import { withAudit } from './filters/audit.js'
 import { withAuthentication } from './filters/authentication.js'
-import { type Authorizer, alwaysAllow, alwaysDeny, withAuthorization } from './filters/authorization.js'
+import { withAuthorization } from './filters/authorization.js'
+import { AuthorizationConfigError, buildChain } from './authorization/index.js'
+import { PolicyCache } from './authorization/rbac-policy.js'
+import type { KubeObject } from './api/registry/object.js'
 import { withCacheControl } from './filters/cache-control.js'
 import { withCors } from './filters/cors.js'
 import { withProbabilisticGoaway } from './filters/goaway.js'
@@ -151,11 +154,6 @@ function overrideSetCount(overrides: readonly string[]): number {
   return new Set(overrides.map((o) => o.split('#')[1] ?? '')).size
 }
 
-function authorizers(modes: readonly string[]): Authorizer[] {
-  // Modes not built yet (RBAC, Node, ABAC, Webhook) are named at start-up and have no opinion.
-  return modes.flatMap((mode) => (mode === 'AlwaysAllow' ? [alwaysAllow] : mode === 'AlwaysDeny' ? [alwaysDeny] : []))
-}
-
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config, log } = options
   const signals = new LifecycleSignals()
@@ -180,6 +178,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (!encryption) return store
     const provider = encryption
     return new EncryptingStore(store, { prefix: config.storePrefix, config: () => provider.current(), storageGroupOf: storageGroups(KINDS) })
+  }
+
+  // RBAC answers from the bootstrap policy until its informers have read the store.
+  const rbacPolicy = PolicyCache.withFallback(bootstrapRbac().map((b) => b.object as KubeObject))
+  let authorization: ReturnType<typeof buildChain>
+  try {
+    authorization = buildChain({ modes: config.authorizationModes, policyFile: config.authorizationPolicyFile, rbacPolicy })
+  } catch (err) {
+    if (err instanceof AuthorizationConfigError) throw new StartupError(err.message)
+    throw err
   }
 
   // The embedded store opens before anything listens: a locked, unwritable or corrupt data
@@ -242,7 +250,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     hooks: {
       'start-apiserver-admission-initializer': async () => {},
       'generic-apiserver-start-informers': async () => {
-        await storeNow()
+        const store = await storeNow()
+        if (authorization.rbac) await rbacPolicy.start(api.registryFor(store), (err) => log.v(2, `rbac informer: ${err.message}`))
       },
       'start-apiextensions-informers': async () => {
         await storeNow()
@@ -316,7 +325,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   for (const path of health.paths()) mux.handle(path, serveHealth)
   mux.handle('/version', versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion)))
-  installApi(mux, {
+  const api = installApi(mux, {
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
     runtimeConfig: config.runtimeConfig,
@@ -358,7 +367,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     res.end(`${JSON.stringify({ paths: mux.paths() }, null, 2)}\n`)
   })
 
-  const authz = authorizers(config.authorizationModes)
   const flowControl = config.enablePriorityAndFairness
     ? withPriorityAndFairness({ seats: config.maxRequestsInflight + config.maxMutatingRequestsInflight })
     : withMaxInFlight(config.maxRequestsInflight, config.maxMutatingRequestsInflight)
@@ -379,9 +387,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       withCors(config.corsAllowedOrigins),
       withAuthentication([], config.anonymousAuth),
       withAudit([]),
-      withImpersonation(authz),
+      withImpersonation(authorization.authorizer),
       flowControl,
-      withAuthorization(authz),
+      withAuthorization(authorization.authorizer),
     ],
     mux.serve,
   )
@@ -492,6 +500,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       releaseResources: async () => {
         storageMetrics.stop()
         encryption?.stop()
+        rbacPolicy.stop()
         await debugSocket?.close()
         await pending.store?.close()
         log.flush()

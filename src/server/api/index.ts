@@ -63,7 +63,7 @@ const COLLECTION = new Set(['list', 'create', 'deletecollection'])
 export const NOT_INSTALLED = 'the request has been made before all known HTTP paths have been installed, please try again'
 
 /** The built-in kinds `--runtime-config` leaves on, and the Registry over the open store. */
-interface ServedApi {
+export interface ServedApi {
   kinds: readonly Strategy[]
   storage: StorageCodec
   registryFor(store: Store): Registry
@@ -195,7 +195,7 @@ async function route(
  * OpenAPI v3 documents kubectl's create/apply need. Until the store is open every API request
  * is answered 503 with Retry-After.
  */
-export function installApi(mux: Mux, deps: ApiDeps): void {
+export function installApi(mux: Mux, deps: ApiDeps): ServedApi {
   const served = servedApi(deps)
   const handler = apiHandler(deps, served)
   mux.handlePrefix('/api', handler)
@@ -216,4 +216,5 @@ export function installApi(mux: Mux, deps: ApiDeps): void {
   mux.handle('/openapi/v2', serveOpenApi)
   mux.handle('/openapi/v3', serveOpenApi)
   mux.handlePrefix('/openapi/v3/', serveOpenApi)
+  return served
 }
