@@ -19,6 +19,7 @@ import { withAudit } from './filters/audit.js'
 import { withAuthentication } from './filters/authentication.js'
 import { withAuthorization } from './filters/authorization.js'
 import { AuthorizationConfigError, buildChain } from './authorization/index.js'
+import { NodeGraph } from './authorization/node.js'
 import { PolicyCache } from './authorization/rbac-policy.js'
 import type { KubeObject } from './api/registry/object.js'
 import { withCacheControl } from './filters/cache-control.js'
@@ -182,9 +183,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   // RBAC answers from the bootstrap policy until its informers have read the store.
   const rbacPolicy = PolicyCache.withFallback(bootstrapRbac().map((b) => b.object as KubeObject))
+  const nodeGraph = new NodeGraph()
   let authorization: ReturnType<typeof buildChain>
   try {
-    authorization = buildChain({ modes: config.authorizationModes, policyFile: config.authorizationPolicyFile, rbacPolicy })
+    authorization = buildChain({ modes: config.authorizationModes, policyFile: config.authorizationPolicyFile, rbacPolicy, nodeGraph })
   } catch (err) {
     if (err instanceof AuthorizationConfigError) throw new StartupError(err.message)
     throw err
@@ -251,7 +253,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       'start-apiserver-admission-initializer': async () => {},
       'generic-apiserver-start-informers': async () => {
         const store = await storeNow()
-        if (authorization.rbac) await rbacPolicy.start(api.registryFor(store), (err) => log.v(2, `rbac informer: ${err.message}`))
+        const registry = api.registryFor(store)
+        const modes = config.authorizationModes
+        await Promise.all([
+          modes.includes('RBAC') ? rbacPolicy.start(registry, (err) => log.v(2, `rbac informer: ${err.message}`)) : undefined,
+          modes.includes('Node') ? nodeGraph.start(registry, (err) => log.v(2, `node authorizer informer: ${err.message}`)) : undefined,
+        ])
       },
       'start-apiextensions-informers': async () => {
         await storeNow()
@@ -501,6 +508,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         storageMetrics.stop()
         encryption?.stop()
         rbacPolicy.stop()
+        nodeGraph.stop()
         await debugSocket?.close()
         await pending.store?.close()
         log.flush()

@@ -6,6 +6,7 @@
 import { AbacAuthorizer, AbacPolicyError } from './abac.js'
 import { PRIVILEGED_GROUP, alwaysAllow, alwaysDeny, privilegedGroups } from './always.js'
 import type { Authorizer, RuleResolver } from './authorizer.js'
+import { type NodeGraph, NodeAuthorizer } from './node.js'
 import type { PolicySource } from './rbac-policy.js'
 import { RbacAuthorizer } from './rbac.js'
 import { UnionAuthorizer, UnionRuleResolver } from './union.js'
@@ -18,7 +19,9 @@ export interface ChainOptions {
   policyFile?: string
   /** The RBAC objects (the PolicyCache the server keeps current). */
   rbacPolicy?: PolicySource
-  /** Modes built elsewhere (Node, Webhook), by name. */
+  /** The pods graph the Node mode reads. */
+  nodeGraph?: NodeGraph
+  /** Modes built elsewhere (Webhook), by name. */
   extra?: Readonly<Record<string, Authorizer & RuleResolver>>
 }
 
@@ -49,6 +52,10 @@ export function buildChain(options: ChainOptions): AuthorizerChain {
           if (err instanceof AbacPolicyError) throw new AuthorizationConfigError(err.message)
           throw err
         }
+        break
+      case 'Node':
+        if (!options.nodeGraph) throw new AuthorizationConfigError('authorizer type Node is not allowed if it was not enabled at initial server startup')
+        built = new NodeAuthorizer(options.nodeGraph)
         break
       case 'RBAC':
         if (!options.rbacPolicy) throw new AuthorizationConfigError('authorizer type RBAC is not allowed if it was not enabled at initial server startup')
