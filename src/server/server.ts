@@ -333,6 +333,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   for (const path of health.paths()) mux.handle(path, serveHealth)
   mux.handle('/version', versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion)))
   const api = installApi(mux, {
+    reviews: authorization,
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
     runtimeConfig: config.runtimeConfig,

@@ -19,6 +19,10 @@ import type { Scope } from './handlers/scope.js'
 import { updateHandler } from './handlers/update.js'
 import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
+import { AUTHORIZATION_GROUP } from './kinds/authorization-reviews.js'
+import { readRequestObject } from './handlers/request-object.js'
+import { responseOutput } from './handlers/scope.js'
+import { type ReviewDeps, review } from '../authorization/reviews.js'
 import { negotiateOutput, writeErrorNegotiated, writeObject } from './negotiation.js'
 import { openApiHandler } from './openapi.js'
 import type { RegistryOptions } from './registry/options.js'
@@ -36,6 +40,8 @@ export interface ApiDeps {
   runtimeConfig?: readonly KeyValue[]
   /** `--storage-media-type`: how built-in kinds are stored (protobuf when absent, as the spec's default). */
   storageMediaType?: StorageMediaType
+  /** The authorizer the authorization.k8s.io reviews ask (without it they are not answered). */
+  reviews?: ReviewDeps
 }
 
 const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
@@ -96,7 +102,7 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
       await storage.ready()
-      await route(registryFor(store), kinds, req, res, ctx)
+      await route(registryFor(store), kinds, req, res, ctx, deps.reviews)
     } catch (err) {
       const apiErr = toApiError(err)
       if (apiErr.code >= 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
@@ -111,6 +117,7 @@ async function route(
   req: Parameters<Handler>[0],
   res: Parameters<Handler>[1],
   ctx: RequestContext,
+  reviews?: ReviewDeps,
 ): Promise<void> {
   const { info } = ctx
   const path = ctx.url.pathname.replace(/\/+$/, '') || '/'
@@ -153,6 +160,14 @@ async function route(
     namespace = undefined
   }
   const verb = info.verb
+  if (strategy.group === AUTHORIZATION_GROUP && reviews) {
+    // Questions to the authorizer: answered, never stored.
+    if (verb !== 'create' || info.subresource !== undefined || info.name !== undefined) throw errors.methodNotAllowed()
+    const scope = { req, res, ctx, store, ...(namespace !== undefined ? { namespace } : {}), query: ctx.url.searchParams }
+    const answer = await review(reviews, strategy.resource, await readRequestObject(scope), ctx.user!, namespace)
+    await writeObject(res, 201, answer, responseOutput(scope, false))
+    return
+  }
   if (info.subresource !== undefined) {
     const sub = info.subresource
     if (!strategy.subresources?.includes(sub) || info.name === undefined) throw errors.resourceNotFound()

@@ -3,7 +3,9 @@
  * ../authorization/index.ts) about the request; anything not allowed is the reference's 403
  * Status, and an authorizer error without an allow is its 500.
  */
-import { httpError, jsonResponse } from '../http/respond.js'
+import { httpError } from '../http/respond.js'
+import { writeErrorNegotiated } from '../api/negotiation.js'
+import { ApiError } from '../api/status-errors.js'
 import type { Filter } from '../http/types.js'
 import { type Authorizer, requestAttributes } from '../authorization/authorizer.js'
 import { requestForbidden, sanitizeHtml } from '../authorization/forbidden.js'
@@ -17,6 +19,6 @@ export function withAuthorization(authorizer: Authorizer): Filter {
       httpError(res, 500, sanitizeHtml(`Internal Server Error: ${JSON.stringify(req.url ?? '')}: ${error}`))
       return
     }
-    jsonResponse(res, 403, requestForbidden(attributes, reason))
+    await writeErrorNegotiated(req, res, new ApiError(requestForbidden(attributes, reason)))
   }
 }

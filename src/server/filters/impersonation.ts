@@ -4,7 +4,9 @@
  * another identity, once the real user has been allowed the `impersonate` verb on each of
  * them: users (or a service account), groups, uids and userextras.
  */
-import { httpError, jsonResponse } from '../http/respond.js'
+import { httpError } from '../http/respond.js'
+import { writeErrorNegotiated } from '../api/negotiation.js'
+import { ApiError } from '../api/status-errors.js'
 import type { Filter, Request, UserInfo } from '../http/types.js'
 import { type Attributes, type Authorizer, resourceAttributes } from '../authorization/authorizer.js'
 import { requestForbidden, sanitizeHtml } from '../authorization/forbidden.js'
@@ -140,7 +142,7 @@ export function withImpersonation(authorizer: Authorizer): Filter {
       }
       const { decision, reason } = await authorizer.authorize(attributes)
       if (decision !== 'allow') {
-        jsonResponse(res, 403, requestForbidden(attributes, reason))
+        await writeErrorNegotiated(req, res, new ApiError(requestForbidden(attributes, reason)))
         return
       }
     }
