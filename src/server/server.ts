@@ -20,7 +20,10 @@ import { withAuthentication } from './filters/authentication.js'
 import { withAuthorization } from './filters/authorization.js'
 import { AuthorizationConfigError, buildChain } from './authorization/index.js'
 import { NodeGraph } from './authorization/node.js'
-import { PolicyCache } from './authorization/rbac-policy.js'
+import { PolicyCache, RBAC_GROUP } from './authorization/rbac-policy.js'
+import { ClusterRoleAggregator } from './authorization/rbac-aggregation.js'
+import { escalationChecks } from './authorization/rbac-escalation.js'
+import { RbacAuthorizer } from './authorization/rbac.js'
 import type { KubeObject } from './api/registry/object.js'
 import { withCacheControl } from './filters/cache-control.js'
 import { withCors } from './filters/cors.js'
@@ -192,6 +195,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw err
   }
 
+  // The rbac kinds refuse escalation whatever the mode, judged on the RBAC objects, as the reference's.
+  const ruleResolver = authorization.rbac ?? new RbacAuthorizer(rbacPolicy)
+
   // The embedded store opens before anything listens: a locked, unwritable or corrupt data
   // directory is a start-up error. etcd may come up later, so it is opened in the background.
   const pending = new PendingStore()
@@ -256,9 +262,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         const registry = api.registryFor(store)
         const modes = config.authorizationModes
         await Promise.all([
-          modes.includes('RBAC') ? rbacPolicy.start(registry, (err) => log.v(2, `rbac informer: ${err.message}`)) : undefined,
+          rbacPolicy.start(registry, (err) => log.v(2, `rbac informer: ${err.message}`)),
           modes.includes('Node') ? nodeGraph.start(registry, (err) => log.v(2, `node authorizer informer: ${err.message}`)) : undefined,
         ])
+        // As the reference's controller manager does whatever the authorization mode.
+        const aggregator = new ClusterRoleAggregator(rbacPolicy, () => registry.lookup(RBAC_GROUP, 'v1', 'clusterroles'), (err) =>
+          log.warning(`clusterrole aggregation: ${err.message}`),
+        )
+        rbacPolicy.onClusterRoleChange(() => aggregator.schedule())
+        aggregator.schedule()
       },
       'start-apiextensions-informers': async () => {
         await storeNow()
@@ -339,6 +351,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     runtimeConfig: config.runtimeConfig,
     storageMediaType: config.storageMediaType,
     options: {
+      writeChecks: escalationChecks(authorization.authorizer, () => ruleResolver),
       serviceClusterIPRange: config.serviceClusterIPRange,
       serviceNodePortRange: config.serviceNodePortRange,
       eventTtlSeconds: Math.ceil(config.eventTtlMs / 1000),

@@ -19,6 +19,7 @@ import type { Scope } from './handlers/scope.js'
 import { updateHandler } from './handlers/update.js'
 import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
+import { requester } from './requester.js'
 import { AUTHORIZATION_GROUP } from './kinds/authorization-reviews.js'
 import { readRequestObject } from './handlers/request-object.js'
 import { responseOutput } from './handlers/scope.js'
@@ -102,7 +103,8 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
       await storage.ready()
-      await route(registryFor(store), kinds, req, res, ctx, deps.reviews)
+      const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.reviews)
+      await (ctx.user ? requester.run({ user: ctx.user, info: ctx.info }, serve) : serve())
     } catch (err) {
       const apiErr = toApiError(err)
       if (apiErr.code >= 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)

@@ -53,15 +53,19 @@ export class RbacAuthorizer implements Authorizer, RuleResolver {
     return { resourceRules, nonResourceRules, incomplete: false, errors: errors.length ? [aggregate(errors)] : [] }
   }
 
-  /** The rules of a binding's role: a Role in the binding's namespace or a ClusterRole. */
-  roleReferenceRules(ref: RoleRef, namespace: string): PolicyRule[] | string {
+  /**
+   * The rules of a binding's role: a Role in the binding's namespace or a ClusterRole, or why
+   * not. The authorizer names the missing role by its singular (its listers' wording), the
+   * escalation check by its resource (the registry's).
+   */
+  roleReferenceRules(ref: RoleRef, namespace: string, plural = false): PolicyRule[] | string {
     if (ref.kind === 'Role') {
       const role = this.policy.role(namespace, ref.name)
-      return role ? role.rules : `role.${RBAC_GROUP} ${JSON.stringify(ref.name)} not found`
+      return role ? role.rules : `${plural ? 'roles' : 'role'}.${RBAC_GROUP} ${JSON.stringify(ref.name)} not found`
     }
     if (ref.kind === 'ClusterRole') {
       const role = this.policy.clusterRole(ref.name)
-      return role ? role.rules : `clusterrole.${RBAC_GROUP} ${JSON.stringify(ref.name)} not found`
+      return role ? role.rules : `${plural ? 'clusterroles' : 'clusterrole'}.${RBAC_GROUP} ${JSON.stringify(ref.name)} not found`
     }
     return `unsupported role reference kind: ${JSON.stringify(ref.kind)}`
   }
