@@ -13,6 +13,7 @@ import { kubernetesService, endpointAddress } from './bootstrap/kubernetes-servi
 import { type BootstrapObject, ensureObjects } from './bootstrap/objects.js'
 import { StorageCodec } from './api/registry/storage-codec.js'
 import { bootstrapRbac } from './bootstrap/rbac.js'
+import { reconcileRbac } from './bootstrap/rbac-reconcile.js'
 import type { ServerConfig } from './config.js'
 import { withAuditId } from './filters/audit-id.js'
 import { withAudit } from './filters/audit.js'
@@ -295,8 +296,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         )
       },
       'rbac/bootstrap-roles': async () => {
-        const created = await ensure(bootstrapRbac())
-        if (created > 0) log.v(2, `rbac/bootstrap-roles: created ${created} default cluster roles and bindings`)
+        const store = await storeNow()
+        const defaults = bootstrapRbac()
+        // The namespaced defaults live in kube-system and kube-public, which the bootstrap controller creates.
+        await ensure(systemNamespaces())
+        const updated = await reconcileRbac(api.registryFor(store), defaults)
+        const created = await ensure(defaults)
+        if (created + updated > 0) log.v(2, `rbac/bootstrap-roles: created ${created} and reconciled ${updated} default roles and bindings`)
       },
       'scheduling/bootstrap-system-priority-classes': async () => {
         await ensure(systemPriorityClasses())
