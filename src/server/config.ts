@@ -63,6 +63,22 @@ export interface ServerConfig {
   anonymousAuth: boolean
   authorizationModes: string[]
   authorizationPolicyFile?: string
+  clientCaFile?: string
+  tokenAuthFile?: string
+  enableBootstrapTokenAuth: boolean
+  /** --api-audiences as given (the server defaults them to the first issuer). */
+  apiAudiences: string[]
+  serviceAccountSigningKeyFile?: string
+  /** --service-account-max-token-expiration; 0: no maximum. */
+  serviceAccountMaxTokenExpirationMs: number
+  serviceAccountExtendTokenExpiration: boolean
+  serviceAccountLookup: boolean
+  requestheaderClientCaFile?: string
+  requestheaderAllowedNames: string[]
+  requestheaderUsernameHeaders: string[]
+  requestheaderUidHeaders: string[]
+  requestheaderGroupHeaders: string[]
+  requestheaderExtraHeadersPrefix: string[]
 
   maxRequestsInflight: number
   maxMutatingRequestsInflight: number
@@ -143,6 +159,14 @@ export const BUILT_OPTIONS = new Set([
   'anonymous-auth',
   'authorization-mode',
   'authorization-policy-file',
+  'client-ca-file',
+  'token-auth-file',
+  'requestheader-client-ca-file',
+  'requestheader-allowed-names',
+  'requestheader-username-headers',
+  'requestheader-uid-headers',
+  'requestheader-group-headers',
+  'requestheader-extra-headers-prefix',
   'max-requests-inflight',
   'max-mutating-requests-inflight',
   'enable-priority-and-fairness',
@@ -237,6 +261,20 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     anonymousAuth: ctx.value<boolean>('anonymous-auth') ?? true,
     authorizationModes: ctx.list('authorization-mode').length > 0 ? ctx.list('authorization-mode') : ['AlwaysAllow'],
     authorizationPolicyFile: str('authorization-policy-file'),
+    clientCaFile: str('client-ca-file'),
+    tokenAuthFile: str('token-auth-file'),
+    enableBootstrapTokenAuth: bool('enable-bootstrap-token-auth'),
+    apiAudiences: ctx.list('api-audiences').filter((a) => a !== ''),
+    serviceAccountSigningKeyFile: str('service-account-signing-key-file'),
+    serviceAccountMaxTokenExpirationMs: num('service-account-max-token-expiration'),
+    serviceAccountExtendTokenExpiration: ctx.value<boolean>('service-account-extend-token-expiration') ?? true,
+    serviceAccountLookup: ctx.value<boolean>('service-account-lookup') ?? true,
+    requestheaderClientCaFile: str('requestheader-client-ca-file'),
+    requestheaderAllowedNames: ctx.list('requestheader-allowed-names'),
+    requestheaderUsernameHeaders: ctx.list('requestheader-username-headers'),
+    requestheaderUidHeaders: ctx.list('requestheader-uid-headers'),
+    requestheaderGroupHeaders: ctx.list('requestheader-group-headers'),
+    requestheaderExtraHeadersPrefix: ctx.list('requestheader-extra-headers-prefix'),
 
     maxRequestsInflight: num('max-requests-inflight', 400),
     maxMutatingRequestsInflight: num('max-mutating-requests-inflight', 200),

@@ -20,12 +20,17 @@ import { withAudit } from './filters/audit.js'
 import { withAuthentication } from './filters/authentication.js'
 import { withAuthorization } from './filters/authorization.js'
 import { AuthorizationConfigError, buildChain } from './authorization/index.js'
+import { authorizationApi } from './authorization/reviews.js'
 import { NodeGraph } from './authorization/node.js'
 import { PolicyCache, RBAC_GROUP } from './authorization/rbac-policy.js'
 import { ClusterRoleAggregator } from './authorization/rbac-aggregation.js'
 import { escalationChecks } from './authorization/rbac-escalation.js'
 import { RbacAuthorizer } from './authorization/rbac.js'
 import type { KubeObject } from './api/registry/object.js'
+import { type Authentication, AuthenticationConfigError, buildAuthentication } from './authentication/index.js'
+import { authenticationOptions } from './authentication/options.js'
+import { loadCaBundle } from './authentication/x509.js'
+import { authenticationApi } from './authentication/api.js'
 import { withCacheControl } from './filters/cache-control.js'
 import { withCors } from './filters/cors.js'
 import { withProbabilisticGoaway } from './filters/goaway.js'
@@ -217,6 +222,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     alpn: config.disableHttp2 ? ['http/1.1'] : ['h2', 'http/1.1'],
   })
 
+  let authentication: Authentication
+  try {
+    authentication = await buildAuthentication(authenticationOptions(config, tls.caFiles ? [loadCaBundle(tls.caFiles.cert, '--cert-dir')] : [], log))
+  } catch (err) {
+    if (err instanceof AuthenticationConfigError) throw new StartupError(err.message)
+    throw err
+  }
+  for (const warning of authentication.warnings) log.warning(warning)
+
   const metrics = new ServerMetrics()
   const storageMetrics = new StorageMetrics({
     registry: metrics.registry,
@@ -308,7 +322,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await ensure(systemPriorityClasses())
       },
       'start-cluster-authentication-info-controller': async () => {
-        await ensure(authenticationInfo())
+        await ensure(
+          authenticationInfo(
+            authentication.clientCa?.pem,
+            authentication.requestHeaderCa && {
+              caPem: authentication.requestHeaderCa.pem,
+              allowedNames: config.requestheaderAllowedNames,
+              usernameHeaders: config.requestheaderUsernameHeaders,
+              uidHeaders: config.requestheaderUidHeaders,
+              groupHeaders: config.requestheaderGroupHeaders,
+              extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
+            },
+          ),
+        )
       },
       'start-aggregator-informers': async () => {
         await storeNow()
@@ -351,11 +377,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   for (const path of health.paths()) mux.handle(path, serveHealth)
   mux.handle('/version', versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion)))
   const api = installApi(mux, {
-    reviews: authorization,
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
     runtimeConfig: config.runtimeConfig,
     storageMediaType: config.storageMediaType,
+    virtualHandlers: new Map([...authenticationApi(authentication), ...authorizationApi(authorization)]),
     options: {
       writeChecks: escalationChecks(authorization.authorizer, () => ruleResolver),
       serviceClusterIPRange: config.serviceClusterIPRange,
@@ -412,7 +438,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       withRequestDeadline(config.requestTimeoutMs),
       withTimeout(),
       withCors(config.corsAllowedOrigins),
-      withAuthentication([], config.anonymousAuth),
+      withAuthentication({ union: authentication.union, audiences: authentication.audiences, log: (message) => log.error(message) }),
       withAudit([]),
       withImpersonation(authorization.authorizer),
       flowControl,

@@ -20,10 +20,6 @@ import { updateHandler } from './handlers/update.js'
 import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
 import { requester } from './requester.js'
-import { AUTHORIZATION_GROUP } from './kinds/authorization-reviews.js'
-import { readRequestObject } from './handlers/request-object.js'
-import { responseOutput } from './handlers/scope.js'
-import { type ReviewDeps, review } from '../authorization/reviews.js'
 import { negotiateOutput, writeErrorNegotiated, writeObject } from './negotiation.js'
 import { openApiHandler } from './openapi.js'
 import type { RegistryOptions } from './registry/options.js'
@@ -41,9 +37,26 @@ export interface ApiDeps {
   runtimeConfig?: readonly KeyValue[]
   /** `--storage-media-type`: how built-in kinds are stored (protobuf when absent, as the spec's default). */
   storageMediaType?: StorageMediaType
-  /** The authorizer the authorization.k8s.io reviews ask (without it they are not answered). */
-  reviews?: ReviewDeps
+  /**
+   * Handlers of what is not stored: create-only reviews (`virtual` kinds) and subresources
+   * such as serviceaccounts/token, keyed `group/version/resource[/subresource]`
+   * (e.g. `authentication.k8s.io/v1/tokenreviews`, `/v1/serviceaccounts/token`).
+   */
+  virtualHandlers?: ReadonlyMap<string, VirtualHandler>
 }
+
+/** What a virtual handler gets: the request, the names in its URL and the registry to read objects from. */
+export interface VirtualScope {
+  req: Parameters<Handler>[0]
+  res: Parameters<Handler>[1]
+  ctx: RequestContext
+  registry: Registry
+  namespace?: string
+  name?: string
+  query: URLSearchParams
+}
+
+export type VirtualHandler = (scope: VirtualScope) => Promise<void>
 
 const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
   get: getHandler,
@@ -103,7 +116,7 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
       await storage.ready()
-      const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.reviews)
+      const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers)
       await (ctx.user ? requester.run({ user: ctx.user, info: ctx.info }, serve) : serve())
     } catch (err) {
       const apiErr = toApiError(err)
@@ -119,7 +132,7 @@ async function route(
   req: Parameters<Handler>[0],
   res: Parameters<Handler>[1],
   ctx: RequestContext,
-  reviews?: ReviewDeps,
+  virtualHandlers?: ReadonlyMap<string, VirtualHandler>,
 ): Promise<void> {
   const { info } = ctx
   const path = ctx.url.pathname.replace(/\/+$/, '') || '/'
@@ -162,12 +175,22 @@ async function route(
     namespace = undefined
   }
   const verb = info.verb
-  if (strategy.group === AUTHORIZATION_GROUP && reviews) {
-    // Questions to the authorizer: answered, never stored.
-    if (verb !== 'create' || info.subresource !== undefined || info.name !== undefined) throw errors.methodNotAllowed()
-    const scope = { req, res, ctx, store, ...(namespace !== undefined ? { namespace } : {}), query: ctx.url.searchParams }
-    const answer = await review(reviews, strategy.resource, await readRequestObject(scope), ctx.user!, namespace)
-    await writeObject(res, 201, answer, responseOutput(scope, false))
+  const virtualKey = `${strategy.group}/${strategy.version}/${strategy.resource}${info.subresource !== undefined ? `/${info.subresource}` : ''}`
+  const virtual = strategy.virtual || info.subresource !== undefined ? virtualHandlers?.get(virtualKey) : undefined
+  if (strategy.virtual || virtual) {
+    if (info.subresource !== undefined && (!strategy.subresources?.includes(info.subresource) || info.name === undefined)) throw errors.resourceNotFound()
+    if (!virtual) throw errors.resourceNotFound()
+    if (verb !== 'create') throw errors.methodNotAllowed()
+    if (info.subresource === undefined && info.name !== undefined) throw errors.methodNotAllowed()
+    await virtual({
+      req,
+      res,
+      ctx,
+      registry,
+      ...(namespace !== undefined ? { namespace } : {}),
+      ...(info.name !== undefined ? { name: info.name } : {}),
+      query: ctx.url.searchParams,
+    })
     return
   }
   if (info.subresource !== undefined) {

@@ -6,7 +6,9 @@
  * stores nothing; `kubectl auth can-i` is built on them.
  */
 import type { UserInfo } from '../http/types.js'
-import type { KubeObject } from '../api/registry/object.js'
+import type { VirtualHandler } from '../api/index.js'
+import { decodeRequestBody, negotiateOutput, readBody, writeObject } from '../api/negotiation.js'
+import { isPlainObject, type KubeObject } from '../api/registry/object.js'
 import { type Cause, errors } from '../api/status-errors.js'
 import type { Attributes, Authorizer, RuleResolver } from './authorizer.js'
 import { aggregate } from './union.js'
@@ -133,4 +135,41 @@ export async function review(deps: ReviewDeps, resource: string, body: KubeObjec
     default:
       throw errors.methodNotAllowed()
   }
+}
+
+const GROUP_VERSION = 'authorization.k8s.io/v1'
+const KINDS: Record<string, string> = {
+  subjectaccessreviews: 'SubjectAccessReview',
+  localsubjectaccessreviews: 'LocalSubjectAccessReview',
+  selfsubjectaccessreviews: 'SelfSubjectAccessReview',
+  selfsubjectrulesreviews: 'SelfSubjectRulesReview',
+}
+
+/** The body of a review: its kind and version must be this endpoint's; a namespaced one takes the URL's namespace. */
+async function readReview(req: Parameters<VirtualHandler>[0]['req'], kind: string, namespace: string | undefined): Promise<KubeObject> {
+  const body = await decodeRequestBody(req, await readBody(req), { kind })
+  if (!isPlainObject(body)) throw errors.badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`)
+  if ((body.kind !== undefined && body.kind !== kind) || (body.apiVersion !== undefined && body.apiVersion !== GROUP_VERSION)) {
+    throw errors.badRequest(`${String(body.kind ?? '')} in version ${JSON.stringify(String(body.apiVersion ?? '').split('/').pop())} cannot be handled as a ${kind}: no kind "${String(body.kind ?? '')}" is registered for version "${String(body.apiVersion ?? '')}"`)
+  }
+  const metadata = isPlainObject(body.metadata) ? { ...body.metadata } : {}
+  if (namespace !== undefined) {
+    if (metadata.namespace && metadata.namespace !== namespace) throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request')
+    metadata.namespace = namespace
+  }
+  return { ...body, kind, apiVersion: GROUP_VERSION, metadata } as KubeObject
+}
+
+/** The handlers of the four reviews, by `group/version/resource`. */
+export function authorizationApi(deps: ReviewDeps): Map<string, VirtualHandler> {
+  return new Map(
+    Object.entries(KINDS).map(([resource, kind]): [string, VirtualHandler] => [
+      `${GROUP_VERSION}/${resource}`,
+      async ({ req, res, ctx, namespace }) => {
+        const body = await readReview(req, kind, namespace)
+        const answer = await review(deps, resource, body, ctx.user!, namespace)
+        await writeObject(res, 201, answer, negotiateOutput(req.headers.accept, { table: false }))
+      },
+    ]),
+  )
 }

@@ -26,4 +26,4 @@ export const AUTHORIZATION_REVIEW_KINDS: readonly Strategy[] = [
   review('SelfSubjectAccessReview', 'selfsubjectaccessreviews', false),
   review('SelfSubjectRulesReview', 'selfsubjectrulesreviews', false),
   review('SubjectAccessReview', 'subjectaccessreviews', false),
-].map((info) => dataStrategy(info))
+].map((info) => ({ ...dataStrategy(info), virtual: true }))

@@ -223,6 +223,6 @@ export class Registry {
 function watchCacheFor(store: Store, kinds: readonly Strategy[], options: RegistryOptions): WatchCachedStore | undefined {
   if (!options.watchCache) return undefined
   const disabled = disabledByWatchCacheSizes(options.watchCacheSizes ?? [])
-  const prefixes = kinds.filter((k) => !disabled.has(`${k.group}/${k.resource}`)).map((k) => defaultKeyPrefix(k.group, k.resource))
+  const prefixes = kinds.filter((k) => !k.virtual && !disabled.has(`${k.group}/${k.resource}`)).map((k) => defaultKeyPrefix(k.group, k.resource))
   return prefixes.length > 0 ? new WatchCachedStore(store, prefixes, options.watchCacheWindow) : undefined
 }
