@@ -200,6 +200,17 @@ function storageMediaType(value: string | undefined): StorageMediaType {
   return (STORAGE_MEDIA_TYPES as readonly string[]).includes(value ?? '') ? (value as StorageMediaType) : 'application/vnd.kubernetes.protobuf'
 }
 
+/**
+ * --authorization-mode, or this server's secure default: Node,RBAC with the default roles, as
+ * single-binary distributions run (the reference's own default is AlwaysAllow).
+ */
+export const DEFAULT_AUTHORIZATION_MODES = ['Node', 'RBAC']
+
+function authorizationModes(ctx: ValidationContext): string[] {
+  const given = ctx.list('authorization-mode').filter((m) => m !== '')
+  return given.length > 0 ? given : [...DEFAULT_AUTHORIZATION_MODES]
+}
+
 export function serverConfig(ctx: ValidationContext): ServerConfig {
   const str = (name: string) => {
     const v = ctx.value<string>(name)
@@ -258,8 +269,9 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     deleteCollectionWorkers: Math.max(1, ctx.value<number>('delete-collection-workers') ?? 1),
     storageMediaType: storageMediaType(str('storage-media-type')),
 
-    anonymousAuth: ctx.value<boolean>('anonymous-auth') ?? true,
-    authorizationModes: ctx.list('authorization-mode').length > 0 ? ctx.list('authorization-mode') : ['AlwaysAllow'],
+    // AlwaysAllow turns anonymous access off, as the reference does (and says: rule AUTHZ-DEFAULT).
+    anonymousAuth: (ctx.value<boolean>('anonymous-auth') ?? true) && !authorizationModes(ctx).includes('AlwaysAllow'),
+    authorizationModes: authorizationModes(ctx),
     authorizationPolicyFile: str('authorization-policy-file'),
     clientCaFile: str('client-ca-file'),
     tokenAuthFile: str('token-auth-file'),

@@ -13,6 +13,11 @@ import { UnionAuthorizer, UnionRuleResolver } from './union.js'
 
 export class AuthorizationConfigError extends Error {}
 
+const webhookNotBuilt: Authorizer & RuleResolver = {
+  authorize: () => ({ decision: 'noOpinion' }),
+  rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: true, errors: [] }),
+}
+
 export interface ChainOptions {
   modes: readonly string[]
   /** --authorization-policy-file (ABAC). */
@@ -60,6 +65,10 @@ export function buildChain(options: ChainOptions): AuthorizerChain {
       case 'RBAC':
         if (!options.rbacPolicy) throw new AuthorizationConfigError('authorizer type RBAC is not allowed if it was not enabled at initial server startup')
         built = rbac = new RbacAuthorizer(options.rbacPolicy)
+        break
+      case 'Webhook':
+        // Not built yet: named in the start-up warning; without an opinion it only ever narrows.
+        built = options.extra?.Webhook ?? webhookNotBuilt
         break
       default: {
         const other = options.extra?.[mode]

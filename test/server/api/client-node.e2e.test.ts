@@ -14,7 +14,8 @@ describeEachStore('api: a @kubernetes/client-node client against the built serve
     kc = new KubeConfig()
     kc.loadFromOptions({
       clusters: [{ name: 'c', server: `https://127.0.0.1:${server.port}`, caData: Buffer.from(server.ca()).toString('base64'), skipTLSVerify: false }],
-      users: [{ name: 'u', token: 'test' }],
+      // The administrator's client certificate: the default Node,RBAC authorizes it for everything.
+      users: [{ name: 'u', certData: Buffer.from(server.admin().cert).toString('base64'), keyData: Buffer.from(server.admin().key).toString('base64') }],
       contexts: [{ name: 'c', cluster: 'c', user: 'u', namespace: 'default' }],
       currentContext: 'c',
     })
