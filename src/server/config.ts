@@ -63,6 +63,10 @@ export interface ServerConfig {
   anonymousAuth: boolean
   authorizationModes: string[]
   authorizationPolicyFile?: string
+  authorizationWebhookConfigFile?: string
+  authorizationWebhookVersion: 'v1' | 'v1beta1'
+  authorizationWebhookAuthorizedTtlMs: number
+  authorizationWebhookUnauthorizedTtlMs: number
   clientCaFile?: string
   tokenAuthFile?: string
   enableBootstrapTokenAuth: boolean
@@ -159,6 +163,10 @@ export const BUILT_OPTIONS = new Set([
   'anonymous-auth',
   'authorization-mode',
   'authorization-policy-file',
+  'authorization-webhook-config-file',
+  'authorization-webhook-version',
+  'authorization-webhook-cache-authorized-ttl',
+  'authorization-webhook-cache-unauthorized-ttl',
   'client-ca-file',
   'token-auth-file',
   'requestheader-client-ca-file',
@@ -273,6 +281,10 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     anonymousAuth: (ctx.value<boolean>('anonymous-auth') ?? true) && !authorizationModes(ctx).includes('AlwaysAllow'),
     authorizationModes: authorizationModes(ctx),
     authorizationPolicyFile: str('authorization-policy-file'),
+    authorizationWebhookConfigFile: str('authorization-webhook-config-file'),
+    authorizationWebhookVersion: str('authorization-webhook-version') === 'v1' ? 'v1' : 'v1beta1',
+    authorizationWebhookAuthorizedTtlMs: num('authorization-webhook-cache-authorized-ttl', 300_000),
+    authorizationWebhookUnauthorizedTtlMs: num('authorization-webhook-cache-unauthorized-ttl', 30_000),
     clientCaFile: str('client-ca-file'),
     tokenAuthFile: str('token-auth-file'),
     enableBootstrapTokenAuth: bool('enable-bootstrap-token-auth'),

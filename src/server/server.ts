@@ -21,6 +21,7 @@ import { withAuthentication } from './filters/authentication.js'
 import { withAuthorization } from './filters/authorization.js'
 import { AuthorizationConfigError, buildChain } from './authorization/index.js'
 import { authorizationApi } from './authorization/reviews.js'
+import { WebhookAuthorizer, WebhookConfigError } from './authorization/webhook.js'
 import { NodeGraph } from './authorization/node.js'
 import { PolicyCache, RBAC_GROUP } from './authorization/rbac-policy.js'
 import { ClusterRoleAggregator } from './authorization/rbac-aggregation.js'
@@ -195,9 +196,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const nodeGraph = new NodeGraph()
   let authorization: ReturnType<typeof buildChain>
   try {
-    authorization = buildChain({ modes: config.authorizationModes, policyFile: config.authorizationPolicyFile, rbacPolicy, nodeGraph })
+    const webhook = config.authorizationWebhookConfigFile
+      ? new WebhookAuthorizer({
+          kubeconfigFile: config.authorizationWebhookConfigFile,
+          version: config.authorizationWebhookVersion,
+          authorizedTtlMs: config.authorizationWebhookAuthorizedTtlMs,
+          unauthorizedTtlMs: config.authorizationWebhookUnauthorizedTtlMs,
+        })
+      : undefined
+    authorization = buildChain({ modes: config.authorizationModes, policyFile: config.authorizationPolicyFile, rbacPolicy, nodeGraph, ...(webhook ? { extra: { Webhook: webhook } } : {}) })
   } catch (err) {
-    if (err instanceof AuthorizationConfigError) throw new StartupError(err.message)
+    if (err instanceof AuthorizationConfigError || err instanceof WebhookConfigError) throw new StartupError(err.message)
     throw err
   }
 
