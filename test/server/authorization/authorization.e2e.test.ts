@@ -117,6 +117,23 @@ describe('authorization: Node,RBAC by default, with real identities and kubectl 
         '',
       ].join('\n'),
     )
+    // kubectl maps `crontabs.stable.example.com` through discovery, so the CRD must exist.
+    const crd = join(dir, 'crd.yaml')
+    writeFileSync(
+      crd,
+      [
+        'apiVersion: apiextensions.k8s.io/v1',
+        'kind: CustomResourceDefinition',
+        'metadata: {name: crontabs.stable.example.com}',
+        'spec:',
+        '  group: stable.example.com',
+        '  scope: Namespaced',
+        '  names: {plural: crontabs, singular: crontab, kind: CronTab}',
+        '  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}]',
+        '',
+      ].join('\n'),
+    )
+    await ok('admin', 'apply', '-f', crd)
     await ok('admin', 'apply', '-f', file)
     for (const role of ['edit', 'admin']) {
       await eventually(`${role} to aggregate crontabs`, async () => (await ok('admin', 'get', 'clusterrole', role, '-o', 'json')).includes('crontabs'))
@@ -124,6 +141,7 @@ describe('authorization: Node,RBAC by default, with real identities and kubectl 
     // The authorizer reads roles from its informers: a moment after the store has them.
     await eventually('admin to allow crontabs', async () => (await as('ci')('auth', 'can-i', 'create', 'crontabs.stable.example.com', '-n', 'team')).stdout.trim() === 'yes')
     assert.equal((await as('jane')('auth', 'can-i', 'create', 'crontabs.stable.example.com', '-n', 'team')).stdout.trim(), 'no')
+    assert.equal((await as('jane')('auth', 'can-i', 'list', 'crontabs.stable.example.com', '-n', 'team')).stdout.trim(), 'no', 'view did not gain what only edit was given')
   })
 
   it('granting more than one holds is refused, and allowed with escalate', async () => {
