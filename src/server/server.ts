@@ -8,7 +8,7 @@ import { hostname } from 'node:os'
 import { createSecureServer, type Http2SecureServer } from 'node:http2'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { authenticationInfo, builtInApiServices, servedGroupVersions, systemNamespaces, systemPriorityClasses } from './bootstrap/cluster.js'
+import { authenticationInfo, builtInApiServices, servedGroupVersions, systemNamespaces, systemPriorityClasses, systemServiceAccounts } from './bootstrap/cluster.js'
 import { kubernetesService, endpointAddress } from './bootstrap/kubernetes-service.js'
 import { type BootstrapObject, ensureObjects } from './bootstrap/objects.js'
 import { StorageCodec } from './api/registry/storage-codec.js'
@@ -32,6 +32,11 @@ import { type Authentication, AuthenticationConfigError, buildAuthentication } f
 import { authenticationOptions } from './authentication/options.js'
 import { loadCaBundle } from './authentication/x509.js'
 import { authenticationApi } from './authentication/api.js'
+import { bootstrapTokenAuthenticator } from './authentication/bootstrap-token.js'
+import { DEFAULT_ISSUER, type ObjectReader, TokenIssuer, serviceAccountAuthenticator } from './authentication/service-account.js'
+import { type ServiceAccountKeys, loadServiceAccountKeys } from './authentication/service-account-keys.js'
+import { tokenRequestHandler } from './authentication/token-request.js'
+import { defaultCertDir } from './tls/index.js'
 import { withCacheControl } from './filters/cache-control.js'
 import { withCors } from './filters/cors.js'
 import { withProbabilisticGoaway } from './filters/goaway.js'
@@ -67,7 +72,7 @@ import { prepareServing } from './tls/index.js'
 import { ensureAdminClientCert } from './tls/admin-client.js'
 import { urlHost, writeKubeconfigFile } from '../core/client/kubeconfig-writer.js'
 import { versionHandler, versionInfo } from './version.js'
-import { installApi } from './api/index.js'
+import { type ApiObjectReader, installApi } from './api/index.js'
 import { KINDS } from './api/kinds/index.js'
 import { setAllowPrivileged } from './api/kinds/capabilities.js'
 import { enabledKinds } from './api/runtime-config.js'
@@ -231,9 +236,29 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     alpn: config.disableHttp2 ? ['http/1.1'] : ['h2', 'http/1.1'],
   })
 
+  // Service-account tokens: the issuer's keys (generated in --cert-dir without flags) are on
+  // disk before the server listens.
+  const serviceAccountIssuers = config.serviceAccountIssuers.length > 0 ? config.serviceAccountIssuers : [DEFAULT_ISSUER]
+  const apiAudiences = config.apiAudiences.length > 0 ? config.apiAudiences : serviceAccountIssuers.slice(0, 1)
+  let readObject: ApiObjectReader | undefined
+  const objects: ObjectReader = (resource, namespace, name) => {
+    if (!readObject) return Promise.reject(new Error('the API is not installed yet'))
+    return readObject('', 'v1', resource, namespace, name)
+  }
   let authentication: Authentication
+  let serviceAccountKeys: ServiceAccountKeys
   try {
-    authentication = await buildAuthentication(authenticationOptions(config, tls.caFiles ? [loadCaBundle(tls.caFiles.cert, '--cert-dir')] : [], log))
+    serviceAccountKeys = await loadServiceAccountKeys({
+      ...(config.serviceAccountSigningKeyFile ? { signingKeyFile: config.serviceAccountSigningKeyFile } : {}),
+      keyFiles: config.serviceAccountKeyFiles,
+      certDir: config.certDir ?? defaultCertDir(),
+    })
+    authentication = await buildAuthentication({
+      ...authenticationOptions(config, tls.caFiles ? [loadCaBundle(tls.caFiles.cert, '--cert-dir')] : [], log),
+      apiAudiences,
+      serviceAccountTokens: [serviceAccountAuthenticator({ issuers: serviceAccountIssuers, keys: serviceAccountKeys.verification, lookup: config.serviceAccountLookup, objects })],
+      ...(config.enableBootstrapTokenAuth ? { bootstrapTokens: bootstrapTokenAuthenticator({ objects, log: (message) => log.v(3, message) }) } : {}),
+    })
   } catch (err) {
     if (err instanceof AuthenticationConfigError) throw new StartupError(err.message)
     throw err
@@ -308,6 +333,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       },
       'bootstrap-controller': async () => {
         await ensure(systemNamespaces())
+        await ensure(systemServiceAccounts())
         await ensure(
           kubernetesService({
             address: endpointAddress(config.advertiseAddress, config.bindAddress),
@@ -331,19 +357,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await ensure(systemPriorityClasses())
       },
       'start-cluster-authentication-info-controller': async () => {
-        await ensure(
-          authenticationInfo(
-            authentication.clientCa?.pem,
-            authentication.requestHeaderCa && {
-              caPem: authentication.requestHeaderCa.pem,
-              allowedNames: config.requestheaderAllowedNames,
-              usernameHeaders: config.requestheaderUsernameHeaders,
-              uidHeaders: config.requestheaderUidHeaders,
-              groupHeaders: config.requestheaderGroupHeaders,
-              extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
-            },
-          ),
+        const [info] = authenticationInfo(
+          authentication.clientCa?.pem,
+          authentication.requestHeaderCa && {
+            caPem: authentication.requestHeaderCa.pem,
+            allowedNames: config.requestheaderAllowedNames,
+            usernameHeaders: config.requestheaderUsernameHeaders,
+            uidHeaders: config.requestheaderUidHeaders,
+            groupHeaders: config.requestheaderGroupHeaders,
+            extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
+          },
         )
+        if ((await ensure([info!])) > 0) return
+        // Written by an earlier start: it publishes what this one trusts (as the reference's controller keeps it).
+        const store = await storeNow()
+        const current = await readObject?.('', 'v1', 'configmaps', 'kube-system', 'extension-apiserver-authentication')
+        const kv = await store.get(info!.key)
+        if (!current || !kv || JSON.stringify(current.data ?? {}) === JSON.stringify(info!.object.data)) return
+        const metadata = { ...(current.metadata as Record<string, unknown>) }
+        delete metadata.resourceVersion
+        await store.update(info!.key, bootstrapCodec.encode({ ...current, metadata, data: info!.object.data as Record<string, unknown> }), kv.modRevision)
       },
       'start-aggregator-informers': async () => {
         await storeNow()
@@ -390,7 +423,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     log: (level, message) => log.v(level, message),
     runtimeConfig: config.runtimeConfig,
     storageMediaType: config.storageMediaType,
-    virtualHandlers: new Map([...authenticationApi(authentication), ...authorizationApi(authorization)]),
+    virtualHandlers: new Map([
+      ...authorizationApi(authorization),
+      ...authenticationApi(authentication, [
+      [
+        '/v1/serviceaccounts/token',
+        tokenRequestHandler({
+          issuer: new TokenIssuer(serviceAccountIssuers[0]!, serviceAccountKeys.signing),
+          apiAudiences,
+          maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
+          extendExpiration: config.serviceAccountExtendTokenExpiration,
+        }),
+      ],
+    ]),
+    ]),
     options: {
       writeChecks: escalationChecks(authorization.authorizer, () => ruleResolver),
       serviceClusterIPRange: config.serviceClusterIPRange,
@@ -401,27 +447,27 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       watchCacheSizes: config.watchCacheSizes,
       garbageCollector: config.enableGarbageCollector,
       deleteCollectionWorkers: config.deleteCollectionWorkers,
+      serviceAccountsController: true,
     },
   })
+  readObject = api.readObject
   mux.handle('/metrics', metricsHandler(metrics))
   if (config.profiling) installPprof(mux, { contentionProfiling: config.contentionProfiling })
   if (config.enableLogsHandler) installLogs(mux)
-  if (config.serviceAccountIssuers.length > 0) {
-    try {
-      for (const [path, handler] of serviceAccountIssuerHandlers({
-        issuers: config.serviceAccountIssuers,
-        jwksUri: config.serviceAccountJwksUri,
-        keyFiles: config.serviceAccountKeyFiles,
-        externalHost: config.externalHostname,
-      })) {
-        mux.handle(path, handler)
-      }
-    } catch (err) {
-      // Like the reference: a problem with the issuer itself only disables the documents;
-      // an unreadable key file is a start-up error.
-      if (!(err instanceof OpenIDMetadataError)) throw new StartupError((err as Error).message)
-      log.warning(`not serving the service-account issuer discovery documents: ${err.message}`)
+  try {
+    for (const [path, handler] of serviceAccountIssuerHandlers({
+      issuers: serviceAccountIssuers,
+      jwksUri: config.serviceAccountJwksUri,
+      keyFiles: serviceAccountKeys.publishedFiles,
+      externalHost: config.externalHostname,
+    })) {
+      mux.handle(path, handler)
     }
+  } catch (err) {
+    // Like the reference: a problem with the issuer itself only disables the documents;
+    // an unreadable key file is a start-up error.
+    if (!(err instanceof OpenIDMetadataError)) throw new StartupError((err as Error).message)
+    log.warning(`not serving the service-account issuer discovery documents: ${err.message}`)
   }
   mux.handle('/', (_req, res) => {
     res.setHeader('Content-Type', 'application/json')

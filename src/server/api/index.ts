@@ -27,7 +27,7 @@ import { Registry } from './registry/registry.js'
 import { DEFAULT_STORAGE_MEDIA_TYPE, StorageCodec, type StorageMediaType } from './registry/storage-codec.js'
 import type { Strategy } from './registry/strategy.js'
 import { enabledKinds } from './runtime-config.js'
-import { errors, toApiError, writeError } from './status-errors.js'
+import { ApiError, errors, toApiError, writeError } from './status-errors.js'
 
 export interface ApiDeps {
   store: () => Store | undefined
@@ -235,7 +235,16 @@ async function route(
  * OpenAPI v3 documents kubectl's create/apply need. Until the store is open every API request
  * is answered 503 with Retry-After.
  */
-export function installApi(mux: Mux, deps: ApiDeps): ServedApi {
+/** Reads one object of a built-in kind through the registry (so in its served form); undefined when absent. */
+export type ApiObjectReader = (group: string, version: string, resource: string, namespace: string | undefined, name: string) => Promise<Record<string, unknown> | undefined>
+
+/** What the server's other parts use of the installed API: the registry over a store, and single reads. */
+export interface InstalledApi {
+  registryFor(store: Store): Registry
+  readObject: ApiObjectReader
+}
+
+export function installApi(mux: Mux, deps: ApiDeps): InstalledApi {
   const served = servedApi(deps)
   const handler = apiHandler(deps, served)
   mux.handlePrefix('/api', handler)
@@ -256,5 +265,18 @@ export function installApi(mux: Mux, deps: ApiDeps): ServedApi {
   mux.handle('/openapi/v2', serveOpenApi)
   mux.handle('/openapi/v3', serveOpenApi)
   mux.handlePrefix('/openapi/v3/', serveOpenApi)
-  return served
+  const readObject: ApiObjectReader = async (group, version, resource, namespace, name) => {
+    const store = deps.store()
+    if (!store) throw new Error(NOT_INSTALLED)
+    await served.storage.ready()
+    const generic = served.registryFor(store).lookup(group, version, resource)
+    if (!generic) return undefined
+    try {
+      return (await generic.get(namespace, name)) as unknown as Record<string, unknown>
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return undefined
+      throw err
+    }
+  }
+  return { registryFor: (store) => served.registryFor(store), readObject }
 }

@@ -22,7 +22,7 @@ export function authenticationOptions(config: ServerConfig, extraClientCas: CaBu
           },
         }
       : {}),
-    apiAudiences: config.apiAudiences.length > 0 ? config.apiAudiences : config.serviceAccountIssuers.slice(0, 1),
+    apiAudiences: config.apiAudiences,
     log: (level, message) => log.v(level, message),
   }
 }

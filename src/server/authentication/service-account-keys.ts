@@ -101,3 +101,25 @@ export async function ensureGeneratedSigningKey(certDir: string): Promise<Signin
   ])
   return { file, privateKey, publicKey, alg: 'RS256', kid: keyId(publicKey) }
 }
+
+export interface ServiceAccountKeys {
+  signing: SigningKey
+  verification: VerificationKey[]
+  /** The files whose keys the issuer's JWKS publishes. */
+  publishedFiles: string[]
+  /** Whether the signing key was generated in --cert-dir. */
+  generated: boolean
+}
+
+/** The signing key (given or generated) and every verification key, the signing key's included. */
+export async function loadServiceAccountKeys(options: { signingKeyFile?: string; keyFiles: readonly string[]; certDir: string }): Promise<ServiceAccountKeys> {
+  const signing = options.signingKeyFile ? readSigningKey(options.signingKeyFile) : await ensureGeneratedSigningKey(options.certDir)
+  const verification = readVerificationKeys(options.keyFiles)
+  if (!verification.some((k) => k.kid === signing.kid)) verification.push({ key: signing.publicKey, kid: signing.kid })
+  return {
+    signing,
+    verification,
+    publishedFiles: [...options.keyFiles, ...(options.keyFiles.length === 0 ? [signing.file] : [])],
+    generated: !options.signingKeyFile,
+  }
+}

@@ -74,7 +74,9 @@ export function tokenRequestHandler(options: TokenRequestOptions): VirtualHandle
       if (group === '' && kind === 'Pod') {
         pod = await getObject(scope, 'pods', namespace, refName)
         const podSpec = (pod.spec ?? {}) as Obj
-        if (String(podSpec.serviceAccountName ?? '') !== name) {
+        // The reference's ServiceAccount admission sets `default` on pods that name none.
+        const podServiceAccount = typeof podSpec.serviceAccountName === 'string' && podSpec.serviceAccountName !== '' ? podSpec.serviceAccountName : 'default'
+        if (podServiceAccount !== name) {
           throw errors.badRequest(`cannot bind token for serviceaccount "${name}" to pod running with different serviceaccount name.`)
         }
         uid = uidOf(pod)

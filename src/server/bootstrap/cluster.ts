@@ -30,7 +30,14 @@ export function systemNamespaces(): BootstrapObject[] {
   }))
 }
 
-/** Published for extension API servers: which client CAs this server trusts (none configured yet). */
+/** The `default` service account of each system namespace, as the controller manager creates it. */
+export function systemServiceAccounts(): BootstrapObject[] {
+  return SYSTEM_NAMESPACES.map((namespace) => ({
+    key: `/serviceaccounts/${namespace}/default`,
+    object: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace } },
+  }))
+}
+
 /** What the extension-apiserver-authentication config map publishes about the front proxy. */
 export interface RequestHeaderInfo {
   caPem: string

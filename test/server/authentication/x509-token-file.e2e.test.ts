@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ApiServer, startExpectingFailure } from '../../support/api-server.js'
 import { KUBECTL } from '../../support/kubectl-session.js'
-import { type ClientCert, type TestCa, makeCa, makeClientCert, whoami } from './helpers.js'
+import { type ClientCert, type TestCa, kubectl, makeCa, makeClientCert, whoami, writeKubeconfig } from './helpers.js'
 
 const UNAUTHORIZED = '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}'
 const SSR = JSON.stringify({ kind: 'SelfSubjectReview', apiVersion: 'authentication.k8s.io/v1' })
@@ -77,6 +77,17 @@ describe('authentication: client certificates and the token file (end to end)', 
     assert.deepEqual(robot.userInfo, { username: 'ci-robot', uid: 'ci-uid', groups: ['system:authenticated'] }, robot.run.stderr)
   })
 
+  it('with no service-account flags, kubectl create token default works with a key generated in --cert-dir', async () => {
+    const adminConfig = writeKubeconfig(dir, 'admin', server.port, server.admin())
+    const created = await kubectl(adminConfig, dir, 'create', 'token', 'default')
+    assert.equal(created.code, 0, created.stderr)
+    assert.ok(existsSync(join(server.certDir, 'sa.key')))
+    const { userInfo, run } = await whoami(dir, server.port, { token: created.stdout.trim() }, 'default-sa')
+    assert.equal(userInfo?.username, 'system:serviceaccount:default:default', run.stderr)
+    const issuer = JSON.parse((await server.get('/.well-known/openid-configuration')).body)
+    assert.equal(issuer.issuer, 'https://kubernetes.default.svc.cluster.local')
+  })
+
   it('expired, not-yet-valid, foreign and server-only certificates are refused with 401', async () => {
     const now = Date.now()
     await expectUnauthorized(await makeClientCert(ca, 'old', [], { notBefore: new Date(now - 3 * 86400_000), notAfter: new Date(now - 86400_000) }), 'expired')
@@ -125,6 +136,34 @@ describe('authentication: --anonymous-auth=false and start-up errors (end to end
       const reply = await server.get('/api')
       assert.equal(reply.status, 401)
       assert.equal(reply.body.trim(), UNAUTHORIZED)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('a restart with another --client-ca-file publishes it in extension-apiserver-authentication', async () => {
+    const first = await makeCa('first-ca')
+    const second = await makeCa('second-ca')
+    writeFileSync(join(dir, 'first.crt'), first.certPem)
+    writeFileSync(join(dir, 'second.crt'), second.certPem)
+    const published = async (server: ApiServer) =>
+      (await server.waitForBody('/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication', /client-ca-file/, 200)).body
+    let server = await ApiServer.start({ args: [`--client-ca-file=${join(dir, 'first.crt')}`] })
+    const certDir = server.certDir
+    const dataDir = server.dataDir
+    try {
+      assert.ok(JSON.parse(await published(server)).data['client-ca-file'].includes(first.certPem))
+    } finally {
+      await server.stop(true)
+    }
+    server = await ApiServer.start({ certDir, dataDir, args: [`--client-ca-file=${join(dir, 'second.crt')}`] })
+    try {
+      // A piece of the new CA's base64 (no regular-expression characters but + and /).
+      const piece = second.certPem.split('\n')[2]!.slice(0, 40).replace(/[+/]/g, '.')
+      const reply = await server.waitForBody('/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication', new RegExp(piece), 200)
+      const data = JSON.parse(reply.body).data
+      assert.ok(data['client-ca-file'].includes(second.certPem))
+      assert.ok(!data['client-ca-file'].includes(first.certPem))
     } finally {
       await server.stop()
     }

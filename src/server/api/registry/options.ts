@@ -30,6 +30,8 @@ export interface RegistryOptions {
    * an ApiError to refuse. Keyed by `<group>/<resource>`.
    */
   writeChecks?: Readonly<Record<string, WriteCheck>>
+  /** Create the `default` service account of every namespace, as the controller manager does (the server turns it on). */
+  serviceAccountsController?: boolean
   /** Window sizing of the caches (tests). */
   watchCacheWindow?: WatchCacheOptions
 }

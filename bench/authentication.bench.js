@@ -1,0 +1,93 @@
+// Cost of each authentication method per request: GET /version over keep-alive HTTPS/1.1
+// (16 connections, one loop in this process) anonymously, with a client certificate
+// (--client-ca-file: the chain is verified once per connection, dates every request), a
+// token of --token-auth-file and a service-account token (RS256 JWT, key in memory, the
+// service account looked up through the watch cache), each as a ratio of the anonymous
+// rate measured in the same run (before and after, averaged).
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { Agent, request } from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { freePort, waitFor } from './support/net.js'
+
+const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
+const seconds = Number(process.env.BENCH_SECONDS ?? 5)
+const CONNECTIONS = 16
+
+function once(agent, port, path, headers, method = 'GET', body) {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers, agent }, (res) => {
+      let data = ''
+      res.setEncoding('utf8')
+      res.on('data', (d) => (data += d))
+      res.on('end', () => resolve({ status: res.statusCode, body: data }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+async function rate(port, { cert, key, token }) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS, rejectUnauthorized: false, ...(cert ? { cert, key } : {}) })
+  const headers = token ? { Authorization: `Bearer ${token}` } : {}
+  const probe = await once(agent, port, '/version', headers)
+  if (probe.status !== 200) throw new Error(`GET /version answered ${probe.status}: ${probe.body}`)
+  let done = 0
+  const deadline = Date.now() + seconds * 1000
+  const worker = async () => {
+    while (Date.now() < deadline) {
+      const r = await once(agent, port, '/version', headers)
+      if (r.status !== 200) throw new Error(`GET /version answered ${r.status}`)
+      done++
+    }
+  }
+  const start = Date.now()
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker))
+  agent.destroy()
+  return done / ((Date.now() - start) / 1000)
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'client-bench-authn-'))
+const port = await freePort()
+writeFileSync(join(dir, 'tokens.csv'), Array.from({ length: 1000 }, (_, i) => `token-${i},user-${i},uid-${i},"group-a,group-b"`).join('\n'))
+const kubeconfig = join(dir, 'admin.kubeconfig')
+const server = spawn(
+  process.execPath,
+  [bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, `--write-kubeconfig=${kubeconfig}`, `--token-auth-file=${dir}/tokens.csv`],
+  { stdio: 'ignore' },
+)
+try {
+  await waitFor(`https://127.0.0.1:${port}/readyz`, 200)
+  for (let i = 0; i < 100 && !(() => { try { return readFileSync(kubeconfig, 'utf8').includes('client-key-data') } catch { return false } })(); i++) await new Promise((r) => setTimeout(r, 100))
+  const text = readFileSync(kubeconfig, 'utf8')
+  const field = (name) => Buffer.from(new RegExp(`${name}: (\\S+)`).exec(text)[1], 'base64').toString()
+  const admin = { cert: field('client-certificate-data'), key: field('client-key-data') }
+  const adminAgent = new Agent({ rejectUnauthorized: false, ...admin })
+  let sa
+  for (let i = 0; i < 50; i++) {
+    sa = await once(adminAgent, port, '/api/v1/namespaces/default/serviceaccounts/default/token', { 'Content-Type': 'application/json' }, 'POST', JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} }))
+    if (sa.status === 201) break
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  if (sa.status !== 201) throw new Error(`TokenRequest answered ${sa.status}: ${sa.body}`)
+  const saToken = JSON.parse(sa.body).status.token
+
+  const before = await rate(port, {})
+  const x509 = await rate(port, admin)
+  const file = await rate(port, { token: 'token-500' })
+  const jwt = await rate(port, { token: saToken })
+  const after = await rate(port, {})
+  const base = (before + after) / 2
+  console.log(`GET /version, ${CONNECTIONS} keep-alive connections, ${seconds}s each\n`)
+  console.log('| method | requests/s | × anonymous |')
+  console.log('|---|---:|---:|')
+  for (const [name, r] of [['anonymous (mean of before and after)', base], ['client certificate (x509)', x509], ['token file (1,000 tokens)', file], ['service-account JWT (RS256)', jwt]]) {
+    console.log(`| ${name} | ${r.toFixed(0)} | ${(r / base).toFixed(2)} |`)
+  }
+  console.log(`\nanonymous before ${before.toFixed(0)}/s, after ${after.toFixed(0)}/s`)
+} finally {
+  server.kill('SIGKILL')
+  rmSync(dir, { recursive: true, force: true })
+}
