@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { rate } from './support/store-bench.js'
-import { freePort, waitFor } from './support/net.js'
+import { freePort } from './support/net.js'
 
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
 const scale = Number(process.env.BENCH_SCALE ?? 1)
@@ -50,10 +50,24 @@ async function startServer(dir, args) {
     [bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, `--write-kubeconfig=${dir}/admin.kubeconfig`, `--token-auth-file=${dir}/tokens.csv`, ...args],
     { stdio: 'ignore' },
   )
-  await waitFor(`https://127.0.0.1:${port}/readyz`, 200)
-  while (!fs.existsSync(`${dir}/admin.kubeconfig`)) await new Promise((r) => setTimeout(r, 50))
+  // With AlwaysAllow anonymous access is off: readiness is asked as the administrator.
+  const deadline = Date.now() + 60_000
+  while (!fs.existsSync(`${dir}/admin.kubeconfig`)) {
+    if (Date.now() > deadline) throw new Error('the server wrote no kubeconfig')
+    await new Promise((r) => setTimeout(r, 50))
+  }
   const ca = fs.readFileSync(`${dir}/certs/ca.crt`)
-  return { port, child, admin: client(port, ca, adminCredentials(`${dir}/admin.kubeconfig`)), user: client(port, ca, { token: TOKEN }) }
+  const admin = client(port, ca, adminCredentials(`${dir}/admin.kubeconfig`))
+  for (;;) {
+    try {
+      await admin('GET', '/readyz')
+      break
+    } catch (err) {
+      if (Date.now() > deadline) throw err
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+  return { port, child, admin, user: client(port, ca, { token: TOKEN }) }
 }
 
 const rbac = (kind, namespace, name, extra) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind, metadata: { name, namespace }, ...extra })
@@ -81,28 +95,37 @@ async function prepare(server) {
   }
 }
 
-const results = {}
-for (const [label, args] of [
-  ['AlwaysAllow', ['--authorization-mode=AlwaysAllow']],
-  ['RBAC (default Node,RBAC)', []],
-]) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'authz-bench-'))
-  const server = await startServer(dir, args)
-  try {
+// Both servers run side by side and are measured in alternating rounds, so that load from
+// elsewhere on the machine falls on both alike; the best round of each counts.
+const servers = []
+try {
+  for (const [label, args] of [
+    ['AlwaysAllow', ['--authorization-mode=AlwaysAllow']],
+    ['RBAC (default Node,RBAC)', []],
+  ]) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'authz-bench-'))
+    const server = await startServer(dir, args)
+    servers.push({ label, dir, server, one: 0, many: 0 })
     await prepare(server)
-    const get = () => server.user('GET', '/api/v1/namespaces/bench/configmaps/target')
-    await rate(n(500), CONCURRENCY, get) // warm-up
-    results[label] = { one: await rate(n(3000), 1, get), many: await rate(n(10000), CONCURRENCY, get) }
-    console.error(`  ${label.padEnd(26)} GET 1 in flight ${Math.round(results[label].one)}/s, ${CONCURRENCY} in flight ${Math.round(results[label].many)}/s`)
-  } finally {
-    server.child.kill('SIGTERM')
-    await new Promise((r) => server.child.once('exit', r))
-    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  for (const s of servers) await rate(n(500), CONCURRENCY, () => s.server.user('GET', '/api/v1/namespaces/bench/configmaps/target')) // warm-up
+  for (let round = 0; round < 3; round++) {
+    for (const s of servers) {
+      const get = () => s.server.user('GET', '/api/v1/namespaces/bench/configmaps/target')
+      s.one = Math.max(s.one, await rate(n(1500), 1, get))
+      s.many = Math.max(s.many, await rate(n(5000), CONCURRENCY, get))
+    }
+  }
+  for (const s of servers) console.error(`  ${s.label.padEnd(26)} GET 1 in flight ${Math.round(s.one)}/s, ${CONCURRENCY} in flight ${Math.round(s.many)}/s`)
+} finally {
+  for (const s of servers) {
+    s.server.child.kill('SIGTERM')
+    await new Promise((r) => s.server.child.once('exit', r))
+    fs.rmSync(s.dir, { recursive: true, force: true })
   }
 }
 
-const base = results.AlwaysAllow
-const rb = results['RBAC (default Node,RBAC)']
+const [base, rb] = servers
 console.log(`| GET of one ConfigMap by a token user | AlwaysAllow | Node,RBAC (${OTHERS} roles, ${OTHERS} bindings) | ratio |`)
 console.log('|---|---:|---:|---:|')
 console.log(`| 1 in flight | ${Math.round(base.one)}/s | ${Math.round(rb.one)}/s | ${(rb.one / base.one).toFixed(2)} |`)
