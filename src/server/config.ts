@@ -63,6 +63,8 @@ export interface ServerConfig {
   anonymousAuth: boolean
   authorizationModes: string[]
   authorizationPolicyFile?: string
+  /** --authorization-config: the structured chain (then authorizationModes is unused). */
+  authorizationConfig?: string
   authorizationWebhookConfigFile?: string
   authorizationWebhookVersion: 'v1' | 'v1beta1'
   authorizationWebhookAuthorizedTtlMs: number
@@ -163,6 +165,7 @@ export const BUILT_OPTIONS = new Set([
   'anonymous-auth',
   'authorization-mode',
   'authorization-policy-file',
+  'authorization-config',
   'authorization-webhook-config-file',
   'authorization-webhook-version',
   'authorization-webhook-cache-authorized-ttl',
@@ -290,6 +293,7 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     anonymousAuth: (ctx.value<boolean>('anonymous-auth') ?? true) && !authorizationModes(ctx).includes('AlwaysAllow'),
     authorizationModes: authorizationModes(ctx),
     authorizationPolicyFile: str('authorization-policy-file'),
+    authorizationConfig: str('authorization-config'),
     authorizationWebhookConfigFile: str('authorization-webhook-config-file'),
     authorizationWebhookVersion: str('authorization-webhook-version') === 'v1' ? 'v1' : 'v1beta1',
     authorizationWebhookAuthorizedTtlMs: num('authorization-webhook-cache-authorized-ttl', 300_000),

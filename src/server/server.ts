@@ -2,6 +2,7 @@
  * The API server process: TLS listener, filter chain, status endpoints, store, post-start
  * hooks and the termination sequence, assembled from the parts under src/server.
  */
+import fs from 'node:fs'
 import { dirname } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
@@ -19,7 +20,8 @@ import { withAuditId } from './filters/audit-id.js'
 import { withAudit } from './filters/audit.js'
 import { withAuthentication } from './filters/authentication.js'
 import { withAuthorization } from './filters/authorization.js'
-import { AuthorizationConfigError, buildChain } from './authorization/index.js'
+import { AuthorizationConfigError, type AuthorizerChain, buildChain } from './authorization/index.js'
+import { AuthorizationConfigFileError, ReloadingAuthorizer, chainFromConfig, parseAuthorizationConfig } from './authorization/config.js'
 import { authorizationApi } from './authorization/reviews.js'
 import { WebhookAuthorizer, WebhookConfigError } from './authorization/webhook.js'
 import { NodeGraph } from './authorization/node.js'
@@ -199,21 +201,38 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // RBAC answers from the bootstrap policy until its informers have read the store.
   const rbacPolicy = PolicyCache.withFallback(bootstrapRbac().map((b) => b.object as KubeObject))
   const nodeGraph = new NodeGraph()
-  let authorization: ReturnType<typeof buildChain>
+  let authorization: AuthorizerChain
+  let reloading: ReloadingAuthorizer | undefined
   try {
-    const webhook = config.authorizationWebhookConfigFile
-      ? new WebhookAuthorizer({
-          kubeconfigFile: config.authorizationWebhookConfigFile,
-          version: config.authorizationWebhookVersion,
-          authorizedTtlMs: config.authorizationWebhookAuthorizedTtlMs,
-          unauthorizedTtlMs: config.authorizationWebhookUnauthorizedTtlMs,
-        })
-      : undefined
-    authorization = buildChain({ modes: config.authorizationModes, policyFile: config.authorizationPolicyFile, rbacPolicy, nodeGraph, ...(webhook ? { extra: { Webhook: webhook } } : {}) })
+    if (config.authorizationConfig) {
+      const file = config.authorizationConfig
+      const build = (text: string) => chainFromConfig(parseAuthorizationConfig(text), { policyFile: config.authorizationPolicyFile, rbacPolicy, nodeGraph })
+      let text: string
+      try {
+        text = fs.readFileSync(file, 'utf8')
+      } catch (err) {
+        throw new AuthorizationConfigError(`--authorization-config: cannot read ${file}: ${(err as Error).message}`)
+      }
+      const initial = build(text)
+      reloading = new ReloadingAuthorizer(file, initial, build, { info: (m) => log.info(m), error: (m) => log.error(m) })
+      authorization = { authorizer: reloading, ruleResolver: reloading, ...(initial.rbac ? { rbac: initial.rbac } : {}) }
+    } else {
+      const webhook = config.authorizationWebhookConfigFile
+        ? new WebhookAuthorizer({
+            kubeconfigFile: config.authorizationWebhookConfigFile,
+            version: config.authorizationWebhookVersion,
+            authorizedTtlMs: config.authorizationWebhookAuthorizedTtlMs,
+            unauthorizedTtlMs: config.authorizationWebhookUnauthorizedTtlMs,
+          })
+        : undefined
+      authorization = buildChain({ modes: config.authorizationModes, policyFile: config.authorizationPolicyFile, rbacPolicy, nodeGraph, ...(webhook ? { extra: { Webhook: webhook } } : {}) })
+    }
   } catch (err) {
     if (err instanceof AuthorizationConfigError || err instanceof WebhookConfigError) throw new StartupError(err.message)
+    if (err instanceof AuthorizationConfigFileError) throw new StartupError(`invalid authorization config: ${err.message}`)
     throw err
   }
+  reloading?.start()
 
   // The rbac kinds refuse escalation whatever the mode, judged on the RBAC objects, as the reference's.
   const ruleResolver = authorization.rbac ?? new RbacAuthorizer(rbacPolicy)
@@ -312,7 +331,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         const modes = config.authorizationModes
         await Promise.all([
           rbacPolicy.start(registry, (err) => log.v(2, `rbac informer: ${err.message}`)),
-          modes.includes('Node') ? nodeGraph.start(registry, (err) => log.v(2, `node authorizer informer: ${err.message}`)) : undefined,
+          modes.includes('Node') || config.authorizationConfig ? nodeGraph.start(registry, (err) => log.v(2, `node authorizer informer: ${err.message}`)) : undefined,
         ])
         // As the reference's controller manager does whatever the authorization mode.
         const aggregator = new ClusterRoleAggregator(rbacPolicy, () => registry.lookup(RBAC_GROUP, 'v1', 'clusterroles'), (err) =>
@@ -609,6 +628,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         storageMetrics.stop()
         encryption?.stop()
         rbacPolicy.stop()
+        reloading?.stop()
         nodeGraph.stop()
         await debugSocket?.close()
         await pending.store?.close()
