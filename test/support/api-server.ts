@@ -192,6 +192,12 @@ export class ApiServer {
     }
   }
 
+  /** The TLS options of a request as the administrator (empty when started `anonymous`), for tests that make their own requests. */
+  tlsClient(): { cert?: string; key?: string } {
+    const client = this.defaultClient()
+    return client ? { cert: client.cert, key: client.key } : {}
+  }
+
   /**
    * One HTTPS/1.1 request on a fresh connection, as the administrator unless another client
    * certificate is given or `client` is 'anonymous'.
