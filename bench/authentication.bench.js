@@ -1,9 +1,9 @@
 // Cost of each authentication method per request: GET /version over keep-alive HTTPS/1.1
 // (16 connections, one loop in this process) anonymously, with a client certificate
 // (--client-ca-file: the chain is verified once per connection, dates every request), a
-// token of --token-auth-file and a service-account token (RS256 JWT, key in memory, the
-// service account looked up through the watch cache), each as a ratio of the anonymous
-// rate measured in the same run (before and after, averaged).
+// token of --token-auth-file and a service-account token (ES256 JWT of the generated key,
+// the service account looked up through the registry), each as a ratio of the anonymous
+// rate of the same round, in alternating rounds of the same run.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:https'
@@ -74,19 +74,27 @@ try {
   if (sa.status !== 201) throw new Error(`TokenRequest answered ${sa.status}: ${sa.body}`)
   const saToken = JSON.parse(sa.body).status.token
 
-  const before = await rate(port, {})
-  const x509 = await rate(port, admin)
-  const file = await rate(port, { token: 'token-500' })
-  const jwt = await rate(port, { token: saToken })
-  const after = await rate(port, {})
-  const base = (before + after) / 2
-  console.log(`GET /version, ${CONNECTIONS} keep-alive connections, ${seconds}s each\n`)
-  console.log('| method | requests/s | × anonymous |')
-  console.log('|---|---:|---:|')
-  for (const [name, r] of [['anonymous (mean of before and after)', base], ['client certificate (x509)', x509], ['token file (1,000 tokens)', file], ['service-account JWT (RS256)', jwt]]) {
-    console.log(`| ${name} | ${r.toFixed(0)} | ${(r / base).toFixed(2)} |`)
+  // Alternating rounds, each method against the anonymous rate of its own round, so that the
+  // load of the machine changing during the run moves the baseline with it.
+  const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+  const methods = [
+    ['anonymous', {}],
+    ['client certificate (x509)', admin],
+    ['token file (1,000 tokens)', { token: 'token-500' }],
+    ['service-account JWT (ES256, generated key)', { token: saToken }],
+  ]
+  const rates = methods.map(() => [])
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, [, credentials]] of methods.entries()) rates[i].push(await rate(port, credentials))
   }
-  console.log(`\nanonymous before ${before.toFixed(0)}/s, after ${after.toFixed(0)}/s`)
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+  console.log(`GET /version, ${CONNECTIONS} keep-alive connections, ${ROUNDS} alternating rounds of ${seconds}s per method\n`)
+  console.log('| method | requests/s (median) | × anonymous (median of the rounds) |')
+  console.log('|---|---:|---:|')
+  for (const [i, [name]] of methods.entries()) {
+    const ratio = median(rates[i].map((r, round) => r / rates[0][round]))
+    console.log(`| ${name} | ${median(rates[i]).toFixed(0)} | ${ratio.toFixed(2)} |`)
+  }
 } finally {
   server.kill('SIGKILL')
   rmSync(dir, { recursive: true, force: true })

@@ -189,6 +189,18 @@ describe('authentication: --anonymous-auth=false and start-up errors (end to end
     assert.ok(output.includes(file), output)
   })
 
+  it('a signing key file without a key, or an unreadable key file, stops the server naming the file', async () => {
+    const key = join(dir, 'not-a-key.pem')
+    writeFileSync(key, 'hello\n')
+    const bad = await failing([`--service-account-signing-key-file=${key}`, `--service-account-key-file=${key}`, '--service-account-issuer=https://issuer.example.com'])
+    assert.equal(bad.code, 1)
+    assert.match(bad.output, /--service-account-signing-key-file: failed to parse private key from .*not-a-key\.pem: data does not contain a valid RSA or ECDSA private key/)
+    const missing = await failing([`--service-account-key-file=${join(dir, 'absent.pub')}`])
+    assert.equal(missing.code, 1)
+    assert.match(missing.output, /--service-account-key-file: failed to read .*absent\.pub: open .*absent\.pub: no such file or directory/)
+    assert.doesNotMatch(missing.output, /\n\s+at /)
+  })
+
   it('a missing or malformed --client-ca-file stops the server naming the file', async () => {
     const missing = await failing([`--client-ca-file=${join(dir, 'nope.crt')}`])
     assert.equal(missing.code, 1)
