@@ -1,9 +1,12 @@
 // Cost of each authentication method per request: GET /version over keep-alive HTTPS/1.1
 // (16 connections, one loop in this process) anonymously, with a client certificate
 // (--client-ca-file: the chain is verified once per connection, dates every request), a
-// token of --token-auth-file and a service-account token (ES256 JWT of the generated key,
-// the service account looked up through the registry), each as a ratio of the anonymous
-// rate of the same round, in alternating rounds of the same run.
+// token of --token-auth-file, a service-account token (ES256 JWT of the generated key,
+// the service account looked up through the registry), an OIDC ID token of
+// --authentication-config (RS256, the issuer's key cached after discovery, CEL claim mappings
+// and a CEL rule) and a token of the token webhook (answered from its warm cache), each as a
+// ratio of the anonymous rate of the same round, in alternating rounds of the same run. The
+// issuer and the webhook are HTTPS servers in this process.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:https'
@@ -11,6 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort, waitFor } from './support/net.js'
+import { WEBHOOK_TOKEN, startIssuerAndWebhook } from './support/oidc-webhook.js'
 
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
@@ -53,9 +57,10 @@ const dir = mkdtempSync(join(tmpdir(), 'client-bench-authn-'))
 const port = await freePort()
 writeFileSync(join(dir, 'tokens.csv'), Array.from({ length: 1000 }, (_, i) => `token-${i},user-${i},uid-${i},"group-a,group-b"`).join('\n'))
 const kubeconfig = join(dir, 'admin.kubeconfig')
+const tokenMethods = await startIssuerAndWebhook(dir)
 const server = spawn(
   process.execPath,
-  [bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, `--write-kubeconfig=${kubeconfig}`, `--token-auth-file=${dir}/tokens.csv`],
+  [bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, `--write-kubeconfig=${kubeconfig}`, `--token-auth-file=${dir}/tokens.csv`, ...tokenMethods.serverArgs],
   { stdio: 'ignore' },
 )
 try {
@@ -82,6 +87,8 @@ try {
     ['client certificate (x509)', admin],
     ['token file (1,000 tokens)', { token: 'token-500' }],
     ['service-account JWT (ES256, generated key)', { token: saToken }],
+    ['OIDC ID token (RS256, cached key, CEL)', { token: tokenMethods.idToken }],
+    ['token webhook (warm cache)', { token: WEBHOOK_TOKEN }],
   ]
   const rates = methods.map(() => [])
   for (let round = 0; round < ROUNDS; round++) {
@@ -95,7 +102,9 @@ try {
     const ratio = median(rates[i].map((r, round) => r / rates[0][round]))
     console.log(`| ${name} | ${median(rates[i]).toFixed(0)} | ${ratio.toFixed(2)} |`)
   }
+  console.log(`\nthe issuer's key set was fetched ${tokenMethods.hits.keys} time(s), the webhook asked ${tokenMethods.hits.reviews} time(s)`)
 } finally {
   server.kill('SIGKILL')
+  tokenMethods.close()
   rmSync(dir, { recursive: true, force: true })
 }

@@ -7,6 +7,7 @@ import type { ValidationContext } from '../core/flags/context.js'
 import type { KeyValue, NamedCertKey, PortRange } from '../core/options/types.js'
 import { STORAGE_MEDIA_TYPES } from '../core/options/enums.js'
 import type { StorageMediaType } from './api/registry/storage-codec.js'
+import type { OidcOptions } from './authentication/authentication-config.js'
 
 export interface ServerConfig {
   bindAddress: string
@@ -61,6 +62,16 @@ export interface ServerConfig {
   storageMediaType: StorageMediaType
 
   anonymousAuth: boolean
+  /** Whether --anonymous-auth was given (the file's anonymous section excludes it). */
+  anonymousAuthGiven: boolean
+  /** --oidc-*: the JWT authenticator of the options, when --oidc-issuer-url and --oidc-client-id are set. */
+  oidc?: OidcOptions
+  /** --authentication-config. */
+  authenticationConfig?: string
+  /** --authentication-token-webhook-config-file, -cache-ttl, -version. */
+  authenticationTokenWebhookConfigFile?: string
+  authenticationTokenWebhookCacheTtlMs: number
+  authenticationTokenWebhookVersion: string
   authorizationModes: string[]
   authorizationPolicyFile?: string
   /** --authorization-config: the structured chain (then authorizationModes is unused). */
@@ -163,6 +174,19 @@ export const BUILT_OPTIONS = new Set([
   'watch-cache-sizes',
   'storage-media-type',
   'anonymous-auth',
+  'oidc-issuer-url',
+  'oidc-client-id',
+  'oidc-ca-file',
+  'oidc-username-claim',
+  'oidc-username-prefix',
+  'oidc-groups-claim',
+  'oidc-groups-prefix',
+  'oidc-required-claim',
+  'oidc-signing-algs',
+  'authentication-config',
+  'authentication-token-webhook-config-file',
+  'authentication-token-webhook-cache-ttl',
+  'authentication-token-webhook-version',
   'authorization-mode',
   'authorization-policy-file',
   'authorization-config',
@@ -229,6 +253,28 @@ export const DEFAULT_AUTHORIZATION_MODES = ['Node', 'RBAC']
 function authorizationModes(ctx: ValidationContext): string[] {
   const given = ctx.list('authorization-mode').filter((m) => m !== '')
   return given.length > 0 ? given : [...DEFAULT_AUTHORIZATION_MODES]
+}
+
+/** The --oidc-* options, when they configure an issuer (the reference needs both the URL and the client id). */
+function oidcOptions(ctx: ValidationContext): OidcOptions | undefined {
+  const issuerUrl = ctx.value<string>('oidc-issuer-url') ?? ''
+  const clientId = ctx.value<string>('oidc-client-id') ?? ''
+  if (issuerUrl === '' || clientId === '') return undefined
+  const text = (name: string) => {
+    const value = ctx.value<string>(name)
+    return value === undefined || value === '' ? undefined : value
+  }
+  return {
+    issuerUrl,
+    clientId,
+    caFile: text('oidc-ca-file'),
+    usernameClaim: text('oidc-username-claim') ?? 'sub',
+    usernamePrefix: text('oidc-username-prefix'),
+    groupsClaim: text('oidc-groups-claim'),
+    groupsPrefix: text('oidc-groups-prefix'),
+    requiredClaims: ctx.value<Record<string, string>>('oidc-required-claim') ?? {},
+    signingAlgs: ctx.list('oidc-signing-algs').length > 0 ? ctx.list('oidc-signing-algs') : ['RS256'],
+  }
 }
 
 export function serverConfig(ctx: ValidationContext): ServerConfig {
@@ -298,6 +344,12 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     authorizationWebhookVersion: str('authorization-webhook-version') === 'v1' ? 'v1' : 'v1beta1',
     authorizationWebhookAuthorizedTtlMs: num('authorization-webhook-cache-authorized-ttl', 300_000),
     authorizationWebhookUnauthorizedTtlMs: num('authorization-webhook-cache-unauthorized-ttl', 30_000),
+    anonymousAuthGiven: ctx.has('anonymous-auth'),
+    oidc: oidcOptions(ctx),
+    authenticationConfig: str('authentication-config'),
+    authenticationTokenWebhookConfigFile: str('authentication-token-webhook-config-file'),
+    authenticationTokenWebhookCacheTtlMs: ctx.value<number>('authentication-token-webhook-cache-ttl') ?? 120_000,
+    authenticationTokenWebhookVersion: str('authentication-token-webhook-version') ?? 'v1beta1',
     clientCaFile: str('client-ca-file'),
     tokenAuthFile: str('token-auth-file'),
     enableBootstrapTokenAuth: bool('enable-bootstrap-token-auth'),

@@ -31,6 +31,7 @@ import { escalationChecks } from './authorization/rbac-escalation.js'
 import { RbacAuthorizer } from './authorization/rbac.js'
 import type { KubeObject } from './api/registry/object.js'
 import { type Authentication, AuthenticationConfigError, buildAuthentication } from './authentication/index.js'
+import { AuthenticationSetupError, buildJwtAndWebhook, jwtAndWebhookOptions } from './authentication/jwt-and-webhook.js'
 import { authenticationOptions } from './authentication/options.js'
 import { loadCaBundle } from './authentication/x509.js'
 import { authenticationApi } from './authentication/api.js'
@@ -58,7 +59,8 @@ import { Connections } from './http/connections.js'
 import { SERVING_TIMEOUT_OPTIONS, applyServingTimeouts } from './http/timeouts.js'
 import { ListenError, bindSecurePort, boundAddress, serveOn } from './http/listener.js'
 import { Mux } from './http/mux.js'
-import { resolveRequestInfo } from './http/request-info.js'
+import { decodeRequestPath, resolveRequestInfo } from './http/request-info.js'
+import { httpError } from './http/respond.js'
 import type { Handler, Request, Response } from './http/types.js'
 import { LifecycleSignals, WaitGroup } from './lifecycle/signals.js'
 import { gracefulShutdown } from './lifecycle/shutdown.js'
@@ -278,6 +280,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (!readObject) return Promise.reject(new Error('the API is not installed yet'))
     return readObject('', 'v1', resource, namespace, name)
   }
+
+  // The JWT issuers (--oidc-*, --authentication-config) and the token webhook; bad files stop
+  // the server. The first discovery of each issuer is tried before serving, as the reference's
+  // synchronous initialisation does when it can; an unreachable issuer is retried later.
+  let tokenMethods: ReturnType<typeof buildJwtAndWebhook>
+  try {
+    tokenMethods = buildJwtAndWebhook(config, { implicitAudiences: apiAudiences, serviceAccountIssuers }, log)
+  } catch (err) {
+    if (err instanceof AuthenticationSetupError) throw new StartupError(err.message)
+    throw err
+  }
+  await tokenMethods.start()
+
   let authentication: Authentication
   let serviceAccountKeys: ServiceAccountKeys
   try {
@@ -286,8 +301,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       keyFiles: config.serviceAccountKeyFiles,
       certDir: config.certDir ?? defaultCertDir(),
     })
+    const options = authenticationOptions(config, tls.caFiles ? [loadCaBundle(tls.caFiles.cert, '--cert-dir')] : [], log)
     authentication = await buildAuthentication({
-      ...authenticationOptions(config, tls.caFiles ? [loadCaBundle(tls.caFiles.cert, '--cert-dir')] : [], log),
+      ...options,
+      ...jwtAndWebhookOptions(tokenMethods, options.anonymous),
       apiAudiences,
       serviceAccountTokens: [serviceAccountAuthenticator({ issuers: serviceAccountIssuers, keys: serviceAccountKeys.verification, lookup: config.serviceAccountLookup, objects })],
       ...(config.enableBootstrapTokenAuth ? { bootstrapTokens: bootstrapTokenAuthenticator({ objects, log: (message) => log.v(3, message) }) } : {}),
@@ -450,7 +467,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await health.handle(req, res, ctx.url)
   }
   for (const path of health.paths()) mux.handle(path, serveHealth)
-  mux.handle('/version', versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion)))
+  const version = versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion))
+  // The reference's /version is a go-restful service, which answers with or without the trailing slash.
+  mux.handle('/version', version)
+  mux.handle('/version/', version)
   const api = installApi(mux, {
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
@@ -539,8 +559,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const onRequest = (req: Request, res: Response) => {
     connections.track(req, res)
     const url = new URL(req.url ?? '/', 'https://server.invalid')
+    let path: string
+    try {
+      path = decodeRequestPath(req.url ?? '/')
+    } catch {
+      // Go's server refuses a request target it cannot parse before any handler runs.
+      httpError(res, 400, '400 Bad Request')
+      return
+    }
     const auditId = typeof req.headers['audit-id'] === 'string' && req.headers['audit-id'] !== '' ? req.headers['audit-id'] : randomUUID()
-    const ctx = { receivedAt: Date.now(), auditId, url, info: resolveRequestInfo(req.method ?? 'GET', url) }
+    const ctx = { receivedAt: Date.now(), auditId, url, info: resolveRequestInfo(req.method ?? 'GET', url, path) }
     Promise.resolve(handler(req, res, ctx)).catch((err) => {
       log.error(`request ${req.method} ${url.pathname} failed: ${(err as Error).stack ?? err}`)
       if (!res.headersSent) {
@@ -641,6 +669,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         rbacPolicy.stop()
         reloading?.stop()
         nodeGraph.stop()
+        tokenMethods.stop()
         await debugSocket?.close()
         await pending.store?.close()
         log.flush()

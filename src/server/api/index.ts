@@ -3,7 +3,7 @@
  * request info the filter chain resolved, over the generic stores of a Registry.
  */
 import type { Mux } from '../http/mux.js'
-import { notFound } from '../http/respond.js'
+import { closeUnreadRequest, notFound } from '../http/respond.js'
 import type { Handler, RequestContext } from '../http/types.js'
 import type { Store } from '../store/types.js'
 import type { KeyValue } from '../../core/options/types.js'
@@ -20,7 +20,7 @@ import { updateHandler } from './handlers/update.js'
 import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
 import { requester } from './requester.js'
-import { negotiateOutput, writeErrorNegotiated, writeObject } from './negotiation.js'
+import { bodyRefused, negotiateOutput, writeErrorNegotiated, writeObject } from './negotiation.js'
 import { openApiHandler } from './openapi.js'
 import type { RegistryOptions } from './registry/options.js'
 import { Registry } from './registry/registry.js'
@@ -120,8 +120,12 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
       await (ctx.user ? requester.run({ user: ctx.user, info: ctx.info }, serve) : serve())
     } catch (err) {
       const apiErr = toApiError(err)
-      if (apiErr.code >= 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
+      // Every 500 is logged with its cause (the stack of an unexpected error), at the level the operator sees.
+      if (apiErr.code === 500) deps.log(0, `${req.method ?? ''} ${ctx.url.pathname}: ${err instanceof Error && !(err instanceof ApiError) ? (err.stack ?? err.message) : apiErr.message}`)
+      else if (apiErr.code > 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
+      const afterAnswer = bodyRefused(req) ? closeUnreadRequest(res) : undefined
       await writeErrorNegotiated(req, res, apiErr)
+      afterAnswer?.()
     }
   }
 }
@@ -135,7 +139,7 @@ async function route(
   virtualHandlers?: ReadonlyMap<string, VirtualHandler>,
 ): Promise<void> {
   const { info } = ctx
-  const path = ctx.url.pathname.replace(/\/+$/, '') || '/'
+  const path = info.path.replace(/\/+$/, '') || '/'
   if (!info.isResourceRequest) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(res)
     const aggregated = path === '/api' || path === '/apis' ? aggregatedDiscoveryVersion(req.headers.accept) : undefined
@@ -167,6 +171,7 @@ async function route(
     throw errors.resourceNotFound()
   }
   const { strategy } = store
+  if (info.name !== undefined) checkPathSegmentName(info.name)
   let namespace = info.namespace
   if (!strategy.namespaced) {
     // request-info reports `namespaces/<name>` as that namespace; any other namespace segment is wrong here.
@@ -229,6 +234,18 @@ async function route(
     ...(registry.options.minRequestTimeoutSeconds !== undefined ? { minRequestTimeoutSeconds: registry.options.minRequestTimeoutSeconds } : {}),
     ...(registry.options.deleteCollectionWorkers !== undefined ? { deleteCollectionWorkers: registry.options.deleteCollectionWorkers } : {}),
   })
+}
+
+/**
+ * The reference's storage key check of the name in the URL (path.IsValidPathSegmentName, as
+ * its key functions apply it): `.` and `..` would name a different key, `/` and `%` cannot be
+ * part of one.
+ */
+function checkPathSegmentName(name: string): void {
+  let problems: string[]
+  if (name === '.' || name === '..') problems = [`may not be '${name}'`]
+  else problems = ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`)
+  if (problems.length > 0) throw errors.badRequest(`Name parameter invalid: ${JSON.stringify(name)}: ${problems.join(';')}`)
 }
 
 /**

@@ -26,3 +26,4 @@ export function authenticationOptions(config: ServerConfig, extraClientCas: CaBu
     log: (level, message) => log.v(level, message),
   }
 }
+
