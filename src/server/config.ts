@@ -73,6 +73,13 @@ export interface ServerConfig {
   authenticationTokenWebhookCacheTtlMs: number
   authenticationTokenWebhookVersion: string
   authorizationModes: string[]
+  authorizationPolicyFile?: string
+  /** --authorization-config: the structured chain (then authorizationModes is unused). */
+  authorizationConfig?: string
+  authorizationWebhookConfigFile?: string
+  authorizationWebhookVersion: 'v1' | 'v1beta1'
+  authorizationWebhookAuthorizedTtlMs: number
+  authorizationWebhookUnauthorizedTtlMs: number
   clientCaFile?: string
   tokenAuthFile?: string
   enableBootstrapTokenAuth: boolean
@@ -181,6 +188,12 @@ export const BUILT_OPTIONS = new Set([
   'authentication-token-webhook-cache-ttl',
   'authentication-token-webhook-version',
   'authorization-mode',
+  'authorization-policy-file',
+  'authorization-config',
+  'authorization-webhook-config-file',
+  'authorization-webhook-version',
+  'authorization-webhook-cache-authorized-ttl',
+  'authorization-webhook-cache-unauthorized-ttl',
   'client-ca-file',
   'token-auth-file',
   'requestheader-client-ca-file',
@@ -229,6 +242,17 @@ export function notBuiltOptions(ctx: ValidationContext): string[] {
 /** The validated `--storage-media-type` (validation rejects other values before this runs). */
 function storageMediaType(value: string | undefined): StorageMediaType {
   return (STORAGE_MEDIA_TYPES as readonly string[]).includes(value ?? '') ? (value as StorageMediaType) : 'application/vnd.kubernetes.protobuf'
+}
+
+/**
+ * --authorization-mode, or this server's secure default: Node,RBAC with the default roles, as
+ * single-binary distributions run (the reference's own default is AlwaysAllow).
+ */
+export const DEFAULT_AUTHORIZATION_MODES = ['Node', 'RBAC']
+
+function authorizationModes(ctx: ValidationContext): string[] {
+  const given = ctx.list('authorization-mode').filter((m) => m !== '')
+  return given.length > 0 ? given : [...DEFAULT_AUTHORIZATION_MODES]
 }
 
 /** The --oidc-* options, when they configure an issuer (the reference needs both the URL and the client id). */
@@ -311,14 +335,21 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     deleteCollectionWorkers: Math.max(1, ctx.value<number>('delete-collection-workers') ?? 1),
     storageMediaType: storageMediaType(str('storage-media-type')),
 
-    anonymousAuth: ctx.value<boolean>('anonymous-auth') ?? true,
+    // AlwaysAllow turns anonymous access off, as the reference does (and says: rule AUTHZ-DEFAULT).
+    anonymousAuth: (ctx.value<boolean>('anonymous-auth') ?? true) && !authorizationModes(ctx).includes('AlwaysAllow'),
+    authorizationModes: authorizationModes(ctx),
+    authorizationPolicyFile: str('authorization-policy-file'),
+    authorizationConfig: str('authorization-config'),
+    authorizationWebhookConfigFile: str('authorization-webhook-config-file'),
+    authorizationWebhookVersion: str('authorization-webhook-version') === 'v1' ? 'v1' : 'v1beta1',
+    authorizationWebhookAuthorizedTtlMs: num('authorization-webhook-cache-authorized-ttl', 300_000),
+    authorizationWebhookUnauthorizedTtlMs: num('authorization-webhook-cache-unauthorized-ttl', 30_000),
     anonymousAuthGiven: ctx.has('anonymous-auth'),
     oidc: oidcOptions(ctx),
     authenticationConfig: str('authentication-config'),
     authenticationTokenWebhookConfigFile: str('authentication-token-webhook-config-file'),
     authenticationTokenWebhookCacheTtlMs: ctx.value<number>('authentication-token-webhook-cache-ttl') ?? 120_000,
     authenticationTokenWebhookVersion: str('authentication-token-webhook-version') ?? 'v1beta1',
-    authorizationModes: ctx.list('authorization-mode').length > 0 ? ctx.list('authorization-mode') : ['AlwaysAllow'],
     clientCaFile: str('client-ca-file'),
     tokenAuthFile: str('token-auth-file'),
     enableBootstrapTokenAuth: bool('enable-bootstrap-token-auth'),

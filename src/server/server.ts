@@ -2,6 +2,7 @@
  * The API server process: TLS listener, filter chain, status endpoints, store, post-start
  * hooks and the termination sequence, assembled from the parts under src/server.
  */
+import fs from 'node:fs'
 import { dirname, resolve as resolvePath } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
@@ -13,10 +14,22 @@ import { kubernetesService, endpointAddress } from './bootstrap/kubernetes-servi
 import { type BootstrapObject, ensureObjects } from './bootstrap/objects.js'
 import { StorageCodec } from './api/registry/storage-codec.js'
 import { bootstrapRbac } from './bootstrap/rbac.js'
+import { reconcileRbac } from './bootstrap/rbac-reconcile.js'
 import type { ServerConfig } from './config.js'
 import { withAuditId } from './filters/audit-id.js'
 import { withAudit } from './filters/audit.js'
 import { withAuthentication } from './filters/authentication.js'
+import { withAuthorization } from './filters/authorization.js'
+import { AuthorizationConfigError, type AuthorizerChain, buildChain } from './authorization/index.js'
+import { AuthorizationConfigFileError, ReloadingAuthorizer, chainFromConfig, parseAuthorizationConfig } from './authorization/config.js'
+import { authorizationApi } from './authorization/reviews.js'
+import { WebhookAuthorizer, WebhookConfigError } from './authorization/webhook.js'
+import { NodeGraph } from './authorization/node.js'
+import { PolicyCache, RBAC_GROUP } from './authorization/rbac-policy.js'
+import { ClusterRoleAggregator } from './authorization/rbac-aggregation.js'
+import { escalationChecks } from './authorization/rbac-escalation.js'
+import { RbacAuthorizer } from './authorization/rbac.js'
+import type { KubeObject } from './api/registry/object.js'
 import { type Authentication, AuthenticationConfigError, buildAuthentication } from './authentication/index.js'
 import { AuthenticationSetupError, buildJwtAndWebhook, jwtAndWebhookOptions } from './authentication/jwt-and-webhook.js'
 import { authenticationOptions } from './authentication/options.js'
@@ -27,7 +40,6 @@ import { DEFAULT_ISSUER, type ObjectReader, TokenIssuer, serviceAccountAuthentic
 import { type ServiceAccountKeys, loadServiceAccountKeys } from './authentication/service-account-keys.js'
 import { tokenRequestHandler } from './authentication/token-request.js'
 import { defaultCertDir } from './tls/index.js'
-import { type Authorizer, alwaysAllow, alwaysDeny, withAuthorization } from './filters/authorization.js'
 import { withCacheControl } from './filters/cache-control.js'
 import { withCors } from './filters/cors.js'
 import { withProbabilisticGoaway } from './filters/goaway.js'
@@ -166,11 +178,6 @@ function overrideSetCount(overrides: readonly string[]): number {
   return new Set(overrides.map((o) => o.split('#')[1] ?? '')).size
 }
 
-function authorizers(modes: readonly string[]): Authorizer[] {
-  // Modes not built yet (RBAC, Node, ABAC, Webhook) are named at start-up and have no opinion.
-  return modes.flatMap((mode) => (mode === 'AlwaysAllow' ? [alwaysAllow] : mode === 'AlwaysDeny' ? [alwaysDeny] : []))
-}
-
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config, log } = options
   const signals = new LifecycleSignals()
@@ -196,6 +203,45 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const provider = encryption
     return new EncryptingStore(store, { prefix: config.storePrefix, config: () => provider.current(), storageGroupOf: storageGroups(KINDS) })
   }
+
+  // RBAC answers from the bootstrap policy until its informers have read the store.
+  const rbacPolicy = PolicyCache.withFallback(bootstrapRbac().map((b) => b.object as KubeObject))
+  const nodeGraph = new NodeGraph()
+  let authorization: AuthorizerChain
+  let reloading: ReloadingAuthorizer | undefined
+  try {
+    if (config.authorizationConfig) {
+      const file = config.authorizationConfig
+      const build = (text: string) => chainFromConfig(parseAuthorizationConfig(text), { policyFile: config.authorizationPolicyFile, rbacPolicy, nodeGraph })
+      let text: string
+      try {
+        text = fs.readFileSync(file, 'utf8')
+      } catch (err) {
+        throw new AuthorizationConfigError(`--authorization-config: cannot read ${file}: ${(err as Error).message}`)
+      }
+      const initial = build(text)
+      reloading = new ReloadingAuthorizer(file, initial, build, { info: (m) => log.info(m), error: (m) => log.error(m) })
+      authorization = { authorizer: reloading, ruleResolver: reloading, ...(initial.rbac ? { rbac: initial.rbac } : {}) }
+    } else {
+      const webhook = config.authorizationWebhookConfigFile
+        ? new WebhookAuthorizer({
+            kubeconfigFile: config.authorizationWebhookConfigFile,
+            version: config.authorizationWebhookVersion,
+            authorizedTtlMs: config.authorizationWebhookAuthorizedTtlMs,
+            unauthorizedTtlMs: config.authorizationWebhookUnauthorizedTtlMs,
+          })
+        : undefined
+      authorization = buildChain({ modes: config.authorizationModes, policyFile: config.authorizationPolicyFile, rbacPolicy, nodeGraph, ...(webhook ? { extra: { Webhook: webhook } } : {}) })
+    }
+  } catch (err) {
+    if (err instanceof AuthorizationConfigError || err instanceof WebhookConfigError) throw new StartupError(err.message)
+    if (err instanceof AuthorizationConfigFileError) throw new StartupError(`invalid authorization config: ${err.message}`)
+    throw err
+  }
+  reloading?.start()
+
+  // The rbac kinds refuse escalation whatever the mode, judged on the RBAC objects, as the reference's.
+  const ruleResolver = authorization.rbac ?? new RbacAuthorizer(rbacPolicy)
 
   // Bind first: a port in use is reported before certificates are generated or files written
   // (or the embedded store's data directory created).
@@ -313,7 +359,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     hooks: {
       'start-apiserver-admission-initializer': async () => {},
       'generic-apiserver-start-informers': async () => {
-        await storeNow()
+        const store = await storeNow()
+        const registry = api.registryFor(store)
+        const modes = config.authorizationModes
+        await Promise.all([
+          rbacPolicy.start(registry, (err) => log.v(2, `rbac informer: ${err.message}`)),
+          modes.includes('Node') || config.authorizationConfig ? nodeGraph.start(registry, (err) => log.v(2, `node authorizer informer: ${err.message}`)) : undefined,
+        ])
+        // As the reference's controller manager does whatever the authorization mode.
+        const aggregator = new ClusterRoleAggregator(rbacPolicy, () => registry.lookup(RBAC_GROUP, 'v1', 'clusterroles'), (err) =>
+          log.warning(`clusterrole aggregation: ${err.message}`),
+        )
+        rbacPolicy.onClusterRoleChange(() => aggregator.schedule())
+        aggregator.schedule()
       },
       'start-apiextensions-informers': async () => {
         await storeNow()
@@ -341,8 +399,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         )
       },
       'rbac/bootstrap-roles': async () => {
-        const created = await ensure(bootstrapRbac())
-        if (created > 0) log.v(2, `rbac/bootstrap-roles: created ${created} default cluster roles and bindings`)
+        const store = await storeNow()
+        const defaults = bootstrapRbac()
+        // The namespaced defaults live in kube-system and kube-public, which the bootstrap controller creates.
+        await ensure(systemNamespaces())
+        const updated = await reconcileRbac(api.registryFor(store), defaults)
+        const created = await ensure(defaults)
+        if (created + updated > 0) log.v(2, `rbac/bootstrap-roles: created ${created} and reconciled ${updated} default roles and bindings`)
       },
       'scheduling/bootstrap-system-priority-classes': async () => {
         await ensure(systemPriorityClasses())
@@ -412,13 +475,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // The reference's /version is a go-restful service, which answers with or without the trailing slash.
   mux.handle('/version', version)
   mux.handle('/version/', version)
-  readObject = installApi(mux, {
+  const api = installApi(mux, {
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
     runtimeConfig: config.runtimeConfig,
     emulatedMinor: options.emulatedMinor,
     storageMediaType: config.storageMediaType,
-    virtualHandlers: authenticationApi(authentication, [
+    virtualHandlers: new Map([
+      ...authorizationApi(authorization),
+      ...authenticationApi(authentication, [
       [
         '/v1/serviceaccounts/token',
         tokenRequestHandler({
@@ -429,7 +494,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         }),
       ],
     ]),
+    ]),
     options: {
+      writeChecks: escalationChecks(authorization.authorizer, () => ruleResolver),
       serviceClusterIPRange: config.serviceClusterIPRange,
       serviceNodePortRange: config.serviceNodePortRange,
       eventTtlSeconds: Math.ceil(config.eventTtlMs / 1000),
@@ -441,6 +508,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       serviceAccountsController: true,
     },
   })
+  readObject = api.readObject
   mux.handle('/metrics', metricsHandler(metrics))
   if (config.profiling) installPprof(mux, { contentionProfiling: config.contentionProfiling })
   if (config.enableLogsHandler) installLogs(mux)
@@ -465,7 +533,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     res.end(`${JSON.stringify({ paths: mux.paths() }, null, 2)}\n`)
   })
 
-  const authz = authorizers(config.authorizationModes)
   const flowConfiguration = flowConfigurationCache(async () => {
     const store = pending.store
     if (!store) throw new Error('the store is not open yet')
@@ -492,9 +559,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       withCors(config.corsAllowedOrigins),
       withAuthentication({ union: authentication.union, audiences: authentication.audiences, log: (message) => log.error(message) }),
       withAudit([]),
-      withImpersonation(authz),
+      withImpersonation(authorization.authorizer),
       flowControl,
-      withAuthorization(authz),
+      withAuthorization(authorization.authorizer),
     ],
     mux.serve,
   )
@@ -610,6 +677,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       releaseResources: async () => {
         storageMetrics.stop()
         encryption?.stop()
+        rbacPolicy.stop()
+        reloading?.stop()
+        nodeGraph.stop()
         tokenMethods.stop()
         await debugSocket?.close()
         await pending.store?.close()

@@ -30,10 +30,14 @@ export interface StartOptions {
   waitFor?: 'listening' | 'ready' | 'none'
   env?: NodeJS.ProcessEnv
   /**
-   * Have the server write an administrator kubeconfig (--write-kubeconfig) into its temporary
-   * directory: `adminKubeconfig` names it and `admin()` reads its client certificate
-   * (system:admin in system:masters), for requests that must not be anonymous.
+   * Talk to the server anonymously: no administrator kubeconfig is written and requests carry
+   * no client certificate unless one is given. By default the server writes one
+   * (--write-kubeconfig, in its temporary directory unless the args name another) and every
+   * request presents its client certificate (system:admin in system:masters), so tests are
+   * authorized under the default Node,RBAC as they would be with AlwaysAllow.
    */
+  anonymous?: boolean
+  /** Kept for tests written before the administrator became the default: true is the default. */
   admin?: boolean
 }
 
@@ -55,6 +59,7 @@ export class ApiServer {
     readonly certDir: string,
     readonly dataDir: string,
     private readonly tmp: string,
+    private readonly adminFile?: string,
   ) {
     this.faultsFile = join(tmp, 'faults')
     child.stdout!.on('data', (d) => (this.output += d))
@@ -74,16 +79,18 @@ export class ApiServer {
     const [port] = await freePorts(1)
     const faultsFile = join(tmp, 'faults')
     writeFileSync(faultsFile, '')
-    const adminArgs = options.admin ? [`--write-kubeconfig=${join(tmp, ADMIN_KUBECONFIG)}`] : []
+    const given = (options.args ?? []).map((a) => /^--write-kubeconfig=(.+)$/.exec(a)?.[1]).find((f) => f !== undefined)
+    const wantAdmin = !options.anonymous && options.admin !== false
+    const adminArgs = wantAdmin && !given ? [`--write-kubeconfig=${join(tmp, ADMIN_KUBECONFIG)}`] : []
     const args = ['server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`, `--data-dir=${dataDir}`, ...adminArgs, ...(options.args ?? [])]
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, CLIENT_TEST_FAULTS_FILE: faultsFile, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
-    const server = new ApiServer(child, port!, certDir, dataDir, tmp)
+    const server = new ApiServer(child, port!, certDir, dataDir, tmp, wantAdmin ? (given ?? join(tmp, ADMIN_KUBECONFIG)) : undefined)
     const waitFor = options.waitFor ?? 'listening'
+    if (waitFor !== 'none' && wantAdmin) await server.waitForFile(server.adminKubeconfig)
     if (waitFor !== 'none') await server.waitUntil(waitFor === 'ready' ? '/readyz' : '/livez', waitFor === 'ready' ? 200 : undefined)
-    if (options.admin && waitFor !== 'none') await server.waitForFile(server.adminKubeconfig)
     return server
   }
 
@@ -105,9 +112,27 @@ export class ApiServer {
     }
   }
 
-  /** The administrator kubeconfig of `StartOptions.admin`. */
+  /** The administrator kubeconfig (unless started `anonymous`). */
   get adminKubeconfig(): string {
-    return join(this.tmp, ADMIN_KUBECONFIG)
+    return this.adminFile ?? join(this.tmp, ADMIN_KUBECONFIG)
+  }
+
+  private adminCredentials: ClientCredentials | null | undefined
+
+  /**
+   * What requests present by default: the administrator's certificate once its kubeconfig
+   * exists and has one (a server with a user-supplied serving certificate has no CA to sign
+   * it), otherwise nothing.
+   */
+  private defaultClient(): ClientCredentials | undefined {
+    if (this.adminCredentials !== undefined) return this.adminCredentials ?? undefined
+    if (!this.adminFile || !existsSync(this.adminFile)) return undefined
+    try {
+      this.adminCredentials = this.admin()
+    } catch {
+      this.adminCredentials = null
+    }
+    return this.adminCredentials ?? undefined
   }
 
   /** The administrator's client certificate from `adminKubeconfig` (start with `admin: true`). */
@@ -167,8 +192,18 @@ export class ApiServer {
     }
   }
 
-  /** One HTTPS/1.1 request on a fresh connection, with a client certificate when given. */
-  get(path: string, headers: Record<string, string> = {}, method = 'GET', body?: string, client?: ClientCredentials): Promise<Reply> {
+  /** The TLS options of a request as the administrator (empty when started `anonymous`), for tests that make their own requests. */
+  tlsClient(): { cert?: string; key?: string } {
+    const client = this.defaultClient()
+    return client ? { cert: client.cert, key: client.key } : {}
+  }
+
+  /**
+   * One HTTPS/1.1 request on a fresh connection, as the administrator unless another client
+   * certificate is given or `client` is 'anonymous'.
+   */
+  get(path: string, headers: Record<string, string> = {}, method = 'GET', body?: string, as?: ClientCredentials | 'anonymous'): Promise<Reply> {
+    const client = as === 'anonymous' ? undefined : (as ?? this.defaultClient())
     return new Promise((resolve, reject) => {
       const req = httpsRequest(
         { host: '127.0.0.1', port: this.port, path, method, headers, rejectUnauthorized: false, agent: false, ...(client ? { cert: client.cert, key: client.key } : {}) },
@@ -185,10 +220,11 @@ export class ApiServer {
     })
   }
 
-  /** One request over HTTP/2. */
-  get2(path: string): Promise<Reply & { alpn: string | false | undefined }> {
+  /** One request over HTTP/2, as the administrator unless 'anonymous'. */
+  get2(path: string, as?: ClientCredentials | 'anonymous'): Promise<Reply & { alpn: string | false | undefined }> {
+    const client = as === 'anonymous' ? undefined : (as ?? this.defaultClient())
     return new Promise((resolve, reject) => {
-      const session = http2Connect(`https://127.0.0.1:${this.port}`, { rejectUnauthorized: false })
+      const session = http2Connect(`https://127.0.0.1:${this.port}`, { rejectUnauthorized: false, ...(client ? { cert: client.cert, key: client.key } : {}) })
       session.on('error', reject)
       const stream = session.request({ ':path': path })
       let data = ''

@@ -14,14 +14,15 @@ export interface JsonWatch<E> {
   close(): void
 }
 
-export function openJsonWatch<E = { type: string; object: Record<string, unknown> }>(port: number, path: string): JsonWatch<E> {
+/** `tls`: the client certificate to present (ApiServer.tlsClient() for the administrator). */
+export function openJsonWatch<E = { type: string; object: Record<string, unknown> }>(port: number, path: string, tls: { cert?: string; key?: string } = {}): JsonWatch<E> {
   const events: E[] = []
   const started = Date.now()
   let req: ClientRequest | undefined
   let onStatus: (code: number) => void = () => {}
   const status = new Promise<number>((resolve) => (onStatus = resolve))
   const ended = new Promise<number>((resolve, reject) => {
-    req = httpsRequest({ host: '127.0.0.1', port, path, method: 'GET', rejectUnauthorized: false, agent: false }, (res) => {
+    req = httpsRequest({ host: '127.0.0.1', port, path, method: 'GET', rejectUnauthorized: false, agent: false, ...tls }, (res) => {
       onStatus(res.statusCode!)
       let buf = ''
       res.setEncoding('utf8')

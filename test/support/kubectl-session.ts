@@ -37,7 +37,7 @@ export class KubectlSession {
       if (process.env.CI) throw new Error(`${kubectl} is missing: the kubectl end-to-end tests cannot run in CI`)
       ctx.skip()
     }
-    const server = await ApiServer.start({ ...start, admin: true, args: [...(store?.args ?? []), ...(start.args ?? [])] })
+    const server = await ApiServer.start({ ...start, args: [...(store?.args ?? []), ...(start.args ?? [])] })
     // kubectl acts as the administrator, with the client certificate the server wrote.
     const admin = server.admin()
     const b64 = (text: string) => Buffer.from(text).toString('base64')

@@ -23,6 +23,7 @@ import { componentStatusHandler } from './handlers/component-status.js'
 import type { UpdateSubresource } from './registry/generic-store.js'
 import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
+import { requester } from './requester.js'
 import { bodyRefused, negotiateOutput, writeErrorNegotiated, writeObject } from './negotiation.js'
 import { openApiHandler } from './openapi.js'
 import type { RegistryOptions } from './registry/options.js'
@@ -94,7 +95,7 @@ const COLLECTION = new Set(['list', 'create', 'deletecollection'])
 export const NOT_INSTALLED = 'the request has been made before all known HTTP paths have been installed, please try again'
 
 /** The built-in kinds `--runtime-config` leaves on, and the Registry over the open store. */
-interface ServedApi {
+export interface ServedApi {
   kinds: readonly Strategy[]
   storage: StorageCodec
   registryFor(store: Store): Registry
@@ -127,7 +128,8 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
       await storage.ready()
-      await route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers)
+      const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers)
+      await (ctx.user ? requester.run({ user: ctx.user, info: ctx.info }, serve) : serve())
     } catch (err) {
       const apiErr = toApiError(err)
       // Every 500 is logged with its cause (the stack of an unexpected error), at the level the operator sees.
@@ -281,7 +283,13 @@ function checkPathSegmentName(name: string): void {
 /** Reads one object of a built-in kind through the registry (so in its served form); undefined when absent. */
 export type ApiObjectReader = (group: string, version: string, resource: string, namespace: string | undefined, name: string) => Promise<Record<string, unknown> | undefined>
 
-export function installApi(mux: Mux, deps: ApiDeps): ApiObjectReader {
+/** What the server's other parts use of the installed API: the registry over a store, and single reads. */
+export interface InstalledApi {
+  registryFor(store: Store): Registry
+  readObject: ApiObjectReader
+}
+
+export function installApi(mux: Mux, deps: ApiDeps): InstalledApi {
   const served = servedApi(deps)
   const handler = apiHandler(deps, served)
   mux.handlePrefix('/api', handler)
@@ -302,7 +310,7 @@ export function installApi(mux: Mux, deps: ApiDeps): ApiObjectReader {
   mux.handle('/openapi/v2', serveOpenApi)
   mux.handle('/openapi/v3', serveOpenApi)
   mux.handlePrefix('/openapi/v3/', serveOpenApi)
-  return async (group, version, resource, namespace, name) => {
+  const readObject: ApiObjectReader = async (group, version, resource, namespace, name) => {
     const store = deps.store()
     if (!store) throw new Error(NOT_INSTALLED)
     await served.storage.ready()
@@ -315,4 +323,5 @@ export function installApi(mux: Mux, deps: ApiDeps): ApiObjectReader {
       throw err
     }
   }
+  return { registryFor: (store) => served.registryFor(store), readObject }
 }

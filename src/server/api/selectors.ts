@@ -188,3 +188,18 @@ export function matchesLabelSelector(selector: Readonly<Record<string, unknown>>
   }
   return true
 }
+
+/**
+ * A metav1.LabelSelector object (matchLabels, matchExpressions) as requirements, as
+ * LabelSelectorAsSelector converts it; an empty selector matches everything.
+ */
+export function labelSelectorRequirements(selector: { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> }): LabelRequirement[] {
+  const reqs: LabelRequirement[] = []
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) reqs.push({ key, operator: '=', values: [value] })
+  for (const e of selector.matchExpressions ?? []) {
+    const operator = ({ In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' } as const)[e.operator as 'In']
+    if (!operator) throw new SelectorError(`${JSON.stringify(e.operator)} is not a valid label selector operator`)
+    reqs.push({ key: e.key, operator, values: [...(e.values ?? [])] })
+  }
+  return reqs
+}

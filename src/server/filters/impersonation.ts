@@ -1,53 +1,159 @@
 /**
- * Impersonate-User, Impersonate-Group, Impersonate-Uid and Impersonate-Extra-* headers: the
- * request runs as the named user if the real user may impersonate each of them.
+ * Impersonation (the reference's filters/impersonation.go): `Impersonate-User`,
+ * `Impersonate-Group`, `Impersonate-Uid` and `Impersonate-Extra-<key>` make the request run as
+ * another identity, once the real user has been allowed the `impersonate` verb on each of
+ * them: users (or a service account), groups, uids and userextras.
  */
-import { jsonResponse } from '../http/respond.js'
-import { failureStatus } from '../http/status.js'
-import type { Filter, UserInfo } from '../http/types.js'
-import { type Attributes, type Authorizer, decide } from './authorization.js'
+import { httpError } from '../http/respond.js'
+import { writeErrorNegotiated } from '../api/negotiation.js'
+import { ApiError } from '../api/status-errors.js'
+import type { Filter, Request, UserInfo } from '../http/types.js'
+import { type Attributes, type Authorizer, resourceAttributes } from '../authorization/authorizer.js'
+import { requestForbidden, sanitizeHtml } from '../authorization/forbidden.js'
+import { SERVICE_ACCOUNT_PREFIX } from '../authorization/rbac-rules.js'
 
-const headerList = (value: string | string[] | undefined): string[] =>
-  value === undefined ? [] : (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)
+const AUTHENTICATION_GROUP = 'authentication.k8s.io'
+const EXTRA_PREFIX = 'impersonate-extra-'
 
-export function withImpersonation(authorizers: readonly Authorizer[]): Filter {
+/** What is asked for, as the reference's ObjectReference list. */
+interface ImpersonationRequest {
+  kind: 'User' | 'ServiceAccount' | 'Group' | 'UID' | 'UserExtra'
+  namespace?: string
+  name: string
+  /** UserExtra: the extra key. */
+  key?: string
+}
+
+/** Each value of each header line, as Go's http.Header keeps them (not comma-split). */
+function headerValues(req: Request): Map<string, string[]> {
+  const values = new Map<string, string[]>()
+  const raw = req.rawHeaders
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase()
+    if (!name.startsWith('impersonate-')) continue
+    const list = values.get(name) ?? []
+    list.push(raw[i + 1]!)
+    values.set(name, list)
+  }
+  return values
+}
+
+/** serviceaccount.SplitUsername: `system:serviceaccount:<namespace>:<name>`. */
+export function splitServiceAccount(username: string): { namespace: string; name: string } | undefined {
+  if (!username.startsWith(SERVICE_ACCOUNT_PREFIX)) return undefined
+  const parts = username.slice(SERVICE_ACCOUNT_PREFIX.length).split(':')
+  if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined
+  return { namespace: parts[0], name: parts[1] }
+}
+
+function unescapeKey(key: string): string {
+  try {
+    return decodeURIComponent(key)
+  } catch {
+    return key
+  }
+}
+
+/** Go's %v of the ObjectReference list in the reference's error. */
+function describe(requests: readonly ImpersonationRequest[]): string {
+  const one = (r: ImpersonationRequest) => {
+    const apiVersion = r.kind === 'UID' || r.kind === 'UserExtra' ? `${AUTHENTICATION_GROUP}/v1` : ''
+    return `{${[r.kind, r.namespace ?? '', r.name, '', apiVersion, '', r.key ?? ''].join(' ')}}`
+  }
+  return `[${requests.map(one).join(' ')}]`
+}
+
+export class ImpersonationError extends Error {}
+
+export function impersonationRequests(req: Request): ImpersonationRequest[] {
+  const headers = headerValues(req)
+  const requests: ImpersonationRequest[] = []
+  const user = headers.get('impersonate-user')?.[0] ?? ''
+  if (user) {
+    const sa = splitServiceAccount(user)
+    requests.push(sa ? { kind: 'ServiceAccount', ...sa } : { kind: 'User', name: user })
+  }
+  const groups = headers.get('impersonate-group') ?? []
+  for (const group of groups) requests.push({ kind: 'Group', name: group })
+  let hasExtra = false
+  for (const [name, values] of headers) {
+    if (!name.startsWith(EXTRA_PREFIX)) continue
+    hasExtra = true
+    const key = unescapeKey(name.slice(EXTRA_PREFIX.length))
+    for (const value of values) requests.push({ kind: 'UserExtra', name: value, key })
+  }
+  const uid = headers.get('impersonate-uid')?.[0] ?? ''
+  if (uid) requests.push({ kind: 'UID', name: uid })
+  if ((groups.length > 0 || hasExtra || uid) && !user) throw new ImpersonationError(`requested ${describe(requests)} without impersonating a user`)
+  return requests
+}
+
+function actingAs(requestor: UserInfo, r: ImpersonationRequest): Attributes {
+  switch (r.kind) {
+    case 'ServiceAccount':
+      return resourceAttributes(requestor, { verb: 'impersonate', resource: 'serviceaccounts', namespace: r.namespace ?? '', name: r.name })
+    case 'User':
+      return resourceAttributes(requestor, { verb: 'impersonate', resource: 'users', name: r.name })
+    case 'Group':
+      return resourceAttributes(requestor, { verb: 'impersonate', resource: 'groups', name: r.name })
+    case 'UID':
+      return resourceAttributes(requestor, { verb: 'impersonate', apiGroup: AUTHENTICATION_GROUP, resource: 'uids', name: r.name })
+    case 'UserExtra':
+      return resourceAttributes(requestor, { verb: 'impersonate', apiGroup: AUTHENTICATION_GROUP, resource: 'userextras', subresource: r.key ?? '', name: r.name })
+  }
+}
+
+export function withImpersonation(authorizer: Authorizer): Filter {
   return (next) => async (req, res, ctx) => {
-    const userName = req.headers['impersonate-user']
-    const groups = headerList(req.headers['impersonate-group'])
-    const uid = req.headers['impersonate-uid']
-    const extra: Record<string, string[]> = {}
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (!name.startsWith('impersonate-extra-')) continue
-      extra[decodeURIComponent(name.slice('impersonate-extra-'.length))] = headerList(value as string | string[])
-    }
-    if (userName === undefined && groups.length === 0 && uid === undefined && Object.keys(extra).length === 0) return next(req, res, ctx)
-    const name = Array.isArray(userName) ? userName[0] : userName
-    if (!name) {
-      jsonResponse(res, 500, failureStatus(500, 'InternalError', 'Internal error occurred: requested impersonation of groups or extras without impersonating a user'))
+    let requests: ImpersonationRequest[]
+    try {
+      requests = impersonationRequests(req)
+    } catch (err) {
+      httpError(res, 500, sanitizeHtml(`Internal Server Error: ${JSON.stringify(req.url ?? '')}: ${(err as Error).message}`))
       return
     }
-    const real = ctx.user!
-    const checks: Attributes['impersonate'][] = [
-      { resource: 'users', name },
-      ...groups.map((g) => ({ resource: 'groups' as const, name: g })),
-      ...(typeof uid === 'string' ? [{ resource: 'uids' as const, name: uid }] : []),
-      ...Object.entries(extra).flatMap(([key, values]) => values.map((v) => ({ resource: 'userextras' as const, name: v, subresource: key }))),
-    ]
-    for (const impersonate of checks) {
-      const { decision, reason } = await decide(authorizers, { user: real, verb: 'impersonate', info: ctx.info, impersonate })
+    if (requests.length === 0) return next(req, res, ctx)
+    const requestor = ctx.user!
+    // Groups given are the whole list; otherwise a service account gets its fixed groups.
+    const groupsSpecified = requests.some((r) => r.kind === 'Group')
+    let username = ''
+    let uid: string | undefined
+    const groups: string[] = []
+    const extra: Record<string, string[]> = {}
+    for (const r of requests) {
+      const attributes = actingAs(requestor, r)
+      switch (r.kind) {
+        case 'ServiceAccount':
+          username = `${SERVICE_ACCOUNT_PREFIX}${r.namespace}:${r.name}`
+          if (!groupsSpecified) groups.push('system:serviceaccounts', `system:serviceaccounts:${r.namespace}`)
+          break
+        case 'User':
+          username = r.name
+          break
+        case 'Group':
+          groups.push(r.name)
+          break
+        case 'UID':
+          uid = r.name
+          break
+        case 'UserExtra':
+          ;(extra[r.key ?? ''] ??= []).push(r.name)
+          break
+      }
+      const { decision, reason } = await authorizer.authorize(attributes)
       if (decision !== 'allow') {
-        const message = `${impersonate!.resource} ${JSON.stringify(impersonate!.name)} is forbidden: User ${JSON.stringify(real.name)} cannot impersonate resource ${JSON.stringify(impersonate!.resource)} in API group "" at the cluster scope${reason ? `: ${reason}` : ''}`
-        jsonResponse(res, 403, { ...failureStatus(403, 'Forbidden', message), details: { name: impersonate!.name, kind: impersonate!.resource } })
+        await writeErrorNegotiated(req, res, new ApiError(requestForbidden(attributes, reason)))
         return
       }
     }
-    const impersonated: UserInfo = {
-      name,
-      groups: name === 'system:anonymous' || groups.includes('system:authenticated') ? groups : [...groups, 'system:authenticated'],
-      ...(typeof uid === 'string' ? { uid } : {}),
-      ...(Object.keys(extra).length ? { extra } : {}),
+    if (username !== 'system:anonymous') {
+      // A named user is authenticated unless the groups say it is not.
+      if (!groups.includes('system:authenticated') && !groups.includes('system:unauthenticated')) groups.push('system:authenticated')
+    } else if (!groups.includes('system:unauthenticated')) {
+      groups.push('system:unauthenticated')
     }
-    ctx.user = impersonated
+    ctx.user = { name: username, groups, ...(uid !== undefined ? { uid } : {}), ...(Object.keys(extra).length ? { extra } : {}) }
+    for (const name of Object.keys(req.headers)) if (name.startsWith('impersonate-')) delete req.headers[name]
     return next(req, res, ctx)
   }
 }

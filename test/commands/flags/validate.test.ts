@@ -51,7 +51,8 @@ describe('client flags validate (built binary)', function () {
     assert.ok(lines.includes('error: --secure-port 0 must be between 1 and 65535, inclusive. It cannot be turned off with 0'), r.stdout)
     assert.ok(lines.includes('  option --secure-port=0, rule SEC-1'), r.stdout)
     assert.ok(lines.includes('The server would refuse to start with: --secure-port 0 must be between 1 and 65535, inclusive. It cannot be turned off with 0'), r.stdout)
-    assert.equal(lastLine(r.stdout), 'invalid: 1 error, 1 warning')
+    // The default Node,RBAC raises no warning.
+    assert.equal(lastLine(r.stdout), 'invalid: 1 error, 0 warnings')
   })
 
   it('acceptance: --etcd-servers with Node,RBAC exits 0 and reports the alias', () => {
@@ -110,7 +111,8 @@ describe('client flags validate (built binary)', function () {
   })
 
   it('--strict turns a warning into exit 1', () => {
-    const args = ['--', '--etcd-servers=https://127.0.0.1:2379']
+    // An explicit AlwaysAllow without anonymous access: one warning (AUTHZ-DEFAULT).
+    const args = ['--', '--etcd-servers=https://127.0.0.1:2379', '--authorization-mode=AlwaysAllow', '--anonymous-auth=false']
     const lax = run(args)
     assert.equal(lax.status, 0, lax.stderr)
     assert.equal(lastLine(lax.stdout), 'valid: 0 errors, 1 warning')
@@ -120,7 +122,7 @@ describe('client flags validate (built binary)', function () {
   })
 
   it('--strict -o json reports valid false and strict true', () => {
-    const r = run(['--strict', '-o', 'json', '--', '--etcd-servers=https://127.0.0.1:2379'])
+    const r = run(['--strict', '-o', 'json', '--', '--etcd-servers=https://127.0.0.1:2379', '--authorization-mode=AlwaysAllow', '--anonymous-auth=false'])
     assert.equal(r.status, 1, r.stderr)
     const doc = JSON.parse(r.stdout)
     assert.equal(doc.valid, false)

@@ -9,11 +9,14 @@ import { REPORT_SCHEMA, passes, toJson, toText } from '../../../src/core/flags/r
 import { validateServerCommandLine } from '../../../src/core/flags/validate.js'
 import { B, H } from './support.js'
 
+/** B with an explicit AlwaysAllow and no anonymous access: one warning (AUTHZ-DEFAULT), now that Node,RBAC is the default. */
+const B_ALWAYS_ALLOW = [...B, '--authorization-mode=AlwaysAllow', '--anonymous-auth=false']
+
 const JSON_KEYS = ['schema', 'valid', 'strict', 'target', 'failedPhase', 'serverMessage', 'errors', 'warnings', 'notices']
 
 describe('flags validate: report rendering', () => {
   it('JSON: the schema id, the keys in order, and findings sorted by severity', () => {
-    const report = validateServerCommandLine([...B, '--secure-port=0'])
+    const report = validateServerCommandLine([...B_ALWAYS_ALLOW, '--secure-port=0'])
     const json = toJson(report, false, 'client')
     assert.equal(REPORT_SCHEMA, 'client.flags.validate/v1')
     assert.deepEqual(Object.keys(json), JSON_KEYS)
@@ -49,7 +52,7 @@ describe('flags validate: report rendering', () => {
   })
 
   it('JSON: --strict makes a line with warnings invalid', () => {
-    const report = validateServerCommandLine(B)
+    const report = validateServerCommandLine(B_ALWAYS_ALLOW)
     assert.equal(toJson(report, false, 'client').valid, true)
     const strict = toJson(report, true, 'client')
     assert.equal(strict.valid, false)
@@ -80,8 +83,8 @@ describe('flags validate: report rendering', () => {
   })
 
   it('text: the strict verdict and the CIS summary', () => {
-    assert.equal(toText(validateServerCommandLine(B), true).trimEnd().split('\n').at(-1), 'invalid (--strict: warnings fail): 0 errors, 1 warning')
-    assert.equal(toText(validateServerCommandLine(B), false).trimEnd().split('\n').at(-1), 'valid: 0 errors, 1 warning')
+    assert.equal(toText(validateServerCommandLine(B_ALWAYS_ALLOW), true).trimEnd().split('\n').at(-1), 'invalid (--strict: warnings fail): 0 errors, 1 warning')
+    assert.equal(toText(validateServerCommandLine(B_ALWAYS_ALLOW), false).trimEnd().split('\n').at(-1), 'valid: 0 errors, 1 warning')
     const cis = toText(validateServerCommandLine(H, { profile: 'cis' }), false).trimEnd().split('\n')
     assert.ok(cis.includes('CIS benchmark (API server): 29 pass, 0 fail, 2 warn'), cis.join('\n'))
     assert.equal(cis.at(-1), 'valid: 0 errors, 2 warnings')

@@ -640,13 +640,22 @@ const cases: Case[] = [
     rules: ['AUTHZ-5'],
   },
   { name: 'AUTHZ-DEFAULT is quiet with Node,RBAC', argv: ['--authorization-mode=Node,RBAC'], valid: true, absent: ['AUTHZ-DEFAULT'] },
-  { name: 'AUTHZ-DEFAULT is quiet with AlwaysAllow and anonymous auth off', argv: ['--anonymous-auth=false'], valid: true, absent: ['AUTHZ-DEFAULT'] },
-  { name: 'AUTHZ-DEFAULT warns about AlwaysAllow on all interfaces (client target)', argv: [], valid: true, warnings: [['AUTHZ-DEFAULT', CLIENT_ALWAYS_ALLOW_WARNING]] },
+  { name: 'AUTHZ-DEFAULT is quiet with the default mode (Node,RBAC here)', argv: [], valid: true, absent: ['AUTHZ-DEFAULT'] },
+  { name: 'AUTHZ-DEFAULT is quiet about anonymous access with AlwaysAllow and anonymous auth off', argv: ['--authorization-mode=AlwaysAllow', '--anonymous-auth=false'], valid: true, warnings: [['AUTHZ-DEFAULT', CLIENT_ALWAYS_ALLOW_WARNING]] },
+  {
+    name: 'AUTHZ-DEFAULT: an explicit AlwaysAllow resets anonymous auth and is a warning on all interfaces (client target)',
+    argv: ['--authorization-mode=AlwaysAllow'],
+    valid: true,
+    warnings: [
+      ['AUTHZ-DEFAULT', REFERENCE_ANONYMOUS_RESET],
+      ['AUTHZ-DEFAULT', CLIENT_ALWAYS_ALLOW_WARNING],
+    ],
+  },
   {
     name: 'AUTHZ-DEFAULT only notes AlwaysAllow on a loopback bind address (client target)',
-    argv: ['--bind-address=127.0.0.1'],
+    argv: ['--bind-address=127.0.0.1', '--authorization-mode=AlwaysAllow', '--anonymous-auth=false'],
     valid: true,
-    notices: [['AUTHZ-DEFAULT', 'anonymous requests are allowed and every request is authorized (AlwaysAllow): anyone who can reach the port can read and change everything']],
+    notices: [['AUTHZ-DEFAULT', 'every authenticated request is authorized (AlwaysAllow): anyone with a credential the server accepts can read and change everything']],
   },
   {
     name: 'AUTHZ-DEFAULT reference target: AlwaysAllow resets anonymous auth (warning)',

@@ -89,7 +89,7 @@ export const HSTS_INVALID =
 
 /** Messages of the client target's notices and warnings that B-based lines always carry. */
 export const CLIENT_ALWAYS_ALLOW_WARNING =
-  'anonymous requests are allowed and every request is authorized (AlwaysAllow), on all interfaces: anyone who can reach the port can read and change everything'
+  'every authenticated request is authorized (AlwaysAllow), on all interfaces: anyone with a credential the server accepts can read and change everything'
 export const REFERENCE_ANONYMOUS_RESET =
   'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer'
 export const DEFAULT_SERVICE_RANGE = 'no --service-cluster-ip-range given: 10.0.0.0/24 is used; this default is deprecated'

@@ -28,10 +28,10 @@ const SA_FLAGS = B.slice(1)
 
 const cases: Case[] = [
   {
-    name: 'T01 B is valid; client target: AlwaysAllow is a warning, the default service range a notice',
+    name: 'T01 B is valid; client target: the default Node,RBAC says nothing, the default service range is a notice',
     argv: B,
     valid: true,
-    warnings: [['AUTHZ-DEFAULT', CLIENT_ALWAYS_ALLOW_WARNING]],
+    absent: ['AUTHZ-DEFAULT'],
     notices: [
       ['ALIAS', ETCD_SERVERS_ALIAS],
       ['NET-1', DEFAULT_SERVICE_RANGE],

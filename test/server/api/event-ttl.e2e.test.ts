@@ -8,7 +8,7 @@ interface WatchLine {
   object: { metadata?: { name?: string } }
 }
 
-const openWatch = (server: ApiServer, path: string) => openJsonWatch<WatchLine>(server.port, path)
+const openWatch = (server: ApiServer, path: string) => openJsonWatch<WatchLine>(server.port, path, server.tlsClient())
 
 describe('api: --event-ttl and --min-request-timeout (end to end)', function () {
   this.timeout(60_000)

@@ -37,7 +37,7 @@ function raw(server: ApiServer, path: string, headers: Record<string, string> = 
   return new Promise((resolve, reject) => {
     // Node frames a DELETE body only with an explicit Content-Length.
     const length = body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }
-    const req = httpsRequest({ host: '127.0.0.1', port: server.port, path, method, headers: { ...length, ...headers }, rejectUnauthorized: false, agent: false }, (res) => {
+    const req = httpsRequest({ host: '127.0.0.1', port: server.port, path, method, headers: { ...length, ...headers }, rejectUnauthorized: false, agent: false, ...server.tlsClient() }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (d: Buffer) => chunks.push(d))
       res.on('end', () => resolve({ status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }))
@@ -52,7 +52,7 @@ function raw(server: ApiServer, path: string, headers: Record<string, string> = 
 function stream(server: ApiServer, path: string, headers: Record<string, string>) {
   const chunks: Buffer[] = []
   let contentType = ''
-  const req = httpsRequest({ host: '127.0.0.1', port: server.port, path, headers, rejectUnauthorized: false, agent: false })
+  const req = httpsRequest({ host: '127.0.0.1', port: server.port, path, headers, rejectUnauthorized: false, agent: false, ...server.tlsClient() })
   const status = new Promise<number>((resolve, reject) => {
     req.on('response', (res) => {
       contentType = String(res.headers['content-type'] ?? '')

@@ -4,7 +4,7 @@ import { EtcdServer, requireEtcd } from '../../support/etcd.js'
 import { openJsonWatch } from '../../support/json-watch.js'
 import { until } from '../../support/until.js'
 
-const openWatch = (server: ApiServer, path: string) => openJsonWatch<WatchEvent>(server.port, path)
+const openWatch = (server: ApiServer, path: string) => openJsonWatch<WatchEvent>(server.port, path, server.tlsClient())
 
 interface WatchEvent {
   type: string

@@ -46,7 +46,7 @@ describeEachStore('api: watch with sendInitialEvents (WatchList, end to end)', '
       const events: Event[] = []
       let buffered = ''
       let finished = false
-      const req = httpsRequest({ host: '127.0.0.1', port: server.port, path: `${NS}?watch=true&timeoutSeconds=10&${query}`, rejectUnauthorized: false, agent: false })
+      const req = httpsRequest({ host: '127.0.0.1', port: server.port, path: `${NS}?watch=true&timeoutSeconds=10&${query}`, rejectUnauthorized: false, agent: false, ...server.tlsClient() })
       const finish = () => {
         if (finished) return
         finished = true
@@ -157,7 +157,7 @@ describeEachStore('api: watch with sendInitialEvents (WatchList, end to end)', '
   it('the initial-events-end BOOKMARK in a protobuf watch stream', async () => {
     const body = await new Promise<Buffer>((resolve, reject) => {
       const path = `${NS}?watch=true&timeoutSeconds=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`
-      const req = httpsRequest({ host: '127.0.0.1', port: server.port, path, headers: { Accept: 'application/vnd.kubernetes.protobuf' }, rejectUnauthorized: false, agent: false }, (res) => {
+      const req = httpsRequest({ host: '127.0.0.1', port: server.port, path, headers: { Accept: 'application/vnd.kubernetes.protobuf' }, rejectUnauthorized: false, agent: false, ...server.tlsClient() }, (res) => {
         assert.equal(res.headers['content-type'], 'application/vnd.kubernetes.protobuf;stream=watch')
         const chunks: Buffer[] = []
         res.on('data', (d: Buffer) => chunks.push(d))

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import { ApiServer, type Reply, startExpectingFailure } from '../../support/api-server.js'
@@ -86,18 +87,27 @@ describe('server: lifecycle (end to end)', function () {
   })
 
   it('max-in-flight without priority and fairness: a request over the limit gets 429', async () => {
-    const server = await ApiServer.start({ waitFor: 'ready', args: ['--enable-priority-and-fairness=false', '--max-requests-inflight=1'] })
+    // system:masters is exempt from the limit, as in the reference: the requests are a token user's,
+    // whom AlwaysAllow authorizes for the profile.
+    const dir = mkdtempSync(join(tmpdir(), 'inflight-'))
+    writeFileSync(join(dir, 'tokens.csv'), 'tester-token,tester,1\n')
+    const server = await ApiServer.start({
+      waitFor: 'ready',
+      args: ['--enable-priority-and-fairness=false', '--max-requests-inflight=1', '--authorization-mode=AlwaysAllow', `--token-auth-file=${join(dir, 'tokens.csv')}`],
+    })
+    const asTester = (path: string) => server.get(path, { Authorization: 'Bearer tester-token' }, 'GET', undefined, 'anonymous')
     try {
-      const slow = server.get('/debug/pprof/profile?seconds=2')
+      const slow = asTester('/debug/pprof/profile?seconds=2')
       await sleep(300)
-      const reply = await server.get('/version')
+      const reply = await asTester('/version')
       assert.equal(reply.status, 429)
       assert.equal(reply.headers['retry-after'], '1')
       assert.equal(reply.body, 'Too many requests, please try again later.\n')
       assert.equal((await slow).status, 200)
-      assert.equal((await server.get('/version')).status, 200)
+      assert.equal((await asTester('/version')).status, 200)
     } finally {
       await server.stop()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 

@@ -66,7 +66,11 @@ export const authorizationRules: Rule[] = [
   },
 ]
 
-/** What the reference settles while completing options (P4): AlwaysAllow as the default mode. */
+/**
+ * What the reference settles while completing options (P4): AlwaysAllow is its default mode and
+ * turns anonymous access off. This server's default is Node,RBAC, so only an explicit
+ * AlwaysAllow (or the reference's default, for `--target reference`) is reported.
+ */
 export const authorizationDefaultRules: Rule[] = [
   {
     id: 'AUTHZ-DEFAULT',
@@ -74,22 +78,22 @@ export const authorizationDefaultRules: Rule[] = [
     check(ctx, report) {
       if (ctx.has('authorization-config')) return
       const modes = ctx.list('authorization-mode')
-      const alwaysAllow = modes.length === 0 || modes.includes('AlwaysAllow')
-      if (!alwaysAllow || ctx.value<boolean>('anonymous-auth') === false) return
-      if (ctx.forReference) {
-        report.warning(
-          'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer',
-          { option: '--anonymous-auth' },
-        )
-        return
+      const alwaysAllow = modes.includes('AlwaysAllow') || (modes.length === 0 && ctx.forReference)
+      if (!alwaysAllow) return
+      if (ctx.value<boolean>('anonymous-auth') !== false) {
+        report.warning(ANONYMOUS_RESET, { option: '--anonymous-auth' })
       }
+      if (ctx.forReference) return
       const bind = ctx.text('bind-address') ?? '0.0.0.0'
       const everywhere = bind === '' || bind === '0.0.0.0' || bind === '::'
       const say = everywhere ? report.warning : report.notice
-      say(
-        `anonymous requests are allowed and every request is authorized (AlwaysAllow)${everywhere ? ', on all interfaces' : ''}: anyone who can reach the port can read and change everything`,
-        { option: '--authorization-mode', remedy: 'for anything but local development give --authorization-mode=Node,RBAC and --anonymous-auth=false' },
-      )
+      say(`every authenticated request is authorized (AlwaysAllow)${everywhere ? ', on all interfaces' : ''}: anyone with a credential the server accepts can read and change everything`, {
+        option: '--authorization-mode',
+        remedy: 'leave --authorization-mode out for the default Node,RBAC with the default roles',
+      })
     },
   },
 ]
+
+/** The reference's start-up warning when AlwaysAllow meets anonymous access (the server says it too). */
+export const ANONYMOUS_RESET = 'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer'

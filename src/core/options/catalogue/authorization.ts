@@ -6,7 +6,7 @@ export const AUTHORIZATION_OPTIONS: readonly OptionSpec[] = [
   {
     name: 'authorization-mode',
     type: 'strings',
-    help: 'Ordered list of authorization plug-ins from AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default: AlwaysAllow when --authorization-config is not used).',
+    help: 'Ordered list of authorization plug-ins from AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default: Node,RBAC with the default roles; the reference defaults to AlwaysAllow).',
     section: 'authorization',
     constraints: { oneOf: AUTHORIZATION_MODES },
     repeatable: true,

@@ -1,5 +1,11 @@
+import type { KubeObject } from './object.js'
 import type { PortRange } from '../kinds/node-ports.js'
 import type { WatchCacheOptions } from './watch-cache.js'
+
+export interface WriteCheck {
+  beforeCreate?(obj: KubeObject): Promise<void>
+  beforeUpdate?(obj: KubeObject, old: KubeObject): Promise<void>
+}
 
 /** Server options the resource API takes from the command line. */
 export interface RegistryOptions {
@@ -19,6 +25,11 @@ export interface RegistryOptions {
   deleteCollectionWorkers?: number
   /** `--enable-garbage-collector`: run the garbage collector over the registry (off unless set). */
   garbageCollector?: boolean
+  /**
+   * Checks a kind's writes get before they are stored (RBAC's escalation prevention): throw
+   * an ApiError to refuse. Keyed by `<group>/<resource>`.
+   */
+  writeChecks?: Readonly<Record<string, WriteCheck>>
   /** Create the `default` service account of every namespace, as the controller manager does (the server turns it on). */
   serviceAccountsController?: boolean
   /** Window sizing of the caches (tests). */

@@ -61,6 +61,7 @@ export class Registry {
               beforeUpdate: (obj: KubeObject, old: KubeObject) => allocateNodePorts(services, obj, options.serviceNodePortRange, old),
             }
           : {}),
+        ...options.writeChecks?.[`${strategy.group}/${strategy.resource}`],
         checkNamespace: (namespace: string, name: string) => this.checkNamespace(strategy, namespace, name),
         changed: (change: ObjectChange) => this.changed(change),
         garbageCollection: options.garbageCollector === true,

@@ -1,0 +1,89 @@
+/**
+ * The RBAC mode (the reference's plugin/pkg/auth/authorizer/rbac and the rule resolver of
+ * pkg/registry/rbac/validation): a request is allowed when a rule of a role bound to the user
+ * (by a ClusterRoleBinding, or by a RoleBinding in the request's namespace) allows it.
+ * Otherwise RBAC has no opinion, and bindings to roles that do not exist are the reason.
+ */
+import type { UserInfo } from '../http/types.js'
+import type { Attributes, Authorizer, Decision, NonResourceRuleInfo, ResourceRuleInfo, RuleResolver, Rules } from './authorizer.js'
+import { type Binding, type PolicySource, RBAC_GROUP } from './rbac-policy.js'
+import { type PolicyRule, type RoleRef, ruleAllows, subjectAppliesTo } from './rbac-rules.js'
+import { aggregate } from './union.js'
+
+/** Visits each rule that applies; returning false stops. `error` is a resolution error. */
+type Visitor = (rule: PolicyRule | undefined, error: string | undefined, binding?: Binding) => boolean
+
+export class RbacAuthorizer implements Authorizer, RuleResolver {
+  constructor(private readonly policy: PolicySource) {}
+
+  authorize(a: Attributes): Decision {
+    const errors: string[] = []
+    let allowed = false
+    this.visitRulesFor(a.user, a.namespace, (rule, error) => {
+      if (error !== undefined) errors.push(error)
+      if (rule && ruleAllows(a, rule)) allowed = true
+      return !allowed
+    })
+    if (allowed) return { decision: 'allow' }
+    return { decision: 'noOpinion', ...(errors.length ? { reason: `RBAC: ${aggregate(errors)}` } : {}) }
+  }
+
+  /** The policy rules that apply to the user in the namespace, with the resolution errors. */
+  policyRulesFor(user: UserInfo, namespace: string): { rules: PolicyRule[]; errors: string[] } {
+    const rules: PolicyRule[] = []
+    const errors: string[] = []
+    this.visitRulesFor(user, namespace, (rule, error) => {
+      if (rule) rules.push(rule)
+      if (error !== undefined) errors.push(error)
+      return true
+    })
+    return { rules, errors }
+  }
+
+  rulesFor(user: UserInfo, namespace: string): Rules {
+    const { rules, errors } = this.policyRulesFor(user, namespace)
+    const resourceRules: ResourceRuleInfo[] = []
+    const nonResourceRules: NonResourceRuleInfo[] = []
+    for (const rule of rules) {
+      if ((rule.resources ?? []).length > 0) {
+        resourceRules.push({ verbs: rule.verbs, apiGroups: rule.apiGroups ?? [], resources: rule.resources ?? [], resourceNames: rule.resourceNames ?? [] })
+      }
+      if ((rule.nonResourceURLs ?? []).length > 0) nonResourceRules.push({ verbs: rule.verbs, nonResourceURLs: rule.nonResourceURLs ?? [] })
+    }
+    return { resourceRules, nonResourceRules, incomplete: false, errors: errors.length ? [aggregate(errors)] : [] }
+  }
+
+  /**
+   * The rules of a binding's role: a Role in the binding's namespace or a ClusterRole, or why
+   * not. The authorizer names the missing role by its singular (its listers' wording), the
+   * escalation check by its resource (the registry's).
+   */
+  roleReferenceRules(ref: RoleRef, namespace: string, plural = false): PolicyRule[] | string {
+    if (ref.kind === 'Role') {
+      const role = this.policy.role(namespace, ref.name)
+      return role ? role.rules : `${plural ? 'roles' : 'role'}.${RBAC_GROUP} ${JSON.stringify(ref.name)} not found`
+    }
+    if (ref.kind === 'ClusterRole') {
+      const role = this.policy.clusterRole(ref.name)
+      return role ? role.rules : `${plural ? 'clusterroles' : 'clusterrole'}.${RBAC_GROUP} ${JSON.stringify(ref.name)} not found`
+    }
+    return `unsupported role reference kind: ${JSON.stringify(ref.kind)}`
+  }
+
+  private visitRulesFor(user: UserInfo, namespace: string, visit: Visitor): void {
+    const visitBindings = (bindings: Iterable<Binding>, bindingNamespace: string): boolean => {
+      for (const binding of bindings) {
+        if (!binding.subjects.some((s) => subjectAppliesTo(user, s, bindingNamespace))) continue
+        const rules = this.roleReferenceRules(binding.roleRef, bindingNamespace)
+        if (typeof rules === 'string') {
+          if (!visit(undefined, rules, binding)) return false
+          continue
+        }
+        for (const rule of rules) if (!visit(rule, undefined, binding)) return false
+      }
+      return true
+    }
+    if (!visitBindings(this.policy.clusterRoleBindings(), '')) return
+    if (namespace) visitBindings(this.policy.roleBindings(namespace), namespace)
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The chain of authorizers (the reference's union authorizer): asked in order, the first that
+ * allows or denies decides; one without an opinion passes the question on. When none has an
+ * opinion the request is not allowed, and the reasons collected on the way explain why.
+ */
+import type { Attributes, Authorizer, Decision, ResourceRuleInfo, NonResourceRuleInfo, RuleResolver, Rules } from './authorizer.js'
+import type { UserInfo } from '../http/types.js'
+
+export class UnionAuthorizer implements Authorizer {
+  constructor(private readonly authorizers: readonly Authorizer[]) {}
+
+  async authorize(attributes: Attributes): Promise<Decision> {
+    const reasons: string[] = []
+    const errors: string[] = []
+    for (const authorizer of this.authorizers) {
+      const result = await authorizer.authorize(attributes)
+      if (result.error) errors.push(result.error)
+      if (result.decision !== 'noOpinion') return result
+      if (result.reason) reasons.push(result.reason)
+    }
+    return {
+      decision: 'noOpinion',
+      ...(reasons.length ? { reason: reasons.join('\n') } : {}),
+      ...(errors.length ? { error: aggregate(errors) } : {}),
+    }
+  }
+}
+
+/** Every resolver's rules together; incomplete if any is. */
+export class UnionRuleResolver implements RuleResolver {
+  constructor(private readonly resolvers: readonly RuleResolver[]) {}
+
+  async rulesFor(user: UserInfo, namespace: string): Promise<Rules> {
+    const resourceRules: ResourceRuleInfo[] = []
+    const nonResourceRules: NonResourceRuleInfo[] = []
+    const errors: string[] = []
+    let incomplete = false
+    for (const resolver of this.resolvers) {
+      const rules = await resolver.rulesFor(user, namespace)
+      resourceRules.push(...rules.resourceRules)
+      nonResourceRules.push(...rules.nonResourceRules)
+      errors.push(...rules.errors)
+      incomplete ||= rules.incomplete
+    }
+    return { resourceRules, nonResourceRules, incomplete, errors }
+  }
+}
+
+/** utilerrors.NewAggregate(...).Error(): one message as is, several in brackets. */
+export function aggregate(messages: readonly string[]): string {
+  const unique = [...new Set(messages)]
+  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`
+}

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict'
+import type { KubeObject } from '../../../src/server/api/registry/object.js'
+import { resourceAttributes, type Attributes } from '../../../src/server/authorization/authorizer.js'
+import { PolicyCache } from '../../../src/server/authorization/rbac-policy.js'
+import { nonResourceURLMatches, resourceMatches, ruleAllows } from '../../../src/server/authorization/rbac-rules.js'
+import { RbacAuthorizer } from '../../../src/server/authorization/rbac.js'
+import type { UserInfo } from '../../../src/server/http/types.js'
+
+const jane: UserInfo = { name: 'jane', groups: ['devs', 'system:authenticated'] }
+const RBAC = 'rbac.authorization.k8s.io/v1'
+
+function role(kind: 'Role' | 'ClusterRole', name: string, rules: unknown[], namespace?: string): KubeObject {
+  return { apiVersion: RBAC, kind, metadata: { name, ...(namespace ? { namespace } : {}) }, rules }
+}
+function binding(kind: 'RoleBinding' | 'ClusterRoleBinding', name: string, roleRef: { kind: string; name: string }, subjects: unknown[], namespace?: string): KubeObject {
+  return { apiVersion: RBAC, kind, metadata: { name, ...(namespace ? { namespace } : {}) }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', ...roleRef }, subjects }
+}
+const get = (user: UserInfo, fields: Partial<Attributes> & { resource: string }): Attributes => resourceAttributes(user, { verb: 'get', ...fields })
+
+describe('RBAC rule matching', () => {
+  it('matches subresources exactly, by */sub, or by *', () => {
+    assert.equal(resourceMatches({ verbs: ['get'], resources: ['pods/log'] }, 'pods/log', 'log'), true)
+    assert.equal(resourceMatches({ verbs: ['get'], resources: ['pods'] }, 'pods/log', 'log'), false)
+    assert.equal(resourceMatches({ verbs: ['get'], resources: ['*/log'] }, 'pods/log', 'log'), true)
+    assert.equal(resourceMatches({ verbs: ['get'], resources: ['*/log'] }, 'pods', ''), false)
+    assert.equal(resourceMatches({ verbs: ['get'], resources: ['*'] }, 'pods/exec', 'exec'), true)
+  })
+  it('matches non-resource URLs exactly or by a trailing *', () => {
+    assert.equal(nonResourceURLMatches({ verbs: ['get'], nonResourceURLs: ['/healthz'] }, '/healthz'), true)
+    assert.equal(nonResourceURLMatches({ verbs: ['get'], nonResourceURLs: ['/healthz'] }, '/healthz/etcd'), false)
+    assert.equal(nonResourceURLMatches({ verbs: ['get'], nonResourceURLs: ['/healthz/*'] }, '/healthz/etcd'), true)
+    assert.equal(nonResourceURLMatches({ verbs: ['get'], nonResourceURLs: ['/api*'] }, '/apis/apps'), true)
+  })
+  it('needs verb, group, resource and name to match', () => {
+    const rule = { verbs: ['get'], apiGroups: ['apps'], resources: ['deployments'], resourceNames: ['web'] }
+    assert.equal(ruleAllows(get(jane, { apiGroup: 'apps', resource: 'deployments', name: 'web' }), rule), true)
+    assert.equal(ruleAllows(get(jane, { apiGroup: 'apps', resource: 'deployments', name: 'db' }), rule), false)
+    assert.equal(ruleAllows(get(jane, { apiGroup: '', resource: 'deployments', name: 'web' }), rule), false)
+    assert.equal(ruleAllows({ ...get(jane, { apiGroup: 'apps', resource: 'deployments', name: 'web' }), verb: 'delete' }, rule), false)
+  })
+})
+
+describe('RBAC authorizer', () => {
+  const cache = new PolicyCache()
+  cache.put(role('ClusterRole', 'reader', [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] }]))
+  cache.put(role('Role', 'secret-reader', [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'] }], 'team'))
+  cache.put(binding('RoleBinding', 'jane-reads', { kind: 'ClusterRole', name: 'reader' }, [{ kind: 'User', name: 'jane' }], 'team'))
+  cache.put(binding('RoleBinding', 'devs-secrets', { kind: 'Role', name: 'secret-reader' }, [{ kind: 'Group', name: 'devs' }], 'team'))
+  cache.put(binding('RoleBinding', 'sa', { kind: 'Role', name: 'secret-reader' }, [{ kind: 'ServiceAccount', name: 'robot' }], 'team'))
+  cache.put(binding('ClusterRoleBinding', 'dangling', { kind: 'ClusterRole', name: 'missing' }, [{ kind: 'Group', name: 'devs' }]))
+  const rbac = new RbacAuthorizer(cache)
+
+  it('allows through a RoleBinding to a ClusterRole only in that namespace', () => {
+    assert.equal(rbac.authorize(get(jane, { resource: 'pods', namespace: 'team' })).decision, 'allow')
+    assert.equal(rbac.authorize(get(jane, { resource: 'pods', namespace: 'other' })).decision, 'noOpinion')
+    assert.equal(rbac.authorize(get(jane, { resource: 'pods' })).decision, 'noOpinion')
+  })
+  it('matches groups and service accounts in the binding namespace', () => {
+    assert.equal(rbac.authorize(get(jane, { resource: 'secrets', namespace: 'team' })).decision, 'allow')
+    const robot: UserInfo = { name: 'system:serviceaccount:team:robot', groups: [] }
+    assert.equal(rbac.authorize(get(robot, { resource: 'secrets', namespace: 'team' })).decision, 'allow')
+    const otherRobot: UserInfo = { name: 'system:serviceaccount:other:robot', groups: [] }
+    assert.equal(rbac.authorize(get(otherRobot, { resource: 'secrets', namespace: 'team' })).decision, 'noOpinion')
+  })
+  it('gives the missing role as the reason', () => {
+    const result = rbac.authorize({ ...get(jane, { resource: 'pods', namespace: 'team' }), verb: 'delete' })
+    assert.deepEqual(result, { decision: 'noOpinion', reason: 'RBAC: clusterrole.rbac.authorization.k8s.io "missing" not found' })
+  })
+  it('lists the rules that apply in a namespace', () => {
+    const rules = rbac.rulesFor(jane, 'team')
+    assert.deepEqual(
+      rules.resourceRules.map((r) => r.resources.join()),
+      ['pods', 'secrets'],
+    )
+    assert.deepEqual(rules.errors, ['clusterrole.rbac.authorization.k8s.io "missing" not found'])
+  })
+  it('answers from the fallback until synced', () => {
+    const seeded = PolicyCache.withFallback([
+      role('ClusterRole', 'public', [{ verbs: ['get'], nonResourceURLs: ['/livez'] }]),
+      binding('ClusterRoleBinding', 'public', { kind: 'ClusterRole', name: 'public' }, [{ kind: 'Group', name: 'system:unauthenticated' }]),
+    ])
+    const anonymous: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] }
+    const probe: Attributes = { ...get(anonymous, { resource: '' }), resourceRequest: false, path: '/livez' }
+    assert.equal(new RbacAuthorizer(seeded).authorize(probe).decision, 'allow')
+    assert.equal(new RbacAuthorizer(seeded).authorize({ ...probe, path: '/metrics' }).decision, 'noOpinion')
+  })
+})
