@@ -5,7 +5,7 @@
  * the same error texts.
  */
 // A static JSON import (not fs): tsc copies the artefact into dist/ and esbuild inlines it into the
-// command bundle, so the installed CLI never needs src/ or ../shared. The module itself is only
+// command bundle, so the installed CLI never needs src/ or the shared reference tree. The module itself is only
 // loaded by the commands that patch; the lookup tables below are built on first use.
 import patchMeta from './generated/patch-meta.json' with { type: 'json' }
 

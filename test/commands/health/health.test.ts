@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { ApiServer, BIN } from '../../support/api-server.js'
 import { EtcdServer, requireEtcd } from '../../support/etcd.js'
 import { SPEC_READYZ_CHECKS } from '../../support/spec-checks.js'
+import { requireTool } from '../../support/tools.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -181,17 +182,14 @@ describe('client health check (end to end)', function () {
   })
 
   it('watch in a real 80x24 terminal (tmux) shows every readyz check and redraws on a change', async function () {
-    if (spawnSync('tmux', ['-V']).status !== 0) {
-      if (process.env.CI) assert.fail('tmux is needed for this test in CI')
-      this.skip()
-    }
+    const tmux = requireTool(this, 'tmux')
     const server = await ApiServer.start({ waitFor: 'ready' })
     const session = `client-watch-${process.pid}`
-    const capture = () => spawnSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' }).stdout
+    const capture = () => spawnSync(tmux, ['capture-pane', '-p', '-t', session], { encoding: 'utf8' }).stdout
     try {
       // Ink renders nothing live when it sees a CI environment; this is a real terminal.
       const command = ['env', '-u', 'CI', process.execPath, BIN, 'health', 'watch', '--interval', '500ms', ...target(server)].map((a) => `'${a}'`).join(' ')
-      assert.equal(spawnSync('tmux', ['new-session', '-d', '-s', session, '-x', '80', '-y', '24', command]).status, 0)
+      assert.equal(spawnSync(tmux, ['new-session', '-d', '-s', session, '-x', '80', '-y', '24', command]).status, 0)
       let screen = ''
       const waitFor = async (pattern: RegExp, timeoutMs = 15_000) => {
         const deadline = Date.now() + timeoutMs
@@ -211,12 +209,12 @@ describe('client health check (end to end)', function () {
       const changed = Date.now()
       await waitFor(/FAILED/, 5000)
       assert.ok(Date.now() - changed < 2500, 'redrawn within one interval of the change (plus the store check rate limit)')
-      spawnSync('tmux', ['send-keys', '-t', session, 'q'])
+      spawnSync(tmux, ['send-keys', '-t', session, 'q'])
       const deadline = Date.now() + 5000
-      while (spawnSync('tmux', ['has-session', '-t', session]).status === 0 && Date.now() < deadline) await sleep(100)
-      assert.notEqual(spawnSync('tmux', ['has-session', '-t', session]).status, 0, 'q quits')
+      while (spawnSync(tmux, ['has-session', '-t', session]).status === 0 && Date.now() < deadline) await sleep(100)
+      assert.notEqual(spawnSync(tmux, ['has-session', '-t', session]).status, 0, 'q quits')
     } finally {
-      spawnSync('tmux', ['kill-session', '-t', session])
+      spawnSync(tmux, ['kill-session', '-t', session])
       await server.stop()
     }
   })

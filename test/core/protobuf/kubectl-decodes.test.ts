@@ -8,15 +8,16 @@
  */
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadProtobufCodec, PROTOBUF_MEDIA_TYPE, type ProtobufCodec } from '../../../src/core/protobuf/index.js'
+import { requireTool, toolCommand } from '../../support/tools.js'
 
-const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32'
+const KUBECTL = toolCommand('kubectl')
 
 type Obj = Record<string, unknown>
 
@@ -104,10 +105,7 @@ describe('protobuf codec: kubectl 1.32 decodes what the codec encodes', function
   let respond: (request: Obj) => Obj = asCreated
 
   before(async function () {
-    if (!existsSync(KUBECTL)) {
-      if (process.env.CI) throw new Error(`${KUBECTL} is missing: the kubectl tests cannot run in CI`)
-      this.skip()
-    }
+    requireTool(this, 'kubectl')
     codec = await loadProtobufCodec()
     server = createServer((req, res) => {
       const chunks: Buffer[] = []

@@ -1,7 +1,7 @@
 /**
  * JSON -> protobuf -> JSON for one fully filled object of every built-in kind the server serves
  * (plus Namespace and ConfigMap, which have hand-written kinds) (test/fixtures/protobuf/samples.json, generated from the reference's swagger.json by
- * test/fixtures/protobuf/gen-samples.mjs): every property set, so every field's conversion (times,
+ * scripts/gen-protobuf-samples.mjs): every property set, so every field's conversion (times,
  * micro-times, quantities, int-or-string in both forms, bytes, maps, nested lists, embedded JSON,
  * inlined structs, renamed fields) has to be lossless.
  */

@@ -6,7 +6,8 @@ import path from 'node:path'
 import { Etcd3 } from 'etcd3'
 import { CompactedError, InvalidError, UnavailableError } from '../../../src/server/store/errors.js'
 import { EtcdStore } from '../../../src/server/store/etcd-store.js'
-import { EtcdServer, freePorts, makeTlsFiles, opensslAvailable, requireEtcd, type TlsFiles } from '../../support/etcd.js'
+import { requireTool } from '../../support/tools.js'
+import { EtcdServer, freePorts, makeTlsFiles, requireEtcd, type TlsFiles } from '../../support/etcd.js'
 import { rejectsWith, runStoreContract } from './contract.js'
 
 describe('etcd store', function () {
@@ -144,11 +145,7 @@ describe('etcd store over TLS', function () {
   before(async function () {
     this.timeout(30_000)
     requireEtcd(this)
-    if (!opensslAvailable()) {
-      if (process.env['CI']) throw new Error('openssl is needed to make certificates for the etcd TLS tests')
-      console.warn('    skipping: openssl is not on PATH')
-      this.skip()
-    }
+    requireTool(this, 'openssl')
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'etcd-tls-'))
     tls = makeTlsFiles(dir)
     etcd = await EtcdServer.start({ tls })
