@@ -64,7 +64,8 @@ describe('etcd store configuration', function () {
       'Unavailable',
     )
     const took = Date.now() - started
-    assert.ok(took >= 900 && took < 5_000, `gave up after ${took}ms`)
+    assert.ok(took >= 900, `gave up after ${took}ms, before the initialization timeout`)
+    assert.ok(took < 10_000, `gave up only after ${took}ms`)
     assert.match(err.message, new RegExp(`127\\.0\\.0\\.1:${port}`))
     assert.match(err.message, /initialization timeout of 1000ms/)
     assert.equal(err.retryable, true)

@@ -18,6 +18,15 @@ import { type Scope, forbidden, includeObject, listOptionsInvalid, selection } f
 export const BOOKMARK_INTERVAL_MS = Number(process.env.CLIENT_WATCH_BOOKMARK_INTERVAL_MS ?? '') || 60_000
 const DEFAULT_MIN_REQUEST_TIMEOUT_S = 1800
 
+/**
+ * How long a watch runs. The reference: the client's timeoutSeconds, else a random time in
+ * [min, 2*min) so that watches started together do not all end (and come back) together;
+ * min 0: no end. `random` is Math.random's contract: a number in [0, 1).
+ */
+export function watchTimeoutMs(timeoutSeconds: string | null, minRequestTimeoutSeconds: number, random: () => number = Math.random): number {
+  return timeoutSeconds ? Number(timeoutSeconds) * 1000 : minRequestTimeoutSeconds * 1000 * (1 + random())
+}
+
 export async function watchHandler(scope: Scope): Promise<void> {
   const { query, store, res } = scope
   const output = negotiateWatchOutput(scope.req.headers.accept, { table: true, customResource: store.strategy.customResource ?? false })
@@ -30,10 +39,7 @@ export async function watchHandler(scope: Scope): Promise<void> {
   if (timeoutParam !== null && timeoutParam !== '' && !/^\d+$/.test(timeoutParam)) {
     throw errors.badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(timeoutParam)}: must be a non-negative integer`)
   }
-  // The reference: the client's timeoutSeconds, else a random time in [min, 2*min] so that
-  // watches started together do not all end (and come back) together; min 0: no end.
-  const minTimeoutS = scope.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_S
-  const timeoutMs = timeoutParam ? Number(timeoutParam) * 1000 : minTimeoutS * 1000 * (1 + Math.random())
+  const timeoutMs = watchTimeoutMs(timeoutParam, scope.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_S)
   const bookmarks = queryBool(query, 'allowWatchBookmarks') === true
   const include = includeObject(query)
   const resourceVersion = query.get('resourceVersion') ?? ''
