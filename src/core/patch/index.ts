@@ -41,7 +41,7 @@ export class UnparsablePatch {
   ) {}
 }
 
-export interface ParsePatchOptions {
+interface ParsePatchOptions {
   /**
    * The patch came from `--patch-file`: a YAML error then quotes the (empty) `-p` value, `""`,
    * exactly like kubectl.

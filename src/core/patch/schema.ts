@@ -53,7 +53,7 @@ function toNode(spec: FieldSpec): { node: SchemaNode; strategy: string; mergeKey
 }
 
 /** Go type name of a definition ("core.v1.ConfigMap" → "ConfigMap"). */
-export function goTypeNameOf(def: string): string {
+function goTypeNameOf(def: string): string {
   return def.slice(def.lastIndexOf('.') + 1)
 }
 

@@ -150,8 +150,3 @@ export function parseFieldSelector(text: string | null | undefined, supported: r
 export function matchesFields(reqs: readonly FieldRequirement[], fields: Readonly<Record<string, string>>): boolean {
   return reqs.every((r) => ((fields[r.field] ?? '') === r.value) === (r.operator === '='))
 }
-
-/** The value a field selector pins `field` to (`metadata.name=x`), if it does. */
-export function pinnedField(reqs: readonly FieldRequirement[], field: string): string | undefined {
-  return reqs.find((r) => r.field === field && r.operator === '=')?.value
-}

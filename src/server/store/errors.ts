@@ -101,7 +101,3 @@ export class InvalidError extends StoreError {
     super('Invalid', message, details)
   }
 }
-
-export function isStoreError(err: unknown): err is StoreError {
-  return err instanceof StoreError
-}
