@@ -68,7 +68,9 @@ export class ApiServer {
     })
     const server = new ApiServer(child, port!, certDir, dataDir, tmp)
     const waitFor = options.waitFor ?? 'listening'
-    if (waitFor !== 'none') await server.waitUntil(waitFor === 'ready' ? '/readyz' : '/livez', waitFor === 'ready' ? 200 : undefined)
+    // A generous wait: start-up takes seconds on a quiet machine and far longer on a loaded one;
+    // the suite's own timeout ends a start that never comes.
+    if (waitFor !== 'none') await server.waitUntil(waitFor === 'ready' ? '/readyz' : '/livez', waitFor === 'ready' ? 200 : undefined, 90_000)
     return server
   }
 

@@ -32,11 +32,19 @@ const COMMANDS: Record<string, string[]> = {
   role: ['create', 'role', 'reader', '--verb=get,list', '--resource=pods'],
   'clusterrole-aggregated': ['create', 'clusterrole', 'agg', '--aggregation-rule=rbac.example.com/aggregate-to-agg=true'],
   rolebinding: ['create', 'rolebinding', 'rb', '--role=reader', '--user=alice'],
+  clusterrolebinding: ['create', 'clusterrolebinding', 'crb', '--clusterrole=view', '--group=readers'],
+  token: ['create', 'token', 'robot', '--duration=10m', '--audience=api'],
   priorityclass: ['create', 'priorityclass', 'high', '--value=1000'],
   pdb: ['create', 'poddisruptionbudget', 'budget', '--selector=app=web', '--min-available=50%'],
   quota: ['create', 'quota', 'q', '--hard=cpu=1500m,memory=2Gi'],
   ingress: ['create', 'ingress', 'ing', '--rule=example.com/path*=svc:8080'],
   serviceaccount: ['create', 'serviceaccount', 'robot'],
+}
+
+/** Differences kubectl shows that the codec does not match yet, with the reason (reported as skipped, never silently). */
+const KNOWN_GAPS: Record<string, string> = {
+  token:
+    "Go's JSON prints TokenRequestSpec.boundObjectRef, a pointer without omitempty, as null when the body has none; the codec's JSON leaves a missing pointer out",
 }
 
 const samples = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/protobuf/samples.json'), 'utf8')) as { apiVersion: string; kind: string; object: Obj }[]
@@ -91,6 +99,7 @@ function asCreated(object: Obj): Obj {
     }
   }
   if (object.kind === 'Namespace') created.status = { phase: 'Active' }
+  if (object.kind === 'TokenRequest') created.status = { token: 'eyJhbGciOiJSUzI1NiJ9.e30.c2ln', expirationTimestamp: '2024-01-02T03:14:05Z' }
   return created
 }
 
@@ -161,6 +170,10 @@ describe('protobuf codec: kubectl 1.32 decodes what the codec encodes', function
   }
 
   for (const [name, args] of Object.entries(COMMANDS)) {
+    if (KNOWN_GAPS[name]) {
+      it.skip(`${name}: kubectl prints the object the codec encoded [KNOWN GAP: ${KNOWN_GAPS[name]}]`, () => {})
+      continue
+    }
     it(`${name}: kubectl prints the object the codec encoded`, async () => {
       respond = asCreated
       const printed = await create(args)
