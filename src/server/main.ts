@@ -20,6 +20,8 @@ export async function runServer(argv: readonly string[], productVersion: string)
   const report = validateServerCommandLine(argv)
   if (!report.valid || !report.context) {
     process.stderr.write(toText(report, false))
+    // A command line that does not parse gets kubectl's hint too; the report above says why.
+    if (report.failedPhase === 'parse' || report.failedPhase === 'arguments') process.stderr.write("See 'client server start --help' for usage.\n")
     return 1
   }
   const ctx = report.context

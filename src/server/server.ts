@@ -2,7 +2,7 @@
  * The API server process: TLS listener, filter chain, status endpoints, store, post-start
  * hooks and the termination sequence, assembled from the parts under src/server.
  */
-import { dirname } from 'node:path'
+import { dirname, resolve as resolvePath } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { createSecureServer, type Http2SecureServer } from 'node:http2'
@@ -34,6 +34,8 @@ import { withWatchTermination } from './filters/watch-termination.js'
 import { AUTOREGISTER_COMPLETION, ClientNotEstablishedError, type Health, NOT_ESTABLISHED, createHealth } from './health/index.js'
 import { chain } from './http/chain.js'
 import { Connections } from './http/connections.js'
+import { SERVING_TIMEOUT_OPTIONS, applyServingTimeouts } from './http/timeouts.js'
+import { ListenError, bindSecurePort, boundAddress, serveOn } from './http/listener.js'
 import { Mux } from './http/mux.js'
 import { resolveRequestInfo } from './http/request-info.js'
 import type { Handler, Request, Response } from './http/types.js'
@@ -45,7 +47,7 @@ import { installPprof } from './paths/pprof.js'
 import { serveDebugSocket } from './paths/debug-socket.js'
 import { installLogs } from './paths/logs.js'
 import { OpenIDMetadataError, serviceAccountIssuerHandlers } from './paths/service-account-issuer.js'
-import { type StoreConfig, openStore } from './store/index.js'
+import { type StoreConfig, defaultDataDir, openStore } from './store/index.js'
 import type { NamedHealthCheck, Store } from './store/types.js'
 import { StorageMetrics } from './storage-metrics.js'
 import { TestFaults } from './test-faults.js'
@@ -182,7 +184,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return new EncryptingStore(store, { prefix: config.storePrefix, config: () => provider.current(), storageGroupOf: storageGroups(KINDS) })
   }
 
-  // The embedded store opens before anything listens: a locked, unwritable or corrupt data
+  // Bind first: a port in use is reported before certificates are generated or files written
+  // (or the embedded store's data directory created).
+  const host = config.bindAddress === '' ? '::' : config.bindAddress
+  let bound: Awaited<ReturnType<typeof bindSecurePort>>
+  try {
+    bound = await bindSecurePort(host, config.securePort)
+  } catch (err) {
+    if (err instanceof ListenError) throw new StartupError(err.message)
+    throw err
+  }
+  const address = boundAddress(bound)
+
+  // The embedded store opens before connections are accepted: a locked, unwritable or corrupt data
   // directory is a start-up error. etcd may come up later, so it is opened in the background.
   const pending = new PendingStore()
   const embedded = config.storeServers.length === 0
@@ -402,34 +416,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
 
   const server: Http2SecureServer | HttpsServer = config.disableHttp2
-    ? createHttpsServer(tls.secureOptions, onRequest)
+    ? createHttpsServer({ ...tls.secureOptions, ...SERVING_TIMEOUT_OPTIONS }, onRequest)
     : createSecureServer(
         {
           ...tls.secureOptions,
+          ...SERVING_TIMEOUT_OPTIONS,
           allowHTTP1: true,
           ...(config.http2MaxStreamsPerConnection > 0 ? { settings: { maxConcurrentStreams: config.http2MaxStreamsPerConnection } } : {}),
         },
         onRequest,
       )
+  applyServingTimeouts(server)
   connections.watch(server)
   // Clients that connect by IP send no server name; this picks their certificate by local address.
   tls.attach(server)
   for (const warning of tls.warnings) log.warning(warning)
   for (const reason of tls.generationReasons) log.info(reason)
 
-  const host = config.bindAddress === '' ? '::' : config.bindAddress
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => {
-      reject(new StartupError(`failed to listen on ${host}:${config.securePort}: ${err.code === 'EADDRINUSE' ? 'the address is already in use' : err.message}`))
-    })
-    // An unspecified address serves both families, as the reference does for 0.0.0.0 and ::.
-    const listenHost = host === '0.0.0.0' ? '::' : host
-    server.listen({ port: config.securePort, host: listenHost, ipv6Only: false, exclusive: false }, () => resolve())
-  })
-  server.on('error', (err) => log.error(`server error: ${err.message}`))
-  const address = server.address() as AddressInfo
-  log.info(`Serving securely on ${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`)
   if (tls.created.ca || tls.created.serving) log.info(`generated a self-signed serving certificate in ${tls.certFiles.cert.replace(/\/[^/]+$/, '')} for ${hostname()}`)
+  // Everything written for users is complete before the first connection is accepted, so
+  // before /readyz can answer 200.
   if (config.writeKubeconfig) {
     const server = `https://${urlHost(config.bindAddress)}:${address.port}`
     try {
@@ -446,6 +452,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     log.info(`wrote a kubeconfig for ${server} to ${config.writeKubeconfig} (kubectl --kubeconfig ${config.writeKubeconfig} get ns)`)
   }
+  await serveOn(server, bound)
+  server.on('error', (err) => log.error(`server error: ${err.message}`))
+  log.info(`Serving securely on ${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`)
+  // A newcomer's first question is where the state went: name the full path (or the etcd servers).
+  log.info(config.storeServers.length > 0 ? `Storing data in etcd at ${config.storeServers.join(',')} under ${config.storePrefix}` : `Storing data in ${resolvePath(config.dataDir || defaultDataDir())}`)
 
   const debugSocket = config.debugSocketPath
     ? await serveDebugSocket(config.debugSocketPath, (() => {

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { readmeSections, sectionOf } from '../../src/core/options/readme-sections.js'
+import { docSections, sectionOf } from '../../src/core/options/doc-sections.js'
 import { skipOrFail } from '../support/tools.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -22,19 +22,21 @@ describe('generated files', () => {
     assert.deepEqual(withoutVersion(committed), withoutVersion(built), 'the committed oclif.manifest.json is stale: run npm run build and commit it')
   })
 
-  it("the README's option and feature-gate sections are generated from the catalogue", () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8')
-    for (const [marker, body] of Object.entries(readmeSections())) {
-      assert.equal(sectionOf(readme, marker), body, `README section ${marker} is stale: run npm run readme`)
+  it('the option and feature-gate sections of docs/ are generated from the catalogue', () => {
+    for (const [file, sections] of Object.entries(docSections())) {
+      const text = readFileSync(join(root, file), 'utf8')
+      for (const [marker, body] of Object.entries(sections)) {
+        assert.equal(sectionOf(text, marker), body, `${file} section ${marker} is stale: run npm run readme`)
+      }
     }
   })
 
-  it('the README documents every command of the manifest', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  it('docs/commands.md documents every command of the manifest', () => {
+    const reference = readFileSync(join(root, 'docs/commands.md'), 'utf8')
     const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { summary?: string }> }
     for (const [id, command] of Object.entries(manifest.commands)) {
-      assert.ok(readme.includes(`## \`client ${id.replace(/:/g, ' ')}`), `README lacks the command ${id}: run npm run readme`)
-      if (command.summary) assert.ok(readme.includes(command.summary), `README has a stale summary for ${id}`)
+      assert.ok(reference.includes(`## \`client ${id.replace(/:/g, ' ')}`), `docs/commands.md lacks the command ${id}: run npm run readme`)
+      if (command.summary) assert.ok(reference.includes(command.summary), `docs/commands.md has a stale summary for ${id}`)
     }
   })
 })

@@ -13,7 +13,7 @@ import { codeFiles, scan, showHits as show } from '../support/source-scan.js'
  * A quoted string (or file: URL) that starts with a top-level folder of a Unix file system. URL
  * paths of the API (`/api/v1`, `/readyz`) start elsewhere and are not matched.
  */
-const ABSOLUTE = /(?:['"`]|file:\/\/)(\/(?:work|home|root|Users|usr|opt|tmp|var|etc|srv|mnt|media|private|proc|sys|dev|bin|sbin|lib|lib64|nix|snap|run)(?:\/[^'"`\s]*)?)/g
+const ABSOLUTE = /(?:['"`]|file:\/\/)(\/(?:work|home|root|Users|usr|opt|tmp|var|etc|srv|mnt|media|private|proc|sys|dev|bin|sbin|lib|lib64|nix|snap|run)(?:\/[^'"`\s]*)?)(?=['"`\s])/g
 
 /** file -> absolute path literal -> why it is not a path of this machine the code depends on. */
 const ALLOWED: Record<string, Record<string, string>> = {
@@ -34,6 +34,8 @@ const ALLOWED: Record<string, Record<string, string>> = {
     '/bin/client\\0server': 'the NUL-joined command line pprof reports for that argv',
   },
   'test/server/store/etcd-faults.test.ts': { '/proc/${pid}/stat': "Linux's process state of the etcd the test stopped (SIGSTOP), not a file of this machine" },
+  'test/server/api/list-stream.e2e.test.ts': { '/proc/${pid}/status': "Linux's memory figures of the server process under test" },
+  'test/server/api/watch-slow-watchers.e2e.test.ts': { '/proc/${pid}/status': "Linux's memory figures of the server process under test" },
   'test/server/store/sqlite-startup.test.ts': {
     '/srv/xdg': 'a made-up XDG_DATA_HOME',
     '/srv/xdg/client/data': 'the data directory derived from it',
@@ -77,5 +79,6 @@ describe('project: nothing outside the repository', () => {
     assert.deepEqual(texts(`new URL('file:///tmp/x')`), ['/tmp/x'])
     assert.deepEqual(texts(`server.get('/api/v1/namespaces')`), [])
     assert.deepEqual(texts(`server.get('/readyz')`), [])
+    assert.deepEqual(texts(`f.endsWith('/run.ts')`), [], 'a file name, not the /run folder')
   })
 })

@@ -1,9 +1,11 @@
-import { Command, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
+import { KubectlStyleCommand } from '../../cli/kubectl-style-command.js'
 import { UsageError, gatherCommandLine } from '../../core/flags/input.js'
 import { passes, toJson, toText } from '../../core/flags/render.js'
 import { validateServerCommandLine } from '../../core/flags/validate.js'
+import { SERVER_OPTIONS } from '../../core/options/catalogue/index.js'
 
-export default class FlagsValidate extends Command {
+export default class FlagsValidate extends KubectlStyleCommand {
   static override summary = 'Check an API server command line before starting a server with it.'
   static override description = `Applies the server's own start-up checks (types, ranges, names, combinations, versions, feature gates) and reports every problem with the rule it breaks. Reference spellings (--etcd-*, --kubelet-*, --kubernetes-service-node-port) are accepted and reported as aliases.
 
@@ -28,15 +30,25 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error (unreadable fi
     }),
   }
 
+  /** A server option given before `--` is the likeliest unknown flag here: say where it goes. */
+  protected override usageNotes(err: Error): string[] {
+    const token = String((err as Error & { flags?: unknown[] }).flags?.[0] ?? '')
+    const name = /^--([^=]+)/.exec(token)?.[1]
+    const known = name !== undefined && SERVER_OPTIONS.some((o) => o.name === name || o.aliases?.includes(name))
+    const serverArgs = this.argv.filter((a) => a !== '--' && SERVER_OPTIONS.some((o) => a === `--${o.name}` || a.startsWith(`--${o.name}=`)))
+    return known ? [`Server options go after '--': client flags validate -- ${serverArgs.length > 0 ? serverArgs.join(' ') : token}`] : []
+  }
+
   async run(): Promise<void> {
     const { flags, raw } = await this.parse(FlagsValidate)
+    if (this.booleanValues.strict !== undefined) flags.strict = this.booleanValues.strict
     // The parser's own argv moves a second `--` to the front; the raw tokens keep their order.
     const argv = raw.filter((token) => token.type === 'arg').map((token) => token.input)
     let commandLine: string[]
     try {
       commandLine = gatherCommandLine({ argv, file: flags.file, manifest: flags.manifest })
     } catch (err) {
-      if (err instanceof UsageError) this.error(err.message, { exit: 2 })
+      if (err instanceof UsageError) this.usageError(err.message)
       throw err
     }
     const target = flags.target as 'client' | 'reference'

@@ -1,10 +1,12 @@
-import { Command, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
+import { KubectlStyleCommand } from '../../cli/kubectl-style-command.js'
+import { usageHint } from '../../cli/usage-errors.js'
 import { clientFlagDefinitions } from '../../cli/client-flags.js'
 import { clientFlagsFrom } from '../../core/client/flags.js'
 import { runHealthCheck } from '../../core/health/run.js'
 import type { HealthEndpoint } from '../../core/health/report.js'
 
-export default class HealthCheck extends Command {
+export default class HealthCheck extends KubectlStyleCommand {
   static override summary = 'Probe a status endpoint of an API server; the exit code is the verdict.'
   static override description = `Probes /readyz (or --endpoint) of the server named by the kubeconfig or --server and prints the verdict; with --wait, polls until it is healthy or --timeout passes.
 
@@ -18,7 +20,7 @@ Exit status (stable, for scripts): 0 healthy, 1 unhealthy (the server answered w
     endpoint: Flags.string({ description: 'Status endpoint to probe.', options: ['livez', 'readyz', 'healthz'], default: 'readyz' }),
     verbose: Flags.boolean({ description: "Print the server's report, one line per check.", default: false }),
     exclude: Flags.string({ description: 'Leave this check out of the verdict (repeatable).', multiple: true, default: [] }),
-    check: Flags.string({ description: 'Probe only this check (/<endpoint>/<check>).', exclusive: ['exclude'] }),
+    check: Flags.string({ description: 'Probe only this check, by its name as --verbose lists it (store, ping, poststarthook/...). A name the server does not have is a usage error.', exclusive: ['exclude'] }),
     wait: Flags.boolean({ description: 'Poll until healthy, or until --timeout has passed.', default: false }),
     timeout: Flags.string({ description: 'With --wait: how long to wait (a duration, or seconds).', default: '60s' }),
     interval: Flags.string({ description: 'With --wait: time between probes.', default: '500ms' }),
@@ -27,7 +29,8 @@ Exit status (stable, for scripts): 0 healthy, 1 unhealthy (the server answered w
   }
 
   async run(): Promise<void> {
-    const { flags } = await this.parse(HealthCheck)
+    const parsed = await this.parse(HealthCheck)
+    const flags = { ...parsed.flags, ...this.booleanValues }
     const code = await runHealthCheck(
       {
         client: clientFlagsFrom(flags),
@@ -41,7 +44,7 @@ Exit status (stable, for scripts): 0 healthy, 1 unhealthy (the server answered w
         output: flags.output as 'text' | 'json',
         version: this.config.version,
       },
-      { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), isTTY: Boolean(process.stdout.isTTY) },
+      { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), isTTY: Boolean(process.stdout.isTTY), usageHint: usageHint(this.commandName) },
     )
     this.exit(code)
   }

@@ -1,10 +1,12 @@
-import { Command, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
+import { KubectlStyleCommand } from '../../cli/kubectl-style-command.js'
+import { usageHint } from '../../cli/usage-errors.js'
 import { clientFlagDefinitions } from '../../cli/client-flags.js'
 import { clientFlagsFrom } from '../../core/client/flags.js'
 import { runHealthWatch } from '../../core/health/run.js'
 import type { HealthEndpoint } from '../../core/health/report.js'
 
-export default class HealthWatch extends Command {
+export default class HealthWatch extends KubectlStyleCommand {
   static override summary = 'Watch the checks of an API server live in the terminal.'
   static override description = `Polls /livez and /readyz (and /healthz with --healthz) every --interval and shows one row per check with its state, the time since it last changed and its recent history. Keys: q quits, v switches endpoint, e excludes or re-includes the selected check, arrow keys select.
 
@@ -19,11 +21,12 @@ When standard output is not a terminal, prints one line per change instead (for 
   }
 
   async run(): Promise<void> {
-    const { flags } = await this.parse(HealthWatch)
+    const parsed = await this.parse(HealthWatch)
+    const flags = { ...parsed.flags, ...this.booleanValues }
     const endpoints: HealthEndpoint[] = flags.healthz ? ['livez', 'readyz', 'healthz'] : ['livez', 'readyz']
     const code = await runHealthWatch(
       { client: clientFlagsFrom(flags), endpoints, exclude: flags.exclude, interval: flags.interval, once: flags.once, version: this.config.version },
-      { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), isTTY: Boolean(process.stdout.isTTY) },
+      { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), isTTY: Boolean(process.stdout.isTTY), usageHint: usageHint(this.commandName) },
     )
     this.exit(code)
   }

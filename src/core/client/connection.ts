@@ -19,6 +19,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { ClientConfigError } from './errors.js'
+import { ExecCredentialProvider, execConfigProblems } from './exec-credential.js'
 import { goPathErrorText, readFileGo } from './file-errors.js'
 import type { ClientFlags } from './flags.js'
 import { impersonationHeaders, parseUserExtras } from './impersonation.js'
@@ -46,6 +47,8 @@ export interface Connection {
   /** Ask for gzip responses (`Accept-Encoding: gzip`); false with `--disable-compression`. */
   compression: boolean
   userAgent: string
+  /** The user's exec credential plugin, run on the first request (absent when other credentials are given). */
+  credentialPlugin?: ExecCredentialProvider
   /** Notes worth showing the user (credentials not sent over plain HTTP, plugin ignored, ...). */
   warnings: string[]
   /** What was selected (empty names when none) and the kubeconfig files read. */
@@ -100,9 +103,10 @@ export function resolveConnection(flags: ClientFlags, env: NodeJS.ProcessEnv = p
 
   const tls: ConnectionTls = { insecureSkipVerify: false }
   const headers: Record<string, string | string[]> = {}
+  let credentialPlugin: ExecCredentialProvider | undefined
   if (secure) {
     Object.assign(tls, serverTls(cluster))
-    const unsupported = user.exec ? `an exec credential plugin (${user.exec.command})` : user.authProvider ? `the auth-provider plugin "${user.authProvider.name}"` : undefined
+    const unsupported = user.authProvider ? `the auth-provider plugin "${user.authProvider.name}"` : undefined
     if (unsupported) {
       if (!(flags.token || flags.username || flags.password || flags.clientCertificate)) {
         throw new ClientConfigError(
@@ -113,6 +117,16 @@ export function resolveConnection(flags: ClientFlags, env: NodeJS.ProcessEnv = p
     }
     Object.assign(tls, clientTls(user, warnings))
     Object.assign(headers, authHeaders(user), impersonationHeaders({ user: user.as, uid: user.asUid, groups: user.asGroups, extra: user.asUserExtra }))
+    // client-go runs the plugin only when no other credential is set (`--token` wins).
+    if (user.exec && !headers.Authorization && !tls.cert) {
+      const problems = execConfigProblems(userName, user.exec)
+      if (problems.length > 0) throw new ClientConfigError(problems[0]!)
+      credentialPlugin = new ExecCredentialProvider(
+        user.exec,
+        { server, tlsServerName: cluster.tlsServerName, insecureSkipTlsVerify: cluster.insecureSkipTlsVerify, certificateAuthorityData: tls.ca },
+        { env },
+      )
+    }
   } else if (hasCredentials(user)) {
     warnings.push(`credentials and impersonation are not sent to ${server}: kubectl sends them over TLS only; use an https:// server`)
   }
@@ -125,6 +139,7 @@ export function resolveConnection(flags: ClientFlags, env: NodeJS.ProcessEnv = p
     timeoutMs,
     compression: !(flags.disableCompression || cluster.disableCompression),
     userAgent: userAgent(options.version),
+    ...(credentialPlugin ? { credentialPlugin } : {}),
     warnings,
     origin: { context: contextName, cluster: clusterName, user: userName, files: config.files },
   }

@@ -11,6 +11,7 @@
  * Relative paths inside a file (certificate-authority, client-certificate, client-key,
  * tokenFile) are resolved against that file's directory. Files are YAML or JSON.
  */
+import type { ExecConfig } from './exec-credential.js'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -47,7 +48,7 @@ export interface KubeUser {
   /** Present when the user authenticates with an auth-provider plugin (name only). */
   authProvider?: { name: string }
   /** Present when the user authenticates with an exec credential plugin. */
-  exec?: { command: string; apiVersion?: string }
+  exec?: ExecConfig
   origin: string
 }
 
@@ -224,9 +225,7 @@ export function parseKubeconfig(text: string, file: string): Kubeconfig {
       username: str(body, 'username', where),
       password: str(body, 'password', where),
       authProvider: isObject(provider) ? { name: str(provider, 'name', `${where}.auth-provider`) ?? '' } : undefined,
-      exec: isObject(exec)
-        ? clean({ command: str(exec, 'command', `${where}.exec`) ?? '', apiVersion: str(exec, 'apiVersion', `${where}.exec`) })
-        : undefined,
+      exec: isObject(exec) ? execConfig(exec, `${where}.exec`, dir) : undefined,
       origin,
     }))
   }
@@ -260,6 +259,27 @@ function jsonKind(v: unknown): string {
 /** encoding/json's type mismatch text. */
 function cannotUnmarshal(value: unknown, field: string, goType: string): string {
   return `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${field} of type ${goType}`
+}
+
+/** An exec entry; a relative command with a `/` is relative to the kubeconfig, as client-go resolves it. */
+function execConfig(o: Obj, where: string, dir: string): ExecConfig {
+  const command = str(o, 'command', where) ?? ''
+  const env = o.env
+  if (env !== undefined && env !== null && !Array.isArray(env)) throw new KubeconfigSyntaxError(cannotUnmarshal(env, field(where, 'env'), '[]v1.ExecEnvVar'))
+  return clean({
+    command: command.includes('/') && !path.isAbsolute(command) ? path.resolve(dir, command) : command,
+    args: strList(o, 'args', where),
+    env: Array.isArray(env)
+      ? env.map((e, i) => {
+          if (!isObject(e)) throw new KubeconfigSyntaxError(cannotUnmarshal(e, `${where}.env[${i}]`, 'v1.ExecEnvVar'))
+          return { name: str(e, 'name', `${where}.env[${i}]`) ?? '', value: str(e, 'value', `${where}.env[${i}]`) ?? '' }
+        })
+      : undefined,
+    apiVersion: str(o, 'apiVersion', where),
+    installHint: str(o, 'installHint', where),
+    provideClusterInfo: bool(o, 'provideClusterInfo', where),
+    interactiveMode: str(o, 'interactiveMode', where),
+  })
 }
 
 function clean<T extends object>(o: T): T {

@@ -11,6 +11,8 @@ import https from 'node:https'
 import { performance } from 'node:perf_hooks'
 import type { Got, RequestError } from 'got'
 import type { Connection } from './connection.js'
+import { UnreachableError } from './errors.js'
+import { type ExecCredential, ExecCredentialError } from './exec-credential.js'
 import { toUnreachable } from './net-errors.js'
 import { warningTexts } from './warning-header.js'
 
@@ -56,7 +58,7 @@ export class RestClient {
     if (!path.startsWith('/')) throw new TypeError(`request path must start with "/": ${path}`)
     const url = this.connection.server + path
     const verb = method.toUpperCase()
-    const client = await this.got()
+    const client = await this.got(url)
     const timeoutMs = options.timeoutMs ?? this.connection.timeoutMs
     const started = performance.now()
     for (let attempt = 0; ; attempt++) {
@@ -94,8 +96,28 @@ export class RestClient {
     this.agents.https.destroy()
   }
 
-  private got(): Promise<Got> {
-    this.instance ??= import('got').then(({ got }) => {
+  /**
+   * The got instance; with an exec credential plugin, built once the plugin has answered, and
+   * rebuilt when its credential expires. A plugin failure is kubectl's "getting credentials".
+   */
+  private async got(url: string): Promise<Got> {
+    const plugin = this.connection.credentialPlugin
+    if (plugin && (!this.instance || plugin.expired())) {
+      let credential: ExecCredential
+      try {
+        credential = await plugin.get()
+      } catch (err) {
+        if (err instanceof ExecCredentialError) throw new UnreachableError('other', `getting credentials: ${err.message}`, url, { cause: err })
+        throw err
+      }
+      this.instance = this.build(credential)
+    }
+    this.instance ??= this.build()
+    return this.instance
+  }
+
+  private build(credential?: ExecCredential): Promise<Got> {
+    return import('got').then(({ got }) => {
       const { tls, compression } = this.connection
       return got.extend({
         agent: this.agents,
@@ -108,8 +130,8 @@ export class RestClient {
         decompress: compression,
         https: {
           certificateAuthority: tls.ca,
-          certificate: tls.cert,
-          key: tls.key,
+          certificate: credential?.clientCertificateData ?? tls.cert,
+          key: credential?.clientKeyData ?? tls.key,
           rejectUnauthorized: !tls.insecureSkipVerify,
           serverName: tls.serverName,
         },
@@ -118,11 +140,11 @@ export class RestClient {
           accept: 'application/json, */*',
           // kubectl asks for gzip only; got would offer deflate and br too.
           ...(compression ? { 'accept-encoding': 'gzip' } : {}),
+          ...(credential?.token ? { authorization: `Bearer ${credential.token}` } : {}),
           ...this.connection.headers,
         },
       })
     })
-    return this.instance
   }
 }
 

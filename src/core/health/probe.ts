@@ -41,6 +41,17 @@ export async function probe(transport: HealthTransport, options: ProbeOptions): 
   }
 }
 
+/** The names of an endpoint's checks, from its verbose report; undefined when the server does not list them. */
+export async function listChecks(transport: HealthTransport, endpoint: HealthEndpoint): Promise<string[] | undefined> {
+  try {
+    const reply = await transport.get(`/${endpoint}?verbose`)
+    const { checks } = parseVerboseReport(reply.body)
+    return checks.length > 0 ? checks.map((c) => c.name) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 export interface WaitOptions extends ProbeOptions {
   timeoutMs: number
   intervalMs: number
@@ -61,6 +72,8 @@ export async function waitUntilHealthy(transport: HealthTransport, options: Wait
     const report = await probe(transport, options)
     options.onProbe?.(report)
     if (report.verdict === 'healthy') return report
+    // A check the server does not have will not appear by waiting.
+    if (options.check && report.statusCode === 404) return report
     const left = deadline - now()
     if (left <= 0) return report
     await sleep(Math.min(options.intervalMs, left))

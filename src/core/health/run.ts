@@ -5,7 +5,7 @@
 import { type ClientFlags, ClientConfigError, RestClient, resolveConnection } from '../client/index.js'
 import { parseGoDuration } from '../options/go-syntax.js'
 import { renderHealthWatch } from '../views/index.js'
-import { probe, waitUntilHealthy } from './probe.js'
+import { listChecks, probe, waitUntilHealthy } from './probe.js'
 import { toJson, toText } from './render.js'
 import { EXIT_CODES, type HealthEndpoint, exitCodeOf } from './report.js'
 import { createLineWriter, formatSnapshot, snapshotExitCode } from './watch-lines.js'
@@ -15,9 +15,19 @@ export interface Output {
   out(text: string): void
   err(text: string): void
   isTTY: boolean
+  /** Printed under a usage error: `See 'client health check --help' for usage.` */
+  usageHint?: string
 }
 
-export class HealthUsageError extends Error {}
+export class HealthUsageError extends Error {
+  constructor(
+    message: string,
+    /** Lines printed between the error and the hint. */
+    readonly notes: readonly string[] = [],
+  ) {
+    super(message)
+  }
+}
 
 export function durationFlag(name: string, text: string): number {
   try {
@@ -44,7 +54,7 @@ async function usage(io: Output, run: () => Promise<number>): Promise<number> {
       return EXIT_CODES.usage
     }
     if (err instanceof HealthUsageError) {
-      io.err(`error: ${err.message}\n`)
+      io.err(`error: ${err.message}\n${err.notes.map((n) => `${n}\n`).join('')}${io.usageHint ? `${io.usageHint}\n` : ''}`)
       return EXIT_CODES.usage
     }
     throw err
@@ -75,12 +85,23 @@ export function runHealthCheck(options: CheckOptions, io: Output): Promise<numbe
       const report = options.wait
         ? await waitUntilHealthy(client, { ...probeOptions, timeoutMs, intervalMs })
         : await probe(client, probeOptions)
+      // A check the server does not have answers 404: that is a usage error, not a verdict.
+      if (options.check && report.statusCode === 404) await refuseUnknownCheck(client, options.endpoint, options.check)
       io.out(options.output === 'json' ? `${JSON.stringify(toJson(server, report), null, 2)}\n` : toText(report, options.verbose))
       return exitCodeOf(report.verdict)
     } finally {
       client.close()
     }
   })
+}
+
+async function refuseUnknownCheck(client: RestClient, endpoint: HealthEndpoint, check: string): Promise<void> {
+  const names = await listChecks(client, endpoint)
+  if (names === undefined || names.includes(check)) return
+  const asPath = new RegExp(`^/?(?:livez|readyz|healthz)/(.+)$`).exec(check)
+  const notes = [`The server's ${endpoint} checks: ${names.join(', ')}`]
+  if (asPath && names.includes(asPath[1]!)) notes.unshift(`--check takes a check's name: --check ${asPath[1]}`)
+  throw new HealthUsageError(`unknown check ${JSON.stringify(check)} for /${endpoint}`, notes)
 }
 
 export interface WatchOptions {

@@ -23,8 +23,8 @@ import {
 } from '../client/index.js'
 import { type InputItem, isRecord } from './inputs.js'
 import type { PatchCommandOptions } from './options.js'
-import { LocalError, patchOne, printPatched, readItems, readPatch, type RunResult } from './run.js'
-import type { PatchDeps, PatchIO, Value } from './types.js'
+import { LocalError, patchOne, printPatched, readItems, readPatch } from './steps.js'
+import type { PatchDeps, PatchIO, RunResult, Value } from './types.js'
 
 const CONTENT_TYPES = {
   strategic: 'application/strategic-merge-patch+json',

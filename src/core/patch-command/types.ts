@@ -49,3 +49,9 @@ export interface PatchIO {
   /** The environment (`HOME`, `CLIENTRC`); the process's when absent. */
   env?: NodeJS.ProcessEnv
 }
+
+export interface RunResult {
+  exitCode: number
+  /** Set when `-h`/`--help` was asked for: the caller shows the command's help. */
+  help?: boolean
+}

@@ -185,6 +185,7 @@ async function route(
     ...(namespace !== undefined ? { namespace } : {}),
     ...(info.name !== undefined ? { name: info.name } : {}),
     query: ctx.url.searchParams,
+    log: registry.log,
     ...(registry.options.minRequestTimeoutSeconds !== undefined ? { minRequestTimeoutSeconds: registry.options.minRequestTimeoutSeconds } : {}),
     ...(registry.options.deleteCollectionWorkers !== undefined ? { deleteCollectionWorkers: registry.options.deleteCollectionWorkers } : {}),
   })

@@ -1,14 +1,13 @@
 /**
  * Audit: records each request and its response with the configured backends (log, webhook)
  * per the audit policy. Its place in the chain is here, after authentication so events name
- * the user; with no backend configured it passes requests through untouched.
+ * the user; with no backend configured it passes requests through untouched. The backends
+ * live in `src/server/audit/`.
  */
-import type { Filter, RequestContext } from '../http/types.js'
+import type { AuditBackend } from '../audit/backend.js'
+import type { Filter } from '../http/types.js'
 
-export interface AuditBackend {
-  requestReceived(ctx: RequestContext, method: string): void
-  responseComplete(ctx: RequestContext, status: number): void
-}
+export type { AuditBackend } from '../audit/backend.js'
 
 export function withAudit(backends: readonly AuditBackend[]): Filter {
   return (next) => (req, res, ctx) => {

@@ -488,6 +488,7 @@ export class SqliteStore implements Store {
       rows.length = page.limit
       const items = rows.map(r => toKeyValue(r.key.toString(), r))
       const next = keyAfter(items[items.length - 1]!.key)
+      if (options.skipRemaining) return { items, revision, continue: encodeContinue(revision, next) }
       const remaining = this.countFrom(Buffer.from(next), end, revision)
       return { items, revision, continue: encodeContinue(revision, next), remaining }
     }

@@ -65,6 +65,8 @@ export interface ListOptions {
    * current state, which always qualifies.
    */
   readonly notOlderThan?: number
+  /** The caller reads every page and needs no `remaining`: a store may skip counting it. */
+  readonly skipRemaining?: boolean
 }
 
 export interface ListResult {

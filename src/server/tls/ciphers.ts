@@ -8,6 +8,10 @@
  *   TLS 1.3.
  * - When only TLS 1.3 suites are listed, no TLS 1.2 suite is left, so clients limited to TLS 1.2
  *   cannot connect (as with Go, whose list then holds no usable TLS 1.2 suite).
+ * - With no `--tls-cipher-suites`, TLS 1.2 and older offer Go's default suites (crypto/tls
+ *   defaultCipherSuites, what the reference serves with): ECDHE key exchange with AES-GCM,
+ *   ChaCha20-Poly1305 or AES-CBC-SHA, in Go's order; no static-RSA key exchange, no 3DES, no
+ *   CBC-SHA256, no DHE (Node's own defaults admit several of those).
  * - OpenSSL 3 refuses TLS 1.0 and 1.1 at security level 1 and above (they sign with SHA-1/MD5),
  *   so when `--tls-min-version` asks for them the security level is lowered to 0 with
  *   `@SECLEVEL=0`, and only then.
@@ -55,6 +59,24 @@ export const TLS12_SUITES: Readonly<Record<string, string>> = {
   TLS_RSA_WITH_RC4_128_SHA: 'RC4-SHA',
 }
 
+/**
+ * Go's default TLS 1.0-1.2 suites, in its preference order (cipherSuitesPreferenceOrder minus
+ * disabledCipherSuites, rsaKexCiphers and tdesCiphers). TLS 1.3 needs no list: Go's defaults
+ * and OpenSSL's are the same three suites.
+ */
+export const GO_DEFAULT_TLS12_SUITES: readonly string[] = [
+  'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256',
+  'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256',
+  'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384',
+  'TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384',
+  'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256',
+  'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256',
+  'TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA',
+  'TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA',
+  'TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA',
+  'TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA',
+]
+
 /** Appended to the TLS 1.2 cipher list when TLS 1.0/1.1 are allowed. */
 export const LEGACY_SECLEVEL = '@SECLEVEL=0'
 
@@ -63,7 +85,7 @@ export type KeyAuth = 'rsa' | 'ecdsa'
 export interface TlsPolicy {
   /** Node's `minVersion`; undefined: Node's default (TLS 1.2, as Go's). */
   minVersion?: tls.SecureVersion
-  /** Node's `ciphers`; undefined: Node's defaults. */
+  /** Node's `ciphers`: the listed suites, else Go's defaults. */
   ciphers?: string
   /** OpenSSL names of the listed suites, in order, without duplicates. */
   openssl: string[]
@@ -155,8 +177,8 @@ export function resolveTlsPolicy(minVersionFlag: string | undefined, suites: rea
     if (tls12.length === 0 && allows12) {
       warnings.push('--tls-cipher-suites lists only TLS 1.3 suites: clients limited to TLS 1.2 or older cannot connect')
     }
-  } else if (useLegacyLevel) {
-    ciphers = `${tls.DEFAULT_CIPHERS}${levelSuffix}`
+  } else {
+    ciphers = GO_DEFAULT_TLS12_SUITES.map((name) => TLS12_SUITES[name]!).join(':') + levelSuffix
   }
   if (useLegacyLevel) {
     warnings.push(`--tls-min-version=${minVersionFlag}: OpenSSL's security level is lowered to 0 so that TLS 1.0/1.1 handshakes can work; this also admits weak keys and signatures`)

@@ -177,6 +177,6 @@ describe('client flags validate (built binary)', function () {
   })
 
   it('an unknown output format exits 2', () => {
-    assertUsageError(run(['-o', 'yaml', '--', '--secure-port=1']), 'Expected --output=yaml to be one of: text, json')
+    assertUsageError(run(['-o', 'yaml', '--', '--secure-port=1']), 'error: invalid argument "yaml" for "--output" flag: must be one of text, json\n')
   })
 })

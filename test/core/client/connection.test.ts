@@ -377,13 +377,19 @@ describe('core/client: connection resolution', () => {
       assert.equal(err.display, 'Error in configuration: \n* context was not found for specified context: nope\n* no server found for cluster "nope"')
     })
 
-    it('refuses exec and auth-provider users as not supported yet, unless credentials are given as flags', () => {
-      const exec = thrown(() => resolve({ context: 'exec' }))
-      assert.match(exec.message, /^user "exec-user" authenticates with an exec credential plugin \(cloud-login\), which is not supported yet/)
+    it('refuses auth-provider users as not supported, unless credentials are given as flags', () => {
       assert.match(thrown(() => resolve({ context: 'oidc' })).message, /the auth-provider plugin "oidc", which is not supported yet/)
+    })
+
+    it("checks an exec user's entry as clientcmd does, with kubectl's texts", () => {
+      // kubectl 1.32: `error: interactiveMode must be specified for exec-user to use exec authentication plugin`.
+      assert.equal(thrown(() => resolve({ context: 'exec' })).display, 'error: interactiveMode must be specified for exec-user to use exec authentication plugin')
+    })
+
+    it('runs no exec plugin when credentials are given as flags (the token wins, as in client-go)', () => {
       const conn = resolve({ context: 'exec', token: 'given' })
       assert.deepEqual(conn.headers, { Authorization: 'Bearer given' })
-      assert.match(conn.warnings.join('\n'), /ignoring an exec credential plugin \(cloud-login\) of user "exec-user"/)
+      assert.equal(conn.credentialPlugin, undefined)
     })
 
     it('refuses a proxy-url, which is not supported yet', () => {

@@ -9,6 +9,20 @@ import { TlsConfigError, prepareServing, type ServingOptions, type ServingTls } 
 import { CIPHER_SUITES } from '../../../src/core/options/enums.js'
 import { baseOptions, handshake, makeCa, makeLeaf, startServer, tmpDir, writePair, x509 } from './helpers.js'
 
+/** Go's default TLS 1.2 suites (crypto/tls defaultCipherSuites) in OpenSSL's names, in Go's order. */
+const GO_DEFAULTS_OPENSSL = [
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+  'ECDHE-ECDSA-AES128-SHA',
+  'ECDHE-RSA-AES128-SHA',
+  'ECDHE-ECDSA-AES256-SHA',
+  'ECDHE-RSA-AES256-SHA',
+].join(':')
+
 describe('server/tls: versions, cipher suites and ALPN', function () {
   let root: string
   /** One shared cert dir: the RSA CA and serving pair are generated once. */
@@ -60,7 +74,7 @@ describe('server/tls: versions, cipher suites and ALPN', function () {
     it('VersionTLS10 lowers the security level (and says so) so that TLS 1.0 handshakes work', async () => {
       const serving = await prepareServing(opts({ minVersion: 'VersionTLS10' }))
       assert.equal(serving.secureOptions.minVersion, 'TLSv1')
-      assert.equal(serving.secureOptions.ciphers, `${tls.DEFAULT_CIPHERS}:@SECLEVEL=0`)
+      assert.equal(serving.secureOptions.ciphers, `${GO_DEFAULTS_OPENSSL}:@SECLEVEL=0`)
       assert.ok(serving.warnings.some((w) => /security level is lowered to 0/.test(w)))
       await withServer(serving, async (s) => {
         const result = await handshake(s, { minVersion: 'TLSv1', maxVersion: 'TLSv1', ciphers: 'DEFAULT:@SECLEVEL=0' })
@@ -69,13 +83,26 @@ describe('server/tls: versions, cipher suites and ALPN', function () {
       })
     })
 
-    it('keeps Node defaults (TLS 1.2 minimum, default suites) when nothing is set', async () => {
+    it("serves TLS 1.2 and up with Go's default suites when nothing is set", async () => {
       const serving = await prepareServing(opts({}))
       assert.equal(serving.secureOptions.minVersion, undefined)
-      assert.equal(serving.secureOptions.ciphers, undefined)
+      assert.equal(serving.secureOptions.ciphers, GO_DEFAULTS_OPENSSL)
       await withServer(serving, async (s) => {
         const legacy = await handshake(s, { minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT:@SECLEVEL=0' })
         assert.equal(legacy.ok, false)
+        // Go's defaults: ECDHE with AES-GCM, ChaCha20-Poly1305 or AES-CBC-SHA.
+        for (const accepted of ['ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-RSA-CHACHA20-POLY1305', 'ECDHE-RSA-AES128-SHA', 'ECDHE-RSA-AES256-SHA']) {
+          const result = await handshake(s, { maxVersion: 'TLSv1.2', ciphers: accepted })
+          assert.ok(result.ok, `${accepted}: ${!result.ok ? result.error.message : ''}`)
+        }
+        // Not theirs: static-RSA key exchange, CBC with SHA-256/384, DHE, 3DES.
+        for (const refused of ['AES128-SHA', 'AES128-GCM-SHA256', 'AES256-SHA', 'ECDHE-RSA-AES128-SHA256', 'ECDHE-RSA-AES256-SHA384', 'DHE-RSA-AES128-GCM-SHA256']) {
+          const result = await handshake(s, { maxVersion: 'TLSv1.2', ciphers: refused })
+          assert.equal(result.ok, false, `${refused} was accepted`)
+        }
+        const modern = await handshake(s)
+        assert.ok(modern.ok)
+        assert.equal(modern.protocol, 'TLSv1.3')
       })
     })
 

@@ -4,6 +4,7 @@ import { writeObject } from '../negotiation.js'
 import { toTable } from '../table.js'
 import type { Cause } from '../status-errors.js'
 import { type Scope, forbidden, includeObject, listOptionsInvalid, selection, responseOutput } from './scope.js'
+import { writeJsonListStream } from './list-stream.js'
 
 function parseLimit(value: string | null): number {
   if (value === null || value === '') return 0
@@ -32,9 +33,16 @@ export async function listHandler(scope: Scope): Promise<void> {
   const rvMatch = query.get('resourceVersionMatch') ?? ''
   const rv = query.get('resourceVersion') ?? ''
   validateListOptions(query, rv, rvMatch)
+  const limit = parseLimit(query.get('limit'))
+  // A whole list in JSON is written as it is read (pages come with no limit and continue).
+  if (limit === 0 && !query.get('continue') && output.kind === 'json' && (output.formats?.[0] ?? 'json') === 'json') {
+    const stream = await store.streamList({ ...selection(scope), resourceVersion: rv, resourceVersionMatch: rvMatch })
+    await writeJsonListStream(scope.res, { kind: `${store.strategy.kind}List`, apiVersion: store.apiVersion, metadata: { resourceVersion: stream.resourceVersion } }, stream)
+    return
+  }
   const result = await store.list({
     ...selection(scope),
-    limit: parseLimit(query.get('limit')),
+    limit,
     ...(query.get('continue') ? { continue: query.get('continue')! } : {}),
     resourceVersion: rv,
     resourceVersionMatch: rvMatch,

@@ -22,6 +22,8 @@ export interface Scope {
   minRequestTimeoutSeconds?: number
   /** `--delete-collection-workers` (default 1). */
   deleteCollectionWorkers?: number
+  /** The server's log (klog verbosity levels). */
+  log?: (level: number, msg: string) => void
 }
 
 /** The representation of the answer, from the Accept header (custom resources have no protobuf). */

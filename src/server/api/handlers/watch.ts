@@ -4,6 +4,7 @@
  * definitions on the first only) or protobuf (`…;stream=watch`: length-prefixed WatchEvent
  * envelopes), BOOKMARKs when allowed, an ERROR event (410 Expired) when the resourceVersion is
  * compacted, and the end after `timeoutSeconds` (the reference's 30–60 minutes when absent).
+ * Events go at the client's pace, and a watcher that stops reading is closed (watch-sender.ts).
  * The reference's WatchList options (`sendInitialEvents` with `resourceVersionMatch=NotOlderThan`)
  * are defaulted and validated as its ListOptions are.
  */
@@ -13,6 +14,7 @@ import { PROTOBUF_WATCH_MEDIA_TYPE, type ProtobufCodec } from '../../../core/pro
 import { negotiateWatchOutput, protobufCodec } from '../negotiation.js'
 import { toTable } from '../table.js'
 import { type Scope, forbidden, includeObject, listOptionsInvalid, selection } from './scope.js'
+import { WatchSender } from './watch-sender.js'
 
 /** How often bookmarks are sent when allowed (the reference: about once a minute). */
 export const BOOKMARK_INTERVAL_MS = Number(process.env.CLIENT_WATCH_BOOKMARK_INTERVAL_MS ?? '') || 60_000
@@ -71,19 +73,21 @@ export async function watchHandler(scope: Scope): Promise<void> {
 
   let lastRv = query.get('resourceVersion') ?? ''
   let first = true
+  let stop = () => {}
+  const resource = `${store.strategy.group ? `${scope.ctx.info.resource ?? ''}.${store.strategy.group}` : (scope.ctx.info.resource ?? '')}`
+  const sender = new WatchSender(res, (buffered) => {
+    scope.log?.(1, `Forcing ${resource} watcher close due to unresponsiveness: ${scope.ctx.url.pathname}${scope.ctx.url.search}. buffered events = ${buffered}`)
+    stop()
+  })
   const write = (ev: ApiWatchEvent) => {
-    if (res.writableEnded || res.destroyed) return
+    if (res.writableEnded) return
     let object: unknown = ev.object
     if (output.kind === 'table' && (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED')) {
       const obj = ev.object as Parameters<typeof store.strategy.table.cells>[0]
       object = toTable(store.strategy.table, [obj], { resourceVersion: obj.metadata.resourceVersion }, { apiVersion: output.apiVersion, include, noHeaders: !first })
       first = false
     }
-    if (protobuf) {
-      ;(res as { write(chunk: Buffer): boolean }).write(codec!.encodeWatchFrame(ev.type, object as Record<string, unknown>, store.apiVersion))
-      return
-    }
-    ;(res as { write(chunk: string): boolean }).write(`${JSON.stringify({ type: ev.type, object })}\n`)
+    sender.send(protobuf ? codec!.encodeWatchFrame(ev.type, object as Record<string, unknown>, store.apiVersion) : `${JSON.stringify({ type: ev.type, object })}\n`)
   }
   if (initialError || !watch) {
     if (initialError) write(initialError)
@@ -91,6 +95,7 @@ export async function watchHandler(scope: Scope): Promise<void> {
     return
   }
   const w = watch
+  stop = () => w.cancel()
   const timer = timeoutMs > 0 ? setTimeout(() => w.cancel(), timeoutMs) : undefined
   const bookmarkTimer = bookmarks
     ? setInterval(() => {
@@ -108,8 +113,11 @@ export async function watchHandler(scope: Scope): Promise<void> {
       if (ev.type !== 'ERROR') lastRv = String((ev.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? lastRv)
       write(ev)
       if (ev.type === 'ERROR') break
+      // The state the watch starts from goes at the client's pace; changes wait in the sender.
+      if (ev.initial) await sender.settled()
     }
   } finally {
+    sender.stop()
     clearTimeout(timer)
     if (bookmarkTimer) clearInterval(bookmarkTimer)
     w.cancel()

@@ -1,14 +1,18 @@
 /**
  * The built-in kinds as data: each is the generated ResourceInfo (names, scope, verbs) plus a
  * small set of overrides (defaulting, validation, field selectors, Table columns) where the
- * reference's behaviour shows in kubectl's output. Everything else is the common strategy.
+ * reference's behaviour shows in kubectl's output. Everything else is the common strategy. The
+ * validation itself is in ../validation/, one file per API group.
  */
 import { deepEqual } from '../../../core/patch/index.js'
 import { RESOURCES, type ResourceInfo } from '../generated/resources.js'
-import { privilegedAllowed } from './capabilities.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
-import { type Strategy, invalidValue, isDNS1123Subdomain, requiredValue } from '../registry/strategy.js'
-import type { Cause } from '../status-errors.js'
+import { type Strategy, isDNS1123Subdomain } from '../registry/strategy.js'
+import { validateWorkload } from '../validation/apps.js'
+import { validateCronJob } from '../validation/batch.js'
+import { isDNS1035Label, validatePod, validateSecret, validateService } from '../validation/core.js'
+import { isPathSegmentName, validateRoleBinding } from '../validation/rbac.js'
+import { validatePriorityClass } from '../validation/scheduling.js'
 import { AGE_COLUMN, type ColumnDefinition, DEFAULT_COLUMNS, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
 
 type Obj = Record<string, unknown>
@@ -35,28 +39,6 @@ function specOf(o: KubeObject): Obj {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o
   void _m, void _s, void _a, void _k
   return rest
-}
-
-const DNS1035_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?'
-const DNS1035_RE = new RegExp(`^${DNS1035_FMT}$`)
-
-/** apimachinery validation.IsDNS1035Label (Service names). */
-export function isDNS1035Label(value: string): string[] {
-  const errs: string[] = []
-  if (value.length > 63) errs.push('must be no more than 63 characters')
-  if (!DNS1035_RE.test(value)) {
-    errs.push(
-      `a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '${DNS1035_FMT}')`,
-    )
-  }
-  return errs
-}
-
-/** path.ValidatePathSegmentName (RBAC names such as `system:basic-user`). */
-export function isPathSegmentName(value: string): string[] {
-  if (value === '.' || value === '..') return [`may not be '${value}'`]
-  for (const bad of ['/', '%']) if (value.includes(bad)) return [`may not contain '${bad}'`]
-  return []
 }
 
 /** Kinds whose status is owned by the status subresource: reset on create, kept on update. */
@@ -204,28 +186,6 @@ export function defaultPodSpec(spec: Obj): void {
   defaultContainers(spec.initContainers)
 }
 
-function validatePodSpec(spec: unknown, path: string): Cause[] {
-  const s = obj(spec)
-  const containers = arr(s.containers)
-  if (containers.length === 0) return [requiredValue(`${path}.containers`, '')]
-  const causes: Cause[] = []
-  containers.forEach((c, i) => {
-    const co = obj(c)
-    if (!str(co.name)) causes.push(requiredValue(`${path}.containers[${i}].name`, ''))
-    if (!str(co.image)) causes.push(requiredValue(`${path}.containers[${i}].image`, ''))
-  })
-  if (!privilegedAllowed()) {
-    for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
-      arr(s[list]).forEach((c, i) => {
-        if (obj(obj(c).securityContext).privileged === true) {
-          causes.push({ reason: 'FieldValueForbidden', message: 'Forbidden: disallowed by cluster policy', field: `${path}.${list}[${i}].securityContext.privileged` })
-        }
-      })
-    }
-  }
-  return causes
-}
-
 const pods: KindOverrides = {
   generation: false,
   defaults(o) {
@@ -237,7 +197,7 @@ const pods: KindOverrides = {
   prepareForCreate(o) {
     o.status = { phase: 'Pending', qosClass: 'BestEffort' }
   },
-  validate: (o) => validatePodSpec(o.spec, 'spec'),
+  validate: validatePod,
   selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
   fields: (o) => {
     const spec = obj(o.spec)
@@ -270,22 +230,6 @@ const pods: KindOverrides = {
 }
 
 // ---- workloads ----
-
-function selectorMatchesTemplate(o: KubeObject): Cause[] {
-  const spec = obj(o.spec)
-  const selector = spec.selector
-  if (!isPlainObject(selector)) return [requiredValue('spec.selector', '')]
-  const matchLabels = obj(selector.matchLabels)
-  if (Object.keys(matchLabels).length === 0 && arr(selector.matchExpressions).length === 0) {
-    return [{ reason: 'FieldValueInvalid', message: 'Invalid value: "null": empty selector is invalid for deployment', field: 'spec.selector' }]
-  }
-  const labels = obj(obj(obj(spec.template).metadata).labels)
-  const causes: Cause[] = []
-  if (!Object.entries(matchLabels).every(([k, v]) => labels[k] === v)) {
-    causes.push(invalidValue('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'))
-  }
-  return [...causes, ...validatePodSpec(obj(spec.template).spec, 'spec.template.spec')]
-}
 
 function defaultTemplate(spec: Obj): void {
   const template = obj(spec.template)
@@ -328,7 +272,7 @@ const deployments: KindOverrides = {
   prepareForCreate(o) {
     o.status = {}
   },
-  validate: selectorMatchesTemplate,
+  validate: validateWorkload,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -390,7 +334,7 @@ const replicasets: KindOverrides = {
   prepareForCreate(o) {
     o.status = { replicas: 0 }
   },
-  validate: selectorMatchesTemplate,
+  validate: validateWorkload,
   ...replicaFields,
   table: replicaTable(),
 }
@@ -422,7 +366,7 @@ const statefulsets: KindOverrides = {
   prepareForCreate(o) {
     o.status = { replicas: 0, availableReplicas: 0 }
   },
-  validate: selectorMatchesTemplate,
+  validate: validateWorkload,
   table: {
     definitions: [NAME_COLUMN, col('Ready', 'Number of the pod with ready state'), AGE_COLUMN],
     cells: (o, now) => [o.metadata.name, `${num(obj(o.status).readyReplicas)}/${typeof obj(o.spec).replicas === 'number' ? obj(o.spec).replicas : 1}`, age(o, now)],
@@ -440,7 +384,7 @@ const daemonsets: KindOverrides = {
   prepareForCreate(o) {
     o.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }
   },
-  validate: selectorMatchesTemplate,
+  validate: validateWorkload,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -502,7 +446,7 @@ const cronjobs: KindOverrides = {
   prepareForCreate(o) {
     o.status = {}
   },
-  validate: (o) => (str(obj(o.spec).schedule) ? [] : [requiredValue('spec.schedule', '')]),
+  validate: validateCronJob,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -577,18 +521,7 @@ const services: KindOverrides = {
     if (spec.clusterIPs === undefined && oldSpec.clusterIPs !== undefined) spec.clusterIPs = oldSpec.clusterIPs
     o.spec = spec
   },
-  validate: (o) => {
-    const spec = obj(o.spec)
-    const causes: Cause[] = []
-    const types = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName']
-    if (!types.includes(str(spec.type))) causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(spec.type)}: supported values: ${types.map((t) => `"${t}"`).join(', ')}`, field: 'spec.type' })
-    if (spec.type !== 'ExternalName' && arr(spec.ports).length === 0 && spec.clusterIP !== 'None') causes.push(requiredValue('spec.ports', ''))
-    arr(spec.ports).forEach((p, i) => {
-      const port = obj(p).port
-      if (typeof port !== 'number' || port < 1 || port > 65535) causes.push(invalidValue(`spec.ports[${i}].port`, port, 'must be between 1 and 65535, inclusive'))
-    })
-    return causes
-  },
+  validate: validateService,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -613,16 +546,7 @@ const secrets: KindOverrides = {
   defaults(o) {
     o.type ??= 'Opaque'
   },
-  validate: (o) => {
-    const causes: Cause[] = []
-    for (const field of ['data', 'stringData']) {
-      const map = o[field]
-      if (map === undefined || map === null) continue
-      if (!isPlainObject(map)) causes.push(invalidValue(field, map, 'must be a map'))
-      else for (const key of Object.keys(map)) if (!/^[-._a-zA-Z0-9]+$/.test(key)) causes.push(invalidValue(field, key, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"))
-    }
-    return causes
-  },
+  validate: validateSecret,
   selectableFields: ['type'],
   fields: (o) => ({ type: str(o.type) }),
   table: {
@@ -744,16 +668,8 @@ function bindingTable(): TableColumns {
   }
 }
 
-const validateRoleRef = (o: KubeObject): Cause[] => {
-  const ref = obj(o.roleRef)
-  const causes: Cause[] = []
-  if (!str(ref.name)) causes.push(requiredValue('roleRef.name', ''))
-  if (!['Role', 'ClusterRole'].includes(str(ref.kind))) causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(str(ref.kind))}: supported values: "Role", "ClusterRole"`, field: 'roleRef.kind' })
-  return causes
-}
-
 const rbacRole: KindOverrides = { validateName: isPathSegmentName, table: CREATED_AT }
-const rbacBinding: KindOverrides = { validateName: isPathSegmentName, validate: validateRoleRef, table: bindingTable() }
+const rbacBinding: KindOverrides = { validateName: isPathSegmentName, validate: validateRoleBinding, table: bindingTable() }
 
 // ---- the rest ----
 
@@ -761,7 +677,7 @@ const priorityclasses: KindOverrides = {
   defaults(o) {
     o.preemptionPolicy ??= 'PreemptLowerPriority'
   },
-  validate: (o) => (typeof o.value === 'number' ? [] : [requiredValue('value', '')]),
+  validate: validatePriorityClass,
   table: {
     definitions: [NAME_COLUMN, col('Value', 'The value of this priority class.', 0, 'integer'), col('Global-Default', 'globalDefault specifies whether this PriorityClass should be considered as the default priority.', 0, 'boolean'), AGE_COLUMN, col('PreemptionPolicy', 'PreemptionPolicy is the Policy for preempting pods with lower priority.')],
     cells: (o, now) => [o.metadata.name, num(o.value), o.globalDefault === true, age(o, now), str(o.preemptionPolicy)],

@@ -1,30 +1,9 @@
 /** core/v1 ConfigMap: namespaced, DNS-1123 subdomain names, config-key validation, DATA column. */
 import { deepEqual } from '../../../core/patch/index.js'
-import type { Cause } from '../status-errors.js'
 import { isPlainObject, type KubeObject } from '../registry/object.js'
-import { type Strategy, invalidValue, isDNS1123Subdomain } from '../registry/strategy.js'
+import { type Strategy, isDNS1123Subdomain } from '../registry/strategy.js'
+import { validateConfigMap } from '../validation/core.js'
 import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
-
-const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/
-
-function validateConfigKeys(field: string, map: unknown): Cause[] {
-  if (map === undefined || map === null) return []
-  if (!isPlainObject(map)) return [invalidValue(field, map, 'must be a map')]
-  const causes: Cause[] = []
-  for (const key of Object.keys(map)) {
-    if (key.length > 253) causes.push(invalidValue(field, key, 'must be no more than 253 characters'))
-    if (!CONFIG_KEY.test(key)) {
-      causes.push(
-        invalidValue(
-          field,
-          key,
-          "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
-        ),
-      )
-    }
-  }
-  return causes
-}
 
 function dataCount(obj: KubeObject): number {
   const n = (m: unknown) => (isPlainObject(m) ? Object.keys(m).length : 0)
@@ -45,7 +24,7 @@ export const configmaps: Strategy = {
   validateName: isDNS1123Subdomain,
   prepareForCreate: () => {},
   prepareForUpdate: () => {},
-  validate: (obj) => [...validateConfigKeys('data', obj.data), ...validateConfigKeys('binaryData', obj.binaryData)],
+  validate: validateConfigMap,
   specChanged: (obj, old) => !deepEqual(obj.data, old.data) || !deepEqual(obj.binaryData, old.binaryData) || !deepEqual(obj.immutable, old.immutable),
   selectableFields: ['metadata.name', 'metadata.namespace'],
   fields: (obj) => ({ 'metadata.name': obj.metadata.name ?? '', 'metadata.namespace': obj.metadata.namespace ?? '' }),

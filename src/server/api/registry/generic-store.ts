@@ -45,6 +45,26 @@ export interface ListResult {
   remainingItemCount?: number
 }
 
+/** A list read while it is written: see GenericStore.streamList. */
+export interface ListStream {
+  resourceVersion: string
+  /** Decoded, filtered objects, a page at a time, in key order. */
+  pages: AsyncGenerator<KubeObject[]>
+}
+
+/**
+ * Keys read from the store at a time for a list without a limit: large enough that paging
+ * costs little, small enough that one page is a short turn of the event loop.
+ */
+export const LIST_PAGE_SIZE = 100
+/** Objects decoded (and then encoded by the writer) between two turns of the event loop. */
+export const LIST_DECODE_SLICE = 20
+
+/** Lets other callbacks (new connections, probes) run before a long job goes on. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
 export interface WriteOptions {
   dryRun?: boolean
   /** Records the write in metadata.managedFields (after defaulting, before validation). */
@@ -90,6 +110,8 @@ export type ApiWatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 
 export interface ApiWatchEvent {
   type: ApiWatchEventType
   object: KubeObject | Record<string, unknown>
+  /** One of the events for the state the watch starts from (delivered at the client's pace, never dropped). */
+  initial?: boolean
 }
 
 export interface WatchOptions extends Selection {
@@ -280,23 +302,16 @@ export class GenericStore {
   async list(options: ListOptions = {}): Promise<ListResult> {
     const prefix = this.prefix(options.namespace)
     const limit = options.limit && options.limit > 0 ? options.limit : 0
-    let revision = 0
     let start: string | undefined
-    // resourceVersion 0 and NotOlderThan lists accept an older state: a watch cache may answer.
-    let notOlderThan: number | undefined = options.resourceVersion === '0' && !options.continue ? 0 : undefined
+    let revision = 0
+    let notOlderThan: number | undefined
     if (options.continue) {
       if (options.resourceVersion && options.resourceVersion !== '0') throw errors.badRequest('specifying resource version is not allowed when using continue')
       const token = decodeContinue(options.continue)
       revision = token.rv
       start = prefix + token.start
-    } else if (options.resourceVersion && options.resourceVersion !== '0') {
-      const rv = parseResourceVersion(options.resourceVersion)
-      if (options.resourceVersionMatch === 'Exact') revision = rv
-      else {
-        const current = await this.store.currentRevision()
-        if (rv > current) throw errors.timeout(`Too large resource version: ${rv}, current: ${current}`)
-        notOlderThan = rv
-      }
+    } else {
+      ;({ revision, notOlderThan } = await this.readPosition(options))
     }
     const filtered = (options.labels?.length ?? 0) > 0 || (options.fields?.length ?? 0) > 0
     const items: KubeObject[] = []
@@ -307,9 +322,11 @@ export class GenericStore {
         const page = await this.store.list(prefix, {
           ...(start !== undefined ? { startKey: start } : {}),
           revision,
-          limit: limit > 0 ? Math.max(limit - items.length, filtered ? 100 : 0) : 0,
+          limit: limit > 0 ? Math.max(limit - items.length, filtered ? 100 : 0) : notOlderThan !== undefined && start === undefined ? 0 : LIST_PAGE_SIZE,
           ...(notOlderThan !== undefined && start === undefined ? { notOlderThan } : {}),
+          ...(limit === 0 ? { skipRemaining: true } : {}),
         })
+        if (page.continue) await yieldToEventLoop()
         revision = page.revision
         let stoppedAt = -1
         for (let i = 0; i < page.items.length; i++) {
@@ -343,6 +360,68 @@ export class GenericStore {
       if (remaining !== undefined) result.remainingItemCount = remaining
     }
     return result
+  }
+
+  /**
+   * Where a list without a continue token reads: resourceVersion "" the current revision of
+   * the store, "0" any state (a watch cache may answer), NotOlderThan a state at least that
+   * new (504 when the store has not reached it), Exact that revision.
+   */
+  private async readPosition(options: ListOptions): Promise<{ revision: number; notOlderThan: number | undefined }> {
+    if (options.resourceVersion === '0') return { revision: 0, notOlderThan: 0 }
+    if (!options.resourceVersion) return { revision: 0, notOlderThan: undefined }
+    const rv = parseResourceVersion(options.resourceVersion)
+    if (options.resourceVersionMatch === 'Exact') return { revision: rv, notOlderThan: undefined }
+    const current = await this.store.currentRevision()
+    if (rv > current) throw errors.timeout(`Too large resource version: ${rv}, current: ${current}`)
+    return { revision: 0, notOlderThan: rv }
+  }
+
+  /**
+   * A whole list (no limit, no continue) read page by page at one revision, for answers that
+   * are written while they are read: memory holds one page, not the collection, and the event
+   * loop gets a turn between pages. The first page is read before this resolves, so that its
+   * errors (410, 504...) are still answers; later ones end the iteration with an ApiError.
+   */
+  async streamList(options: ListOptions): Promise<ListStream> {
+    const prefix = this.prefix(options.namespace)
+    const { revision: requested, notOlderThan } = await this.readPosition(options)
+    const read = async (startKey: string | undefined, revision: number) => {
+      try {
+        return await this.store.list(prefix, {
+          ...(startKey !== undefined ? { startKey } : {}),
+          revision,
+          // A state that may be older is one read from the watch cache, already in memory.
+          limit: notOlderThan !== undefined && startKey === undefined ? 0 : LIST_PAGE_SIZE,
+          ...(notOlderThan !== undefined && startKey === undefined ? { notOlderThan } : {}),
+          skipRemaining: true,
+        })
+      } catch (err) {
+        if (err instanceof CompactedError) throw errors.expired('The resourceVersion for the provided list is too old.')
+        throw toApiError(err)
+      }
+    }
+    const first = await read(undefined, requested)
+    const self = this
+    async function* pages(): AsyncGenerator<KubeObject[]> {
+      let page = first
+      for (;;) {
+        // Decoded in slices, each a short turn of the event loop (a page from a cache can hold
+        // the whole collection).
+        for (let i = 0; i < page.items.length; i += LIST_DECODE_SLICE) {
+          const objects: KubeObject[] = []
+          for (const kv of page.items.slice(i, i + LIST_DECODE_SLICE)) {
+            const obj = self.decodeKv(kv)
+            if (self.matches(obj, options)) objects.push(obj)
+          }
+          yield objects
+        }
+        if (!page.continue || page.items.length === 0) return
+        await yieldToEventLoop()
+        page = await read(`${page.items[page.items.length - 1]!.key}\u0000`, page.revision)
+      }
+    }
+    return { resourceVersion: String(first.revision), pages: pages() }
   }
 
   private invalid(name: string, causes: Cause[]) {
@@ -586,7 +665,8 @@ export class GenericStore {
    */
   async watch(options: WatchOptions): Promise<ApiWatch> {
     const prefix = this.prefix(options.namespace)
-    const initial: ApiWatchEvent[] = []
+    // The current state, read page by page as the client takes it (see streamList).
+    let initial: AsyncGenerator<ApiWatchEvent> | undefined
     let from: number
     const rv = options.resourceVersion ?? ''
     const legacyInitial = options.sendInitialEvents === undefined && (rv === '' || rv === '0')
@@ -597,24 +677,29 @@ export class GenericStore {
         const current = await this.store.currentRevision()
         if (wanted > current) throw errors.timeout(`Too large resource version: ${wanted}, current: ${current}`)
       }
-      const page = await this.store.list(prefix).catch((e: unknown) => {
-        throw toApiError(e)
+      const state = await this.streamList({
+        ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+        ...(options.labels ? { labels: options.labels } : {}),
+        ...(options.fields ? { fields: options.fields } : {}),
       })
-      for (const kv of page.items) {
-        const obj = this.decodeKv(kv)
-        if (this.matches(obj, options)) initial.push({ type: 'ADDED', object: obj })
-      }
-      if (options.sendInitialEvents === true && options.allowWatchBookmarks) {
-        initial.push({
-          type: 'BOOKMARK',
-          object: {
-            kind: this.strategy.kind,
-            apiVersion: this.apiVersion,
-            metadata: { resourceVersion: String(page.revision), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },
-          },
-        })
-      }
-      from = page.revision + 1
+      const revision = Number(state.resourceVersion)
+      const bookmark = options.sendInitialEvents === true && options.allowWatchBookmarks
+      const self = this
+      initial = (async function* () {
+        for await (const page of state.pages) for (const object of page) yield { type: 'ADDED', object, initial: true }
+        if (bookmark) {
+          yield {
+            initial: true,
+            type: 'BOOKMARK',
+            object: {
+              kind: self.strategy.kind,
+              apiVersion: self.apiVersion,
+              metadata: { resourceVersion: String(revision), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },
+            },
+          }
+        }
+      })()
+      from = revision + 1
     } else if (rv === '' || rv === '0') {
       from = (await this.store.currentRevision()) + 1
     } else {
@@ -629,8 +714,8 @@ export class GenericStore {
     }
     const self = this
     async function* events(): AsyncGenerator<ApiWatchEvent> {
-      yield* initial
       try {
+        if (initial) yield* initial
         for await (const ev of watch) {
           const out = self.translate(ev, options)
           if (out) yield out

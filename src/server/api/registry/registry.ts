@@ -10,8 +10,8 @@ import { allocateNodePorts } from '../kinds/node-ports.js'
 import { CRD_GROUP, CRD_RESOURCE, customResourceStrategies } from '../kinds/crd.js'
 import { KINDS } from '../kinds/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
-import { ApiError, errors } from '../status-errors.js'
-import { failureStatus } from '../../http/status.js'
+import { errors } from '../status-errors.js'
+import { admitNamespaceLifecycle } from '../../admission/namespace-lifecycle.js'
 import { GarbageCollector } from '../../gc/garbage-collector.js'
 import { NamespaceController } from '../../gc/namespace-controller.js'
 import { PodGraceReaper } from '../../gc/pod-grace-reaper.js'
@@ -35,7 +35,7 @@ export class Registry {
   constructor(
     readonly store: Store,
     kinds: readonly Strategy[] = KINDS,
-    private readonly log: (level: number, msg: string) => void = () => {},
+    readonly log: (level: number, msg: string) => void = () => {},
     readonly options: RegistryOptions = {},
   ) {
     this.watchCache = watchCacheFor(store, kinds, options)
@@ -96,25 +96,9 @@ export class Registry {
     this.garbageCollector?.observe(change)
   }
 
-  /**
-   * The NamespaceLifecycle admission: a namespaced create needs its namespace, and one being
-   * terminated takes no new content (403 with the NamespaceTerminating cause).
-   */
-  private async checkNamespace(strategy: Strategy, namespace: string, name: string): Promise<void> {
-    const kv = await this.store.get(`/namespaces/${namespace}`)
-    if (!kv) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace)
-    const ns = this.lookup('', 'v1', 'namespaces')?.decode(kv.value, kv.modRevision)
-    if ((ns?.status as { phase?: unknown } | undefined)?.phase !== 'Terminating') return
-    const why = `unable to create new content in namespace ${namespace} because it is being terminated`
-    const qualifiedName = strategy.group === '' ? strategy.resource : `${strategy.resource}.${strategy.group}`
-    throw new ApiError(
-      failureStatus(403, 'Forbidden', `${qualifiedName} "${name}" is forbidden: ${why}`, {
-        name,
-        ...(strategy.group ? { group: strategy.group } : {}),
-        kind: strategy.resource,
-        causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
-      }),
-    )
+  /** The NamespaceLifecycle admission plugin (src/server/admission/namespace-lifecycle.ts). */
+  private checkNamespace(strategy: Strategy, namespace: string, name: string): Promise<void> {
+    return admitNamespaceLifecycle({ store: this.store, namespaces: () => this.lookup('', 'v1', 'namespaces') }, strategy, namespace, name)
   }
 
   /**

@@ -1,0 +1,167 @@
+/**
+ * A first use as a newcomer meets it, through the built binary: usage errors in kubectl's
+ * style (one `error:` line and a hint, no usage dump, the documented exit code), a mistyped
+ * command with a suggestion, server options given before `--`, `health check --check` with a
+ * name the server does not have; then, against a real server, boolean client flags with a
+ * value, a kubeconfig user with an exec credential plugin for `health` and `patch`, and the
+ * start-up line naming the data directory. Expected texts are kubectl 1.32's where kubectl has
+ * the same error, and the issue's otherwise.
+ */
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ApiServer, BIN } from '../support/api-server.js'
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+function client(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`client ${args.join(' ')} did not exit:\n${stdout}\n${stderr}`))
+    }, 60_000)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+/** One `error:` line, the hint last, nothing on stdout, no oclif decoration or usage dump. */
+function assertUsageError(run: Run, code: number, error: string, hint: string): string[] {
+  assert.equal(run.code, code, `exit status; stderr: ${run.stderr}`)
+  assert.equal(run.stdout, '')
+  const lines = run.stderr.trimEnd().split('\n')
+  assert.equal(lines[0], error)
+  assert.equal(lines.at(-1), hint)
+  assert.equal(lines.filter((l) => l.startsWith('error:')).length, 1, run.stderr)
+  assert.doesNotMatch(run.stderr, /USAGE|FLAGS|›|Nonexistent|\n\s+at /)
+  return lines
+}
+
+describe('first use (built binary)', function () {
+  this.timeout(120_000)
+
+  describe('usage errors in kubectl style', () => {
+    it('an unknown flag: error line and hint, exit 2 for health and flags validate, 1 for patch (as kubectl)', async () => {
+      assertUsageError(await client(['health', 'check', '--bogus']), 2, 'error: unknown flag: --bogus', "See 'client health check --help' for usage.")
+      assertUsageError(await client(['health', 'watch', '--once', '--bogus']), 2, 'error: unknown flag: --bogus', "See 'client health watch --help' for usage.")
+      assertUsageError(await client(['flags', 'validate', '--bogus']), 2, 'error: unknown flag: --bogus', "See 'client flags validate --help' for usage.")
+      assertUsageError(await client(['patch', '--bogus']), 1, 'error: unknown flag: --bogus', "See 'client patch --help' for usage.")
+      // server start reports it as the server does (exit 1), with the same first and last lines.
+      assertUsageError(await client(['server', 'start', '--bogus']), 1, 'error: unknown flag: --bogus', "See 'client server start --help' for usage.")
+    })
+
+    it('a flag value kubectl would refuse', async () => {
+      assertUsageError(
+        await client(['health', 'check', '--insecure-skip-tls-verify=maybe']),
+        2,
+        'error: invalid argument "maybe" for "--insecure-skip-tls-verify" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
+        "See 'client health check --help' for usage.",
+      )
+      assertUsageError(await client(['health', 'check', '--check']), 2, 'error: flag needs an argument: --check', "See 'client health check --help' for usage.")
+    })
+
+    it('a mistyped command suggests the nearest, exit 1 (as kubectl)', async () => {
+      const run = await client(['server', 'strat'])
+      const lines = assertUsageError(run, 1, 'error: unknown command "server strat" for "client"', "See 'client --help' for usage.")
+      assert.deepEqual(lines.slice(1, -1), ['', 'Did you mean this?', '\tserver start', ''])
+      assertUsageError(await client(['bogus']), 1, 'error: unknown command "bogus" for "client"', "See 'client --help' for usage.")
+    })
+
+    it('server options given to flags validate without -- say they go after --', async () => {
+      const run = await client(['flags', 'validate', '--secure-port=0'])
+      const lines = assertUsageError(run, 2, 'error: unknown flag: --secure-port', "See 'client flags validate --help' for usage.")
+      assert.deepEqual(lines.slice(1, -1), ["Server options go after '--': client flags validate -- --secure-port=0"])
+    })
+  })
+
+  describe('against a real server', () => {
+    let server: ApiServer
+    let tmp: string
+    // The administrator's certificate (written with --write-kubeconfig): the requests stay
+    // allowed whatever authentication and authorization the server runs.
+    const admin = () => [`--client-certificate=${server.certDir}/admin.crt`, `--client-key=${server.certDir}/admin.key`]
+    const target = () => [`--server=https://127.0.0.1:${server.port}`, `--certificate-authority=${server.certDir}/ca.crt`, ...admin()]
+
+    before(async () => {
+      tmp = mkdtempSync(join(tmpdir(), 'client-first-use-'))
+      server = await ApiServer.start({ waitFor: 'ready', args: [`--write-kubeconfig=${join(tmp, 'admin.kubeconfig')}`] })
+    })
+    after(async () => {
+      await server?.stop()
+      if (tmp) rmSync(tmp, { recursive: true, force: true })
+    })
+
+    it('the start-up log names the data directory by its full path', () => {
+      assert.ok(server.logs.split('\n').some((l) => l.endsWith(`] Storing data in ${server.dataDir}`)), server.logs)
+    })
+
+    it('health check --check takes a name; an unknown one is a usage error (exit 2) listing the checks', async () => {
+      const known = await client(['health', 'check', '--check', 'store', ...target()])
+      assert.equal(known.code, 0, known.stderr)
+      assert.match(known.stdout, /^readyz\/store: healthy \(200, /)
+      const unknown = await client(['health', 'check', '--check', 'nosuch', ...target()])
+      const lines = assertUsageError(unknown, 2, 'error: unknown check "nosuch" for /readyz', "See 'client health check --help' for usage.")
+      assert.match(lines[1]!, /^The server's readyz checks: ping, log, store, .*shutdown$/)
+      const asPath = await client(['health', 'check', '--check', '/readyz/store', '--wait', '--timeout', '30s', ...target()])
+      const pathLines = assertUsageError(asPath, 2, 'error: unknown check "/readyz/store" for /readyz', "See 'client health check --help' for usage.")
+      assert.equal(pathLines[1], "--check takes a check's name: --check store")
+    })
+
+    it('boolean client flags take a value, as kubectl: --insecure-skip-tls-verify=true|false', async () => {
+      const address = `--server=https://127.0.0.1:${server.port}`
+      const skip = await client(['health', 'check', address, '--insecure-skip-tls-verify=true', ...admin()])
+      assert.equal(skip.code, 0, skip.stdout + skip.stderr)
+      const verify = await client(['health', 'check', address, '--insecure-skip-tls-verify=false', ...admin()])
+      assert.equal(verify.code, 3, verify.stdout)
+      assert.match(verify.stdout, /x509: certificate signed by unknown authority/)
+      const patch = await client(['patch', address, '--insecure-skip-tls-verify=true', ...admin(), 'namespace', 'default', '-p', '{"metadata":{"labels":{"first-use":"bool"}}}'])
+      assert.equal(patch.code, 0, patch.stderr)
+      assert.equal(patch.stdout, 'namespace/default patched\n')
+    })
+
+    it('a kubeconfig user with an exec credential plugin works for health and patch', async () => {
+      const ran = join(tmp, 'ran')
+      const pluginFile = join(tmp, 'login.sh')
+      // The plugin hands out the administrator's certificate, as a login plugin would hand out a user's.
+      const credential = JSON.stringify({
+        apiVersion: 'client.authentication.k8s.io/v1beta1',
+        kind: 'ExecCredential',
+        status: { clientCertificateData: readFileSync(`${server.certDir}/admin.crt`, 'utf8'), clientKeyData: readFileSync(`${server.certDir}/admin.key`, 'utf8') },
+      })
+      writeFileSync(join(tmp, 'credential.json'), credential)
+      writeFileSync(pluginFile, `#!/bin/sh\necho run >> ${ran}\ncat ${join(tmp, 'credential.json')}\n`)
+      chmodSync(pluginFile, 0o755)
+      const kubeconfig = join(tmp, 'kubeconfig')
+      writeFileSync(
+        kubeconfig,
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Config',
+          clusters: [{ name: 'c', cluster: { server: `https://127.0.0.1:${server.port}`, 'certificate-authority': `${server.certDir}/ca.crt` } }],
+          users: [{ name: 'u', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1beta1', command: './login.sh' } } }],
+          contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+          'current-context': 'c',
+        }),
+      )
+      const health = await client(['health', 'check', `--kubeconfig=${kubeconfig}`])
+      assert.equal(health.code, 0, health.stdout + health.stderr)
+      const patch = await client(['patch', `--kubeconfig=${kubeconfig}`, 'namespace', 'default', '-p', '{"metadata":{"labels":{"first-use":"exec"}}}'])
+      assert.equal(patch.code, 0, patch.stderr)
+      assert.equal(patch.stdout, 'namespace/default patched\n')
+      assert.ok(existsSync(ran) && readFileSync(ran, 'utf8').split('\n').filter(Boolean).length >= 2, 'the plugin ran for each command')
+    })
+  })
+})

@@ -1,0 +1,120 @@
+/**
+ * The README's quick start, run as written: its command lines are read from README.md and run
+ * by bash, one by one, in a fresh home directory (so the data directory, the certificates and
+ * ~/.kube/client.config are new), with `client` on PATH by the README's
+ * `npm link --ignore-scripts` (into a global prefix of the test's own) and kubectl 1.32 as
+ * `kubectl`. The only change is the port: the `client` on PATH adds `--secure-port=<a free
+ * port>` to `server start`, so the test never needs 6443 (the README's default) to be free;
+ * the kubeconfig the server writes carries that port to every later step. Each step's output
+ * is checked against what kubectl and the commands are documented to print.
+ */
+import assert from 'node:assert/strict'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { freePorts } from '../support/etcd.js'
+import { KUBECTL } from '../support/kubectl-session.js'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** The `sh` code blocks of the README's "Quick start" section, as lists of lines. */
+function quickStartBlocks(): string[][] {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  const from = readme.indexOf('\n## Quick start\n')
+  assert.ok(from !== -1, 'README.md has no "## Quick start" section')
+  const to = readme.indexOf('\n## ', from + 1)
+  const section = readme.slice(from, to === -1 ? undefined : to)
+  return [...section.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1]!.split('\n').filter((l) => l.trim() !== ''))
+}
+
+/** What each step prints, in README order (the README's prose says the same). */
+const STEPS: { line: RegExp; stdout: RegExp }[] = [
+  { line: /^client health check --kubeconfig ~\/\.kube\/client\.config --wait /, stdout: /^readyz: healthy \(200, [\d.]+ms\)\n$/ },
+  { line: /^kubectl --kubeconfig ~\/\.kube\/client\.config create namespace demo$/, stdout: /^namespace\/demo created\n$/ },
+  { line: /^kubectl .* create deployment web --image=nginx -n demo$/, stdout: /^deployment\.apps\/web created\n$/ },
+  { line: /^kubectl .* get deployments -n demo$/, stdout: /^NAME +READY +UP-TO-DATE +AVAILABLE +AGE\nweb +0\/1 +0 +0 +\d+s\n$/ },
+  { line: /^client patch --kubeconfig ~\/\.kube\/client\.config deployment web -n demo -p /, stdout: /^deployment\.apps\/web patched\n$/ },
+]
+
+describe("README: the quick start, as written (end to end)", function () {
+  this.timeout(180_000)
+  let home: string
+  let server: ChildProcess | undefined
+  let serverLog = ''
+  let env: NodeJS.ProcessEnv
+
+  before(async function () {
+    if (!existsSync(KUBECTL)) {
+      if (process.env.CI) throw new Error(`${KUBECTL} is missing: the quick start test cannot run in CI`)
+      this.skip()
+    }
+    home = mkdtempSync(join(tmpdir(), 'client-quick-start-'))
+    // The README's second set-up command, into a global prefix of the test's own.
+    const prefix = join(home, 'npm-global')
+    const link = spawnSync('npm', ['link', '--ignore-scripts'], { cwd: root, encoding: 'utf8', env: { ...process.env, npm_config_prefix: prefix }, timeout: 120_000 })
+    assert.equal(link.status, 0, `npm link --ignore-scripts failed: ${link.stderr}`)
+    assert.doesNotMatch(link.stderr, /warn/i, 'npm link prints no warning')
+    const linked = join(prefix, 'bin/client')
+    assert.ok(existsSync(linked), `npm link put no client in ${prefix}/bin`)
+    const bin = join(home, 'bin')
+    mkdirSync(bin)
+    const [port] = await freePorts(1)
+    // The linked `client`, plus the test's port for `server start`.
+    writeFileSync(
+      join(bin, 'client'),
+      `#!/bin/sh\nif [ "$1" = server ] && [ "$2" = start ]; then exec "${linked}" "$@" --secure-port=${port}; fi\nexec "${linked}" "$@"\n`,
+    )
+    writeFileSync(join(bin, 'kubectl'), `#!/bin/sh\nexec "${KUBECTL}" "$@"\n`)
+    chmodSync(join(bin, 'client'), 0o755)
+    chmodSync(join(bin, 'kubectl'), 0o755)
+    env = { PATH: `${bin}:${process.env.PATH}`, HOME: home, LANG: 'C.UTF-8', NO_COLOR: '1' }
+  })
+
+  after(async () => {
+    if (server?.exitCode === null) {
+      server.kill('SIGKILL')
+      await sleep(200)
+    }
+    if (home) rmSync(home, { recursive: true, force: true })
+  })
+
+  it('starts the server, waits, runs each kubectl and client step, and stops on Ctrl-C', async () => {
+    const blocks = quickStartBlocks()
+    assert.equal(blocks.length, 2, 'the quick start has a start block and a steps block')
+    const [startBlock, steps] = blocks as [string[], string[]]
+    assert.equal(startBlock.length, 1)
+    assert.match(startBlock[0]!, /^client server start /)
+    assert.equal(steps.length, STEPS.length, `the quick start has ${steps.length} steps, the test knows ${STEPS.length}`)
+
+    // Start, as written; `exec` makes the server the process we hold (stopped by its PID).
+    server = spawn('bash', ['-c', `exec ${startBlock[0]}`], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    server.stdout!.on('data', (d) => (serverLog += d))
+    server.stderr!.on('data', (d) => (serverLog += d))
+
+    // Wait: the second block runs once the server has written the kubeconfig.
+    const kubeconfig = join(home, '.kube/client.config')
+    for (let i = 0; i < 600 && !existsSync(kubeconfig); i++) {
+      assert.equal(server.exitCode, null, `the server exited:\n${serverLog}`)
+      await sleep(100)
+    }
+    assert.ok(existsSync(kubeconfig), `no ${kubeconfig} after 60 s:\n${serverLog}`)
+    assert.ok(existsSync(join(home, '.local/state/client/certs/ca.crt')), 'the certificates are in the per-user state directory')
+
+    for (const [i, line] of steps.entries()) {
+      const step = STEPS[i]!
+      assert.match(line, step.line, `quick start step ${i + 1} changed: ${line}`)
+      const run = spawnSync('bash', ['-c', line], { env, encoding: 'utf8', timeout: 90_000 })
+      assert.equal(run.status, 0, `step ${i + 1} (${line}) failed:\n${run.stdout}${run.stderr}\nserver:\n${serverLog.slice(-2000)}`)
+      assert.match(run.stdout, step.stdout, `step ${i + 1} (${line}) printed:\n${run.stdout}`)
+    }
+
+    // Stop with Ctrl-C: a graceful shutdown that exits 0.
+    const exited = new Promise<number | null>((resolve) => server!.once('exit', (code) => resolve(code)))
+    server.kill('SIGINT')
+    assert.equal(await exited, 0, serverLog.slice(-2000))
+    assert.match(serverLog, new RegExp(`\\] Storing data in ${home}/\\.local/share/client/data\\n`), `the start-up log names the fresh data directory:\n${serverLog}`)
+  })
+})

@@ -1,0 +1,138 @@
+/**
+ * Whole lists written while they are read (issue 13 item 7), on both stores: the answer is
+ * the complete `<Kind>List` across store pages, in key order, filtered; and under ten times
+ * the in-flight limit of clients listing a large collection without pause, probes on new
+ * connections are still answered and memory comes back afterwards. The bounds are generous
+ * (a shared 2-core machine); bench/overload.bench.js measures the figures.
+ */
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { connect as http2Connect } from 'node:http2'
+import { request as httpsRequest } from 'node:https'
+import { fileURLToPath } from 'node:url'
+import { ApiServer } from '../../support/api-server.js'
+import { describeEachStore } from '../../support/stores.js'
+
+const PATH = '/api/v1/namespaces/default/configmaps'
+const LOAD_SCRIPT = fileURLToPath(new URL('../../../bench/support/list-load.js', import.meta.url))
+
+function rssMiB(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+}
+
+/** Creates ConfigMaps `<prefix>-<i>` over one HTTP/2 connection, eight at a time. */
+async function createMany(server: ApiServer, prefix: string, count: number, bytes: number, labels: (i: number) => Record<string, string> = () => ({})): Promise<void> {
+  const session = http2Connect(`https://127.0.0.1:${server.port}`, { rejectUnauthorized: false })
+  const filler = 'x'.repeat(bytes)
+  let next = 0
+  const post = (i: number) =>
+    new Promise<number>((resolve, reject) => {
+      const stream = session.request({ ':method': 'POST', ':path': PATH, 'content-type': 'application/json' })
+      let status = 0
+      stream.on('response', (h) => (status = Number(h[':status'])))
+      stream.resume()
+      stream.on('end', () => resolve(status))
+      stream.on('error', reject)
+      stream.end(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${prefix}-${String(i).padStart(4, '0')}`, labels: labels(i) }, data: { filler } }))
+    })
+  const worker = async () => {
+    while (next < count) {
+      const i = next++
+      for (;;) {
+        const status = await post(i)
+        if (status === 201) break
+        if (status !== 429) throw new Error(`creating ${prefix}-${i}: ${status}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+  }
+  try {
+    await Promise.all(Array.from({ length: 4 }, worker))
+  } finally {
+    session.close()
+  }
+}
+
+/** A GET on a new TLS connection: its status, or 0 when nothing came within 5 s. */
+function probe(port: number, path: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = httpsRequest({ host: '127.0.0.1', port, path, agent: false, rejectUnauthorized: false }, (res) => {
+      res.resume()
+      resolve(res.statusCode!)
+    })
+    req.setTimeout(5000, () => {
+      req.destroy()
+      resolve(0)
+    })
+    req.on('error', () => resolve(0))
+    req.end()
+  })
+}
+
+describeEachStore('lists written as they are read', 'list-stream', function (store) {
+  this.timeout(240_000)
+  let server: ApiServer
+
+  before(async function () {
+    this.timeout(120_000)
+    server = await ApiServer.start({ args: [...store.args, '--max-requests-inflight=5', '--max-mutating-requests-inflight=5'], waitFor: 'ready' })
+    // 250 objects: three store pages of 100.
+    await createMany(server, 'cm', 250, 10_000, (i) => ({ parity: i % 2 === 0 ? 'even' : 'odd' }))
+  })
+  after(async () => {
+    await server?.stop()
+  })
+
+  it('answers the whole list across store pages, in order, filtered, at one resourceVersion', async () => {
+    for (const [query, expected] of [
+      ['', 250],
+      ['?labelSelector=parity%3Deven', 125],
+      ['?resourceVersion=0', 250],
+    ] as const) {
+      const reply = await server.get(`${PATH}${query}`)
+      assert.equal(reply.status, 200)
+      assert.equal(reply.headers['content-type'], 'application/json')
+      const list = JSON.parse(reply.body)
+      assert.equal(list.kind, 'ConfigMapList')
+      assert.equal(list.apiVersion, 'v1')
+      assert.match(list.metadata.resourceVersion, /^\d+$/)
+      assert.deepEqual(Object.keys(list), ['kind', 'apiVersion', 'metadata', 'items'])
+      const names = list.items.map((o: { metadata: { name: string } }) => o.metadata.name)
+      assert.equal(names.length, expected, `${query}: ${names.length} items`)
+      assert.deepEqual(names, [...names].sort(), `${query}: key order`)
+      assert.equal(new Set(names).size, names.length, `${query}: no duplicates`)
+      for (const item of list.items) assert.equal(Number(item.metadata.resourceVersion) <= Number(list.metadata.resourceVersion), true)
+    }
+  })
+
+  it('answers probes on new connections under 10x the in-flight limit of listing clients, and memory comes back', async () => {
+    const idle = rssMiB(server.pid)
+    const load = spawn(process.execPath, [LOAD_SCRIPT, `https://127.0.0.1:${server.port}${PATH}`, '50', '12'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    load.stdout!.on('data', (d) => (out += d))
+    const done = new Promise<void>((resolve) => load.once('exit', () => resolve()))
+    const statuses: number[] = []
+    let peak = idle
+    try {
+      await new Promise((r) => setTimeout(r, 1500))
+      while (load.exitCode === null) {
+        statuses.push(await probe(server.port, '/livez'))
+        peak = Math.max(peak, rssMiB(server.pid))
+        await new Promise((r) => setTimeout(r, 500))
+      }
+    } finally {
+      await done
+    }
+    const counts = JSON.parse(out) as { ok: number; tooManyRequests: number; errors: number }
+    assert.ok(counts.ok > 0, `the load listed nothing: ${out}`)
+    assert.ok(statuses.length >= 3, `only ${statuses.length} probes ran`)
+    assert.deepEqual(statuses.filter((s) => s !== 200), [], `probes without a 200 in 5 s: ${statuses.join(' ')}`)
+    let after = Infinity
+    for (let i = 0; i < 30 && after >= 2 * idle + 100; i++) {
+      await new Promise((r) => setTimeout(r, 500))
+      after = Math.min(after, rssMiB(server.pid))
+    }
+    assert.ok(after < 2 * idle + 100, `RSS after ${after.toFixed(0)} MiB (idle ${idle.toFixed(0)}, peak ${peak.toFixed(0)})`)
+  })
+})
