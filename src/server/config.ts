@@ -7,6 +7,7 @@ import type { ValidationContext } from '../core/flags/context.js'
 import type { KeyValue, NamedCertKey, PortRange } from '../core/options/types.js'
 import { STORAGE_MEDIA_TYPES } from '../core/options/enums.js'
 import type { StorageMediaType } from './api/registry/storage-codec.js'
+import type { OidcOptions } from './authentication/authentication-config.js'
 
 export interface ServerConfig {
   bindAddress: string
@@ -61,7 +62,33 @@ export interface ServerConfig {
   storageMediaType: StorageMediaType
 
   anonymousAuth: boolean
+  /** Whether --anonymous-auth was given (the file's anonymous section excludes it). */
+  anonymousAuthGiven: boolean
+  /** --oidc-*: the JWT authenticator of the options, when --oidc-issuer-url and --oidc-client-id are set. */
+  oidc?: OidcOptions
+  /** --authentication-config. */
+  authenticationConfig?: string
+  /** --authentication-token-webhook-config-file, -cache-ttl, -version. */
+  authenticationTokenWebhookConfigFile?: string
+  authenticationTokenWebhookCacheTtlMs: number
+  authenticationTokenWebhookVersion: string
   authorizationModes: string[]
+  clientCaFile?: string
+  tokenAuthFile?: string
+  enableBootstrapTokenAuth: boolean
+  /** --api-audiences as given (the server defaults them to the first issuer). */
+  apiAudiences: string[]
+  serviceAccountSigningKeyFile?: string
+  /** --service-account-max-token-expiration; 0: no maximum. */
+  serviceAccountMaxTokenExpirationMs: number
+  serviceAccountExtendTokenExpiration: boolean
+  serviceAccountLookup: boolean
+  requestheaderClientCaFile?: string
+  requestheaderAllowedNames: string[]
+  requestheaderUsernameHeaders: string[]
+  requestheaderUidHeaders: string[]
+  requestheaderGroupHeaders: string[]
+  requestheaderExtraHeadersPrefix: string[]
 
   maxRequestsInflight: number
   maxMutatingRequestsInflight: number
@@ -140,7 +167,37 @@ export const BUILT_OPTIONS = new Set([
   'watch-cache-sizes',
   'storage-media-type',
   'anonymous-auth',
+  'oidc-issuer-url',
+  'oidc-client-id',
+  'oidc-ca-file',
+  'oidc-username-claim',
+  'oidc-username-prefix',
+  'oidc-groups-claim',
+  'oidc-groups-prefix',
+  'oidc-required-claim',
+  'oidc-signing-algs',
+  'authentication-config',
+  'authentication-token-webhook-config-file',
+  'authentication-token-webhook-cache-ttl',
+  'authentication-token-webhook-version',
   'authorization-mode',
+  'client-ca-file',
+  'token-auth-file',
+  'requestheader-client-ca-file',
+  'requestheader-allowed-names',
+  'requestheader-username-headers',
+  'requestheader-uid-headers',
+  'requestheader-group-headers',
+  'requestheader-extra-headers-prefix',
+  'enable-bootstrap-token-auth',
+  'api-audiences',
+  'service-account-issuer',
+  'service-account-key-file',
+  'service-account-signing-key-file',
+  'service-account-max-token-expiration',
+  'service-account-extend-token-expiration',
+  'service-account-lookup',
+  'service-account-jwks-uri',
   'max-requests-inflight',
   'max-mutating-requests-inflight',
   'enable-priority-and-fairness',
@@ -172,6 +229,28 @@ export function notBuiltOptions(ctx: ValidationContext): string[] {
 /** The validated `--storage-media-type` (validation rejects other values before this runs). */
 function storageMediaType(value: string | undefined): StorageMediaType {
   return (STORAGE_MEDIA_TYPES as readonly string[]).includes(value ?? '') ? (value as StorageMediaType) : 'application/vnd.kubernetes.protobuf'
+}
+
+/** The --oidc-* options, when they configure an issuer (the reference needs both the URL and the client id). */
+function oidcOptions(ctx: ValidationContext): OidcOptions | undefined {
+  const issuerUrl = ctx.value<string>('oidc-issuer-url') ?? ''
+  const clientId = ctx.value<string>('oidc-client-id') ?? ''
+  if (issuerUrl === '' || clientId === '') return undefined
+  const text = (name: string) => {
+    const value = ctx.value<string>(name)
+    return value === undefined || value === '' ? undefined : value
+  }
+  return {
+    issuerUrl,
+    clientId,
+    caFile: text('oidc-ca-file'),
+    usernameClaim: text('oidc-username-claim') ?? 'sub',
+    usernamePrefix: text('oidc-username-prefix'),
+    groupsClaim: text('oidc-groups-claim'),
+    groupsPrefix: text('oidc-groups-prefix'),
+    requiredClaims: ctx.value<Record<string, string>>('oidc-required-claim') ?? {},
+    signingAlgs: ctx.list('oidc-signing-algs').length > 0 ? ctx.list('oidc-signing-algs') : ['RS256'],
+  }
 }
 
 export function serverConfig(ctx: ValidationContext): ServerConfig {
@@ -233,7 +312,27 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     storageMediaType: storageMediaType(str('storage-media-type')),
 
     anonymousAuth: ctx.value<boolean>('anonymous-auth') ?? true,
+    anonymousAuthGiven: ctx.has('anonymous-auth'),
+    oidc: oidcOptions(ctx),
+    authenticationConfig: str('authentication-config'),
+    authenticationTokenWebhookConfigFile: str('authentication-token-webhook-config-file'),
+    authenticationTokenWebhookCacheTtlMs: ctx.value<number>('authentication-token-webhook-cache-ttl') ?? 120_000,
+    authenticationTokenWebhookVersion: str('authentication-token-webhook-version') ?? 'v1beta1',
     authorizationModes: ctx.list('authorization-mode').length > 0 ? ctx.list('authorization-mode') : ['AlwaysAllow'],
+    clientCaFile: str('client-ca-file'),
+    tokenAuthFile: str('token-auth-file'),
+    enableBootstrapTokenAuth: bool('enable-bootstrap-token-auth'),
+    apiAudiences: ctx.list('api-audiences').filter((a) => a !== ''),
+    serviceAccountSigningKeyFile: str('service-account-signing-key-file'),
+    serviceAccountMaxTokenExpirationMs: num('service-account-max-token-expiration'),
+    serviceAccountExtendTokenExpiration: ctx.value<boolean>('service-account-extend-token-expiration') ?? true,
+    serviceAccountLookup: ctx.value<boolean>('service-account-lookup') ?? true,
+    requestheaderClientCaFile: str('requestheader-client-ca-file'),
+    requestheaderAllowedNames: ctx.list('requestheader-allowed-names'),
+    requestheaderUsernameHeaders: ctx.list('requestheader-username-headers'),
+    requestheaderUidHeaders: ctx.list('requestheader-uid-headers'),
+    requestheaderGroupHeaders: ctx.list('requestheader-group-headers'),
+    requestheaderExtraHeadersPrefix: ctx.list('requestheader-extra-headers-prefix'),
 
     maxRequestsInflight: num('max-requests-inflight', 400),
     maxMutatingRequestsInflight: num('max-mutating-requests-inflight', 200),

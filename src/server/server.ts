@@ -8,7 +8,7 @@ import { hostname } from 'node:os'
 import { createSecureServer, type Http2SecureServer } from 'node:http2'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { authenticationInfo, builtInApiServices, servedGroupVersions, systemNamespaces, systemPriorityClasses } from './bootstrap/cluster.js'
+import { authenticationInfo, builtInApiServices, servedGroupVersions, systemNamespaces, systemPriorityClasses, systemServiceAccounts } from './bootstrap/cluster.js'
 import { kubernetesService, endpointAddress } from './bootstrap/kubernetes-service.js'
 import { type BootstrapObject, ensureObjects } from './bootstrap/objects.js'
 import { StorageCodec } from './api/registry/storage-codec.js'
@@ -17,6 +17,16 @@ import type { ServerConfig } from './config.js'
 import { withAuditId } from './filters/audit-id.js'
 import { withAudit } from './filters/audit.js'
 import { withAuthentication } from './filters/authentication.js'
+import { type Authentication, AuthenticationConfigError, buildAuthentication } from './authentication/index.js'
+import { AuthenticationSetupError, buildJwtAndWebhook, jwtAndWebhookOptions } from './authentication/jwt-and-webhook.js'
+import { authenticationOptions } from './authentication/options.js'
+import { loadCaBundle } from './authentication/x509.js'
+import { authenticationApi } from './authentication/api.js'
+import { bootstrapTokenAuthenticator } from './authentication/bootstrap-token.js'
+import { DEFAULT_ISSUER, type ObjectReader, TokenIssuer, serviceAccountAuthenticator } from './authentication/service-account.js'
+import { type ServiceAccountKeys, loadServiceAccountKeys } from './authentication/service-account-keys.js'
+import { tokenRequestHandler } from './authentication/token-request.js'
+import { defaultCertDir } from './tls/index.js'
 import { type Authorizer, alwaysAllow, alwaysDeny, withAuthorization } from './filters/authorization.js'
 import { withCacheControl } from './filters/cache-control.js'
 import { withCors } from './filters/cors.js'
@@ -37,7 +47,8 @@ import { Connections } from './http/connections.js'
 import { SERVING_TIMEOUT_OPTIONS, applyServingTimeouts } from './http/timeouts.js'
 import { ListenError, bindSecurePort, boundAddress, serveOn } from './http/listener.js'
 import { Mux } from './http/mux.js'
-import { resolveRequestInfo } from './http/request-info.js'
+import { decodeRequestPath, resolveRequestInfo } from './http/request-info.js'
+import { httpError } from './http/respond.js'
 import type { Handler, Request, Response } from './http/types.js'
 import { LifecycleSignals, WaitGroup } from './lifecycle/signals.js'
 import { gracefulShutdown } from './lifecycle/shutdown.js'
@@ -55,7 +66,7 @@ import { prepareServing } from './tls/index.js'
 import { ensureAdminClientCert } from './tls/admin-client.js'
 import { urlHost, writeKubeconfigFile } from '../core/client/kubeconfig-writer.js'
 import { versionHandler, versionInfo } from './version.js'
-import { installApi } from './api/index.js'
+import { type ApiObjectReader, installApi } from './api/index.js'
 import { KINDS } from './api/kinds/index.js'
 import { setAllowPrivileged } from './api/kinds/capabilities.js'
 import { enabledKinds } from './api/runtime-config.js'
@@ -214,6 +225,50 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     alpn: config.disableHttp2 ? ['http/1.1'] : ['h2', 'http/1.1'],
   })
 
+  // Service-account tokens: the issuer's keys (generated in --cert-dir without flags) are on
+  // disk before the server listens.
+  const serviceAccountIssuers = config.serviceAccountIssuers.length > 0 ? config.serviceAccountIssuers : [DEFAULT_ISSUER]
+  const apiAudiences = config.apiAudiences.length > 0 ? config.apiAudiences : serviceAccountIssuers.slice(0, 1)
+  let readObject: ApiObjectReader | undefined
+  const objects: ObjectReader = (resource, namespace, name) => {
+    if (!readObject) return Promise.reject(new Error('the API is not installed yet'))
+    return readObject('', 'v1', resource, namespace, name)
+  }
+
+  // The JWT issuers (--oidc-*, --authentication-config) and the token webhook; bad files stop
+  // the server. The first discovery of each issuer is tried before serving, as the reference's
+  // synchronous initialisation does when it can; an unreachable issuer is retried later.
+  let tokenMethods: ReturnType<typeof buildJwtAndWebhook>
+  try {
+    tokenMethods = buildJwtAndWebhook(config, { implicitAudiences: apiAudiences, serviceAccountIssuers }, log)
+  } catch (err) {
+    if (err instanceof AuthenticationSetupError) throw new StartupError(err.message)
+    throw err
+  }
+  await tokenMethods.start()
+
+  let authentication: Authentication
+  let serviceAccountKeys: ServiceAccountKeys
+  try {
+    serviceAccountKeys = await loadServiceAccountKeys({
+      ...(config.serviceAccountSigningKeyFile ? { signingKeyFile: config.serviceAccountSigningKeyFile } : {}),
+      keyFiles: config.serviceAccountKeyFiles,
+      certDir: config.certDir ?? defaultCertDir(),
+    })
+    const options = authenticationOptions(config, tls.caFiles ? [loadCaBundle(tls.caFiles.cert, '--cert-dir')] : [], log)
+    authentication = await buildAuthentication({
+      ...options,
+      ...jwtAndWebhookOptions(tokenMethods, options.anonymous),
+      apiAudiences,
+      serviceAccountTokens: [serviceAccountAuthenticator({ issuers: serviceAccountIssuers, keys: serviceAccountKeys.verification, lookup: config.serviceAccountLookup, objects })],
+      ...(config.enableBootstrapTokenAuth ? { bootstrapTokens: bootstrapTokenAuthenticator({ objects, log: (message) => log.v(3, message) }) } : {}),
+    })
+  } catch (err) {
+    if (err instanceof AuthenticationConfigError) throw new StartupError(err.message)
+    throw err
+  }
+  for (const warning of authentication.warnings) log.warning(warning)
+
   const metrics = new ServerMetrics()
   const storageMetrics = new StorageMetrics({
     registry: metrics.registry,
@@ -270,6 +325,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       },
       'bootstrap-controller': async () => {
         await ensure(systemNamespaces())
+        await ensure(systemServiceAccounts())
         await ensure(
           kubernetesService({
             address: endpointAddress(config.advertiseAddress, config.bindAddress),
@@ -288,7 +344,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await ensure(systemPriorityClasses())
       },
       'start-cluster-authentication-info-controller': async () => {
-        await ensure(authenticationInfo())
+        const [info] = authenticationInfo(
+          authentication.clientCa?.pem,
+          authentication.requestHeaderCa && {
+            caPem: authentication.requestHeaderCa.pem,
+            allowedNames: config.requestheaderAllowedNames,
+            usernameHeaders: config.requestheaderUsernameHeaders,
+            uidHeaders: config.requestheaderUidHeaders,
+            groupHeaders: config.requestheaderGroupHeaders,
+            extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
+          },
+        )
+        if ((await ensure([info!])) > 0) return
+        // Written by an earlier start: it publishes what this one trusts (as the reference's controller keeps it).
+        const store = await storeNow()
+        const current = await readObject?.('', 'v1', 'configmaps', 'kube-system', 'extension-apiserver-authentication')
+        const kv = await store.get(info!.key)
+        if (!current || !kv || JSON.stringify(current.data ?? {}) === JSON.stringify(info!.object.data)) return
+        const metadata = { ...(current.metadata as Record<string, unknown>) }
+        delete metadata.resourceVersion
+        await store.update(info!.key, bootstrapCodec.encode({ ...current, metadata, data: info!.object.data as Record<string, unknown> }), kv.modRevision)
       },
       'start-aggregator-informers': async () => {
         await storeNow()
@@ -329,12 +404,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await health.handle(req, res, ctx.url)
   }
   for (const path of health.paths()) mux.handle(path, serveHealth)
-  mux.handle('/version', versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion)))
-  installApi(mux, {
+  const version = versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion))
+  // The reference's /version is a go-restful service, which answers with or without the trailing slash.
+  mux.handle('/version', version)
+  mux.handle('/version/', version)
+  readObject = installApi(mux, {
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
     runtimeConfig: config.runtimeConfig,
     storageMediaType: config.storageMediaType,
+    virtualHandlers: authenticationApi(authentication, [
+      [
+        '/v1/serviceaccounts/token',
+        tokenRequestHandler({
+          issuer: new TokenIssuer(serviceAccountIssuers[0]!, serviceAccountKeys.signing),
+          apiAudiences,
+          maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
+          extendExpiration: config.serviceAccountExtendTokenExpiration,
+        }),
+      ],
+    ]),
     options: {
       serviceClusterIPRange: config.serviceClusterIPRange,
       serviceNodePortRange: config.serviceNodePortRange,
@@ -344,27 +433,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       watchCacheSizes: config.watchCacheSizes,
       garbageCollector: config.enableGarbageCollector,
       deleteCollectionWorkers: config.deleteCollectionWorkers,
+      serviceAccountsController: true,
     },
   })
   mux.handle('/metrics', metricsHandler(metrics))
   if (config.profiling) installPprof(mux, { contentionProfiling: config.contentionProfiling })
   if (config.enableLogsHandler) installLogs(mux)
-  if (config.serviceAccountIssuers.length > 0) {
-    try {
-      for (const [path, handler] of serviceAccountIssuerHandlers({
-        issuers: config.serviceAccountIssuers,
-        jwksUri: config.serviceAccountJwksUri,
-        keyFiles: config.serviceAccountKeyFiles,
-        externalHost: config.externalHostname,
-      })) {
-        mux.handle(path, handler)
-      }
-    } catch (err) {
-      // Like the reference: a problem with the issuer itself only disables the documents;
-      // an unreadable key file is a start-up error.
-      if (!(err instanceof OpenIDMetadataError)) throw new StartupError((err as Error).message)
-      log.warning(`not serving the service-account issuer discovery documents: ${err.message}`)
+  try {
+    for (const [path, handler] of serviceAccountIssuerHandlers({
+      issuers: serviceAccountIssuers,
+      jwksUri: config.serviceAccountJwksUri,
+      keyFiles: serviceAccountKeys.publishedFiles,
+      externalHost: config.externalHostname,
+    })) {
+      mux.handle(path, handler)
     }
+  } catch (err) {
+    // Like the reference: a problem with the issuer itself only disables the documents;
+    // an unreadable key file is a start-up error.
+    if (!(err instanceof OpenIDMetadataError)) throw new StartupError((err as Error).message)
+    log.warning(`not serving the service-account issuer discovery documents: ${err.message}`)
   }
   mux.handle('/', (_req, res) => {
     res.setHeader('Content-Type', 'application/json')
@@ -391,7 +479,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       withRequestDeadline(config.requestTimeoutMs),
       withTimeout(),
       withCors(config.corsAllowedOrigins),
-      withAuthentication([], config.anonymousAuth),
+      withAuthentication({ union: authentication.union, audiences: authentication.audiences, log: (message) => log.error(message) }),
       withAudit([]),
       withImpersonation(authz),
       flowControl,
@@ -404,8 +492,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const onRequest = (req: Request, res: Response) => {
     connections.track(req, res)
     const url = new URL(req.url ?? '/', 'https://server.invalid')
+    let path: string
+    try {
+      path = decodeRequestPath(req.url ?? '/')
+    } catch {
+      // Go's server refuses a request target it cannot parse before any handler runs.
+      httpError(res, 400, '400 Bad Request')
+      return
+    }
     const auditId = typeof req.headers['audit-id'] === 'string' && req.headers['audit-id'] !== '' ? req.headers['audit-id'] : randomUUID()
-    const ctx = { receivedAt: Date.now(), auditId, url, info: resolveRequestInfo(req.method ?? 'GET', url) }
+    const ctx = { receivedAt: Date.now(), auditId, url, info: resolveRequestInfo(req.method ?? 'GET', url, path) }
     Promise.resolve(handler(req, res, ctx)).catch((err) => {
       log.error(`request ${req.method} ${url.pathname} failed: ${(err as Error).stack ?? err}`)
       if (!res.headersSent) {
@@ -503,6 +599,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       releaseResources: async () => {
         storageMetrics.stop()
         encryption?.stop()
+        tokenMethods.stop()
         await debugSocket?.close()
         await pending.store?.close()
         log.flush()

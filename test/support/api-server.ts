@@ -4,7 +4,7 @@
  * (HTTP/1.1 or HTTP/2), and stopped by PID.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { connect as http2Connect } from 'node:http2'
 import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { freePorts } from './etcd.js'
 
 export const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
+const ADMIN_KUBECONFIG = 'admin.kubeconfig'
 
 export interface Reply {
   status: number
@@ -28,6 +29,18 @@ export interface StartOptions {
   /** Resolve once listening (default) or once /readyz passes. */
   waitFor?: 'listening' | 'ready' | 'none'
   env?: NodeJS.ProcessEnv
+  /**
+   * Have the server write an administrator kubeconfig (--write-kubeconfig) into its temporary
+   * directory: `adminKubeconfig` names it and `admin()` reads its client certificate
+   * (system:admin in system:masters), for requests that must not be anonymous.
+   */
+  admin?: boolean
+}
+
+/** A client certificate and its key, as PEM. */
+export interface ClientCredentials {
+  cert: string
+  key: string
 }
 
 export class ApiServer {
@@ -61,7 +74,8 @@ export class ApiServer {
     const [port] = await freePorts(1)
     const faultsFile = join(tmp, 'faults')
     writeFileSync(faultsFile, '')
-    const args = ['server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`, `--data-dir=${dataDir}`, ...(options.args ?? [])]
+    const adminArgs = options.admin ? [`--write-kubeconfig=${join(tmp, ADMIN_KUBECONFIG)}`] : []
+    const args = ['server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`, `--data-dir=${dataDir}`, ...adminArgs, ...(options.args ?? [])]
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, CLIENT_TEST_FAULTS_FILE: faultsFile, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -71,6 +85,7 @@ export class ApiServer {
     // A generous wait: start-up takes seconds on a quiet machine and far longer on a loaded one;
     // the suite's own timeout ends a start that never comes.
     if (waitFor !== 'none') await server.waitUntil(waitFor === 'ready' ? '/readyz' : '/livez', waitFor === 'ready' ? 200 : undefined, 90_000)
+    if (options.admin && waitFor !== 'none') await server.waitForFile(server.adminKubeconfig)
     return server
   }
 
@@ -80,6 +95,32 @@ export class ApiServer {
 
   get pid(): number {
     return this.child.pid!
+  }
+
+  /** Polls until `file` exists (the server writes it after it listens). */
+  async waitForFile(file: string, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs
+    while (!existsSync(file)) {
+      if (this.exitCode !== undefined) throw new Error(`server exited with ${this.exitCode}:\n${this.output}`)
+      if (Date.now() > deadline) throw new Error(`${file} was not written within ${timeoutMs}ms\n${this.output}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+
+  /** The administrator kubeconfig of `StartOptions.admin`. */
+  get adminKubeconfig(): string {
+    return join(this.tmp, ADMIN_KUBECONFIG)
+  }
+
+  /** The administrator's client certificate from `adminKubeconfig` (start with `admin: true`). */
+  admin(): ClientCredentials {
+    const text = readFileSync(this.adminKubeconfig, 'utf8')
+    const field = (name: string) => {
+      const m = new RegExp(`${name}: (\\S+)`).exec(text)
+      if (!m) throw new Error(`${this.adminKubeconfig} has no ${name}`)
+      return Buffer.from(m[1]!, 'base64').toString('utf8')
+    }
+    return { cert: field('client-certificate-data'), key: field('client-key-data') }
   }
 
   /** The CA the server generated in its cert dir. */
@@ -128,11 +169,11 @@ export class ApiServer {
     }
   }
 
-  /** One HTTPS/1.1 request on a fresh connection. */
-  get(path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<Reply> {
+  /** One HTTPS/1.1 request on a fresh connection, with a client certificate when given. */
+  get(path: string, headers: Record<string, string> = {}, method = 'GET', body?: string, client?: ClientCredentials): Promise<Reply> {
     return new Promise((resolve, reject) => {
       const req = httpsRequest(
-        { host: '127.0.0.1', port: this.port, path, method, headers, rejectUnauthorized: false, agent: false },
+        { host: '127.0.0.1', port: this.port, path, method, headers, rejectUnauthorized: false, agent: false, ...(client ? { cert: client.cert, key: client.key } : {}) },
         (res) => {
           let data = ''
           res.setEncoding('utf8')

@@ -36,7 +36,10 @@ export class KubectlSession {
   static async open(ctx: Mocha.Context, prefix: string, options: StartOptions & { store?: StoreChoice; kubectl?: ToolName } = { waitFor: 'ready' }): Promise<KubectlSession> {
     const { store, kubectl: tool = 'kubectl', ...start } = options
     const kubectl = requireTool(ctx, tool)
-    const server = await ApiServer.start({ ...start, args: [...(store?.args ?? []), ...(start.args ?? [])] })
+    const server = await ApiServer.start({ ...start, admin: true, args: [...(store?.args ?? []), ...(start.args ?? [])] })
+    // kubectl acts as the administrator, with the client certificate the server wrote.
+    const admin = server.admin()
+    const b64 = (text: string) => Buffer.from(text).toString('base64')
     const tmp = mkdtempSync(join(tmpdir(), prefix))
     const kubeconfig = join(tmp, 'kubeconfig')
     writeFileSync(
@@ -45,7 +48,7 @@ export class KubectlSession {
         'apiVersion: v1',
         'kind: Config',
         `clusters: [{name: c, cluster: {server: "https://127.0.0.1:${server.port}", insecure-skip-tls-verify: true}}]`,
-        'users: [{name: u, user: {token: test}}]',
+        `users: [{name: u, user: {client-certificate-data: ${b64(admin.cert)}, client-key-data: ${b64(admin.key)}}}]`,
         'contexts: [{name: c, context: {cluster: c, user: u, namespace: default}}]',
         'current-context: c',
         '',

@@ -25,7 +25,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { OptionSpec } from '../options/types.js'
-import { jsYaml } from '../util/yaml.js'
+import { loadYaml } from '../util/yaml.js'
 
 export const CLIENTRC_API_VERSIONS = ['kubectl.config.k8s.io/v1beta1', 'kubectl.config.k8s.io/v1alpha1']
 
@@ -88,7 +88,7 @@ export function parsePreferences(text: string, file: string): Preferences {
   }
   let doc: unknown
   try {
-    doc = jsYaml().load(text)
+    doc = loadYaml(text)
   } catch (err) {
     return fail(`invalid YAML: ${(err as Error).message.split('\n')[0]}`)
   }

@@ -9,7 +9,7 @@
  * user's, as with kubectl.
  */
 import { spawn } from 'node:child_process'
-import { jsYaml } from '../util/yaml.js'
+import { loadYaml } from '../util/yaml.js'
 
 export const EXEC_API_VERSIONS = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'] as const
 
@@ -144,7 +144,7 @@ export class ExecCredentialProvider {
   private decode(stdout: string): ExecCredential {
     let doc: unknown
     try {
-      doc = jsYaml().load(stdout)
+      doc = loadYaml(stdout)
     } catch (err) {
       throw new ExecCredentialError(`decoding stdout: ${(err as Error).message.split('\n')[0]}`)
     }

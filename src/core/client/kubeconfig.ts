@@ -15,7 +15,7 @@ import type { ExecConfig } from './exec-credential.js'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { jsYaml } from '../util/yaml.js'
+import { YamlAliasingError, loadYaml } from '../util/yaml.js'
 import { ClientConfigError } from './errors.js'
 import { goPathErrorText, isNotExist } from './file-errors.js'
 
@@ -174,8 +174,9 @@ export function parseKubeconfig(text: string, file: string): Kubeconfig {
   config.files.push(origin)
   let doc: unknown
   try {
-    doc = jsYaml().load(text, { filename: file })
+    doc = loadYaml(text, { filename: file })
   } catch (err) {
+    if (err instanceof YamlAliasingError) throw new KubeconfigSyntaxError(err.message)
     const e = err as { reason?: string; mark?: { line: number }; message: string }
     throw new KubeconfigSyntaxError(e.mark ? `yaml: line ${e.mark.line + 1}: ${e.reason ?? e.message}` : `yaml: ${e.message}`)
   }

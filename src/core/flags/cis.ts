@@ -3,7 +3,7 @@
  * evaluated on the effective values: what the server will actually run with, defaults
  * included, not the literal text kube-bench greps for.
  */
-import { jsYaml } from '../util/yaml.js'
+import { loadYaml } from '../util/yaml.js'
 import { readFileSync } from 'node:fs'
 import { CIPHER_SUITES_INSECURE } from '../options/enums.js'
 import type { ValidationContext } from './context.js'
@@ -67,7 +67,7 @@ function atLeast(ctx: ValidationContext, name: string, min: number): true | stri
 
 function firstEncryptionProvider(file: string): string | undefined {
   try {
-    const config = jsYaml().load(readFileSync(file, 'utf8')) as { resources?: Array<{ providers?: Array<Record<string, unknown>> }> }
+    const config = loadYaml(readFileSync(file, 'utf8')) as { resources?: Array<{ providers?: Array<Record<string, unknown>> }> }
     const provider = config?.resources?.[0]?.providers?.[0]
     return provider ? Object.keys(provider)[0] : undefined
   } catch {

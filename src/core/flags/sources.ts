@@ -2,7 +2,7 @@
  * Where a command line to check comes from besides argv: a file holding a command line (or
  * one flag per line, with `#` comments), or a static-pod manifest of the API server.
  */
-import { jsYaml } from '../util/yaml.js'
+import { loadAllYaml } from '../util/yaml.js'
 
 /** A problem with the input itself (exit code 2), not with the flags in it. */
 export class UsageError extends Error {}
@@ -104,7 +104,7 @@ const strings = (value: unknown, where: string): string[] => {
 export function commandLineFromManifest(text: string): string[] {
   let docs: unknown[]
   try {
-    docs = jsYaml().loadAll(text)
+    docs = loadAllYaml(text)
   } catch (err) {
     throw new UsageError(`the manifest is not valid YAML: ${(err as Error).message.split('\n')[0]}`)
   }

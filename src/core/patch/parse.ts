@@ -4,13 +4,16 @@
  */
 import type * as JsYamlNs from 'js-yaml'
 
-import { jsYaml } from '../util/yaml.js'
+import { YamlAliasingError, jsYaml, loadYaml } from '../util/yaml.js'
+import { EXCEEDED_MAX_DEPTH, jsonTextTooDeep } from '../util/nesting.js'
 import { GoFloat, type JsonObject, fromJsNumber } from './values.js'
 
 export class GoJsonSyntaxError extends Error {}
 
 /** json.Unmarshal into interface{} with int64/float64 distinction (see values.ts). */
 export function parseGoJson(text: string): unknown {
+  // The parser below recurses per level: the depth is bounded before it starts.
+  if (jsonTextTooDeep(text)) throw new GoJsonSyntaxError(EXCEEDED_MAX_DEPTH)
   let i = 0
   const n = text.length
   const ws = () => {
@@ -289,9 +292,10 @@ export class YamlSyntaxError extends Error {}
 export function parseGoYaml(text: string): unknown {
   const doc = firstDocument(text)
   try {
-    const v = jsYaml().load(doc, { schema: yamlSchema() })
+    const v = loadYaml(doc, { schema: yamlSchema() })
     return v === undefined ? null : normalizeYaml(v)
   } catch (e) {
+    if (e instanceof YamlAliasingError) throw new YamlSyntaxError(e.message)
     const ex = e as { name?: string; reason?: string; mark?: { line: number } }
     if (ex.name !== 'YAMLException') throw e
     throw new YamlSyntaxError(`yaml: line ${goYamlLine(doc, ex)}: ${goYamlReason(doc, ex.reason ?? String(e))}`)

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import type { Request, Response } from '../http/types.js'
 import { parseMediaRanges } from './negotiation.js'
 import type { Strategy } from './registry/strategy.js'
-import { subresourceVerbs } from './discovery.js'
+import { SUBRESOURCE_KINDS, subresourceVerbs } from './discovery.js'
 
 export type DiscoveryVersion = 'v2' | 'v2beta1'
 
@@ -77,7 +77,7 @@ function resourceDiscovery(k: Strategy): Record<string, unknown> {
   // Sorted, as the reference's resource list (`deployments/scale` before `deployments/status`).
   const subresources = [...(k.subresources ?? [])].sort().map((sub) => ({
     subresource: sub,
-    responseKind: sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : responseKind,
+    responseKind: SUBRESOURCE_KINDS[sub] ?? responseKind,
     verbs: subresourceVerbs(sub),
   }))
   return {

@@ -53,9 +53,15 @@ export function apiGroup(kinds: readonly Strategy[], group: string): Record<stri
 /** The verbs every served subresource has. */
 export const SUBRESOURCE_VERBS = ['get', 'patch', 'update']
 
-/** A namespace's finalize subresource is written with PUT only. */
+/** A namespace's finalize subresource is written with PUT only; a service account's token is created. */
 export function subresourceVerbs(sub: string): string[] {
-  return sub === 'finalize' ? ['update'] : SUBRESOURCE_VERBS
+  return sub === 'finalize' ? ['update'] : sub === 'token' ? ['create'] : SUBRESOURCE_VERBS
+}
+
+/** The kind a subresource answers with, when it is not the resource's own. */
+export const SUBRESOURCE_KINDS: Record<string, { group: string; version: string; kind: string }> = {
+  scale: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+  token: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
 }
 
 /** `<plural>/<sub>`: status is the kind itself, scale the autoscaling/v1 Scale. */
@@ -64,7 +70,7 @@ function subresourceEntry(k: Strategy, sub: string): Record<string, unknown> {
     name: `${k.resource}/${sub}`,
     singularName: '',
     namespaced: k.namespaced,
-    ...(sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { kind: k.kind }),
+    ...(SUBRESOURCE_KINDS[sub] ?? { kind: k.kind }),
     verbs: subresourceVerbs(sub),
   }
 }

@@ -3,7 +3,7 @@
  * request info the filter chain resolved, over the generic stores of a Registry.
  */
 import type { Mux } from '../http/mux.js'
-import { notFound } from '../http/respond.js'
+import { closeUnreadRequest, notFound } from '../http/respond.js'
 import type { Handler, RequestContext } from '../http/types.js'
 import type { Store } from '../store/types.js'
 import type { KeyValue } from '../../core/options/types.js'
@@ -19,14 +19,14 @@ import type { Scope } from './handlers/scope.js'
 import { updateHandler } from './handlers/update.js'
 import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
-import { negotiateOutput, writeErrorNegotiated, writeObject } from './negotiation.js'
+import { bodyRefused, negotiateOutput, writeErrorNegotiated, writeObject } from './negotiation.js'
 import { openApiHandler } from './openapi.js'
 import type { RegistryOptions } from './registry/options.js'
 import { Registry } from './registry/registry.js'
 import { DEFAULT_STORAGE_MEDIA_TYPE, StorageCodec, type StorageMediaType } from './registry/storage-codec.js'
 import type { Strategy } from './registry/strategy.js'
 import { enabledKinds } from './runtime-config.js'
-import { errors, toApiError, writeError } from './status-errors.js'
+import { ApiError, errors, toApiError, writeError } from './status-errors.js'
 
 export interface ApiDeps {
   store: () => Store | undefined
@@ -36,7 +36,26 @@ export interface ApiDeps {
   runtimeConfig?: readonly KeyValue[]
   /** `--storage-media-type`: how built-in kinds are stored (protobuf when absent, as the spec's default). */
   storageMediaType?: StorageMediaType
+  /**
+   * Handlers of what is not stored: create-only reviews (`virtual` kinds) and subresources
+   * such as serviceaccounts/token, keyed `group/version/resource[/subresource]`
+   * (e.g. `authentication.k8s.io/v1/tokenreviews`, `/v1/serviceaccounts/token`).
+   */
+  virtualHandlers?: ReadonlyMap<string, VirtualHandler>
 }
+
+/** What a virtual handler gets: the request, the names in its URL and the registry to read objects from. */
+export interface VirtualScope {
+  req: Parameters<Handler>[0]
+  res: Parameters<Handler>[1]
+  ctx: RequestContext
+  registry: Registry
+  namespace?: string
+  name?: string
+  query: URLSearchParams
+}
+
+export type VirtualHandler = (scope: VirtualScope) => Promise<void>
 
 const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
   get: getHandler,
@@ -96,11 +115,15 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
       await storage.ready()
-      await route(registryFor(store), kinds, req, res, ctx)
+      await route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers)
     } catch (err) {
       const apiErr = toApiError(err)
-      if (apiErr.code >= 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
+      // Every 500 is logged with its cause (the stack of an unexpected error), at the level the operator sees.
+      if (apiErr.code === 500) deps.log(0, `${req.method ?? ''} ${ctx.url.pathname}: ${err instanceof Error && !(err instanceof ApiError) ? (err.stack ?? err.message) : apiErr.message}`)
+      else if (apiErr.code > 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
+      const afterAnswer = bodyRefused(req) ? closeUnreadRequest(res) : undefined
       await writeErrorNegotiated(req, res, apiErr)
+      afterAnswer?.()
     }
   }
 }
@@ -111,9 +134,10 @@ async function route(
   req: Parameters<Handler>[0],
   res: Parameters<Handler>[1],
   ctx: RequestContext,
+  virtualHandlers?: ReadonlyMap<string, VirtualHandler>,
 ): Promise<void> {
   const { info } = ctx
-  const path = ctx.url.pathname.replace(/\/+$/, '') || '/'
+  const path = info.path.replace(/\/+$/, '') || '/'
   if (!info.isResourceRequest) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(res)
     const aggregated = path === '/api' || path === '/apis' ? aggregatedDiscoveryVersion(req.headers.accept) : undefined
@@ -145,6 +169,7 @@ async function route(
     throw errors.resourceNotFound()
   }
   const { strategy } = store
+  if (info.name !== undefined) checkPathSegmentName(info.name)
   let namespace = info.namespace
   if (!strategy.namespaced) {
     // request-info reports `namespaces/<name>` as that namespace; any other namespace segment is wrong here.
@@ -153,6 +178,24 @@ async function route(
     namespace = undefined
   }
   const verb = info.verb
+  const virtualKey = `${strategy.group}/${strategy.version}/${strategy.resource}${info.subresource !== undefined ? `/${info.subresource}` : ''}`
+  const virtual = strategy.virtual || info.subresource !== undefined ? virtualHandlers?.get(virtualKey) : undefined
+  if (strategy.virtual || virtual) {
+    if (info.subresource !== undefined && (!strategy.subresources?.includes(info.subresource) || info.name === undefined)) throw errors.resourceNotFound()
+    if (!virtual) throw errors.resourceNotFound()
+    if (verb !== 'create') throw errors.methodNotAllowed()
+    if (info.subresource === undefined && info.name !== undefined) throw errors.methodNotAllowed()
+    await virtual({
+      req,
+      res,
+      ctx,
+      registry,
+      ...(namespace !== undefined ? { namespace } : {}),
+      ...(info.name !== undefined ? { name: info.name } : {}),
+      query: ctx.url.searchParams,
+    })
+    return
+  }
   if (info.subresource !== undefined) {
     const sub = info.subresource
     if (!strategy.subresources?.includes(sub) || info.name === undefined) throw errors.resourceNotFound()
@@ -192,11 +235,26 @@ async function route(
 }
 
 /**
+ * The reference's storage key check of the name in the URL (path.IsValidPathSegmentName, as
+ * its key functions apply it): `.` and `..` would name a different key, `/` and `%` cannot be
+ * part of one.
+ */
+function checkPathSegmentName(name: string): void {
+  let problems: string[]
+  if (name === '.' || name === '..') problems = [`may not be '${name}'`]
+  else problems = ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`)
+  if (problems.length > 0) throw errors.badRequest(`Name parameter invalid: ${JSON.stringify(name)}: ${problems.join(';')}`)
+}
+
+/**
  * Serves the resource API on `mux`: `/api` and `/apis` (discovery and resources) and the
  * OpenAPI v3 documents kubectl's create/apply need. Until the store is open every API request
  * is answered 503 with Retry-After.
  */
-export function installApi(mux: Mux, deps: ApiDeps): void {
+/** Reads one object of a built-in kind through the registry (so in its served form); undefined when absent. */
+export type ApiObjectReader = (group: string, version: string, resource: string, namespace: string | undefined, name: string) => Promise<Record<string, unknown> | undefined>
+
+export function installApi(mux: Mux, deps: ApiDeps): ApiObjectReader {
   const served = servedApi(deps)
   const handler = apiHandler(deps, served)
   mux.handlePrefix('/api', handler)
@@ -217,4 +275,17 @@ export function installApi(mux: Mux, deps: ApiDeps): void {
   mux.handle('/openapi/v2', serveOpenApi)
   mux.handle('/openapi/v3', serveOpenApi)
   mux.handlePrefix('/openapi/v3/', serveOpenApi)
+  return async (group, version, resource, namespace, name) => {
+    const store = deps.store()
+    if (!store) throw new Error(NOT_INSTALLED)
+    await served.storage.ready()
+    const generic = served.registryFor(store).lookup(group, version, resource)
+    if (!generic) return undefined
+    try {
+      return (await generic.get(namespace, name)) as unknown as Record<string, unknown>
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return undefined
+      throw err
+    }
+  }
 }

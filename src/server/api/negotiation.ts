@@ -7,7 +7,8 @@
  * the decoder (a missing one is JSON, as kubectl's `PUT …/scale` relies on).
  */
 import { PROTOBUF_MEDIA_TYPE, type ProtobufCodec, ProtobufError, isProtobufEnvelope, loadProtobufCodec } from '../../core/protobuf/index.js'
-import { jsYaml } from '../../core/util/yaml.js'
+import { EXCEEDED_MAX_DEPTH, jsonTextTooDeep, valueTooDeep } from '../../core/util/nesting.js'
+import { YamlAliasingError, jsYaml, loadYaml } from '../../core/util/yaml.js'
 import type { Request, Response } from '../http/types.js'
 import { type ApiError, errors } from './status-errors.js'
 
@@ -21,6 +22,8 @@ export type Format = 'json' | 'yaml' | 'protobuf'
 export type Output =
   | { kind: 'json' | 'yaml' | 'protobuf'; formats?: readonly Format[] }
   | { kind: 'table'; apiVersion: string; format?: 'json' | 'yaml' }
+  /** Metadata only (`as=PartialObjectMetadata[List];g=meta.k8s.io`), as metadata informers ask. */
+  | { kind: 'partial'; apiVersion: string; list: boolean; formats: readonly Format[] }
 
 /** The reference's serializers in their order (runtime CodecFactory: JSON, YAML, protobuf). */
 export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml', PROTOBUF_MEDIA_TYPE] as const
@@ -102,6 +105,7 @@ export interface Restrictions {
 interface Match {
   mediaType: string
   table?: string
+  partial?: { apiVersion: string; list: boolean }
 }
 
 /** The clause's parameters checked against the endpoint (acceptMediaTypeOptions). */
@@ -121,10 +125,14 @@ function accepts(clause: MediaRange, mediaType: string, r: Restrictions): Match 
     if (r.customResource && mediaType === PROTOBUF_MEDIA_TYPE) return undefined
     return { mediaType }
   }
-  // Only Table (and PartialObjectMetadata, not served here) of meta.k8s.io v1 or v1beta1.
+  // Only Table and PartialObjectMetadata(List) of meta.k8s.io v1 or v1beta1; the metadata
+  // forms in every serializer, on every resource endpoint (AllowsMediaTypeTransform).
   const isMeta = convert.group === 'meta.k8s.io' && (convert.version === 'v1' || convert.version === 'v1beta1')
   if (isMeta && convert.kind === 'Table' && r.table && mediaType !== PROTOBUF_MEDIA_TYPE) {
     return { mediaType, table: `meta.k8s.io/${convert.version!}` }
+  }
+  if (isMeta && r.resource && (convert.kind === 'PartialObjectMetadata' || convert.kind === 'PartialObjectMetadataList')) {
+    return { mediaType, partial: { apiVersion: `meta.k8s.io/${convert.version!}`, list: convert.kind === 'PartialObjectMetadataList' } }
   }
   return undefined
 }
@@ -164,7 +172,8 @@ export function negotiateAll(header: string | undefined, r: Restrictions = {}, s
 function toOutput(matches: Match[]): Output {
   const first = matches[0]!
   if (first.table) return { kind: 'table', apiVersion: first.table, format: FORMAT_OF[first.mediaType] === 'yaml' ? 'yaml' : 'json' }
-  const formats = matches.filter((m) => !m.table).map((m) => FORMAT_OF[m.mediaType]!)
+  if (first.partial) return { kind: 'partial', ...first.partial, formats: [FORMAT_OF[first.mediaType]!, 'json'] }
+  const formats = matches.filter((m) => !m.table && !m.partial).map((m) => FORMAT_OF[m.mediaType]!)
   return { kind: FORMAT_OF[first.mediaType] as Format, formats }
 }
 
@@ -219,6 +228,7 @@ export function loadedProtobufCodec(): ProtobufCodec | undefined {
 
 function formatsOf(output: Output): Format[] {
   if (output.kind === 'table') return [output.format ?? 'json']
+  if (output.kind === 'partial') return [...output.formats]
   return [...(output.formats ?? [output.kind])]
 }
 
@@ -232,14 +242,43 @@ function typeOf(body: unknown): { apiVersion: string; kind: string } | undefined
   return { apiVersion: typeof o.apiVersion === 'string' ? o.apiVersion : 'v1', kind: o.kind }
 }
 
+/**
+ * Sends the answer. The body goes as bytes: Node writes a string body in one piece with the
+ * headers, in the body's encoding (UTF-8), which would encode a second time the Latin-1
+ * characters that carry a Warning header's UTF-8 bytes (see http/warnings.ts).
+ */
 function send(res: Response, status: number, contentType: string, body: string | Buffer): void {
   res.setHeader('Content-Type', contentType)
   res.statusCode = status
-  res.end(body)
+  res.end(typeof body === 'string' ? Buffer.from(body, 'utf8') : body)
+}
+
+/** The object's metadata alone, as the reference's transformObject gives it (406 when list and form disagree). */
+export function partialObjectMetadata(obj: unknown, apiVersion: string): Record<string, unknown> {
+  const metadata = (obj as { metadata?: unknown } | null)?.metadata
+  return { kind: 'PartialObjectMetadata', apiVersion, metadata: metadata ?? {} }
+}
+
+function asPartialObjectMetadata(body: unknown, output: { apiVersion: string; list: boolean }): unknown {
+  const o = body as { kind?: unknown; items?: unknown; metadata?: unknown } | null
+  const isList = Array.isArray(o?.items)
+  const type = typeof o?.kind === 'string' ? o.kind : 'unknown'
+  if (output.list && !isList) {
+    throw errors.notAcceptableMessage(`you requested PartialObjectMetadataList, but the requested object is not a list (${type})`)
+  }
+  if (!output.list && isList) throw errors.notAcceptableMessage(`you requested PartialObjectMetadata, but the requested object is a list (${type})`)
+  if (!output.list) return partialObjectMetadata(body, output.apiVersion)
+  return {
+    kind: 'PartialObjectMetadataList',
+    apiVersion: output.apiVersion,
+    metadata: o?.metadata ?? {},
+    items: (o!.items as unknown[]).map((item) => partialObjectMetadata(item, output.apiVersion)),
+  }
 }
 
 /** Writes `body` in the first of the output's formats that can encode it (JSON at the end). */
 export async function writeObject(res: Response, status: number, body: unknown, output: Output): Promise<void> {
+  if (output.kind === 'partial') body = asPartialObjectMetadata(body, output)
   for (const format of formatsOf(output)) {
     if (format === 'protobuf') {
       const type = typeOf(body)
@@ -285,25 +324,84 @@ export async function writeErrorNegotiated(req: Request, res: Response, err: Api
   }
 }
 
+/** The reference's MaxRequestBodyBytes default: 3 MiB. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024
+/** How much of a body over the limit is read (and dropped) before the exchange is cut instead. */
+export const DRAIN_LIMIT_BYTES = 4 * MAX_BODY_BYTES
 
 const BODY = Symbol('body')
+const REFUSED = Symbol('bodyRefused')
 
-/** The request body (read once; later calls get the same bytes). */
+function bodyTooLarge(): ApiError {
+  return errors.requestEntityTooLarge(`limit is ${MAX_BODY_BYTES}`)
+}
+
+/**
+ * The request body (read once; later calls get the same bytes), at most MAX_BODY_BYTES as the
+ * reference's limitedReadBody: more is 413 RequestEntityTooLarge. Past the limit nothing more
+ * is kept: the rest of the body is read and dropped until it ends, so that a client still
+ * sending gets the 413 instead of a broken pipe, and the connection stays usable. A body that
+ * goes on past DRAIN_LIMIT_BYTES (or declares that much) is not read any further: the answer
+ * then ends the connection (HTTP/1.1) or resets the stream (HTTP/2), see bodyRefused.
+ */
 export async function readBody(req: Request): Promise<Buffer> {
   const cached = (req as { [BODY]?: Buffer })[BODY]
   if (cached) return cached
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer | string>) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
-    size += buf.length
-    if (size > MAX_BODY_BYTES) throw errors.badRequest('the request body is too large')
-    chunks.push(buf)
+  const declared = Number(req.headers['content-length'])
+  if (Number.isFinite(declared) && declared > DRAIN_LIMIT_BYTES) {
+    ;(req as { [REFUSED]?: boolean })[REFUSED] = true
+    req.pause()
+    throw bodyTooLarge()
   }
-  const body = Buffer.concat(chunks)
+  const body = await new Promise<Buffer>((resolve, reject) => {
+    let chunks: Buffer[] = []
+    let size = 0
+    let tooLarge = false
+    const cleanup = () => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
+      req.off('aborted', onAborted)
+    }
+    const onData = (chunk: Buffer | string) => {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+      size += buf.length
+      if (size > DRAIN_LIMIT_BYTES) {
+        cleanup()
+        req.pause()
+        ;(req as { [REFUSED]?: boolean })[REFUSED] = true
+        reject(bodyTooLarge())
+        return
+      }
+      if (size > MAX_BODY_BYTES) {
+        tooLarge = true
+        chunks = []
+      }
+      if (!tooLarge) chunks.push(buf)
+    }
+    const onEnd = () => {
+      cleanup()
+      if (tooLarge) reject(bodyTooLarge())
+      else resolve(Buffer.concat(chunks))
+    }
+    const onError = (err: Error) => {
+      cleanup()
+      reject(err)
+    }
+    const onAborted = () => onError(new Error('the client closed the request before sending its body'))
+    req.on('data', onData)
+    req.once('end', onEnd)
+    req.once('error', onError)
+    req.once('aborted', onAborted)
+    if ((req as { readableEnded?: boolean }).readableEnded) onEnd()
+  })
   ;(req as { [BODY]?: Buffer })[BODY] = body
   return body
+}
+
+/** Whether the request's body was refused unread (then its connection or stream must not be reused). */
+export function bodyRefused(req: Request): boolean {
+  return (req as { [REFUSED]?: boolean })[REFUSED] === true
 }
 
 function mediaType(req: Request): string {
@@ -316,11 +414,16 @@ export function requestMediaType(req: Request): string {
   return mediaType(req)
 }
 
-/** Decodes a JSON or YAML body into a value (415 for other types, 400 when malformed). */
-export function decodeBody(req: Request, body: Buffer): unknown {
+/**
+ * Decodes a JSON or YAML body into a value (415 for other types, 400 when malformed, nested
+ * too deep, or aliased excessively). `kind` is the endpoint's kind, for the reference's text of
+ * a YAML document its decoder refuses.
+ */
+export function decodeBody(req: Request, body: Buffer, kind?: string): unknown {
   const type = mediaType(req)
   const text = body.toString('utf8')
   if (type === '' || type === 'application/json') {
+    if (jsonTextTooDeep(text)) throw errors.badRequest(`couldn't get version/kind; json parse error: ${EXCEEDED_MAX_DEPTH}`)
     try {
       return JSON.parse(text)
     } catch (err) {
@@ -329,8 +432,11 @@ export function decodeBody(req: Request, body: Buffer): unknown {
   }
   if (type === 'application/yaml') {
     try {
-      return jsYaml().load(text)
+      return loadYaml(text)
     } catch (err) {
+      if (err instanceof YamlAliasingError && kind !== undefined) {
+        throw errors.badRequest(`the object provided is unrecognized (must be of type ${kind}): error converting YAML to JSON: ${err.message} (${summarizeData(body)})`)
+      }
       throw errors.badRequest(`couldn't get version/kind; yaml parse error: ${(err as Error).message}`)
     }
   }
@@ -391,7 +497,7 @@ export function envelopeTypeMeta(data: Buffer): { apiVersion: string; kind: stri
  * protobuf form, so an envelope sent to one is the reference's 400 for unstructured objects.
  */
 export async function decodeRequestBody(req: Request, body: Buffer, endpoint: { kind: string; customResource?: boolean }): Promise<unknown> {
-  if (mediaType(req) !== PROTOBUF_MEDIA_TYPE) return decodeBody(req, body)
+  if (mediaType(req) !== PROTOBUF_MEDIA_TYPE) return decodeBody(req, body, endpoint.kind)
   if (!isProtobufEnvelope(body)) {
     throw errors.badRequest(`the object provided is unrecognized (must be of type ${endpoint.kind}): ${PROTOBUF_PREFIX_TEXT} (${summarizeData(body)})`)
   }
@@ -404,9 +510,16 @@ export async function decodeRequestBody(req: Request, body: Buffer, endpoint: { 
     )
   }
   const codec = await protobufCodec()
+  let decoded: unknown
   try {
-    return codec.decode(body)
+    decoded = codec.decode(body)
   } catch (err) {
-    throw errors.badRequest(`the object provided is unrecognized (must be of type ${endpoint.kind}): ${(err as Error).message} (${summarizeData(body)})`)
+    // A message nested past the decoder's stack is as malformed as a truncated one.
+    const message = err instanceof RangeError ? EXCEEDED_MAX_DEPTH : (err as Error).message
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${endpoint.kind}): ${message} (${summarizeData(body)})`)
   }
+  if (valueTooDeep(decoded)) {
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${endpoint.kind}): ${EXCEEDED_MAX_DEPTH} (${summarizeData(body)})`)
+  }
+  return decoded
 }

@@ -6,7 +6,7 @@
 import { type Status, type StatusDetails, failureStatus } from '../http/status.js'
 import { jsonResponse } from '../http/respond.js'
 import type { Response } from '../http/types.js'
-import { StoreError } from '../store/errors.js'
+import { StoreError, TooLargeError } from '../store/errors.js'
 
 /** A resource as errors name it: plural, and group ('' for core). */
 export interface Resource {
@@ -74,6 +74,10 @@ export const errors = {
     ),
   notAcceptable: (accepted: readonly string[]) =>
     new ApiError(failureStatus(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`, {})),
+  /** The reference's NewRequestEntityTooLargeError. */
+  requestEntityTooLarge: (message: string) => new ApiError(failureStatus(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`)),
+  /** A 406 with its own text (the reference's errNotAcceptable of a conversion). */
+  notAcceptableMessage: (message: string) => new ApiError(failureStatus(406, 'NotAcceptable', message, {})),
   expired: (message: string) => new ApiError(failureStatus(410, 'Expired', message)),
   gone: (message: string) => new ApiError(failureStatus(410, 'Gone', message)),
   serviceUnavailable: (message: string, retryAfterSeconds: number) =>
@@ -89,6 +93,9 @@ export const CONTINUE_EXPIRED =
 /** Any error as an ApiError: ApiErrors pass, store errors map to their Status, the rest is internal. */
 export function toApiError(err: unknown, r?: Resource, name?: string): ApiError {
   if (err instanceof ApiError) return err
+  // The reference passes etcd's refusal on as a 500; a client's too-large object is its own
+  // mistake, so it gets the 413 of a too-large request with the store's words.
+  if (err instanceof TooLargeError) return errors.requestEntityTooLarge(err.storeMessage)
   if (err instanceof StoreError) {
     switch (err.code) {
       case 'NotFound':

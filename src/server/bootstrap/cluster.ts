@@ -30,8 +30,40 @@ export function systemNamespaces(): BootstrapObject[] {
   }))
 }
 
-/** Published for extension API servers: which client CAs this server trusts (none configured yet). */
-export function authenticationInfo(clientCaPem?: string): BootstrapObject[] {
+/** The `default` service account of each system namespace, as the controller manager creates it. */
+export function systemServiceAccounts(): BootstrapObject[] {
+  return SYSTEM_NAMESPACES.map((namespace) => ({
+    key: `/serviceaccounts/${namespace}/default`,
+    object: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace } },
+  }))
+}
+
+/** What the extension-apiserver-authentication config map publishes about the front proxy. */
+export interface RequestHeaderInfo {
+  caPem: string
+  allowedNames: string[]
+  usernameHeaders: string[]
+  uidHeaders: string[]
+  groupHeaders: string[]
+  extraHeaderPrefixes: string[]
+}
+
+/**
+ * kube-system/extension-apiserver-authentication, as the reference's cluster authentication
+ * trust controller writes it: the client CA bundle and, with a front proxy, its CA and its
+ * headers (each list a JSON array of strings), for aggregated API servers to trust.
+ */
+export function authenticationInfo(clientCaPem?: string, requestHeader?: RequestHeaderInfo): BootstrapObject[] {
+  const data: Record<string, string> = {}
+  if (clientCaPem) data['client-ca-file'] = clientCaPem
+  if (requestHeader) {
+    data['requestheader-client-ca-file'] = requestHeader.caPem
+    data['requestheader-allowed-names'] = JSON.stringify(requestHeader.allowedNames)
+    data['requestheader-username-headers'] = JSON.stringify(requestHeader.usernameHeaders)
+    data['requestheader-uid-headers'] = JSON.stringify(requestHeader.uidHeaders)
+    data['requestheader-group-headers'] = JSON.stringify(requestHeader.groupHeaders)
+    data['requestheader-extra-headers-prefix'] = JSON.stringify(requestHeader.extraHeaderPrefixes)
+  }
   return [
     {
       key: '/configmaps/kube-system/extension-apiserver-authentication',
@@ -39,7 +71,7 @@ export function authenticationInfo(clientCaPem?: string): BootstrapObject[] {
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name: 'extension-apiserver-authentication', namespace: 'kube-system' },
-        data: clientCaPem ? { 'client-ca-file': clientCaPem } : {},
+        data,
       },
     },
   ]

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import yaml from 'js-yaml'
+import { loadYaml } from '../../core/util/yaml.js'
 import {
   type PrefixTransformer,
   type Transformer,
@@ -89,7 +89,7 @@ export function parseEncryptionConfig(text: string, file: string): EncryptionCon
   if (text.length === 0) throw new EncryptionConfigError(`encryption provider configuration file "${file}" is empty`)
   let doc: unknown
   try {
-    doc = yaml.load(text)
+    doc = loadYaml(text)
   } catch (err) {
     throw new EncryptionConfigError(`error converting YAML to JSON: ${(err as Error).message.split('\n')[0]}`)
   }

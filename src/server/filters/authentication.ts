@@ -1,40 +1,34 @@
 /**
- * Who is asking. Authenticators run in order; the first that recognises the request wins.
- * A request that presents credentials no authenticator accepts is refused with 401; one that
- * presents none is anonymous when anonymous access is on (--anonymous-auth).
+ * Who is asking: the link of the chain that runs the union authenticator
+ * (src/server/authentication) and puts the user in the request context. A request the union
+ * does not accept gets the reference's 401 Status ("Unauthorized"); the reason goes to the log.
+ * On success the Authorization header is removed, as the reference does, so nothing later
+ * in the server is tempted to use the credential.
  */
+import type { UnionAuthenticator } from '../authentication/union.js'
 import { jsonResponse } from '../http/respond.js'
 import { failureStatus } from '../http/status.js'
-import type { Filter, Request, UserInfo } from '../http/types.js'
+import type { Filter } from '../http/types.js'
 
-export interface Authenticator {
-  /** A user, null when the request carries nothing this authenticator reads; throws when it reads bad credentials. */
-  authenticate(req: Request): Promise<UserInfo | null> | UserInfo | null
+export interface AuthenticationFilterOptions {
+  union: UnionAuthenticator
+  /** --api-audiences (or the service-account issuer): the audiences a credential must be valid for. */
+  audiences: readonly string[]
+  /** Logs why a request was refused (an error, as the reference logs it; the client only sees "Unauthorized"). */
+  log?: (message: string) => void
 }
 
-export const ANONYMOUS: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] }
-
-export function withAuthentication(authenticators: readonly Authenticator[], anonymous: boolean): Filter {
+export function withAuthentication(options: AuthenticationFilterOptions): Filter {
+  const { union, audiences, log } = options
   return (next) => async (req, res, ctx) => {
-    for (const authenticator of authenticators) {
-      let user: UserInfo | null
-      try {
-        user = await authenticator.authenticate(req)
-      } catch {
-        user = null
-        jsonResponse(res, 401, failureStatus(401, 'Unauthorized', 'Unauthorized'))
-        return
-      }
-      if (user) {
-        ctx.user = user
-        return next(req, res, ctx)
-      }
-    }
-    if (!anonymous) {
+    const result = await union.authenticate(req, { audiences, path: ctx.url.pathname })
+    if (!result.ok) {
+      if (result.errors.length > 0) log?.(`Unable to authenticate the request: ${result.errors.map((e) => e.message).join(', ')}`)
       jsonResponse(res, 401, failureStatus(401, 'Unauthorized', 'Unauthorized'))
       return
     }
-    ctx.user = ANONYMOUS
+    delete req.headers.authorization
+    ctx.user = result.response.user
     return next(req, res, ctx)
   }
 }

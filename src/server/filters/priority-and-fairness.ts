@@ -25,7 +25,7 @@ export interface FlowControlOptions {
 }
 
 function isExempt(req: Request, ctx: RequestContext): boolean {
-  return ((req.method === 'GET' || req.method === 'HEAD') && PROBE_PATHS.has(ctx.url.pathname)) || Boolean(ctx.user?.groups.includes('system:masters'))
+  return ((req.method === 'GET' || req.method === 'HEAD') && PROBE_PATHS.has(ctx.info.path)) || Boolean(ctx.user?.groups.includes('system:masters'))
 }
 
 export function withPriorityAndFairness({ seats, now = Date.now }: FlowControlOptions): Filter {

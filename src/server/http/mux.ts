@@ -1,7 +1,7 @@
 /**
  * The path router at the end of the filter chain: exact paths first, then the longest
  * matching prefix, then 404 — matching on the decoded path without cleaning it, as the
- * reference's mux does.
+ * reference's mux does, and on the very path request-info resolved (what authorization saw).
  */
 import { notFound } from './respond.js'
 import type { Handler } from './types.js'
@@ -27,12 +27,7 @@ export class Mux {
   }
 
   readonly serve: Handler = (req, res, ctx) => {
-    let path: string
-    try {
-      path = decodeURIComponent(ctx.url.pathname)
-    } catch {
-      path = ctx.url.pathname
-    }
+    const path = ctx.info.path
     const exact = this.exact.get(path)
     if (exact) return exact(req, res, ctx)
     for (const [prefix, handler] of this.prefixes) if (path.startsWith(prefix)) return handler(req, res, ctx)

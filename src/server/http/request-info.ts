@@ -3,18 +3,61 @@
  * resolver does: resource requests under /api and /apis get a verb, group, version,
  * namespace, resource, subresource and name; everything else is a non-resource request
  * whose verb is the lower-case method.
+ *
+ * The path is the one Go's URL parser gives the reference: percent escapes decoded (so `%2f`
+ * splits segments and `%2e%2e` is a `..` segment) and nothing else done to it. Dot segments are
+ * not resolved (WHATWG URL parsing resolves them, which turned
+ * `/api/v1/namespaces/%2e%2e/secrets` into the cluster-wide `/api/v1/secrets`): `..` stays a
+ * namespace or name of its own, which names nothing, so a path can never reach more than what
+ * authorization is asked about. The router works on the same path.
  */
 import type { RequestInfo } from './types.js'
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize'])
 const LONG_RUNNING_SUBRESOURCES = new Set(['proxy', 'attach', 'exec', 'log', 'portforward'])
 
-export function resolveRequestInfo(method: string, url: URL): RequestInfo {
-  const path = url.pathname
+export class MalformedPathError extends Error {}
+
+/**
+ * The request target's path as Go's url.Parse leaves it in URL.Path: percent escapes decoded
+ * to bytes (read as UTF-8), dot segments kept; a `%` not followed by two hex digits is malformed.
+ */
+export function decodeRequestPath(target: string): string {
+  const raw = target.split('?', 1)[0]!.split('#', 1)[0]!
+  if (!raw.includes('%')) return raw
+  const bytes: number[] = []
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!
+    if (c === '%') {
+      const hex = raw.slice(i + 1, i + 3)
+      if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw new MalformedPathError(`invalid URL escape ${JSON.stringify(raw.slice(i, i + 3))}`)
+      bytes.push(Number.parseInt(hex, 16))
+      i += 2
+    } else for (const b of Buffer.from(c, 'utf8')) bytes.push(b)
+  }
+  return Buffer.from(bytes).toString('utf8')
+}
+
+/** The decoded path of `url` when the caller has no request target (tests, the debug socket). */
+function pathOf(url: URL): string {
+  try {
+    return decodeRequestPath(url.pathname)
+  } catch {
+    return url.pathname
+  }
+}
+
+/** Go's splitPath: the path without its leading and trailing slashes, split on `/`. */
+function splitPath(path: string): string[] {
+  const trimmed = path.replace(/^\/+|\/+$/g, '')
+  return trimmed === '' ? [] : trimmed.split('/')
+}
+
+export function resolveRequestInfo(method: string, url: URL, decodedPath: string = pathOf(url)): RequestInfo {
+  const path = decodedPath
   const lower = method.toLowerCase()
   const nonResource: RequestInfo = { isResourceRequest: false, path, verb: lower, longRunning: false }
-  const parts = path.split('/').filter((p, i) => i > 0 || p !== '')
-  if (parts[0] === '') parts.shift()
+  const parts = splitPath(path)
   const prefix = parts[0]
   if (prefix !== 'api' && prefix !== 'apis') return nonResource
   const info: RequestInfo = { isResourceRequest: false, path, verb: lower, apiPrefix: prefix, longRunning: false }
@@ -66,9 +109,17 @@ export function resolveRequestInfo(method: string, url: URL): RequestInfo {
   if (rest.length >= 2) info.name = rest[1]
   if (rest.length >= 3) info.subresource = rest[2]
   if (info.name === undefined) {
-    if (info.verb === 'get') info.verb = url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1' ? 'watch' : 'list'
+    if (info.verb === 'get') info.verb = watchRequested(url) ? 'watch' : 'list'
     else if (info.verb === 'delete') info.verb = 'deletecollection'
   }
   info.longRunning = info.verb === 'watch' || (info.subresource !== undefined && LONG_RUNNING_SUBRESOURCES.has(info.subresource))
   return info
+}
+
+/** The reference's rule for `watch` on a collection GET: any value but "0" or "false" (any case) watches. */
+function watchRequested(url: URL): boolean {
+  const value = url.searchParams.get('watch')
+  if (value === null) return false
+  const lower = value.toLowerCase()
+  return lower !== '0' && lower !== 'false'
 }

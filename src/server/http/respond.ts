@@ -1,5 +1,5 @@
 /** Writing responses the way the reference's Go server does, byte for byte where clients look. */
-import { Http2ServerResponse } from 'node:http2'
+import { Http2ServerResponse, constants as http2 } from 'node:http2'
 import type { Response } from './types.js'
 
 /** Go's http.Error: text headers, no Content-Length from before, the message and a newline. */
@@ -44,4 +44,23 @@ export function closeAfterResponse(res: Response): void {
     return
   }
   res.setHeader('Connection', 'close')
+}
+
+/**
+ * Ends the request's exchange with its answer when the body is left unread (a 413 past the
+ * drain limit): the HTTP/1.1 connection closes after the answer, as Go's server does past its
+ * discard limit. An HTTP/2 stream is reset (CANCEL) once the answer is queued: the client,
+ * blocked by flow control on a body nobody reads, would otherwise wait forever, while the
+ * session's other streams go on. Call before writing the answer; call the returned function after.
+ */
+export function closeUnreadRequest(res: Response): () => void {
+  if (res instanceof Http2ServerResponse) {
+    const stream = res.stream
+    return () =>
+      setImmediate(() => {
+        if (!stream.closed && !stream.destroyed) stream.close(http2.NGHTTP2_CANCEL)
+      })
+  }
+  if (!res.headersSent) res.setHeader('Connection', 'close')
+  return () => undefined
 }

@@ -101,3 +101,15 @@ export class InvalidError extends StoreError {
     super('Invalid', message, details)
   }
 }
+
+/** A write the store refuses for its size (etcd's --max-request-bytes, 1.5 MiB by default). */
+export class TooLargeError extends InvalidError {
+  /** The store's own words, as the reference passes them on: `etcdserver: request is too large`. */
+  constructor(
+    message: string,
+    readonly storeMessage: string,
+    details: { key?: string; cause?: unknown } = {},
+  ) {
+    super(message, details)
+  }
+}

@@ -9,7 +9,7 @@ import {
   GRPCUnauthenticatedError,
   isRecoverableError,
 } from 'etcd3'
-import { CompactedError, CorruptError, InvalidError, StoreError, UnavailableError } from './errors.js'
+import { CompactedError, CorruptError, InvalidError, StoreError, TooLargeError, UnavailableError } from './errors.js'
 
 /** What was being done, for messages: `etcd [http://…] get "/pods/a"`. */
 export interface EtcdCallContext {
@@ -52,7 +52,9 @@ export function mapEtcdError(err: unknown, ctx: EtcdCallContext): StoreError {
     })
   }
   if (message.includes('request is too large') || message.includes('message larger than max')) {
-    return new InvalidError(`${describe(ctx)} was refused as too large: ${message}`, { key: ctx.key, cause: err })
+    // etcd's own refusal, or gRPC's past its message limit (`8 RESOURCE_EXHAUSTED: grpc: received message larger than max (…)`).
+    const storeMessage = message.includes('request is too large') ? 'etcdserver: request is too large' : message.replace(/^\d+ [A-Z_]+: /, '')
+    return new TooLargeError(`${describe(ctx)} was refused as too large: ${message}`, storeMessage, { ...(ctx.key !== undefined ? { key: ctx.key } : {}), cause: err })
   }
   if (err instanceof GRPCDeadlineExceededError) {
     const after = ctx.timeoutMs === undefined ? '' : ` after ${ctx.timeoutMs}ms`

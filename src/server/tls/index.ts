@@ -66,6 +66,8 @@ export interface ServingOptions {
 
 /** Options to spread into `https.createServer` / `http2.createSecureServer`. */
 export type SecureServerOptions = tls.SecureContextOptions & {
+  requestCert?: boolean
+  rejectUnauthorized?: boolean
   SNICallback?: SniCallback
   minVersion?: tls.SecureVersion
   ALPNProtocols?: string[]
@@ -211,7 +213,10 @@ export async function prepareServing(options: ServingOptions): Promise<ServingTl
   }
   const nameMap = buildNameMap(sniCerts)
 
-  const secureOptions: SecureServerOptions = { ...common, cert: pair.certPem, key: pair.keyPem }
+  // Client certificates are asked for but not required, and verified by the authenticators
+  // (src/server/authentication/x509.ts), as the reference's RequestClientCert. No acceptable
+  // authorities are named, so a client always presents the certificate it has.
+  const secureOptions: SecureServerOptions = { ...common, cert: pair.certPem, key: pair.keyPem, requestCert: true, rejectUnauthorized: false }
   if (nameMap.size > 0) secureOptions.SNICallback = createSniCallback(nameMap, defaultContext)
   const alpn = (options.alpn ?? []).filter((p) => p !== '')
   for (const protocol of alpn) {

@@ -102,11 +102,16 @@ describe('patch against a server (end to end, built binary)', function () {
   }
 
   let file: string
+  let adminCredentials: string[] = []
   const withNs = (args: string[], ns: string) => [...args.map((a) => (a === 'NS' ? ns : a === 'FILE' ? file : a)), '-n', ns]
 
   before(async () => {
-    server = await ApiServer.start({ waitFor: 'ready' })
+    server = await ApiServer.start({ waitFor: 'ready', admin: true })
     file = path.join(server.certDir, '..', 'cm.yaml')
+    const admin = server.admin()
+    adminCredentials = [`--client-certificate=${path.join(server.certDir, '..', 'admin.crt')}`, `--client-key=${path.join(server.certDir, '..', 'admin.key')}`]
+    fs.writeFileSync(path.join(server.certDir, '..', 'admin.crt'), admin.cert)
+    fs.writeFileSync(path.join(server.certDir, '..', 'admin.key'), admin.key)
     fs.writeFileSync(file, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: "1"\n')
     connection = [`--server=https://127.0.0.1:${server.port}`, `--certificate-authority=${path.join(server.certDir, 'ca.crt')}`]
     await createNamespaceWithConfigMap('ours')
@@ -140,9 +145,10 @@ describe('patch against a server (end to end, built binary)', function () {
 
   it('matches kubectl 1.32 on the same server (stdout and exit code)', async function () {
     const kubectl = requireTool(this, 'kubectl')
-    // kubectl asks for a user name on a terminal-less HTTPS connection without credentials.
+    // kubectl asks for a user name on a terminal-less HTTPS connection without credentials:
+    // it is the administrator of the server's written kubeconfig.
     for (const [i, step] of STEPS.entries()) {
-      const theirs = await exec(kubectl, ['patch', ...withNs(step.args, 'kube'), ...connection, '--token=unused'])
+      const theirs = await exec(kubectl, ['patch', ...withNs(step.args, 'kube'), ...connection, ...adminCredentials])
       const mine = ours[i]
       assert.ok(mine, `step ${step.name} did not run`)
       assert.equal(mine.exitCode, theirs.exitCode, `${step.name}: exit code (kubectl stderr: ${theirs.stderr})`)

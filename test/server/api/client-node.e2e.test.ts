@@ -10,11 +10,12 @@ describeEachStore('api: a @kubernetes/client-node client against the built serve
   let core: CoreV1Api
 
   before(async () => {
-    server = await ApiServer.start({ waitFor: 'ready', args: store.args })
+    server = await ApiServer.start({ waitFor: 'ready', admin: true, args: store.args })
+    const admin = server.admin()
     kc = new KubeConfig()
     kc.loadFromOptions({
       clusters: [{ name: 'c', server: `https://127.0.0.1:${server.port}`, caData: Buffer.from(server.ca()).toString('base64'), skipTLSVerify: false }],
-      users: [{ name: 'u', token: 'test' }],
+      users: [{ name: 'u', certData: Buffer.from(admin.cert).toString('base64'), keyData: Buffer.from(admin.key).toString('base64') }],
       contexts: [{ name: 'c', cluster: 'c', user: 'u', namespace: 'default' }],
       currentContext: 'c',
     })

@@ -68,6 +68,7 @@ describe('api: aggregated discovery', () => {
     const names = groupDiscoveries(KINDS.filter((k) => k.group !== '')).map((g) => (g.metadata as { name: string }).name)
     assert.deepEqual(names, [
       'apps',
+      'authentication.k8s.io',
       'batch',
       'networking.k8s.io',
       'policy',

@@ -239,7 +239,7 @@ describeEachStore('api: the real kubectl against the built server (end to end)',
     assert.equal(apis.kind, 'APIGroupList')
     assert.deepEqual(
       apis.groups.map((g: { name: string }) => g.name).sort(),
-      ['apiextensions.k8s.io', 'apps', 'batch', 'coordination.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io'],
+      ['apiextensions.k8s.io', 'apps', 'authentication.k8s.io', 'batch', 'coordination.k8s.io', 'networking.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io'],
     )
     const apps = JSON.parse((await server.get('/apis/apps')).body)
     assert.deepEqual(apps, { kind: 'APIGroup', apiVersion: 'v1', name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } })

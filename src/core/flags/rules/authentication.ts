@@ -1,6 +1,6 @@
 /** Authentication options (spec section 5; the reference's authentication checks). */
 import { type GoUrl, goParseUrl } from '../../options/go-url.js'
-import { jsYaml } from '../../util/yaml.js'
+import { loadYaml } from '../../util/yaml.js'
 import { readFileSync } from 'node:fs'
 import { posix } from 'node:path'
 import type { Rule } from '../rule.js'
@@ -66,7 +66,7 @@ export const authenticationRules: Rule[] = [
       if (!file || !ctx.has('anonymous-auth')) return
       let config: unknown
       try {
-        config = jsYaml().load(readFileSync(file, 'utf8'))
+        config = loadYaml(readFileSync(file, 'utf8'))
       } catch {
         // The file is read by the server; a flag-only check cannot tell what it configures.
         return

@@ -6,7 +6,7 @@
  */
 import { ApplyBadRequest, ApplyConflictError, ApplySchemaError, FieldSet, applyConfiguration } from '../../../core/apply/index.js'
 import { setPath } from '../kinds/crd.js'
-import { jsYaml } from '../../../core/util/yaml.js'
+import { loadYaml } from '../../../core/util/yaml.js'
 import { type Status, failureStatus } from '../../http/status.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { ApiError, errors } from '../status-errors.js'
@@ -71,13 +71,13 @@ async function readApply(scope: Scope): Promise<ApplyRequest> {
   let config: unknown
   try {
     // Repeated keys: the last one wins, unless fieldValidation=Strict (checked below).
-    config = jsYaml().load(text, { json: true })
+    config = loadYaml(text, { json: true })
   } catch (err) {
     throw errors.badRequest(`error decoding YAML: ${(err as Error).message}`)
   }
   if (scope.query.get('fieldValidation') === 'Strict') {
     try {
-      jsYaml().load(text)
+      loadYaml(text)
     } catch (err) {
       throw errors.badRequest(`error strict decoding YAML: ${(err as Error).message}`)
     }

@@ -9,6 +9,7 @@
  * for a collection, deleted by --delete-collection-workers workers.
  */
 import { decodeRequestBody, readBody, writeObject } from '../negotiation.js'
+import { queryFlag, queryInt64 } from '../../http/query.js'
 import type { DeleteOptions } from '../registry/generic-store.js'
 import { isPlainObject } from '../registry/object.js'
 import { invalidValue } from '../registry/strategy.js'
@@ -25,12 +26,6 @@ export const DELETE_COLLECTION_WORKERS = 1
 
 export type ParsedDeleteOptions = DeleteOptions
 
-function queryInt(query: URLSearchParams, name: string): number | undefined {
-  const v = query.get(name)
-  if (v === null || v === '') return undefined
-  if (!/^-?\d+$/.test(v)) throw errors.badRequest(`${name}: Invalid value: ${JSON.stringify(v)}: must be an integer`)
-  return Number(v)
-}
 
 /** DeleteOptions of the request: the body's, then the query's. */
 export async function readDeleteOptions(scope: Scope): Promise<ParsedDeleteOptions> {
@@ -44,10 +39,9 @@ export async function readDeleteOptions(scope: Scope): Promise<ParsedDeleteOptio
   const { query } = scope
   const dryRunValues = [...query.getAll('dryRun'), ...(Array.isArray(options.dryRun) ? options.dryRun.map(String) : [])]
   const pre = isPlainObject(options.preconditions) ? options.preconditions : {}
-  const grace = typeof options.gracePeriodSeconds === 'number' ? options.gracePeriodSeconds : queryInt(query, 'gracePeriodSeconds')
+  const grace = typeof options.gracePeriodSeconds === 'number' ? options.gracePeriodSeconds : queryInt64(query, 'gracePeriodSeconds')
   const propagation = typeof options.propagationPolicy === 'string' ? options.propagationPolicy : (query.get('propagationPolicy') ?? undefined)
-  const orphanQuery = query.get('orphanDependents')
-  const orphan = typeof options.orphanDependents === 'boolean' ? options.orphanDependents : orphanQuery !== null && orphanQuery !== '' ? orphanQuery === 'true' : undefined
+    const orphan = typeof options.orphanDependents === 'boolean' ? options.orphanDependents : queryFlag(query, 'orphanDependents')
   // apimachinery ValidateDeleteOptions.
   const causes: Cause[] = []
   if (orphan !== undefined && propagation !== undefined && propagation !== '') {

@@ -1,15 +1,13 @@
 /** GET of a collection: `<Kind>List` or a Table, with selectors, paging and resourceVersion. */
-import { errors } from '../status-errors.js'
+import { queryInt64 } from '../../http/query.js'
 import { writeObject } from '../negotiation.js'
 import { toTable } from '../table.js'
 import type { Cause } from '../status-errors.js'
 import { type Scope, forbidden, includeObject, listOptionsInvalid, selection, responseOutput } from './scope.js'
 import { writeJsonListStream } from './list-stream.js'
 
-function parseLimit(value: string | null): number {
-  if (value === null || value === '') return 0
-  if (!/^-?\d+$/.test(value)) throw errors.badRequest(`limit: Invalid value: ${JSON.stringify(value)}: must be an integer`)
-  return Math.max(0, Number(value))
+function parseLimit(query: URLSearchParams): number {
+  return Math.max(0, queryInt64(query, 'limit') ?? 0)
 }
 
 /** The reference's ValidateListOptions for a list (not a watch): 422 with every cause. */
@@ -33,7 +31,9 @@ export async function listHandler(scope: Scope): Promise<void> {
   const rvMatch = query.get('resourceVersionMatch') ?? ''
   const rv = query.get('resourceVersion') ?? ''
   validateListOptions(query, rv, rvMatch)
-  const limit = parseLimit(query.get('limit'))
+  // A list has no use for timeoutSeconds, but the reference decodes it (and refuses a bad one) all the same.
+  queryInt64(query, 'timeoutSeconds')
+  const limit = parseLimit(query)
   // A whole list in JSON is written as it is read (pages come with no limit and continue).
   if (limit === 0 && !query.get('continue') && output.kind === 'json' && (output.formats?.[0] ?? 'json') === 'json') {
     const stream = await store.streamList({ ...selection(scope), resourceVersion: rv, resourceVersionMatch: rvMatch })

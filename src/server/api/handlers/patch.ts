@@ -3,7 +3,8 @@
  * (RFC 7386) and strategic merge patch, selected by Content-Type. A resourceVersion the patch
  * sets is a precondition; otherwise a concurrent write makes the patch apply again.
  */
-import { PatchError, type PatchType, UnparsablePatch, applyPatch, goMarshal, parsePatch } from '../../../core/patch/index.js'
+import { PatchError, type PatchType, applyPatch, goMarshal, parseGoJson } from '../../../core/patch/index.js'
+import { GoJsonSyntaxError } from '../../../core/patch/parse.js'
 import type { KubeObject } from '../registry/object.js'
 import { errors } from '../status-errors.js'
 import { readBody, requestMediaType, writeObject } from '../negotiation.js'
@@ -18,6 +19,9 @@ export const PATCH_TYPES: Readonly<Record<string, PatchType>> = {
   'application/merge-patch+json': 'merge',
   'application/strategic-merge-patch+json': 'strategic',
 }
+
+/** The reference's bound on the operations of one JSON patch. */
+export const MAX_JSON_PATCH_OPERATIONS = 10_000
 
 export interface ParsedPatch {
   type: PatchType
@@ -38,15 +42,19 @@ export async function readPatch(scope: Scope): Promise<ParsedPatch> {
   checkFieldValidation(scope.query)
   const dryRun = isDryRun(scope.query.getAll('dryRun'))
   const text = (await readBody(scope.req)).toString('utf8')
+  // The body of a JSON, merge or strategic patch is JSON (the reference decodes it with its
+  // JSON decoder; YAML is only for apply).
   let patch: unknown
   try {
-    patch = parsePatch(text, type)
+    patch = parseGoJson(text)
   } catch (err) {
-    if (err instanceof PatchError) throw errors.badRequest(err.message)
+    if (err instanceof GoJsonSyntaxError) throw errors.badRequest(`error decoding patch: ${err.message}`)
     throw err
   }
-  if (patch instanceof UnparsablePatch) throw errors.badRequest(`error decoding patch: ${patch.syntaxError}`)
   if (type === 'json' && !Array.isArray(patch)) throw errors.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch')
+  if (type === 'json' && (patch as unknown[]).length > MAX_JSON_PATCH_OPERATIONS) {
+    throw errors.requestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${(patch as unknown[]).length}`)
+  }
   if (type !== 'json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
     throw errors.badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}')
   }

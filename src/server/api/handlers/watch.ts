@@ -8,10 +8,11 @@
  * The reference's WatchList options (`sendInitialEvents` with `resourceVersionMatch=NotOlderThan`)
  * are defaulted and validated as its ListOptions are.
  */
-import { type Cause, errors, toApiError } from '../status-errors.js'
+import { queryFlag, queryInt64 } from '../../http/query.js'
+import { type Cause, toApiError } from '../status-errors.js'
 import type { ApiWatch, ApiWatchEvent } from '../registry/generic-store.js'
 import { PROTOBUF_WATCH_MEDIA_TYPE, type ProtobufCodec } from '../../../core/protobuf/index.js'
-import { negotiateWatchOutput, protobufCodec } from '../negotiation.js'
+import { negotiateWatchOutput, partialObjectMetadata, protobufCodec } from '../negotiation.js'
 import { toTable } from '../table.js'
 import { type Scope, forbidden, includeObject, listOptionsInvalid, selection } from './scope.js'
 import { WatchSender } from './watch-sender.js'
@@ -19,14 +20,17 @@ import { WatchSender } from './watch-sender.js'
 /** How often bookmarks are sent when allowed (the reference: about once a minute). */
 export const BOOKMARK_INTERVAL_MS = Number(process.env.CLIENT_WATCH_BOOKMARK_INTERVAL_MS ?? '') || 60_000
 const DEFAULT_MIN_REQUEST_TIMEOUT_S = 1800
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
  * How long a watch runs. The reference: the client's timeoutSeconds, else a random time in
  * [min, 2*min) so that watches started together do not all end (and come back) together;
  * min 0: no end. `random` is Math.random's contract: a number in [0, 1).
  */
-export function watchTimeoutMs(timeoutSeconds: string | null, minRequestTimeoutSeconds: number, random: () => number = Math.random): number {
-  return timeoutSeconds ? Number(timeoutSeconds) * 1000 : minRequestTimeoutSeconds * 1000 * (1 + random())
+export function watchTimeoutMs(timeoutSeconds: number | undefined, minRequestTimeoutSeconds: number, random: () => number = Math.random): number {
+  // Past the longest timer Node keeps (about 24.8 days) a watch simply does not end by itself.
+  if (timeoutSeconds !== undefined && timeoutSeconds !== 0) return Math.min(Math.max(timeoutSeconds * 1000, 1), MAX_TIMER_MS)
+  return minRequestTimeoutSeconds * 1000 * (1 + random())
 }
 
 export async function watchHandler(scope: Scope): Promise<void> {
@@ -37,12 +41,9 @@ export async function watchHandler(scope: Scope): Promise<void> {
   const protobuf = codec !== undefined && codec.hasType(store.apiVersion, store.strategy.kind)
   const sel = selection(scope)
   if (scope.name !== undefined) sel.fields = [...(sel.fields ?? []), { field: 'metadata.name', operator: '=', value: scope.name }]
-  const timeoutParam = query.get('timeoutSeconds')
-  if (timeoutParam !== null && timeoutParam !== '' && !/^\d+$/.test(timeoutParam)) {
-    throw errors.badRequest(`timeoutSeconds: Invalid value: ${JSON.stringify(timeoutParam)}: must be a non-negative integer`)
-  }
-  const timeoutMs = watchTimeoutMs(timeoutParam, scope.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_S)
-  const bookmarks = queryBool(query, 'allowWatchBookmarks') === true
+  const timeoutSeconds = queryInt64(query, 'timeoutSeconds')
+  const timeoutMs = watchTimeoutMs(timeoutSeconds, scope.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_S)
+  const bookmarks = queryFlag(query, 'allowWatchBookmarks') === true
   const include = includeObject(query)
   const resourceVersion = query.get('resourceVersion') ?? ''
   const sendInitialEvents = watchListOptions(query, resourceVersion)
@@ -65,7 +66,13 @@ export async function watchHandler(scope: Scope): Promise<void> {
 
   res.setHeader(
     'Content-Type',
-    protobuf ? PROTOBUF_WATCH_MEDIA_TYPE : output.kind === 'table' ? `application/json;as=Table;v=${output.apiVersion.split('/')[1]};g=meta.k8s.io` : 'application/json',
+    protobuf
+      ? PROTOBUF_WATCH_MEDIA_TYPE
+      : output.kind === 'table'
+        ? `application/json;as=Table;v=${output.apiVersion.split('/')[1]};g=meta.k8s.io`
+        : output.kind === 'partial'
+          ? `application/json;as=PartialObjectMetadata;v=${output.apiVersion.split('/')[1]};g=meta.k8s.io`
+          : 'application/json',
   )
   res.statusCode = 200
   res.writeHead(200)
@@ -87,6 +94,8 @@ export async function watchHandler(scope: Scope): Promise<void> {
       object = toTable(store.strategy.table, [obj], { resourceVersion: obj.metadata.resourceVersion }, { apiVersion: output.apiVersion, include, noHeaders: !first })
       first = false
     }
+    // A metadata watch (metadata informers): each object as its PartialObjectMetadata.
+    if (output.kind === 'partial' && ev.type !== 'ERROR') object = partialObjectMetadata(ev.object, output.apiVersion)
     sender.send(protobuf ? codec!.encodeWatchFrame(ev.type, object as Record<string, unknown>, store.apiVersion) : `${JSON.stringify({ type: ev.type, object })}\n`)
   }
   if (initialError || !watch) {
@@ -126,22 +135,12 @@ export async function watchHandler(scope: Scope): Promise<void> {
 }
 
 /**
- * A query boolean as the reference converts it: absent is unset; "0" and "false" (any case)
- * are false; any other value, even an empty one, is true.
- */
-function queryBool(query: URLSearchParams, name: string): boolean | undefined {
-  const value = query.get(name)
-  if (value === null) return undefined
-  return !(value === '0' || value.toLowerCase() === 'false')
-}
-
-/**
  * `sendInitialEvents` after the reference's defaulting (SetListOptionsDefaults, WatchList on
  * as in 1.32: a watch from "" or "0" with neither option set sends the initial events) and
  * validation (validateWatchOptions: 422 Invalid ListOptions).
  */
 function watchListOptions(query: URLSearchParams, resourceVersion: string): boolean | undefined {
-  let sendInitialEvents = queryBool(query, 'sendInitialEvents')
+  let sendInitialEvents = queryFlag(query, 'sendInitialEvents')
   let match = query.get('resourceVersionMatch') ?? ''
   if (sendInitialEvents === undefined && match === '' && (resourceVersion === '' || resourceVersion === '0')) {
     sendInitialEvents = true

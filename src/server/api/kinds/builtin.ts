@@ -713,5 +713,13 @@ const OVERRIDES: Record<string, KindOverrides> = {
   leases,
 }
 
+/** Subresources served by handlers of their own rather than the generic store (ApiDeps.virtualHandlers). */
+const VIRTUAL_SUBRESOURCES: Record<string, string[]> = {
+  '/serviceaccounts': ['token'],
+}
+
 /** Every generated kind as a Strategy. */
-export const BUILTIN_KINDS: readonly Strategy[] = RESOURCES.map((info) => dataStrategy(info, OVERRIDES[info.resource] ?? {}))
+export const BUILTIN_KINDS: readonly Strategy[] = RESOURCES.map((info) => {
+  const extra = VIRTUAL_SUBRESOURCES[`${info.group}/${info.resource}`] ?? []
+  return dataStrategy(extra.length > 0 ? { ...info, subresources: [...info.subresources, ...extra] } : info, OVERRIDES[info.resource] ?? {})
+})

@@ -189,10 +189,22 @@ function decodeContinue(token: string): ContinueToken {
   return parsed as ContinueToken
 }
 
+/** A resource version is a uint64 (the reference's ParseUint); past that it is as invalid as a word. */
 function parseResourceVersion(rv: string, what = 'resourceVersion'): number {
-  if (!/^\d+$/.test(rv)) throw errors.badRequest(`invalid ${what}: ${rv}`)
+  if (!/^\d+$/.test(rv) || BigInt(rv) > UINT64_MAX) throw errors.badRequest(`invalid ${what}: ${rv}`)
   return Number(rv)
 }
+
+const UINT64_MAX = 2n ** 64n - 1n
+
+/**
+ * How often an update without a precondition (a PATCH that names no resourceVersion) is
+ * applied again to a fresh read when a concurrent write got there first. The reference's
+ * GuaranteedUpdate retries until it applies, so such a patch never answers 409; with N
+ * writers on one object a patch loses at most about N rounds, and this bound only stops a
+ * loop the request deadline would end anyway.
+ */
+const MAX_UPDATE_RETRIES = 1000
 
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'
 function randomSuffix(): string {
@@ -371,9 +383,10 @@ export class GenericStore {
     if (options.resourceVersion === '0') return { revision: 0, notOlderThan: 0 }
     if (!options.resourceVersion) return { revision: 0, notOlderThan: undefined }
     const rv = parseResourceVersion(options.resourceVersion)
-    if (options.resourceVersionMatch === 'Exact') return { revision: rv, notOlderThan: undefined }
     const current = await this.store.currentRevision()
-    if (rv > current) throw errors.timeout(`Too large resource version: ${rv}, current: ${current}`)
+    // A revision the store has not reached (Exact too) is the reference's 504, never a store error.
+    if (rv > current) throw errors.timeout(`Too large resource version: ${options.resourceVersion}, current: ${current}`)
+    if (options.resourceVersionMatch === 'Exact') return { revision: rv, notOlderThan: undefined }
     return { revision: 0, notOlderThan: rv }
   }
 
@@ -541,7 +554,7 @@ export class GenericStore {
         this.hooks.changed?.({ type: 'updated', object: written, strategy: this.strategy })
         return written
       } catch (err) {
-        if (err instanceof ConflictError && options.retryOnConflict && attempt < 10) continue
+        if (err instanceof ConflictError && options.retryOnConflict && attempt < MAX_UPDATE_RETRIES) continue
         if (err instanceof StoreError && err.code === 'NotFound') throw errors.notFound(this.res, name)
         throw toApiError(err, this.res, name)
       }
@@ -675,7 +688,7 @@ export class GenericStore {
         // A state not older than the resourceVersion: the latest, unless that is older still.
         const wanted = parseResourceVersion(rv)
         const current = await this.store.currentRevision()
-        if (wanted > current) throw errors.timeout(`Too large resource version: ${wanted}, current: ${current}`)
+        if (wanted > current) throw errors.timeout(`Too large resource version: ${rv}, current: ${current}`)
       }
       const state = await this.streamList({
         ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),

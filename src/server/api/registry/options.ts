@@ -19,6 +19,8 @@ export interface RegistryOptions {
   deleteCollectionWorkers?: number
   /** `--enable-garbage-collector`: run the garbage collector over the registry (off unless set). */
   garbageCollector?: boolean
+  /** Create the `default` service account of every namespace, as the controller manager does (the server turns it on). */
+  serviceAccountsController?: boolean
   /** Window sizing of the caches (tests). */
   watchCacheWindow?: WatchCacheOptions
 }

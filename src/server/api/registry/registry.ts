@@ -14,6 +14,7 @@ import { errors } from '../status-errors.js'
 import { admitNamespaceLifecycle } from '../../admission/namespace-lifecycle.js'
 import { GarbageCollector } from '../../gc/garbage-collector.js'
 import { NamespaceController } from '../../gc/namespace-controller.js'
+import { ServiceAccountsController } from '../../gc/service-accounts.js'
 import { PodGraceReaper } from '../../gc/pod-grace-reaper.js'
 import { finalizersForPropagation, isNamespaces, isPods } from './deletion.js'
 import { type DeleteOptions, type DeleteResult, GenericStore, type ObjectChange } from './generic-store.js'
@@ -29,6 +30,8 @@ export class Registry {
   readonly watchCache: WatchCachedStore | undefined
   readonly namespaceController: NamespaceController
   readonly podGraceReaper: PodGraceReaper
+  /** With RegistryOptions.serviceAccountsController. */
+  readonly serviceAccounts: ServiceAccountsController | undefined
   /** When --enable-garbage-collector. */
   readonly garbageCollector: GarbageCollector | undefined
 
@@ -72,6 +75,10 @@ export class Registry {
       namespacedStores: async () => [...this.all(), ...(await this.customStores())].filter((g) => g.strategy.namespaced),
       log,
     })
+    this.serviceAccounts = options.serviceAccountsController ? new ServiceAccountsController(namespacesStore, () => this.lookup('', 'v1', 'serviceaccounts'), log) : undefined
+    if (this.serviceAccounts && this.lookup('', 'v1', 'namespaces') && this.lookup('', 'v1', 'serviceaccounts')) {
+      this.serviceAccounts.sweep().catch((err) => log(2, `service accounts: ${(err as Error).message}`))
+    }
     this.podGraceReaper = new PodGraceReaper(() => this.lookup('', 'v1', 'pods')!, log)
     this.garbageCollector = options.garbageCollector ? new GarbageCollector({ stores: async () => [...this.all(), ...(await this.customStores())], log }) : undefined
     if (this.lookup('', 'v1', 'namespaces')) this.namespaceController.start()
@@ -90,6 +97,7 @@ export class Registry {
     const { object, strategy } = change
     if (isPods(strategy) && change.type !== 'deleted') this.podGraceReaper.observe(object)
     if (isNamespaces(strategy) && change.type !== 'deleted' && object.metadata.deletionTimestamp) this.namespaceController.enqueue(object.metadata.name!)
+    if (isNamespaces(strategy) && change.type === 'created') void this.serviceAccounts?.observe(object)
     // Something in a terminating namespace went: look at the namespace again at once.
     const ns = object.metadata.namespace
     if (change.type === 'deleted' && ns && this.namespaceController.has(ns)) this.namespaceController.enqueue(ns)
@@ -206,6 +214,6 @@ export class Registry {
 function watchCacheFor(store: Store, kinds: readonly Strategy[], options: RegistryOptions): WatchCachedStore | undefined {
   if (!options.watchCache) return undefined
   const disabled = disabledByWatchCacheSizes(options.watchCacheSizes ?? [])
-  const prefixes = kinds.filter((k) => !disabled.has(`${k.group}/${k.resource}`)).map((k) => defaultKeyPrefix(k.group, k.resource))
+  const prefixes = kinds.filter((k) => !k.virtual && !disabled.has(`${k.group}/${k.resource}`)).map((k) => defaultKeyPrefix(k.group, k.resource))
   return prefixes.length > 0 ? new WatchCachedStore(store, prefixes, options.watchCacheWindow) : undefined
 }

@@ -10,7 +10,7 @@
  */
 import { PROTOBUF_MEDIA_TYPE, type ProtobufCodec, ProtobufError, isProtobufEnvelope } from '../../../core/protobuf/index.js'
 import type { STORAGE_MEDIA_TYPES } from '../../../core/options/enums.js'
-import { jsYaml } from '../../../core/util/yaml.js'
+import { jsYaml, loadYaml } from '../../../core/util/yaml.js'
 import type { Store, Watch } from '../../store/types.js'
 import { loadedProtobufCodec, protobufCodec } from '../negotiation.js'
 import { errors } from '../status-errors.js'
@@ -63,7 +63,7 @@ export class StorageCodec {
       return codec.decode(value)
     }
     if (value[0] === 0x7b) return JSON.parse(value.toString('utf8')) as Obj
-    const loaded = jsYaml().load(value.toString('utf8'))
+    const loaded = loadYaml(value.toString('utf8'))
     return (loaded !== null && typeof loaded === 'object' ? loaded : {}) as Obj
   }
 

@@ -43,6 +43,11 @@ export interface Strategy {
   customResource?: boolean
   /** Where the scale subresource reads and writes (default: spec.replicas, status.replicas, spec.selector). */
   scalePaths?: ScalePaths
+  /**
+   * Nothing is stored: a create-only review (TokenReview, SelfSubjectReview...) answered by a
+   * handler of ApiDeps.virtualHandlers. Served in discovery like any other kind.
+   */
+  virtual?: boolean
   /** A custom resource's schema: the CRD version's `schema.openAPIV3Schema` (validation, pruning, apply's list and map types). */
   openAPIV3Schema?: Record<string, unknown>
 }

@@ -2,7 +2,6 @@
  * The `fieldValidation` directive (Strict, Warn, Ignore; Warn when absent, as the reference)
  * and the `Warning: 299` headers its Warn mode sends, one per unknown field.
  */
-import type { Response } from '../../http/types.js'
 import { errors } from '../status-errors.js'
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore'
@@ -24,14 +23,5 @@ export function strictDecodingError(messages: readonly string[]): string {
   return `strict decoding error: ${messages.join(', ')}`
 }
 
-/** Adds `Warning: 299 - "<text>"` headers (the reference's warning recorder format). */
-export function addWarnings(res: Response, texts: readonly string[]): void {
-  if (texts.length === 0 || res.headersSent) return
-  const existing = res.getHeader('Warning')
-  const values = existing === undefined ? [] : Array.isArray(existing) ? existing.map(String) : [String(existing)]
-  for (const text of texts) {
-    const value = `299 - ${JSON.stringify(text)}`
-    if (!values.includes(value)) values.push(value)
-  }
-  res.setHeader('Warning', values)
-}
+/** Adds `Warning: 299 - "<text>"` headers (the reference's warning recorder). */
+export { addWarnings } from '../../http/warnings.js'

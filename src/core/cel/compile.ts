@@ -1,0 +1,109 @@
+/**
+ * Compiling an expression once (parse and type-check) and evaluating it many times. Errors
+ * read as cel-go's issues do (`ERROR: <input>:line:column: message` with the source line and
+ * a caret), since the reference quotes them in its validation messages.
+ */
+import type { Environment } from '@marcbachmann/cel-js'
+import { toJson } from './values.js'
+
+export class CelCompileError extends Error {
+  constructor(
+    message: string,
+    /** 'compilation' for parse and type errors; 'type' when the expression's result type is not one the caller accepts. */
+    readonly kind: 'compilation' | 'type',
+  ) {
+    super(message)
+    this.name = 'CelCompileError'
+  }
+}
+
+export class CelEvaluationError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'CelEvaluationError'
+  }
+}
+
+export interface CelProgram {
+  readonly expression: string
+  /** The type the checker inferred: 'string', 'bool', 'list<string>', 'dyn', ... */
+  readonly outputType: string
+  /** The result with CEL ints as bigint; throws CelEvaluationError. */
+  evaluate(activation: Record<string, unknown>): unknown
+  /** The result converted to plain JSON values (ints as numbers, optionals unwrapped or undefined). */
+  evaluateJson(activation: Record<string, unknown>): unknown
+}
+
+interface LocatedError {
+  summary?: string
+  message: string
+  range?: { start: number; end: number }
+  node?: { pos?: number; start?: number }
+}
+
+/** cel-go's spelling of an issue at an offset of the expression. */
+function issueText(expression: string, err: LocatedError): string {
+  const offset = err.range?.start ?? err.node?.start ?? err.node?.pos ?? 0
+  const before = expression.slice(0, offset)
+  const line = before.split('\n').length
+  const column = offset - (before.lastIndexOf('\n') + 1)
+  const sourceLine = expression.split('\n')[line - 1] ?? ''
+  const caret = `${sourceLine.slice(0, column).replace(/[^\t]/g, '.')}^`
+  return `ERROR: <input>:${line}:${column + 1}: ${celGoMessage(err.summary ?? err.message.split('\n')[0])}\n | ${sourceLine}\n | ${caret}`
+}
+
+/** The checker's messages in cel-go's words where the two say the same thing. */
+function celGoMessage(message: string): string {
+  const unknownVariable = /^Unknown variable: (.+)$/.exec(message)
+  if (unknownVariable) return `undeclared reference to '${unknownVariable[1]}' (in container '')`
+  const overload = /^no such overload: (.+)$/.exec(message)
+  if (overload) return `found no matching overload for ${overload[1]}`
+  return message
+}
+
+function typeName(type: string): string {
+  return type
+}
+
+/**
+ * Parses and type-checks `expression`. `returnTypes` lists the result types the caller accepts
+ * (cel-go spelling: 'string', 'bool', 'list(string)'), empty for any; a mismatch is the
+ * reference's `must evaluate to T` / `must evaluate to one of [T U]`.
+ */
+export function compileCel(env: Environment, expression: string, returnTypes: readonly string[] = []): CelProgram {
+  let parsed: ReturnType<Environment['parse']>
+  try {
+    parsed = env.parse(expression)
+  } catch (err) {
+    throw new CelCompileError(`compilation failed: ${issueText(expression, err as LocatedError)}`, 'compilation')
+  }
+  const checked = parsed.check()
+  if (!checked.valid) {
+    throw new CelCompileError(`compilation failed: ${issueText(expression, checked.error as unknown as LocatedError)}`, 'compilation')
+  }
+  const outputType = checked.type ?? 'dyn'
+  if (returnTypes.length > 0 && !returnTypes.some((wanted) => matchesType(outputType, wanted))) {
+    const reason = returnTypes.length === 1 ? `must evaluate to ${returnTypes[0]}` : `must evaluate to one of [${returnTypes.join(' ')}]`
+    throw new CelCompileError(reason, 'type')
+  }
+  const evaluate = (activation: Record<string, unknown>): unknown => {
+    try {
+      return parsed(activation)
+    } catch (err) {
+      throw new CelEvaluationError((err as LocatedError).summary ?? (err as Error).message.split('\n')[0])
+    }
+  }
+  return {
+    expression,
+    outputType: typeName(outputType),
+    evaluate,
+    evaluateJson: (activation) => toJson(evaluate(activation)),
+  }
+}
+
+/** The checker's type against a cel-go type name; `dyn` results pass, as cel-go's `any` does. */
+function matchesType(actual: string, wanted: string): boolean {
+  if (wanted === 'any' || actual === 'dyn') return true
+  const normalised = wanted.replace(/\(/g, '<').replace(/\)/g, '>').replace(/,\s*/g, ', ')
+  return actual === normalised
+}

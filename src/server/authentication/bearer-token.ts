@@ -1,0 +1,62 @@
+/**
+ * Bearer tokens (reference: request/bearertoken and token/union): the token of an
+ * `Authorization: Bearer <token>` header is offered to each token method in order. A token
+ * that none of them recognises is refused ("invalid bearer token"), so it is a 401 and never
+ * an anonymous request. Without any token method the header is not read at all.
+ */
+import type { Request } from '../http/types.js'
+import { AuthenticationError, type AuthenticationContext, type AuthenticationResponse, type Authenticator, type TokenAuthenticator } from './authenticator.js'
+
+export const INVALID_BEARER_TOKEN = 'invalid bearer token'
+
+/** The token of the request's Authorization header, as the reference reads it; undefined when there is none. */
+export function bearerToken(req: Request): string | undefined {
+  const header = req.headers.authorization
+  const auth = (Array.isArray(header) ? header[0] : header)?.trim() ?? ''
+  if (auth === '') return undefined
+  const parts = auth.split(' ')
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined
+  // SplitN(auth, " ", 3): the token is the second field; an empty one (two spaces) is no token.
+  const token = parts[1]!
+  return token === '' ? undefined : token
+}
+
+/** token/union: the first method that recognises the token wins; refusals are collected. */
+export async function authenticateToken(methods: readonly TokenAuthenticator[], token: string, ctx: AuthenticationContext): Promise<AuthenticationResponse> {
+  const errors: Error[] = []
+  for (const method of methods) {
+    try {
+      const response = await method.authenticateToken(token, ctx)
+      if (response) return response
+    } catch (err) {
+      errors.push(err as Error)
+    }
+  }
+  if (errors.length === 0) throw new AuthenticationError(INVALID_BEARER_TOKEN)
+  throw new AuthenticationError(errors.length === 1 ? errors[0]!.message : `[${errors.map((e) => e.message).join(', ')}]`)
+}
+
+export function bearerTokenAuthenticator(methods: readonly TokenAuthenticator[]): Authenticator {
+  return {
+    name: 'bearer token',
+    async authenticate(req, ctx) {
+      const token = bearerToken(req)
+      if (token === undefined) return null
+      return authenticateToken(methods, token, ctx)
+    },
+  }
+}
+
+/**
+ * Audience-agnostic methods (token file, bootstrap tokens) answer for whatever audiences the
+ * request asks about, as the reference's WrapAudienceAgnosticToken does.
+ */
+export function audienceAgnostic(method: TokenAuthenticator): TokenAuthenticator {
+  return {
+    name: method.name,
+    async authenticateToken(token, ctx) {
+      const response = await method.authenticateToken(token, ctx)
+      return response ? { ...response, audiences: [...ctx.audiences] } : null
+    },
+  }
+}
