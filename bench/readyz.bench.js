@@ -7,16 +7,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort, waitFor } from './support/net.js'
+import { toolCommand, whyMissing } from './support/tools.js'
 
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
-if (spawnSync('wrk', ['--version']).error) {
-  console.error('wrk is not installed (Debian: apt-get install wrk)')
+const missing = whyMissing('wrk')
+if (missing) {
+  console.error(missing)
   process.exit(1)
 }
+const WRK = toolCommand('wrk')
 
 function wrk(url) {
-  const run = spawnSync('wrk', ['-t1', '-c16', `-d${seconds}s`, '--latency', url], { encoding: 'utf8' })
+  const run = spawnSync(WRK, ['-t1', '-c16', `-d${seconds}s`, '--latency', url], { encoding: 'utf8' })
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(run.stdout)?.[1])
   const p50 = /50%\s+([\d.]+\w+)/.exec(run.stdout)?.[1]
   const p99 = /99%\s+([\d.]+\w+)/.exec(run.stdout)?.[1]

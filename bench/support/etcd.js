@@ -1,14 +1,15 @@
 // A throwaway single-member etcd for benchmarks: free loopback ports, its own temporary
 // data directory, stopped by PID. (The tests have their own TypeScript launcher; product
 // code never starts etcd.)
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { toolCommand, whyMissing } from './tools.js'
 
-export function etcdAvailable(bin = process.env.ETCD_BIN ?? 'etcd') {
-  return spawnSync(bin, ['--version'], { stdio: 'ignore' }).status === 0
+export function etcdAvailable() {
+  return whyMissing('etcd') === undefined
 }
 
 async function freePort() {
@@ -23,7 +24,7 @@ async function freePort() {
 }
 
 /** Starts etcd and resolves once /health says so: { clientUrl, pid, stop() }. */
-export async function startEtcd({ bin = process.env.ETCD_BIN ?? 'etcd', timeoutMs = 20_000 } = {}) {
+export async function startEtcd({ bin = toolCommand('etcd'), timeoutMs = 20_000 } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'etcd-bench-'))
   const clientPort = await freePort()
   const peerPort = await freePort()

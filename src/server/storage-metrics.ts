@@ -7,7 +7,7 @@ import { Gauge } from 'prom-client'
 import type { Registry } from 'prom-client'
 import type { Store } from './store/types.js'
 
-export interface StorageMetricsOptions {
+interface StorageMetricsOptions {
   registry: Registry
   store: () => Store | undefined
   /** Resources and their store key prefixes, e.g. `['namespaces', '/namespaces/']`. */

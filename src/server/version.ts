@@ -3,7 +3,7 @@ import { type BuildInfo, buildInfo } from '../core/build-info.js'
 import { BINARY_VERSION } from '../core/flags/context.js'
 import type { Handler } from './http/types.js'
 
-export interface VersionInfo extends BuildInfo {
+interface VersionInfo extends BuildInfo {
   major: string
   minor: string
   emulationMajor: string

@@ -1,41 +1,25 @@
 import assert from 'node:assert/strict'
-import { execFileSync, spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { docSections, sectionOf } from '../../src/core/options/doc-sections.js'
+import { skipOrFail } from '../support/tools.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const withoutVersion = (manifest: { version?: string }) => ({ ...manifest, version: undefined })
 
 describe('generated files', () => {
-  it('oclif.manifest.json matches the built commands', function () {
-    this.timeout(60_000)
-    const dir = mkdtempSync(join(tmpdir(), 'client-manifest-'))
-    try {
-      cpSync(join(root, 'package.json'), join(dir, 'package.json'))
-      cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true })
-      symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
-      execFileSync(join(root, 'node_modules/.bin/oclif'), ['manifest', dir], { cwd: dir, stdio: 'ignore' })
-      const fresh = JSON.parse(readFileSync(join(dir, 'oclif.manifest.json'), 'utf8'))
-      const onDisk = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
-      assert.deepEqual(withoutVersion(onDisk), withoutVersion(fresh), 'oclif.manifest.json is stale: run npm run build')
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
-
+  // `npm test` builds first, and the build rewrites oclif.manifest.json from the commands: the
+  // file on disk is what the build produces, and the one committed must equal it. (Regenerating
+  // the manifest again here and comparing it with the file the build just wrote could not fail.)
   it('the committed oclif.manifest.json is the one the build produces', function () {
     const git = spawnSync('git', ['show', 'HEAD:oclif.manifest.json'], { cwd: root, encoding: 'utf8' })
-    if (git.status !== 0) {
-      // Outside a git checkout (an unpacked tarball) there is nothing committed to compare.
-      if (process.env.CI) assert.fail(`CI runs in a git clone, but git show failed: ${git.stderr}`)
-      this.skip()
-    }
+    // Outside a git checkout (an unpacked tarball) there is nothing committed to compare.
+    if (git.error || git.status !== 0) skipOrFail(this, `no committed oclif.manifest.json to compare: git show failed (${git.error?.message ?? git.stderr.trim()})`)
     const committed = JSON.parse(git.stdout)
     const built = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
-    assert.deepEqual(withoutVersion(committed), withoutVersion(built), 'commit the regenerated oclif.manifest.json')
+    assert.deepEqual(withoutVersion(committed), withoutVersion(built), 'the committed oclif.manifest.json is stale: run npm run build and commit it')
   })
 
   it('the option and feature-gate sections of docs/ are generated from the catalogue', () => {

@@ -89,8 +89,10 @@ export class ApiServer {
     })
     const server = new ApiServer(child, port!, certDir, dataDir, tmp, wantAdmin ? (given ?? join(tmp, ADMIN_KUBECONFIG)) : undefined)
     const waitFor = options.waitFor ?? 'listening'
-    if (waitFor !== 'none' && wantAdmin) await server.waitForFile(server.adminKubeconfig)
-    if (waitFor !== 'none') await server.waitUntil(waitFor === 'ready' ? '/readyz' : '/livez', waitFor === 'ready' ? 200 : undefined)
+    // A generous wait: start-up takes seconds on a quiet machine and far longer on a loaded one;
+    // the suite's own timeout ends a start that never comes.
+    if (waitFor !== 'none' && wantAdmin) await server.waitForFile(server.adminKubeconfig, 90_000)
+    if (waitFor !== 'none') await server.waitUntil(waitFor === 'ready' ? '/readyz' : '/livez', waitFor === 'ready' ? 200 : undefined, 90_000)
     return server
   }
 

@@ -1,9 +1,10 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import https from 'node:https'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { requireTool, toolCommand } from './tools.js'
 
 /**
  * A real etcd for tests: a single member on free loopback ports with its own temporary data
@@ -180,13 +181,7 @@ process.on('exit', () => {
 })
 
 function etcdBinary(): string {
-  return process.env['ETCD_BIN'] ?? 'etcd'
-}
-
-/** Whether an etcd binary can be run. */
-export function etcdAvailable(): boolean {
-  const res = spawnSync(etcdBinary(), ['--version'], { stdio: 'ignore' })
-  return res.status === 0
+  return toolCommand('etcd')
 }
 
 /**
@@ -194,11 +189,7 @@ export function etcdAvailable(): boolean {
  * in CI (CI set), where a missing etcd is a failure rather than silently untested code.
  */
 export function requireEtcd(ctx: Mocha.Context): void {
-  if (etcdAvailable()) return
-  const message = `etcd is not on PATH (looked for "${etcdBinary()}"; set ETCD_BIN to override)`
-  if (process.env['CI']) throw new Error(`${message}: the etcd store tests cannot run in CI without it`)
-  console.warn(`    skipping: ${message}`)
-  ctx.skip()
+  requireTool(ctx, 'etcd')
 }
 
 /** Ports that were free on 127.0.0.1 a moment ago. */
@@ -230,15 +221,11 @@ export interface TlsFiles {
   clientKey: string
 }
 
-export function opensslAvailable(): boolean {
-  return spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0
-}
-
 /** Writes a throwaway PKI (EC P-256, valid one day) into `dir` with the openssl CLI. */
 export function makeTlsFiles(dir: string, name = 'test'): TlsFiles {
   const file = (f: string): string => path.join(dir, `${name}-${f}`)
   const run = (...args: string[]): void => {
-    execFileSync('openssl', args, { stdio: 'pipe' })
+    execFileSync(toolCommand('openssl'), args, { stdio: 'pipe' })
   }
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
   run('req', '-x509', ...ec, '-keyout', file('ca.key'), '-out', file('ca.crt'), '-subj', `/CN=${name}-ca`, '-days', '1')

@@ -1,17 +1,19 @@
 /**
  * The real kubectl (the versioned binary, as the developers' guide asks) against a built
  * server started for the test, with its own kubeconfig, cache and home directory.
- * Without kubectl the tests fail under CI and are skipped elsewhere.
+ * Without kubectl the tests fail under CI and are skipped elsewhere (test/support/tools.ts).
  */
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ApiServer, type StartOptions } from './api-server.js'
 import type { StoreChoice } from './stores.js'
+import { requireTool, toolCommand, type ToolName } from './tools.js'
 
-export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32'
+/** The kubectl 1.32 binary (test/support/tools.json). */
+export const KUBECTL = toolCommand('kubectl')
 
 export interface Run {
   code: number
@@ -31,12 +33,9 @@ export class KubectlSession {
    * Call from a `before` hook; starts the server (on `options.store` when given, see
    * describeEachStore) and writes the kubeconfig.
    */
-  static async open(ctx: Mocha.Context, prefix: string, options: StartOptions & { store?: StoreChoice; kubectl?: string } = { waitFor: 'ready' }): Promise<KubectlSession> {
-    const { store, kubectl = KUBECTL, ...start } = options
-    if (!existsSync(kubectl)) {
-      if (process.env.CI) throw new Error(`${kubectl} is missing: the kubectl end-to-end tests cannot run in CI`)
-      ctx.skip()
-    }
+  static async open(ctx: Mocha.Context, prefix: string, options: StartOptions & { store?: StoreChoice; kubectl?: ToolName } = { waitFor: 'ready' }): Promise<KubectlSession> {
+    const { store, kubectl: tool = 'kubectl', ...start } = options
+    const kubectl = requireTool(ctx, tool)
     const server = await ApiServer.start({ ...start, args: [...(store?.args ?? []), ...(start.args ?? [])] })
     // kubectl acts as the administrator, with the client certificate the server wrote.
     const admin = server.admin()

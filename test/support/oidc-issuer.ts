@@ -38,7 +38,7 @@ export async function testTls(name = 'test-issuer'): Promise<TestTls> {
 export interface SigningKey {
   kid: string
   alg: string
-  privateKey: CryptoKey
+  privateKey: import("node:crypto").webcrypto.CryptoKey
   publicJwk: JWK
 }
 

@@ -63,7 +63,7 @@ export class ApplyConflictError extends Error {
 export class ApplyBadRequest extends Error {}
 
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration'
-export const MAX_UPDATE_MANAGERS = 10
+const MAX_UPDATE_MANAGERS = 10
 const BEFORE_FIRST_APPLY = 'before-first-apply'
 const ANCIENT_CHANGES = 'ancient-changes'
 
@@ -271,7 +271,7 @@ function conflictError(conflicts: Map<string, FieldSet>): ApplyConflictError {
   return new ApplyConflictError(`Apply failed with ${list.length} conflicts: ${lines.join('\n')}`, causes)
 }
 
-export interface ApplyOptions {
+interface ApplyOptions {
   manager: string
   force: boolean
 }

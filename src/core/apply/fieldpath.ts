@@ -12,7 +12,7 @@ export type PathElement = string
 const RANK: Record<string, number> = { f: 0, k: 1, v: 2, i: 3 }
 
 /** The reference's order of path elements: fields, then keys, then values, then indexes. */
-export function comparePathElements(a: PathElement, b: PathElement): number {
+function comparePathElements(a: PathElement, b: PathElement): number {
   const ra = RANK[a[0]!] ?? 4
   const rb = RANK[b[0]!] ?? 4
   if (ra !== rb) return ra - rb

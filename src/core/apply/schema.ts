@@ -35,7 +35,7 @@ interface Artefact {
 
 const artefact = applySchema as unknown as Artefact
 
-export const SCALAR: TypeNode = { k: 'scalar' }
+const SCALAR: TypeNode = { k: 'scalar' }
 export const DEDUCED: TypeNode = { k: 'deduced' }
 
 const resolved = new Map<string, TypeNode>()

@@ -17,7 +17,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 export class ApplySchemaError extends Error {}
 
 /** The path element of one item of a (non-atomic) list. */
-export function itemElement(list: ListNode, index: number, item: unknown): PathElement {
+function itemElement(list: ListNode, index: number, item: unknown): PathElement {
   if (list.type === 'map' && list.keys.length > 0) {
     const keys: Obj = {}
     for (const k of list.keys) {
@@ -153,7 +153,7 @@ function collect(value: unknown, node: TypeNode, path: PathElement[], set: Field
   }
 }
 
-export interface Comparison {
+interface Comparison {
   added: FieldSet
   modified: FieldSet
   removed: FieldSet

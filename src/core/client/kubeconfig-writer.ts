@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs
 import path from 'node:path'
 import { jsYaml } from '../util/yaml.js'
 
-export interface ServerKubeconfig {
+interface ServerKubeconfig {
   /** `https://host:port`. */
   server: string
   /** PEM of the CA to trust; without it the system's roots are used. */

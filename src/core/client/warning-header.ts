@@ -5,7 +5,7 @@
  * text; a malformed header ends the parse of that header.
  */
 
-export interface WarningHeader {
+interface WarningHeader {
   code: number
   agent: string
   text: string

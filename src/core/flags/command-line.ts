@@ -9,13 +9,13 @@ import { ValueSyntaxError, mergeValue, parseValue } from '../options/values.js'
 import { type Finding, finding } from './finding.js'
 import { suggest } from './suggest.js'
 
-export interface Occurrence {
+interface Occurrence {
   /** The flag as typed, e.g. `--etcd-servers` or `-v`. */
   given: string
   text: string
 }
 
-export interface ParsedOption {
+interface ParsedOption {
   spec: OptionSpec
   occurrences: Occurrence[]
   value: OptionValue

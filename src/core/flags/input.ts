@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { UsageError, commandLineFromFile, commandLineFromManifest } from './sources.js'
 
-export interface CommandLineInput {
+interface CommandLineInput {
   /** Flags given after `--`. */
   argv: readonly string[]
   file?: string

@@ -6,7 +6,7 @@ import type { ValidationReport } from './validate.js'
 /** Identifies the JSON document's shape; bumped only on incompatible changes. */
 export const REPORT_SCHEMA = 'client.flags.validate/v1'
 
-export interface JsonReport {
+interface JsonReport {
   schema: typeof REPORT_SCHEMA
   valid: boolean
   strict: boolean

@@ -24,7 +24,7 @@ import { type Rule, runRules } from './rule.js'
 import { versionRangeRules, versionRules } from './rules/versions.js'
 
 /** The name the reference's messages give the program (`"<program>" does not take any arguments`). */
-export const SERVER_PROGRAM = 'client server start'
+const SERVER_PROGRAM = 'client server start'
 
 const PHASES: ReadonlyArray<readonly [Phase, readonly Rule[]]> = [
   ['versions', versionRules],
@@ -51,7 +51,7 @@ const PHASES: ReadonlyArray<readonly [Phase, readonly Rule[]]> = [
   ['config', [...flowControlConfigRules, ...tlsConfigRules, ...authenticationRules.filter((r) => r.phase === 'config'), ...runtimeConfigValueRules]],
 ]
 
-export interface ValidateOptions {
+interface ValidateOptions {
   target?: ValidationTarget
   /** `cis`: add the security-posture findings of the CIS benchmark checks. */
   profile?: 'cis'
@@ -74,7 +74,7 @@ export interface ValidationReport {
 }
 
 let serverIndex: OptionIndex | undefined
-export function serverOptionIndex(): OptionIndex {
+function serverOptionIndex(): OptionIndex {
   serverIndex ??= new OptionIndex(SERVER_OPTIONS)
   return serverIndex
 }

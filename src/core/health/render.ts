@@ -1,9 +1,9 @@
 /** Output of `client health check`: text for people and scripts' logs, JSON for machines. */
 import { type HealthReport, exitCodeOf } from './report.js'
 
-export const HEALTH_REPORT_SCHEMA = 'client.health.check/v1'
+const HEALTH_REPORT_SCHEMA = 'client.health.check/v1'
 
-export interface HealthCheckJson {
+interface HealthCheckJson {
   schema: typeof HEALTH_REPORT_SCHEMA
   server: string
   endpoint: string

@@ -4,11 +4,9 @@
  */
 export type HealthEndpoint = 'livez' | 'readyz' | 'healthz'
 
-export const HEALTH_ENDPOINTS: readonly HealthEndpoint[] = ['livez', 'readyz', 'healthz']
-
 export type CheckState = 'ok' | 'failed' | 'excluded'
 
-export interface CheckStatus {
+interface CheckStatus {
   name: string
   state: CheckState
 }

@@ -17,7 +17,7 @@ export function formatTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 }
 
-export function formatEvent(event: WatchEvent): string {
+function formatEvent(event: WatchEvent): string {
   const head = `${formatTimestamp(event.at)} ${event.endpoint}`
   switch (event.kind) {
     case 'check':

@@ -8,7 +8,7 @@ import { type HealthEndpoint, type HealthReport, probePath } from './report.js'
 import { type WatchState, applyReport, createWatchState, endpointState } from './watch-model.js'
 
 /** Probes one endpoint with the user's excludes. Should resolve (unreachable is a report); a rejection is taken as unreachable. */
-export type WatchProbe = (endpoint: HealthEndpoint, exclude: string[], signal: AbortSignal) => Promise<HealthReport>
+type WatchProbe = (endpoint: HealthEndpoint, exclude: string[], signal: AbortSignal) => Promise<HealthReport>
 
 /** Time and timers, injectable for tests. */
 export interface WatchClock {
@@ -17,7 +17,7 @@ export interface WatchClock {
   clearTimeout(handle: unknown): void
 }
 
-export const systemClock: WatchClock = {
+const systemClock: WatchClock = {
   now: () => Date.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
@@ -51,7 +51,7 @@ export function createWatchStore(initial: WatchState): WatchStore {
   }
 }
 
-export interface RunWatchOptions {
+interface RunWatchOptions {
   probe: WatchProbe
   endpoints: readonly HealthEndpoint[]
   intervalMs: number
@@ -67,7 +67,7 @@ export interface RunWatchOptions {
   initialState?: WatchState
 }
 
-export interface WatchHandle extends WatchStore {
+interface WatchHandle extends WatchStore {
   /** Resolves when the signal fires. */
   done: Promise<void>
   /** Probes an endpoint now (all when omitted), unless its probe is in flight. */

@@ -10,7 +10,7 @@ import type { CheckState, HealthEndpoint, HealthReport, Verdict } from './report
 export const HISTORY_LENGTH = 10
 
 /** A change stays highlighted for this many poll intervals. */
-export const FRESH_INTERVALS = 2
+const FRESH_INTERVALS = 2
 
 /** One result in a row's history: the check's state, or `unknown` for a poll that listed no checks (unreachable). */
 export type HistoryEntry = CheckState | 'unknown'
@@ -27,7 +27,7 @@ export interface CheckRow {
 }
 
 /** The last time the server answered an endpoint (any status). */
-export interface EndpointAnswer {
+interface EndpointAnswer {
   verdict: Exclude<Verdict, 'unreachable'>
   statusCode: number
   at: number
@@ -67,7 +67,7 @@ export interface WatchState {
   now: number
 }
 
-export interface CreateWatchStateOptions {
+interface CreateWatchStateOptions {
   endpoints: readonly HealthEndpoint[]
   intervalMs: number
   /** Excludes to start with: one list for every endpoint, or per endpoint. */

@@ -29,7 +29,7 @@ export const API_GROUP_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   'storagemigration.k8s.io': ['v1beta1', 'v1alpha1'],
 }
 
-export type VersionStability = 'ga' | 'beta' | 'alpha'
+type VersionStability = 'ga' | 'beta' | 'alpha'
 
 /** `v1` is GA, `v1beta2` beta, `v1alpha1` alpha, as `api/ga`, `api/beta` and `api/alpha` group them. */
 export function versionStability(version: string): VersionStability | undefined {

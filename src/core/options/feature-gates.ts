@@ -4,9 +4,9 @@
  * whole stage (spec section 9.5).
  */
 
-export type FeatureGateStage = 'alpha' | 'beta'
+type FeatureGateStage = 'alpha' | 'beta'
 
-export interface FeatureGateInfo {
+interface FeatureGateInfo {
   readonly name: string
   readonly stage: FeatureGateStage
   readonly default: boolean

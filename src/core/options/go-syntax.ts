@@ -23,7 +23,7 @@ export function parseGoBool(s: string): boolean {
  * Go's rule for `_` in number literals: only between digits, or between a base prefix and a
  * digit (strconv's underscoreOK).
  */
-export function underscoreOK(text: string): boolean {
+function underscoreOK(text: string): boolean {
   let s = text
   if (s.startsWith('-') || s.startsWith('+')) s = s.slice(1)
   let saw = '^'

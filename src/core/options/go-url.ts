@@ -8,7 +8,7 @@ export interface GoUrl {
   path: string
 }
 
-export class GoUrlError extends Error {}
+class GoUrlError extends Error {}
 
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/
 

@@ -5,7 +5,7 @@
  */
 import type { OptionSpec } from './types.js'
 
-export interface FlagDescription {
+interface FlagDescription {
   type: 'option'
   description: string
   helpGroup: string

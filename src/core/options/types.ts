@@ -58,7 +58,7 @@ export type OptionSection =
   | 'patch'
 
 /** Declarative value constraints that the generic validator checks. */
-export interface OptionConstraints {
+interface OptionConstraints {
   /** Inclusive numeric minimum (numbers, or durations in milliseconds). */
   min?: number
   /** Inclusive numeric maximum (numbers, or durations in milliseconds). */

@@ -43,8 +43,6 @@ function asPrinted(value: unknown, GoFloat: new (v: number) => { value: number }
   return value
 }
 
-export class EngineMissingError extends Error {}
-
 /** The default I/O: the process's streams, stdin read once, URLs fetched with GET. */
 export function processIO(): PatchIO {
   let stdin: Promise<string> | undefined

@@ -180,7 +180,7 @@ function checkMetadata(obj: Record<string, Value>): string | undefined {
 }
 
 /** Decodes one document the way the unstructured decoder does; `undefined` for an empty document. */
-export function decodeDocument(doc: { text: string; json: boolean }, source: string, deps: PatchDeps): InputItem[] | undefined {
+function decodeDocument(doc: { text: string; json: boolean }, source: string, deps: PatchDeps): InputItem[] | undefined {
   let value: Value
   let raw: string
   try {

@@ -15,7 +15,7 @@ const FILE_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization']
 const WORKLOADS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController'])
 
 type Obj = Record<string, Value>
-export type KustomizeResult = { objects: Obj[]; warnings: string[] } | { error: string }
+type KustomizeResult = { objects: Obj[]; warnings: string[] } | { error: string }
 
 class KustomizeError extends Error {}
 

@@ -11,7 +11,7 @@ import type { OptionValue } from '../options/types.js'
 import { goQuote, klogWarning } from './go-text.js'
 
 export type PatchTypeName = 'strategic' | 'merge' | 'json'
-export type DryRun = 'none' | 'client' | 'server'
+type DryRun = 'none' | 'client' | 'server'
 
 export interface PatchCommandOptions {
   patch: string
@@ -49,7 +49,7 @@ export class UsageError extends Error {
   }
 }
 
-export type ParseOutcome =
+type ParseOutcome =
   | { kind: 'help' }
   | { kind: 'options'; options: PatchCommandOptions; warnings: string[] }
 

@@ -90,19 +90,23 @@ export async function runPatch(argv: readonly string[], program: string, io: Pat
   } catch (err) {
     return fail(messageOf(err))
   }
-  let result: RunResult
+  // The profile is written however the work ended. When both fail, both are reported: the
+  // profile's error is printed, and the work's own exception still reaches the caller.
+  let outcome: { result: RunResult } | { error: unknown }
   try {
-    result = await runOperation(options, io, deps, fail)
-  } finally {
-    try {
-      await profiler.stop()
-    } catch (err) {
-      fail(messageOf(err))
-      // eslint-disable-next-line no-unsafe-finally
-      return { exitCode: 1 }
-    }
+    outcome = { result: await runOperation(options, io, deps, fail) }
+  } catch (error) {
+    outcome = { error }
   }
-  return result
+  let stopFailed = false
+  try {
+    await profiler.stop()
+  } catch (err) {
+    stopFailed = true
+    fail(messageOf(err))
+  }
+  if ('error' in outcome) throw outcome.error
+  return stopFailed ? { exitCode: 1 } : outcome.result
 }
 
 async function runOperation(options: PatchCommandOptions, io: PatchIO, deps: () => Promise<PatchDeps>, fail: (message: string) => RunResult): Promise<RunResult> {

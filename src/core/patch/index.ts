@@ -1,7 +1,7 @@
 /**
  * The patch engine of `client patch` and of the API server's PATCH verb: strategic merge patch,
  * JSON merge patch (RFC 7386) and JSON patch (RFC 6902) with kubectl v1.32's semantics and
- * error texts (see /work/shared/research/patch.md).
+ * error texts (see the project's patch research notes, research/patch.md of the shared tree).
  *
  * Numbers: values follow the model of ./values.ts — int64 as JS integers (bigint beyond 2^53),
  * float64 as JS numbers, integral float64 (`1.0`, `8080.0`) as {@link GoFloat}. Parse input
@@ -41,7 +41,7 @@ export class UnparsablePatch {
   ) {}
 }
 
-export interface ParsePatchOptions {
+interface ParsePatchOptions {
   /**
    * The patch came from `--patch-file`: a YAML error then quotes the (empty) `-p` value, `""`,
    * exactly like kubectl.

@@ -33,7 +33,7 @@ function goTypeForUnmarshal(v: unknown): string {
 }
 
 /** jsonpatch.DecodePatch of an already-decoded JSON value. */
-export function decodeJsonPatch(patch: unknown): Op[] {
+function decodeJsonPatch(patch: unknown): Op[] {
   if (patch === null || patch === undefined) return []
   if (!Array.isArray(patch)) throw new JsonPatchError(`json: cannot unmarshal ${goTypeForUnmarshal(patch)} into Go value of type jsonpatch.Patch`)
   return patch.map((op) => {

@@ -5,7 +5,7 @@
  * the same error texts.
  */
 // A static JSON import (not fs): tsc copies the artefact into dist/ and esbuild inlines it into the
-// command bundle, so the installed CLI never needs src/ or ../shared. The module itself is only
+// command bundle, so the installed CLI never needs src/ or the shared reference tree. The module itself is only
 // loaded by the commands that patch; the lookup tables below are built on first use.
 import patchMeta from './generated/patch-meta.json' with { type: 'json' }
 
@@ -53,7 +53,7 @@ function toNode(spec: FieldSpec): { node: SchemaNode; strategy: string; mergeKey
 }
 
 /** Go type name of a definition ("core.v1.ConfigMap" → "ConfigMap"). */
-export function goTypeNameOf(def: string): string {
+function goTypeNameOf(def: string): string {
   return def.slice(def.lastIndexOf('.') + 1)
 }
 

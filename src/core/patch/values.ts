@@ -35,7 +35,7 @@ export function isObject(v: unknown): v is JsonObject {
 }
 
 /** Go dynamic type name of a decoded JSON value (as reflect.TypeOf would print it). */
-export type GoKind = 'map' | 'slice' | 'string' | 'bool' | 'int64' | 'float64' | 'nil'
+type GoKind = 'map' | 'slice' | 'string' | 'bool' | 'int64' | 'float64' | 'nil'
 
 export function goKind(v: unknown): GoKind {
   if (v === null || v === undefined) return 'nil'
@@ -154,7 +154,7 @@ function goFloatV(f: number): string {
   return String(f)
 }
 
-export function byteCompare(a: string, b: string): number {
+function byteCompare(a: string, b: string): number {
   const x = Buffer.from(a)
   const y = Buffer.from(b)
   return Buffer.compare(x, y)
@@ -175,7 +175,7 @@ export function goMarshal(v: unknown): string {
   return String(v)
 }
 
-export function goString(s: string): string {
+function goString(s: string): string {
   return JSON.stringify(s)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')

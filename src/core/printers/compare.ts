@@ -10,8 +10,8 @@ export type CmpValue =
   | { kind: 'string'; value: string }
   | { kind: 'other'; value: unknown }
 
-export const errBadComparisonType = 'invalid type for comparison'
-export const errBadComparison = 'incompatible types for comparison'
+const errBadComparisonType = 'invalid type for comparison'
+const errBadComparison = 'incompatible types for comparison'
 export const errNoComparison = 'missing argument for comparison'
 
 export function fromGo(v: unknown): CmpValue {

@@ -1,5 +1,5 @@
 /** A subset of Go's fmt package: Sprintf verbs, Sprint and Sprintln over template values. */
-import { formatFloatG, goQuote, goQuoteRune, goSprintSharpV, isInt, isMap, sortedKeys } from './values.js'
+import { formatFloatG, goQuote, goQuoteRune, goSprintSharpV, goTypeName, isInt, isMap, sortedKeys } from './values.js'
 
 /** int (template constants, len results, range indexes) — distinct from the data's int64. */
 export class GoInt {
@@ -14,17 +14,12 @@ export class GoUint8 {
   constructor(readonly value: number) {}
 }
 
+/** Go's type name of a template value: the typed numbers template functions make, else a JSON value's. */
 export function typeOf(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>'
   if (v instanceof GoInt) return 'int'
   if (v instanceof GoFloat) return 'float64'
   if (v instanceof GoUint8) return 'uint8'
-  if (typeof v === 'boolean') return 'bool'
-  if (typeof v === 'string') return 'string'
-  if (isInt(v)) return 'int64'
-  if (typeof v === 'number') return 'float64'
-  if (Array.isArray(v)) return '[]interface {}'
-  return 'map[string]interface {}'
+  return goTypeName(v)
 }
 
 type Kind = 'nil' | 'bool' | 'int' | 'float' | 'string' | 'slice' | 'map'

@@ -13,7 +13,6 @@ import { isGoPrint, isInt, isMap, sortedKeys } from './values.js'
 const NAME = 'output'
 
 export class TemplateParseError extends Error {}
-export class TemplateExecError extends Error {}
 
 // ---------------------------------------------------------------------------------------------
 // lexer

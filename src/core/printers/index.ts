@@ -31,7 +31,7 @@ export class PrinterError extends Error {
   }
 }
 
-export interface PrintContext {
+interface PrintContext {
   /** e.g. 'deployment.apps' for -o name; derived from apiVersion/kind when absent */
   resource?: string
   /** for the default (no -o) printer: 'patched', 'patched (no change)' */
@@ -42,7 +42,7 @@ export interface Printer {
   print(object: Record<string, unknown>, context: PrintContext): string
 }
 
-export const ALLOWED_FORMATS = [
+const ALLOWED_FORMATS = [
   'go-template', 'go-template-file', 'json', 'jsonpath', 'jsonpath-as-json', 'jsonpath-file', 'name', 'template', 'templatefile', 'yaml',
 ]
 

@@ -316,7 +316,7 @@ function goUnicodeRepr(r: string): string {
 }
 
 /** Go's strconv.Unquote, extended to single-quoted strings. */
-export function unquoteExtend(s: string): string {
+function unquoteExtend(s: string): string {
   if (s.length < 2) throw new Error('invalid syntax')
   const q = s[0]
   if ((q !== '"' && q !== "'") || s[s.length - 1] !== q) throw new Error('invalid syntax')
@@ -613,10 +613,10 @@ export class JsonPath {
   }
 }
 
-export class GoByte {
+class GoByte {
   constructor(readonly byte: number) {}
 }
-export class FloatConst {
+class FloatConst {
   constructor(readonly float: number) {}
 }
 function isByte(v: unknown): v is GoByte {

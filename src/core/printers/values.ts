@@ -20,10 +20,6 @@ export function isInt(v: unknown): v is number | bigint {
   return typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < INT64_LIMIT && !Object.is(v, -0))
 }
 
-export function isFloat(v: unknown): v is number {
-  return typeof v === 'number' && !isInt(v)
-}
-
 export function isMap(v: unknown): v is Record<string, GoValue> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false
   const proto = Object.getPrototypeOf(v)
@@ -35,7 +31,7 @@ export function sortedKeys(o: Record<string, unknown>): string[] {
 }
 
 /** Go compares strings by bytes (UTF-8); for BMP text that is code-unit order except surrogates. */
-export function compareGoStrings(a: string, b: string): number {
+function compareGoStrings(a: string, b: string): number {
   if (a === b) return 0
   const ba = Buffer.from(a, 'utf8')
   const bb = Buffer.from(b, 'utf8')
@@ -129,7 +125,7 @@ export function parseGoJson(text: string): GoValue {
   return v
 }
 
-export function numberFromLiteral(lit: string): number | bigint {
+function numberFromLiteral(lit: string): number | bigint {
   if (/^-?\d+$/.test(lit)) {
     const b = BigInt(lit)
     if (b >= -(2n ** 63n) && b < 2n ** 63n) {
@@ -181,7 +177,7 @@ function fixedFromDigits(digits: string, dp: number): string {
 }
 
 /** encoding/json's float64 format. */
-export function formatFloatJSON(f: number): string {
+function formatFloatJSON(f: number): string {
   if (!Number.isFinite(f)) throw new Error(`json: unsupported value: ${formatFloatG(f)}`)
   return String(f) // JS and Go agree: shortest digits, exponent form below 1e-6 and from 1e21
 }
@@ -193,7 +189,7 @@ export function formatInt(v: number | bigint): string {
 // ---------------------------------------------------------------------------------------------
 // JSON (encoding/json: sorted keys, HTML escaping)
 
-export function goJsonString(s: string): string {
+function goJsonString(s: string): string {
   let out = '"'
   for (const ch of s) {
     const c = ch.codePointAt(0)!

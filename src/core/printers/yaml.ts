@@ -67,7 +67,7 @@ function isTimestamp(s: string): boolean {
 }
 
 /** true when go-yaml would resolve the plain scalar `s` to a non-string (or a base-60 float). */
-export function resolvesToNonString(s: string): boolean {
+function resolvesToNonString(s: string): boolean {
   if (RESOLVE_NON_STR.has(s)) return true
   const c = s[0]
   if (c === '.') return GO_FLOAT.test(s)

@@ -23,7 +23,7 @@ type Json = unknown
 type JsonObject = Record<string, unknown>
 
 /** Decodes raw bytes holding a nested protobuf envelope. */
-export type EnvelopeDecoder = (raw: Buffer) => JsonObject
+type EnvelopeDecoder = (raw: Buffer) => JsonObject
 
 /** An error under a path: each message level adds its segment on the way up. */
 export class PathFault extends Error {

@@ -4,7 +4,7 @@
  */
 import { ProtobufError } from './errors.js'
 
-export interface Timestamp {
+interface Timestamp {
   seconds: number
   nanos: number
 }

@@ -6,11 +6,11 @@
  */
 
 export const WIRE_VARINT = 0
-export const WIRE_FIXED64 = 1
+const WIRE_FIXED64 = 1
 export const WIRE_LENGTH = 2
-export const WIRE_START_GROUP = 3
-export const WIRE_END_GROUP = 4
-export const WIRE_FIXED32 = 5
+const WIRE_START_GROUP = 3
+const WIRE_END_GROUP = 4
+const WIRE_FIXED32 = 5
 
 const TWO_32 = 4294967296
 
@@ -21,7 +21,7 @@ interface NodeBuffer extends Buffer {
   base64Write(text: string, offset: number, length?: number): number
 }
 
-export const outOfRange = (pos: number, need: number, len: number) => new RangeError(`index out of range: ${pos} + ${need} > ${len}`)
+const outOfRange = (pos: number, need: number, len: number) => new RangeError(`index out of range: ${pos} + ${need} > ${len}`)
 
 const KEY_CACHE_SIZE = 4096
 const keyCache: (string | undefined)[] = new Array(KEY_CACHE_SIZE).fill(undefined)

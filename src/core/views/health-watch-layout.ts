@@ -23,7 +23,7 @@ import {
   isFresh,
 } from '../health/watch-model.js'
 
-export type Color = 'green' | 'red' | 'yellow' | 'gray' | 'cyan'
+type Color = 'green' | 'red' | 'yellow' | 'gray' | 'cyan'
 
 export interface Segment {
   text: string
@@ -56,7 +56,7 @@ export interface WatchLayout {
 }
 
 /** Which row columns are shown at a width. */
-export interface Columns {
+interface Columns {
   /** The state word after the symbol (`✓ ok`); without it only the symbol. */
   word: boolean
   since: boolean

@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib'
 
 export type Json = Record<string, unknown>
 
-export interface OpenApiPath {
+interface OpenApiPath {
   path: string
   /** `api/v1`, `apis/<group>/<version>`, `apis/<group>` or '' (`/api/`, `/apis/`). */
   gv: string

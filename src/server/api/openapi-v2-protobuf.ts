@@ -70,7 +70,7 @@ function externalDocs(v: unknown): Message | undefined {
   return out
 }
 
-export function schemaMessage(s: Json): Message {
+function schemaMessage(s: Json): Message {
   const out: Message = {}
   copy(out, s, SCHEMA_SCALARS)
   if ('default' in s) out.default = anyOf(s.default)
@@ -120,7 +120,7 @@ const SUB_SCHEMA: Record<string, string> = {
   path: 'path_parameter_sub_schema',
 }
 
-export function parameterMessage(p: Json): Message {
+function parameterMessage(p: Json): Message {
   const common: Message = {}
   copy(common, p, { description: 'description', name: 'name', in: 'in', required: 'required' })
   if (p.in === 'body') {
@@ -219,7 +219,7 @@ function info(i: Json): Message {
 }
 
 /** The JSON v2 document as the Document message's plain object. */
-export function documentMessage(doc: Json): Message {
+function documentMessage(doc: Json): Message {
   const out: Message = {}
   copy(out, doc, { swagger: 'swagger', host: 'host', basePath: 'base_path' })
   if (isObj(doc.info)) out.info = info(doc.info)

@@ -29,7 +29,7 @@ function clone<T>(v: T): T {
 // ---- custom resources ----
 
 /** The reference's definition name of a custom resource: the group reversed, the version, the kind. */
-export function customDefinitionName(s: Pick<Strategy, 'group' | 'version' | 'kind'>): string {
+function customDefinitionName(s: Pick<Strategy, 'group' | 'version' | 'kind'>): string {
   return `${s.group.split('.').reverse().join('.')}.${s.version}.${s.kind}`
 }
 
@@ -337,7 +337,7 @@ export function buildV3(data: OpenApiData, kinds: readonly Strategy[]): Map<stri
 // ---- serving ----
 
 /** The reference's hash of a document: SHA-512 of its JSON, upper-case hex. */
-export function documentHash(json: string): string {
+function documentHash(json: string): string {
   return createHash('sha512').update(json).digest('hex').toUpperCase()
 }
 
@@ -361,7 +361,7 @@ function acceptsJson(accept: string | undefined): boolean {
 }
 
 /** The v2 media type in the reference's response, whichever of its two spellings was asked for. */
-export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'
+const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'
 const OPENAPI_V2_PROTOBUF_DEPRECATED = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf'
 
 /**

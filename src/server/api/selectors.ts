@@ -151,11 +151,6 @@ export function matchesFields(reqs: readonly FieldRequirement[], fields: Readonl
   return reqs.every((r) => ((fields[r.field] ?? '') === r.value) === (r.operator === '='))
 }
 
-/** The value a field selector pins `field` to (`metadata.name=x`), if it does. */
-export function pinnedField(reqs: readonly FieldRequirement[], field: string): string | undefined {
-  return reqs.find((r) => r.field === field && r.operator === '=')?.value
-}
-
 /**
  * Whether a metav1.LabelSelector (matchLabels and matchExpressions) selects `labels`; an empty
  * selector selects everything, as LabelSelectorAsSelector's.

@@ -13,7 +13,7 @@ export interface BootstrapObject {
 }
 
 /** Adds the metadata the server sets on create (uid, creationTimestamp). */
-export function withServerMetadata(object: Record<string, unknown>, now = new Date()): Record<string, unknown> {
+function withServerMetadata(object: Record<string, unknown>, now = new Date()): Record<string, unknown> {
   const metadata = { ...(object.metadata as Record<string, unknown>) }
   metadata.uid ??= randomUUID()
   metadata.creationTimestamp ??= now.toISOString().replace(/\.\d{3}Z$/, 'Z')
@@ -21,7 +21,7 @@ export function withServerMetadata(object: Record<string, unknown>, now = new Da
 }
 
 /** How an object becomes stored bytes (the server's storage media type); JSON by default. */
-export type ObjectEncoder = (object: Record<string, unknown>) => Buffer
+type ObjectEncoder = (object: Record<string, unknown>) => Buffer
 
 const asJson: ObjectEncoder = (object) => Buffer.from(JSON.stringify(object))
 

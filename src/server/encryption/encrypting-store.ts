@@ -12,7 +12,7 @@ import type { Transformer } from './transformers.js'
 /** The storage group of a built-in resource (`/secrets/…` → ''), or undefined when unknown. */
 export type StorageGroupOf = (resource: string) => string | undefined
 
-export interface EncryptingStoreOptions {
+interface EncryptingStoreOptions {
   /** The store prefix (`/registry`): the full key is the aesgcm additional data, as in the reference. */
   prefix: string
   config: () => EncryptionConfig

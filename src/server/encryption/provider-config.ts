@@ -12,9 +12,9 @@ import { type EncryptionConfig, loadEncryptionConfig } from './config.js'
 const POLL_MS = Number(process.env.CLIENT_ENCRYPTION_CONFIG_POLL_MS ?? '') || 1000
 
 /** The reference's single health check of a reloading configuration (no KMS plugins here: it always passes). */
-export const RELOAD_HEALTH_CHECK = 'kms-providers'
+const RELOAD_HEALTH_CHECK = 'kms-providers'
 
-export interface ProviderConfigLog {
+interface ProviderConfigLog {
   info(message: string): void
   error(message: string): void
 }

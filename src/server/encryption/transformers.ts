@@ -25,14 +25,14 @@ export interface PrefixTransformer {
 }
 
 /** Errors of reading stored data; the API turns them into a 500 InternalError. */
-export class TransformError extends Error {}
+class TransformError extends Error {}
 
 const SHORT = 'the stored data was shorter than the required size'
 const AES_BLOCK = 16
 const GCM_NONCE = 12
 const GCM_TAG = 16
 const SECRETBOX_NONCE = 24
-export const ENCRYPTED_PREFIX = 'k8s:enc:'
+const ENCRYPTED_PREFIX = 'k8s:enc:'
 
 const cbcName = (key: Buffer) => `aes-${key.length * 8}-cbc` as string
 const gcmName = (key: Buffer) => `aes-${key.length * 8}-gcm` as CipherGCMTypes

@@ -17,7 +17,7 @@ import { type KubeObject, isPlainObject } from '../api/registry/object.js'
 import { toApiError } from '../api/status-errors.js'
 import { RetryTimer } from './retry-timer.js'
 
-export interface GarbageCollectorDeps {
+interface GarbageCollectorDeps {
   /** Every store served now: built-in kinds and custom resources. */
   stores(): Promise<GenericStore[]>
   log(level: number, msg: string): void
@@ -40,7 +40,7 @@ const RESYNC_MS = 15_000
 /** Writes close together share one pass. */
 const DEBOUNCE_MS = 20
 
-export function ownerReferencesOf(obj: KubeObject): OwnerReference[] {
+function ownerReferencesOf(obj: KubeObject): OwnerReference[] {
   const refs = obj.metadata.ownerReferences
   if (!Array.isArray(refs)) return []
   return refs.filter((r): r is OwnerReference => isPlainObject(r) && typeof r.uid === 'string' && typeof r.kind === 'string' && typeof r.name === 'string')

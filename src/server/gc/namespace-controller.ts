@@ -10,7 +10,7 @@ import { type KubeObject, isPlainObject } from '../api/registry/object.js'
 import { toApiError } from '../api/status-errors.js'
 import { RetryTimer } from './retry-timer.js'
 
-export interface NamespaceControllerDeps {
+interface NamespaceControllerDeps {
   namespaces(): GenericStore
   /** Every namespaced store: built-in kinds and custom resources. */
   namespacedStores(): Promise<GenericStore[]>

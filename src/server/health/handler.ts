@@ -23,7 +23,7 @@ export interface CheckSource {
   checksFor(word: HealthWord): readonly HealthCheck[]
 }
 
-export interface HealthHandlerOptions {
+interface HealthHandlerOptions {
   log?: HealthLog
   /** `hasBeenReady` is signalled the first time /readyz passes. */
   signals?: { readonly hasBeenReady: Signal }

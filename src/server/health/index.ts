@@ -41,7 +41,7 @@ export const POST_START_HOOKS: readonly string[] = [
 export const LATE_POST_START_HOOKS: readonly string[] = ['apiservice-openapi-controller']
 export const AUTOREGISTER_COMPLETION = 'autoregister-completion'
 
-export interface CreateHealthOptions {
+interface CreateHealthOptions {
   clock?: Clock
   /** `--livez-grace-period` in milliseconds. */
   livezGracePeriodMs: number

@@ -8,7 +8,7 @@ import type { HealthCheck } from './check.js'
 
 export type PostStartHook = () => Promise<void>
 
-export interface PostStartHooksOptions {
+interface PostStartHooksOptions {
   onFatal(name: string, err: Error): void
 }
 

@@ -17,7 +17,7 @@ export const HEALTH_WORDS: readonly HealthWord[] = ['healthz', 'livez', 'readyz'
 /** Milliseconds since the epoch. */
 export type Clock = () => number
 
-export interface HealthRegistryOptions {
+interface HealthRegistryOptions {
   /** `--livez-grace-period` in milliseconds; 0 or less: livez runs boot-sequence checks at once. */
   livezGracePeriodMs?: number
   clock?: Clock

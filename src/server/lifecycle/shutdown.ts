@@ -8,7 +8,7 @@
  */
 import type { LifecycleSignals, WaitGroup } from './signals.js'
 
-export interface ShutdownSteps {
+interface ShutdownSteps {
   signals: LifecycleSignals
   inFlight: WaitGroup
   watches: WaitGroup

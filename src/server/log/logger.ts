@@ -6,7 +6,7 @@
 import { basename } from 'node:path'
 import { type Severity, callerSource, formatLine } from './klog-format.js'
 
-export interface LoggerOptions {
+interface LoggerOptions {
   verbosity: number
   /** `pattern=N`: files whose base name (without extension) matches the glob log at level N. */
   vmodule: Record<string, string>

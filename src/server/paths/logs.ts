@@ -18,12 +18,12 @@ import type { Mux } from '../http/mux.js'
 import { httpError, notFound } from '../http/respond.js'
 import type { Handler, Request, RequestContext, Response } from '../http/types.js'
 
-export const LOGS_PATH = '/logs'
-export const DEFAULT_LOG_DIR = '/var/log'
+const LOGS_PATH = '/logs'
+const DEFAULT_LOG_DIR = '/var/log'
 const INDEX_PAGE = '/index.html'
 const SNIFF_LEN = 512
 
-export interface LogsOptions {
+interface LogsOptions {
   /** The directory served (default /var/log). */
   root?: string
 }
@@ -294,7 +294,7 @@ export function logRelativePath(pathname: string): string | undefined {
   return rel
 }
 
-export function logsHandler(options: LogsOptions = {}): Handler {
+function logsHandler(options: LogsOptions = {}): Handler {
   const root = resolve(options.root ?? DEFAULT_LOG_DIR)
   return async (req, res, ctx) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -21,10 +21,10 @@ export const REQUEST_DURATION_BUCKETS: readonly number[] = [
 
 const REQUEST_LABELS = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const
 type RequestLabelName = (typeof REQUEST_LABELS)[number]
-export type RequestLabels = Record<RequestLabelName, string>
+type RequestLabels = Record<RequestLabelName, string>
 
-export type RequestKind = 'readOnly' | 'mutating'
-export type HealthCheckType = 'healthz' | 'livez' | 'readyz'
+type RequestKind = 'readOnly' | 'mutating'
+type HealthCheckType = 'healthz' | 'livez' | 'readyz'
 
 /** The verbs the reference reports as they are; any other becomes `other` (bounded cardinality). */
 const VALID_VERBS = new Set([
@@ -34,7 +34,7 @@ const APPLY_PATCH_TYPE = 'application/apply-patch+yaml'
 const READ_ONLY_VERBS = new Set(['get', 'list', 'watch'])
 
 /** What the health subsystem records of each check (see health/results.ts). */
-export interface HealthCheckResult {
+interface HealthCheckResult {
   word: HealthCheckType
   name: string
   ok: boolean
@@ -42,7 +42,7 @@ export interface HealthCheckResult {
   failures: number
 }
 
-export interface ServerMetricsOptions {
+interface ServerMetricsOptions {
   /** Register prom-client's default process and Node.js metrics (default true). */
   defaultMetrics?: boolean
 }
@@ -171,7 +171,7 @@ export class ServerMetrics {
 }
 
 /** The reference's CleanScope. */
-export function requestScope(info: RequestInfo): string {
+function requestScope(info: RequestInfo): string {
   if (info.name || info.verb === 'create') return 'resource'
   if (info.namespace) return 'namespace'
   if (info.isResourceRequest) return 'cluster'
@@ -188,7 +188,7 @@ function watchRequested(method: string, url: URL): boolean {
 }
 
 /** The verb label: the reference's CanonicalVerb followed by its cleanVerb. */
-export function reportedVerb(method: string, url: URL, contentType: string | undefined, info: RequestInfo): string {
+function reportedVerb(method: string, url: URL, contentType: string | undefined, info: RequestInfo): string {
   const upper = method.toUpperCase()
   const scope = requestScope(info)
   let verb = upper === 'GET' || upper === 'HEAD' ? (scope !== 'resource' && scope !== '' ? 'LIST' : 'GET') : upper
@@ -213,7 +213,7 @@ export function requestLabels(req: Request, ctx: RequestContext): RequestLabels 
 }
 
 /** Read-only as the in-flight limit counts it: get, list and watch, and non-resource GET/HEAD. */
-export function requestKind(req: Request, info: RequestInfo): RequestKind {
+function requestKind(req: Request, info: RequestInfo): RequestKind {
   if (READ_ONLY_VERBS.has(info.verb)) return 'readOnly'
   if (!info.isResourceRequest && (req.method === 'GET' || req.method === 'HEAD')) return 'readOnly'
   return 'mutating'
@@ -242,7 +242,7 @@ export function withMetrics(metrics: ServerMetrics): Filter {
   }
 }
 
-export interface MetricsHandlerOptions {
+interface MetricsHandlerOptions {
   /** DELETE resets the server's series, as the reference allows when profiling is on. */
   allowReset?: boolean
 }

@@ -22,18 +22,18 @@ import type { Writable } from 'node:stream'
 import type { Mux } from '../http/mux.js'
 import type { Handler, Request, RequestContext, Response } from '../http/types.js'
 
-export const PPROF_PREFIX = '/debug/pprof/'
+const PPROF_PREFIX = '/debug/pprof/'
 const DEFAULT_PROFILE_SECONDS = 30
 
-export interface PprofOptions {
+interface PprofOptions {
   /** --contention-profiling: serve block and mutex (event-loop delay) profiles. */
   contentionProfiling?: boolean
   /** The command line cmdline reports; the process's own by default. */
   argv?: readonly string[]
 }
 
-export type PathKind = 'exact' | 'prefix'
-export type PathHandler = [path: string, handler: Handler, kind: PathKind]
+type PathKind = 'exact' | 'prefix'
+type PathHandler = [path: string, handler: Handler, kind: PathKind]
 
 /** Go's pprof serveError. */
 function serveError(res: Response, status: number, message: string): void {
@@ -62,7 +62,7 @@ function text(res: Response, body: string): void {
  * The `seconds` parameter: absent is `fallback`; present, it must be a positive integer.
  * Returns the error message (Go's delta-profile text) when it is not.
  */
-export function parseSeconds(url: URL, fallback: number | undefined): number | undefined | { error: string } {
+function parseSeconds(url: URL, fallback: number | undefined): number | undefined | { error: string } {
   const raw = url.searchParams.get('seconds')
   if (raw === null || raw === '') return fallback
   const n = /^[+-]?\d+$/.test(raw) ? Number(raw) : NaN
@@ -180,7 +180,7 @@ function activeResources(): Map<string, number> {
 }
 
 /** Active libuv handles and requests by type: `goroutine profile: total N`, then `count @ type`. */
-export function goroutineText(): string {
+function goroutineText(): string {
   const counts = [...activeResources()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
   const total = counts.reduce((sum, [, n]) => sum + n, 0)
   let out = `goroutine profile: total ${total}\n`
@@ -210,7 +210,7 @@ function ms(ns: number): string {
   return Number.isFinite(ns) ? (ns / 1e6).toFixed(3) : '0.000'
 }
 
-export function eventLoopDelayText(name: string, histogram: IntervalHistogram, window: string): string {
+function eventLoopDelayText(name: string, histogram: IntervalHistogram, window: string): string {
   const lines = [
     `--- ${name}: event-loop delay`,
     '# Node.js has no lock contention to profile; this is how late the event loop ran its',
@@ -280,7 +280,7 @@ function escapeHTML(s: string): string {
 }
 
 /** Go's pprof index page, listing what this server has. */
-export function indexHTML(profiles: ReadonlyArray<Pick<Profile, 'name' | 'desc'> & { count: number }>): string {
+function indexHTML(profiles: ReadonlyArray<Pick<Profile, 'name' | 'desc'> & { count: number }>): string {
   let b = `<html>
 <head>
 <title>/debug/pprof/</title>

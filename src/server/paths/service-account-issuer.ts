@@ -26,7 +26,7 @@ export const JWKS_PATH = '/openid/v1/jwks'
 const CACHE_CONTROL = 'public, max-age=3600'
 const JWKS_CONTENT_TYPE = 'application/jwk-set+json'
 
-export interface ServiceAccountIssuerOptions {
+interface ServiceAccountIssuerOptions {
   /** --service-account-issuer; the first is the one published. */
   issuers: readonly string[]
   /** --service-account-jwks-uri. */
@@ -43,7 +43,7 @@ export class OpenIDMetadataError extends Error {
 }
 
 /** A published key, fields in go-jose's order. */
-export interface PublishedJwk {
+interface PublishedJwk {
   use: 'sig'
   kty: string
   kid: string
@@ -58,7 +58,7 @@ export interface PublishedJwk {
 const EC_ALGORITHMS: Record<string, string> = { 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' }
 
 /** Go's encoding/json string escaping on top of JSON.stringify: <, >, & and the line separators. */
-export function goJSON(value: unknown): string {
+function goJSON(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
@@ -68,7 +68,7 @@ export function keyId(key: KeyObject): string {
 }
 
 /** The key as the reference publishes it; undefined for a key type it has no algorithm for. */
-export function publishedJwk(key: KeyObject, source = 'key'): PublishedJwk | undefined {
+function publishedJwk(key: KeyObject, source = 'key'): PublishedJwk | undefined {
   const type = key.asymmetricKeyType
   if (type !== 'rsa' && type !== 'ec') return undefined
   const jwk = key.export({ format: 'jwk' }) as JsonWebKey
@@ -98,7 +98,7 @@ export function publicKeysFromPEM(data: string): KeyObject[] {
   return keys
 }
 
-export function readServiceAccountKeys(files: readonly string[]): PublishedJwk[] {
+function readServiceAccountKeys(files: readonly string[]): PublishedJwk[] {
   const out: PublishedJwk[] = []
   const seen = new Set<string>()
   for (const file of files) {
@@ -157,7 +157,7 @@ export function jwksUri(issuer: string, options: Pick<ServiceAccountIssuerOption
   return `${issuer.replace(/\/+$/, '')}${JWKS_PATH}`
 }
 
-export interface ServiceAccountIssuerDocuments {
+interface ServiceAccountIssuerDocuments {
   /** The discovery document, as served. */
   configuration: string
   /** The key set, as served. */

@@ -113,7 +113,3 @@ export class TooLargeError extends InvalidError {
     super(message, details)
   }
 }
-
-export function isStoreError(err: unknown): err is StoreError {
-  return err instanceof StoreError
-}

@@ -6,7 +6,7 @@ import { startCompactor, type Compactor } from './compactor.js'
  * `compact_rev_key`, deliberately outside any prefix): its version counts compactions, so
  * when several servers tick, only the one whose view is current compacts.
  */
-export const COMPACT_REV_KEY = Buffer.from('compact_rev_key')
+const COMPACT_REV_KEY = Buffer.from('compact_rev_key')
 
 /**
  * The reference compactor: every interval, bump `compact_rev_key` if nobody else did since

@@ -4,7 +4,7 @@
  * not grant a lease per write. A granted lease lives `ttl + reuse` seconds, where reuse is 5 %
  * of the TTL, at most `--lease-reuse-duration-seconds` (60 by default).
  */
-export interface LeaseGranter {
+interface LeaseGranter {
   /** Grants a lease of `ttlSeconds`; resolves with its ID. */
   grant(ttlSeconds: number): Promise<string>
 }

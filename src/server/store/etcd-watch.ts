@@ -4,7 +4,7 @@ import { mapEtcdError } from './etcd-errors.js'
 import type { WatchEvent } from './types.js'
 import { WatchStream } from './watch-stream.js'
 
-export interface EtcdWatchTarget {
+interface EtcdWatchTarget {
   readonly client: Etcd3
   readonly servers: readonly string[]
   /** Full etcd key (prefix included) of the watched key or range start. */

@@ -59,7 +59,7 @@ export function encodeContinue(revision: number, start: string): string {
 }
 
 /** Where a list page starts and at which revision it reads (0: the current one). */
-export interface PageStart {
+interface PageStart {
   readonly start: string
   readonly revision: number
   readonly limit: number

@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3'
 import { CorruptError, InvalidError } from './errors.js'
 
-export const SCHEMA_VERSION = 1
+const SCHEMA_VERSION = 1
 
 /** Revision of an empty store, as in etcd: the first write gets revision 2. */
-export const INITIAL_REVISION = 1
+const INITIAL_REVISION = 1
 
 /**
  * One row per write. `revision` is the global revision (one write, one revision), so it is
@@ -31,7 +31,7 @@ INSERT INTO meta (name, value) VALUES
   ('compacted_revision', 0);
 `
 
-export interface Meta {
+interface Meta {
   currentRevision: number
   compactedRevision: number
 }

@@ -305,7 +305,12 @@ export class SqliteStore implements Store {
     for (const row of rows) {
       const key = row.key.toString('utf8')
       // A key rewritten meanwhile got a new expiry (or none): the delete checks it again.
-      this.enqueue<DeleteResult>(settle => ({ kind: 'delete', key, keyBuf: row.key, onlyIfExpiredAt: Date.now(), ...settle })).catch(() => {})
+      this.enqueue<DeleteResult>(settle => ({ kind: 'delete', key, keyBuf: row.key, onlyIfExpiredAt: Date.now(), ...settle })).catch((err: unknown) => {
+        // Rewritten or deleted meanwhile: nothing expired. Closing abandons the sweep. Anything
+        // else (the write failed) is reported like the sweep's own read failing, above.
+        if (err instanceof NotFoundError || this.closed) return
+        this.options.onBackgroundError?.(err)
+      })
     }
   }
 

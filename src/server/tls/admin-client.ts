@@ -11,12 +11,12 @@ import { CA_CERT_FILE, CA_KEY_FILE, RENEW_BEFORE_MS, writeFilesAtomic } from './
 import { BACKDATE_MS, SERVING_LIFETIME_MS, createLeafCertificate, generateKey, privateKeyPem } from './generate.js'
 import { loadCertKeyPair, validity } from './pem.js'
 
-export const ADMIN_CERT_FILE = 'admin.crt'
-export const ADMIN_KEY_FILE = 'admin.key'
-export const ADMIN_USER = 'system:admin'
-export const ADMIN_GROUP = 'system:masters'
+const ADMIN_CERT_FILE = 'admin.crt'
+const ADMIN_KEY_FILE = 'admin.key'
+const ADMIN_USER = 'system:admin'
+const ADMIN_GROUP = 'system:masters'
 
-export interface ClientPair {
+interface ClientPair {
   certPem: string
   keyPem: string
 }

@@ -43,7 +43,7 @@ export function defaultCertDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, 'client', 'certs')
 }
 
-export interface SelfSignedRequest {
+interface SelfSignedRequest {
   dir: string
   names: NeededNames
   /** Key types usable with the configured TLS 1.2 suites; undefined: any. */
@@ -53,7 +53,7 @@ export interface SelfSignedRequest {
   now: Date
 }
 
-export interface SelfSignedResult {
+interface SelfSignedResult {
   dir: string
   caCertFile: string
   caKeyFile: string

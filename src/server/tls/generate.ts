@@ -75,7 +75,7 @@ function rdnValue(value: string): string {
   return value.replace(/([,+"\\<>;=])/g, '\\$1').replace(/^([ #])/, '\\$1').replace(/ $/, '\\ ')
 }
 
-export interface CaParams {
+interface CaParams {
   key: KeyPair
   commonName: string
   notBefore: Date
@@ -108,7 +108,7 @@ export async function createCaCertificate(params: CaParams): Promise<string> {
   return withNewline(cert.toString('pem'))
 }
 
-export interface LeafParams {
+interface LeafParams {
   /** The issuing CA. */
   ca: { certPem: string; privateKey: crypto.KeyObject }
   /** The public key of the new certificate. */

@@ -15,7 +15,7 @@ export interface FileLabels {
   hint?: string
 }
 
-export interface PemBlock {
+interface PemBlock {
   type: string
   text: string
 }
@@ -35,7 +35,7 @@ export interface LoadedPair {
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)-----END \1-----/g
 
 /** The PEM blocks of a text, in order, with normalized line ends. */
-export function pemBlocks(text: string): PemBlock[] {
+function pemBlocks(text: string): PemBlock[] {
   const blocks: PemBlock[] = []
   for (const match of text.matchAll(PEM_BLOCK)) {
     const type = match[1]!
@@ -50,7 +50,7 @@ function suffix(labels: FileLabels): string {
 }
 
 /** Reads a file as text, or throws a TlsConfigError naming it. */
-export function readFileText(file: string, label: string, labels: FileLabels): string {
+function readFileText(file: string, label: string, labels: FileLabels): string {
   try {
     return fs.readFileSync(file, 'utf8')
   } catch (err) {
@@ -63,7 +63,7 @@ export function readFileText(file: string, label: string, labels: FileLabels): s
 }
 
 /** Parses a PEM certificate file (leaf first, chain after it). */
-export function parseCertificates(text: string, file: string, label: string, labels: FileLabels): { pem: string; certs: crypto.X509Certificate[] } {
+function parseCertificates(text: string, file: string, label: string, labels: FileLabels): { pem: string; certs: crypto.X509Certificate[] } {
   const blocks = pemBlocks(text)
   const certBlocks = blocks.filter((b) => b.type === 'CERTIFICATE')
   const fail = (problem: string, cause?: unknown): TlsConfigError =>
@@ -85,7 +85,7 @@ export function parseCertificates(text: string, file: string, label: string, lab
 }
 
 /** Parses the first private key of a PEM file (other blocks are skipped, like Go's X509KeyPair). */
-export function parsePrivateKey(text: string, file: string, label: string, labels: FileLabels): { pem: string; key: crypto.KeyObject } {
+function parsePrivateKey(text: string, file: string, label: string, labels: FileLabels): { pem: string; key: crypto.KeyObject } {
   const blocks = pemBlocks(text)
   const fail = (problem: string, cause?: unknown): TlsConfigError =>
     new TlsConfigError(`${label}: cannot parse private key in ${file}: ${problem}${suffix(labels)}`, { option: labels.option, file, cause })

@@ -36,13 +36,7 @@ interface Outcome {
   stderr: string
 }
 
-/**
- * Cases known to fail, with the reason; reported as skipped tests, never silently.
- * At hand-off the patch engine (src/core/patch/index.ts) and the printers
- * (src/core/printers/index.ts) did not exist yet, so every case that reaches the engine
- * fails; remove entries as the integration in src/core/patch-command/index.ts is enabled.
- */
-const ENGINE = 'patch engine and printers not integrated yet (see src/core/patch-command/index.ts)'
+/** Cases known to fail, with the reason; reported as skipped tests, never silently. */
 const KNOWN_GAPS: Record<string, string> = {}
 
 function load(dir: string): Case[] {

@@ -5,7 +5,7 @@
  *
  * The expected strings are copied from the research notes and the spec, with the product's
  * renames applied (etcd -> store, kubelet -> nodeagent, kube -> core, the program in messages
- * is "client server start"); tests never read /work/shared at run time.
+ * is "client server start"); tests never read outside the repository at run time.
  */
 import assert from 'node:assert/strict'
 import { fileURLToPath } from 'node:url'

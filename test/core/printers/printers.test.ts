@@ -89,18 +89,16 @@ describe('printers: kubectl-recorded outputs', () => {
   }
 })
 
-/** Cases of the shared `kubectl patch --local` corpus whose printed object we can rebuild here (merge of `data`). */
+/**
+ * Cases of the `kubectl patch --local` corpus whose printed object we can rebuild here (merge of
+ * `data`), read from the copy in the repository (scripts/import-patch-conformance.mjs makes it).
+ */
 describe('printers: conformance corpus output cases', () => {
-  const corpus = '/work/shared/conformance/patch/cases'
+  const corpus = join(fixtures, '../patch-conformance/cases')
   const base = loadObject('configmap-strings.yaml')
   for (const id of ['196-output-yaml-tricky-strings', '197-output-json-tricky-strings', '200-output-invalid-format-error']) {
-    it(id, function () {
-      let c: { patch: string; args: string[]; expected: { stdout: string; stderr: string } }
-      try {
-        c = JSON.parse(readFileSync(join(corpus, `${id}.json`), 'utf8'))
-      } catch {
-        this.skip()
-      }
+    it(id, () => {
+      const c = JSON.parse(readFileSync(join(corpus, `${id}.json`), 'utf8')) as { patch: string; args: string[]; expected: { stdout: string; stderr: string } }
       const output = c.args[c.args.indexOf('-o') + 1]!
       let printer
       try {

@@ -1,6 +1,6 @@
 /**
  * The bodies kubectl 1.32 itself posts for `kubectl create <generator>` (protobuf, recorded by
- * test/fixtures/protobuf/record-kubectl.mjs) against the JSON the same kubectl prints for the same
+ * scripts/record-kubectl-protobuf.mjs) against the JSON the same kubectl prints for the same
  * object with --dry-run=client -o json: both come from the reference's Go types, so decoding the
  * first must give the second exactly (including "creationTimestamp": null, "spec": {}, zero values
  * that Go prints and the ones its omitempty drops).

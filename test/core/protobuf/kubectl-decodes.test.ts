@@ -8,15 +8,16 @@
  */
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadProtobufCodec, PROTOBUF_MEDIA_TYPE, type ProtobufCodec } from '../../../src/core/protobuf/index.js'
+import { requireTool, toolCommand } from '../../support/tools.js'
 
-const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32'
+const KUBECTL = toolCommand('kubectl')
 
 type Obj = Record<string, unknown>
 
@@ -31,11 +32,19 @@ const COMMANDS: Record<string, string[]> = {
   role: ['create', 'role', 'reader', '--verb=get,list', '--resource=pods'],
   'clusterrole-aggregated': ['create', 'clusterrole', 'agg', '--aggregation-rule=rbac.example.com/aggregate-to-agg=true'],
   rolebinding: ['create', 'rolebinding', 'rb', '--role=reader', '--user=alice'],
+  clusterrolebinding: ['create', 'clusterrolebinding', 'crb', '--clusterrole=view', '--group=readers'],
+  token: ['create', 'token', 'robot', '--duration=10m', '--audience=api'],
   priorityclass: ['create', 'priorityclass', 'high', '--value=1000'],
   pdb: ['create', 'poddisruptionbudget', 'budget', '--selector=app=web', '--min-available=50%'],
   quota: ['create', 'quota', 'q', '--hard=cpu=1500m,memory=2Gi'],
   ingress: ['create', 'ingress', 'ing', '--rule=example.com/path*=svc:8080'],
   serviceaccount: ['create', 'serviceaccount', 'robot'],
+}
+
+/** Differences kubectl shows that the codec does not match yet, with the reason (reported as skipped, never silently). */
+const KNOWN_GAPS: Record<string, string> = {
+  token:
+    "Go's JSON prints TokenRequestSpec.boundObjectRef, a pointer without omitempty, as null when the body has none; the codec's JSON leaves a missing pointer out",
 }
 
 const samples = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/protobuf/samples.json'), 'utf8')) as { apiVersion: string; kind: string; object: Obj }[]
@@ -90,6 +99,7 @@ function asCreated(object: Obj): Obj {
     }
   }
   if (object.kind === 'Namespace') created.status = { phase: 'Active' }
+  if (object.kind === 'TokenRequest') created.status = { token: 'eyJhbGciOiJSUzI1NiJ9.e30.c2ln', expirationTimestamp: '2024-01-02T03:14:05Z' }
   return created
 }
 
@@ -104,10 +114,7 @@ describe('protobuf codec: kubectl 1.32 decodes what the codec encodes', function
   let respond: (request: Obj) => Obj = asCreated
 
   before(async function () {
-    if (!existsSync(KUBECTL)) {
-      if (process.env.CI) throw new Error(`${KUBECTL} is missing: the kubectl tests cannot run in CI`)
-      this.skip()
-    }
+    requireTool(this, 'kubectl')
     codec = await loadProtobufCodec()
     server = createServer((req, res) => {
       const chunks: Buffer[] = []
@@ -163,6 +170,10 @@ describe('protobuf codec: kubectl 1.32 decodes what the codec encodes', function
   }
 
   for (const [name, args] of Object.entries(COMMANDS)) {
+    if (KNOWN_GAPS[name]) {
+      it.skip(`${name}: kubectl prints the object the codec encoded [KNOWN GAP: ${KNOWN_GAPS[name]}]`, () => {})
+      continue
+    }
     it(`${name}: kubectl prints the object the codec encoded`, async () => {
       respond = asCreated
       const printed = await create(args)

@@ -1,9 +1,14 @@
 /**
  * JSON -> protobuf -> JSON for one fully filled object of every built-in kind the server serves
  * (plus Namespace and ConfigMap, which have hand-written kinds) (test/fixtures/protobuf/samples.json, generated from the reference's swagger.json by
- * test/fixtures/protobuf/gen-samples.mjs): every property set, so every field's conversion (times,
+ * scripts/gen-protobuf-samples.mjs): every property set, so every field's conversion (times,
  * micro-times, quantities, int-or-string in both forms, bytes, maps, nested lists, embedded JSON,
  * inlined structs, renamed fields) has to be lossless.
+ *
+ * A round trip through our own encoder and decoder cannot catch a mistake the two share; the
+ * reference checks both halves: kubectl-decodes.test.ts has kubectl 1.32 decode these same samples
+ * (every kind it has a create generator for), and kubectl-bodies.test.ts decodes bytes kubectl
+ * encoded (recorded by scripts/record-kubectl-protobuf.mjs) against the JSON kubectl printed.
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'

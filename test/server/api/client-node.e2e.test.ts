@@ -41,7 +41,11 @@ describeEachStore('api: a @kubernetes/client-node client against the built serve
     assert.ok(list.metadata?.resourceVersion)
   })
 
+  // Each test creates the objects it needs (names of its own), so one failure reads as one failure.
+  const configMap = (name: string, data: Record<string, string>) => core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name }, data } })
+
   it('watches config maps and receives ADDED for an object created meanwhile', async () => {
+    await configMap('before-the-watch', { b: '1' })
     const list = await core.listNamespacedConfigMap({ namespace: 'default' })
     const events: { phase: string; obj: V1ConfigMap }[] = []
     let done: unknown = 'open'
@@ -52,7 +56,7 @@ describeEachStore('api: a @kubernetes/client-node client against the built serve
       (err) => (done = err ?? 'closed'),
     )
     try {
-      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'watched' }, data: { w: 'x' } } })
+      await configMap('watched', { w: 'x' })
       const deadline = Date.now() + 15_000
       let added: { phase: string; obj: V1ConfigMap } | undefined
       while (!(added = events.find((e) => e.phase === 'ADDED' && e.obj.metadata?.name === 'watched'))) {
@@ -61,13 +65,15 @@ describeEachStore('api: a @kubernetes/client-node client against the built serve
       }
       assert.deepEqual(added.obj.data, { w: 'x' })
       assert.equal(done, 'open')
-      assert.ok(!events.some((e) => e.obj.metadata?.name === 'listed'), 'watch from the list resourceVersion replayed an older object')
+      assert.ok(!events.some((e) => e.obj.metadata?.name === 'before-the-watch'), 'watch from the list resourceVersion replayed an older object')
     } finally {
       controller.abort()
     }
   })
 
   it('watches with sendInitialEvents: ADDED for the current state, then the initial-events-end BOOKMARK', async () => {
+    await configMap('initial-a', { a: '1' })
+    await configMap('initial-b', { b: '2' })
     const events: { phase: string; obj: V1ConfigMap }[] = []
     let done: unknown = 'open'
     const controller = await new Watch(kc).watch(
@@ -83,7 +89,7 @@ describeEachStore('api: a @kubernetes/client-node client against the built serve
         await new Promise((r) => setTimeout(r, 50))
       }
       const names = events.filter((e) => e.phase === 'ADDED').map((e) => e.obj.metadata?.name)
-      assert.ok(names.includes('listed') && names.includes('watched'), names.join(','))
+      assert.ok(names.includes('initial-a') && names.includes('initial-b'), names.join(','))
       const bookmark = events[events.length - 1]!
       assert.equal(bookmark.phase, 'BOOKMARK')
       assert.deepEqual(bookmark.obj.metadata?.annotations, { 'k8s.io/initial-events-end': 'true' })

@@ -50,13 +50,13 @@ spec:
               replicas: {type: integer}
 `
 
-for (const version of ['1.27', '1.28']) {
+for (const version of ['1.27', '1.28'] as const) {
   describe(`api: kubectl ${version} over the protobuf OpenAPI v2 document (end to end)`, function () {
     this.timeout(120_000)
     let session: KubectlSession
 
     before(async function () {
-      session = await KubectlSession.open(this, `api-kubectl-${version}-`, { waitFor: 'ready', kubectl: `/usr/lib/google-cloud-sdk/bin/kubectl.${version}` })
+      session = await KubectlSession.open(this, `api-kubectl-${version}-`, { waitFor: 'ready', kubectl: `kubectl-${version}` })
     })
     after(async () => {
       await session?.close()

@@ -11,9 +11,10 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { ApiServer } from '../../support/api-server.js'
+import { toolCommand } from '../../support/tools.js'
 
 const run = promisify(execFile)
-const PYTHON = '/usr/bin/python3'
+const PYTHON = toolCommand('python3-kubernetes')
 const SCRIPT = fileURLToPath(new URL('../../fixtures/python/create_list_watch.py', import.meta.url))
 
 async function pythonClientInstalled(): Promise<boolean> {

@@ -132,7 +132,7 @@ describe('server start: TLS suites, read-header timeout and start-up order (end 
         const deadline = Date.now() + 60_000
         let snapshot: { kubeconfig: string; files: string[] } | undefined
         while (!snapshot && Date.now() < deadline) {
-          snapshot = await new Promise<typeof snapshot>((resolve) => {
+          snapshot = await new Promise<{ kubeconfig: string; files: string[] } | undefined>((resolve) => {
             const socket = tls.connect({ host: '127.0.0.1', port: port!, rejectUnauthorized: false }, () => {
               const seen = {
                 kubeconfig: existsSync(kubeconfig) ? readFileSync(kubeconfig, 'utf8') : '',

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { ApiServer } from '../../support/api-server.js'
-import { KUBECTL } from '../../support/kubectl-session.js'
+import { requireTool } from '../../support/tools.js'
 
 const run = promisify(execFile)
 
@@ -24,7 +24,8 @@ describe('server start --write-kubeconfig (end to end)', function () {
   })
   after(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('writes a 0600 kubeconfig that the real kubectl uses with certificate verification', async () => {
+  it('writes a 0600 kubeconfig that the real kubectl uses with certificate verification', async function () {
+    const kubectl = requireTool(this, 'kubectl')
     const file = join(dir, 'nested', 'config')
     server = await ApiServer.start({ args: [`--write-kubeconfig=${file}`], waitFor: 'ready' })
     assert.equal(statSync(file).mode & 0o777, 0o600)
@@ -34,7 +35,7 @@ describe('server start --write-kubeconfig (end to end)', function () {
     // The CA in the file is the one the server generated; kubectl verifies the server with it.
     assert.ok(text.includes(Buffer.from(server.ca()).toString('base64')))
     // stdin closed: kubectl would prompt for a user name if the file named no identity.
-    const { stdout } = await run(KUBECTL, ['--kubeconfig', file, 'get', 'ns', 'default', '-o', 'name'], { timeout: 20_000 })
+    const { stdout } = await run(kubectl, ['--kubeconfig', file, 'get', 'ns', 'default', '-o', 'name'], { timeout: 20_000 })
     assert.equal(stdout, 'namespace/default\n')
     // The identity is the administrator's client certificate, signed by the same CA.
     const cert = new X509Certificate(Buffer.from(/client-certificate-data: (\S+)/.exec(text)![1]!, 'base64'))

@@ -3,6 +3,7 @@
  * rate limiting (one probe per timeout/2, burst 1, results stamped by send order).
  */
 import assert from 'node:assert/strict'
+import { mock } from 'node:test'
 import { ping } from '../../../src/server/health/check.js'
 import { healthHandlers } from '../../../src/server/health/handler.js'
 import { HealthRegistry } from '../../../src/server/health/registry.js'
@@ -82,11 +83,10 @@ describe('store check (research §11 #56–59)', () => {
   })
 
   it('#57 5 × /readyz within 200 ms: all 200, the ready probe is called once, the health probe never', async () => {
-    s = await storeFixture({ healthTimeoutMs: 2_000, readyTimeoutMs: 2_000 })
-    const started = Date.now()
+    // A stopped clock: the whole burst falls within timeout/2, however long it really takes.
+    const clock = new FakeClock()
+    s = await storeFixture({ healthTimeoutMs: 2_000, readyTimeoutMs: 2_000, clock })
     const replies = await Promise.all(Array.from({ length: 5 }, () => s.server.get('/readyz')))
-    const elapsed = Date.now() - started
-    assert.ok(elapsed < 1_000, `the burst took ${elapsed} ms, longer than timeout/2`)
     assert.deepEqual(
       replies.map((r) => [r.status, r.body]),
       Array.from({ length: 5 }, () => [200, 'ok']),
@@ -250,11 +250,25 @@ describe('storeCheck rate limiting (unit)', () => {
   })
 
   it('a probe that never answers fails after the timeout with "context deadline exceeded"', async () => {
-    const h = hanging()
-    const c = storeCheck({ name: 'store', probe: h.probe, timeoutMs: 40 })
-    const started = Date.now()
-    await assert.rejects(c.check(), { message: 'error getting data from store: context deadline exceeded' })
-    assert.ok(Date.now() - started >= 30)
+    // Fake timers: the check fails exactly when its timeout runs out, not before.
+    mock.timers.enable({ apis: ['setTimeout'] })
+    try {
+      const h = hanging()
+      const c = storeCheck({ name: 'store', probe: h.probe, timeoutMs: 40 })
+      let outcome: unknown = 'pending'
+      const checking = c.check().then(
+        () => (outcome = 'passed'),
+        (e: Error) => (outcome = e.message),
+      )
+      mock.timers.tick(39)
+      await tick()
+      assert.equal(outcome, 'pending')
+      mock.timers.tick(1)
+      await checking
+      assert.equal(outcome, 'error getting data from store: context deadline exceeded')
+    } finally {
+      mock.timers.reset()
+    }
   })
 
   it('a probe that throws synchronously fails the check with its text', async () => {

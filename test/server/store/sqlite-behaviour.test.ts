@@ -131,6 +131,28 @@ describe('sqlite store behaviour', function () {
     assert.match(err.message, /disappeared/)
   })
 
+  it('reports a TTL deletion that fails to write, as it reports its other background errors', async function () {
+    this.timeout(30_000)
+    const reported: unknown[] = []
+    const s = open({ expirySweepIntervalMs: 50, onBackgroundError: (err) => reported.push(err) })
+    await s.create('/ttl/fine', Buffer.from('f'), { ttlSeconds: 1 })
+    const watch = await s.watch('/ttl/', { fromRevision: (await s.currentRevision()) + 1 })
+    assert.equal((await collect(watch, 1, 15_000))[0]!.key, '/ttl/fine')
+    assert.deepEqual(reported, [], 'an ordinary expiry reports nothing')
+
+    // A real write failure of the deletion: the store's own connection (it holds the file's
+    // exclusive lock) gets a trigger that aborts writing a deletion.
+    const db = (store as unknown as { db: Database.Database }).db
+    db.exec(`CREATE TRIGGER refuse_deletions BEFORE INSERT ON kv WHEN NEW.deleted = 1 BEGIN SELECT RAISE(ABORT, 'deletion refused by the test'); END`)
+    await s.create('/ttl/stuck', Buffer.from('s'), { ttlSeconds: 1 })
+    const deadline = Date.now() + 15_000
+    while (reported.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    watch.cancel()
+    assert.ok(reported.length > 0, 'the failed deletion was not reported')
+    assert.match(String((reported[0] as Error).message), /deletion refused by the test/)
+    assert.equal((await s.get('/ttl/stuck'))?.value.toString(), 's', 'nothing half-written')
+  })
+
   function countRows(): number {
     // Through the store's own connection: it holds SQLite's exclusive lock, so no other
     // connection may read the file meanwhile.

@@ -18,7 +18,7 @@ interface MajorMinor {
 }
 
 /** Go's version.ParseMajorMinor-style parsing with the reference's error texts. */
-export function parseMajorMinorPatch(text: string): { major: number; minor: number; patch?: number } {
+function parseMajorMinorPatch(text: string): { major: number; minor: number; patch?: number } {
   const m = /^v?([0-9]+(?:\.[0-9]+)*)$/.exec(text)
   if (!m) throw new Error(`could not parse ${JSON.stringify(text)} as version`)
   const parts = m[1].split('.')

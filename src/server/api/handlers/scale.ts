@@ -17,8 +17,8 @@ import { patchObject, readPatch } from './patch.js'
 import { managerOf, trackFields } from './field-manager.js'
 import { type Scope, checkFieldValidation, includeObject, isDryRun } from './scope.js'
 
-export const SCALE_GROUP = 'autoscaling'
-export const SCALE_VERSION = 'v1'
+const SCALE_GROUP = 'autoscaling'
+const SCALE_VERSION = 'v1'
 
 type Obj = Record<string, unknown>
 

@@ -22,6 +22,17 @@ export const BOOKMARK_INTERVAL_MS = Number(process.env.CLIENT_WATCH_BOOKMARK_INT
 const DEFAULT_MIN_REQUEST_TIMEOUT_S = 1800
 const MAX_TIMER_MS = 2 ** 31 - 1
 
+/**
+ * How long a watch runs. The reference: the client's timeoutSeconds, else a random time in
+ * [min, 2*min) so that watches started together do not all end (and come back) together;
+ * min 0: no end. `random` is Math.random's contract: a number in [0, 1).
+ */
+export function watchTimeoutMs(timeoutSeconds: number | undefined, minRequestTimeoutSeconds: number, random: () => number = Math.random): number {
+  // Past the longest timer Node keeps (about 24.8 days) a watch simply does not end by itself.
+  if (timeoutSeconds !== undefined && timeoutSeconds !== 0) return Math.min(Math.max(timeoutSeconds * 1000, 1), MAX_TIMER_MS)
+  return minRequestTimeoutSeconds * 1000 * (1 + random())
+}
+
 export async function watchHandler(scope: Scope): Promise<void> {
   const { query, store, res } = scope
   const output = negotiateWatchOutput(scope.req.headers.accept, { table: true, customResource: store.strategy.customResource ?? false })
@@ -31,11 +42,7 @@ export async function watchHandler(scope: Scope): Promise<void> {
   const sel = selection(scope)
   if (scope.name !== undefined) sel.fields = [...(sel.fields ?? []), { field: 'metadata.name', operator: '=', value: scope.name }]
   const timeoutSeconds = queryInt64(query, 'timeoutSeconds')
-  // The reference: the client's timeoutSeconds, else a random time in [min, 2*min] so that
-  // watches started together do not all end (and come back) together; min 0: no end.
-  const minTimeoutS = scope.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_S
-  // Past the longest timer Node keeps (about 24.8 days) a watch simply does not end by itself.
-  const timeoutMs = timeoutSeconds !== undefined && timeoutSeconds !== 0 ? Math.min(Math.max(timeoutSeconds * 1000, 1), MAX_TIMER_MS) : minTimeoutS * 1000 * (1 + Math.random())
+  const timeoutMs = watchTimeoutMs(timeoutSeconds, scope.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_S)
   const bookmarks = queryFlag(query, 'allowWatchBookmarks') === true
   const include = includeObject(query)
   const resourceVersion = query.get('resourceVersion') ?? ''

@@ -13,7 +13,7 @@ export interface PortRange {
   size: number
 }
 
-export const DEFAULT_NODE_PORT_RANGE: PortRange = { base: 30000, size: 2768 }
+const DEFAULT_NODE_PORT_RANGE: PortRange = { base: 30000, size: 2768 }
 
 function rangeText(range: PortRange): string {
   return `${range.base}-${range.base + range.size - 1}`

@@ -39,7 +39,7 @@ export function isPods(strategy: Strategy): boolean {
  * orphaning defaults belong to API versions this server does not serve (extensions/v1beta1,
  * apps/v1beta1, apps/v1beta2).
  */
-export function collectsDependents(strategy: Strategy): boolean {
+function collectsDependents(strategy: Strategy): boolean {
   return !(strategy.resource === 'events' && (strategy.group === '' || strategy.group === 'events.k8s.io'))
 }
 

@@ -37,7 +37,7 @@ interface Entry {
 const byKey = (a: KeyValue, b: KeyValue) => Buffer.compare(Buffer.from(a.key), Buffer.from(b.key))
 
 /** A watch served by a cache, which knows how far its reader got even when no event matched it. */
-export class CachedWatch extends WatchStream {
+class CachedWatch extends WatchStream {
   constructor(
     description: string,
     private readonly from: number,

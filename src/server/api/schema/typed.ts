@@ -10,7 +10,7 @@
  */
 type Json = Record<string, unknown>
 
-export interface TypedDecodeResult {
+interface TypedDecodeResult {
   /** The object with the unknown fields dropped. */
   value: unknown
   /** Unknown field paths, in the order met. */
@@ -265,7 +265,7 @@ export class TypedDecoder {
 }
 
 /** encoding/base64's error for a []byte field's text, or undefined. */
-export function base64Error(text: string): string | undefined {
+function base64Error(text: string): string | undefined {
   const valid = /^[A-Za-z0-9+/]*$/
   const body = text.replace(/=+$/, '')
   for (let i = 0; i < body.length; i++) {
