@@ -89,9 +89,12 @@ describe('documentation', () => {
     assert.ok(size <= 12_500, `README.md is ${size} bytes`)
   })
 
-  it('the README shows the two set-up commands and puts client on PATH with them', () => {
+  it('the README shows the two set-up commands (install and run; every test) and how to put client on PATH', () => {
     const text = readFileSync(join(root, 'README.md'), 'utf8')
-    assert.match(text, /```sh\nnpm ci\nnpm link --ignore-scripts\n```/)
+    assert.match(text, /```sh\nnpm ci && npm start\nnpm test\n```/)
+    assert.match(text, /`npm link --ignore-scripts`/)
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    assert.match(pkg.scripts.start!, /server start/, 'npm start runs the server')
   })
 
   it('every command the README shows exists (client <command> --help succeeds)', function () {
