@@ -59,6 +59,7 @@ import { AUTOREGISTER_COMPLETION, ClientNotEstablishedError, type Health, NOT_ES
 import { chain } from './http/chain.js'
 import { Connections } from './http/connections.js'
 import { SERVING_TIMEOUT_OPTIONS, applyServingTimeouts } from './http/timeouts.js'
+import { parseHttp1FromStream } from './http/http1-reads.js'
 import { ListenError, bindSecurePort, boundAddress, serveOn } from './http/listener.js'
 import { Mux } from './http/mux.js'
 import { decodeRequestPath, resolveRequestInfo } from './http/request-info.js'
@@ -601,6 +602,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         onRequest,
       )
   applyServingTimeouts(server)
+  parseHttp1FromStream(server)
   connections.watch(server)
   // Clients that connect by IP send no server name; this picks their certificate by local address.
   tls.attach(server)
