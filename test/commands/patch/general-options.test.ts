@@ -158,7 +158,8 @@ describe('patch: general client options (end to end, built binary)', function ()
     before(async function () {
       this.timeout(120_000)
       api = await ApiServer.start({ waitFor: 'ready' })
-      connection = [`--server=https://127.0.0.1:${api.port}`, `--certificate-authority=${path.join(api.certDir, 'ca.crt')}`]
+      // The administrator the server wrote: anonymous users cannot read discovery under Node,RBAC.
+      connection = [`--kubeconfig=${api.adminKubeconfig}`]
       const reply = await api.get('/api/v1/namespaces/default/configmaps', { 'content-type': 'application/json' }, 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mv' }, data: { a: '1' } }))
       assert.equal(reply.status, 201, reply.body)
     })

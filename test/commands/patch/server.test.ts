@@ -124,7 +124,7 @@ describe('patch against a server (end to end, built binary)', function () {
 
   for (const [i, step] of STEPS.entries()) {
     it(step.name, async () => {
-      const got = await exec(process.execPath, [BIN, 'patch', ...withNs(step.args, 'ours'), ...connection])
+      const got = await exec(process.execPath, [BIN, 'patch', ...withNs(step.args, 'ours'), ...connection, ...adminCredentials])
       ours[i] = got
       assert.equal(got.exitCode, step.exitCode, got.stderr)
       if (typeof step.stdout === 'string') assert.equal(got.stdout, step.stdout)
