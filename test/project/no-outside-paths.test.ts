@@ -44,6 +44,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
     '/sys/kernel': 'a Linux kernel file system that refuses new files: the store must report it',
   },
   'test/server/tls/generation.test.ts': { '/srv/state': 'a made-up XDG_STATE_HOME' },
+  'test/server/authorization/config.test.ts': { '/etc/hook.kubeconfig': 'a made-up webhook kubeconfig path the configuration parser only carries' },
 }
 
 describe('project: nothing outside the repository', () => {
