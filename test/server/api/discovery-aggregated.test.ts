@@ -71,6 +71,7 @@ describe('api: aggregated discovery', () => {
       'apps',
       'events.k8s.io',
       'authentication.k8s.io',
+      'authorization.k8s.io',
       'autoscaling',
       'batch',
       'certificates.k8s.io',

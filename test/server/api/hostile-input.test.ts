@@ -20,9 +20,10 @@ function status(reply: Reply): { code: number; reason: string; message: string }
   return JSON.parse(reply.body) as { code: number; reason: string; message: string }
 }
 
-function h2Request(port: number, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; headers: Record<string, unknown>; body: string; rstCode?: number }> {
+function h2Request(server: ApiServer, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; headers: Record<string, unknown>; body: string; rstCode?: number }> {
   return new Promise((resolve, reject) => {
-    const session = http2Connect(`https://127.0.0.1:${port}`, { rejectUnauthorized: false })
+    // As the administrator: under Node,RBAC an anonymous user may not write.
+    const session = http2Connect(`https://127.0.0.1:${server.port}`, { rejectUnauthorized: false, ...server.tlsClient() })
     session.on('error', reject)
     const stream = session.request({ ':method': method, ':path': path, ...headers })
     let code = 0
@@ -76,10 +77,10 @@ describe('api: hostile input (end to end)', function () {
     })
 
     it('and over HTTP/2 the stream ends with the answer (a body far past the limit is reset, not left hanging)', async () => {
-      const r = await h2Request(server.port, 'POST', CM, { 'content-type': 'application/json' }, big)
+      const r = await h2Request(server, 'POST', CM, { 'content-type': 'application/json' }, big)
       assert.equal(r.status, 413)
       assert.equal(status({ status: r.status, headers: {}, body: r.body }).reason, 'RequestEntityTooLarge')
-      const huge = await h2Request(server.port, 'PUT', `${CM}/target`, { 'content-type': 'application/json' }, Buffer.alloc(13 * 1024 * 1024, 0x61))
+      const huge = await h2Request(server, 'PUT', `${CM}/target`, { 'content-type': 'application/json' }, Buffer.alloc(13 * 1024 * 1024, 0x61))
       assert.equal(huge.status, 413)
     })
 
@@ -225,7 +226,7 @@ describe('api: hostile input (end to end)', function () {
     })
 
     it('over HTTP/2: 201 and the created object in the answer (no reset after the write)', async () => {
-      const r = await h2Request(server.port, 'POST', CM, { 'content-type': 'application/json' }, Buffer.from(body))
+      const r = await h2Request(server, 'POST', CM, { 'content-type': 'application/json' }, Buffer.from(body))
       assert.equal(r.status, 201, r.body)
       assert.equal(Buffer.from(String(r.headers.warning), 'latin1').toString('utf8'), expected)
       assert.match((JSON.parse(r.body) as { metadata: { name: string } }).metadata.name, /^warn-/)
