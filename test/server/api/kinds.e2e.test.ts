@@ -147,9 +147,17 @@ describeEachStore('api: the rest of the built-in kinds with the real kubectl (en
     assert.match(table, /^global-default\s+global-default\s+9900\s+ByUser\s+\d+s\s+False$/m)
     assert.match(await ok('get', 'prioritylevelconfigurations', 'workload-low'), /^workload-low\s+Limited\s+100\s+128\s+6\s+50\s+\d+s$/m)
     const uid = async (kind: string, name: string) => (await ok('get', kind, name, '-o', 'jsonpath={.metadata.uid}')).trim()
-    const reply = await session.server.get('/api/v1/namespaces/default/configmaps')
-    assert.equal(reply.headers['x-kubernetes-pf-flowschema-uid'], await uid('flowschema', 'global-default'))
-    assert.equal(reply.headers['x-kubernetes-pf-prioritylevel-uid'], await uid('prioritylevelconfiguration', 'global-default'))
+    // Anonymous, so that the request is not system:masters' (exempt) but falls to global-default.
+    // The configuration is re-read at most once a second, so ask until it reflects the objects just read.
+    const schemaUid = await uid('flowschema', 'global-default')
+    const levelUid = await uid('prioritylevelconfiguration', 'global-default')
+    let reply = await session.server.get('/api/v1/namespaces/default/configmaps', {}, 'GET', undefined, 'anonymous')
+    for (const until = Date.now() + 10_000; Date.now() < until && reply.headers['x-kubernetes-pf-prioritylevel-uid'] !== levelUid; ) {
+      await new Promise((r) => setTimeout(r, 200))
+      reply = await session.server.get('/api/v1/namespaces/default/configmaps', {}, 'GET', undefined, 'anonymous')
+    }
+    assert.equal(reply.headers['x-kubernetes-pf-flowschema-uid'], schemaUid)
+    assert.equal(reply.headers['x-kubernetes-pf-prioritylevel-uid'], levelUid)
     // A user's own FlowSchema takes effect (the configuration is re-read within a second).
     const own = session.file(
       'own-fs.yaml',
@@ -159,7 +167,7 @@ describeEachStore('api: the rest of the built-in kinds with the real kubectl (en
     const want = await uid('flowschema', 'anonymous-version')
     const deadline = Date.now() + 5000
     let got: unknown
-    while (Date.now() < deadline && (got = (await session.server.get('/version')).headers['x-kubernetes-pf-flowschema-uid']) !== want) await new Promise((r) => setTimeout(r, 200))
+    while (Date.now() < deadline && (got = (await session.server.get('/version', {}, 'GET', undefined, 'anonymous')).headers['x-kubernetes-pf-flowschema-uid']) !== want) await new Promise((r) => setTimeout(r, 200))
     assert.equal(got, want)
   })
 
