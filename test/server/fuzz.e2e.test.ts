@@ -51,7 +51,7 @@ function send1Once(server: ApiServer, agent: Agent, r: HostileRequest): Promise<
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...r.headers }
     if (r.body) headers['Content-Length'] = r.body.length
-    const req = httpsRequest({ host: '127.0.0.1', port: server.port, path: r.path, method: r.method, headers, rejectUnauthorized: false, agent }, (res) => {
+    const req = httpsRequest({ host: '127.0.0.1', port: server.port, path: r.path, method: r.method, headers, rejectUnauthorized: false, ...server.tlsClient(), agent }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (d: Buffer) => chunks.push(d))
       res.on('end', () => resolve({ status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }))
@@ -64,7 +64,7 @@ function send1Once(server: ApiServer, agent: Agent, r: HostileRequest): Promise<
 
 function send2(server: ApiServer, r: HostileRequest): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const session = http2Connect(`https://127.0.0.1:${server.port}`, { rejectUnauthorized: false })
+    const session = http2Connect(`https://127.0.0.1:${server.port}`, { rejectUnauthorized: false, ...server.tlsClient() })
     session.on('error', reject)
     const stream = session.request({ ':method': r.method, ':path': r.path, ...r.headers })
     const chunks: Buffer[] = []

@@ -7,7 +7,9 @@
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { connect as http2Connect } from 'node:http2'
 import { request as httpsRequest } from 'node:https'
 import { fileURLToPath } from 'node:url'
@@ -23,7 +25,7 @@ function rssMiB(pid: number): number {
 
 /** Creates ConfigMaps `<prefix>-<i>` over one HTTP/2 connection, eight at a time. */
 async function createMany(server: ApiServer, prefix: string, count: number, bytes: number, labels: (i: number) => Record<string, string> = () => ({})): Promise<void> {
-  const session = http2Connect(`https://127.0.0.1:${server.port}`, { rejectUnauthorized: false })
+  const session = http2Connect(`https://127.0.0.1:${server.port}`, { rejectUnauthorized: false, ...server.tlsClient() })
   const filler = 'x'.repeat(bytes)
   let next = 0
   const post = (i: number) =>
@@ -70,13 +72,21 @@ function probe(port: number, path: string): Promise<number> {
   })
 }
 
+const LOAD_TOKEN = 'loader-token'
+
 describeEachStore('lists written as they are read', 'list-stream', function (store) {
   this.timeout(240_000)
   let server: ApiServer
 
   before(async function () {
     this.timeout(120_000)
-    server = await ApiServer.start({ args: [...store.args, '--max-requests-inflight=5', '--max-mutating-requests-inflight=5'], waitFor: 'ready' })
+    // The load is a token user's bound to `view`: the administrator (system:masters) is exempt from the limits.
+    const tokens = join(mkdtempSync(join(tmpdir(), 'list-stream-')), 'tokens.csv')
+    writeFileSync(tokens, `${LOAD_TOKEN},loader,loader-uid\n`)
+    server = await ApiServer.start({ args: [...store.args, '--max-requests-inflight=5', '--max-mutating-requests-inflight=5', `--token-auth-file=${tokens}`], waitFor: 'ready' })
+    const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'loader-view' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'loader' }] }
+    const bound = await server.get('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { 'content-type': 'application/json' }, 'POST', JSON.stringify(binding))
+    assert.equal(bound.status, 201, bound.body)
     // 250 objects: three store pages of 100.
     await createMany(server, 'cm', 250, 10_000, (i) => ({ parity: i % 2 === 0 ? 'even' : 'odd' }))
   })
@@ -108,7 +118,7 @@ describeEachStore('lists written as they are read', 'list-stream', function (sto
 
   it('answers probes on new connections under 10x the in-flight limit of listing clients, and memory comes back', async () => {
     const idle = rssMiB(server.pid)
-    const load = spawn(process.execPath, [LOAD_SCRIPT, `https://127.0.0.1:${server.port}${PATH}`, '50', '12'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const load = spawn(process.execPath, [LOAD_SCRIPT, `https://127.0.0.1:${server.port}${PATH}`, '50', '12', LOAD_TOKEN], { stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
     load.stdout!.on('data', (d) => (out += d))
     const done = new Promise<void>((resolve) => load.once('exit', () => resolve()))

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import assert from 'node:assert/strict'
 import { ApiServer } from '../../support/api-server.js'
 
@@ -32,7 +35,18 @@ describe('api: the watch cache in the built server (end to end)', function () {
   }
 
   it('answers a watch from before the cache started with the reference 410 ERROR event', async () => {
-    const server = await start([])
+    // The caches start with the server, before its own bootstrap writes: restart it on the same
+    // data, so that the cache starts after the revisions watched from.
+    const dirs = mkdtempSync(join(tmpdir(), 'watch-cache-'))
+    const kept = { certDir: join(dirs, 'certs'), dataDir: join(dirs, 'data') }
+    const first = await ApiServer.start({ waitFor: 'ready', ...kept })
+    for (const name of ['a', 'b']) {
+      const r = await first.get(CM, json, 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }))
+      assert.equal(r.status, 201, r.body)
+    }
+    await first.stop()
+    const server = await ApiServer.start({ waitFor: 'ready', ...kept })
+    servers.push(server)
     // resourceVersion=0 is served from the cache, which follows the writes within moments.
     let items = 0
     for (let i = 0; i < 50 && items < 2; i++) {

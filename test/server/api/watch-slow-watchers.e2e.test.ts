@@ -25,7 +25,7 @@ function rssMiB(pid: number): number {
  * it can meet Node's HPE_PAUSED parser error and a "socket hang up", a separate bug.)
  */
 async function createMany(server: ApiServer, prefix: string, count: number, bytes: number): Promise<void> {
-  const session = http2Connect(`https://127.0.0.1:${server.port}`, { rejectUnauthorized: false })
+  const session = http2Connect(`https://127.0.0.1:${server.port}`, { rejectUnauthorized: false, ...server.tlsClient() })
   const filler = 'x'.repeat(bytes)
   let next = 0
   const post = (name: string) =>
@@ -57,7 +57,7 @@ function pausedWatch1(server: ApiServer, resourceVersion: string) {
   const state = { events: 0, ended: false, res: undefined as IncomingMessage | undefined }
   const opened = new Promise<void>((resolve, reject) => {
     const req = httpsRequest(
-      { host: '127.0.0.1', port: server.port, path: `${PATH}?watch=1&resourceVersion=${resourceVersion}`, agent: false, rejectUnauthorized: false },
+      { host: '127.0.0.1', port: server.port, path: `${PATH}?watch=1&resourceVersion=${resourceVersion}`, agent: false, rejectUnauthorized: false, ...server.tlsClient() },
       (res) => {
         state.res = res
         res.pause()
@@ -83,7 +83,7 @@ function pausedWatch1(server: ApiServer, resourceVersion: string) {
 /** The same over HTTP/2: a paused stream keeps the server within its flow-control window. */
 function pausedWatch2(server: ApiServer, resourceVersion: string) {
   const state = { events: 0, ended: false }
-  const session = http2Connect(`https://127.0.0.1:${server.port}`, { rejectUnauthorized: false })
+  const session = http2Connect(`https://127.0.0.1:${server.port}`, { rejectUnauthorized: false, ...server.tlsClient() })
   session.on('error', () => {})
   const stream = session.request({ ':path': `${PATH}?watch=1&resourceVersion=${resourceVersion}` })
   stream.pause()

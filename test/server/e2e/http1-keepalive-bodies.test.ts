@@ -62,7 +62,7 @@ function makeCase(i: number, size: number): Case {
 function send(server: ApiServer, agent: Agent, c: Case): Promise<Reply & { reused: boolean }> {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
-      { host: '127.0.0.1', port: server.port, path: c.path, method: c.method, headers: { 'Content-Type': c.contentType, 'Content-Length': c.body.length, Accept: 'application/json' }, rejectUnauthorized: false, agent },
+      { host: '127.0.0.1', port: server.port, path: c.path, method: c.method, headers: { 'Content-Type': c.contentType, 'Content-Length': c.body.length, Accept: 'application/json' }, rejectUnauthorized: false, ...server.tlsClient(), agent },
       (res) => {
         const chunks: Buffer[] = []
         res.on('data', (d: Buffer) => chunks.push(d))
