@@ -248,7 +248,7 @@ jwt:
 
     it('lets anonymous requests reach the listed paths only', async () => {
       assert.equal((await server.waitUntil('/livez', 200)).body, 'ok')
-      const api = await server.get('/api')
+      const api = await server.get('/api', {}, 'GET', undefined, 'anonymous')
       assert.equal(api.status, 401)
       assert.equal(JSON.parse(api.body).message, 'Unauthorized')
     })
