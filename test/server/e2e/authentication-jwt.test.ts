@@ -31,7 +31,7 @@ class Session {
       if (process.env.CI) throw new Error(`${KUBECTL} is missing: the kubectl end-to-end tests cannot run in CI`)
       ctx.skip()
     }
-    const server = await ApiServer.start({ args, admin: true })
+    const server = await ApiServer.start({ args, admin: true, waitFor: 'ready' })
     return new Session(server, mkdtempSync(join(tmpdir(), 'e2e-authn-jwt-kubeconfigs-')))
   }
 
