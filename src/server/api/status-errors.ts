@@ -66,6 +66,9 @@ export const errors = {
   },
   /** The JSON patch that failed while being applied (the reference's generic 422). */
   invalidRequest: () => new ApiError(failureStatus(422, 'Invalid', 'the server rejected our request due to an error in our request', {})),
+  /** The CRD handler's MethodNotSupported for a create while the CRD is terminating. */
+  crdTerminating: (group: string, resource: string, verb: string) =>
+    new ApiError(failureStatus(405, 'MethodNotAllowed', `${verb} not allowed while custom resource definition is terminating`, { ...(group ? { group } : {}), kind: resource })),
   methodNotAllowed: () => new ApiError(failureStatus(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {})),
   resourceNotFound: () => new ApiError(failureStatus(404, 'NotFound', 'the server could not find the requested resource', {})),
   unsupportedMediaType: (accepted: readonly string[]) =>

@@ -166,6 +166,23 @@ describeEachStore('api: CustomResourceDefinitions and their custom resources wit
     await ok('delete', 'crd', 'crontabs.stable.example.com')
   })
 
+  it('kubectl wait for Established; deletion keeps the CRD Terminating until its objects are gone', async () => {
+    await ok('apply', '-f', file('crd.yaml', CRD))
+    assert.equal(await ok('wait', '--for', 'condition=established', '--timeout=30s', 'crd/crontabs.stable.example.com'), 'customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com condition met\n')
+    await ok('create', '-f', file('held.yaml', CT.replace('name: x', 'name: held\n  finalizers: [example.com/hold]')))
+    assert.equal(await ok('delete', 'crd', 'crontabs.stable.example.com', '--wait=false'), 'customresourcedefinition.apiextensions.k8s.io "crontabs.stable.example.com" deleted\n')
+    const crd = json(await ok('get', 'crd', 'crontabs.stable.example.com', '-o', 'json'))
+    assert.deepEqual(crd.metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io'])
+    assert.equal(crd.status.conditions.find((c: { type: string }) => c.type === 'Terminating').status, 'True')
+    const refused = await kubectl('create', '-f', file('ct3.yaml', CT.replace('name: x', 'name: late')))
+    assert.equal(refused.code, 1)
+    assert.match(refused.stderr, /Error from server \(MethodNotAllowed\): error when creating ".*ct3\.yaml": create not allowed while custom resource definition is terminating/)
+    assert.ok(json(await ok('get', 'ct', 'held', '-o', 'json')).metadata.deletionTimestamp)
+    await ok('patch', 'ct', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":null}}')
+    await ok('wait', '--for=delete', '--timeout=30s', 'crd/crontabs.stable.example.com')
+    assert.equal((await server.get('/apis/stable.example.com/v1')).status, 404)
+  })
+
   it('rejects an invalid CRD with the reference messages', async () => {
     const bad = CRD.replace('name: crontabs.stable.example.com', 'name: wrong.stable.example.com').replace('scope: Namespaced', 'scope: Everywhere')
     const r = await kubectl('create', '-f', file('bad-crd.yaml', bad))

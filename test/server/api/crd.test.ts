@@ -7,7 +7,7 @@ import { ApiError } from '../../../src/server/api/status-errors.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
 import { type TestRegistry, eventually, openTestRegistry } from './support.js'
 
-function crd(overrides: { scope?: string; name?: string; group?: string; plural?: string; versions?: unknown[] } = {}): KubeObject {
+function crd(overrides: { scope?: string; name?: string; group?: string; plural?: string; kind?: string; shortNames?: string[]; versions?: unknown[] } = {}): KubeObject {
   const group = overrides.group ?? 'stable.example.com'
   const plural = overrides.plural ?? 'widgets'
   return {
@@ -15,7 +15,7 @@ function crd(overrides: { scope?: string; name?: string; group?: string; plural?
     spec: {
       group,
       scope: overrides.scope ?? 'Namespaced',
-      names: { plural, kind: 'Widget', shortNames: ['wd'] },
+      names: { plural, kind: overrides.kind ?? 'Widget', shortNames: overrides.shortNames ?? ['wd'] },
       versions: overrides.versions ?? [
         {
           name: 'v1',
@@ -83,7 +83,7 @@ describe('api: CustomResourceDefinitions in the registry', function () {
   it('serves the custom resources of an established CRD, namespaced or cluster-scoped', async () => {
     assert.equal(await registry.resolve('stable.example.com', 'v1', 'widgets'), undefined)
     await crds().create(crd())
-    await crds().create(crd({ plural: 'gadgets', scope: 'Cluster' }))
+    await crds().create(crd({ plural: 'gadgets', kind: 'Gadget', shortNames: ['gd'], scope: 'Cluster' }))
     const widgets = (await registry.resolve('stable.example.com', 'v1', 'widgets'))!
     const gadgets = (await registry.resolve('stable.example.com', 'v1', 'gadgets'))!
     assert.equal(widgets.strategy.namespaced, true)
@@ -100,7 +100,7 @@ describe('api: CustomResourceDefinitions in the registry', function () {
     assert.deepEqual(
       (list.resources as Array<{ name: string; shortNames?: string[] }>).map((r) => [r.name, r.shortNames]),
       [
-        ['gadgets', ['wd']],
+        ['gadgets', ['gd']],
         ['widgets', ['wd']],
       ],
     )
@@ -109,9 +109,49 @@ describe('api: CustomResourceDefinitions in the registry', function () {
     await registry.lookup('', 'v1', 'namespaces')!.delete(undefined, 'team')
     await eventually(async () => !(await store.get('/namespaces/team')), 'the namespace to go')
     assert.ok(!(await store.get('/stable.example.com/widgets/team/a')))
-    await crds().delete(undefined, 'gadgets.stable.example.com')
+    // The first DELETE marks the CRD (the cleanup finalizer, Terminating); the CRD finalizer
+    // deletes its objects, then the CRD.
+    const marked = await crds().delete(undefined, 'gadgets.stable.example.com')
+    assert.deepEqual(marked.metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io'])
+    assert.ok(marked.metadata.deletionTimestamp)
+    await eventually(async () => !(await store.get('/customresourcedefinitions/gadgets.stable.example.com')), 'the CRD to go')
     assert.ok(!(await store.get('/stable.example.com/gadgets/b')))
     assert.equal(await registry.resolve('stable.example.com', 'v1', 'gadgets'), undefined)
+  })
+
+  it('keeps a deleted CRD Terminating while its objects go, refusing creates meanwhile', async () => {
+    await crds().create(crd())
+    const widgets = (await registry.resolve('stable.example.com', 'v1', 'widgets'))!
+    await widgets.create({ metadata: { name: 'kept', namespace: 'team', finalizers: ['example.com/hold'] } })
+    await widgets.create({ metadata: { name: 'plain', namespace: 'default' } })
+    await crds().delete(undefined, 'widgets.stable.example.com')
+    const conditionOf = async (type: string) => {
+      const c = ((await crds().get(undefined, 'widgets.stable.example.com')).status as { conditions: Array<{ type: string; status: string; reason: string; message: string }> }).conditions
+      return c.find((x) => x.type === type)
+    }
+    await eventually(async () => !(await store.get('/stable.example.com/widgets/default/plain')), 'the plain object to go')
+    assert.deepEqual(await conditionOf('Terminating'), { ...(await conditionOf('Terminating')), status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' })
+    // Still served (get, list, update), but no create.
+    const terminating = (await registry.resolve('stable.example.com', 'v1', 'widgets'))!
+    const held = await terminating.get('team', 'kept')
+    assert.ok(held.metadata.deletionTimestamp)
+    await assert.rejects(
+      terminating.create({ metadata: { name: 'new', namespace: 'default' } }),
+      (err: unknown) => err instanceof ApiError && err.code === 405 && err.message === 'create not allowed while custom resource definition is terminating',
+    )
+    // The object's own finalizer goes: the object, then the CRD.
+    await terminating.update('team', 'kept', (o) => ({ ...o, metadata: { ...o.metadata, finalizers: [] } }))
+    await eventually(async () => !(await store.get('/customresourcedefinitions/widgets.stable.example.com')), 'the CRD to go')
+    assert.equal(await registry.resolve('stable.example.com', 'v1', 'widgets'), undefined)
+  })
+
+  it('accepts the names a deleted CRD freed for a CRD that wanted them', async () => {
+    await crds().create(crd())
+    const second = await crds().create(crd({ plural: 'gizmos', shortNames: ['gz'] }))
+    assert.equal((second.status as { conditions: Array<{ type: string; status: string }> }).conditions.find((c) => c.type === 'Established')?.status, 'False')
+    assert.equal(await registry.resolve('stable.example.com', 'v1', 'gizmos'), undefined)
+    await crds().delete(undefined, 'widgets.stable.example.com')
+    await eventually(async () => (await registry.resolve('stable.example.com', 'v1', 'gizmos')) !== undefined, 'gizmos to be served')
   })
 
   it('never serves or deletes over a built-in kind of the same key layout', async () => {
@@ -119,6 +159,7 @@ describe('api: CustomResourceDefinitions in the registry', function () {
     await crds().create(crd({ group: 'x.k8s.io', plural: 'pods' }))
     assert.equal(await registry.resolve('x.k8s.io', 'v1', 'pods'), undefined)
     await crds().delete(undefined, 'pods.x.k8s.io')
+    await eventually(async () => !(await store.get('/customresourcedefinitions/pods.x.k8s.io')), 'the CRD to go')
     assert.ok(await store.get('/pods/default/p'))
   })
 

@@ -1,13 +1,12 @@
 /**
  * apiextensions.k8s.io/v1 CustomResourceDefinitions (cluster-scoped), with the reference's
- * defaulting (singular, listKind), validation of the essentials and the status a working
- * apiextensions controller would write at once (NamesAccepted, Established, acceptedNames,
- * storedVersions); and the strategy of the custom resources each served version of an
+ * defaulting (singular, listKind), validation and storedVersions (the conditions and accepted
+ * names are the controllers' in src/server/controllers/); and the strategy of the custom resources each served version of an
  * established CRD describes, served dynamically by the Registry.
  */
 import { deepEqual } from '../../../core/patch/index.js'
 import type { ResourceInfo } from '../generated/resources.js'
-import { type KubeObject, isPlainObject, nowTimestamp } from '../registry/object.js'
+import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { type ScalePaths, type Strategy, invalidValue } from '../registry/strategy.js'
 import type { Cause } from '../status-errors.js'
 import { AGE_COLUMN, type ColumnDefinition, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
@@ -43,20 +42,8 @@ function defaultNames(names: Obj): void {
   if (!str(names.listKind) && str(names.kind)) names.listKind = `${str(names.kind)}List`
 }
 
-function specOf(o: KubeObject): Obj {
-  return obj(o.spec)
-}
-
-function namesStatus(o: KubeObject): Obj {
-  return structuredClone(obj(specOf(o).names))
-}
-
-function condition(type: string, reason: string, message: string, now: string): Obj {
-  return { type, status: 'True', lastTransitionTime: now, reason, message }
-}
-
-function storageVersion(o: KubeObject): string | undefined {
-  const v = arr(specOf(o).versions).map(obj).find((v) => v.storage === true)
+export function storageVersion(o: KubeObject): string | undefined {
+  const v = arr(obj(o.spec).versions).map(obj).find((v) => v.storage === true)
   return v ? str(v.name) : undefined
 }
 
@@ -67,23 +54,17 @@ export const customresourcedefinitions: Strategy = dataStrategy(CRD_INFO, {
     const spec = obj(o.spec)
     o.spec = spec
     defaultNames(obj(spec.names))
-    const now = nowTimestamp()
+    // The reference's PrepareForCreate: the status starts with the storage version only; the
+    // conditions and accepted names are the controllers' (src/server/controllers/crd-conditions.ts,
+    // run by the registry before the write).
     const stored = storageVersion(o)
-    o.status = {
-      conditions: [
-        condition('NamesAccepted', 'NoConflicts', 'no conflicts found', now),
-        condition('Established', 'InitialNamesAccepted', 'the initial names have been accepted', now),
-      ],
-      acceptedNames: namesStatus(o),
-      storedVersions: stored ? [stored] : [],
-    }
+    o.status = { storedVersions: stored ? [stored] : [] }
   },
   prepareForUpdate(o, old) {
     const spec = obj(o.spec)
     o.spec = spec
     defaultNames(obj(spec.names))
     const status = structuredClone(obj(old.status))
-    status.acceptedNames = namesStatus(o)
     const stored = storageVersion(o)
     const storedVersions = arr(status.storedVersions).map(str)
     if (stored && !storedVersions.includes(stored)) storedVersions.push(stored)

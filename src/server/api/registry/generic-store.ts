@@ -156,6 +156,8 @@ export interface GenericStoreHooks {
   garbageCollection?: boolean
   /** Every write this store made (not dry runs), for the controllers. */
   changed?(change: ObjectChange): void
+  /** Refuses a create before anything else (a custom resource of a terminating CRD). */
+  admitCreate?(): void
   /** Runs after defaulting and validation, before the write (allocations that need the store). */
   beforeCreate?(obj: KubeObject): Promise<void>
   /** The same for updates (not status writes), with the stored object. */
@@ -492,6 +494,7 @@ export class GenericStore {
 
   /** Creates the object (namespace already set for namespaced kinds); returns it as stored. */
   async create(input: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    this.hooks.admitCreate?.()
     const obj = structuredClone(input)
     obj.apiVersion = this.apiVersion
     obj.kind = this.strategy.kind

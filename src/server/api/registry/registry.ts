@@ -7,7 +7,9 @@
 import type { Store } from '../../store/types.js'
 import { allocateClusterIP } from '../kinds/cluster-ip.js'
 import { allocateNodePorts } from '../kinds/node-ports.js'
-import { CRD_GROUP, CRD_RESOURCE, customResourceStrategies } from '../kinds/crd.js'
+import { CRD_GROUP, CRD_RESOURCE, customResourceStrategies, customResourceStrategy, storageVersion } from '../kinds/crd.js'
+import { CRDFinalizer } from '../../controllers/crd-finalizer.js'
+import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, isConditionTrue, reconcileStatus, setCondition } from '../../controllers/crd-conditions.js'
 import { KINDS } from '../kinds/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
 import { errors } from '../status-errors.js'
@@ -37,6 +39,8 @@ export class Registry {
   readonly serviceAccounts: ServiceAccountsController | undefined
   /** When --enable-garbage-collector. */
   readonly garbageCollector: GarbageCollector | undefined
+  /** Deletes the custom resources of a CRD being deleted, then the CRD. */
+  readonly crdFinalizer: CRDFinalizer
 
   constructor(
     readonly store: Store,
@@ -69,7 +73,13 @@ export class Registry {
         ...(strategy.resource === 'events' && (strategy.group === '' || strategy.group === 'events.k8s.io') && options.eventTtlSeconds
           ? { ttlSeconds: () => options.eventTtlSeconds }
           : {}),
-        afterDelete: strategy.resource === CRD_RESOURCE && strategy.group === CRD_GROUP ? (obj: KubeObject) => this.deleteCustomResources(obj) : undefined,
+        ...(isCRDs(strategy)
+          ? {
+              beforeCreate: (obj: KubeObject) => this.reconcileCRDStatus(obj),
+              beforeUpdate: (obj: KubeObject) => this.reconcileCRDStatus(obj),
+              delete: (current: KubeObject, o: DeleteOptions, proceed: () => Promise<DeleteResult>) => this.deleteCRD(current, o, proceed),
+            }
+          : {}),
       }
       this.byResource.set(`${strategy.group}/${strategy.version}/${strategy.resource}`, new GenericStore(cachedStore, strategy, hooks))
     }
@@ -84,6 +94,8 @@ export class Registry {
       this.serviceAccounts.sweep().catch((err) => log(2, `service accounts: ${(err as Error).message}`))
     }
     this.podGraceReaper = new PodGraceReaper(() => this.lookup('', 'v1', 'pods')!, log)
+    this.crdFinalizer = new CRDFinalizer({ crds: () => this.crds!, instances: (crd) => this.instancesOf(crd), log })
+    if (this.crds) this.crdFinalizer.start()
     this.garbageCollector = options.garbageCollector ? new GarbageCollector({ stores: async () => [...this.all(), ...(await this.customStores())], log }) : undefined
     if (this.lookup('', 'v1', 'namespaces')) this.namespaceController.start()
     if (this.lookup('', 'v1', 'pods')) this.podGraceReaper.start()
@@ -94,12 +106,17 @@ export class Registry {
   stop(): void {
     this.namespaceController.stop()
     this.podGraceReaper.stop()
+    this.crdFinalizer.stop()
     this.garbageCollector?.stop()
   }
 
   private changed(change: ObjectChange): void {
     const { object, strategy } = change
-    if (strategy.resource === CRD_RESOURCE && strategy.group === CRD_GROUP) this.customStoresCache = undefined
+    if (isCRDs(strategy)) {
+      this.customStoresCache = undefined
+      if (change.type === 'deleted') void this.reconcileGroupNames(object).catch((err: unknown) => this.log(2, `crd names: ${(err as Error).message}`))
+      else this.crdFinalizer.observe(object)
+    }
     if (isPods(strategy) && change.type !== 'deleted') this.podGraceReaper.observe(object)
     if (isNamespaces(strategy) && change.type !== 'deleted' && object.metadata.deletionTimestamp) this.namespaceController.enqueue(object.metadata.name!)
     if (isNamespaces(strategy) && change.type === 'created') void this.serviceAccounts?.observe(object)
@@ -151,9 +168,14 @@ export class Registry {
     return this.byResource.get(`${CRD_GROUP}/v1/${CRD_RESOURCE}`)
   }
 
-  /** A store for the custom resources of one strategy (namespaced creates need their namespace). */
-  private customStore(strategy: Strategy): GenericStore {
+  /**
+   * A store for the custom resources of one strategy (namespaced creates need their namespace;
+   * the CRD's handler refuses creates while the CRD is terminating).
+   */
+  private customStore(strategy: Strategy, crd?: KubeObject): GenericStore {
+    const terminating = crd !== undefined && isConditionTrue(crd, 'Terminating')
     return new GenericStore(this.store, strategy, {
+      ...(terminating ? { admitCreate: () => { throw errors.crdTerminating(strategy.group, strategy.resource, 'create') } } : {}),
       checkNamespace: (namespace: string, name: string) => this.checkNamespace(strategy, namespace, name),
       changed: (change: ObjectChange) => this.changed(change),
       garbageCollection: this.options.garbageCollector === true,
@@ -183,10 +205,11 @@ export class Registry {
     const { items } = await crds.list()
     const builtin = new Set(this.byResource.keys())
     const builtinPrefixes = new Set(this.all().map((g) => g.prefix()))
-    return items
-      .flatMap((crd) => customResourceStrategies(crd))
-      .filter((s) => !builtin.has(`${s.group}/${s.version}/${s.resource}`) && !builtinPrefixes.has(defaultKeyPrefix(s.group, s.resource)))
-      .map((s) => this.customStore(s))
+    return items.flatMap((crd) =>
+      customResourceStrategies(crd)
+        .filter((s) => !builtin.has(`${s.group}/${s.version}/${s.resource}`) && !builtinPrefixes.has(defaultKeyPrefix(s.group, s.resource)))
+        .map((s) => this.customStore(s, crd)),
+    )
   }
 
   /** The strategies served now: the built-in kinds and the custom resources. */
@@ -202,23 +225,64 @@ export class Registry {
     return (await this.customStores()).find((g) => g.strategy.group === group && g.strategy.version === version && g.strategy.resource === resource)
   }
 
-  /** Deleting a CRD deletes every object of it (each with its own DELETED event). */
-  private async deleteCustomResources(crd: KubeObject): Promise<void> {
-    const spec = crd.spec as { group?: unknown; names?: { plural?: unknown } } | undefined
-    const group = typeof spec?.group === 'string' ? spec.group : ''
-    const plural = typeof spec?.names?.plural === 'string' ? spec.names.plural : ''
-    if (!group || !plural) return
-    const prefix = defaultKeyPrefix(group, plural)
-    // A group ending in .k8s.io shares the built-in key layout: never touch a built-in kind's keys.
-    if (this.all().some((g) => g.prefix() === prefix)) return
-    const { items } = await this.store.list(prefix)
-    for (const kv of items) {
-      try {
-        await this.store.delete(kv.key)
-      } catch (err) {
-        this.log(2, `deleting ${kv.key} of ${crd.metadata.name ?? ''}: ${(err as Error).message}`)
-      }
+  /** The CRD status controllers' pass over a CRD being written, against the other CRDs. */
+  private async reconcileCRDStatus(crd: KubeObject): Promise<void> {
+    const { items } = await this.crds!.list()
+    reconcileStatus(crd, items)
+  }
+
+  /**
+   * A CRD went and freed its names: the naming controller looks again at the other CRDs of its
+   * group whose names are not all accepted.
+   */
+  private async reconcileGroupNames(deleted: KubeObject): Promise<void> {
+    const group = (deleted.spec as { group?: unknown } | undefined)?.group
+    const { items } = await this.crds!.list()
+    for (const crd of items) {
+      if ((crd.spec as { group?: unknown } | undefined)?.group !== group || isConditionTrue(crd, 'NamesAccepted')) continue
+      await this.crds!.rewrite(undefined, crd.metadata.name!, (o) => reconcileStatus(o, items))
     }
+  }
+
+  /**
+   * The CRD registry's DELETE: the first one marks the CRD (deletionTimestamp, the
+   * customresourcecleanup finalizer, Terminating True) and answers it; the CRD finalizer then
+   * deletes its custom resources and the CRD. Later ones are the generic deletion.
+   */
+  private async deleteCRD(current: KubeObject, options: DeleteOptions, proceed: () => Promise<DeleteResult>): Promise<DeleteResult> {
+    if (current.metadata.deletionTimestamp) return proceed()
+    const marked = await this.crds!.rewrite(
+      undefined,
+      current.metadata.name!,
+      (obj) => {
+        if (options.preconditions?.uid && obj.metadata.uid !== options.preconditions.uid) throw errors.conflict({ group: CRD_GROUP, resource: CRD_RESOURCE }, obj.metadata.name!)
+        obj.metadata.deletionTimestamp ??= nowTimestamp()
+        const finalizers = Array.isArray(obj.metadata.finalizers) ? obj.metadata.finalizers : []
+        if (!finalizers.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) obj.metadata.finalizers = [...finalizers, CUSTOM_RESOURCE_CLEANUP_FINALIZER]
+        setCondition(obj, {
+          type: 'Terminating',
+          status: 'True',
+          reason: 'InstanceDeletionPending',
+          message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+        })
+      },
+      options.dryRun,
+    )
+    return { object: marked, deleted: false, updated: true }
+  }
+
+  /**
+   * The store of a CRD's custom resources in its storage version, for the CRD finalizer;
+   * undefined when their keys would be a built-in kind's (never touched).
+   */
+  private instancesOf(crd: KubeObject): GenericStore | undefined {
+    const version = storageVersion(crd)
+    if (!version) return undefined
+    const strategy = customResourceStrategy(crd, version)
+    if (!strategy.group || !strategy.resource) return undefined
+    const prefix = defaultKeyPrefix(strategy.group, strategy.resource)
+    if (this.all().some((g) => g.prefix() === prefix)) return undefined
+    return this.customStore(strategy)
   }
 
   /** The store of `resource` in group/version, if served. */
@@ -229,6 +293,10 @@ export class Registry {
   all(): GenericStore[] {
     return [...this.byResource.values()]
   }
+}
+
+function isCRDs(strategy: Strategy): boolean {
+  return strategy.group === CRD_GROUP && strategy.resource === CRD_RESOURCE
 }
 
 /** One cache per built-in resource's keys, unless --watch-cache=false or its size is 0. */
