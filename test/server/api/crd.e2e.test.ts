@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import type { ApiServer } from '../../support/api-server.js'
 import { KubectlSession, type Run } from '../../support/kubectl-session.js'
 import { describeEachStore } from '../../support/stores.js'
+import { ConversionWebhook } from '../../support/conversion-webhook.js'
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -181,6 +182,35 @@ describeEachStore('api: CustomResourceDefinitions and their custom resources wit
     await ok('patch', 'ct', 'held', '--type=merge', '-p', '{"metadata":{"finalizers":null}}')
     await ok('wait', '--for=delete', '--timeout=30s', 'crd/crontabs.stable.example.com')
     assert.equal((await server.get('/apis/stable.example.com/v1')).status, 404)
+  })
+
+  it('converts between served versions with a conversion webhook', async () => {
+    const webhook = await ConversionWebhook.start()
+    try {
+      const twoVersions = CRD.replace(
+        /  versions:\n  - name: v1\n    served: true\n    storage: true\n/,
+        '  versions:\n  - name: v2\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema:\n        type: object\n        x-kubernetes-preserve-unknown-fields: true\n  - name: v1\n    served: true\n    storage: true\n',
+      ) + `  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: [v1]\n      clientConfig:\n        url: ${webhook.url}\n        caBundle: ${webhook.caBundle}\n`
+      await ok('apply', '-f', file('crd-webhook.yaml', twoVersions))
+      await ok('wait', '--for', 'condition=established', '--timeout=30s', 'crd/crontabs.stable.example.com')
+      assert.equal(await ok('create', '-f', file('ct-v1.yaml', CT.replace('name: x', 'name: conv'))), 'crontab.stable.example.com/conv created\n')
+      // kubectl's preferred version is the first listed (v2): the webhook turns cronSpec into schedule.
+      const v2 = json(await ok('get', 'crontabs.v2.stable.example.com', 'conv', '-o', 'json'))
+      assert.equal(v2.apiVersion, 'stable.example.com/v2')
+      assert.equal(v2.spec.schedule, '* * * * */5')
+      assert.equal(v2.spec.cronSpec, undefined)
+      const v1 = json(await ok('get', 'crontabs.v1.stable.example.com', 'conv', '-o', 'json'))
+      assert.equal(v1.spec.cronSpec, '* * * * */5')
+      assert.ok(webhook.reviews.some((r) => r.request.desiredAPIVersion === 'stable.example.com/v2'))
+      webhook.misbehave = 'failure'
+      const failed = await kubectl('get', 'crontabs.v2.stable.example.com', 'conv')
+      assert.equal(failed.code, 1)
+      assert.match(failed.stderr, /Error from server \(InternalError\): Internal error occurred: conversion webhook for stable\.example\.com\/v1, Kind=CronTab failed: cannot convert that/)
+      webhook.misbehave = undefined
+      await ok('delete', 'crd', 'crontabs.stable.example.com')
+    } finally {
+      await webhook.close()
+    }
   })
 
   it('rejects an invalid CRD with the reference messages', async () => {

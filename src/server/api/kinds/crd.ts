@@ -13,6 +13,7 @@ import { AGE_COLUMN, type ColumnDefinition, NAME_COLUMN, type TableColumns, age,
 import { validateSchema } from '../schema/structural.js'
 import { validateCRD } from '../validation/apiextensions.js'
 import { CREATED_AT, dataStrategy } from './builtin.js'
+import { type ServiceLookup, webhookConverter } from '../../controllers/crd-conversion.js'
 
 type Obj = Record<string, unknown>
 
@@ -36,6 +37,15 @@ const CRD_INFO: ResourceInfo = {
   categories: ['api-extensions'],
 }
 
+/** The reference's defaults of spec.conversion: strategy None; a webhook service's port 443. */
+function defaultConversion(spec: Obj): void {
+  if (!isPlainObject(spec.conversion)) spec.conversion = { strategy: 'None' }
+  const conversion = spec.conversion as Obj
+  if (conversion.strategy === undefined) conversion.strategy = 'None'
+  const service = obj(obj(obj(conversion.webhook).clientConfig).service)
+  if (isPlainObject(obj(obj(conversion.webhook).clientConfig).service) && service.port === undefined) service.port = 443
+}
+
 /** spec.names with the reference's defaults (singular: lower-case kind, listKind: kind + List). */
 function defaultNames(names: Obj): void {
   if (!str(names.singular) && str(names.kind)) names.singular = str(names.kind).toLowerCase()
@@ -54,6 +64,7 @@ export const customresourcedefinitions: Strategy = dataStrategy(CRD_INFO, {
     const spec = obj(o.spec)
     o.spec = spec
     defaultNames(obj(spec.names))
+    defaultConversion(spec)
     // The reference's PrepareForCreate: the status starts with the storage version only; the
     // conditions and accepted names are the controllers' (src/server/controllers/crd-conditions.ts,
     // run by the registry before the write).
@@ -64,6 +75,7 @@ export const customresourcedefinitions: Strategy = dataStrategy(CRD_INFO, {
     const spec = obj(o.spec)
     o.spec = spec
     defaultNames(obj(spec.names))
+    defaultConversion(spec)
     const status = structuredClone(obj(old.status))
     const stored = storageVersion(o)
     const storedVersions = arr(status.storedVersions).map(str)
@@ -142,8 +154,11 @@ function printerColumns(version: Obj): TableColumns {
   }
 }
 
-/** The strategy of the custom resources of one served version of a CRD. */
-export function customResourceStrategy(crd: KubeObject, versionName: string): Strategy {
+/**
+ * The strategy of the custom resources of one served version of a CRD; with `services`, a CRD
+ * converting by webhook stores its objects in the storage version and converts them.
+ */
+export function customResourceStrategy(crd: KubeObject, versionName: string, services?: ServiceLookup): Strategy {
   const spec = obj(crd.spec)
   const names = obj(obj(crd.status).acceptedNames ?? spec.names)
   const version = arr(spec.versions).map(obj).find((v) => str(v.name) === versionName) ?? {}
@@ -159,6 +174,11 @@ export function customResourceStrategy(crd: KubeObject, versionName: string): St
         ...(str(scale.labelSelectorPath) ? { labelSelector: parseSimplePath(str(scale.labelSelectorPath)) } : {}),
       }
     : undefined
+  const stored = storageVersion(crd)
+  const conversion =
+    services && obj(spec.conversion).strategy === 'Webhook' && stored
+      ? { storageAPIVersion: `${str(spec.group)}/${stored}`, converter: webhookConverter(crd, services) }
+      : undefined
   const info: ResourceInfo = {
     group: str(spec.group),
     version: versionName,
@@ -206,16 +226,17 @@ export function customResourceStrategy(crd: KubeObject, versionName: string): St
       },
     }),
     customResource: true,
+    ...(conversion ? { conversion } : {}),
     ...(scalePaths ? { scalePaths } : {}),
     ...(schema ? { openAPIV3Schema: schema } : {}),
   }
 }
 
 /** The strategies of every served version of an established CRD. */
-export function customResourceStrategies(crd: KubeObject): Strategy[] {
+export function customResourceStrategies(crd: KubeObject, services?: ServiceLookup): Strategy[] {
   if (!isEstablished(crd)) return []
   return arr(obj(crd.spec).versions)
     .map(obj)
     .filter((v) => v.served === true && str(v.name) !== '')
-    .map((v) => customResourceStrategy(crd, str(v.name)))
+    .map((v) => customResourceStrategy(crd, str(v.name), services))
 }

@@ -313,7 +313,8 @@ export class GenericStore {
     if (stored && obj.apiVersion === stored.apiVersion && obj.kind === stored.kind) obj = stored.fromStorage(obj)
     obj.apiVersion ??= this.apiVersion
     // A custom resource's versions share its keys: conversion strategy None only rewrites apiVersion.
-    if (this.strategy.customResource) obj.apiVersion = this.apiVersion
+    // With webhook conversion the stored apiVersion stays: toServed converts from it.
+    if (this.strategy.customResource && !this.strategy.conversion) obj.apiVersion = this.apiVersion
     obj.kind ??= this.strategy.kind
     obj.metadata.resourceVersion = String(modRevision)
     return obj
@@ -330,6 +331,36 @@ export class GenericStore {
 
   private decodeKv(kv: KeyValue): KubeObject {
     return this.decode(kv.value, kv.modRevision)
+  }
+
+  /**
+   * Stored objects in the served version (a CRD's conversion webhook; nothing to do for
+   * every other kind). A failed conversion is the reference's internal error.
+   */
+  private async toServed(objects: KubeObject[], list = false): Promise<KubeObject[]> {
+    const conversion = this.strategy.conversion
+    if (!conversion || objects.every((o) => o.apiVersion === this.apiVersion)) return objects
+    try {
+      const converted = await conversion.converter.convert(objects, this.apiVersion, list ? `${this.strategy.kind}List` : undefined)
+      return converted.map((o, i) => ({ ...o, metadata: { ...o.metadata, resourceVersion: objects[i]!.metadata.resourceVersion } }))
+    } catch (err) {
+      throw errors.internal((err as Error).message)
+    }
+  }
+
+  private async servedOne(obj: KubeObject): Promise<KubeObject> {
+    return (await this.toServed([obj]))[0]!
+  }
+
+  /** An object to write, in the storage version (see toServed). */
+  private async toStorage(obj: KubeObject): Promise<KubeObject> {
+    const conversion = this.strategy.conversion
+    if (!conversion || obj.apiVersion === conversion.storageAPIVersion) return obj
+    try {
+      return (await conversion.converter.convert([obj], conversion.storageAPIVersion))[0]!
+    } catch (err) {
+      throw errors.internal((err as Error).message)
+    }
   }
 
   encode(obj: KubeObject): Buffer {
@@ -354,7 +385,7 @@ export class GenericStore {
       throw toApiError(e, this.res, name)
     })
     if (!kv) throw errors.notFound(this.res, name)
-    return this.decodeKv(kv)
+    return this.servedOne(this.decodeKv(kv))
   }
 
   async list(options: ListOptions = {}): Promise<ListResult> {
@@ -412,7 +443,7 @@ export class GenericStore {
       }
       throw toApiError(err)
     }
-    const result: ListResult = { items, resourceVersion: String(revision) }
+    const result: ListResult = { items: await this.toServed(items, true), resourceVersion: String(revision) }
     if (next !== undefined) {
       result.continue = encodeContinue(revision, next.slice(prefix.length))
       if (remaining !== undefined) result.remainingItemCount = remaining
@@ -473,7 +504,7 @@ export class GenericStore {
             const obj = self.decodeKv(kv)
             if (self.matches(obj, options)) objects.push(obj)
           }
-          yield objects
+          yield await self.toServed(objects, true)
         }
         if (!page.continue || page.items.length === 0) return
         await yieldToEventLoop()
@@ -522,8 +553,8 @@ export class GenericStore {
       return obj
     }
     try {
-      const kv = await this.store.create(key, this.encode(obj), this.putOptions(obj))
-      const created = this.decodeKv(kv)
+      const kv = await this.store.create(key, this.encode(await this.toStorage(obj)), this.putOptions(obj))
+      const created = await this.servedOne(this.decodeKv(kv))
       this.hooks.changed?.({ type: 'created', object: created, strategy: this.strategy })
       return created
     } catch (err) {
@@ -546,7 +577,7 @@ export class GenericStore {
     const key = this.key(namespace, name)
     for (let attempt = 0; ; attempt++) {
       const kv = await this.stored(key, name)
-      const current = this.decodeKv(kv)
+      const current = await this.servedOne(this.decodeKv(kv))
       let obj = structuredClone(await produce(structuredClone(current)))
       if (!isPlainObject(obj.metadata)) obj.metadata = {}
       if (options.subresource === 'status') obj = statusOnly(current, obj)
@@ -600,7 +631,7 @@ export class GenericStore {
           await this.hooks.afterDelete?.(current)
           return obj
         }
-        const written = this.decodeKv(await this.store.update(key, this.encode(obj), kv.modRevision, this.putOptions(obj)))
+        const written = await this.servedOne(this.decodeKv(await this.store.update(key, this.encode(await this.toStorage(obj)), kv.modRevision, this.putOptions(obj))))
         this.hooks.changed?.({ type: 'updated', object: written, strategy: this.strategy })
         return written
       } catch (err) {
@@ -628,7 +659,8 @@ export class GenericStore {
     if (forbidden) throw errors.forbidden(this.res, name, forbidden)
     this.checkPreconditions(current, options)
     const proceed = () => this.deleteGeneric(namespace, name, options)
-    return this.hooks.delete ? this.hooks.delete(current, options, proceed) : proceed()
+    const result = await (this.hooks.delete ? this.hooks.delete(current, options, proceed) : proceed())
+    return this.strategy.conversion ? { ...result, object: await this.servedOne(result.object) } : result
   }
 
   private checkPreconditions(current: KubeObject, options: DeleteOptions): void {
@@ -781,7 +813,7 @@ export class GenericStore {
         if (initial) yield* initial
         for await (const ev of watch) {
           const out = self.translate(ev, options)
-          if (out) yield out
+          if (out) yield self.strategy.conversion ? { ...out, object: await self.servedOne(out.object as KubeObject) } : out
         }
       } catch (err) {
         const apiErr =

@@ -12,7 +12,8 @@ import { CRDFinalizer } from '../../controllers/crd-finalizer.js'
 import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, isConditionTrue, reconcileStatus, setCondition } from '../../controllers/crd-conditions.js'
 import { KINDS } from '../kinds/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
-import { errors } from '../status-errors.js'
+import { ApiError, errors } from '../status-errors.js'
+import type { ServiceLookup } from '../../controllers/crd-conversion.js'
 import { admitNamespaceLifecycle } from '../../admission/namespace-lifecycle.js'
 import { GarbageCollector } from '../../gc/garbage-collector.js'
 import { NamespaceController } from '../../gc/namespace-controller.js'
@@ -206,7 +207,7 @@ export class Registry {
     const builtin = new Set(this.byResource.keys())
     const builtinPrefixes = new Set(this.all().map((g) => g.prefix()))
     return items.flatMap((crd) =>
-      customResourceStrategies(crd)
+      customResourceStrategies(crd, this.serviceLookup)
         .filter((s) => !builtin.has(`${s.group}/${s.version}/${s.resource}`) && !builtinPrefixes.has(defaultKeyPrefix(s.group, s.resource)))
         .map((s) => this.customStore(s, crd)),
     )
@@ -223,6 +224,20 @@ export class Registry {
     if (builtin) return builtin
     if (group === '' || group === CRD_GROUP) return undefined
     return (await this.customStores()).find((g) => g.strategy.group === group && g.strategy.version === version && g.strategy.resource === resource)
+  }
+
+  /** Services for the conversion webhooks' service references. */
+  private readonly serviceLookup: ServiceLookup = {
+    getService: async (namespace, name) => {
+      const services = this.lookup('', 'v1', 'services')
+      if (!services) return undefined
+      try {
+        return await services.get(namespace, name)
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 404) return undefined
+        throw err
+      }
+    },
   }
 
   /** The CRD status controllers' pass over a CRD being written, against the other CRDs. */
@@ -278,7 +293,7 @@ export class Registry {
   private instancesOf(crd: KubeObject): GenericStore | undefined {
     const version = storageVersion(crd)
     if (!version) return undefined
-    const strategy = customResourceStrategy(crd, version)
+    const strategy = customResourceStrategy(crd, version, this.serviceLookup)
     if (!strategy.group || !strategy.resource) return undefined
     const prefix = defaultKeyPrefix(strategy.group, strategy.resource)
     if (this.all().some((g) => g.prefix() === prefix)) return undefined

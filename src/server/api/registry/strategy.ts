@@ -8,6 +8,7 @@ import type { Cause } from '../status-errors.js'
 import type { TableColumns } from '../table.js'
 import type { KubeObject } from './object.js'
 import type { UserInfo } from '../../http/types.js'
+import type { ObjectConverter } from '../../controllers/crd-conversion.js'
 
 export interface Strategy {
   group: string
@@ -69,6 +70,11 @@ export interface Strategy {
   since?: number
   /** The same for a subresource added later than its kind. */
   subresourcesSince?: Record<string, number>
+  /**
+   * A custom resource whose CRD converts by webhook: objects are stored in
+   * `storageAPIVersion` and converted to and from the served version by `converter`.
+   */
+  conversion?: { storageAPIVersion: string; converter: ObjectConverter }
   /** Preparation of a write through the status-like subresources (status, approval). */
   prepareForStatusUpdate?(obj: KubeObject, old: KubeObject): void
 }
