@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * Generates src/server/api/generated/resources.ts, the per-kind data of the built-in kinds the
- * API serves, from the reference's OpenAPI v2 document: every resource of every GA group
- * version (`v<N>`) there, with its scope and plural (from the paths and their
+ * API serves, from the reference's OpenAPI v2 document: every resource of every group version
+ * there (GA `v<N>`, served by default; beta and alpha ones, served when `--runtime-config` and
+ * the feature gate the reference ties them to say so), with its scope and plural (from the paths and their
  * `x-kubernetes-group-version-kind`), its verbs (`x-kubernetes-action`, deletecollection
  * included) and its subresources (the `{name}/<sub>` paths the handlers implement).
  *
@@ -93,9 +94,37 @@ const GROUP_ORDER = [
   'node.k8s.io',
   'discovery.k8s.io',
   'flowcontrol.apiserver.k8s.io',
+  'internal.apiserver.k8s.io',
   'resource.k8s.io',
+  'storagemigration.k8s.io',
 ]
 const VERSION_ORDER = { autoscaling: ['v2', 'v1'] }
+
+/**
+ * The feature gate the reference's REST storage checks before serving a beta or alpha
+ * resource (pkg/registry/<group>/rest/storage_<group>.go); a resource absent here needs none
+ * (its feature is GA). A resource whose gate this server does not know is left out.
+ */
+const NON_GA_GATES = {
+  'admissionregistration.k8s.io/mutatingadmissionpolicies': 'MutatingAdmissionPolicy',
+  'admissionregistration.k8s.io/mutatingadmissionpolicybindings': 'MutatingAdmissionPolicy',
+  'certificates.k8s.io/clustertrustbundles': 'ClusterTrustBundle',
+  'certificates.k8s.io/podcertificaterequests': 'PodCertificateRequest',
+  'coordination.k8s.io/leasecandidates': 'CoordinatedLeaderElection',
+  'internal.apiserver.k8s.io/storageversions': 'StorageVersionAPI',
+  'resource.k8s.io/devicetaintrules': 'DRADeviceTaintRules',
+  'resource.k8s.io/resourcepoolstatusrequests': undefined,
+  'scheduling.k8s.io/podgroups': 'GenericWorkload',
+  'scheduling.k8s.io/workloads': 'GenericWorkload',
+  'storagemigration.k8s.io/storageversionmigrations': 'StorageVersionMigrator',
+}
+
+/** Kube-aware version priority: GA before beta before alpha, higher numbers first. */
+function versionPriority(v) {
+  const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v)
+  const stage = m[2] === undefined ? 3 : m[2] === 'beta' ? 2 : 1
+  return stage * 1e6 + Number(m[1]) * 1e3 + Number(m[3] ?? 0)
+}
 
 /**
  * `<group>/<version>[/<resource>]`: the minor release of 1.x since which the reference serves
@@ -133,12 +162,14 @@ const { swagger } = readUpstreamSwagger()
 /** [group, version, resource] of every GA resource path, in the document's order. */
 const found = new Map()
 for (const path of Object.keys(swagger.paths)) {
-  const m = /^\/(?:api\/(v\d+)|apis\/([^/]+)\/(v\d+))\/(?:namespaces\/\{namespace\}\/)?([a-z0-9]+)$/.exec(path)
+  const m = /^\/(?:api\/(v\d+)|apis\/([^/]+)\/(v\d+(?:(?:alpha|beta)\d+)?))\/(?:namespaces\/\{namespace\}\/)?([a-z0-9]+)$/.exec(path)
   if (!m) continue
   const group = m[2] ?? ''
   const version = m[1] ?? m[3]
   const resource = m[4]
   if (resource === 'watch' || ELSEWHERE_GROUPS.has(group) || HAND_WRITTEN.has(`${group}/${resource}`)) continue
+  const ga = /^v\d+$/.test(version)
+  if (!ga && `${group}/${resource}` in NON_GA_GATES && NON_GA_GATES[`${group}/${resource}`] === undefined) continue
   // `/api/v1/namespaces` itself is the namespaces resource, not a namespaced prefix.
   found.set(`${group}/${version}/${resource}`, { group, version, resource })
 }
@@ -148,7 +179,7 @@ const groupRank = (g) => {
   if (i < 0) throw new Error(`group ${g} has no place in GROUP_ORDER`)
   return i
 }
-const versionRank = (g, v) => (VERSION_ORDER[g] ?? [v]).indexOf(v)
+const versionRank = (g, v) => (VERSION_ORDER[g] ? VERSION_ORDER[g].indexOf(v) : -versionPriority(v))
 
 const kinds = []
 for (const { group, version, resource } of found.values()) {
@@ -173,6 +204,7 @@ for (const { group, version, resource } of found.values()) {
   const subSince = Object.fromEntries(subresources.filter((sub) => GA_SINCE[`${group}/${version}/${resource}/${sub}`]).map((sub) => [sub, GA_SINCE[`${group}/${version}/${resource}/${sub}`]]))
   const [shortNames, categories] = NAMES[`${group}/${resource}`] ?? [[], []]
   const since = GA_SINCE[`${group}/${version}/${resource}`] ?? GA_SINCE[`${group}/${version}`]
+  const featureGate = /^v\d+$/.test(version) ? undefined : NON_GA_GATES[`${group}/${resource}`]
   kinds.push({
     group,
     version,
@@ -186,6 +218,7 @@ for (const { group, version, resource } of found.values()) {
     ...(categories.length > 0 ? { categories } : {}),
     ...(since ? { since } : {}),
     ...(Object.keys(subSince).length > 0 ? { subresourcesSince: subSince } : {}),
+    ...(featureGate ? { featureGate } : {}),
   })
 }
 kinds.sort((a, b) => groupRank(a.group) - groupRank(b.group) || versionRank(a.group, a.version) - versionRank(b.group, b.version))
@@ -197,7 +230,8 @@ writeFileSync(
     `export interface ResourceInfo {\n  group: string\n  version: string\n  kind: string\n  resource: string\n  singular: string\n  namespaced: boolean\n  shortNames: string[]\n  verbs: string[]\n` +
     `  /** Served subresources: \`status\`, \`scale\`, \`binding\`, \`eviction\`, ... */\n  subresources: string[]\n  categories?: string[]\n` +
     `  /** The minor release of 1.x since which the reference serves it by default (absent: every emulated version). */\n  since?: number\n` +
-    `  /** The same for a subresource added later than its resource. */\n  subresourcesSince?: Record<string, number>\n}\n\n` +
+    `  /** The same for a subresource added later than its resource. */\n  subresourcesSince?: Record<string, number>\n` +
+    `  /** A beta or alpha resource's feature gate, which must be on (besides --runtime-config) for it to be served. */\n  featureGate?: string\n}\n\n` +
     `/** Discovery's group order (the reference's APIService group priorities, highest first). */\n` +
     `export const GROUP_ORDER: readonly string[] = ${JSON.stringify(GROUP_ORDER)}\n\n` +
     `export const RESOURCES: readonly ResourceInfo[] = [\n${lines.join('\n')}\n]\n`,

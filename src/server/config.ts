@@ -122,6 +122,8 @@ export interface ServerConfig {
   vmodule: Record<string, string>
   logFlushFrequencyMs: number
   runtimeConfig: KeyValue[]
+  /** The effective feature gates (defaults, AllAlpha/AllBeta, then each --feature-gates entry). */
+  featureGates: ReadonlyMap<string, boolean>
 }
 
 /**
@@ -390,5 +392,6 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     vmodule: ctx.value<Record<string, string>>('vmodule') ?? {},
     logFlushFrequencyMs: num('log-flush-frequency', 5000),
     runtimeConfig: ctx.value<KeyValue[]>('runtime-config') ?? [],
+    featureGates: new Map(ctx.gates),
   }
 }

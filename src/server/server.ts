@@ -341,7 +341,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const names = (suffix: string) => ['store', ...Array.from({ length: overrides }, (_, i) => `store-override-${i}`)].map((n) => n + suffix)
   const storeNow = async () => pending.ready
   setAllowPrivileged(config.allowPrivileged)
-  const apiGroupVersions = servedGroupVersions(servedAtVersion(enabledKinds(KINDS, config.runtimeConfig), options.emulatedMinor))
+  const apiGroupVersions = servedGroupVersions(servedAtVersion(enabledKinds(KINDS, config.runtimeConfig, config.featureGates), options.emulatedMinor))
   // Objects the server writes itself are stored in the storage media type too.
   const bootstrapCodec = new StorageCodec(config.storageMediaType)
   const ensure = async (objects: readonly BootstrapObject[]) => {
@@ -480,6 +480,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
     runtimeConfig: config.runtimeConfig,
+    featureGates: config.featureGates,
     emulatedMinor: options.emulatedMinor,
     storageMediaType: config.storageMediaType,
     virtualHandlers: new Map([

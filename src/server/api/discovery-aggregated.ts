@@ -52,7 +52,9 @@ const GROUP_PRIORITY: Readonly<Record<string, number>> = {
   'node.k8s.io': 16300,
   'discovery.k8s.io': 16200,
   'flowcontrol.apiserver.k8s.io': 16100,
+  'internal.apiserver.k8s.io': 16000,
   'resource.k8s.io': 15900,
+  'storagemigration.k8s.io': 15800,
 }
 const CUSTOM_GROUP_PRIORITY = 1000
 

@@ -39,6 +39,8 @@ export interface ApiDeps {
   options?: RegistryOptions
   /** `--runtime-config`: group versions and resources switched on or off. */
   runtimeConfig?: readonly KeyValue[]
+  /** The effective feature gates: the beta and alpha resources tied to one need it on. */
+  featureGates?: ReadonlyMap<string, boolean>
   /** `--emulated-version`'s minor: the kinds (and subresources) that release served. */
   emulatedMinor?: number
   /** `--storage-media-type`: how built-in kinds are stored (protobuf when absent, as the spec's default). */
@@ -102,7 +104,7 @@ export interface ServedApi {
 }
 
 function servedApi(deps: ApiDeps): ServedApi {
-  const kinds = servedAtVersion(enabledKinds(KINDS, deps.runtimeConfig ?? []), deps.emulatedMinor)
+  const kinds = servedAtVersion(enabledKinds(KINDS, deps.runtimeConfig ?? [], deps.featureGates), deps.emulatedMinor)
   let registry: Registry | undefined
   let registryStore: Store | undefined
   const storage = new StorageCodec(deps.storageMediaType ?? DEFAULT_STORAGE_MEDIA_TYPE)

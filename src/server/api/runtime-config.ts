@@ -59,10 +59,14 @@ export function apiEnablement(runtimeConfig: readonly KeyValue[]): ApiEnablement
   }
 }
 
-/** The built-in kinds `--runtime-config` leaves on. */
-export function enabledKinds(kinds: readonly Strategy[], runtimeConfig: readonly KeyValue[]): Strategy[] {
+/**
+ * The built-in kinds `--runtime-config` leaves on: GA ones unless switched off, beta and
+ * alpha ones when switched on (`api/all`, `api/beta`, `<group>/<version>`, ...) and their
+ * feature gate, if the reference ties them to one, is on.
+ */
+export function enabledKinds(kinds: readonly Strategy[], runtimeConfig: readonly KeyValue[], featureGates: ReadonlyMap<string, boolean> = new Map()): Strategy[] {
   const enablement = apiEnablement(runtimeConfig)
-  return kinds.filter((k) => enablement.resourceEnabled(k.group, k.version, k.resource))
+  return kinds.filter((k) => enablement.resourceEnabled(k.group, k.version, k.resource) && (k.featureGate === undefined || featureGates.get(k.featureGate) === true))
 }
 
 /**

@@ -86,8 +86,12 @@ describe('api: aggregated discovery', () => {
       'node.k8s.io',
       'discovery.k8s.io',
       'flowcontrol.apiserver.k8s.io',
+      'internal.apiserver.k8s.io',
       'resource.k8s.io',
+      'storagemigration.k8s.io',
     ])
+    const resource = groupDiscoveries(KINDS.filter((k) => k.group === 'resource.k8s.io'))[0]!
+    assert.deepEqual((resource.versions as Array<{ version: string }>).map((v) => v.version), ['v1', 'v1beta2', 'v1beta1', 'v1alpha3'])
     const autoscaling = groupDiscoveries(KINDS.filter((k) => k.group === 'autoscaling'))[0]!
     assert.deepEqual((autoscaling.versions as Array<{ version: string }>).map((v) => v.version), ['v2', 'v1'])
     assert.deepEqual(['v1alpha1', 'v1beta1', 'v2', 'v1', 'v11beta2', 'v10beta3', 'v3beta1', 'v12alpha1', 'v11alpha2', 'foo10', 'foo1'].sort(compareKubeAwareVersions), [

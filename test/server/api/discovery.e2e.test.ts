@@ -250,3 +250,46 @@ describe('api: --runtime-config with the real kubectl (end to end)', function ()
     assert.doesNotMatch(await session.ok('get', '--raw', '/openapi/v3'), /apis\/batch\/v1/)
   })
 })
+
+describe('api: beta and alpha group versions by --runtime-config and --feature-gates with the real kubectl (end to end)', function () {
+  this.timeout(120_000)
+  let session: KubectlSession
+
+  before(async function () {
+    session = await KubectlSession.open(this, 'api-runtime-beta-', {
+      waitFor: 'ready',
+      args: ['--runtime-config=resource.k8s.io/v1beta2=true,coordination.k8s.io/v1beta1=true,storagemigration.k8s.io/v1beta1=true', '--feature-gates=CoordinatedLeaderElection=true'],
+    })
+  })
+  after(async () => {
+    await session?.close()
+  })
+
+  it('serves the switched-on versions (a gated one only with its gate), sharing the objects of the GA version', async () => {
+    const versions = await session.ok('api-versions')
+    assert.match(versions, /^resource\.k8s\.io\/v1beta2$/m)
+    assert.match(versions, /^coordination\.k8s\.io\/v1beta1$/m)
+    assert.doesNotMatch(versions, /^resource\.k8s\.io\/v1beta1$/m)
+    // StorageVersionMigrator is off: its group version has nothing to serve.
+    assert.doesNotMatch(versions, /^storagemigration\.k8s\.io/m)
+    assert.match(await session.ok('api-resources'), /^leasecandidates\s+coordination\.k8s\.io\/v1beta1\s+true\s+LeaseCandidate$/m)
+    const group = JSON.parse(await session.ok('get', '--raw', '/apis/resource.k8s.io')) as { preferredVersion: { version: string }; versions: Array<{ version: string }> }
+    assert.equal(group.preferredVersion.version, 'v1')
+    assert.deepEqual(group.versions.map((v) => v.version), ['v1', 'v1beta2'])
+
+    const file = session.file('deviceclass.yaml', 'apiVersion: resource.k8s.io/v1beta2\nkind: DeviceClass\nmetadata:\n  name: gpu\nspec:\n  selectors:\n  - cel:\n      expression: device.driver == "gpu.example.com"\n')
+    assert.equal(await session.ok('create', '-f', file), 'deviceclass.resource.k8s.io/gpu created\n')
+    const v1 = JSON.parse(await session.ok('get', 'deviceclasses.v1.resource.k8s.io', 'gpu', '-o', 'json')) as { apiVersion: string; spec: unknown }
+    assert.equal(v1.apiVersion, 'resource.k8s.io/v1')
+    assert.deepEqual(v1.spec, { selectors: [{ cel: { expression: 'device.driver == "gpu.example.com"' } }] })
+    const beta = JSON.parse(await session.ok('get', '--raw', '/apis/resource.k8s.io/v1beta2/deviceclasses/gpu')) as { apiVersion: string }
+    assert.equal(beta.apiVersion, 'resource.k8s.io/v1beta2')
+
+    const candidate = session.file(
+      'candidate.yaml',
+      'apiVersion: coordination.k8s.io/v1beta1\nkind: LeaseCandidate\nmetadata:\n  name: c1\nspec:\n  leaseName: scheduler\n  binaryVersion: 1.35.0\n  strategy: OldestEmulationVersion\n',
+    )
+    assert.equal(await session.ok('create', '-f', candidate), 'leasecandidate.coordination.k8s.io/c1 created\n')
+    assert.match(await session.ok('get', 'leasecandidates'), /^c1\s/m)
+  })
+})

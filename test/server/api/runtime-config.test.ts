@@ -2,16 +2,56 @@ import assert from 'node:assert/strict'
 import { KINDS } from '../../../src/server/api/kinds/index.js'
 import { apiEnablement, enabledKinds, servedAtVersion } from '../../../src/server/api/runtime-config.js'
 
-const resources = (entries: Array<[string, string?]>) =>
-  new Set(enabledKinds(KINDS, entries.map(([key, value]) => ({ key, ...(value !== undefined ? { value } : {}) }))).flatMap((k) => [`${k.group}/${k.resource}`, `${k.group}/${k.version}/${k.resource}`]))
+const resources = (entries: Array<[string, string?]>, gates: Record<string, boolean> = {}) =>
+  new Set(
+    enabledKinds(
+      KINDS,
+      entries.map(([key, value]) => ({ key, ...(value !== undefined ? { value } : {}) })),
+      new Map(Object.entries(gates)),
+    ).flatMap((k) => [`${k.group}/${k.resource}`, `${k.group}/${k.version}/${k.resource}`]),
+  )
 
 describe('api: --runtime-config', () => {
   it('serves every GA group version by default; beta and alpha are off', () => {
-    assert.equal(resources([]).size, new Set(KINDS.flatMap((k) => [`${k.group}/${k.resource}`, `${k.group}/${k.version}/${k.resource}`])).size)
+    const ga = KINDS.filter((k) => /^v\d+$/.test(k.version))
+    assert.equal(resources([]).size, new Set(ga.flatMap((k) => [`${k.group}/${k.resource}`, `${k.group}/${k.version}/${k.resource}`])).size)
+    assert.ok(KINDS.length > ga.length, 'beta and alpha kinds are generated too')
     const e = apiEnablement([])
     assert.equal(e.versionEnabled('apps', 'v1'), true)
     assert.equal(e.versionEnabled('batch', 'v1beta1'), false)
     assert.equal(e.versionEnabled('resource.k8s.io', 'v1alpha3'), false)
+  })
+
+  it('beta and alpha group versions from the upstream document, on by --runtime-config and their feature gate', () => {
+    const r = resources([['resource.k8s.io/v1beta2', 'true'], ['coordination.k8s.io/v1beta1', 'true'], ['storagemigration.k8s.io/v1beta1', 'true']])
+    for (const key of ['resource.k8s.io/v1beta2/deviceclasses', 'resource.k8s.io/v1beta2/resourceclaims', 'resource.k8s.io/v1beta2/resourceslices', 'resource.k8s.io/v1/deviceclasses']) {
+      assert.equal(r.has(key), true, key)
+    }
+    // LeaseCandidates need CoordinatedLeaderElection, StorageVersionMigrations StorageVersionMigrator; DeviceTaintRules DRADeviceTaintRules.
+    assert.equal(r.has('coordination.k8s.io/v1beta1/leasecandidates'), false)
+    assert.equal(r.has('storagemigration.k8s.io/v1beta1/storageversionmigrations'), false)
+    assert.equal(r.has('resource.k8s.io/v1beta2/devicetaintrules'), false)
+    const gated = resources([['coordination.k8s.io/v1beta1'], ['storagemigration.k8s.io/v1beta1'], ['admissionregistration.k8s.io/v1beta1']], {
+      CoordinatedLeaderElection: true,
+      StorageVersionMigrator: true,
+      MutatingAdmissionPolicy: true,
+    })
+    assert.equal(gated.has('coordination.k8s.io/v1beta1/leasecandidates'), true)
+    assert.equal(gated.has('coordination.k8s.io/v1alpha2/leasecandidates'), false)
+    assert.equal(gated.has('storagemigration.k8s.io/v1beta1/storageversionmigrations'), true)
+    assert.equal(gated.has('admissionregistration.k8s.io/v1beta1/mutatingadmissionpolicies'), true)
+    // api/all=true: every version, still behind the gates; a group version can then be switched off.
+    const all = resources([['api/all', 'true'], ['resource.k8s.io/v1beta1', 'false']])
+    assert.equal(all.has('certificates.k8s.io/v1beta1/clustertrustbundles'), false)
+    assert.equal(all.has('networking.k8s.io/v1beta1/servicecidrs'), true)
+    assert.equal(all.has('storage.k8s.io/v1beta1/volumeattributesclasses'), true)
+    assert.equal(all.has('resource.k8s.io/v1beta1/deviceclasses'), false)
+    assert.equal(all.has('resource.k8s.io/v1beta2/deviceclasses'), true)
+  })
+
+  it("discovery lists a group's versions by priority: GA, then beta, then alpha, higher numbers first", () => {
+    const versions = [...new Set(KINDS.filter((k) => k.group === 'resource.k8s.io').map((k) => k.version))]
+    assert.deepEqual(versions, ['v1', 'v1beta2', 'v1beta1', 'v1alpha3'])
   })
 
   it('<group>/<version>=false switches a group version off; a bare key means true', () => {

@@ -787,8 +787,24 @@ const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   'events.k8s.io/v1/events': eventsV1(events),
 }
 
+/**
+ * A beta or alpha version's behaviour is its GA version's (defaults, printer, selectors),
+ * without the GA version's storage form.
+ */
+function gaOverrides(info: ResourceInfo): KindOverrides | undefined {
+  if (/^v\d+$/.test(info.version)) return undefined
+  const ga = Object.entries(VERSIONED_OVERRIDES).find(([key]) => {
+    const [group, version, resource] = key.split('/')
+    return group === info.group && resource === info.resource && /^v\d+$/.test(version ?? '')
+  })
+  if (!ga) return undefined
+  const { storageVersion: _s, ...rest } = ga[1] as KindOverrides & { storageVersion?: unknown }
+  void _s
+  return rest
+}
+
 function overridesOf(info: ResourceInfo): KindOverrides {
-  const overrides = VERSIONED_OVERRIDES[`${info.group}/${info.version}/${info.resource}`] ?? OVERRIDES[info.resource] ?? {}
+  const overrides = VERSIONED_OVERRIDES[`${info.group}/${info.version}/${info.resource}`] ?? gaOverrides(info) ?? OVERRIDES[info.resource] ?? {}
   const printer = CORE_PRINTERS[info.resource]
   // Kinds the reference has no printer for get its default Table: name and creation time.
   return { table: printer ?? CREATED_AT, ...overrides }

@@ -275,6 +275,11 @@ function podSpecPartOnly(current: KubeObject, produced: KubeObject, part: 'ephem
   return obj
 }
 
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/')
+  return slash < 0 ? '' : apiVersion.slice(0, slash)
+}
+
 export class GenericStore {
   constructor(
     private readonly store: Store,
@@ -312,6 +317,11 @@ export class GenericStore {
     const stored = this.strategy.storageVersion
     if (stored && obj.apiVersion === stored.apiVersion && obj.kind === stored.kind) obj = stored.fromStorage(obj)
     obj.apiVersion ??= this.apiVersion
+    // Another version of the same group and kind shares the keys (a beta version beside its
+    // GA one): their fields are the same, so the conversion is the apiVersion.
+    if (!this.strategy.customResource && !stored && obj.kind === this.strategy.kind && obj.apiVersion !== this.apiVersion && groupOf(String(obj.apiVersion)) === this.strategy.group) {
+      obj.apiVersion = this.apiVersion
+    }
     // A custom resource's versions share its keys: conversion strategy None only rewrites apiVersion.
     // With webhook conversion the stored apiVersion stays: toServed converts from it.
     if (this.strategy.customResource && !this.strategy.conversion) obj.apiVersion = this.apiVersion

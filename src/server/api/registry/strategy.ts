@@ -66,6 +66,8 @@ export interface Strategy {
   unconditionalUpdate?: boolean
   /** What the requester's identity puts into a created object (a CSR's spec.username, ...). */
   fromRequester?(obj: KubeObject, user: UserInfo | undefined): void
+  /** A beta or alpha kind's feature gate, which must be on for it to be served. */
+  featureGate?: string
   /** The minor release of 1.x since which the reference serves the kind by default (absent: every emulated version). */
   since?: number
   /** The same for a subresource added later than its kind. */
