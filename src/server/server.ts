@@ -85,6 +85,7 @@ import { type ApiObjectReader, installApi } from './api/index.js'
 import { KINDS } from './api/kinds/index.js'
 import { setAllowPrivileged } from './api/kinds/capabilities.js'
 import { enabledKinds, servedAtVersion } from './api/runtime-config.js'
+import { defaultServiceCIDR, repairServiceIPs } from './controllers/service-ip-addresses.js'
 import { EncryptionConfigError } from './encryption/config.js'
 import { EncryptingStore } from './encryption/encrypting-store.js'
 import { ProviderConfig } from './encryption/provider-config.js'
@@ -398,6 +399,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
             withEndpoints: config.endpointReconcilerType !== 'none',
           }),
         )
+        // ServiceCIDRs and IPAddresses where the emulated version serves them (1.33 and later).
+        const registry = api.registryFor(await storeNow())
+        const ipaddresses = registry.lookup('networking.k8s.io', 'v1', 'ipaddresses')
+        if (registry.lookup('networking.k8s.io', 'v1', 'servicecidrs')) await ensure([defaultServiceCIDR(config.serviceClusterIPRange.split(',').filter((c) => c !== ''))])
+        if (ipaddresses) {
+          const repaired = await repairServiceIPs(registry.lookup('', 'v1', 'services')!, ipaddresses)
+          if (repaired > 0) log.v(2, `bootstrap-controller: wrote ${repaired} IPAddresses of existing Services`)
+        }
       },
       'rbac/bootstrap-roles': async () => {
         const store = await storeNow()

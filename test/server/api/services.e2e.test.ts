@@ -37,6 +37,26 @@ describe('api: service ranges from the command line, with the real kubectl (end 
     assert.match(r.stderr, /The Service "bad" is invalid: spec\.ports\[0\]\.nodePort: Invalid value: 31005: provided port is already allocated/)
   })
 
+  it('the default ServiceCIDR, and an IPAddress for each allocated cluster IP, released with its Service', async () => {
+    const cidr = JSON.parse(await session.ok('get', 'servicecidrs', 'kubernetes', '-o', 'json')) as { spec: { cidrs: string[] }; status: { conditions: Array<Record<string, string>> } }
+    assert.deepEqual(cidr.spec.cidrs, ['10.96.0.0/16'])
+    assert.deepEqual(
+      cidr.status.conditions.map((c) => [c.type, c.status, c.message]),
+      [['Ready', 'True', 'Kubernetes default Service CIDR is ready']],
+    )
+    assert.equal(await session.ok('create', 'service', 'clusterip', 'ipsvc', '--tcp=80'), 'service/ipsvc created\n')
+    const ip = (await session.ok('get', 'svc', 'ipsvc', '-o', 'jsonpath={.spec.clusterIP}')).trim()
+    const listed = await session.ok('get', 'ipaddresses')
+    assert.match(listed, /^10\.96\.0\.1\s+services\/default\/kubernetes\s/m)
+    assert.match(listed, new RegExp(`^${ip.replace(/\./g, '\\.')}\\s+services/default/ipsvc\\s`, 'm'))
+    const address = JSON.parse(await session.ok('get', 'ipaddress', ip, '-o', 'json')) as { metadata: { labels: Record<string, string> }; spec: { parentRef: Record<string, string> } }
+    assert.deepEqual(address.metadata.labels, { 'ipaddress.kubernetes.io/ip-family': 'IPv4', 'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io' })
+    assert.deepEqual(address.spec.parentRef, { resource: 'services', namespace: 'default', name: 'ipsvc' })
+    await session.ok('delete', 'service', 'ipsvc')
+    const gone = await session.run('get', 'ipaddress', ip)
+    assert.equal(gone.stderr, `Error from server (NotFound): ipaddresses.networking.k8s.io "${ip}" not found\n`)
+  })
+
   it('--allow-privileged=true admits privileged containers', async () => {
     const pod = session.file('priv.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: priv\nspec:\n  containers:\n  - name: c\n    image: busybox\n    securityContext:\n      privileged: true\n')
     assert.equal(await session.ok('create', '-f', pod), 'pod/priv created\n')

@@ -30,7 +30,13 @@ export function kubernetesServiceIP(range = SERVICE_CLUSTER_IP_RANGE): string {
 }
 
 /** `services` lists the stored Services (decoded by the store's codec, whatever the media type). */
-export async function allocateClusterIP(services: () => Promise<readonly KubeObject[]>, obj: KubeObject, range = SERVICE_CLUSTER_IP_RANGE): Promise<void> {
+/** `alsoTaken`: addresses held otherwise (the IPAddress objects). */
+export async function allocateClusterIP(
+  services: () => Promise<readonly KubeObject[]>,
+  obj: KubeObject,
+  range = SERVICE_CLUSTER_IP_RANGE,
+  alsoTaken: () => Promise<readonly string[]> = async () => [],
+): Promise<void> {
   const spec = isPlainObject(obj.spec) ? obj.spec : (obj.spec = {})
   if (spec.type === 'ExternalName' || spec.clusterIP === 'None') return
   const { base, size } = parseCidr(range)
@@ -39,6 +45,7 @@ export async function allocateClusterIP(services: () => Promise<readonly KubeObj
     const s = isPlainObject(service.spec) ? service.spec : {}
     if (typeof s.clusterIP === 'string') used.add(s.clusterIP)
   }
+  for (const ip of await alsoTaken()) used.add(ip)
   const field = (detail: string, value: unknown) =>
     errors.invalid('', 'Service', obj.metadata.name ?? '', [{ reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(value)}: ${detail}`, field: 'spec.clusterIPs' }])
   if (typeof spec.clusterIP === 'string' && spec.clusterIP !== '') {

@@ -162,6 +162,8 @@ export interface GenericStoreHooks {
   beforeCreate?(obj: KubeObject): Promise<void>
   /** The same for updates (not status writes), with the stored object. */
   beforeUpdate?(obj: KubeObject, old: KubeObject): Promise<void>
+  /** Runs after an object was really created (not on dry run): objects that go with it. */
+  afterCreate?(obj: KubeObject): Promise<void>
   /** Runs after an object was really deleted (not on dry run). */
   afterDelete?(obj: KubeObject): Promise<void>
   /** Seconds the written object lives (the reference's TTLFunc: events get --event-ttl). */
@@ -566,6 +568,7 @@ export class GenericStore {
       const kv = await this.store.create(key, this.encode(await this.toStorage(obj)), this.putOptions(obj))
       const created = await this.servedOne(this.decodeKv(kv))
       this.hooks.changed?.({ type: 'created', object: created, strategy: this.strategy })
+      await this.hooks.afterCreate?.(created)
       return created
     } catch (err) {
       throw toApiError(err, this.res, name)

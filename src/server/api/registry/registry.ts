@@ -9,6 +9,7 @@ import { allocateClusterIP } from '../kinds/cluster-ip.js'
 import { allocateNodePorts } from '../kinds/node-ports.js'
 import { CRD_GROUP, CRD_RESOURCE, customResourceStrategies, customResourceStrategy, storageVersion } from '../kinds/crd.js'
 import { CRDFinalizer } from '../../controllers/crd-finalizer.js'
+import { recordServiceIPs, releaseServiceIPs } from '../../controllers/service-ip-addresses.js'
 import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, isConditionTrue, reconcileStatus, setCondition } from '../../controllers/crd-conditions.js'
 import { KINDS } from '../kinds/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
@@ -54,16 +55,30 @@ export class Registry {
     const cachedStore = this.watchCache ?? store
     if (this.watchCache) shareStorageCodec(store, this.watchCache)
     const services = async () => (await this.byResource.get('/v1/services')!.list()).items
+    const ipAddresses = () => this.lookup('networking.k8s.io', 'v1', 'ipaddresses')
+    const takenAddresses = async () => {
+      const store = ipAddresses()
+      return store ? (await store.list()).items.map((a) => a.metadata.name ?? '') : []
+    }
     for (const strategy of kinds) {
       const isServices = strategy.group === '' && strategy.resource === 'services'
       const hooks = {
         ...(isServices
           ? {
               beforeCreate: async (obj: KubeObject) => {
-                await allocateClusterIP(services, obj, options.serviceClusterIPRange)
+                await allocateClusterIP(services, obj, options.serviceClusterIPRange, takenAddresses)
                 await allocateNodePorts(services, obj, options.serviceNodePortRange)
               },
               beforeUpdate: (obj: KubeObject, old: KubeObject) => allocateNodePorts(services, obj, options.serviceNodePortRange, old),
+              // The IPAddress objects of 1.33 and later (when the emulated version serves them).
+              afterCreate: async (obj: KubeObject) => {
+                const store = ipAddresses()
+                if (store) await recordServiceIPs(store, obj).catch((err: unknown) => log(2, `ipaddresses of service ${obj.metadata.name ?? ''}: ${(err as Error).message}`))
+              },
+              afterDelete: async (obj: KubeObject) => {
+                const store = ipAddresses()
+                if (store) await releaseServiceIPs(store, obj).catch((err: unknown) => log(2, `ipaddresses of service ${obj.metadata.name ?? ''}: ${(err as Error).message}`))
+              },
             }
           : {}),
         ...options.writeChecks?.[`${strategy.group}/${strategy.resource}`],
