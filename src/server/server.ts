@@ -86,6 +86,7 @@ import { KINDS } from './api/kinds/index.js'
 import { setAllowPrivileged } from './api/kinds/capabilities.js'
 import { enabledKinds, servedAtVersion } from './api/runtime-config.js'
 import { defaultServiceCIDR, repairServiceIPs } from './controllers/service-ip-addresses.js'
+import { LeaseEndpointReconciler } from './controllers/endpoint-reconciler.js'
 import { EncryptionConfigError } from './encryption/config.js'
 import { EncryptingStore } from './encryption/encrypting-store.js'
 import { ProviderConfig } from './encryption/provider-config.js'
@@ -342,6 +343,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const names = (suffix: string) => ['store', ...Array.from({ length: overrides }, (_, i) => `store-override-${i}`)].map((n) => n + suffix)
   const storeNow = async () => pending.ready
   setAllowPrivileged(config.allowPrivileged)
+  let endpointReconciler: LeaseEndpointReconciler | undefined
   const apiGroupVersions = servedGroupVersions(servedAtVersion(enabledKinds(KINDS, config.runtimeConfig, config.featureGates), options.emulatedMinor))
   // Objects the server writes itself are stored in the storage media type too.
   const bootstrapCodec = new StorageCodec(config.storageMediaType)
@@ -406,6 +408,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         if (ipaddresses) {
           const repaired = await repairServiceIPs(registry.lookup('', 'v1', 'services')!, ipaddresses)
           if (repaired > 0) log.v(2, `bootstrap-controller: wrote ${repaired} IPAddresses of existing Services`)
+        }
+        // --endpoint-reconciler-type=lease: every server on the store appears in the Endpoints.
+        if (config.endpointReconcilerType === 'lease' && !endpointReconciler) {
+          const store = await storeNow()
+          endpointReconciler = new LeaseEndpointReconciler({
+            store: () => store,
+            endpoints: () => registry.lookup('', 'v1', 'endpoints'),
+            endpointSlices: () => registry.lookup('discovery.k8s.io', 'v1', 'endpointslices'),
+            ip: endpointAddress(config.advertiseAddress, config.bindAddress),
+            port: config.securePort,
+            log: (level, message) => log.v(level, message),
+          })
+          endpointReconciler.start()
         }
       },
       'rbac/bootstrap-roles': async () => {
@@ -687,6 +702,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       closeIdleConnections: () => connections.closeIdle(),
       destroyConnections: () => connections.destroyAll(),
       releaseResources: async () => {
+        await endpointReconciler?.stop().catch((err: unknown) => log.v(2, `endpoint reconciler: ${(err as Error).message}`))
         storageMetrics.stop()
         encryption?.stop()
         rbacPolicy.stop()

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { ApiServer } from '../../support/api-server.js'
 import { EtcdServer, requireEtcd } from '../../support/etcd.js'
+import { EtcdStore } from '../../../src/server/store/etcd-store.js'
 import { openJsonWatch } from '../../support/json-watch.js'
 import { until } from '../../support/until.js'
 
@@ -93,5 +94,38 @@ describe('api: two servers on one etcd (end to end)', function () {
     assert.equal(status.reason, 'Conflict')
     const now = JSON.parse((await b!.get(`${CM}/raced`)).body) as WatchEvent['object']
     assert.deepEqual(now.data, { v: 'a' })
+  })
+
+  it('--endpoint-reconciler-type=lease: each server on the etcd appears in the kubernetes Endpoints and EndpointSlice, and leaves when it stops', async () => {
+    const addresses = async () => {
+      const ep = JSON.parse((await a!.get('/api/v1/namespaces/default/endpoints/kubernetes')).body) as { subsets?: Array<{ addresses: Array<{ ip: string }> }> }
+      const slice = JSON.parse((await a!.get('/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes')).body) as { endpoints?: Array<{ addresses: string[] }> }
+      return {
+        endpoints: (ep.subsets ?? []).flatMap((s) => s.addresses.map((x) => x.ip)).join(','),
+        slice: (slice.endpoints ?? []).flatMap((e) => e.addresses).join(','),
+      }
+    }
+    const c = await ApiServer.start({ waitFor: 'ready', args: [`--store-servers=${etcd!.clientUrl}`, '--advertise-address=127.0.0.2'] })
+    try {
+      let seen = { endpoints: '', slice: '' }
+      const deadline = Date.now() + 15_000
+      while (Date.now() < deadline) {
+        seen = await addresses()
+        if (seen.endpoints === '127.0.0.1,127.0.0.2' && seen.slice === '127.0.0.1,127.0.0.2') break
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+      assert.deepEqual(seen, { endpoints: '127.0.0.1,127.0.0.2', slice: '127.0.0.1,127.0.0.2' })
+      // The leases are in the store, one per address.
+      const raw = await EtcdStore.open({ servers: [etcd!.clientUrl], compactionIntervalMs: 0 })
+      try {
+        const leases = (await raw.list('/masterleases/')).items.map((kv) => kv.key.replace(/^.*\/masterleases\//, ''))
+        assert.deepEqual(leases.sort(), ['127.0.0.1', '127.0.0.2'])
+      } finally {
+        await raw.close()
+      }
+    } finally {
+      await c.stop()
+    }
+    assert.deepEqual(await addresses(), { endpoints: '127.0.0.1', slice: '127.0.0.1' })
   })
 })
