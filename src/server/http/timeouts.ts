@@ -10,14 +10,21 @@
  * - an HTTP/1.1 request's headers must be complete within it, so a client that trickles
  *   them a byte at a time holds a connection for 32 s at most; Go then closes the connection
  *   without an answer, and so does this server (Node would answer 408);
- * - an idle kept-alive HTTP/1.1 connection is closed after 90 s.
+ * - an idle kept-alive HTTP/1.1 connection is closed after 90 s;
+ * - on HTTP/2 (Go's http2 server, which takes the idle timeout of the http.Server): the client
+ *   preface must arrive within 10 s of the connection (Go's prefaceTimeout), and a connection
+ *   with no open stream (none opened yet, or all finished) is closed with a GOAWAY after the
+ *   90 s idle timeout; a stream exists only once its headers are complete, so a client that
+ *   never finishes its first headers (CONTINUATION frames trickled, or none) is cut as well.
  */
-import type { Http2SecureServer } from 'node:http2'
+import { type Http2SecureServer, type ServerHttp2Session, constants } from 'node:http2'
 import type { Server as HttpsServer } from 'node:https'
 import type { Duplex } from 'node:stream'
 
 export const READ_HEADER_TIMEOUT_MS = 32_000
 export const IDLE_TIMEOUT_MS = 90_000
+/** Go's http2 server: how long a new connection may take to send the client preface. */
+export const HTTP2_PREFACE_TIMEOUT_MS = 10_000
 /** How often Node checks its HTTP/1.1 connections for the header timeout (its default is 30 s). */
 export const TIMEOUT_CHECK_INTERVAL_MS = 1_000
 
@@ -52,6 +59,7 @@ export function applyServingTimeouts(server: Http2SecureServer | HttpsServer): v
     // The TLS socket's parent is the connection the timer was set for.
     if (secure._parent) clearTimeout(handshaking.get(secure._parent))
   })
+  if (isHttp2(server)) applyHttp2Timeouts(server)
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy()
@@ -60,5 +68,55 @@ export function applyServingTimeouts(server: Http2SecureServer | HttpsServer): v
     // Node's default answers for the rest, as Go's: 431 for oversized headers, else 400.
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request'
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`)
+  })
+}
+
+function isHttp2(server: Http2SecureServer | HttpsServer): server is Http2SecureServer {
+  // Only the HTTP/2 server can change its SETTINGS.
+  return typeof (server as Partial<Http2SecureServer>).updateSettings === 'function'
+}
+
+/** The HTTP/2 side of the timeouts (see the top of the file); the bounds are parameters for tests. */
+export function applyHttp2Timeouts(server: Http2SecureServer, prefaceMs = HTTP2_PREFACE_TIMEOUT_MS, idleMs = IDLE_TIMEOUT_MS): void {
+  // Before the preface a destroyed session leaves its socket open, and the session only shows
+  // a guarded proxy of it: the TCP connections are found again by their remote address and port.
+  const sockets = new Map<string, Duplex>()
+  const keyOf = (s: { remoteAddress?: string; remotePort?: number }) => `${s.remoteAddress ?? ''}:${s.remotePort ?? ''}`
+  server.on('connection', (socket: Duplex & { remoteAddress?: string; remotePort?: number }) => {
+    const key = keyOf(socket)
+    sockets.set(key, socket)
+    socket.once('close', () => sockets.delete(key))
+  })
+  server.on('session', (session: ServerHttp2Session) => {
+    // The preface and the client's SETTINGS frame come together: 'remoteSettings' marks them.
+    const key = keyOf(session.socket)
+    const preface = setTimeout(() => {
+      session.destroy()
+      sockets.get(key)?.destroy()
+    }, prefaceMs)
+    session.once('remoteSettings', () => clearTimeout(preface))
+    let open = 0
+    let idle: NodeJS.Timeout | undefined
+    const armIdle = () => {
+      clearTimeout(idle)
+      idle = setTimeout(() => {
+        if (session.destroyed || session.closed) return
+        session.goaway(constants.NGHTTP2_NO_ERROR)
+        session.close()
+      }, idleMs)
+    }
+    armIdle()
+    session.on('stream', (stream) => {
+      open++
+      clearTimeout(idle)
+      stream.once('close', () => {
+        open--
+        if (open === 0 && !session.destroyed && !session.closed) armIdle()
+      })
+    })
+    session.once('close', () => {
+      clearTimeout(preface)
+      clearTimeout(idle)
+    })
   })
 }
