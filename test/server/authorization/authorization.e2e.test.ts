@@ -290,6 +290,48 @@ describe('authorization: explicit modes (end to end)', function () {
     }
   })
 
+  it('a structured-config webhook is asked only when its CEL match conditions hold (kubectl)', async () => {
+    const asked: Array<{ user: string; namespace?: string }> = []
+    const hook = createServer((req, res) => {
+      let body = ''
+      req.on('data', (d) => (body += d))
+      req.on('end', () => {
+        const review = JSON.parse(body)
+        asked.push({ user: review.spec.user, namespace: review.spec.resourceAttributes?.namespace })
+        res.setHeader('Content-Type', 'application/json')
+        res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'SubjectAccessReview', status: { allowed: true } }))
+      })
+    })
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve))
+    const port = (hook.address() as AddressInfo).port
+    writeFileSync(join(dir, 'cel-hook.kubeconfig'), `apiVersion: v1\nkind: Config\nclusters: [{name: w, cluster: {server: "http://127.0.0.1:${port}/authorize"}}]\nusers: [{name: w, user: {}}]\ncontexts: [{name: w, context: {cluster: w, user: w}}]\ncurrent-context: w\n`)
+    writeFileSync(join(dir, 'cel-tokens.csv'), 'cel-token,cel-user,1\n')
+    const authz = (conditions: string) =>
+      `apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers:\n- {type: Node, name: node}\n- {type: RBAC, name: rbac}\n- type: Webhook\n  name: cel-hook\n  webhook:\n    timeout: 3s\n    subjectAccessReviewVersion: v1\n    matchConditionSubjectAccessReviewVersion: v1\n    failurePolicy: Deny\n    connectionInfo: {type: KubeConfigFile, kubeConfigFile: ${join(dir, 'cel-hook.kubeconfig')}}\n    matchConditions:\n${conditions}`
+    writeFileSync(join(dir, 'authz.yaml'), authz(`    - expression: has(request.resourceAttributes)\n    - expression: "request.resourceAttributes.namespace == 'hooked'"\n`))
+    const server = await ApiServer.start({ waitFor: 'ready', args: [`--authorization-config=${join(dir, 'authz.yaml')}`, `--token-auth-file=${join(dir, 'cel-tokens.csv')}`] })
+    try {
+      const kubeconfig = writeKubeconfig(dir, 'kubeconfig-cel', server.port, { token: 'cel-token' })
+      const inHooked = await kubectl(kubeconfig, dir, 'get', 'configmaps', '-n', 'hooked')
+      assert.equal(inHooked.code, 0, inHooked.stderr)
+      const inDefault = await kubectl(kubeconfig, dir, 'get', 'configmaps', '-n', 'default')
+      assert.notEqual(inDefault.code, 0)
+      assert.equal(inDefault.stderr.trim(), 'Error from server (Forbidden): configmaps is forbidden: User "cel-user" cannot list resource "configmaps" in API group "" in the namespace "default"')
+      assert.deepEqual(
+        asked.filter((a) => a.user === 'cel-user'),
+        [{ user: 'cel-user', namespace: 'hooked' }],
+        'the webhook was asked for the hooked namespace only',
+      )
+    } finally {
+      await server.stop()
+      hook.close()
+    }
+    writeFileSync(join(dir, 'authz-bad.yaml'), authz('    - expression: request.user\n'))
+    const { code, output } = await startExpectingFailure(['--bind-address=127.0.0.1', '--secure-port=1', `--cert-dir=${join(dir, 'certs')}`, `--data-dir=${join(dir, 'data')}`, `--authorization-config=${join(dir, 'authz-bad.yaml')}`])
+    assert.notEqual(code, 0)
+    assert.match(output, /invalid authorization config: authorizers\[2\]\.webhook\.matchConditions\[0\]\.expression: Invalid value: "request\.user": must evaluate to bool but got string/)
+  })
+
   it('a bad ABAC policy file stops the start-up with the line named', async () => {
     writeFileSync(join(dir, 'bad.jsonl'), '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{}}\n{oops\n')
     const { code, output } = await startExpectingFailure(['--bind-address=127.0.0.1', '--secure-port=1', `--cert-dir=${join(dir, 'certs')}`, `--data-dir=${join(dir, 'data')}`, '--authorization-mode=ABAC', `--authorization-policy-file=${join(dir, 'bad.jsonl')}`])
