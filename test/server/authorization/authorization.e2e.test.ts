@@ -162,6 +162,17 @@ describe('authorization: Node,RBAC by default, with real identities and kubectl 
     await eventually('escalate to allow the role', async () => (await as('ci')('create', 'role', 'node-reader', '-n', 'team', '--verb=get', '--resource=nodes')).code === 0)
   })
 
+  it("the controllers' system:controller: roles exist and grant their service accounts", async () => {
+    const role = JSON.parse(await ok('admin', 'get', 'clusterrole', 'system:controller:job-controller', '-o', 'json'))
+    assert.equal(role.metadata.annotations['rbac.authorization.kubernetes.io/autoupdate'], 'true')
+    const binding = JSON.parse(await ok('admin', 'get', 'clusterrolebinding', 'system:controller:job-controller', '-o', 'json'))
+    assert.deepEqual(binding.subjects, [{ kind: 'ServiceAccount', name: 'job-controller', namespace: 'kube-system' }])
+    const jobController = 'system:serviceaccount:kube-system:job-controller'
+    assert.equal((await ok('admin', 'auth', 'can-i', 'create', 'pods', '-n', 'team', `--as=${jobController}`)).trim(), 'yes')
+    const secrets = await as('admin')('auth', 'can-i', 'get', 'secrets', '-n', 'team', `--as=${jobController}`)
+    assert.equal(secrets.stdout.trim(), 'no')
+  })
+
   it('a node reads only the secrets of the pods bound to it', async () => {
     await ok('admin', 'create', 'secret', 'generic', 'used', '-n', 'team', '--from-literal=k=v')
     await ok('admin', 'create', 'secret', 'generic', 'unused', '-n', 'team', '--from-literal=k=v')
