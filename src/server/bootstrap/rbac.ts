@@ -228,6 +228,12 @@ export function bootstrapClusterRoles(): BootstrapObject[] {
   ]
 }
 
+/** The rules of the system:node role: what the Node mode allows every node (the reference's NodeRules). */
+export function nodeRules(): Rule[] {
+  const role = bootstrapClusterRoles().find((b) => b.key === '/clusterroles/system:node')!
+  return (role.object as { rules: Rule[] }).rules
+}
+
 export function bootstrapClusterRoleBindings(): BootstrapObject[] {
   return [
     clusterRoleBinding('cluster-admin', [group('system:masters')]),

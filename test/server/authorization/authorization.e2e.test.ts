@@ -203,6 +203,81 @@ describe('authorization: Node,RBAC by default, with real identities and kubectl 
     await refused('node', 'Error from server (Forbidden): secrets is forbidden: User "system:node:n1" cannot list resource "secrets" in API group "" in the namespace "team": No Object name found', 'get', 'secrets', '-n', 'team')
   })
 
+  it('a node reaches the volume of its pod, its own lease and Node, and lists only its pods', async () => {
+    const manifest = join(dir, 'node-objects.yaml')
+    writeFileSync(
+      manifest,
+      [
+        'apiVersion: v1',
+        'kind: PersistentVolume',
+        'metadata: {name: pv-web}',
+        'spec:',
+        '  capacity: {storage: 1Gi}',
+        '  accessModes: [ReadWriteOnce]',
+        '  claimRef: {namespace: team, name: web-data}',
+        '  csi: {driver: example.com/d, volumeHandle: h1, nodePublishSecretRef: {name: csi-creds, namespace: team}}',
+        '---',
+        'apiVersion: v1',
+        'kind: PersistentVolume',
+        'metadata: {name: pv-unused}',
+        'spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: /tmp/x}}',
+        '---',
+        'apiVersion: v1',
+        'kind: Pod',
+        'metadata: {name: db, namespace: team}',
+        'spec:',
+        '  nodeName: n1',
+        '  containers: [{name: c, image: postgres}]',
+        '  volumes: [{name: data, persistentVolumeClaim: {claimName: web-data}}]',
+        '',
+      ].join('\n'),
+    )
+    await ok('admin', 'apply', '-f', manifest)
+    await ok('admin', 'create', 'secret', 'generic', 'csi-creds', '-n', 'team', '--from-literal=k=v')
+    await eventually("the node to reach its pod's volume", async () => (await as('node')('get', 'pv', 'pv-web')).code === 0)
+    await ok('node', 'get', 'secret', 'csi-creds', '-n', 'team')
+    await refused(
+      'node',
+      `Error from server (Forbidden): persistentvolumes "pv-unused" is forbidden: User "system:node:n1" cannot get resource "persistentvolumes" in API group "" at the cluster scope: no relationship found between node 'n1' and this object`,
+      'get',
+      'pv',
+      'pv-unused',
+    )
+    const lease = (name: string) => {
+      const file = join(dir, `lease-${name}.yaml`)
+      writeFileSync(file, `apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: ${name}, namespace: kube-node-lease}\nspec: {holderIdentity: ${name}, leaseDurationSeconds: 40}\n`)
+      return file
+    }
+    await ok('node', 'apply', '-f', lease('n1'))
+    await ok('node', 'get', 'lease', 'n1', '-n', 'kube-node-lease')
+    await ok('admin', 'apply', '-f', lease('n2'))
+    await refused(
+      'node',
+      'Error from server (Forbidden): leases.coordination.k8s.io "n2" is forbidden: User "system:node:n1" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "kube-node-lease": can only access node lease with the same name as the requesting node',
+      'get',
+      'lease',
+      'n2',
+      '-n',
+      'kube-node-lease',
+    )
+    const pods = await ok('node', 'get', 'pods', '-A', '--field-selector', 'spec.nodeName=n1', '-o', 'name')
+    assert.match(pods, /pod\/db/)
+    await refused(
+      'node',
+      'Error from server (Forbidden): pods is forbidden: User "system:node:n1" cannot list resource "pods" in API group "" at the cluster scope: can only list/watch pods with spec.nodeName field selector',
+      'get',
+      'pods',
+      '-A',
+    )
+    await refused(
+      'node',
+      `Error from server (Forbidden): nodes "n2" is forbidden: User "system:node:n1" cannot get resource "nodes" in API group "" at the cluster scope: node 'n1' cannot read 'n2', only its own Node object`,
+      'get',
+      'node',
+      'n2',
+    )
+  })
+
   it('anonymous users reach the probes and the version, nothing else', async () => {
     assert.equal((await server.get('/livez', {}, 'GET', undefined, 'anonymous')).status, 200)
     assert.equal((await server.get('/readyz', {}, 'GET', undefined, 'anonymous')).status, 200)
