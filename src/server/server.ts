@@ -317,6 +317,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw err
   }
   for (const warning of authentication.warnings) log.warning(warning)
+  for (const file of authentication.caFiles) file.start()
 
   const metrics = new ServerMetrics()
   const storageMetrics = new StorageMetrics({
@@ -349,6 +350,29 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await bootstrapCodec.ready()
     return ensureObjects(store, objects, (object) => bootstrapCodec.encode(object))
   }
+  /** kube-system/extension-apiserver-authentication as the CA files say now (written by an earlier start: updated). */
+  const publishAuthenticationInfo = async () => {
+    const [info] = authenticationInfo(
+      authentication.clientCa?.pem,
+      authentication.requestHeaderCa && {
+        caPem: authentication.requestHeaderCa.pem,
+        allowedNames: config.requestheaderAllowedNames,
+        usernameHeaders: config.requestheaderUsernameHeaders,
+        uidHeaders: config.requestheaderUidHeaders,
+        groupHeaders: config.requestheaderGroupHeaders,
+        extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
+      },
+    )
+    if ((await ensure([info!])) > 0) return
+    const store = await storeNow()
+    const current = await readObject?.('', 'v1', 'configmaps', 'kube-system', 'extension-apiserver-authentication')
+    const kv = await store.get(info!.key)
+    if (!current || !kv || JSON.stringify(current.data ?? {}) === JSON.stringify(info!.object.data)) return
+    const metadata = { ...(current.metadata as Record<string, unknown>) }
+    delete metadata.resourceVersion
+    await store.update(info!.key, bootstrapCodec.encode({ ...current, metadata, data: info!.object.data as Record<string, unknown> }), kv.modRevision)
+  }
+
   let autoregistered = false
   health.install({
     log: { name: 'log', check: () => faults.wrap('log', () => log.check()) },
@@ -412,26 +436,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await ensure(systemPriorityClasses())
       },
       'start-cluster-authentication-info-controller': async () => {
-        const [info] = authenticationInfo(
-          authentication.clientCa?.pem,
-          authentication.requestHeaderCa && {
-            caPem: authentication.requestHeaderCa.pem,
-            allowedNames: config.requestheaderAllowedNames,
-            usernameHeaders: config.requestheaderUsernameHeaders,
-            uidHeaders: config.requestheaderUidHeaders,
-            groupHeaders: config.requestheaderGroupHeaders,
-            extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
-          },
-        )
-        if ((await ensure([info!])) > 0) return
-        // Written by an earlier start: it publishes what this one trusts (as the reference's controller keeps it).
-        const store = await storeNow()
-        const current = await readObject?.('', 'v1', 'configmaps', 'kube-system', 'extension-apiserver-authentication')
-        const kv = await store.get(info!.key)
-        if (!current || !kv || JSON.stringify(current.data ?? {}) === JSON.stringify(info!.object.data)) return
-        const metadata = { ...(current.metadata as Record<string, unknown>) }
-        delete metadata.resourceVersion
-        await store.update(info!.key, bootstrapCodec.encode({ ...current, metadata, data: info!.object.data as Record<string, unknown> }), kv.modRevision)
+        await publishAuthenticationInfo()
+        // The reference's controller follows the CA files: a reloaded bundle is published again.
+        for (const file of authentication.caFiles) file.onChange(() => void publishAuthenticationInfo().catch((err: Error) => log.error(`cluster authentication info: ${err.message}`)))
       },
       'start-aggregator-informers': async () => {
         await storeNow()
@@ -683,6 +690,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         reloading?.stop()
         nodeGraph.stop()
         tokenMethods.stop()
+        for (const file of authentication.caFiles) file.stop()
         await debugSocket?.close()
         await pending.store?.close()
         log.flush()
