@@ -11,6 +11,7 @@
  *      d. bootstrap tokens                bootstrap-token.ts
  *      e. JWT / OIDC issuers              `jwt` below (branch authn-jwt)
  *      f. the token webhook               `webhook` below (branch authn-jwt)
+ *   4. the same token methods for a WebSocket's token subprotocol   websocket-protocol.ts
  *   then every recognised user gets system:authenticated (union.ts), and, only when nobody
  *   refused the credentials presented, the anonymous authenticator (anonymous.ts).
  *
@@ -22,6 +23,7 @@ import type { AuthenticationContext, AuthenticationResponse, Authenticator, Toke
 import { audienceAgnostic, authenticateToken, bearerTokenAuthenticator } from './bearer-token.js'
 import { type RequestHeaderOptions, requestHeaderAuthenticator } from './request-header.js'
 import { readTokenFile, tokenFileAuthenticator } from './token-file.js'
+import { webSocketProtocolAuthenticator } from './websocket-protocol.js'
 import { UnionAuthenticator, withAuthenticatedGroup } from './union.js'
 import { type CaProvider, DynamicCaFile, mergedCa, staticCa } from './dynamic-ca.js'
 import { type CaBundle, mergeBundles, x509Authenticator } from './x509.js'
@@ -111,7 +113,7 @@ export async function buildAuthentication(options: AuthenticationOptions): Promi
   if (options.bootstrapTokens) tokenMethods.push(audienceAgnostic(options.bootstrapTokens))
   tokenMethods.push(...(options.jwt ?? []))
   if (options.webhook) tokenMethods.push(options.webhook)
-  if (tokenMethods.length > 0) methods.push(bearerTokenAuthenticator(tokenMethods))
+  if (tokenMethods.length > 0) methods.push(bearerTokenAuthenticator(tokenMethods), webSocketProtocolAuthenticator(tokenMethods))
 
   const union = new UnionAuthenticator(methods, options.anonymous ? anonymousAuthenticator(options.anonymousConditions) : undefined)
   return {
