@@ -31,6 +31,7 @@ import { escalationChecks } from './authorization/rbac-escalation.js'
 import { RbacAuthorizer } from './authorization/rbac.js'
 import type { KubeObject } from './api/registry/object.js'
 import { type Authentication, AuthenticationConfigError, buildAuthentication } from './authentication/index.js'
+import { type ServiceAccountTokenEvents, serviceAccountMetrics } from './authentication/service-account-metrics.js'
 import { AuthenticationSetupError, buildJwtAndWebhook, jwtAndWebhookOptions } from './authentication/jwt-and-webhook.js'
 import { authenticationOptions } from './authentication/options.js'
 import { loadCaBundle } from './authentication/x509.js'
@@ -297,6 +298,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await tokenMethods.start()
 
   let authentication: Authentication
+  let tokenEvents: ServiceAccountTokenEvents | undefined
   let serviceAccountKeys: ServiceAccountKeys
   try {
     serviceAccountKeys = await loadServiceAccountKeys({
@@ -309,7 +311,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ...options,
       ...jwtAndWebhookOptions(tokenMethods, options.anonymous),
       apiAudiences,
-      serviceAccountTokens: [serviceAccountAuthenticator({ issuers: serviceAccountIssuers, keys: serviceAccountKeys.verification, lookup: config.serviceAccountLookup, objects })],
+      serviceAccountTokens: [
+        serviceAccountAuthenticator({
+          issuers: serviceAccountIssuers,
+          keys: serviceAccountKeys.verification,
+          lookup: config.serviceAccountLookup,
+          objects,
+          // The metrics registry is made below; tokens are only checked once requests are served.
+          events: { legacyToken: () => tokenEvents?.legacyToken(), staleToken: () => tokenEvents?.staleToken(), validToken: () => tokenEvents?.validToken() },
+        }),
+      ],
       ...(config.enableBootstrapTokenAuth ? { bootstrapTokens: bootstrapTokenAuthenticator({ objects, log: (message) => log.v(3, message) }) } : {}),
     })
   } catch (err) {
@@ -320,6 +331,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   for (const file of authentication.caFiles) file.start()
 
   const metrics = new ServerMetrics()
+  tokenEvents = serviceAccountMetrics(metrics.registry)
   const storageMetrics = new StorageMetrics({
     registry: metrics.registry,
     store: () => pending.store,
