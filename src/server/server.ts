@@ -32,6 +32,7 @@ import { RbacAuthorizer } from './authorization/rbac.js'
 import type { KubeObject } from './api/registry/object.js'
 import { type Authentication, AuthenticationConfigError, buildAuthentication } from './authentication/index.js'
 import { type ServiceAccountTokenEvents, serviceAccountMetrics } from './authentication/service-account-metrics.js'
+import { LegacyTokenController } from './authentication/legacy-token-controller.js'
 import { AuthenticationSetupError, buildJwtAndWebhook, jwtAndWebhookOptions } from './authentication/jwt-and-webhook.js'
 import { authenticationOptions } from './authentication/options.js'
 import { loadCaBundle } from './authentication/x509.js'
@@ -209,6 +210,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // RBAC answers from the bootstrap policy until its informers have read the store.
   const rbacPolicy = PolicyCache.withFallback(bootstrapRbac().map((b) => b.object as KubeObject))
   const nodeGraph = new NodeGraph()
+  let legacyTokens: LegacyTokenController | undefined
   let authorization: AuthorizerChain
   let reloading: ReloadingAuthorizer | undefined
   try {
@@ -329,6 +331,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   for (const warning of authentication.warnings) log.warning(warning)
   for (const file of authentication.caFiles) file.start()
+  legacyTokens = new LegacyTokenController({
+    key: serviceAccountKeys.signing,
+    ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}),
+    onError: (err) => log.warning(`legacy service-account token controller: ${err.message}`),
+  })
 
   const metrics = new ServerMetrics()
   tokenEvents = serviceAccountMetrics(metrics.registry)
@@ -409,6 +416,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         )
         rbacPolicy.onClusterRoleChange(() => aggregator.schedule())
         aggregator.schedule()
+        // The controller manager's token controller: legacy service-account token secrets are filled.
+        legacyTokens?.start(registry)
       },
       'start-apiextensions-informers': async () => {
         await storeNow()
@@ -701,6 +710,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         rbacPolicy.stop()
         reloading?.stop()
         nodeGraph.stop()
+        legacyTokens?.stop()
         tokenMethods.stop()
         for (const file of authentication.caFiles) file.stop()
         await debugSocket?.close()
