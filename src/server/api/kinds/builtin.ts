@@ -8,10 +8,36 @@ import { deepEqual } from '../../../core/patch/index.js'
 import { RESOURCES, type ResourceInfo } from '../generated/resources.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import type { Strategy } from '../registry/strategy.js'
-import { nameIsDNS1035Label, nameIsDNSSubdomain, pathSegmentName } from '../validation/names.js'
+import { anyName, nameIsDNS1035Label, nameIsDNSSubdomain, pathSegmentName } from '../validation/names.js'
 import { validateWorkload } from '../validation/apps.js'
 import { validateCronJob } from '../validation/batch.js'
-import { validatePod, validateSecret, validateService } from '../validation/core.js'
+import {
+  validateEndpoints,
+  validateEvent,
+  validateEventUpdate,
+  validateLimitRange,
+  validateNode,
+  validateNodeUpdate,
+  validatePersistentVolume,
+  validatePersistentVolumeClaim,
+  validatePersistentVolumeClaimUpdate,
+  validatePersistentVolumeUpdate,
+  validatePod,
+  validatePodEphemeralContainersUpdate,
+  validatePodStatusUpdate,
+  validatePodTemplate,
+  validatePodUpdate,
+  validateReplicationController,
+  validateReplicationControllerStatusUpdate,
+  validateResourceQuota,
+  validateResourceQuotaStatusUpdate,
+  validateResourceQuotaUpdate,
+  validateSecret,
+  validateSecretUpdate,
+  validateService,
+  validateServiceStatusUpdate,
+  validateServiceUpdate,
+} from '../validation/core.js'
 import { validateRoleBinding } from '../validation/rbac.js'
 import { validatePriorityClass } from '../validation/scheduling.js'
 import { type Obj, arr, col, num, obj, str } from './values.js'
@@ -235,6 +261,9 @@ const pods: KindOverrides = {
     o.status = { phase: 'Pending', qosClass: 'BestEffort' }
   },
   validate: validatePod,
+  validateUpdate: (o, old, subresource) =>
+    subresource === 'ephemeralcontainers' || subresource === 'resize' ? validatePodEphemeralContainersUpdate(o, old) : validatePodUpdate(o, old),
+  validateStatusUpdate: validatePodStatusUpdate,
   selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
   fields: (o) => {
     const spec = obj(o.spec)
@@ -409,6 +438,8 @@ const replicationcontrollers: KindOverrides = {
   prepareForCreate(o) {
     o.status = { replicas: 0 }
   },
+  validate: validateReplicationController,
+  validateStatusUpdate: validateReplicationControllerStatusUpdate,
   ...replicaFields,
   table: replicaTable(),
 }
@@ -582,6 +613,8 @@ const services: KindOverrides = {
     o.spec = spec
   },
   validate: validateService,
+  validateUpdate: validateServiceUpdate,
+  validateStatusUpdate: validateServiceStatusUpdate,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -607,6 +640,7 @@ const secrets: KindOverrides = {
     o.type ??= 'Opaque'
   },
   validate: validateSecret,
+  validateUpdate: validateSecretUpdate,
   selectableFields: ['type'],
   fields: (o) => ({ type: str(o.type) }),
   table: {
@@ -634,7 +668,9 @@ const serviceaccounts: KindOverrides = {
 }
 
 const events: KindOverrides = {
-  validateName: () => [],
+  validateName: anyName,
+  validate: validateEvent,
+  validateUpdate: validateEventUpdate,
   selectableFields: [
     'involvedObject.kind',
     'involvedObject.namespace',
@@ -696,6 +732,9 @@ const events: KindOverrides = {
 }
 
 const nodes: KindOverrides = {
+  validate: validateNode,
+  validateUpdate: validateNodeUpdate,
+  validateStatusUpdate: validateNodeUpdate,
   selectableFields: ['spec.unschedulable'],
   fields: (o) => ({ 'spec.unschedulable': String(obj(o.spec).unschedulable === true) }),
   table: {
@@ -786,6 +825,12 @@ const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   ...NETWORKING,
   ...CLUSTER_CONFIG,
   'events.k8s.io/v1/events': eventsV1(events),
+  '/v1/podtemplates': { validate: validatePodTemplate },
+  '/v1/endpoints': { validate: validateEndpoints },
+  '/v1/limitranges': { validate: validateLimitRange },
+  '/v1/persistentvolumes': { validate: validatePersistentVolume, validateUpdate: validatePersistentVolumeUpdate },
+  '/v1/persistentvolumeclaims': { validate: validatePersistentVolumeClaim, validateUpdate: validatePersistentVolumeClaimUpdate },
+  '/v1/resourcequotas': { validate: validateResourceQuota, validateUpdate: validateResourceQuotaUpdate, validateStatusUpdate: validateResourceQuotaStatusUpdate },
 }
 
 function overridesOf(info: ResourceInfo): KindOverrides {
