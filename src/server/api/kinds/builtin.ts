@@ -192,12 +192,16 @@ function podCells(o: KubeObject, now: number): unknown[] {
   return [o.metadata.name, `${ready}/${total}`, reason, restarts, age(o, now), str(status.podIP, '<none>') || '<none>', str(spec.nodeName) || '<none>', str(status.nominatedNodeName) || '<none>', '<none>']
 }
 
+/** The pull policy an image gets by default: Always for `latest` (or no tag), else IfNotPresent. */
+function defaultPullPolicy(image: string): string {
+  const tagged = /:[^/]+$/.test(image.split('@')[0]!) && !image.split('@')[0]!.endsWith(':latest')
+  return tagged || image.includes('@') ? 'IfNotPresent' : 'Always'
+}
+
 function defaultContainers(list: unknown): void {
   for (const c of arr(list)) {
     if (!isPlainObject(c)) continue
-    const image = str(c.image)
-    const tagged = /:[^/]+$/.test(image.split('@')[0]!) && !image.split('@')[0]!.endsWith(':latest')
-    c.imagePullPolicy ??= tagged || image.includes('@') ? 'IfNotPresent' : 'Always'
+    c.imagePullPolicy ??= defaultPullPolicy(str(c.image))
     c.terminationMessagePath ??= '/dev/termination-log'
     c.terminationMessagePolicy ??= 'File'
     c.resources ??= {}
@@ -233,6 +237,8 @@ function defaultVolumes(list: unknown): void {
     if (sources.length === 0) v.emptyDir = {}
     for (const source of SOURCES_WITH_MODE) if (isPlainObject(v[source])) (v[source] as Obj).defaultMode ??= 420
     if (isPlainObject(v.hostPath)) v.hostPath.type ??= ''
+    // SetDefaults_ImageVolumeSource: the containers' rule for the reference's tag.
+    if (isPlainObject(v.image)) v.image.pullPolicy ??= defaultPullPolicy(str(v.image.reference))
     for (const item of arr(obj(v.downwardAPI).items)) if (isPlainObject(obj(item).fieldRef)) obj(obj(item).fieldRef).apiVersion ??= 'v1'
   }
 }
@@ -246,6 +252,8 @@ export function defaultPodSpec(spec: Obj): void {
   spec.securityContext ??= {}
   defaultContainers(spec.containers)
   defaultContainers(spec.initContainers)
+  // SetDefaults_EphemeralContainer: the Container defaults.
+  defaultContainers(spec.ephemeralContainers)
   defaultVolumes(spec.volumes)
 }
 
@@ -593,7 +601,10 @@ const services: KindOverrides = {
       spec.ipFamilies ??= ['IPv4']
       spec.ipFamilyPolicy ??= 'SingleStack'
     }
-    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') spec.externalTrafficPolicy ??= 'Cluster'
+    // SetDefaults_Service: externally accessible services (NodePort, LoadBalancer, ClusterIP
+    // with external IPs) route external traffic cluster-wide unless told otherwise.
+    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || (spec.type === 'ClusterIP' && arr(spec.externalIPs).length > 0)) spec.externalTrafficPolicy ??= 'Cluster'
+    if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true
     for (const p of arr(spec.ports)) {
       if (!isPlainObject(p)) continue
       p.protocol ??= 'TCP'
