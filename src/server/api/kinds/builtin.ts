@@ -836,8 +836,23 @@ const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   ...NETWORKING,
   ...CLUSTER_CONFIG,
   'events.k8s.io/v1/events': eventsV1(events),
-  '/v1/podtemplates': { validate: validatePodTemplate },
-  '/v1/endpoints': { validate: validateEndpoints },
+  '/v1/podtemplates': {
+    defaults(o) {
+      // SetDefaults_PodSpec reaches every pod spec, the PodTemplate's too.
+      const template = obj(o.template)
+      template.spec = obj(template.spec)
+      defaultPodSpec(template.spec as Obj)
+      o.template = template
+    },
+    validate: validatePodTemplate,
+  },
+  '/v1/endpoints': {
+    defaults(o) {
+      // SetDefaults_EndpointPort.
+      for (const s of arr(o.subsets)) for (const p of arr(obj(s).ports)) if (isPlainObject(p)) p.protocol ??= 'TCP'
+    },
+    validate: validateEndpoints,
+  },
   '/v1/limitranges': { validate: validateLimitRange },
   '/v1/persistentvolumes': { validate: validatePersistentVolume, validateUpdate: validatePersistentVolumeUpdate },
   '/v1/persistentvolumeclaims': { validate: validatePersistentVolumeClaim, validateUpdate: validatePersistentVolumeClaimUpdate },
