@@ -575,7 +575,9 @@ export class GenericStore {
       meta.creationTimestamp = current.metadata.creationTimestamp
       meta.resourceVersion = current.metadata.resourceVersion
       if (current.metadata.generateName !== undefined && meta.generateName === undefined) meta.generateName = current.metadata.generateName
-      if (options.subresource === undefined) this.strategy.prepareForUpdate(obj, current)
+      // The pod-spec subresources get the kind's defaulting too (the reference defaults every
+      // decoded body): a new ephemeral container its pull and termination message policies.
+      if (options.subresource === undefined || options.subresource === 'ephemeralcontainers' || options.subresource === 'resize') this.strategy.prepareForUpdate(obj, current)
       else if (options.subresource === 'status' || options.subresource === 'approval') this.strategy.prepareForStatusUpdate?.(obj, current)
       if (this.strategy.generation) {
         const gen = typeof current.metadata.generation === 'number' ? current.metadata.generation : 1
