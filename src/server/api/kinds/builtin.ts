@@ -7,14 +7,42 @@
 import { deepEqual } from '../../../core/patch/index.js'
 import { RESOURCES, type ResourceInfo } from '../generated/resources.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
-import { type Strategy, isDNS1123Subdomain } from '../registry/strategy.js'
+import type { Strategy } from '../registry/strategy.js'
+import { anyName, nameIsDNS1035Label, nameIsDNSSubdomain, pathSegmentName } from '../validation/names.js'
 import { validateWorkload } from '../validation/apps.js'
 import { validateCronJob } from '../validation/batch.js'
-import { isDNS1035Label, validatePod, validateSecret, validateService } from '../validation/core.js'
-import { isPathSegmentName, validateRoleBinding } from '../validation/rbac.js'
+import {
+  validateEndpoints,
+  validateEvent,
+  validateEventUpdate,
+  validateLimitRange,
+  validateNode,
+  validateNodeUpdate,
+  validatePersistentVolume,
+  validatePersistentVolumeClaim,
+  validatePersistentVolumeClaimUpdate,
+  validatePersistentVolumeUpdate,
+  validatePod,
+  validatePodEphemeralContainersUpdate,
+  validatePodStatusUpdate,
+  validatePodTemplate,
+  validatePodUpdate,
+  validateReplicationController,
+  validateReplicationControllerStatusUpdate,
+  validateResourceQuota,
+  validateResourceQuotaStatusUpdate,
+  validateResourceQuotaUpdate,
+  validateSecret,
+  validateSecretUpdate,
+  validateService,
+  validateServiceStatusUpdate,
+  validateServiceUpdate,
+} from '../validation/core.js'
+import { validateRoleBinding } from '../validation/rbac.js'
 import { validatePriorityClass } from '../validation/scheduling.js'
 import { type Obj, arr, col, num, obj, str } from './values.js'
 import { AUTOSCALING } from './autoscaling.js'
+import { podQOSClass } from './pod-qos.js'
 import { CERTIFICATES } from './certificates.js'
 import { CLUSTER_CONFIG } from './cluster-config.js'
 import { CORE_PRINTERS } from './core-printers.js'
@@ -95,7 +123,7 @@ export function dataStrategy(info: ResourceInfo, overrides: KindOverrides = {}):
     subresources: [...info.subresources],
     ...(info.categories ? { categories: [...info.categories] } : {}),
     generation: GENERATION_KINDS.has(info.resource),
-    validateName: isDNS1123Subdomain,
+    validateName: nameIsDNSSubdomain,
     prepareForCreate(o) {
       if (statusOwned) delete o.status
     },
@@ -165,12 +193,16 @@ function podCells(o: KubeObject, now: number): unknown[] {
   return [o.metadata.name, `${ready}/${total}`, reason, restarts, age(o, now), str(status.podIP, '<none>') || '<none>', str(spec.nodeName) || '<none>', str(status.nominatedNodeName) || '<none>', '<none>']
 }
 
+/** The pull policy an image gets by default: Always for `latest` (or no tag), else IfNotPresent. */
+function defaultPullPolicy(image: string): string {
+  const tagged = /:[^/]+$/.test(image.split('@')[0]!) && !image.split('@')[0]!.endsWith(':latest')
+  return tagged || image.includes('@') ? 'IfNotPresent' : 'Always'
+}
+
 function defaultContainers(list: unknown): void {
   for (const c of arr(list)) {
     if (!isPlainObject(c)) continue
-    const image = str(c.image)
-    const tagged = /:[^/]+$/.test(image.split('@')[0]!) && !image.split('@')[0]!.endsWith(':latest')
-    c.imagePullPolicy ??= tagged || image.includes('@') ? 'IfNotPresent' : 'Always'
+    c.imagePullPolicy ??= defaultPullPolicy(str(c.image))
     c.terminationMessagePath ??= '/dev/termination-log'
     c.terminationMessagePolicy ??= 'File'
     c.resources ??= {}
@@ -206,6 +238,8 @@ function defaultVolumes(list: unknown): void {
     if (sources.length === 0) v.emptyDir = {}
     for (const source of SOURCES_WITH_MODE) if (isPlainObject(v[source])) (v[source] as Obj).defaultMode ??= 420
     if (isPlainObject(v.hostPath)) v.hostPath.type ??= ''
+    // SetDefaults_ImageVolumeSource: the containers' rule for the reference's tag.
+    if (isPlainObject(v.image)) v.image.pullPolicy ??= defaultPullPolicy(str(v.image.reference))
     for (const item of arr(obj(v.downwardAPI).items)) if (isPlainObject(obj(item).fieldRef)) obj(obj(item).fieldRef).apiVersion ??= 'v1'
   }
 }
@@ -219,6 +253,8 @@ export function defaultPodSpec(spec: Obj): void {
   spec.securityContext ??= {}
   defaultContainers(spec.containers)
   defaultContainers(spec.initContainers)
+  // SetDefaults_EphemeralContainer: the Container defaults.
+  defaultContainers(spec.ephemeralContainers)
   defaultVolumes(spec.volumes)
 }
 
@@ -229,11 +265,21 @@ const pods: KindOverrides = {
     defaultPodSpec(o.spec as Obj)
     // SetDefaults_Pod, not SetDefaults_PodSpec: pod templates of workloads do not get it.
     ;(o.spec as Obj).enableServiceLinks ??= true
+    // SetDefaults_Pod: a limit without a request is also the request.
+    for (const c of [...arr((o.spec as Obj).containers), ...arr((o.spec as Obj).initContainers)]) {
+      if (!isPlainObject(c) || !isPlainObject(c.resources) || !isPlainObject(c.resources.limits)) continue
+      const requests = obj(c.resources.requests)
+      for (const [k, v] of Object.entries(c.resources.limits)) requests[k] ??= v
+      c.resources.requests = requests
+    }
   },
   prepareForCreate(o) {
-    o.status = { phase: 'Pending', qosClass: 'BestEffort' }
+    o.status = { phase: 'Pending', qosClass: podQOSClass(obj(o.spec)) }
   },
   validate: validatePod,
+  validateUpdate: (o, old, subresource) =>
+    subresource === 'ephemeralcontainers' || subresource === 'resize' ? validatePodEphemeralContainersUpdate(o, old) : validatePodUpdate(o, old),
+  validateStatusUpdate: validatePodStatusUpdate,
   selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
   fields: (o) => {
     const spec = obj(o.spec)
@@ -408,6 +454,8 @@ const replicationcontrollers: KindOverrides = {
   prepareForCreate(o) {
     o.status = { replicas: 0 }
   },
+  validate: validateReplicationController,
+  validateStatusUpdate: validateReplicationControllerStatusUpdate,
   ...replicaFields,
   table: replicaTable(),
 }
@@ -551,7 +599,7 @@ function externalIP(o: KubeObject): string {
 }
 
 const services: KindOverrides = {
-  validateName: isDNS1035Label,
+  validateName: nameIsDNS1035Label,
   defaults(o) {
     const spec = obj(o.spec)
     spec.type ??= 'ClusterIP'
@@ -561,7 +609,10 @@ const services: KindOverrides = {
       spec.ipFamilies ??= ['IPv4']
       spec.ipFamilyPolicy ??= 'SingleStack'
     }
-    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') spec.externalTrafficPolicy ??= 'Cluster'
+    // SetDefaults_Service: externally accessible services (NodePort, LoadBalancer, ClusterIP
+    // with external IPs) route external traffic cluster-wide unless told otherwise.
+    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || (spec.type === 'ClusterIP' && arr(spec.externalIPs).length > 0)) spec.externalTrafficPolicy ??= 'Cluster'
+    if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true
     for (const p of arr(spec.ports)) {
       if (!isPlainObject(p)) continue
       p.protocol ??= 'TCP'
@@ -581,6 +632,8 @@ const services: KindOverrides = {
     o.spec = spec
   },
   validate: validateService,
+  validateUpdate: validateServiceUpdate,
+  validateStatusUpdate: validateServiceStatusUpdate,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -606,6 +659,7 @@ const secrets: KindOverrides = {
     o.type ??= 'Opaque'
   },
   validate: validateSecret,
+  validateUpdate: validateSecretUpdate,
   selectableFields: ['type'],
   fields: (o) => ({ type: str(o.type) }),
   table: {
@@ -633,7 +687,9 @@ const serviceaccounts: KindOverrides = {
 }
 
 const events: KindOverrides = {
-  validateName: () => [],
+  validateName: anyName,
+  validate: validateEvent,
+  validateUpdate: validateEventUpdate,
   selectableFields: [
     'involvedObject.kind',
     'involvedObject.namespace',
@@ -695,6 +751,9 @@ const events: KindOverrides = {
 }
 
 const nodes: KindOverrides = {
+  validate: validateNode,
+  validateUpdate: validateNodeUpdate,
+  validateStatusUpdate: validateNodeUpdate,
   selectableFields: ['spec.unschedulable'],
   fields: (o) => ({ 'spec.unschedulable': String(obj(o.spec).unschedulable === true) }),
   table: {
@@ -727,8 +786,8 @@ function bindingTable(): TableColumns {
   }
 }
 
-const rbacRole: KindOverrides = { validateName: isPathSegmentName, table: CREATED_AT }
-const rbacBinding: KindOverrides = { validateName: isPathSegmentName, validate: validateRoleBinding, table: bindingTable() }
+const rbacRole: KindOverrides = { validateName: pathSegmentName, table: CREATED_AT }
+const rbacBinding: KindOverrides = { validateName: pathSegmentName, validate: validateRoleBinding, table: bindingTable() }
 
 // ---- the rest ----
 
@@ -785,6 +844,27 @@ const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   ...NETWORKING,
   ...CLUSTER_CONFIG,
   'events.k8s.io/v1/events': eventsV1(events),
+  '/v1/podtemplates': {
+    defaults(o) {
+      // SetDefaults_PodSpec reaches every pod spec, the PodTemplate's too.
+      const template = obj(o.template)
+      template.spec = obj(template.spec)
+      defaultPodSpec(template.spec as Obj)
+      o.template = template
+    },
+    validate: validatePodTemplate,
+  },
+  '/v1/endpoints': {
+    defaults(o) {
+      // SetDefaults_EndpointPort.
+      for (const s of arr(o.subsets)) for (const p of arr(obj(s).ports)) if (isPlainObject(p)) p.protocol ??= 'TCP'
+    },
+    validate: validateEndpoints,
+  },
+  '/v1/limitranges': { validate: validateLimitRange },
+  '/v1/persistentvolumes': { validate: validatePersistentVolume, validateUpdate: validatePersistentVolumeUpdate },
+  '/v1/persistentvolumeclaims': { validate: validatePersistentVolumeClaim, validateUpdate: validatePersistentVolumeClaimUpdate },
+  '/v1/resourcequotas': { validate: validateResourceQuota, validateUpdate: validateResourceQuotaUpdate, validateStatusUpdate: validateResourceQuotaStatusUpdate },
 }
 
 /**

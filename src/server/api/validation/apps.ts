@@ -7,7 +7,7 @@
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { invalidValue, requiredValue } from '../registry/strategy.js'
 import type { Cause } from '../status-errors.js'
-import { validatePodSpec } from './core.js'
+import { validatePodSpecAtPath } from './core.js'
 import { arr, obj } from './helpers.js'
 
 export function validateWorkload(o: KubeObject): Cause[] {
@@ -23,5 +23,5 @@ export function validateWorkload(o: KubeObject): Cause[] {
   if (!Object.entries(matchLabels).every(([k, v]) => labels[k] === v)) {
     causes.push(invalidValue('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'))
   }
-  return [...causes, ...validatePodSpec(obj(spec.template).spec, 'spec.template.spec')]
+  return [...causes, ...validatePodSpecAtPath(obj(spec.template).spec, 'spec.template.spec')]
 }
