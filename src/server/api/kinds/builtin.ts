@@ -7,11 +7,12 @@
 import { deepEqual } from '../../../core/patch/index.js'
 import { RESOURCES, type ResourceInfo } from '../generated/resources.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
-import { type Strategy, isDNS1123Subdomain } from '../registry/strategy.js'
+import type { Strategy } from '../registry/strategy.js'
+import { nameIsDNS1035Label, nameIsDNSSubdomain, pathSegmentName } from '../validation/names.js'
 import { validateWorkload } from '../validation/apps.js'
 import { validateCronJob } from '../validation/batch.js'
-import { isDNS1035Label, validatePod, validateSecret, validateService } from '../validation/core.js'
-import { isPathSegmentName, validateRoleBinding } from '../validation/rbac.js'
+import { validatePod, validateSecret, validateService } from '../validation/core.js'
+import { validateRoleBinding } from '../validation/rbac.js'
 import { validatePriorityClass } from '../validation/scheduling.js'
 import { type Obj, arr, col, num, obj, str } from './values.js'
 import { AUTOSCALING } from './autoscaling.js'
@@ -95,7 +96,7 @@ export function dataStrategy(info: ResourceInfo, overrides: KindOverrides = {}):
     subresources: [...info.subresources],
     ...(info.categories ? { categories: [...info.categories] } : {}),
     generation: GENERATION_KINDS.has(info.resource),
-    validateName: isDNS1123Subdomain,
+    validateName: nameIsDNSSubdomain,
     prepareForCreate(o) {
       if (statusOwned) delete o.status
     },
@@ -551,7 +552,7 @@ function externalIP(o: KubeObject): string {
 }
 
 const services: KindOverrides = {
-  validateName: isDNS1035Label,
+  validateName: nameIsDNS1035Label,
   defaults(o) {
     const spec = obj(o.spec)
     spec.type ??= 'ClusterIP'
@@ -727,8 +728,8 @@ function bindingTable(): TableColumns {
   }
 }
 
-const rbacRole: KindOverrides = { validateName: isPathSegmentName, table: CREATED_AT }
-const rbacBinding: KindOverrides = { validateName: isPathSegmentName, validate: validateRoleBinding, table: bindingTable() }
+const rbacRole: KindOverrides = { validateName: pathSegmentName, table: CREATED_AT }
+const rbacBinding: KindOverrides = { validateName: pathSegmentName, validate: validateRoleBinding, table: bindingTable() }
 
 // ---- the rest ----
 

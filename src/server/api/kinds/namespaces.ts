@@ -1,7 +1,8 @@
 /** core/v1 Namespace: cluster-scoped, DNS-1123 label names, phase Active, the name label. */
 import { deepEqual } from '../../../core/patch/index.js'
 import type { KubeObject } from '../registry/object.js'
-import { type Strategy, isDNS1123Label } from '../registry/strategy.js'
+import type { Strategy } from '../registry/strategy.js'
+import { nameIsDNSLabel } from '../validation/names.js'
 import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
 
 const IMMORTAL = new Set(['default', 'kube-system', 'kube-public'])
@@ -25,7 +26,7 @@ export const namespaces: Strategy = {
   subresources: ['finalize', 'status'],
   // The reference's strategy keeps no generation for this kind.
   generation: false,
-  validateName: isDNS1123Label,
+  validateName: nameIsDNSLabel,
   prepareForCreate(obj) {
     obj.status = { phase: 'Active' }
     const spec = (obj.spec ?? {}) as Record<string, unknown>

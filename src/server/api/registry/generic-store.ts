@@ -14,7 +14,7 @@ import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLab
 import { CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-errors.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
 import { storageCodecFor } from './storage-codec.js'
-import { type Strategy, validateObjectMeta } from './strategy.js'
+import { type Strategy, validateForCreate, validateForUpdate } from './strategy.js'
 import {
   type DeletionRequest,
   beforeDelete,
@@ -485,9 +485,14 @@ export class GenericStore {
     return errors.invalid(this.strategy.group, this.strategy.kind, name, causes)
   }
 
-  private validate(obj: KubeObject): void {
-    const causes = [...validateObjectMeta(this.strategy, obj), ...this.strategy.validate(obj)]
+  private validateCreate(obj: KubeObject): void {
+    const causes = validateForCreate(this.strategy, obj)
     if (causes.length > 0) throw this.invalid(obj.metadata.name || obj.metadata.generateName || '', causes)
+  }
+
+  private validateUpdate(obj: KubeObject, old: KubeObject, subresource: string | undefined): void {
+    const causes = validateForUpdate(this.strategy, obj, old, subresource)
+    if (causes.length > 0) throw this.invalid(obj.metadata.name ?? '', causes)
   }
 
   /** Creates the object (namespace already set for namespaced kinds); returns it as stored. */
@@ -509,7 +514,7 @@ export class GenericStore {
     delete meta.deletionGracePeriodSeconds
     this.strategy.prepareForCreate(obj)
     options.trackFields?.(obj)
-    this.validate(obj)
+    this.validateCreate(obj)
     const name = meta.name!
     if (this.strategy.namespaced) await this.hooks.checkNamespace?.(meta.namespace!, requestedName)
     await this.hooks.beforeCreate?.(obj)
@@ -583,7 +588,7 @@ export class GenericStore {
       const deletionCauses = guardDeletionFields(obj, current)
       if (deletionCauses.length > 0) throw this.invalid(name, deletionCauses)
       options.trackFields?.(obj, current)
-      this.validate(obj)
+      this.validateUpdate(obj, current, options.subresource)
       if (options.subresource === undefined) await this.hooks.beforeUpdate?.(obj, current)
       if (deepEqual(obj, current)) return current
       const deletes = shouldDeleteDuringUpdate(this.strategy, obj, current)

@@ -9,20 +9,7 @@ import { invalidValue, requiredValue } from '../registry/strategy.js'
 import type { Cause } from '../status-errors.js'
 import { arr, obj, str } from './helpers.js'
 
-const DNS1035_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?'
-const DNS1035_RE = new RegExp(`^${DNS1035_FMT}$`)
-
-/** apimachinery validation.IsDNS1035Label (Service names). */
-export function isDNS1035Label(value: string): string[] {
-  const errs: string[] = []
-  if (value.length > 63) errs.push('must be no more than 63 characters')
-  if (!DNS1035_RE.test(value)) {
-    errs.push(
-      `a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '${DNS1035_FMT}')`,
-    )
-  }
-  return errs
-}
+export { isDNS1035Label } from './strings.js'
 
 /** ValidatePodSpec, as far as built: containers with names and images, privileged containers only with --allow-privileged. */
 export function validatePodSpec(spec: unknown, path: string): Cause[] {

@@ -8,13 +8,6 @@ import { requiredValue } from '../registry/strategy.js'
 import type { Cause } from '../status-errors.js'
 import { obj, str } from './helpers.js'
 
-/** path.ValidatePathSegmentName (RBAC names such as `system:basic-user`). */
-export function isPathSegmentName(value: string): string[] {
-  if (value === '.' || value === '..') return [`may not be '${value}'`]
-  for (const bad of ['/', '%']) if (value.includes(bad)) return [`may not contain '${bad}'`]
-  return []
-}
-
 export function validateRoleBinding(o: KubeObject): Cause[] {
   const ref = obj(o.roleRef)
   const causes: Cause[] = []
