@@ -11,7 +11,7 @@ import { type KubeObject, isPlainObject, nowTimestamp } from '../registry/object
 import type { ScalePaths, Strategy } from '../registry/strategy.js'
 import type { Cause } from '../status-errors.js'
 import { AGE_COLUMN, type ColumnDefinition, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
-import { type ScaleSpec, validateCustomResource } from '../schema/custom-resource.js'
+import { type ScaleSpec, validateCustomResource, validateCustomResourceStatus } from '../schema/custom-resource.js'
 import { validateCRD } from '../validation/apiextensions.js'
 import { CREATED_AT, dataStrategy } from './builtin.js'
 
@@ -217,6 +217,8 @@ export function customResourceStrategy(crd: KubeObject, versionName: string): St
       },
       specChanged: (o, old) => (hasStatus ? !deepEqual(withoutStatus(o), withoutStatus(old)) : !deepEqual(withoutMeta(o), withoutMeta(old))),
       validate: (o): Cause[] => validateCustomResource(schema, o, scaleSpec),
+      validateUpdate: (o, old): Cause[] => validateCustomResource(schema, o, scaleSpec, old),
+      validateStatusUpdate: (o, old): Cause[] => validateCustomResourceStatus(schema, o, scaleSpec, old),
     }),
     customResource: true,
     ...(scalePaths ? { scalePaths } : {}),

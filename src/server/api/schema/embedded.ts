@@ -4,10 +4,11 @@
  * strings, a group/version and a kind of DNS-1035 form (mixed case), and their metadata
  * validated as an object's (names as path segments, `fakename` standing in for no name).
  */
-import { isDNS1123Label } from '../registry/strategy.js'
 import type { Cause } from '../status-errors.js'
-import { isDNS1035Label } from '../validation/core.js'
-import { isPathSegmentName } from '../validation/rbac.js'
+import { Path } from '../validation/field/index.js'
+import { pathSegmentName } from '../validation/names.js'
+import { validateObjectMeta } from '../validation/objectmeta.js'
+import { isDNS1035Label } from '../validation/strings.js'
 import { fieldValue } from './go-value.js'
 
 type Json = Record<string, unknown>
@@ -26,20 +27,11 @@ function groupVersionError(gv: string): string | undefined {
   return `unexpected GroupVersion string: ${gv}`
 }
 
-/** The metadata checks of an embedded object (ValidateObjectMeta with path-segment names). */
-export let validateEmbeddedObjectMeta = (meta: Json, path: string): Cause[] => {
-  const causes: Cause[] = []
-  const name = typeof meta.name === 'string' && meta.name !== '' ? meta.name : 'fakename'
-  for (const msg of isPathSegmentName(name)) causes.push(invalid(`${path}.name`, name, msg))
-  if (typeof meta.namespace === 'string' && meta.namespace !== '') {
-    for (const msg of isDNS1123Label(meta.namespace)) causes.push(invalid(`${path}.namespace`, meta.namespace, msg))
-  }
-  return causes
-}
-
-/** Replaces the metadata checks (the object-metadata validation of the core group, once built). */
-export function setEmbeddedObjectMetaValidator(fn: (meta: Json, path: string) => Cause[]): void {
-  validateEmbeddedObjectMeta = fn
+/** The metadata of an embedded object: ValidateObjectMeta with path-segment names, `fakename` standing in for none. */
+function validateEmbeddedObjectMeta(meta: Json, path: string): Cause[] {
+  const m = typeof meta.name === 'string' && meta.name !== '' ? meta : { ...meta, name: 'fakename' }
+  const namespaced = typeof m.namespace === 'string' && m.namespace !== ''
+  return validateObjectMeta(m, namespaced, pathSegmentName, Path.of(path)).map((e) => e.toCause())
 }
 
 function validateEmbeddedResource(path: string, x: Json): Cause[] {
