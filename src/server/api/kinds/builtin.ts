@@ -8,8 +8,23 @@ import { deepEqual } from '../../../core/patch/index.js'
 import { RESOURCES, type ResourceInfo } from '../generated/resources.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import type { Strategy } from '../registry/strategy.js'
-import { nameIsDNS1035Label, nameIsDNSSubdomain, pathSegmentName } from '../validation/names.js'
-import { validateWorkload } from '../validation/apps.js'
+import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, pathSegmentName } from '../validation/names.js'
+import {
+  validateControllerRevision,
+  validateControllerRevisionUpdate,
+  validateDaemonSet,
+  validateDaemonSetStatusUpdate,
+  validateDaemonSetUpdate,
+  validateDeployment,
+  validateDeploymentStatusUpdate,
+  validateDeploymentUpdate,
+  validateReplicaSet,
+  validateReplicaSetStatusUpdate,
+  validateReplicaSetUpdate,
+  validateStatefulSet,
+  validateStatefulSetStatusUpdate,
+  validateStatefulSetUpdate,
+} from '../validation/apps.js'
 import { validateCronJob } from '../validation/batch.js'
 import { validatePod, validateSecret, validateService } from '../validation/core.js'
 import { validateRoleBinding } from '../validation/rbac.js'
@@ -309,7 +324,9 @@ const deployments: KindOverrides = {
   prepareForCreate(o) {
     o.status = {}
   },
-  validate: validateWorkload,
+  validate: validateDeployment,
+  validateUpdate: validateDeploymentUpdate,
+  validateStatusUpdate: validateDeploymentStatusUpdate,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -385,7 +402,9 @@ const replicasets: KindOverrides = {
   prepareForCreate(o) {
     o.status = { replicas: 0 }
   },
-  validate: validateWorkload,
+  validate: validateReplicaSet,
+  validateUpdate: validateReplicaSetUpdate,
+  validateStatusUpdate: validateReplicaSetStatusUpdate,
   ...replicaFields,
   table: replicaTable(),
 }
@@ -414,6 +433,8 @@ const replicationcontrollers: KindOverrides = {
 }
 
 const statefulsets: KindOverrides = {
+  // ValidateStatefulSetName: a DNS label (pods are named after it).
+  validateName: nameIsDNSLabel,
   defaults(o) {
     const spec = obj(o.spec)
     spec.replicas ??= 1
@@ -426,7 +447,9 @@ const statefulsets: KindOverrides = {
   prepareForCreate(o) {
     o.status = { replicas: 0, availableReplicas: 0 }
   },
-  validate: validateWorkload,
+  validate: validateStatefulSet,
+  validateUpdate: validateStatefulSetUpdate,
+  validateStatusUpdate: validateStatefulSetStatusUpdate,
   table: {
     definitions: [NAME_COLUMN, col('Ready', 'Number of the pod with ready state'), AGE_COLUMN],
     cells: (o, now) => [o.metadata.name, `${num(obj(o.status).readyReplicas)}/${typeof obj(o.spec).replicas === 'number' ? obj(o.spec).replicas : 1}`, age(o, now)],
@@ -444,7 +467,9 @@ const daemonsets: KindOverrides = {
   prepareForCreate(o) {
     o.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }
   },
-  validate: validateWorkload,
+  validate: validateDaemonSet,
+  validateUpdate: validateDaemonSetUpdate,
+  validateStatusUpdate: validateDaemonSetStatusUpdate,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -771,6 +796,7 @@ const OVERRIDES: Record<string, KindOverrides> = {
   clusterrolebindings: rbacBinding,
   priorityclasses,
   leases,
+  controllerrevisions: { validate: validateControllerRevision, validateUpdate: validateControllerRevisionUpdate },
 }
 
 /** Subresources served by handlers of their own rather than the generic store (ApiDeps.virtualHandlers). */
