@@ -25,7 +25,7 @@ import {
   validateStatefulSetStatusUpdate,
   validateStatefulSetUpdate,
 } from '../validation/apps.js'
-import { validateCronJob } from '../validation/batch.js'
+import { generateJobSelector, validateCronJob, validateCronJobUpdate, validateJob, validateJobStatusUpdate, validateJobUpdate } from '../validation/batch.js'
 import { validatePod, validateSecret, validateService } from '../validation/core.js'
 import { validateRoleBinding } from '../validation/rbac.js'
 import { validatePriorityClass } from '../validation/scheduling.js'
@@ -492,21 +492,24 @@ const daemonsets: KindOverrides = {
 const jobs: KindOverrides = {
   defaults(o) {
     const spec = obj(o.spec)
+    // SetDefaults_Job: both counts 1 when neither is set; parallelism 1 when unset.
+    if ((spec.completions === undefined || spec.completions === null) && (spec.parallelism === undefined || spec.parallelism === null)) spec.completions = 1
     spec.parallelism ??= 1
-    spec.completions ??= 1
     spec.backoffLimit ??= 6
     spec.completionMode ??= 'NonIndexed'
     spec.suspend ??= false
-    if (isPlainObject(spec.template)) {
-      defaultTemplate(spec)
-      const podSpec = obj(obj(spec.template).spec)
-      if (podSpec.restartPolicy === 'Always') podSpec.restartPolicy = 'Never'
-    }
+    // SetDefaults_PodSpec gives the template restartPolicy Always, which a Job refuses: the
+    // reference's validation asks for OnFailure or Never.
+    if (isPlainObject(spec.template)) defaultTemplate(spec)
     o.spec = spec
   },
   prepareForCreate(o) {
+    generateJobSelector(o)
     o.status = {}
   },
+  validate: validateJob,
+  validateUpdate: validateJobUpdate,
+  validateStatusUpdate: validateJobStatusUpdate,
   selectableFields: ['status.successful'],
   fields: (o) => ({ 'status.successful': String(num(obj(o.status).succeeded)) }),
   table: {
@@ -532,6 +535,7 @@ const cronjobs: KindOverrides = {
     o.status = {}
   },
   validate: validateCronJob,
+  validateUpdate: validateCronJobUpdate,
   table: {
     definitions: [
       NAME_COLUMN,

@@ -9,9 +9,9 @@ import type { KubeObject } from '../registry/object.js'
 import { type CauseLike, Path, Rendered, forbidden, goJSON, invalid, notSupported, required } from './field/index.js'
 import { obj, str } from './helpers.js'
 import { labelSelectorJSON, selectorEmpty, selectorMatches, selectorParseFails } from './label-selector.js'
-import { validateLabelSelector, validateLabels } from './meta-v1.js'
-import { validateAnnotations, validateImmutableField, validateNonnegativeField } from './objectmeta.js'
-import { validatePodSpec } from './core.js'
+import { validateLabelSelector } from './meta-v1.js'
+import { validateImmutableField, validateNonnegativeField } from './objectmeta.js'
+import { validatePodTemplateSpec } from './pod-template.js'
 import { isValidPercent } from './strings.js'
 
 type Obj = Record<string, unknown>
@@ -27,16 +27,6 @@ function int(v: unknown): number {
 
 function nonnegative(v: unknown, p: Path): ErrorList {
   return validateNonnegativeField(int(v), p)
-}
-
-/** A pod template as ValidatePodTemplateSpec checks it: labels, annotations, the pod spec. */
-function validatePodTemplateSpec(template: Obj, fldPath: Path): ErrorList {
-  const meta = obj(template.metadata)
-  return [
-    ...validateLabels(meta.labels, fldPath.child('labels')),
-    ...validateAnnotations(meta.annotations, fldPath.child('annotations')),
-    ...validatePodSpec(template.spec, fldPath.child('spec').toString()),
-  ]
 }
 
 /** The selector rules every workload shares (strict label values, LabelSelectorAsSelector). */

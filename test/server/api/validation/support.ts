@@ -19,7 +19,8 @@ export function strategyOf(group: string, resource: string): Strategy {
 
 function withMeta(strategy: Strategy, o: Json): KubeObject {
   const copy = structuredClone(o) as KubeObject
-  copy.metadata = { name: 'x', ...(strategy.namespaced ? { namespace: 'default' } : {}), ...(copy.metadata ?? {}) }
+  // The generic store gives every new object its uid before preparing it.
+  copy.metadata = { name: 'x', uid: 'UID', ...(strategy.namespaced ? { namespace: 'default' } : {}), ...(copy.metadata ?? {}) }
   return copy
 }
 
