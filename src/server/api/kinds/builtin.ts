@@ -27,8 +27,18 @@ import {
 } from '../validation/apps.js'
 import { generateJobSelector, validateCronJob, validateCronJobUpdate, validateJob, validateJobStatusUpdate, validateJobUpdate } from '../validation/batch.js'
 import { validatePod, validateSecret, validateService } from '../validation/core.js'
-import { validateRoleBinding } from '../validation/rbac.js'
-import { validatePriorityClass } from '../validation/scheduling.js'
+import {
+  defaultBinding,
+  validateClusterRole,
+  validateClusterRoleBinding,
+  validateClusterRoleBindingUpdate,
+  validateRole,
+  validateRoleBinding,
+  validateRoleBindingUpdate,
+} from '../validation/rbac.js'
+import { validatePriorityClass, validatePriorityClassUpdate } from '../validation/scheduling.js'
+import { validatePodDisruptionBudget, validatePodDisruptionBudgetStatusUpdate } from '../validation/policy.js'
+import { validateLease } from '../validation/coordination.js'
 import { type Obj, arr, col, num, obj, str } from './values.js'
 import { AUTOSCALING } from './autoscaling.js'
 import { CERTIFICATES } from './certificates.js'
@@ -757,8 +767,16 @@ function bindingTable(): TableColumns {
   }
 }
 
-const rbacRole: KindOverrides = { validateName: pathSegmentName, table: CREATED_AT }
-const rbacBinding: KindOverrides = { validateName: pathSegmentName, validate: validateRoleBinding, table: bindingTable() }
+const rbacRole: KindOverrides = { validateName: pathSegmentName, validate: validateRole, table: CREATED_AT }
+const rbacClusterRole: KindOverrides = { validateName: pathSegmentName, validate: validateClusterRole, table: CREATED_AT }
+const rbacBinding: KindOverrides = { validateName: pathSegmentName, defaults: defaultBinding, validate: validateRoleBinding, validateUpdate: validateRoleBindingUpdate, table: bindingTable() }
+const rbacClusterBinding: KindOverrides = {
+  validateName: pathSegmentName,
+  defaults: defaultBinding,
+  validate: validateClusterRoleBinding,
+  validateUpdate: validateClusterRoleBindingUpdate,
+  table: bindingTable(),
+}
 
 // ---- the rest ----
 
@@ -767,6 +785,7 @@ const priorityclasses: KindOverrides = {
     o.preemptionPolicy ??= 'PreemptLowerPriority'
   },
   validate: validatePriorityClass,
+  validateUpdate: validatePriorityClassUpdate,
   table: {
     definitions: [NAME_COLUMN, col('Value', 'The value of this priority class.', 0, 'integer'), col('Global-Default', 'globalDefault specifies whether this PriorityClass should be considered as the default priority.', 0, 'boolean'), AGE_COLUMN, col('PreemptionPolicy', 'PreemptionPolicy is the Policy for preempting pods with lower priority.')],
     cells: (o, now) => [o.metadata.name, num(o.value), o.globalDefault === true, age(o, now), str(o.preemptionPolicy)],
@@ -774,6 +793,7 @@ const priorityclasses: KindOverrides = {
 }
 
 const leases: KindOverrides = {
+  validate: validateLease,
   table: {
     definitions: [NAME_COLUMN, col('Holder', 'The holder of the lease'), AGE_COLUMN],
     cells: (o, now) => [o.metadata.name, str(obj(o.spec).holderIdentity), age(o, now)],
@@ -795,9 +815,10 @@ const OVERRIDES: Record<string, KindOverrides> = {
   jobs,
   cronjobs,
   roles: rbacRole,
-  clusterroles: rbacRole,
+  clusterroles: rbacClusterRole,
   rolebindings: rbacBinding,
-  clusterrolebindings: rbacBinding,
+  clusterrolebindings: rbacClusterBinding,
+  poddisruptionbudgets: { validate: validatePodDisruptionBudget, validateStatusUpdate: validatePodDisruptionBudgetStatusUpdate },
   priorityclasses,
   leases,
   controllerrevisions: { validate: validateControllerRevision, validateUpdate: validateControllerRevisionUpdate },

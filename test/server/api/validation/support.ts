@@ -52,3 +52,27 @@ export function updateErrors(strategy: Strategy, old: Json, update: (o: Json) =>
 export function aggregate(strategy: Strategy, o: Json): string {
   return aggregateMessage(validateForCreate(strategy, created(strategy, o)))
 }
+
+export type Case = [string, (o: Json) => void, string[]]
+
+/**
+ * One kind's table: the valid object is accepted and left as its defaults make it (created
+ * twice, the same), and each case's mutation gives exactly the expected errors, in order.
+ */
+export function kindTable(strategy: Strategy, base: () => Json, cases: Case[], check: (name: string, fn: () => void) => void): void {
+  check('accepts the valid object unchanged (apart from the defaults)', () => {
+    const errs = createErrors(strategy, base())
+    if (errs.length > 0) throw new Error(`unexpected errors: ${errs.join('; ')}`)
+    const once = created(strategy, base())
+    const twice = created(strategy, structuredClone(once) as Json)
+    if (JSON.stringify(twice) !== JSON.stringify(once)) throw new Error('defaulting is not idempotent')
+  })
+  for (const [name, mutate, expected] of cases) {
+    check(name, () => {
+      const o = base()
+      mutate(o)
+      const got = createErrors(strategy, o)
+      if (JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`expected\n  ${expected.join('\n  ')}\ngot\n  ${got.join('\n  ')}`)
+    })
+  }
+}
