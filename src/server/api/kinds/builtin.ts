@@ -8,7 +8,7 @@ import { deepEqual } from '../../../core/patch/index.js'
 import { RESOURCES, type ResourceInfo } from '../generated/resources.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import type { Strategy } from '../registry/strategy.js'
-import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, pathSegmentName } from '../validation/names.js'
+import { anyName, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, pathSegmentName } from '../validation/names.js'
 import {
   validateControllerRevision,
   validateControllerRevisionUpdate,
@@ -26,7 +26,33 @@ import {
   validateStatefulSetUpdate,
 } from '../validation/apps.js'
 import { generateJobSelector, validateCronJob, validateCronJobUpdate, validateJob, validateJobStatusUpdate, validateJobUpdate } from '../validation/batch.js'
-import { validatePod, validateSecret, validateService } from '../validation/core.js'
+import {
+  validateEndpoints,
+  validateEvent,
+  validateEventUpdate,
+  validateLimitRange,
+  validateNode,
+  validateNodeUpdate,
+  validatePersistentVolume,
+  validatePersistentVolumeClaim,
+  validatePersistentVolumeClaimUpdate,
+  validatePersistentVolumeUpdate,
+  validatePod,
+  validatePodEphemeralContainersUpdate,
+  validatePodStatusUpdate,
+  validatePodTemplate,
+  validatePodUpdate,
+  validateReplicationController,
+  validateReplicationControllerStatusUpdate,
+  validateResourceQuota,
+  validateResourceQuotaStatusUpdate,
+  validateResourceQuotaUpdate,
+  validateSecret,
+  validateSecretUpdate,
+  validateService,
+  validateServiceStatusUpdate,
+  validateServiceUpdate,
+} from '../validation/core.js'
 import {
   defaultBinding,
   validateClusterRole,
@@ -191,12 +217,16 @@ function podCells(o: KubeObject, now: number): unknown[] {
   return [o.metadata.name, `${ready}/${total}`, reason, restarts, age(o, now), str(status.podIP, '<none>') || '<none>', str(spec.nodeName) || '<none>', str(status.nominatedNodeName) || '<none>', '<none>']
 }
 
+/** The pull policy an image gets by default: Always for `latest` (or no tag), else IfNotPresent. */
+function defaultPullPolicy(image: string): string {
+  const tagged = /:[^/]+$/.test(image.split('@')[0]!) && !image.split('@')[0]!.endsWith(':latest')
+  return tagged || image.includes('@') ? 'IfNotPresent' : 'Always'
+}
+
 function defaultContainers(list: unknown): void {
   for (const c of arr(list)) {
     if (!isPlainObject(c)) continue
-    const image = str(c.image)
-    const tagged = /:[^/]+$/.test(image.split('@')[0]!) && !image.split('@')[0]!.endsWith(':latest')
-    c.imagePullPolicy ??= tagged || image.includes('@') ? 'IfNotPresent' : 'Always'
+    c.imagePullPolicy ??= defaultPullPolicy(str(c.image))
     c.terminationMessagePath ??= '/dev/termination-log'
     c.terminationMessagePolicy ??= 'File'
     c.resources ??= {}
@@ -232,6 +262,8 @@ function defaultVolumes(list: unknown): void {
     if (sources.length === 0) v.emptyDir = {}
     for (const source of SOURCES_WITH_MODE) if (isPlainObject(v[source])) (v[source] as Obj).defaultMode ??= 420
     if (isPlainObject(v.hostPath)) v.hostPath.type ??= ''
+    // SetDefaults_ImageVolumeSource: the containers' rule for the reference's tag.
+    if (isPlainObject(v.image)) v.image.pullPolicy ??= defaultPullPolicy(str(v.image.reference))
     for (const item of arr(obj(v.downwardAPI).items)) if (isPlainObject(obj(item).fieldRef)) obj(obj(item).fieldRef).apiVersion ??= 'v1'
   }
 }
@@ -245,6 +277,8 @@ export function defaultPodSpec(spec: Obj): void {
   spec.securityContext ??= {}
   defaultContainers(spec.containers)
   defaultContainers(spec.initContainers)
+  // SetDefaults_EphemeralContainer: the Container defaults.
+  defaultContainers(spec.ephemeralContainers)
   defaultVolumes(spec.volumes)
 }
 
@@ -260,6 +294,9 @@ const pods: KindOverrides = {
     o.status = { phase: 'Pending', qosClass: 'BestEffort' }
   },
   validate: validatePod,
+  validateUpdate: (o, old, subresource) =>
+    subresource === 'ephemeralcontainers' || subresource === 'resize' ? validatePodEphemeralContainersUpdate(o, old) : validatePodUpdate(o, old),
+  validateStatusUpdate: validatePodStatusUpdate,
   selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
   fields: (o) => {
     const spec = obj(o.spec)
@@ -438,6 +475,8 @@ const replicationcontrollers: KindOverrides = {
   prepareForCreate(o) {
     o.status = { replicas: 0 }
   },
+  validate: validateReplicationController,
+  validateStatusUpdate: validateReplicationControllerStatusUpdate,
   ...replicaFields,
   table: replicaTable(),
 }
@@ -539,6 +578,12 @@ const cronjobs: KindOverrides = {
     spec.suspend ??= false
     spec.successfulJobsHistoryLimit ??= 3
     spec.failedJobsHistoryLimit ??= 1
+    // SetObjectDefaults_CronJob: the job template's pod spec gets the pod defaults.
+    if (isPlainObject(spec.jobTemplate)) {
+      const jobSpec = obj(spec.jobTemplate.spec)
+      if (isPlainObject(jobSpec.template)) defaultTemplate(jobSpec)
+      spec.jobTemplate.spec = jobSpec
+    }
     o.spec = spec
   },
   prepareForCreate(o) {
@@ -601,7 +646,10 @@ const services: KindOverrides = {
       spec.ipFamilies ??= ['IPv4']
       spec.ipFamilyPolicy ??= 'SingleStack'
     }
-    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') spec.externalTrafficPolicy ??= 'Cluster'
+    // SetDefaults_Service: externally accessible services (NodePort, LoadBalancer, ClusterIP
+    // with external IPs) route external traffic cluster-wide unless told otherwise.
+    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || (spec.type === 'ClusterIP' && arr(spec.externalIPs).length > 0)) spec.externalTrafficPolicy ??= 'Cluster'
+    if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true
     for (const p of arr(spec.ports)) {
       if (!isPlainObject(p)) continue
       p.protocol ??= 'TCP'
@@ -621,6 +669,8 @@ const services: KindOverrides = {
     o.spec = spec
   },
   validate: validateService,
+  validateUpdate: validateServiceUpdate,
+  validateStatusUpdate: validateServiceStatusUpdate,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -646,6 +696,7 @@ const secrets: KindOverrides = {
     o.type ??= 'Opaque'
   },
   validate: validateSecret,
+  validateUpdate: validateSecretUpdate,
   selectableFields: ['type'],
   fields: (o) => ({ type: str(o.type) }),
   table: {
@@ -673,7 +724,9 @@ const serviceaccounts: KindOverrides = {
 }
 
 const events: KindOverrides = {
-  validateName: () => [],
+  validateName: anyName,
+  validate: validateEvent,
+  validateUpdate: validateEventUpdate,
   selectableFields: [
     'involvedObject.kind',
     'involvedObject.namespace',
@@ -735,6 +788,9 @@ const events: KindOverrides = {
 }
 
 const nodes: KindOverrides = {
+  validate: validateNode,
+  validateUpdate: validateNodeUpdate,
+  validateStatusUpdate: validateNodeUpdate,
   selectableFields: ['spec.unschedulable'],
   fields: (o) => ({ 'spec.unschedulable': String(obj(o.spec).unschedulable === true) }),
   table: {
@@ -837,6 +893,27 @@ const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   ...NETWORKING,
   ...CLUSTER_CONFIG,
   'events.k8s.io/v1/events': eventsV1(events),
+  '/v1/podtemplates': {
+    defaults(o) {
+      // SetDefaults_PodSpec reaches every pod spec, the PodTemplate's too.
+      const template = obj(o.template)
+      template.spec = obj(template.spec)
+      defaultPodSpec(template.spec as Obj)
+      o.template = template
+    },
+    validate: validatePodTemplate,
+  },
+  '/v1/endpoints': {
+    defaults(o) {
+      // SetDefaults_EndpointPort.
+      for (const s of arr(o.subsets)) for (const p of arr(obj(s).ports)) if (isPlainObject(p)) p.protocol ??= 'TCP'
+    },
+    validate: validateEndpoints,
+  },
+  '/v1/limitranges': { validate: validateLimitRange },
+  '/v1/persistentvolumes': { validate: validatePersistentVolume, validateUpdate: validatePersistentVolumeUpdate },
+  '/v1/persistentvolumeclaims': { validate: validatePersistentVolumeClaim, validateUpdate: validatePersistentVolumeClaimUpdate },
+  '/v1/resourcequotas': { validate: validateResourceQuota, validateUpdate: validateResourceQuotaUpdate, validateStatusUpdate: validateResourceQuotaStatusUpdate },
 }
 
 function overridesOf(info: ResourceInfo): KindOverrides {

@@ -3,7 +3,7 @@ import { deepEqual } from '../../../core/patch/index.js'
 import { isPlainObject, type KubeObject } from '../registry/object.js'
 import type { Strategy } from '../registry/strategy.js'
 import { nameIsDNSSubdomain } from '../validation/names.js'
-import { validateConfigMap } from '../validation/core.js'
+import { validateConfigMap, validateConfigMapUpdate } from '../validation/core.js'
 import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
 
 function dataCount(obj: KubeObject): number {
@@ -26,6 +26,7 @@ export const configmaps: Strategy = {
   prepareForCreate: () => {},
   prepareForUpdate: () => {},
   validate: validateConfigMap,
+  validateUpdate: validateConfigMapUpdate,
   specChanged: (obj, old) => !deepEqual(obj.data, old.data) || !deepEqual(obj.binaryData, old.binaryData) || !deepEqual(obj.immutable, old.immutable),
   selectableFields: ['metadata.name', 'metadata.namespace'],
   fields: (obj) => ({ 'metadata.name': obj.metadata.name ?? '', 'metadata.namespace': obj.metadata.namespace ?? '' }),

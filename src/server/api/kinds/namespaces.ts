@@ -3,6 +3,7 @@ import { deepEqual } from '../../../core/patch/index.js'
 import type { KubeObject } from '../registry/object.js'
 import type { Strategy } from '../registry/strategy.js'
 import { nameIsDNSLabel } from '../validation/names.js'
+import { validateNamespace, validateNamespaceFinalizeUpdate, validateNamespaceStatusUpdate } from '../validation/core.js'
 import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
 
 const IMMORTAL = new Set(['default', 'kube-system', 'kube-public'])
@@ -42,7 +43,10 @@ export const namespaces: Strategy = {
     else obj.status = old.status
     setNameLabel(obj)
   },
-  validate: () => [],
+  validate: validateNamespace,
+  // Updates keep the stored spec (see prepareForUpdate); finalize writes it, with these rules.
+  validateUpdate: validateNamespaceFinalizeUpdate,
+  validateStatusUpdate: validateNamespaceStatusUpdate,
   specChanged: (obj, old) => !deepEqual(obj.spec, old.spec),
   selectableFields: ['metadata.name', 'status.phase'],
   fields: (obj) => ({

@@ -8,7 +8,8 @@ import type { Cause } from '../status-errors.js'
 import { invalid, renderBadValue, required } from '../validation/field/errors.js'
 import { goQuote } from '../validation/field/go-format.js'
 import { type NameValidator, pathSegmentName } from '../validation/names.js'
-import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/objectmeta.js'
+import { validateKubeFinalizerNames, validateObjectMeta, validateObjectMetaUpdate } from '../validation/objectmeta.js'
+import { Path } from '../validation/field/path.js'
 import type { TableColumns } from '../table.js'
 import type { KubeObject } from './object.js'
 import type { UserInfo } from '../../http/types.js'
@@ -40,11 +41,11 @@ export interface Strategy {
    */
   validate(obj: KubeObject): Cause[]
   /**
-   * Field errors of an update (the reference's ValidateUpdate: immutable fields, allowed
-   * transitions, and the new object's own validation). Absent: ValidateObjectMetaUpdate and
-   * `validate`.
+   * Field errors of an update beyond metadata (the reference's ValidateUpdate: immutable
+   * fields, allowed transitions, the new object's own validation); the store checks
+   * ValidateObjectMetaUpdate first. Absent: `validate`.
    */
-  validateUpdate?(obj: KubeObject, old: KubeObject): Cause[]
+  validateUpdate?(obj: KubeObject, old: KubeObject, subresource?: string): Cause[]
   /** Field errors of a write through the status subresource (absent: metadata rules only). */
   validateStatusUpdate?(obj: KubeObject, old: KubeObject): Cause[]
   /** Whether the change is one that bumps metadata.generation. */
@@ -127,7 +128,7 @@ export function requiredValue(field: string, detail: string): Cause {
  * generic metadata check with path-segment names (rest.BeforeCreate).
  */
 export function validateForCreate(strategy: Strategy, obj: KubeObject): Cause[] {
-  const errs: Cause[] = [...validateObjectMeta(obj.metadata, strategy.namespaced, strategy.validateName), ...strategy.validate(obj)]
+  const errs: Cause[] = [...validateObjectMeta(obj.metadata, strategy.namespaced, strategy.validateName), ...kubeFinalizers(strategy, obj), ...strategy.validate(obj)]
   if (errs.length > 0) return errs
   return validateObjectMeta(obj.metadata, strategy.namespaced, pathSegmentName)
 }
@@ -141,10 +142,14 @@ export function validateForUpdate(strategy: Strategy, obj: KubeObject, old: Kube
   const errs: Cause[] = [...validateObjectMeta(obj.metadata, strategy.namespaced, pathSegmentName), ...validateObjectMetaUpdate(obj.metadata, old.metadata)]
   if (subresource === 'status' || subresource === 'approval') {
     errs.push(...(strategy.validateStatusUpdate ? strategy.validateStatusUpdate(obj, old) : validateObjectMetaUpdate(obj.metadata, old.metadata)))
-  } else if (strategy.validateUpdate) {
-    errs.push(...strategy.validateUpdate(obj, old))
   } else {
-    errs.push(...validateObjectMetaUpdate(obj.metadata, old.metadata), ...strategy.validate(obj))
+    errs.push(...validateObjectMetaUpdate(obj.metadata, old.metadata), ...kubeFinalizers(strategy, obj))
+    errs.push(...(strategy.validateUpdate ? strategy.validateUpdate(obj, old, subresource) : strategy.validate(obj)))
   }
   return errs
+}
+
+/** The core group's ValidateObjectMeta (used by every built-in kind) also checks finalizer names. */
+function kubeFinalizers(strategy: Strategy, obj: KubeObject): Cause[] {
+  return strategy.customResource ? [] : validateKubeFinalizerNames(obj.metadata.finalizers, Path.of('metadata', 'finalizers'))
 }

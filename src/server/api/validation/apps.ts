@@ -11,7 +11,7 @@ import { obj, str } from './helpers.js'
 import { labelSelectorJSON, selectorEmpty, selectorMatches, selectorParseFails } from './label-selector.js'
 import { validateLabelSelector } from './meta-v1.js'
 import { validateImmutableField, validateNonnegativeField } from './objectmeta.js'
-import { validatePodTemplateSpec } from './pod-template.js'
+import { validatePodTemplateSpec } from './core.js'
 import { isValidPercent } from './strings.js'
 
 type Obj = Record<string, unknown>

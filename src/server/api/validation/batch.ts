@@ -11,7 +11,7 @@ import { arr, obj, str } from './helpers.js'
 import { labelSelectorJSON, selectorMatches, selectorParseFails } from './label-selector.js'
 import { validateLabelSelector } from './meta-v1.js'
 import { validateImmutableField, validateNonnegativeField } from './objectmeta.js'
-import { validatePodTemplateSpec } from './pod-template.js'
+import { validatePodTemplateSpec } from './core.js'
 import { isDNS1123Label, isQualifiedName } from './strings.js'
 import { loadLocationError, parseStandardError } from './cron.js'
 

@@ -164,3 +164,17 @@ export function validateObjectMetaUpdate(newMeta: unknown, oldMeta: unknown, fld
   errs.push(...validateManagedFields(n.managedFields, fldPath.child('managedFields')))
   return errs
 }
+
+const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion'])
+
+/** The core group's validateKubeFinalizerName: a name without a domain must be a standard one. */
+export function validateKubeFinalizerNames(finalizers: unknown, fldPath: Path): ErrorList {
+  const errs: ErrorList = []
+  arr(finalizers).forEach((f, i) => {
+    const name = str(f)
+    if (!name.includes('/') && !STANDARD_FINALIZERS.has(name)) {
+      errs.push(invalid(fldPath.index(i), name, 'name is neither a standard finalizer name nor is it fully qualified'))
+    }
+  })
+  return errs
+}

@@ -5,7 +5,7 @@
  * the selector rule of `pkg/registry/apps/deployment/strategy.go` (ValidateImmutableField).
  */
 import assert from 'node:assert/strict'
-import { type Json, createErrors, created, strategyOf, updateErrors } from './support.js'
+import { type Json, createErrors, created, strategyOf, updateErrors } from './groups-support.js'
 
 const NEGATIVE = 'must be greater than or equal to 0'
 const PERCENT = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"

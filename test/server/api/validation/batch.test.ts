@@ -4,7 +4,7 @@
  * (`parser.go`), with apimachinery's field error bodies.
  */
 import assert from 'node:assert/strict'
-import { type Json, createErrors, created, strategyOf, updateErrors } from './support.js'
+import { type Json, createErrors, created, strategyOf, updateErrors } from './groups-support.js'
 
 const NEGATIVE = 'must be greater than or equal to 0'
 const podSpec = (extra: Json = {}): Json => ({ restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }], ...extra })
@@ -41,7 +41,11 @@ describe('validation/batch: Job', () => {
       (o) => delete o.spec.template.spec.restartPolicy,
       ['spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"'],
     ],
-    ['an unknown restartPolicy', (o) => (o.spec.template.spec.restartPolicy = 'Sometimes'), ['spec.template.spec.restartPolicy: Unsupported value: "Sometimes": supported values: "OnFailure", "Never"']],
+    [
+      'an unknown restartPolicy: the pod spec rule, then the job rule',
+      (o) => (o.spec.template.spec.restartPolicy = 'Sometimes'),
+      ['spec.template.spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"', 'spec.template.spec.restartPolicy: Unsupported value: "Sometimes": supported values: "OnFailure", "Never"'],
+    ],
     [
       'a pod failure policy with OnFailure',
       (o) => {

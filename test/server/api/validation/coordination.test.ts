@@ -2,7 +2,7 @@
  * coordination.k8s.io validation, table-driven. Expected texts are the reference's
  * `pkg/apis/coordination/validation/validation.go`.
  */
-import { type Json, kindTable, strategyOf } from './support.js'
+import { type Json, kindTable, strategyOf } from './groups-support.js'
 
 const lease = (): Json => ({ spec: { holderIdentity: 'a', leaseDurationSeconds: 15, leaseTransitions: 0 } })
 

@@ -4,7 +4,7 @@
  * and IsNotMoreThan100Percent, and ValidateLabelSelector.
  */
 import assert from 'node:assert/strict'
-import { type Json, kindTable, strategyOf, updateErrors } from './support.js'
+import { type Json, kindTable, strategyOf, updateErrors } from './groups-support.js'
 
 const strategy = strategyOf('policy', 'poddisruptionbudgets')
 const pdb = (): Json => ({ spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } })

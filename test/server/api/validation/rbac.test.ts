@@ -4,7 +4,7 @@
  * ValidateRoleBindingSubject, the roleRef rules) and apimachinery's path segment names.
  */
 import assert from 'node:assert/strict'
-import { type Json, kindTable, strategyOf, updateErrors } from './support.js'
+import { type Json, kindTable, strategyOf, updateErrors } from './groups-support.js'
 
 const G = 'rbac.authorization.k8s.io'
 const rule = (extra: Json = {}): Json => ({ apiGroups: [''], resources: ['pods'], verbs: ['get'], ...extra })

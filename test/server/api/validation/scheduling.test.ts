@@ -4,7 +4,7 @@
  * (IsKnownSystemPriorityClass) and core validation's ValidatePreemptionPolicy.
  */
 import assert from 'node:assert/strict'
-import { type Json, kindTable, strategyOf, updateErrors } from './support.js'
+import { type Json, kindTable, strategyOf, updateErrors } from './groups-support.js'
 
 const strategy = strategyOf('scheduling.k8s.io', 'priorityclasses')
 const pc = (): Json => ({ metadata: { name: 'high' }, value: 1000, description: 'x' })
