@@ -121,6 +121,8 @@ function objectFor(key: string, kind: string, apiVersion: string, name: string):
     'apps/v1/replicasets': { spec: { selector, template } },
     'apps/v1/statefulsets': { spec: { selector, template, serviceName: name } },
     'apps/v1/daemonsets': { spec: { selector, template } },
+    // ValidateEvent: the involved object is in the event's namespace (crud).
+    '/v1/events': { involvedObject: { kind: 'Pod', name: 'p', namespace: 'crud' } },
     // ValidateControllerRevision: data is mandatory.
     'apps/v1/controllerrevisions': { data: {}, revision: 1 },
     'batch/v1/jobs': { spec: { template: { spec: { ...template.spec, restartPolicy: 'Never' } } } },
