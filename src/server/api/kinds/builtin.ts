@@ -67,6 +67,7 @@ import { validatePodDisruptionBudget, validatePodDisruptionBudgetStatusUpdate } 
 import { validateLease } from '../validation/coordination.js'
 import { type Obj, arr, col, num, obj, str } from './values.js'
 import { AUTOSCALING } from './autoscaling.js'
+import { podQOSClass } from './pod-qos.js'
 import { CERTIFICATES } from './certificates.js'
 import { CLUSTER_CONFIG } from './cluster-config.js'
 import { CORE_PRINTERS } from './core-printers.js'
@@ -289,9 +290,16 @@ const pods: KindOverrides = {
     defaultPodSpec(o.spec as Obj)
     // SetDefaults_Pod, not SetDefaults_PodSpec: pod templates of workloads do not get it.
     ;(o.spec as Obj).enableServiceLinks ??= true
+    // SetDefaults_Pod: a limit without a request is also the request.
+    for (const c of [...arr((o.spec as Obj).containers), ...arr((o.spec as Obj).initContainers)]) {
+      if (!isPlainObject(c) || !isPlainObject(c.resources) || !isPlainObject(c.resources.limits)) continue
+      const requests = obj(c.resources.requests)
+      for (const [k, v] of Object.entries(c.resources.limits)) requests[k] ??= v
+      c.resources.requests = requests
+    }
   },
   prepareForCreate(o) {
-    o.status = { phase: 'Pending', qosClass: 'BestEffort' }
+    o.status = { phase: 'Pending', qosClass: podQOSClass(obj(o.spec)) }
   },
   validate: validatePod,
   validateUpdate: (o, old, subresource) =>

@@ -149,7 +149,13 @@ export function validateForUpdate(strategy: Strategy, obj: KubeObject, old: Kube
   return errs
 }
 
-/** The core group's ValidateObjectMeta (used by every built-in kind) also checks finalizer names. */
+/**
+ * The core group's ValidateObjectMeta, which the built-in groups use, also checks finalizer
+ * names; custom resources, CRDs and APIServices use apimachinery's, which does not.
+ */
+const APIMACHINERY_META_GROUPS = new Set(['apiextensions.k8s.io', 'apiregistration.k8s.io'])
+
 function kubeFinalizers(strategy: Strategy, obj: KubeObject): Cause[] {
-  return strategy.customResource ? [] : validateKubeFinalizerNames(obj.metadata.finalizers, Path.of('metadata', 'finalizers'))
+  if (strategy.customResource || APIMACHINERY_META_GROUPS.has(strategy.group)) return []
+  return validateKubeFinalizerNames(obj.metadata.finalizers, Path.of('metadata', 'finalizers'))
 }

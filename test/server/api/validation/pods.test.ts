@@ -4,7 +4,7 @@
  * written from that source, not from this server's output).
  */
 import assert from 'node:assert/strict'
-import { type Case, createAnswer, invalidCreates, strategyOf, updateAnswer, validCreates } from './support.js'
+import { type Case, createAnswer, invalidCreates, prepared, strategyOf, updateAnswer, validCreates } from './support.js'
 
 const LABEL_MSG =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
@@ -57,9 +57,10 @@ const cases: Case[] = [
     message: 'Pod "web" is invalid: spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
   },
   {
-    name: 'a negative memory limit',
+    name: 'a negative memory limit (SetDefaults_Pod copies it into the requests first)',
     object: withContainer({ resources: { limits: { memory: '-1Gi' } } }),
-    message: 'Pod "web" is invalid: spec.containers[0].resources.limits[memory]: Invalid value: "-1Gi": must be greater than or equal to 0',
+    message:
+      'Pod "web" is invalid: [spec.containers[0].resources.limits[memory]: Invalid value: "-1Gi": must be greater than or equal to 0, spec.containers[0].resources.requests[memory]: Invalid value: "-1Gi": must be greater than or equal to 0]',
   },
   { name: 'a mount of an unknown volume', object: withContainer({ volumeMounts: [{ name: 'data', mountPath: '/data' }] }), message: 'Pod "web" is invalid: spec.containers[0].volumeMounts[0].name: Not found: "data"' },
   {
@@ -180,5 +181,18 @@ describe('validation: core/v1 Pod (ValidatePodCreate)', () => {
   it('status update: an invalid pod IP', () => {
     const got = updateAnswer(pods(), base, (o) => (o.status = { ...(o.status as object), podIPs: [{ ip: '10.0.0.300' }] }), 'status')
     assert.equal(got?.message, 'Pod "web" is invalid: status.podIPs[0]: Invalid value: "10.0.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)')
+  })
+})
+
+describe('defaulting: core/v1 Pod (SetDefaults_Pod) and its QoS class (qos.GetPodQOS)', () => {
+  it('limits without requests become the requests; cpu and memory limits everywhere make it Guaranteed', () => {
+    const o = prepared(pods(), withContainer({ resources: { limits: { cpu: '1', memory: '1Gi' } } }))
+    const c = (o.spec as { containers: Array<{ resources: unknown }> }).containers[0]!
+    assert.deepEqual(c.resources, { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '1', memory: '1Gi' } })
+    assert.deepEqual(o.status, { phase: 'Pending', qosClass: 'Guaranteed' })
+  })
+  it('a request alone is Burstable, nothing at all BestEffort', () => {
+    assert.equal((prepared(pods(), withContainer({ resources: { requests: { cpu: '100m' } } })).status as { qosClass: string }).qosClass, 'Burstable')
+    assert.equal((prepared(pods(), pod({})).status as { qosClass: string }).qosClass, 'BestEffort')
   })
 })

@@ -63,6 +63,12 @@ const cases: Case[] = [
     message: 'Service "web" is invalid: spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: 0: must be greater than 0 and less than 86400',
   },
   {
+    // The key is an internal core.ServicePort: json.Marshal writes its Go field names in declaration order.
+    name: 'two ports with the same number and protocol',
+    object: svc({ ports: [{ name: 'a', port: 80 }, { name: 'b', port: 80 }] }),
+    message: 'Service "web" is invalid: spec.ports[1]: Duplicate value: {"Name":"","Protocol":"TCP","AppProtocol":null,"Port":80,"TargetPort":0,"NodePort":0}',
+  },
+  {
     name: 'a loopback external IP',
     object: svc({ externalIPs: ['127.0.0.1'] }),
     message: 'Service "web" is invalid: spec.externalIPs[0]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)',

@@ -2,7 +2,7 @@
  * Namespaces, nodes, limit ranges and resource quotas (pkg/apis/core/validation:
  * ValidateNamespace*, ValidateNode*, ValidateLimitRange, ValidateResourceQuota*).
  */
-import { type ErrorList, Path, duplicate, forbidden, internalError, invalid, required } from '../field/index.js'
+import { type ErrorList, FieldError, Path, duplicate, forbidden, internalError, invalid, required, structJSON } from '../field/index.js'
 import { type Obj, arr, obj, str } from '../helpers.js'
 import { validateLabelName } from '../meta-v1.js'
 import { validateFinalizerName } from '../objectmeta.js'
@@ -64,8 +64,9 @@ function validateNodeTaints(taints: unknown, fldPath: Path): ErrorList {
     errs.push(...validateTaintEffect(effect, false, idx.child('effect')))
     const keys = unique.get(effect) ?? new Set<string>()
     if (keys.has(key)) {
-      const e = duplicate(idx, { Key: key, Value: str(taint.value), Effect: effect, TimeAdded: taint.timeAdded ?? null })
-      errs.push(Object.assign(Object.create(Object.getPrototypeOf(e)), e, { detail: 'taints must be unique by key and effect pair' }))
+      // The internal core.Taint, json.Marshal'ed in its declaration order (no json tags).
+      const value = structJSON({ Key: key, Value: str(taint.value), Effect: effect, TimeAdded: taint.timeAdded ?? null }, [['Key'], ['Value'], ['Effect'], ['TimeAdded']])
+      errs.push(new FieldError('FieldValueDuplicate', idx.toString(), value, 'taints must be unique by key and effect pair'))
       return
     }
     keys.add(key)
@@ -116,7 +117,7 @@ export function validateNodeUpdate(o: Obj, old: Obj): ErrorList {
   const seen = new Set<string>()
   arr(obj(o.status).addresses).forEach((a, i) => {
     const key = JSON.stringify([str(obj(a).type), str(obj(a).address)])
-    if (seen.has(key)) errs.push(duplicate(Path.of('status', 'addresses').index(i), { Type: str(obj(a).type), Address: str(obj(a).address) }))
+    if (seen.has(key)) errs.push(duplicate(Path.of('status', 'addresses').index(i), structJSON({ Type: str(obj(a).type), Address: str(obj(a).address) }, [['Type'], ['Address']])))
     seen.add(key)
   })
   const oldCIDRs = arr(oldSpec.podCIDRs).map((c) => str(c))

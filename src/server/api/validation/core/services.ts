@@ -167,7 +167,7 @@ export function validateService(o: Obj): ErrorList {
     const port = typeof p.port === 'number' ? p.port : 0
     const key = `${str(p.protocol)}/${port}`
     // The reference prints the internal ServicePort it used as the key (its json.Marshal).
-    if (portKeys.has(key)) errs.push(duplicate(SPEC.child('ports').index(i), new Rendered(`{"Name":"","Protocol":${JSON.stringify(str(p.protocol))},"AppProtocol":null,"Port":${port},"TargetPort":{"IntVal":0,"StrVal":"","Type":0},"NodePort":0}`)))
+    if (portKeys.has(key)) errs.push(duplicate(SPEC.child('ports').index(i), new Rendered(`{"Name":"","Protocol":${JSON.stringify(str(p.protocol))},"AppProtocol":null,"Port":${port},"TargetPort":0,"NodePort":0}`)))
     portKeys.add(key)
   })
   const ranges = arr(spec.loadBalancerSourceRanges).map((r) => str(r))
