@@ -8,9 +8,24 @@ import { deepEqual } from '../../../core/patch/index.js'
 import { RESOURCES, type ResourceInfo } from '../generated/resources.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import type { Strategy } from '../registry/strategy.js'
-import { anyName, nameIsDNS1035Label, nameIsDNSSubdomain, pathSegmentName } from '../validation/names.js'
-import { validateWorkload } from '../validation/apps.js'
-import { validateCronJob } from '../validation/batch.js'
+import { anyName, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, pathSegmentName } from '../validation/names.js'
+import {
+  validateControllerRevision,
+  validateControllerRevisionUpdate,
+  validateDaemonSet,
+  validateDaemonSetStatusUpdate,
+  validateDaemonSetUpdate,
+  validateDeployment,
+  validateDeploymentStatusUpdate,
+  validateDeploymentUpdate,
+  validateReplicaSet,
+  validateReplicaSetStatusUpdate,
+  validateReplicaSetUpdate,
+  validateStatefulSet,
+  validateStatefulSetStatusUpdate,
+  validateStatefulSetUpdate,
+} from '../validation/apps.js'
+import { generateJobSelector, validateCronJob, validateCronJobUpdate, validateJob, validateJobStatusUpdate, validateJobUpdate } from '../validation/batch.js'
 import {
   validateEndpoints,
   validateEvent,
@@ -38,8 +53,18 @@ import {
   validateServiceStatusUpdate,
   validateServiceUpdate,
 } from '../validation/core.js'
-import { validateRoleBinding } from '../validation/rbac.js'
-import { validatePriorityClass } from '../validation/scheduling.js'
+import {
+  defaultBinding,
+  validateClusterRole,
+  validateClusterRoleBinding,
+  validateClusterRoleBindingUpdate,
+  validateRole,
+  validateRoleBinding,
+  validateRoleBindingUpdate,
+} from '../validation/rbac.js'
+import { validatePriorityClass, validatePriorityClassUpdate } from '../validation/scheduling.js'
+import { validatePodDisruptionBudget, validatePodDisruptionBudgetStatusUpdate } from '../validation/policy.js'
+import { validateLease } from '../validation/coordination.js'
 import { type Obj, arr, col, num, obj, str } from './values.js'
 import { AUTOSCALING } from './autoscaling.js'
 import { podQOSClass } from './pod-qos.js'
@@ -354,7 +379,9 @@ const deployments: KindOverrides = {
   prepareForCreate(o) {
     o.status = {}
   },
-  validate: validateWorkload,
+  validate: validateDeployment,
+  validateUpdate: validateDeploymentUpdate,
+  validateStatusUpdate: validateDeploymentStatusUpdate,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -430,7 +457,9 @@ const replicasets: KindOverrides = {
   prepareForCreate(o) {
     o.status = { replicas: 0 }
   },
-  validate: validateWorkload,
+  validate: validateReplicaSet,
+  validateUpdate: validateReplicaSetUpdate,
+  validateStatusUpdate: validateReplicaSetStatusUpdate,
   ...replicaFields,
   table: replicaTable(),
 }
@@ -461,6 +490,8 @@ const replicationcontrollers: KindOverrides = {
 }
 
 const statefulsets: KindOverrides = {
+  // ValidateStatefulSetName: a DNS label (pods are named after it).
+  validateName: nameIsDNSLabel,
   defaults(o) {
     const spec = obj(o.spec)
     spec.replicas ??= 1
@@ -473,7 +504,9 @@ const statefulsets: KindOverrides = {
   prepareForCreate(o) {
     o.status = { replicas: 0, availableReplicas: 0 }
   },
-  validate: validateWorkload,
+  validate: validateStatefulSet,
+  validateUpdate: validateStatefulSetUpdate,
+  validateStatusUpdate: validateStatefulSetStatusUpdate,
   table: {
     definitions: [NAME_COLUMN, col('Ready', 'Number of the pod with ready state'), AGE_COLUMN],
     cells: (o, now) => [o.metadata.name, `${num(obj(o.status).readyReplicas)}/${typeof obj(o.spec).replicas === 'number' ? obj(o.spec).replicas : 1}`, age(o, now)],
@@ -491,7 +524,9 @@ const daemonsets: KindOverrides = {
   prepareForCreate(o) {
     o.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }
   },
-  validate: validateWorkload,
+  validate: validateDaemonSet,
+  validateUpdate: validateDaemonSetUpdate,
+  validateStatusUpdate: validateDaemonSetStatusUpdate,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -514,21 +549,24 @@ const daemonsets: KindOverrides = {
 const jobs: KindOverrides = {
   defaults(o) {
     const spec = obj(o.spec)
+    // SetDefaults_Job: both counts 1 when neither is set; parallelism 1 when unset.
+    if ((spec.completions === undefined || spec.completions === null) && (spec.parallelism === undefined || spec.parallelism === null)) spec.completions = 1
     spec.parallelism ??= 1
-    spec.completions ??= 1
     spec.backoffLimit ??= 6
     spec.completionMode ??= 'NonIndexed'
     spec.suspend ??= false
-    if (isPlainObject(spec.template)) {
-      defaultTemplate(spec)
-      const podSpec = obj(obj(spec.template).spec)
-      if (podSpec.restartPolicy === 'Always') podSpec.restartPolicy = 'Never'
-    }
+    // SetDefaults_PodSpec gives the template restartPolicy Always, which a Job refuses: the
+    // reference's validation asks for OnFailure or Never.
+    if (isPlainObject(spec.template)) defaultTemplate(spec)
     o.spec = spec
   },
   prepareForCreate(o) {
+    generateJobSelector(o)
     o.status = {}
   },
+  validate: validateJob,
+  validateUpdate: validateJobUpdate,
+  validateStatusUpdate: validateJobStatusUpdate,
   selectableFields: ['status.successful'],
   fields: (o) => ({ 'status.successful': String(num(obj(o.status).succeeded)) }),
   table: {
@@ -548,12 +586,19 @@ const cronjobs: KindOverrides = {
     spec.suspend ??= false
     spec.successfulJobsHistoryLimit ??= 3
     spec.failedJobsHistoryLimit ??= 1
+    // SetObjectDefaults_CronJob: the job template's pod spec gets the pod defaults.
+    if (isPlainObject(spec.jobTemplate)) {
+      const jobSpec = obj(spec.jobTemplate.spec)
+      if (isPlainObject(jobSpec.template)) defaultTemplate(jobSpec)
+      spec.jobTemplate.spec = jobSpec
+    }
     o.spec = spec
   },
   prepareForCreate(o) {
     o.status = {}
   },
   validate: validateCronJob,
+  validateUpdate: validateCronJobUpdate,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -786,8 +831,16 @@ function bindingTable(): TableColumns {
   }
 }
 
-const rbacRole: KindOverrides = { validateName: pathSegmentName, table: CREATED_AT }
-const rbacBinding: KindOverrides = { validateName: pathSegmentName, validate: validateRoleBinding, table: bindingTable() }
+const rbacRole: KindOverrides = { validateName: pathSegmentName, validate: validateRole, table: CREATED_AT }
+const rbacClusterRole: KindOverrides = { validateName: pathSegmentName, validate: validateClusterRole, table: CREATED_AT }
+const rbacBinding: KindOverrides = { validateName: pathSegmentName, defaults: defaultBinding, validate: validateRoleBinding, validateUpdate: validateRoleBindingUpdate, table: bindingTable() }
+const rbacClusterBinding: KindOverrides = {
+  validateName: pathSegmentName,
+  defaults: defaultBinding,
+  validate: validateClusterRoleBinding,
+  validateUpdate: validateClusterRoleBindingUpdate,
+  table: bindingTable(),
+}
 
 // ---- the rest ----
 
@@ -796,6 +849,7 @@ const priorityclasses: KindOverrides = {
     o.preemptionPolicy ??= 'PreemptLowerPriority'
   },
   validate: validatePriorityClass,
+  validateUpdate: validatePriorityClassUpdate,
   table: {
     definitions: [NAME_COLUMN, col('Value', 'The value of this priority class.', 0, 'integer'), col('Global-Default', 'globalDefault specifies whether this PriorityClass should be considered as the default priority.', 0, 'boolean'), AGE_COLUMN, col('PreemptionPolicy', 'PreemptionPolicy is the Policy for preempting pods with lower priority.')],
     cells: (o, now) => [o.metadata.name, num(o.value), o.globalDefault === true, age(o, now), str(o.preemptionPolicy)],
@@ -803,6 +857,7 @@ const priorityclasses: KindOverrides = {
 }
 
 const leases: KindOverrides = {
+  validate: validateLease,
   table: {
     definitions: [NAME_COLUMN, col('Holder', 'The holder of the lease'), AGE_COLUMN],
     cells: (o, now) => [o.metadata.name, str(obj(o.spec).holderIdentity), age(o, now)],
@@ -824,11 +879,13 @@ const OVERRIDES: Record<string, KindOverrides> = {
   jobs,
   cronjobs,
   roles: rbacRole,
-  clusterroles: rbacRole,
+  clusterroles: rbacClusterRole,
   rolebindings: rbacBinding,
-  clusterrolebindings: rbacBinding,
+  clusterrolebindings: rbacClusterBinding,
+  poddisruptionbudgets: { validate: validatePodDisruptionBudget, validateStatusUpdate: validatePodDisruptionBudgetStatusUpdate },
   priorityclasses,
   leases,
+  controllerrevisions: { validate: validateControllerRevision, validateUpdate: validateControllerRevisionUpdate },
 }
 
 /** Subresources served by handlers of their own rather than the generic store (ApiDeps.virtualHandlers). */
