@@ -79,7 +79,8 @@ import type { NamedHealthCheck, Store } from './store/types.js'
 import { StorageMetrics } from './storage-metrics.js'
 import { TestFaults } from './test-faults.js'
 import { prepareServing } from './tls/index.js'
-import { ensureAdminClientCert } from './tls/admin-client.js'
+import { adminClientCertMissing, ensureAdminClientCert } from './tls/admin-client.js'
+import { generateKey } from './tls/generate.js'
 import { urlHost, writeKubeconfigFile } from '../core/client/kubeconfig-writer.js'
 import { versionHandler, versionInfo } from './version.js'
 import { type ApiObjectReader, installApi } from './api/index.js'
@@ -263,6 +264,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const embedded = config.storeServers.length === 0
   if (embedded) pending.set(encrypting(await openStore(storeConfig(config, log))))
 
+  // The RSA keys a first start generates are generated at once, on libuv's thread pool: the
+  // serving certificate's and the CA's (in prepareServing) and the administrator's client
+  // certificate key, instead of one after the other. Only generated here: nothing is written
+  // before the start-up checks below have passed. (The service-account key is ECDSA: a
+  // millisecond.)
+  const certDir = config.certDir ?? defaultCertDir()
+  const adminKey = config.writeKubeconfig && !config.tlsCertFile && adminClientCertMissing(certDir) ? generateKey('rsa') : undefined
+  adminKey?.catch(() => undefined)
+
   const tls = await prepareServing({
     certDir: config.certDir,
     certFile: config.tlsCertFile,
@@ -303,7 +313,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     serviceAccountKeys = await loadServiceAccountKeys({
       ...(config.serviceAccountSigningKeyFile ? { signingKeyFile: config.serviceAccountSigningKeyFile } : {}),
       keyFiles: config.serviceAccountKeyFiles,
-      certDir: config.certDir ?? defaultCertDir(),
+      certDir,
     })
     const options = authenticationOptions(config, tls.caFiles ? [loadCaBundle(tls.caFiles.cert, '--cert-dir')] : [], log)
     authentication = await buildAuthentication({
@@ -622,7 +632,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const server = `https://${urlHost(config.bindAddress)}:${address.port}`
     try {
       // With a user-supplied serving certificate there is no CA of ours to sign a client certificate.
-      const admin = tls.caFiles ? await ensureAdminClientCert(dirname(tls.caFiles.cert)) : undefined
+      const adminDir = tls.caFiles ? dirname(tls.caFiles.cert) : undefined
+      const admin = adminDir ? await ensureAdminClientCert(adminDir, new Date(), resolvePath(adminDir) === resolvePath(certDir) ? adminKey : undefined) : undefined
       writeKubeconfigFile(config.writeKubeconfig, {
         server,
         name: 'client',
