@@ -1,5 +1,5 @@
 import { defaultDataDir } from './data-dir.js'
-import type { EtcdStoreOptions } from './etcd-store.js'
+import { EtcdStore, type EtcdStoreOptions } from './etcd-store.js'
 import { defaultKeyPrefix, parseOverrides, type KeyPrefixFor } from './overrides.js'
 import { RoutedStore, type OverrideBackend, type Route } from './routed-store.js'
 import { SqliteStore } from './sqlite-store.js'
@@ -8,7 +8,7 @@ import type { Store } from './types.js'
 export * from './errors.js'
 export type * from './types.js'
 export { defaultDataDir } from './data-dir.js'
-export type { EtcdStoreOptions } from './etcd-store.js'
+export { EtcdStore, type EtcdStoreOptions } from './etcd-store.js'
 export { SqliteStore, type SqliteStoreOptions } from './sqlite-store.js'
 export { RoutedStore } from './routed-store.js'
 export { parseOverrides, defaultKeyPrefix, type StoreOverride, type KeyPrefixFor } from './overrides.js'
@@ -64,9 +64,6 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     ...(config.leaseReuseDurationSeconds !== undefined ? { leaseReuseDurationSeconds: config.leaseReuseDurationSeconds } : {}),
   })
 
-  // The etcd client (etcd3, gRPC, protobufjs) is a fifth of the server's start-up when loaded:
-  // only a server that talks to etcd loads it.
-  const etcdStore = async () => (await import('./etcd-store.js')).EtcdStore
   const servers = config.servers?.filter(s => s.trim() !== '') ?? []
   const main: Store =
     servers.length === 0
@@ -77,7 +74,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
           readycheckTimeoutMs: config.readycheckTimeoutMs,
           ...(config.onBackgroundError ? { onBackgroundError: config.onBackgroundError } : {}),
         })
-      : await (await etcdStore()).open(etcdOptions(servers, 'store'))
+      : await EtcdStore.open(etcdOptions(servers, 'store'))
   if (overrides.length === 0) return main
 
   // Overrides naming the same server set share one client, and one health check.
@@ -91,7 +88,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
       let store = bySet.get(id)
       if (!store) {
         const name = `store-override-${backends.length}`
-        store = await (await etcdStore()).open(etcdOptions(override.servers, name))
+        store = await EtcdStore.open(etcdOptions(override.servers, name))
         bySet.set(id, store)
         backends.push({ name, store })
       }
