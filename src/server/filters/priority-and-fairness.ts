@@ -92,49 +92,48 @@ export function withPriorityAndFairness({ seats, now = Date.now, configuration }
     dispatch()
   }
 
+  /** No free seat: the request waits in its user's queue (or is refused when that is full). */
   async function queued(next: Handler, req: Request, res: Response, ctx: RequestContext): Promise<void> {
-    {
-      const flow = ctx.user?.name ?? ''
-      const queue = queues.get(flow) ?? []
-      if (queue.length >= QUEUE_LENGTH_LIMIT) {
-        tooManyRequests(res, retryAfter())
-        return
+    const flow = ctx.user?.name ?? ''
+    const queue = queues.get(flow) ?? []
+    if (queue.length >= QUEUE_LENGTH_LIMIT) {
+      tooManyRequests(res, retryAfter())
+      return
+    }
+    const admitted = await new Promise<boolean>((resolve) => {
+      const waitMs = Math.min(MAX_QUEUE_WAIT_MS, (ctx.deadline ?? Infinity) - now())
+      const waiter: Waiter = {
+        admit: () => {
+          clearTimeout(timer)
+          resolve(true)
+        },
+        reject: () => resolve(false),
       }
-      const admitted = await new Promise<boolean>((resolve) => {
-        const waitMs = Math.min(MAX_QUEUE_WAIT_MS, (ctx.deadline ?? Infinity) - now())
-        const waiter: Waiter = {
-          admit: () => {
-            clearTimeout(timer)
-            resolve(true)
-          },
-          reject: () => resolve(false),
+      const timer = setTimeout(() => {
+        const q = queues.get(flow)
+        const i = q?.indexOf(waiter) ?? -1
+        if (q && i !== -1) {
+          q.splice(i, 1)
+          if (q.length === 0) queues.delete(flow)
         }
-        const timer = setTimeout(() => {
-          const q = queues.get(flow)
-          const i = q?.indexOf(waiter) ?? -1
-          if (q && i !== -1) {
-            q.splice(i, 1)
-            if (q.length === 0) queues.delete(flow)
-          }
-          waiter.reject()
-        }, Math.max(0, waitMs))
-        queue.push(waiter)
-        queues.set(flow, queue)
-        res.once('close', () => {
-          const q = queues.get(flow)
-          const i = q?.indexOf(waiter) ?? -1
-          if (q && i !== -1) {
-            clearTimeout(timer)
-            q.splice(i, 1)
-            if (q.length === 0) queues.delete(flow)
-            resolve(false)
-          }
-        })
+        waiter.reject()
+      }, Math.max(0, waitMs))
+      queue.push(waiter)
+      queues.set(flow, queue)
+      res.once('close', () => {
+        const q = queues.get(flow)
+        const i = q?.indexOf(waiter) ?? -1
+        if (q && i !== -1) {
+          clearTimeout(timer)
+          q.splice(i, 1)
+          if (q.length === 0) queues.delete(flow)
+          resolve(false)
+        }
       })
-      if (!admitted) {
-        if (!res.writableEnded && !res.destroyed) tooManyRequests(res, retryAfter())
-        return
-      }
+    })
+    if (!admitted) {
+      if (!res.writableEnded && !res.destroyed) tooManyRequests(res, retryAfter())
+      return
     }
     onSettled(res, release)
     return next(req, res, ctx)
