@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort } from './support/net.js'
+import { meets, report } from './support/report.js'
 import { toolCommand, whyMissing } from './support/tools.js'
 
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
@@ -144,6 +145,21 @@ try {
   goal('/readyz / bare Node HTTPS', 1, 0, 0.7)
   goal('GET one object / bare Node HTTPS', 3, 0, 0.4)
   goal('GET with RBAC / AlwaysAllow', 3, 4, 0.8)
+  // The one-table report (bench/run.js): the throughput ratio is the figure; the CPU ratio is in the subject.
+  const row = (subject, i, j, baseline, goal) => ({
+    subject: `${subject} (CPU ratio ${(figures[j].cpuUs / figures[i].cpuUs).toFixed(2)}x)`,
+    figure: figures[i].rps,
+    unit: 'requests/s',
+    baseline,
+    baselineFigure: figures[j].rps,
+    goal,
+    met: meets(figures[i].rps / figures[j].rps, goal.replace('x', '')),
+  })
+  report(import.meta.url, [
+    row('`/readyz`, wrk -c16', 1, 0, 'bare Node HTTPS `ok`', '≥ 0.7x'),
+    row('GET one ConfigMap, wrk -c16', 3, 0, 'bare Node HTTPS `ok`', '≥ 0.4x'),
+    row('GET one ConfigMap with RBAC', 3, 4, 'the same with AlwaysAllow', '≥ 0.8x'),
+  ])
 } finally {
   for (const child of children) child.kill('SIGKILL')
   rmSync(dir, { recursive: true, force: true })

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort } from './support/net.js'
+import { report } from './support/report.js'
 
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
 const bareScript = fileURLToPath(new URL('./support/bare-https.js', import.meta.url))
@@ -85,3 +86,15 @@ for (const [name, xs, goal] of rows) {
   const m = median(xs)
   console.log(`| ${name} | ${m.toFixed(0)} | ${Math.min(...xs).toFixed(0)} | ${(m / floor).toFixed(2)} | ${goal ? `≤ ${goal} ms ${m <= goal ? 'MET' : 'NOT MET'}` : ''} |`)
 }
+report(
+  import.meta.url,
+  rows.slice(1).map(([name, xs, goal]) => ({
+    subject: `server start to ready: ${name}`,
+    figure: median(xs),
+    unit: 'ms',
+    baseline: 'bare Node HTTPS server',
+    baselineFigure: floor,
+    goal: `≤ ${goal} ms`,
+    met: median(xs) <= goal,
+  })),
+)
