@@ -13,7 +13,8 @@ import { requestForbidden, sanitizeHtml } from '../authorization/forbidden.js'
 
 export function withAuthorization(authorizer: Authorizer): Filter {
   return (next) => (req, res, ctx) => {
-    const attributes = requestAttributes(ctx.user!, ctx.info)
+    // The field selector only when there is a query (the URL is not parsed otherwise).
+    const attributes = requestAttributes(ctx.user!, ctx.info, ctx.rawQuery === '' ? undefined : (ctx.url.searchParams.get('fieldSelector') ?? undefined))
     const decide = ({ decision, reason, error }: Decision) => {
       if (decision === 'allow') return next(req, res, ctx)
       if (error) {
