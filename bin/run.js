@@ -8,15 +8,13 @@
 //   whose loading and configuration cost more than Node's start-up. A fast entry hands the
 //   command line back to oclif for what it does not do itself (help, unusual command lines),
 //   before it has printed anything.
-// - A fast entry is compiled with V8's code cache, which the build writes next to it
-//   (dist/fast/<name>.cjs.cache, from a training run): compiling the bundle costs more than
-//   running it. A missing, stale or rejected cache (another Node version, other V8 flags) only
-//   means a normal compile.
+// - A fast entry is compiled with V8's code cache (bin/load-fast.js).
 // - Everything else goes to oclif (bundled into dist/vendor/oclif-core.mjs).
 'use strict'
 const fs = require('node:fs')
 const path = require('node:path')
 const { pathToFileURL } = require('node:url')
+const { loadFast } = require('./load-fast.js')
 
 const root = path.join(__dirname, '..')
 
@@ -39,33 +37,6 @@ async function runOclif(args) {
   const core = await oclif()
   // The root is given: oclif would otherwise take bin/package.json for the project's.
   await core.execute({ args, loadOptions: { root } })
-}
-
-/**
- * Loads a fast entry as Node's CommonJS loader would, with the code cache. The bundle's
- * dynamic imports go through __fastImport (scripts/bundle-commands.js rewrites them), as code
- * compiled by node:vm may not call import() itself.
- */
-function loadFast(file) {
-  const vm = require('node:vm')
-  const source = fs.readFileSync(file, 'utf8')
-  const cacheFile = `${file}.cache`
-  const stat = fs.statSync(file)
-  const stamp = Buffer.from(`${stat.size}:${stat.mtimeMs}\n`)
-  let cachedData
-  try {
-    const cache = fs.readFileSync(cacheFile)
-    if (cache.subarray(0, stamp.length).equals(stamp)) cachedData = cache.subarray(stamp.length)
-  } catch {
-    // no cache: compile
-  }
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __fastImport) {${source}\n})`, { filename: file, cachedData })
-  const module = { exports: {} }
-  const fastImport = (specifier) => import(specifier)
-  script.runInThisContext().call(module.exports, module.exports, require('node:module').createRequire(file), module, file, path.dirname(file), fastImport)
-  // The build's training run (scripts/bundle-commands.js) asks for the cache to be written.
-  const writeCache = process.env.CLIENT_WRITE_CODE_CACHE === '1' ? () => fs.writeFileSync(cacheFile, Buffer.concat([stamp, script.createCachedData()])) : () => {}
-  return { entry: module.exports, writeCache }
 }
 
 async function main() {
