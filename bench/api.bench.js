@@ -234,7 +234,8 @@ for (const r of table) console.log(`| ${r.join(' | ')} |`)
 report(
   import.meta.url,
   rows
-    .filter((r) => r.level === 'api')
+    // The headline operations; the bench's own table has them all.
+    .filter((r) => r.level === 'api' && [`create, ${CONCURRENCY} in flight`, `get, ${CONCURRENCY} in flight`, 'list 1,000 (JSON)', `watch, ${WATCHERS} watchers (events out)`].includes(r.operation))
     .map((row) => {
       const base = rows.find((r) => r.level === 'store' && r.store === row.store && r.operation === row.operation)
       return { subject: `API over HTTPS, ${row.operation}, ${row.store === 'sqlite' ? 'embedded store' : 'etcd'}`, figure: row.perSecond, unit: row.unit, baseline: 'the store directly', baselineFigure: base.perSecond }
