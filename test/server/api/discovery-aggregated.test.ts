@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream'
 import { aggregatedDiscoveryVersion, compareKubeAwareVersions, groupDiscoveries, writeAggregatedDiscovery } from '../../../src/server/api/discovery-aggregated.js'
 import type { Request, Response } from '../../../src/server/http/types.js'
 import { KINDS } from '../../../src/server/api/kinds/index.js'
+import { REFERENCE_GROUP_ORDER } from '../../support/reference-discovery.js'
 
 /** The Accept header kubectl 1.27+ sends on /api and /apis (research kubectl-client.md 3.3). */
 const KUBECTL_ACCEPT =
@@ -66,28 +67,7 @@ describe('api: aggregated discovery', () => {
 
   it('orders groups by the reference priorities (apps first, CRD groups last), versions GA > beta > alpha', () => {
     const names = groupDiscoveries(KINDS.filter((k) => k.group !== '')).map((g) => (g.metadata as { name: string }).name)
-    assert.deepEqual(names, [
-      'apiregistration.k8s.io',
-      'apps',
-      'events.k8s.io',
-      'authentication.k8s.io',
-      'authorization.k8s.io',
-      'autoscaling',
-      'batch',
-      'certificates.k8s.io',
-      'networking.k8s.io',
-      'policy',
-      'rbac.authorization.k8s.io',
-      'storage.k8s.io',
-      'admissionregistration.k8s.io',
-      'apiextensions.k8s.io',
-      'scheduling.k8s.io',
-      'coordination.k8s.io',
-      'node.k8s.io',
-      'discovery.k8s.io',
-      'flowcontrol.apiserver.k8s.io',
-      'resource.k8s.io',
-    ])
+    assert.deepEqual(names, REFERENCE_GROUP_ORDER)
     const autoscaling = groupDiscoveries(KINDS.filter((k) => k.group === 'autoscaling'))[0]!
     assert.deepEqual((autoscaling.versions as Array<{ version: string }>).map((v) => v.version), ['v2', 'v1'])
     assert.deepEqual(['v1alpha1', 'v1beta1', 'v2', 'v1', 'v11beta2', 'v10beta3', 'v3beta1', 'v12alpha1', 'v11alpha2', 'foo10', 'foo1'].sort(compareKubeAwareVersions), [

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { ApiServer } from '../../support/api-server.js'
 import { KUBECTL, KubectlSession, type Run } from '../../support/kubectl-session.js'
 import { SPEC_CHECKS } from '../../support/spec-checks.js'
+import { REFERENCE_GROUP_ORDER } from '../../support/reference-discovery.js'
 import { describeEachStore } from '../../support/stores.js'
 
 describeEachStore('api: the real kubectl against the built server (end to end)', 'kubectl-e2e', function (store) {
@@ -237,30 +238,8 @@ describeEachStore('api: the real kubectl against the built server (end to end)',
     assert.equal(JSON.parse(unknown.body).message, 'the server could not find the requested resource')
     const apis = JSON.parse((await server.get('/apis')).body)
     assert.equal(apis.kind, 'APIGroupList')
-    assert.deepEqual(
-      // In the reference's order (its APIService group priorities); the review APIs come from other branches.
-      apis.groups.map((g: { name: string }) => g.name).filter((g: string) => !['authentication.k8s.io', 'authorization.k8s.io'].includes(g)),
-      [
-        'apiregistration.k8s.io',
-        'apps',
-        'events.k8s.io',
-        'autoscaling',
-        'batch',
-        'certificates.k8s.io',
-        'networking.k8s.io',
-        'policy',
-        'rbac.authorization.k8s.io',
-        'storage.k8s.io',
-        'admissionregistration.k8s.io',
-        'apiextensions.k8s.io',
-        'scheduling.k8s.io',
-        'coordination.k8s.io',
-        'node.k8s.io',
-        'discovery.k8s.io',
-        'flowcontrol.apiserver.k8s.io',
-        'resource.k8s.io',
-      ],
-    )
+    // In the reference's order (its APIService group priorities).
+    assert.deepEqual(apis.groups.map((g: { name: string }) => g.name), REFERENCE_GROUP_ORDER)
     const apps = JSON.parse((await server.get('/apis/apps')).body)
     assert.deepEqual(apps, { kind: 'APIGroup', apiVersion: 'v1', name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } })
     const appsV1 = JSON.parse((await server.get('/apis/apps/v1')).body)

@@ -10,10 +10,10 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { connect as http2Connect } from 'node:http2'
 import { request as httpsRequest } from 'node:https'
 import { fileURLToPath } from 'node:url'
 import { ApiServer } from '../../support/api-server.js'
+import { createConfigMaps } from '../../support/bulk-configmaps.js'
 import { describeEachStore } from '../../support/stores.js'
 
 const PATH = '/api/v1/namespaces/default/configmaps'
@@ -21,39 +21,6 @@ const LOAD_SCRIPT = fileURLToPath(new URL('../../../bench/support/list-load.js',
 
 function rssMiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
-}
-
-/** Creates ConfigMaps `<prefix>-<i>` over one HTTP/2 connection, eight at a time. */
-async function createMany(server: ApiServer, prefix: string, count: number, bytes: number, labels: (i: number) => Record<string, string> = () => ({})): Promise<void> {
-  const session = http2Connect(`https://127.0.0.1:${server.port}`, { rejectUnauthorized: false, ...server.tlsClient() })
-  const filler = 'x'.repeat(bytes)
-  let next = 0
-  const post = (i: number) =>
-    new Promise<number>((resolve, reject) => {
-      const stream = session.request({ ':method': 'POST', ':path': PATH, 'content-type': 'application/json' })
-      let status = 0
-      stream.on('response', (h) => (status = Number(h[':status'])))
-      stream.resume()
-      stream.on('end', () => resolve(status))
-      stream.on('error', reject)
-      stream.end(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${prefix}-${String(i).padStart(4, '0')}`, labels: labels(i) }, data: { filler } }))
-    })
-  const worker = async () => {
-    while (next < count) {
-      const i = next++
-      for (;;) {
-        const status = await post(i)
-        if (status === 201) break
-        if (status !== 429) throw new Error(`creating ${prefix}-${i}: ${status}`)
-        await new Promise((r) => setTimeout(r, 50))
-      }
-    }
-  }
-  try {
-    await Promise.all(Array.from({ length: 4 }, worker))
-  } finally {
-    session.close()
-  }
 }
 
 /** A GET on a new TLS connection: its status, or 0 when nothing came within 5 s. */
@@ -88,7 +55,7 @@ describeEachStore('lists written as they are read', 'list-stream', function (sto
     const bound = await server.get('/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { 'content-type': 'application/json' }, 'POST', JSON.stringify(binding))
     assert.equal(bound.status, 201, bound.body)
     // 250 objects: three store pages of 100.
-    await createMany(server, 'cm', 250, 10_000, (i) => ({ parity: i % 2 === 0 ? 'even' : 'odd' }))
+    await createConfigMaps(server, { prefix: 'cm', count: 250, bytes: 10_000, labels: (i) => ({ parity: i % 2 === 0 ? 'even' : 'odd' }), concurrency: 4 })
   })
   after(async () => {
     await server?.stop()

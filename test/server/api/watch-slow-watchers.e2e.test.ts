@@ -10,6 +10,7 @@ import { connect as http2Connect } from 'node:http2'
 import { request as httpsRequest } from 'node:https'
 import type { IncomingMessage } from 'node:http'
 import { ApiServer } from '../../support/api-server.js'
+import { createConfigMaps } from '../../support/bulk-configmaps.js'
 import { describeEachStore } from '../../support/stores.js'
 
 const PATH = '/api/v1/namespaces/default/configmaps'
@@ -17,39 +18,6 @@ const PATH = '/api/v1/namespaces/default/configmaps'
 function rssMiB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
   return Number(m![1]) / 1024
-}
-
-/**
- * Creates `count` ConfigMaps of about `bytes` each, eight at a time, over one HTTP/2
- * connection. (Not HTTP/1.1: there a body over 16 KiB that arrives before the handler reads
- * it can meet Node's HPE_PAUSED parser error and a "socket hang up", a separate bug.)
- */
-async function createMany(server: ApiServer, prefix: string, count: number, bytes: number): Promise<void> {
-  const session = http2Connect(`https://127.0.0.1:${server.port}`, { rejectUnauthorized: false, ...server.tlsClient() })
-  const filler = 'x'.repeat(bytes)
-  let next = 0
-  const post = (name: string) =>
-    new Promise<number>((resolve, reject) => {
-      const stream = session.request({ ':method': 'POST', ':path': PATH, 'content-type': 'application/json' })
-      let status = 0
-      stream.on('response', (h) => (status = Number(h[':status'])))
-      stream.resume()
-      stream.on('end', () => resolve(status))
-      stream.on('error', (err) => reject(new Error(`creating ${name}: ${err.message}`)))
-      stream.end(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { filler } }))
-    })
-  const worker = async () => {
-    while (next < count) {
-      const i = next++
-      const status = await post(`${prefix}-${i}`)
-      if (status !== 201) throw new Error(`creating ${prefix}-${i}: ${status}`)
-    }
-  }
-  try {
-    await Promise.all(Array.from({ length: 8 }, worker))
-  } finally {
-    session.close()
-  }
 }
 
 /** A watch over HTTP/1.1 whose client does not read until `resume()`; counts events and the end. */
@@ -132,7 +100,7 @@ describeEachStore('slow watchers', 'slow-watchers', function (store) {
     reader.resume()
 
     // 1200 events of 20 kB: far more than the kernel's socket buffers and the watchers' buffers hold.
-    await createMany(server, 'slow', count, 20_000)
+    await createConfigMaps(server, { prefix: 'slow', count, bytes: 20_000 })
     await until('the reading watcher to see every event', () => reader.state.events === count, 60_000)
     const peak = rssMiB(server.pid)
 
