@@ -138,7 +138,7 @@ const trainingRuns = {
 }
 for (const [name, args] of Object.entries(trainingRuns)) {
   if (!existsSync(join(root, 'dist/fast', name))) continue
-  spawnSync(process.execPath, [join(root, 'bin/run.js'), ...args], { cwd: training, stdio: 'ignore', env: { ...process.env, CLIENT_WRITE_CODE_CACHE: '1', HOME: training, KUBECONFIG: join(training, 'none') } })
+  spawnSync(process.execPath, [join(root, 'bin/run.js'), ...args], { cwd: training, stdio: 'ignore', timeout: 60_000, env: { ...process.env, CLIENT_WRITE_CODE_CACHE: '1', HOME: training, KUBECONFIG: join(training, 'none') } })
 }
 rmSync(training, { recursive: true, force: true })
 
