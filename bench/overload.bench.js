@@ -128,7 +128,8 @@ async function run(storeName, storeArgs) {
     { stdio: ['ignore', 'ignore', 'inherit'] },
   )
   try {
-    await waitFor(`https://127.0.0.1:${port}/readyz`, 200)
+    // With AlwaysAllow the server turns anonymous access off: readiness is asked with the token.
+    await waitFor(`https://127.0.0.1:${port}/readyz`, 200, 60_000, { authorization: `Bearer ${TOKEN}` })
     await seed(port)
     await new Promise((r) => setTimeout(r, 2000))
     const peak = { value: 0 }
