@@ -31,6 +31,8 @@ import { escalationChecks } from './authorization/rbac-escalation.js'
 import { RbacAuthorizer } from './authorization/rbac.js'
 import type { KubeObject } from './api/registry/object.js'
 import { type Authentication, AuthenticationConfigError, buildAuthentication } from './authentication/index.js'
+import { type ServiceAccountTokenEvents, serviceAccountMetrics } from './authentication/service-account-metrics.js'
+import { LegacyTokenController } from './authentication/legacy-token-controller.js'
 import { AuthenticationSetupError, buildJwtAndWebhook, jwtAndWebhookOptions } from './authentication/jwt-and-webhook.js'
 import { authenticationOptions } from './authentication/options.js'
 import { loadCaBundle } from './authentication/x509.js'
@@ -208,6 +210,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // RBAC answers from the bootstrap policy until its informers have read the store.
   const rbacPolicy = PolicyCache.withFallback(bootstrapRbac().map((b) => b.object as KubeObject))
   const nodeGraph = new NodeGraph()
+  let legacyTokens: LegacyTokenController | undefined
   let authorization: AuthorizerChain
   let reloading: ReloadingAuthorizer | undefined
   try {
@@ -297,6 +300,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await tokenMethods.start()
 
   let authentication: Authentication
+  let tokenEvents: ServiceAccountTokenEvents | undefined
   let serviceAccountKeys: ServiceAccountKeys
   try {
     serviceAccountKeys = await loadServiceAccountKeys({
@@ -309,7 +313,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ...options,
       ...jwtAndWebhookOptions(tokenMethods, options.anonymous),
       apiAudiences,
-      serviceAccountTokens: [serviceAccountAuthenticator({ issuers: serviceAccountIssuers, keys: serviceAccountKeys.verification, lookup: config.serviceAccountLookup, objects })],
+      serviceAccountTokens: [
+        serviceAccountAuthenticator({
+          issuers: serviceAccountIssuers,
+          keys: serviceAccountKeys.verification,
+          lookup: config.serviceAccountLookup,
+          objects,
+          // The metrics registry is made below; tokens are only checked once requests are served.
+          events: { legacyToken: () => tokenEvents?.legacyToken(), staleToken: () => tokenEvents?.staleToken(), validToken: () => tokenEvents?.validToken() },
+        }),
+      ],
       ...(config.enableBootstrapTokenAuth ? { bootstrapTokens: bootstrapTokenAuthenticator({ objects, log: (message) => log.v(3, message) }) } : {}),
     })
   } catch (err) {
@@ -317,8 +330,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw err
   }
   for (const warning of authentication.warnings) log.warning(warning)
+  for (const file of authentication.caFiles) file.start()
+  legacyTokens = new LegacyTokenController({
+    key: serviceAccountKeys.signing,
+    ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}),
+    onError: (err) => log.warning(`legacy service-account token controller: ${err.message}`),
+  })
 
   const metrics = new ServerMetrics()
+  tokenEvents = serviceAccountMetrics(metrics.registry)
   const storageMetrics = new StorageMetrics({
     registry: metrics.registry,
     store: () => pending.store,
@@ -349,6 +369,29 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await bootstrapCodec.ready()
     return ensureObjects(store, objects, (object) => bootstrapCodec.encode(object))
   }
+  /** kube-system/extension-apiserver-authentication as the CA files say now (written by an earlier start: updated). */
+  const publishAuthenticationInfo = async () => {
+    const [info] = authenticationInfo(
+      authentication.clientCa?.pem,
+      authentication.requestHeaderCa && {
+        caPem: authentication.requestHeaderCa.pem,
+        allowedNames: config.requestheaderAllowedNames,
+        usernameHeaders: config.requestheaderUsernameHeaders,
+        uidHeaders: config.requestheaderUidHeaders,
+        groupHeaders: config.requestheaderGroupHeaders,
+        extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
+      },
+    )
+    if ((await ensure([info!])) > 0) return
+    const store = await storeNow()
+    const current = await readObject?.('', 'v1', 'configmaps', 'kube-system', 'extension-apiserver-authentication')
+    const kv = await store.get(info!.key)
+    if (!current || !kv || JSON.stringify(current.data ?? {}) === JSON.stringify(info!.object.data)) return
+    const metadata = { ...(current.metadata as Record<string, unknown>) }
+    delete metadata.resourceVersion
+    await store.update(info!.key, bootstrapCodec.encode({ ...current, metadata, data: info!.object.data as Record<string, unknown> }), kv.modRevision)
+  }
+
   let autoregistered = false
   health.install({
     log: { name: 'log', check: () => faults.wrap('log', () => log.check()) },
@@ -373,6 +416,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         )
         rbacPolicy.onClusterRoleChange(() => aggregator.schedule())
         aggregator.schedule()
+        // The controller manager's token controller: legacy service-account token secrets are filled.
+        legacyTokens?.start(registry)
       },
       'start-apiextensions-informers': async () => {
         await storeNow()
@@ -412,26 +457,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await ensure(systemPriorityClasses())
       },
       'start-cluster-authentication-info-controller': async () => {
-        const [info] = authenticationInfo(
-          authentication.clientCa?.pem,
-          authentication.requestHeaderCa && {
-            caPem: authentication.requestHeaderCa.pem,
-            allowedNames: config.requestheaderAllowedNames,
-            usernameHeaders: config.requestheaderUsernameHeaders,
-            uidHeaders: config.requestheaderUidHeaders,
-            groupHeaders: config.requestheaderGroupHeaders,
-            extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
-          },
-        )
-        if ((await ensure([info!])) > 0) return
-        // Written by an earlier start: it publishes what this one trusts (as the reference's controller keeps it).
-        const store = await storeNow()
-        const current = await readObject?.('', 'v1', 'configmaps', 'kube-system', 'extension-apiserver-authentication')
-        const kv = await store.get(info!.key)
-        if (!current || !kv || JSON.stringify(current.data ?? {}) === JSON.stringify(info!.object.data)) return
-        const metadata = { ...(current.metadata as Record<string, unknown>) }
-        delete metadata.resourceVersion
-        await store.update(info!.key, bootstrapCodec.encode({ ...current, metadata, data: info!.object.data as Record<string, unknown> }), kv.modRevision)
+        await publishAuthenticationInfo()
+        // The reference's controller follows the CA files: a reloaded bundle is published again.
+        for (const file of authentication.caFiles) file.onChange(() => void publishAuthenticationInfo().catch((err: Error) => log.error(`cluster authentication info: ${err.message}`)))
       },
       'start-aggregator-informers': async () => {
         await storeNow()
@@ -682,7 +710,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         rbacPolicy.stop()
         reloading?.stop()
         nodeGraph.stop()
+        legacyTokens?.stop()
         tokenMethods.stop()
+        for (const file of authentication.caFiles) file.stop()
         await debugSocket?.close()
         await pending.store?.close()
         log.flush()

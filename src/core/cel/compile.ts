@@ -11,6 +11,8 @@ export class CelCompileError extends Error {
     message: string,
     /** 'compilation' for parse and type errors; 'type' when the expression's result type is not one the caller accepts. */
     readonly kind: 'compilation' | 'type',
+    /** For 'type': the type the checker inferred, in cel-go spelling ('string', 'list(string)'). */
+    readonly actualType?: string,
   ) {
     super(message)
     this.name = 'CelCompileError'
@@ -43,7 +45,9 @@ interface LocatedError {
 
 /** cel-go's spelling of an issue at an offset of the expression. */
 function issueText(expression: string, err: LocatedError): string {
-  const offset = err.range?.start ?? err.node?.start ?? err.node?.pos ?? 0
+  let offset = err.range?.start ?? err.node?.start ?? err.node?.pos ?? 0
+  // cel-go places a field selection at its '.' (the operator), the library at the field name.
+  if (/^No such key: /.test(err.summary ?? err.message) && expression[offset - 1] === '.') offset -= 1
   const before = expression.slice(0, offset)
   const line = before.split('\n').length
   const column = offset - (before.lastIndexOf('\n') + 1)
@@ -58,11 +62,18 @@ function celGoMessage(message: string): string {
   if (unknownVariable) return `undeclared reference to '${unknownVariable[1]}' (in container '')`
   const overload = /^no such overload: (.+)$/.exec(message)
   if (overload) return `found no matching overload for ${overload[1]}`
+  const noSuchKey = /^No such key: (.+)$/.exec(message)
+  if (noSuchKey) return `undefined field '${noSuchKey[1]}'`
   return message
 }
 
 function typeName(type: string): string {
   return type
+}
+
+/** The checker's type in cel-go's spelling: `list<string>` is `list(string)`. */
+function celGoTypeName(type: string): string {
+  return type.replace(/</g, '(').replace(/>/g, ')')
 }
 
 /**
@@ -84,7 +95,7 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
   const outputType = checked.type ?? 'dyn'
   if (returnTypes.length > 0 && !returnTypes.some((wanted) => matchesType(outputType, wanted))) {
     const reason = returnTypes.length === 1 ? `must evaluate to ${returnTypes[0]}` : `must evaluate to one of [${returnTypes.join(' ')}]`
-    throw new CelCompileError(reason, 'type')
+    throw new CelCompileError(reason, 'type', celGoTypeName(outputType))
   }
   const evaluate = (activation: Record<string, unknown>): unknown => {
     try {

@@ -11,6 +11,7 @@ import { registerIpLibrary } from './libraries/ip.js'
 import { registerListsLibrary } from './libraries/lists.js'
 import { registerQuantityLibrary } from './libraries/quantity.js'
 import { registerRegexLibrary } from './libraries/regex.js'
+import { registerSemverLibrary } from './libraries/semver.js'
 import { registerStringsLibrary } from './libraries/strings.js'
 import { registerUrlsLibrary } from './libraries/urls.js'
 
@@ -30,6 +31,7 @@ function baseEnvironment(): Environment {
     registerUrlsLibrary(env)
     registerIpLibrary(env)
     registerQuantityLibrary(env)
+    registerSemverLibrary(env)
     base = env
   }
   return base

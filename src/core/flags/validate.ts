@@ -12,6 +12,7 @@ import { admissionRules } from './rules/admission.js'
 import { auditRules } from './rules/audit.js'
 import { authenticationRules, serviceAccountRules, tokenExpirationRules } from './rules/authentication.js'
 import { authorizationDefaultRules, authorizationRules } from './rules/authorization.js'
+import { configFileRules } from './rules/config-files.js'
 import { flowControlConfigRules, flowControlRules } from './rules/flow-control.js'
 import { loggingRules } from './rules/logging.js'
 import { miscRules } from './rules/misc.js'
@@ -48,7 +49,7 @@ const PHASES: ReadonlyArray<readonly [Phase, readonly Rule[]]> = [
       ...networkingRules,
     ],
   ],
-  ['config', [...flowControlConfigRules, ...tlsConfigRules, ...authenticationRules.filter((r) => r.phase === 'config'), ...runtimeConfigValueRules]],
+  ['config', [...flowControlConfigRules, ...tlsConfigRules, ...authenticationRules.filter((r) => r.phase === 'config'), ...configFileRules, ...runtimeConfigValueRules]],
 ]
 
 interface ValidateOptions {

@@ -11,6 +11,7 @@
  *      d. bootstrap tokens                bootstrap-token.ts
  *      e. JWT / OIDC issuers              `jwt` below (branch authn-jwt)
  *      f. the token webhook               `webhook` below (branch authn-jwt)
+ *   4. the same token methods for a WebSocket's token subprotocol   websocket-protocol.ts
  *   then every recognised user gets system:authenticated (union.ts), and, only when nobody
  *   refused the credentials presented, the anonymous authenticator (anonymous.ts).
  *
@@ -22,8 +23,10 @@ import type { AuthenticationContext, AuthenticationResponse, Authenticator, Toke
 import { audienceAgnostic, authenticateToken, bearerTokenAuthenticator } from './bearer-token.js'
 import { type RequestHeaderOptions, requestHeaderAuthenticator } from './request-header.js'
 import { readTokenFile, tokenFileAuthenticator } from './token-file.js'
+import { webSocketProtocolAuthenticator } from './websocket-protocol.js'
 import { UnionAuthenticator, withAuthenticatedGroup } from './union.js'
-import { type CaBundle, loadCaBundle, mergeBundles, x509Authenticator } from './x509.js'
+import { type CaProvider, DynamicCaFile, mergedCa, staticCa } from './dynamic-ca.js'
+import { type CaBundle, mergeBundles, x509Authenticator } from './x509.js'
 
 export { AuthenticationConfigError } from './authenticator.js'
 export type { Authenticator, TokenAuthenticator } from './authenticator.js'
@@ -57,15 +60,19 @@ export interface AuthenticationOptions {
   jwt?: TokenAuthenticator[]
   webhook?: TokenAuthenticator
   log?: (level: number, message: string) => void
+  /** Where the CA files' reloads are reported. */
+  caLog?: { info(message: string): void; error(message: string): void }
 }
 
 export interface Authentication {
   union: UnionAuthenticator
   audiences: string[]
-  /** The authorities client certificates are verified against (published in extension-apiserver-authentication). */
-  clientCa?: CaBundle
-  /** The front proxy's authorities. */
-  requestHeaderCa?: CaBundle
+  /** The authorities client certificates are verified against now (published in extension-apiserver-authentication). */
+  readonly clientCa?: CaBundle
+  /** The front proxy's authorities now. */
+  readonly requestHeaderCa?: CaBundle
+  /** The CA files, reloaded when they change once started (stopped at shutdown). */
+  caFiles: DynamicCaFile[]
   /** The token methods in order, for TokenReview. */
   tokenMethods: TokenAuthenticator[]
   /** TokenReview: the token as a bearer token alone; throws when it is refused. */
@@ -78,14 +85,22 @@ export async function buildAuthentication(options: AuthenticationOptions): Promi
   const warnings: string[] = []
   const methods: Authenticator[] = []
 
-  let requestHeaderCa: CaBundle | undefined
+  const caFiles: DynamicCaFile[] = []
+  let requestHeaderCa: DynamicCaFile | undefined
   if (options.requestHeader) {
     const { clientCaFile, ...rest } = options.requestHeader
-    requestHeaderCa = loadCaBundle(clientCaFile, '--requestheader-client-ca-file')
+    requestHeaderCa = new DynamicCaFile(clientCaFile, '--requestheader-client-ca-file', 'request-header', options.caLog)
+    caFiles.push(requestHeaderCa)
     methods.push(requestHeaderAuthenticator({ ...rest, authorities: requestHeaderCa }))
   }
 
-  const clientCa = mergeBundles([...(options.clientCaFile ? [loadCaBundle(options.clientCaFile, '--client-ca-file')] : []), ...(options.extraClientCas ?? [])])
+  const clientCaSources: CaProvider[] = (options.extraClientCas ?? []).map(staticCa)
+  if (options.clientCaFile) {
+    const file = new DynamicCaFile(options.clientCaFile, '--client-ca-file', 'client-ca-bundle', options.caLog)
+    caFiles.push(file)
+    clientCaSources.unshift(file)
+  }
+  const clientCa = clientCaSources.length > 0 ? mergedCa(clientCaSources, (bundles) => mergeBundles(bundles)!) : undefined
   if (clientCa) methods.push(await x509Authenticator(clientCa))
 
   const tokenMethods: TokenAuthenticator[] = []
@@ -98,14 +113,19 @@ export async function buildAuthentication(options: AuthenticationOptions): Promi
   if (options.bootstrapTokens) tokenMethods.push(audienceAgnostic(options.bootstrapTokens))
   tokenMethods.push(...(options.jwt ?? []))
   if (options.webhook) tokenMethods.push(options.webhook)
-  if (tokenMethods.length > 0) methods.push(bearerTokenAuthenticator(tokenMethods))
+  if (tokenMethods.length > 0) methods.push(bearerTokenAuthenticator(tokenMethods), webSocketProtocolAuthenticator(tokenMethods))
 
   const union = new UnionAuthenticator(methods, options.anonymous ? anonymousAuthenticator(options.anonymousConditions) : undefined)
   return {
     union,
     audiences: options.apiAudiences,
-    ...(clientCa ? { clientCa } : {}),
-    ...(requestHeaderCa ? { requestHeaderCa } : {}),
+    get clientCa() {
+      return clientCa?.current()
+    },
+    get requestHeaderCa() {
+      return requestHeaderCa?.current()
+    },
+    caFiles,
     tokenMethods,
     async reviewToken(token, audiences) {
       const ctx: AuthenticationContext = { audiences, path: '' }

@@ -24,6 +24,7 @@ export function authenticationOptions(config: ServerConfig, extraClientCas: CaBu
       : {}),
     apiAudiences: config.apiAudiences,
     log: (level, message) => log.v(level, message),
+    caLog: { info: (message) => log.v(2, message), error: (message) => log.error(message) },
   }
 }
 

@@ -10,11 +10,12 @@
  */
 import type { Request } from '../http/types.js'
 import { AuthenticationError, type Authenticator } from './authenticator.js'
-import { type CaBundle, peerCertificates, verifyClientChain } from './x509.js'
+import { type Authorities, currentAuthorities, peerCertificates, verifyClientChain } from './x509.js'
 import { loadX509 } from '../tls/generate.js'
 
 export interface RequestHeaderOptions {
-  authorities: CaBundle
+  /** --requestheader-client-ca-file's bundle, or its reloading provider. */
+  authorities: Authorities
   /** --requestheader-allowed-names; empty: any certificate of the authorities. */
   allowedNames: string[]
   usernameHeaders: string[]
@@ -59,7 +60,7 @@ export function requestHeaderAuthenticator(options: RequestHeaderOptions): Authe
     async authenticate(req) {
       const presented = peerCertificates(req)
       if (presented.length === 0) return null
-      verifyClientChain(presented, options.authorities.certs)
+      verifyClientChain(presented, currentAuthorities(options.authorities).certs)
       if (allowed.size > 0) {
         const cns = new (await x509).X509Certificate(presented[0]!.raw).subjectName.getField('CN')
         const cn = cns[cns.length - 1] ?? ''

@@ -21,6 +21,7 @@ import { type JWTPayload, SignJWT, compactVerify, decodeJwt, decodeProtectedHead
 import type { UserInfo } from '../http/types.js'
 import { AuthenticationError, CREDENTIAL_ID_KEY, type TokenAuthenticator } from './authenticator.js'
 import type { SigningKey, VerificationKey } from './service-account-keys.js'
+import type { ServiceAccountTokenEvents } from './service-account-metrics.js'
 
 export const LEGACY_ISSUER = 'kubernetes/serviceaccount'
 /** The reference's default issuer for a cluster with no --service-account-issuer (kubeadm's). */
@@ -121,6 +122,8 @@ export interface ServiceAccountOptions {
   lookup: boolean
   objects: ObjectReader
   now?: () => number
+  /** Counted as the reference's serviceaccount_* metrics. */
+  events?: ServiceAccountTokenEvents
 }
 
 /** Verifies the signature with the key of the token's `kid`, else with each key in turn. */
@@ -176,7 +179,11 @@ export function serviceAccountAuthenticator(options: ServiceAccountOptions): Tok
       if (!legacy && (typeof claims.iss !== 'string' || !issuers.has(claims.iss))) return null
       await verifySignature(token, options.keys)
       const now = Math.floor(clock() / 1000)
-      if (legacy) return authenticateLegacy(token, claims, options)
+      if (legacy) {
+        const response = await authenticateLegacy(token, claims, options)
+        options.events?.legacyToken()
+        return response
+      }
 
       checkTimes(claims, now)
       const tokenAudiences = audiencesOf(claims)
@@ -218,6 +225,11 @@ export function serviceAccountAuthenticator(options: ServiceAccountOptions): Tok
         if (k.node.uid) extra[NODE_UID_KEY] = [k.node.uid]
       }
       if (typeof claims.jti === 'string' && claims.jti !== '') extra[CREDENTIAL_ID_KEY] = [`JTI=${claims.jti}`]
+      // An extended token past its warnafter still works; it is counted, as the reference does.
+      if (typeof k.warnafter === 'number' && k.warnafter !== 0) {
+        if (now > k.warnafter) options.events?.staleToken()
+        else options.events?.validToken()
+      }
       return { user: serviceAccountUser(namespace, k.serviceaccount.name, k.serviceaccount.uid, extra), audiences }
     },
   }

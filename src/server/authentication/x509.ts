@@ -193,10 +193,18 @@ export function certificateCredentialId(cert: X509Certificate): string {
   return `X509SHA256=${createHash('sha256').update(cert.raw).digest('hex')}`
 }
 
-export async function x509Authenticator(authorities: CaBundle): Promise<Authenticator> {
+/** A bundle, or a provider of the bundle in effect now (a CA file reloaded while running). */
+export type Authorities = CaBundle | { current(): CaBundle }
+
+export function currentAuthorities(authorities: Authorities): CaBundle {
+  return 'current' in authorities ? authorities.current() : authorities
+}
+
+export async function x509Authenticator(authorities: Authorities): Promise<Authenticator> {
   const x509 = await loadX509()
-  // One verification per connection: the chain and the user it maps to.
-  const verified = new WeakMap<X509Certificate, { chain: X509Certificate[]; user: UserInfo | null } | { error: AuthenticationError }>()
+  // One verification per connection and set of authorities: the chain and the user it maps to.
+  type Outcome = ({ chain: X509Certificate[]; user: UserInfo | null } | { error: AuthenticationError }) & { against: CaBundle }
+  const verified = new WeakMap<X509Certificate, Outcome>()
   return {
     name: 'x509',
     authenticate(req) {
@@ -204,16 +212,17 @@ export async function x509Authenticator(authorities: CaBundle): Promise<Authenti
       if (presented.length === 0) return null
       const leaf = presented[0]!
       const now = Date.now()
+      const bundle = currentAuthorities(authorities)
       let outcome = verified.get(leaf)
-      if (!outcome || ('chain' in outcome && !outcome.chain.every((c) => validAt(c, now)))) {
+      if (!outcome || outcome.against !== bundle || ('chain' in outcome && !outcome.chain.every((c) => validAt(c, now)))) {
         try {
-          const chain = verifyClientChain(presented, authorities.certs, now)
+          const chain = verifyClientChain(presented, bundle.certs, now)
           const { commonName, organizations } = subjectOf(x509, leaf)
           const user = commonName === '' ? null : { name: commonName, groups: organizations, extra: { [CREDENTIAL_ID_KEY]: [certificateCredentialId(leaf)] } }
-          outcome = { chain, user }
+          outcome = { chain, user, against: bundle }
         } catch (err) {
           // Refusals that depend on the time are not remembered.
-          outcome = { error: err as AuthenticationError }
+          outcome = { error: err as AuthenticationError, against: bundle }
           if (!/expired or is not yet valid/.test((err as Error).message)) verified.set(leaf, outcome)
           throw err
         }

@@ -18,6 +18,8 @@ export interface Attributes {
   resource: string
   subresource: string
   name: string
+  /** The request's raw `fieldSelector` (list, watch, deletecollection), for the Node mode's scoped reads. */
+  fieldSelector?: string
 }
 
 export type DecisionKind = 'allow' | 'deny' | 'noOpinion'
@@ -65,8 +67,9 @@ export const NO_OPINION: Decision = { decision: 'noOpinion' }
 export const ALLOW: Decision = { decision: 'allow' }
 
 /** The attributes of a request, from what the request-info resolver found. */
-export function requestAttributes(user: UserInfo, info: RequestInfo): Attributes {
+export function requestAttributes(user: UserInfo, info: RequestInfo, fieldSelector?: string): Attributes {
   return {
+    ...(fieldSelector ? { fieldSelector } : {}),
     user,
     verb: info.verb,
     resourceRequest: info.isResourceRequest,

@@ -11,6 +11,7 @@ import yaml from 'js-yaml'
 import type { Attributes, Authorizer, Decision, RuleResolver, Rules } from './authorizer.js'
 import type { UserInfo } from '../http/types.js'
 import { type AuthorizerChain, type ChainOptions, buildChain } from './index.js'
+import { type MatchCondition, compileMatchCondition } from './match-conditions.js'
 import { WebhookAuthorizer } from './webhook.js'
 
 export class AuthorizationConfigFileError extends Error {}
@@ -25,6 +26,8 @@ export interface WebhookSettings {
   unauthorizedTtlMs: number
   failurePolicy: 'NoOpinion' | 'Deny'
   kubeConfigFile: string
+  /** Compiled CEL conditions: all true for the webhook to be asked. */
+  matchConditions: MatchCondition[]
 }
 
 export interface ConfiguredAuthorizer {
@@ -116,8 +119,28 @@ export function parseAuthorizationConfig(text: string): ConfiguredAuthorizer[] {
     else if (connection.type !== 'KubeConfigFile') errors.push(`${wp}.connectionInfo.type: Unsupported value: ${goQuote(connection.type)}: ${supported(['InClusterConfig', 'KubeConfigFile'])}`)
     else if (!kubeConfigFile) errors.push(`${wp}.connectionInfo.kubeConfigFile: Required value`)
     else if (!kubeConfigFile.startsWith('/')) errors.push(`${wp}.connectionInfo.kubeConfigFile: Invalid value: ${goQuote(kubeConfigFile)}: must be an absolute path`)
-    if (Array.isArray(w.matchConditions) && w.matchConditions.length > 0) {
-      errors.push(`${wp}.matchConditions: Invalid value: ${w.matchConditions.length}: CEL match conditions are not built yet in this server`)
+    const conditionsList = Array.isArray(w.matchConditions) ? w.matchConditions : []
+    const conditionsVersion = w.matchConditionSubjectAccessReviewVersion
+    if (conditionsVersion === undefined || conditionsVersion === '') {
+      if (conditionsList.length > 0) errors.push(`${wp}.matchConditionSubjectAccessReviewVersion: Required value: required if match conditions are specified`)
+    } else if (conditionsVersion !== 'v1') {
+      errors.push(`${wp}.matchConditionSubjectAccessReviewVersion: Unsupported value: ${goQuote(conditionsVersion)}: ${supported(['v1'])}`)
+    }
+    const matchConditions: MatchCondition[] = []
+    if (conditionsList.length > 64) {
+      errors.push(`${wp}.matchConditions: Too many: ${conditionsList.length}: must have at most 64 items`)
+    } else {
+      const seenExpressions = new Set<string>()
+      conditionsList.forEach((rawCondition, j) => {
+        const cp = `${wp}.matchConditions[${j}].expression`
+        const expression = typeof obj(rawCondition)?.expression === 'string' ? (obj(rawCondition)!.expression as string) : ''
+        if (expression.trim() === '') return void errors.push(`${cp}: Required value`)
+        if (seenExpressions.has(expression)) return void errors.push(`${cp}: Duplicate value: ${goQuote(expression)}`)
+        seenExpressions.add(expression)
+        const compiled = compileMatchCondition(expression)
+        if ('error' in compiled) errors.push(`${cp}: Invalid value: ${goQuote(expression)}: ${compiled.error}`)
+        else matchConditions.push(compiled)
+      })
     }
     const ttl = (v: unknown, fallback: number, field: string) => {
       if (v === undefined) return fallback
@@ -137,6 +160,7 @@ export function parseAuthorizationConfig(text: string): ConfiguredAuthorizer[] {
         unauthorizedTtlMs,
         failurePolicy: policy === 'Deny' ? 'Deny' : 'NoOpinion',
         kubeConfigFile,
+        matchConditions,
       },
     })
   })
@@ -158,6 +182,7 @@ export function chainFromConfig(authorizers: readonly ConfiguredAuthorizer[], ba
       unauthorizedTtlMs: a.webhook.unauthorizedTtlMs,
       timeoutMs: a.webhook.timeoutMs,
       decisionOnError: a.webhook.failurePolicy === 'Deny' ? 'deny' : 'noOpinion',
+      matchConditions: a.webhook.matchConditions,
     })
     return key
   })

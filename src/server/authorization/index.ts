@@ -10,6 +10,7 @@ import { type NodeGraph, NodeAuthorizer } from './node.js'
 import type { PolicySource } from './rbac-policy.js'
 import { RbacAuthorizer } from './rbac.js'
 import { UnionAuthorizer, UnionRuleResolver } from './union.js'
+import { nodeRules } from '../bootstrap/rbac.js'
 
 export class AuthorizationConfigError extends Error {}
 
@@ -60,7 +61,7 @@ export function buildChain(options: ChainOptions): AuthorizerChain {
         break
       case 'Node':
         if (!options.nodeGraph) throw new AuthorizationConfigError('authorizer type Node is not allowed if it was not enabled at initial server startup')
-        built = new NodeAuthorizer(options.nodeGraph)
+        built = new NodeAuthorizer(options.nodeGraph, nodeRules())
         break
       case 'RBAC':
         if (!options.rbacPolicy) throw new AuthorizationConfigError('authorizer type RBAC is not allowed if it was not enabled at initial server startup')

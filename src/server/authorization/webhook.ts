@@ -3,15 +3,19 @@
  * a SubjectAccessReview (authorization.k8s.io v1 or v1beta1, per
  * --authorization-webhook-version) to the server named by a kubeconfig file; its
  * `status.allowed` allows, `status.denied` denies, anything else has no opinion. Answers are
- * cached by question, allows for the authorized TTL and the rest for the unauthorized TTL. A
- * webhook that cannot be reached has no opinion and reports the error (the request is then a
- * 500 unless a later mode allows it).
+ * cached by question, allows for the authorized TTL and the rest for the unauthorized TTL.
+ * Transient failures (a reset connection, 429, 500, 504, an answer with Retry-After) are tried
+ * again with the reference's backoff (500 ms, ×1.5, 20 % jitter, 5 attempts). A webhook that
+ * still fails decides by its failure policy (the flags: no opinion) and reports the error.
+ * In the structured configuration a webhook may have CEL match conditions: it is asked only
+ * when all of them are true.
  */
 import fs from 'node:fs'
 import https from 'node:https'
 import http from 'node:http'
 import yaml from 'js-yaml'
 import type { Attributes, Authorizer, Decision, RuleResolver, Rules } from './authorizer.js'
+import { type MatchCondition, evaluateMatchConditions } from './match-conditions.js'
 
 export class WebhookConfigError extends Error {}
 
@@ -23,8 +27,20 @@ export interface WebhookOptions {
   timeoutMs?: number
   /** What a failed call decides (the structured configuration's failurePolicy; the flags: no opinion). */
   decisionOnError?: 'noOpinion' | 'deny'
+  /** Compiled CEL conditions (structured configuration only): all true for the webhook to be asked. */
+  matchConditions?: readonly MatchCondition[]
   now?: () => number
+  /** Tests only: the first retry's pause. */
+  initialBackoffMs?: number
 }
+
+/** webhook.DefaultRetryBackoffWithInitialDelay(500ms): ×1.5, 20 % jitter, 5 attempts. */
+const BACKOFF = { initialMs: 500, factor: 1.5, jitter: 0.2, steps: 5 }
+/** The reference does not cache answers to questions with more requester-controlled bytes than this. */
+const MAX_CACHED_ATTRIBUTE_BYTES = 10_000
+
+/** A failure that webhook.DefaultShouldRetry would try again. */
+class RetryableError extends Error {}
 
 interface Connection {
   url: URL
@@ -98,21 +114,47 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
   }
 
   async authorize(a: Attributes): Promise<Decision> {
+    const onError = this.options.decisionOnError ?? 'noOpinion'
+    if (this.options.matchConditions && this.options.matchConditions.length > 0) {
+      const match = evaluateMatchConditions(this.options.matchConditions, a)
+      // An error with no false condition: the failure policy decides; a false one: not asked.
+      if (match.error) return { decision: onError, error: match.error }
+      if (!match.matches) return { decision: 'noOpinion' }
+    }
     const review = reviewFor(a, this.options.version)
     const key = JSON.stringify(review.spec)
     const cached = this.cache.get(key)
     if (cached && cached.expires > this.now()) return cached.decision
     let status: Obj
     try {
-      status = obj(obj(await this.post(review)).status)
+      status = obj(obj(await this.postWithRetries(review)).status)
     } catch (err) {
-      return { decision: this.options.decisionOnError ?? 'noOpinion', error: (err as Error).message }
+      return { decision: onError, error: (err as Error).message }
     }
     const reason = typeof status.reason === 'string' && status.reason ? { reason: status.reason } : {}
-    const decision: Decision = status.allowed === true ? { decision: 'allow', ...reason } : status.denied === true ? { decision: 'deny', ...reason } : { decision: 'noOpinion', ...reason }
+    let decision: Decision
+    if (status.allowed === true && status.denied === true) {
+      decision = { decision: 'deny', ...reason, error: 'webhook subject access review returned both allow and deny response' }
+    } else {
+      decision = status.allowed === true ? { decision: 'allow', ...reason } : status.denied === true ? { decision: 'deny', ...reason } : { decision: 'noOpinion', ...reason }
+    }
     const ttl = decision.decision === 'allow' ? this.options.authorizedTtlMs : this.options.unauthorizedTtlMs
-    if (ttl > 0) this.cache.set(key, { decision, expires: this.now() + ttl })
+    if (ttl > 0 && controlledBytes(a) < MAX_CACHED_ATTRIBUTE_BYTES) this.cache.set(key, { decision, expires: this.now() + ttl })
     return decision
+  }
+
+  /** webhook.WithExponentialBackoff with DefaultShouldRetry. */
+  private async postWithRetries(review: Obj): Promise<unknown> {
+    let delay = this.options.initialBackoffMs ?? BACKOFF.initialMs
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.post(review)
+      } catch (err) {
+        if (!(err instanceof RetryableError) || attempt >= BACKOFF.steps) throw err
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay * (1 + Math.random() * BACKOFF.jitter)))
+      delay *= BACKOFF.factor
+    }
   }
 
   /** As the reference: a webhook cannot list rules. */
@@ -142,7 +184,12 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
           res.on('data', (d: Buffer) => chunks.push(d))
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8')
-            if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) return reject(new Error(`an error on the server ("${text.slice(0, 200)}") has prevented the request from succeeding`))
+            const code = res.statusCode ?? 0
+            if (code < 200 || code >= 300) {
+              const transient = code === 429 || code === 500 || code === 504 || Number(res.headers['retry-after']) > 0
+              const message = `an error on the server ("${text.slice(0, 200)}") has prevented the request from succeeding`
+              return reject(transient ? new RetryableError(message) : new Error(message))
+            }
             try {
               resolve(JSON.parse(text))
             } catch (err) {
@@ -152,8 +199,13 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
         },
       )
       req.on('timeout', () => req.destroy(new Error(`Post "${c.url.href}": context deadline exceeded`)))
-      req.on('error', reject)
+      req.on('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ECONNRESET' ? new RetryableError(`Post "${c.url.href}": ${err.message}`) : err))
       req.end(body)
     })
   }
+}
+
+/** The bytes of the question the requester chooses (the reference's shouldCache). */
+function controlledBytes(a: Attributes): number {
+  return a.namespace.length + a.verb.length + a.apiGroup.length + a.apiVersion.length + a.resource.length + a.subresource.length + a.name.length + a.path.length
 }

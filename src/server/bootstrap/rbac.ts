@@ -2,10 +2,11 @@
  * The default roles and bindings (the reference's bootstrappolicy, as its testdata lists them):
  * the user-facing `cluster-admin`, `admin`, `edit` and `view` (the last three aggregated from
  * the `system:aggregate-to-*` roles), the roles of the system components, and the namespaced
- * roles of kube-system and kube-public. Every object carries the `autoupdate` annotation: the
+ * roles of kube-system and kube-public (the controllers' own roles are in rbac-controllers.ts). Every object carries the `autoupdate` annotation: the
  * rbac/bootstrap-roles hook reconciles them on start-up (see reconcile.ts).
  */
 import type { BootstrapObject } from './objects.js'
+import { controllerClusterRoleBindings, controllerClusterRoles } from './rbac-controllers.js'
 
 type Rule = { apiGroups?: string[]; resources?: string[]; resourceNames?: string[]; verbs: string[]; nonResourceURLs?: string[] }
 type Subject = { kind: string; name: string; namespace?: string; apiGroup?: string }
@@ -227,6 +228,12 @@ export function bootstrapClusterRoles(): BootstrapObject[] {
   ]
 }
 
+/** The rules of the system:node role: what the Node mode allows every node (the reference's NodeRules). */
+export function nodeRules(): Rule[] {
+  const role = bootstrapClusterRoles().find((b) => b.key === '/clusterroles/system:node')!
+  return (role.object as { rules: Rule[] }).rules
+}
+
 export function bootstrapClusterRoleBindings(): BootstrapObject[] {
   return [
     clusterRoleBinding('cluster-admin', [group('system:masters')]),
@@ -275,5 +282,12 @@ export function bootstrapNamespaceRoleBindings(): BootstrapObject[] {
 
 /** Everything, cluster-scoped first (namespaced roles need kube-system and kube-public to exist). */
 export function bootstrapRbac(): BootstrapObject[] {
-  return [...bootstrapClusterRoles(), ...bootstrapClusterRoleBindings(), ...bootstrapNamespaceRoles(), ...bootstrapNamespaceRoleBindings()]
+  return [
+    ...bootstrapClusterRoles(),
+    ...controllerClusterRoles(),
+    ...bootstrapClusterRoleBindings(),
+    ...controllerClusterRoleBindings(),
+    ...bootstrapNamespaceRoles(),
+    ...bootstrapNamespaceRoleBindings(),
+  ]
 }

@@ -12,7 +12,7 @@ import { requestForbidden, sanitizeHtml } from '../authorization/forbidden.js'
 
 export function withAuthorization(authorizer: Authorizer): Filter {
   return (next) => async (req, res, ctx) => {
-    const attributes = requestAttributes(ctx.user!, ctx.info)
+    const attributes = requestAttributes(ctx.user!, ctx.info, ctx.url.searchParams.get('fieldSelector') ?? undefined)
     const { decision, reason, error } = await authorizer.authorize(attributes)
     if (decision === 'allow') return next(req, res, ctx)
     if (error) {

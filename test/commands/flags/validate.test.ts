@@ -145,6 +145,19 @@ describe('client flags validate (built binary)', function () {
     assert.ok(r.stdout.split('\n').includes('The server would refuse to start with: unknown flag: --no-such-flag'), r.stdout)
   })
 
+  it('reads --authorization-config and reports what the server would refuse in it (exit 1)', () => {
+    const r = run(['--', '--anonymous-auth=false', `--authorization-config=${fixture('authz-bad-cel.yaml')}`])
+    assert.equal(r.status, 1, r.stderr)
+    assert.ok(
+      r.stdout.includes(
+        'error: invalid authorization config: [authorizers[2].webhook.timeout: Invalid value: "40s": must be > 0s and <= 30s, authorizers[2].webhook.matchConditions[1].expression: Invalid value: "request.resourceAttributes.namespace": must evaluate to bool but got string]',
+      ),
+      r.stdout,
+    )
+    const good = run(['--', '--anonymous-auth=false', `--authorization-config=${fixture('authz-cel.yaml')}`])
+    assert.equal(good.status, 0, good.stdout + good.stderr)
+  })
+
   it('--file reads a saved kube-apiserver command line', () => {
     const r = run(['--file', fixture('kube-apiserver.cmdline')])
     assert.equal(r.status, 0, r.stderr)

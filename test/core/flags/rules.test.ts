@@ -477,6 +477,36 @@ const cases: Case[] = [
     rules: ['AUTHN-18'],
   },
   { name: 'AUTHN-18 accepts the anonymous section without --anonymous-auth', argv: ['--authorization-mode=Node,RBAC', `--authentication-config=${fixture('authn-anonymous.yaml')}`], valid: true },
+  {
+    name: 'AUTHN-CONFIG accepts a valid --authentication-config file',
+    argv: ['--authorization-mode=Node,RBAC', `--authentication-config=${fixture('authn-jwt.yaml')}`],
+    valid: true,
+  },
+  {
+    name: 'AUTHN-CONFIG refuses a file whose CEL claim mapping the server would refuse, with its start-up message',
+    argv: ['--authorization-mode=Node,RBAC', `--authentication-config=${fixture('authn-bad-cel.yaml')}`],
+    valid: false,
+    phase: 'config',
+    errors: ['invalid authentication configuration: jwt[0].claimMappings.username.expression: Invalid value: "claims.sub + 1": must evaluate to string'],
+    rules: ['AUTHN-CONFIG'],
+  },
+  {
+    name: 'AUTHN-CONFIG only notes a file it cannot read (the manifest may be checked away from the control plane)',
+    argv: ['--authorization-mode=Node,RBAC', `--authentication-config=${fixture('no-such-authn.yaml')}`],
+    valid: true,
+    notices: [['AUTHN-CONFIG', `--authentication-config ${fixture('no-such-authn.yaml')} was not read here (no such file or directory): the server reads and validates it at start-up`]],
+  },
+  { name: 'AUTHZ-CONFIG accepts a chain with webhook match conditions', argv: ['--anonymous-auth=false', `--authorization-config=${fixture('authz-cel.yaml')}`], valid: true },
+  {
+    name: 'AUTHZ-CONFIG refuses a bad timeout and a non-bool match condition, with the reference field errors',
+    argv: ['--anonymous-auth=false', `--authorization-config=${fixture('authz-bad-cel.yaml')}`],
+    valid: false,
+    phase: 'config',
+    errors: [
+      'invalid authorization config: [authorizers[2].webhook.timeout: Invalid value: "40s": must be > 0s and <= 30s, authorizers[2].webhook.matchConditions[1].expression: Invalid value: "request.resourceAttributes.namespace": must evaluate to bool but got string]',
+    ],
+    rules: ['AUTHZ-CONFIG'],
+  },
   { name: 'AUTHN-5 accepts two distinct issuers', argv: [...B, ...OK, '--service-account-issuer=https://old-issuer.example.com'], valid: true },
   {
     name: 'AUTHN-5 warns about a plain-http issuer (client target)',

@@ -163,6 +163,46 @@ describe('authentication: service-account and bootstrap tokens, the front proxy 
       await expectUnauthorized(legacy, 'legacy-deleted-secret')
     })
 
+    it('the token controller fills a kubernetes.io/service-account-token secret; its token works until the secret or the account is deleted', async () => {
+      await admin('create', 'serviceaccount', 'legacy-robot')
+      const uid = (await admin('get', 'sa', 'legacy-robot', '-o', 'jsonpath={.metadata.uid}')).stdout
+      const secret = (name: string) => ({ apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/service-account-token', metadata: { name, annotations: { 'kubernetes.io/service-account.name': 'legacy-robot' } } })
+      writeFileSync(join(dir, 'legacy-filled.json'), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [secret('legacy-robot-token'), secret('legacy-robot-token-2')] }))
+      await admin('create', '-f', join(dir, 'legacy-filled.json'))
+      const filled = async (name: string) => {
+        const deadline = Date.now() + 15_000
+        for (;;) {
+          const got = JSON.parse((await admin('get', 'secret', name, '-o', 'json')).stdout)
+          if (got.data?.token) return got
+          if (Date.now() > deadline) throw new Error(`${name} was not filled: ${JSON.stringify(got)}`)
+          await new Promise((r) => setTimeout(r, 200))
+        }
+      }
+      const got = await filled('legacy-robot-token')
+      assert.equal(got.metadata.annotations['kubernetes.io/service-account.uid'], uid)
+      assert.equal(Buffer.from(got.data.namespace, 'base64').toString(), 'default')
+      assert.match(Buffer.from(got.data['ca.crt'], 'base64').toString(), /^-----BEGIN CERTIFICATE-----/)
+      const token = Buffer.from(got.data.token, 'base64').toString()
+      const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString())
+      assert.equal(claims.iss, 'kubernetes/serviceaccount')
+      assert.equal(claims['kubernetes.io/serviceaccount/secret.name'], 'legacy-robot-token')
+      assert.equal(claims.exp, undefined, 'legacy tokens do not expire')
+      const { userInfo, run } = await userOf(token, 'legacy-filled')
+      assert.equal(userInfo?.username, 'system:serviceaccount:default:legacy-robot', run.stderr)
+      await admin('delete', 'secret', 'legacy-robot-token')
+      await expectUnauthorized(token, 'legacy-filled-deleted-secret')
+
+      const second = Buffer.from((await filled('legacy-robot-token-2')).data.token, 'base64').toString()
+      assert.equal((await userOf(second, 'legacy-second')).userInfo?.username, 'system:serviceaccount:default:legacy-robot')
+      await admin('delete', 'serviceaccount', 'legacy-robot')
+      await expectUnauthorized(second, 'legacy-deleted-account')
+      const deadline = Date.now() + 15_000
+      while ((await kubectl(adminConfig, dir, 'get', 'secret', 'legacy-robot-token-2')).code === 0) {
+        if (Date.now() > deadline) throw new Error("the account's token secret was not deleted with it")
+        await new Promise((r) => setTimeout(r, 200))
+      }
+    })
+
     it('TokenReview answers for a token and an audience', async () => {
       const token = (await admin('create', 'token', 'robot')).stdout.trim()
       const review = (body: object) => {

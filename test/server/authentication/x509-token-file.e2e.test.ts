@@ -113,6 +113,23 @@ describe('authentication: client certificates and the token file (end to end)', 
     )
   })
 
+  it('a WebSocket request may carry its token as the base64url.bearer.authorization.k8s.io subprotocol', async () => {
+    const ws = (token: string, protocols = 'v5.channel.k8s.io') => ({
+      Connection: 'Upgrade',
+      Upgrade: 'websocket',
+      'Sec-WebSocket-Version': '13',
+      'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      'Sec-WebSocket-Protocol': `base64url.bearer.authorization.k8s.io.${Buffer.from(token).toString('base64url')}, ${protocols}`,
+    })
+    // ci-robot holds no role: the 403 names the user the subprotocol's token authenticated.
+    const known = await server.get('/api/v1/namespaces/default/secrets', ws('ci-token'), 'GET', undefined, 'anonymous')
+    assert.equal(known.status, 403, known.body)
+    assert.equal(JSON.parse(known.body).message, 'secrets is forbidden: User "ci-robot" cannot list resource "secrets" in API group "" in the namespace "default"')
+    const unknown = await server.get('/api/v1/namespaces/default/secrets', ws('not-in-the-file'), 'GET', undefined, 'anonymous')
+    assert.equal(unknown.status, 401)
+    assert.equal(unknown.body.trim(), UNAUTHORIZED)
+  })
+
   it('the logs say why a credential was refused', () => {
     assert.match(server.logs, /Unable to authenticate the request: .*certificate has expired or is not yet valid/)
     assert.match(server.logs, /Unable to authenticate the request: .*certificate signed by unknown authority/)

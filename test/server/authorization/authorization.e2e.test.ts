@@ -162,6 +162,17 @@ describe('authorization: Node,RBAC by default, with real identities and kubectl 
     await eventually('escalate to allow the role', async () => (await as('ci')('create', 'role', 'node-reader', '-n', 'team', '--verb=get', '--resource=nodes')).code === 0)
   })
 
+  it("the controllers' system:controller: roles exist and grant their service accounts", async () => {
+    const role = JSON.parse(await ok('admin', 'get', 'clusterrole', 'system:controller:job-controller', '-o', 'json'))
+    assert.equal(role.metadata.annotations['rbac.authorization.kubernetes.io/autoupdate'], 'true')
+    const binding = JSON.parse(await ok('admin', 'get', 'clusterrolebinding', 'system:controller:job-controller', '-o', 'json'))
+    assert.deepEqual(binding.subjects, [{ kind: 'ServiceAccount', name: 'job-controller', namespace: 'kube-system' }])
+    const jobController = 'system:serviceaccount:kube-system:job-controller'
+    assert.equal((await ok('admin', 'auth', 'can-i', 'create', 'pods', '-n', 'team', `--as=${jobController}`)).trim(), 'yes')
+    const secrets = await as('admin')('auth', 'can-i', 'get', 'secrets', '-n', 'team', `--as=${jobController}`)
+    assert.equal(secrets.stdout.trim(), 'no')
+  })
+
   it('a node reads only the secrets of the pods bound to it', async () => {
     await ok('admin', 'create', 'secret', 'generic', 'used', '-n', 'team', '--from-literal=k=v')
     await ok('admin', 'create', 'secret', 'generic', 'unused', '-n', 'team', '--from-literal=k=v')
@@ -190,6 +201,81 @@ describe('authorization: Node,RBAC by default, with real identities and kubectl 
       'team',
     )
     await refused('node', 'Error from server (Forbidden): secrets is forbidden: User "system:node:n1" cannot list resource "secrets" in API group "" in the namespace "team": No Object name found', 'get', 'secrets', '-n', 'team')
+  })
+
+  it('a node reaches the volume of its pod, its own lease and Node, and lists only its pods', async () => {
+    const manifest = join(dir, 'node-objects.yaml')
+    writeFileSync(
+      manifest,
+      [
+        'apiVersion: v1',
+        'kind: PersistentVolume',
+        'metadata: {name: pv-web}',
+        'spec:',
+        '  capacity: {storage: 1Gi}',
+        '  accessModes: [ReadWriteOnce]',
+        '  claimRef: {namespace: team, name: web-data}',
+        '  csi: {driver: example.com/d, volumeHandle: h1, nodePublishSecretRef: {name: csi-creds, namespace: team}}',
+        '---',
+        'apiVersion: v1',
+        'kind: PersistentVolume',
+        'metadata: {name: pv-unused}',
+        'spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: /tmp/x}}',
+        '---',
+        'apiVersion: v1',
+        'kind: Pod',
+        'metadata: {name: db, namespace: team}',
+        'spec:',
+        '  nodeName: n1',
+        '  containers: [{name: c, image: postgres}]',
+        '  volumes: [{name: data, persistentVolumeClaim: {claimName: web-data}}]',
+        '',
+      ].join('\n'),
+    )
+    await ok('admin', 'apply', '-f', manifest)
+    await ok('admin', 'create', 'secret', 'generic', 'csi-creds', '-n', 'team', '--from-literal=k=v')
+    await eventually("the node to reach its pod's volume", async () => (await as('node')('get', 'pv', 'pv-web')).code === 0)
+    await ok('node', 'get', 'secret', 'csi-creds', '-n', 'team')
+    await refused(
+      'node',
+      `Error from server (Forbidden): persistentvolumes "pv-unused" is forbidden: User "system:node:n1" cannot get resource "persistentvolumes" in API group "" at the cluster scope: no relationship found between node 'n1' and this object`,
+      'get',
+      'pv',
+      'pv-unused',
+    )
+    const lease = (name: string) => {
+      const file = join(dir, `lease-${name}.yaml`)
+      writeFileSync(file, `apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: ${name}, namespace: kube-node-lease}\nspec: {holderIdentity: ${name}, leaseDurationSeconds: 40}\n`)
+      return file
+    }
+    await ok('node', 'apply', '-f', lease('n1'))
+    await ok('node', 'get', 'lease', 'n1', '-n', 'kube-node-lease')
+    await ok('admin', 'apply', '-f', lease('n2'))
+    await refused(
+      'node',
+      'Error from server (Forbidden): leases.coordination.k8s.io "n2" is forbidden: User "system:node:n1" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "kube-node-lease": can only access node lease with the same name as the requesting node',
+      'get',
+      'lease',
+      'n2',
+      '-n',
+      'kube-node-lease',
+    )
+    const pods = await ok('node', 'get', 'pods', '-A', '--field-selector', 'spec.nodeName=n1', '-o', 'name')
+    assert.match(pods, /pod\/db/)
+    await refused(
+      'node',
+      'Error from server (Forbidden): pods is forbidden: User "system:node:n1" cannot list resource "pods" in API group "" at the cluster scope: can only list/watch pods with spec.nodeName field selector',
+      'get',
+      'pods',
+      '-A',
+    )
+    await refused(
+      'node',
+      `Error from server (Forbidden): nodes "n2" is forbidden: User "system:node:n1" cannot get resource "nodes" in API group "" at the cluster scope: node 'n1' cannot read 'n2', only its own Node object`,
+      'get',
+      'node',
+      'n2',
+    )
   })
 
   it('anonymous users reach the probes and the version, nothing else', async () => {
@@ -288,6 +374,48 @@ describe('authorization: explicit modes (end to end)', function () {
       await server.stop()
       hook.close()
     }
+  })
+
+  it('a structured-config webhook is asked only when its CEL match conditions hold (kubectl)', async () => {
+    const asked: Array<{ user: string; namespace?: string }> = []
+    const hook = createServer((req, res) => {
+      let body = ''
+      req.on('data', (d) => (body += d))
+      req.on('end', () => {
+        const review = JSON.parse(body)
+        asked.push({ user: review.spec.user, namespace: review.spec.resourceAttributes?.namespace })
+        res.setHeader('Content-Type', 'application/json')
+        res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'SubjectAccessReview', status: { allowed: true } }))
+      })
+    })
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve))
+    const port = (hook.address() as AddressInfo).port
+    writeFileSync(join(dir, 'cel-hook.kubeconfig'), `apiVersion: v1\nkind: Config\nclusters: [{name: w, cluster: {server: "http://127.0.0.1:${port}/authorize"}}]\nusers: [{name: w, user: {}}]\ncontexts: [{name: w, context: {cluster: w, user: w}}]\ncurrent-context: w\n`)
+    writeFileSync(join(dir, 'cel-tokens.csv'), 'cel-token,cel-user,1\n')
+    const authz = (conditions: string) =>
+      `apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers:\n- {type: Node, name: node}\n- {type: RBAC, name: rbac}\n- type: Webhook\n  name: cel-hook\n  webhook:\n    timeout: 3s\n    subjectAccessReviewVersion: v1\n    matchConditionSubjectAccessReviewVersion: v1\n    failurePolicy: Deny\n    connectionInfo: {type: KubeConfigFile, kubeConfigFile: ${join(dir, 'cel-hook.kubeconfig')}}\n    matchConditions:\n${conditions}`
+    writeFileSync(join(dir, 'authz.yaml'), authz(`    - expression: has(request.resourceAttributes)\n    - expression: "request.resourceAttributes.namespace == 'hooked'"\n`))
+    const server = await ApiServer.start({ waitFor: 'ready', args: [`--authorization-config=${join(dir, 'authz.yaml')}`, `--token-auth-file=${join(dir, 'cel-tokens.csv')}`] })
+    try {
+      const kubeconfig = writeKubeconfig(dir, 'kubeconfig-cel', server.port, { token: 'cel-token' })
+      const inHooked = await kubectl(kubeconfig, dir, 'get', 'configmaps', '-n', 'hooked')
+      assert.equal(inHooked.code, 0, inHooked.stderr)
+      const inDefault = await kubectl(kubeconfig, dir, 'get', 'configmaps', '-n', 'default')
+      assert.notEqual(inDefault.code, 0)
+      assert.equal(inDefault.stderr.trim(), 'Error from server (Forbidden): configmaps is forbidden: User "cel-user" cannot list resource "configmaps" in API group "" in the namespace "default"')
+      assert.deepEqual(
+        asked.filter((a) => a.user === 'cel-user'),
+        [{ user: 'cel-user', namespace: 'hooked' }],
+        'the webhook was asked for the hooked namespace only',
+      )
+    } finally {
+      await server.stop()
+      hook.close()
+    }
+    writeFileSync(join(dir, 'authz-bad.yaml'), authz('    - expression: request.user\n'))
+    const { code, output } = await startExpectingFailure(['--bind-address=127.0.0.1', '--secure-port=1', `--cert-dir=${join(dir, 'certs')}`, `--data-dir=${join(dir, 'data')}`, `--authorization-config=${join(dir, 'authz-bad.yaml')}`])
+    assert.notEqual(code, 0)
+    assert.match(output, /invalid authorization config: authorizers\[2\]\.webhook\.matchConditions\[0\]\.expression: Invalid value: "request\.user": must evaluate to bool but got string/)
   })
 
   it('a bad ABAC policy file stops the start-up with the line named', async () => {

@@ -15,7 +15,7 @@ describe('structured authorization configuration', () => {
     assert.deepEqual(parsed[2], {
       type: 'Webhook',
       name: 'hook',
-      webhook: { timeoutMs: 3000, subjectAccessReviewVersion: 'v1', authorizedTtlMs: 300_000, unauthorizedTtlMs: 30_000, failurePolicy: 'Deny', kubeConfigFile: '/etc/hook.kubeconfig' },
+      webhook: { timeoutMs: 3000, subjectAccessReviewVersion: 'v1', authorizedTtlMs: 300_000, unauthorizedTtlMs: 30_000, failurePolicy: 'Deny', kubeConfigFile: '/etc/hook.kubeconfig', matchConditions: [] },
     })
   })
   it('names every invalid field as the reference does', () => {
@@ -31,6 +31,38 @@ describe('structured authorization configuration', () => {
         return true
       },
     )
+  })
+  describe('match conditions', () => {
+    const hook = (conditions: string, version = 'matchConditionSubjectAccessReviewVersion: v1\n    ') =>
+      doc(
+        `- type: Webhook\n  name: hook\n  webhook:\n    timeout: 3s\n    subjectAccessReviewVersion: v1\n    ${version}failurePolicy: NoOpinion\n    connectionInfo: {type: KubeConfigFile, kubeConfigFile: /etc/hook.kubeconfig}\n    matchConditions:\n${conditions}`,
+      )
+    it('compiles them at load', () => {
+      const parsed = parseAuthorizationConfig(hook(`    - expression: "has(request.resourceAttributes) && request.resourceAttributes.namespace == 'kube-system'"\n    - expression: "!('system:masters' in request.groups)"\n`))
+      assert.deepEqual(
+        parsed[0]!.webhook!.matchConditions.map((c) => c.expression),
+        ["has(request.resourceAttributes) && request.resourceAttributes.namespace == 'kube-system'", "!('system:masters' in request.groups)"],
+      )
+    })
+    it('refuses them with the reference field errors', () => {
+      assert.throws(() => parseAuthorizationConfig(hook("    - expression: \"request.user == 'a'\"\n", '')), {
+        message: 'authorizers[0].webhook.matchConditionSubjectAccessReviewVersion: Required value: required if match conditions are specified',
+      })
+      assert.throws(() => parseAuthorizationConfig(hook("    - expression: \"request.user == 'a'\"\n", 'matchConditionSubjectAccessReviewVersion: v1beta1\n    ')), {
+        message: 'authorizers[0].webhook.matchConditionSubjectAccessReviewVersion: Unsupported value: "v1beta1": supported values: "v1"',
+      })
+      assert.throws(() => parseAuthorizationConfig(hook('    - expression: request.user\n')), {
+        message: 'authorizers[0].webhook.matchConditions[0].expression: Invalid value: "request.user": must evaluate to bool but got string',
+      })
+      assert.throws(() => parseAuthorizationConfig(hook('    - expression: "  "\n    - expression: "request.foo == 1"\n    - expression: "true"\n    - expression: "true"\n')), (err: Error) => {
+        assert.equal(
+          err.message,
+          `[authorizers[0].webhook.matchConditions[0].expression: Required value, authorizers[0].webhook.matchConditions[1].expression: Invalid value: "request.foo == 1": compilation failed: ERROR: <input>:1:8: undefined field 'foo'\n | request.foo == 1\n | .......^, authorizers[0].webhook.matchConditions[3].expression: Duplicate value: "true"]`,
+        )
+        return true
+      })
+      assert.throws(() => parseAuthorizationConfig(hook('    - expression: "object.x == 1"\n')), /Invalid value: "object\.x == 1": compilation failed: ERROR: <input>:1:1: undeclared reference to 'object' \(in container ''\)/)
+    })
   })
   it('reloads a changed file and keeps the running chain when the new one is invalid', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'authz-config-'))

@@ -5,13 +5,22 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { resourceAttributes } from '../../../src/server/authorization/authorizer.js'
+import { type MatchCondition, compileMatchCondition } from '../../../src/server/authorization/match-conditions.js'
 import { WebhookAuthorizer, WebhookConfigError, reviewFor } from '../../../src/server/authorization/webhook.js'
+
+function condition(expression: string): MatchCondition {
+  const compiled = compileMatchCondition(expression)
+  if ('error' in compiled) throw new Error(compiled.error)
+  return compiled
+}
 
 describe('Webhook authorizer', () => {
   let server: Server
   let dir: string
   let calls = 0
   let answer: Record<string, unknown> = { allowed: true }
+  /** How many of the next calls answer with this status before the real answer. */
+  let failures: { count: number; status: number; retryAfter?: string } = { count: 0, status: 500 }
   let now = 0
   const attrs = resourceAttributes({ name: 'jane', groups: ['devs'] }, { verb: 'get', resource: 'pods', namespace: 'ns', name: 'p' })
 
@@ -20,6 +29,13 @@ describe('Webhook authorizer', () => {
       calls++
       req.resume()
       req.on('end', () => {
+        if (failures.count > 0) {
+          failures.count--
+          res.statusCode = failures.status
+          if (failures.retryAfter) res.setHeader('retry-after', failures.retryAfter)
+          res.end('transient')
+          return
+        }
         if (answer.fail) {
           res.statusCode = 500
           res.end('boom')
@@ -64,12 +80,81 @@ describe('Webhook authorizer', () => {
     assert.equal(calls, 3)
   })
 
-  it('a failing webhook has no opinion and reports the error', async () => {
+  it('a failing webhook has no opinion and reports the error, after the retries', async () => {
     answer = { fail: true }
     now += 10_000
-    const result = await make().authorize(attrs)
+    calls = 0
+    const webhook = new WebhookAuthorizer({ kubeconfigFile: path.join(dir, 'kc'), version: 'v1', authorizedTtlMs: 0, unauthorizedTtlMs: 0, initialBackoffMs: 1 })
+    const result = await webhook.authorize(attrs)
     assert.equal(result.decision, 'noOpinion')
     assert.match(result.error!, /boom/)
+    assert.equal(calls, 5, 'five attempts, as the reference backoff')
+  })
+
+  it('retries 429, 500, 504 and Retry-After answers, not other errors', async () => {
+    const webhook = new WebhookAuthorizer({ kubeconfigFile: path.join(dir, 'kc'), version: 'v1', authorizedTtlMs: 0, unauthorizedTtlMs: 0, initialBackoffMs: 1 })
+    answer = { allowed: true }
+    for (const [status, retryAfter] of [[500], [504], [429], [503, '1']] as Array<[number, string?]>) {
+      calls = 0
+      failures = { count: 2, status, ...(retryAfter ? { retryAfter } : {}) }
+      assert.equal((await webhook.authorize(attrs)).decision, 'allow', `status ${status}`)
+      assert.equal(calls, 3, `status ${status}`)
+    }
+    calls = 0
+    failures = { count: 1, status: 403 }
+    const refused = await webhook.authorize(attrs)
+    assert.equal(refused.decision, 'noOpinion')
+    assert.match(refused.error!, /transient/)
+    assert.equal(calls, 1)
+    failures = { count: 0, status: 500 }
+  })
+
+  it('the failure policy Deny denies when the webhook fails', async () => {
+    answer = { fail: true }
+    const webhook = new WebhookAuthorizer({ kubeconfigFile: path.join(dir, 'kc'), version: 'v1', authorizedTtlMs: 0, unauthorizedTtlMs: 0, initialBackoffMs: 1, decisionOnError: 'deny' })
+    assert.equal((await webhook.authorize(attrs)).decision, 'deny')
+  })
+
+  describe('match conditions', () => {
+    const withConditions = (expressions: string[], decisionOnError: 'deny' | 'noOpinion' = 'noOpinion') =>
+      new WebhookAuthorizer({
+        kubeconfigFile: path.join(dir, 'kc'),
+        version: 'v1',
+        authorizedTtlMs: 0,
+        unauthorizedTtlMs: 0,
+        decisionOnError,
+        matchConditions: expressions.map(condition),
+      })
+
+    it('all true: the webhook is asked', async () => {
+      answer = { allowed: true }
+      calls = 0
+      const webhook = withConditions(["request.user == 'jane'", "'devs' in request.groups", "request.resourceAttributes.namespace == 'ns'"])
+      assert.equal((await webhook.authorize(attrs)).decision, 'allow')
+      assert.equal(calls, 1)
+    })
+
+    it('one false: no opinion and the webhook is not asked', async () => {
+      answer = { allowed: true }
+      calls = 0
+      const webhook = withConditions(["request.user == 'jane'", "request.resourceAttributes.resource != 'pods'"])
+      assert.deepEqual(await webhook.authorize(attrs), { decision: 'noOpinion' })
+      assert.equal(calls, 0)
+    })
+
+    it('an error and no false: the failure policy decides, the webhook is not asked', async () => {
+      answer = { allowed: true }
+      calls = 0
+      const nonResource = { ...attrs, resourceRequest: false, path: '/healthz', verb: 'get' }
+      const expression = "request.resourceAttributes.namespace == 'ns'"
+      const denied = await withConditions([expression], 'deny').authorize(nonResource)
+      assert.equal(denied.decision, 'deny')
+      assert.match(denied.error!, /^cel evaluation error: expression 'request\.resourceAttributes\.namespace == 'ns'' resulted in error: /)
+      assert.equal((await withConditions([expression]).authorize(nonResource)).decision, 'noOpinion')
+      // A false condition wins over another's error.
+      assert.deepEqual(await withConditions([expression, "request.nonResourceAttributes.path != '/healthz'"], 'deny').authorize(nonResource), { decision: 'noOpinion' })
+      assert.equal(calls, 0)
+    })
   })
 
   it('a kubeconfig without a server is a configuration error', () => {
