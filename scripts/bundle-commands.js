@@ -82,6 +82,17 @@ const fastDir = join(root, 'src/cli/fast')
 const fastEntries = readdirSync(fastDir)
   .filter((name) => name.endsWith('.ts') && !['outcome.ts', 'oclif-lite.ts'].includes(name))
   .map((name) => join(fastDir, name))
+// Packages load from node_modules, except the ES-module-only ones: a CommonJS bundle would
+// require() them, which Node 20 refuses before 20.19, so esbuild bundles them in. got and ink
+// stay outside: the fast entries reach them only through import() (a request sent, the live
+// view of health watch), which stays an import.
+const dependencies = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies)
+const esmOnly = (name) => {
+  const pkg = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'))
+  const conditions = JSON.stringify(pkg.exports ?? {})
+  return pkg.type === 'module' && !conditions.includes('"require"')
+}
+const fastExternal = dependencies.filter((name) => ['got', 'ink'].includes(name) || !esmOnly(name)).flatMap((name) => [name, `${name}/*`])
 await build({
   entryPoints: fastEntries,
   outdir: join(root, 'dist/fast'),
@@ -90,7 +101,7 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external: fastExternal,
   define: { 'import.meta.url': '__import_meta_url' },
   banner: {
     js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href; const __dynamicImport = typeof __fastImport === 'function' ? __fastImport : (specifier) => import(specifier);",
