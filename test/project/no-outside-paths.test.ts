@@ -22,6 +22,12 @@ const ALLOWED: Record<string, Record<string, string>> = {
   'test/core/apply/field-manager.test.ts': { '/dev/termination-log': 'a defaulted container field inside a sample object' },
   'test/server/api/builtin-kinds.test.ts': { '/dev/termination-log': 'the expected defaulted container field' },
   'test/server/api/kubectl-openapi-v2.e2e.test.ts': { '/dev/termination-log': 'the expected defaulted container field' },
+  'test/server/api/validation.e2e.test.ts': { '/dev/termination-log': 'the expected defaulted container field' },
+  'test/server/api/validation/cluster.test.ts': { '/mnt': "a local PersistentVolume's path inside a sample object" },
+  'test/server/api/validation/pods.test.ts': {
+    '/etc/x': 'an absolute volume item path the pod validation must reject',
+    '/etc/cfg': "a container's mount path inside a sample pod",
+  },
   'test/core/client/general-options.test.ts': {
     '/home/u': 'a made-up HOME passed to the cache-directory expansion',
     '/home/u/.client/cache': 'the expansion of the made-up HOME',

@@ -318,9 +318,12 @@ export function apiErrorText(res: RestResponse): string {
   if (reason === 'Invalid') {
     const details = status.details
     let s = 'The request is invalid'
-    if (details && (details.kind || details.name)) s = `The ${details.kind ?? ''} ${JSON.stringify(details.name ?? '')} is invalid`
-    else if (message !== '') s += `: ${message}`
-    const causes = (details?.causes ?? []).map((c) => (c.field ? `${c.field}: ${c.message ?? ''}` : (c.message ?? '')))
+    if (!details) return message !== '' ? `${s}: ${message}` : s
+    if (details.kind || details.name) s = `The ${details.kind ?? ''} ${JSON.stringify(details.name ?? '')} is invalid`
+    // The message repeats the causes (the reference's NewInvalid): kubectl adds it only without them.
+    else if (message !== '' && (details.causes ?? []).length === 0) s += `: ${message}`
+    // statusCausesToAggrError: "<field>: <message>" per cause, a repeated text once.
+    const causes = [...new Set((details.causes ?? []).map((c) => `${c.field ?? ''}: ${c.message ?? ''}`))]
     if (causes.length === 1) return `${s}: ${causes[0]}`
     if (causes.length > 1) return `${s}: \n${causes.map((c) => `* ${c}`).join('\n')}`
     return s

@@ -7,6 +7,8 @@ import { type Status, type StatusDetails, failureStatus } from '../http/status.j
 import { jsonResponse } from '../http/respond.js'
 import type { Response } from '../http/types.js'
 import { StoreError, TooLargeError } from '../store/errors.js'
+import { aggregateMessage } from './validation/field/errors.js'
+import { goQuote } from './validation/field/go-format.js'
 
 /** A resource as errors name it: plural, and group ('' for core). */
 export interface Resource {
@@ -14,10 +16,11 @@ export interface Resource {
   resource: string
 }
 
+/** A Status cause; a validation FieldError is one (src/server/api/validation/field/). */
 export interface Cause {
-  reason: string
-  message: string
-  field: string
+  readonly reason: string
+  readonly message: string
+  readonly field: string
 }
 
 export class ApiError extends Error {
@@ -50,17 +53,20 @@ export const errors = {
   forbidden: (r: Resource, name: string, why: string) =>
     new ApiError(failureStatus(403, 'Forbidden', `${qualified(r)} "${name}" is forbidden: ${why}`, details(r, name))),
   badRequest: (message: string) => new ApiError(failureStatus(400, 'BadRequest', message)),
-  /** 422 with causes; `kind` is the Kind (qualified by group), as the reference's NewInvalid. */
-  invalid: (group: string, kind: string, name: string, causes: Cause[]) => {
+  /**
+   * 422 with causes, as the reference's NewInvalid: `kind` is the Kind (qualified by group in
+   * the message), the causes keep their order, the message joins the distinct ones.
+   */
+  invalid: (group: string, kind: string, name: string, causes: readonly Cause[]) => {
     const qualifiedKind = group === '' ? kind : `${kind}.${group}`
-    const texts = causes.map((c) => `${c.field}: ${c.message}`)
-    const summary = texts.length === 1 ? texts[0]! : `[${texts.join(', ')}]`
+    const plain = causes.map((c) => ({ reason: c.reason, message: c.message, field: c.field }))
+    const message = plain.length === 0 ? `${qualifiedKind} ${goQuote(name)} is invalid` : `${qualifiedKind} ${goQuote(name)} is invalid: ${aggregateMessage(plain)}`
     return new ApiError(
-      failureStatus(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, {
+      failureStatus(422, 'Invalid', message, {
         name,
         ...(group ? { group } : {}),
         kind,
-        causes,
+        causes: plain,
       }),
     )
   },

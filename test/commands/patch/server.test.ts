@@ -64,6 +64,8 @@ const STEPS: { name: string; args: string[]; exitCode: number; stdout: RegExp | 
     stdout: /^(deployment\.apps|scale\.autoscaling)\/web patched\n$/,
   },
   { name: 'a stale resourceVersion in the patch: Conflict', args: ['cm', 'x', '--type', 'merge', '-p', '{"metadata":{"resourceVersion":"1"},"data":{"h":"8"}}'], exitCode: 1, stdout: '' },
+  { name: 'a patch the typed object cannot take: 422 Invalid', args: ['deploy', 'web', '-p', '{"spec":{"replicas":"three"}}'], exitCode: 1, stdout: '' },
+  { name: 'a patch the validation refuses: 422 Invalid', args: ['deploy', 'web', '-p', '{"spec":{"replicas":-1}}'], exitCode: 1, stdout: '' },
   { name: 'a cluster-scoped object (namespace)', args: ['ns', 'NS', '-p', '{"metadata":{"labels":{"team":"a"}}}'], exitCode: 0, stdout: /^namespace\/\S+ patched\n$/ },
 ]
 
@@ -135,6 +137,17 @@ describe('patch against a server (end to end, built binary)', function () {
   it('prints kubectl\'s NotFound text for a missing object', () => {
     const missing = STEPS.findIndex((s) => s.name === 'a missing object')
     assert.equal(ours[missing]?.stderr, 'Error from server (NotFound): configmaps "missing" not found\n')
+  })
+
+  it("prints kubectl's Invalid text once, without the Status message, for a typed patch decoding failure", () => {
+    const step = STEPS.findIndex((s) => s.name === 'a patch the typed object cannot take: 422 Invalid')
+    // kubectl 1.32's text (cmdutil.checkErr: no kind or name in the details, one cause).
+    assert.equal(ours[step]?.stderr, 'The request is invalid: patch: Invalid value: "map[spec:map[replicas:three]]": cannot convert string to int32\n')
+  })
+
+  it("prints kubectl's Invalid text for a field the validation refuses", () => {
+    const step = STEPS.findIndex((s) => s.name === 'a patch the validation refuses: 422 Invalid')
+    assert.equal(ours[step]?.stderr, 'The Deployment "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0\n')
   })
 
   it('--dry-run=server leaves the object unchanged on the server', async () => {

@@ -74,6 +74,11 @@ describe('api: CustomResourceDefinitions in the registry', function () {
       [crd({ versions: [{ name: 'v1', served: false, storage: true }] }), /must have at least one version marked as served/],
       [crd({ versions: [] }), /spec\.versions: Required value/],
       [crd({ plural: '', name: '.stable.example.com' }), /spec\.names\.plural: Required value/],
+      // apiextensions validation.go: uniqueItems is refused in a CRD schema.
+      [
+        crd({ versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { tags: { type: 'array', uniqueItems: true, items: { type: 'string' } } } } } }] }),
+        /spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[tags\]\.uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic/,
+      ],
     ]
     for (const [obj, message] of cases) {
       await assert.rejects(crds().create(obj), (err: unknown) => err instanceof ApiError && err.code === 422 && message.test(err.message))

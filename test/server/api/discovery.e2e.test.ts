@@ -219,7 +219,8 @@ describe('api: custom resources with schemas and the real kubectl (end to end)',
     assert.equal(missing.code, 1)
     assert.equal(
       missing.stderr,
-      'The CronTab "c3" is invalid: \n* spec.cronSpec: Required value\n* spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"\n',
+      // The object validator reports its properties' errors before the required ones.
+      'The CronTab "c3" is invalid: \n* spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"\n* spec.cronSpec: Required value\n',
     )
   })
 })

@@ -80,11 +80,13 @@ describe('api: generic store over SQLite', function () {
     const invalid = await rejectsWith(configmaps().create(cm('Bad_Name')), 422, 'Invalid', /^ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/)
     assert.equal(invalid.status.details?.causes?.[0]?.field, 'metadata.name')
     await rejectsWith(
-      namespaces().create({ metadata: { name: 'a.b' } }),
+      namespaces().create({ metadata: { name: 'a_b' } }),
       422,
       'Invalid',
-      `Namespace "a.b" is invalid: metadata.name: Invalid value: "a.b": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+      `Namespace "a_b" is invalid: metadata.name: Invalid value: "a_b": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
     )
+    // apimachinery 1.35 IsDNS1123Label: a valid subdomain that is not a label "must not contain dots".
+    await rejectsWith(namespaces().create({ metadata: { name: 'a.b' } }), 422, 'Invalid', 'Namespace "a.b" is invalid: metadata.name: Invalid value: "a.b": must not contain dots')
     const dry = await configmaps().create(cm('dry'), { dryRun: true })
     assert.equal(dry.metadata.name, 'dry')
     assert.equal(await store.get('/configmaps/default/dry'), null)

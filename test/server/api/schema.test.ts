@@ -152,10 +152,11 @@ describe('api: schema decoding and validation', function () {
     assert.deepEqual(
       causes.map((c) => `${c.field}: ${c.message}`),
       [
-        'spec.cronSpec: Required value',
+        // kube-openapi's object validator: the properties' errors, then the required ones.
         'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
         'spec.mode: Unsupported value: "c": supported values: "a", "b"',
         'spec.port: Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean"',
+        'spec.cronSpec: Required value',
       ],
     )
     assert.deepEqual(
@@ -168,7 +169,7 @@ describe('api: schema decoding and validation', function () {
     )
     assert.deepEqual(
       validateSchema({ type: 'object', properties: { ip: { type: 'string', format: 'ipv4' } } }, { ip: '1.2.3.4:8080' }, '').map((c) => `${c.field}: ${c.message}`),
-      ['ip: Invalid value: "1.2.3.4:8080": ip in body must be of type ipv4'],
+      ['ip: Invalid value: "1.2.3.4:8080": ip in body must be of type ipv4: "1.2.3.4:8080"'],
     )
   })
 
@@ -196,9 +197,10 @@ describe('api: schema decoding and validation', function () {
       [
         'tags[2]: Duplicate value: "a"',
         'tags[4]: Duplicate value: "b"',
-        'ports[2]: Duplicate value: map[string]interface {}{"port":80, "protocol":"TCP"}',
-        'owners[2]: Duplicate value: map[string]interface {}{"name":"x"}',
-        'owners[3]: Duplicate value: map[string]interface {}{}',
+        // apimachinery v0.35 field.Error.ErrorBody: values other than strings, numbers and booleans as JSON.
+        'ports[2]: Duplicate value: {"port":80,"protocol":"TCP"}',
+        'owners[2]: Duplicate value: {"name":"x"}',
+        'owners[3]: Duplicate value: {}',
       ],
     )
     assert.deepEqual(

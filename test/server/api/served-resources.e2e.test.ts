@@ -121,7 +121,14 @@ function objectFor(key: string, kind: string, apiVersion: string, name: string):
     'apps/v1/replicasets': { spec: { selector, template } },
     'apps/v1/statefulsets': { spec: { selector, template, serviceName: name } },
     'apps/v1/daemonsets': { spec: { selector, template } },
-    'apps/v1/controllerrevisions': { revision: 1 },
+    // ValidatePersistentVolumeClaim / ValidatePersistentVolume: access modes, sizes, a source.
+    '/v1/persistentvolumeclaims': { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+    '/v1/persistentvolumes': { spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], csi: { driver: 'example.com.d', volumeHandle: 'h' } } },
+    '/v1/podtemplates': { template },
+    // ValidateEvent: the involved object is in the event's namespace (crud).
+    '/v1/events': { involvedObject: { kind: 'Pod', name: 'p', namespace: 'crud' } },
+    // ValidateControllerRevision: data is mandatory.
+    'apps/v1/controllerrevisions': { data: {}, revision: 1 },
     'batch/v1/jobs': { spec: { template: { spec: { ...template.spec, restartPolicy: 'Never' } } } },
     'batch/v1/cronjobs': { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { ...template.spec, restartPolicy: 'Never' } } } } } },
     'autoscaling/v1/horizontalpodautoscalers': { spec: { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, maxReplicas: 3 } },

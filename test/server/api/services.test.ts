@@ -33,7 +33,8 @@ describe('api: Service cluster IPs and node ports', () => {
   })
 
   it('NodePort services get free ports of the range; named ports must be in it and free', async () => {
-    const a = await store().create(service('a', { type: 'NodePort', ports: [{ port: 80 }, { port: 443 }] }))
+    // Several ports need names (ValidateService: spec.ports[i].name is required when there are two or more).
+    const a = await store().create(service('a', { type: 'NodePort', ports: [{ name: 'http', port: 80 }, { name: 'https', port: 443 }] }))
     const ports = (a.spec as { ports: { nodePort: number }[] }).ports.map((p) => p.nodePort)
     assert.equal(new Set(ports).size, 2)
     for (const p of ports) assert.ok(p >= 31000 && p <= 31002, String(p))
@@ -49,7 +50,7 @@ describe('api: Service cluster IPs and node ports', () => {
     assert.equal(taken.message, `Service "c" is invalid: spec.ports[0].nodePort: Invalid value: ${ports[0]}: provided port is already allocated`)
 
     // One port left: a service asking for two cannot be given them.
-    const full = await invalid(store().create(service('d', { type: 'NodePort', ports: [{ port: 1 }, { port: 2 }] })))
+    const full = await invalid(store().create(service('d', { type: 'NodePort', ports: [{ name: 'a', port: 1 }, { name: 'b', port: 2 }] })))
     assert.equal(full.code, 500)
     assert.match(full.message, /range is full/)
   })

@@ -58,8 +58,13 @@ describe('api: status and scale subresources, deletecollection in discovery', fu
   it('the namespace status subresource writes the status prepareForUpdate keeps', async () => {
     const namespaces = registry.lookup('', 'v1', 'namespaces')!
     await namespaces.create({ metadata: { name: 'team' } })
-    const updated = await namespaces.update(undefined, 'team', (cur) => ({ ...cur, status: { phase: 'Terminating' } }), { subresource: 'status' })
-    assert.deepEqual(updated.status, { phase: 'Terminating' })
+    const updated = await namespaces.update(undefined, 'team', (cur) => ({ ...cur, status: { phase: 'Active', conditions: [] } }), { subresource: 'status' })
+    assert.deepEqual(updated.status, { phase: 'Active', conditions: [] })
+    // ValidateNamespaceStatusUpdate: Terminating only once deletionTimestamp is set.
+    await assert.rejects(
+      namespaces.update(undefined, 'team', (cur) => ({ ...cur, status: { phase: 'Terminating' } }), { subresource: 'status' }),
+      (e: unknown) => e instanceof ApiError && e.status.message === `Namespace "team" is invalid: status.Phase: Invalid value: "Terminating": may only be 'Active' if \`deletionTimestamp\` is empty`,
+    )
   })
 
   it('Scale: spec.replicas (default 1), status.replicas, the selector as a string', async () => {

@@ -7,14 +7,67 @@
 import { deepEqual } from '../../../core/patch/index.js'
 import { RESOURCES, type ResourceInfo } from '../generated/resources.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
-import { type Strategy, isDNS1123Subdomain } from '../registry/strategy.js'
-import { validateWorkload } from '../validation/apps.js'
-import { validateCronJob } from '../validation/batch.js'
-import { isDNS1035Label, validatePod, validateSecret, validateService } from '../validation/core.js'
-import { isPathSegmentName, validateRoleBinding } from '../validation/rbac.js'
-import { validatePriorityClass } from '../validation/scheduling.js'
+import type { Strategy } from '../registry/strategy.js'
+import { anyName, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, pathSegmentName } from '../validation/names.js'
+import {
+  validateControllerRevision,
+  validateControllerRevisionUpdate,
+  validateDaemonSet,
+  validateDaemonSetStatusUpdate,
+  validateDaemonSetUpdate,
+  validateDeployment,
+  validateDeploymentStatusUpdate,
+  validateDeploymentUpdate,
+  validateReplicaSet,
+  validateReplicaSetStatusUpdate,
+  validateReplicaSetUpdate,
+  validateStatefulSet,
+  validateStatefulSetStatusUpdate,
+  validateStatefulSetUpdate,
+} from '../validation/apps.js'
+import { generateJobSelector, validateCronJob, validateCronJobUpdate, validateJob, validateJobStatusUpdate, validateJobUpdate } from '../validation/batch.js'
+import {
+  validateEndpoints,
+  validateEvent,
+  validateEventUpdate,
+  validateLimitRange,
+  validateNode,
+  validateNodeUpdate,
+  validatePersistentVolume,
+  validatePersistentVolumeClaim,
+  validatePersistentVolumeClaimUpdate,
+  validatePersistentVolumeUpdate,
+  validatePod,
+  validatePodEphemeralContainersUpdate,
+  validatePodStatusUpdate,
+  validatePodTemplate,
+  validatePodUpdate,
+  validateReplicationController,
+  validateReplicationControllerStatusUpdate,
+  validateResourceQuota,
+  validateResourceQuotaStatusUpdate,
+  validateResourceQuotaUpdate,
+  validateSecret,
+  validateSecretUpdate,
+  validateService,
+  validateServiceStatusUpdate,
+  validateServiceUpdate,
+} from '../validation/core.js'
+import {
+  defaultBinding,
+  validateClusterRole,
+  validateClusterRoleBinding,
+  validateClusterRoleBindingUpdate,
+  validateRole,
+  validateRoleBinding,
+  validateRoleBindingUpdate,
+} from '../validation/rbac.js'
+import { validatePriorityClass, validatePriorityClassUpdate } from '../validation/scheduling.js'
+import { validatePodDisruptionBudget, validatePodDisruptionBudgetStatusUpdate } from '../validation/policy.js'
+import { validateLease } from '../validation/coordination.js'
 import { type Obj, arr, col, num, obj, str } from './values.js'
 import { AUTOSCALING } from './autoscaling.js'
+import { podQOSClass } from './pod-qos.js'
 import { CERTIFICATES } from './certificates.js'
 import { CLUSTER_CONFIG } from './cluster-config.js'
 import { CORE_PRINTERS } from './core-printers.js'
@@ -95,7 +148,7 @@ export function dataStrategy(info: ResourceInfo, overrides: KindOverrides = {}):
     subresources: [...info.subresources],
     ...(info.categories ? { categories: [...info.categories] } : {}),
     generation: GENERATION_KINDS.has(info.resource),
-    validateName: isDNS1123Subdomain,
+    validateName: nameIsDNSSubdomain,
     prepareForCreate(o) {
       if (statusOwned) delete o.status
     },
@@ -165,12 +218,16 @@ function podCells(o: KubeObject, now: number): unknown[] {
   return [o.metadata.name, `${ready}/${total}`, reason, restarts, age(o, now), str(status.podIP, '<none>') || '<none>', str(spec.nodeName) || '<none>', str(status.nominatedNodeName) || '<none>', '<none>']
 }
 
+/** The pull policy an image gets by default: Always for `latest` (or no tag), else IfNotPresent. */
+function defaultPullPolicy(image: string): string {
+  const tagged = /:[^/]+$/.test(image.split('@')[0]!) && !image.split('@')[0]!.endsWith(':latest')
+  return tagged || image.includes('@') ? 'IfNotPresent' : 'Always'
+}
+
 function defaultContainers(list: unknown): void {
   for (const c of arr(list)) {
     if (!isPlainObject(c)) continue
-    const image = str(c.image)
-    const tagged = /:[^/]+$/.test(image.split('@')[0]!) && !image.split('@')[0]!.endsWith(':latest')
-    c.imagePullPolicy ??= tagged || image.includes('@') ? 'IfNotPresent' : 'Always'
+    c.imagePullPolicy ??= defaultPullPolicy(str(c.image))
     c.terminationMessagePath ??= '/dev/termination-log'
     c.terminationMessagePolicy ??= 'File'
     c.resources ??= {}
@@ -206,6 +263,8 @@ function defaultVolumes(list: unknown): void {
     if (sources.length === 0) v.emptyDir = {}
     for (const source of SOURCES_WITH_MODE) if (isPlainObject(v[source])) (v[source] as Obj).defaultMode ??= 420
     if (isPlainObject(v.hostPath)) v.hostPath.type ??= ''
+    // SetDefaults_ImageVolumeSource: the containers' rule for the reference's tag.
+    if (isPlainObject(v.image)) v.image.pullPolicy ??= defaultPullPolicy(str(v.image.reference))
     for (const item of arr(obj(v.downwardAPI).items)) if (isPlainObject(obj(item).fieldRef)) obj(obj(item).fieldRef).apiVersion ??= 'v1'
   }
 }
@@ -219,6 +278,8 @@ export function defaultPodSpec(spec: Obj): void {
   spec.securityContext ??= {}
   defaultContainers(spec.containers)
   defaultContainers(spec.initContainers)
+  // SetDefaults_EphemeralContainer: the Container defaults.
+  defaultContainers(spec.ephemeralContainers)
   defaultVolumes(spec.volumes)
 }
 
@@ -229,11 +290,21 @@ const pods: KindOverrides = {
     defaultPodSpec(o.spec as Obj)
     // SetDefaults_Pod, not SetDefaults_PodSpec: pod templates of workloads do not get it.
     ;(o.spec as Obj).enableServiceLinks ??= true
+    // SetDefaults_Pod: a limit without a request is also the request.
+    for (const c of [...arr((o.spec as Obj).containers), ...arr((o.spec as Obj).initContainers)]) {
+      if (!isPlainObject(c) || !isPlainObject(c.resources) || !isPlainObject(c.resources.limits)) continue
+      const requests = obj(c.resources.requests)
+      for (const [k, v] of Object.entries(c.resources.limits)) requests[k] ??= v
+      c.resources.requests = requests
+    }
   },
   prepareForCreate(o) {
-    o.status = { phase: 'Pending', qosClass: 'BestEffort' }
+    o.status = { phase: 'Pending', qosClass: podQOSClass(obj(o.spec)) }
   },
   validate: validatePod,
+  validateUpdate: (o, old, subresource) =>
+    subresource === 'ephemeralcontainers' || subresource === 'resize' ? validatePodEphemeralContainersUpdate(o, old) : validatePodUpdate(o, old),
+  validateStatusUpdate: validatePodStatusUpdate,
   selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
   fields: (o) => {
     const spec = obj(o.spec)
@@ -308,7 +379,9 @@ const deployments: KindOverrides = {
   prepareForCreate(o) {
     o.status = {}
   },
-  validate: validateWorkload,
+  validate: validateDeployment,
+  validateUpdate: validateDeploymentUpdate,
+  validateStatusUpdate: validateDeploymentStatusUpdate,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -384,7 +457,9 @@ const replicasets: KindOverrides = {
   prepareForCreate(o) {
     o.status = { replicas: 0 }
   },
-  validate: validateWorkload,
+  validate: validateReplicaSet,
+  validateUpdate: validateReplicaSetUpdate,
+  validateStatusUpdate: validateReplicaSetStatusUpdate,
   ...replicaFields,
   table: replicaTable(),
 }
@@ -408,11 +483,15 @@ const replicationcontrollers: KindOverrides = {
   prepareForCreate(o) {
     o.status = { replicas: 0 }
   },
+  validate: validateReplicationController,
+  validateStatusUpdate: validateReplicationControllerStatusUpdate,
   ...replicaFields,
   table: replicaTable(),
 }
 
 const statefulsets: KindOverrides = {
+  // ValidateStatefulSetName: a DNS label (pods are named after it).
+  validateName: nameIsDNSLabel,
   defaults(o) {
     const spec = obj(o.spec)
     spec.replicas ??= 1
@@ -425,7 +504,9 @@ const statefulsets: KindOverrides = {
   prepareForCreate(o) {
     o.status = { replicas: 0, availableReplicas: 0 }
   },
-  validate: validateWorkload,
+  validate: validateStatefulSet,
+  validateUpdate: validateStatefulSetUpdate,
+  validateStatusUpdate: validateStatefulSetStatusUpdate,
   table: {
     definitions: [NAME_COLUMN, col('Ready', 'Number of the pod with ready state'), AGE_COLUMN],
     cells: (o, now) => [o.metadata.name, `${num(obj(o.status).readyReplicas)}/${typeof obj(o.spec).replicas === 'number' ? obj(o.spec).replicas : 1}`, age(o, now)],
@@ -443,7 +524,9 @@ const daemonsets: KindOverrides = {
   prepareForCreate(o) {
     o.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }
   },
-  validate: validateWorkload,
+  validate: validateDaemonSet,
+  validateUpdate: validateDaemonSetUpdate,
+  validateStatusUpdate: validateDaemonSetStatusUpdate,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -466,21 +549,24 @@ const daemonsets: KindOverrides = {
 const jobs: KindOverrides = {
   defaults(o) {
     const spec = obj(o.spec)
+    // SetDefaults_Job: both counts 1 when neither is set; parallelism 1 when unset.
+    if ((spec.completions === undefined || spec.completions === null) && (spec.parallelism === undefined || spec.parallelism === null)) spec.completions = 1
     spec.parallelism ??= 1
-    spec.completions ??= 1
     spec.backoffLimit ??= 6
     spec.completionMode ??= 'NonIndexed'
     spec.suspend ??= false
-    if (isPlainObject(spec.template)) {
-      defaultTemplate(spec)
-      const podSpec = obj(obj(spec.template).spec)
-      if (podSpec.restartPolicy === 'Always') podSpec.restartPolicy = 'Never'
-    }
+    // SetDefaults_PodSpec gives the template restartPolicy Always, which a Job refuses: the
+    // reference's validation asks for OnFailure or Never.
+    if (isPlainObject(spec.template)) defaultTemplate(spec)
     o.spec = spec
   },
   prepareForCreate(o) {
+    generateJobSelector(o)
     o.status = {}
   },
+  validate: validateJob,
+  validateUpdate: validateJobUpdate,
+  validateStatusUpdate: validateJobStatusUpdate,
   selectableFields: ['status.successful'],
   fields: (o) => ({ 'status.successful': String(num(obj(o.status).succeeded)) }),
   table: {
@@ -500,12 +586,19 @@ const cronjobs: KindOverrides = {
     spec.suspend ??= false
     spec.successfulJobsHistoryLimit ??= 3
     spec.failedJobsHistoryLimit ??= 1
+    // SetObjectDefaults_CronJob: the job template's pod spec gets the pod defaults.
+    if (isPlainObject(spec.jobTemplate)) {
+      const jobSpec = obj(spec.jobTemplate.spec)
+      if (isPlainObject(jobSpec.template)) defaultTemplate(jobSpec)
+      spec.jobTemplate.spec = jobSpec
+    }
     o.spec = spec
   },
   prepareForCreate(o) {
     o.status = {}
   },
   validate: validateCronJob,
+  validateUpdate: validateCronJobUpdate,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -551,7 +644,7 @@ function externalIP(o: KubeObject): string {
 }
 
 const services: KindOverrides = {
-  validateName: isDNS1035Label,
+  validateName: nameIsDNS1035Label,
   defaults(o) {
     const spec = obj(o.spec)
     spec.type ??= 'ClusterIP'
@@ -561,7 +654,10 @@ const services: KindOverrides = {
       spec.ipFamilies ??= ['IPv4']
       spec.ipFamilyPolicy ??= 'SingleStack'
     }
-    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') spec.externalTrafficPolicy ??= 'Cluster'
+    // SetDefaults_Service: externally accessible services (NodePort, LoadBalancer, ClusterIP
+    // with external IPs) route external traffic cluster-wide unless told otherwise.
+    if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || (spec.type === 'ClusterIP' && arr(spec.externalIPs).length > 0)) spec.externalTrafficPolicy ??= 'Cluster'
+    if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true
     for (const p of arr(spec.ports)) {
       if (!isPlainObject(p)) continue
       p.protocol ??= 'TCP'
@@ -581,6 +677,8 @@ const services: KindOverrides = {
     o.spec = spec
   },
   validate: validateService,
+  validateUpdate: validateServiceUpdate,
+  validateStatusUpdate: validateServiceStatusUpdate,
   table: {
     definitions: [
       NAME_COLUMN,
@@ -606,6 +704,7 @@ const secrets: KindOverrides = {
     o.type ??= 'Opaque'
   },
   validate: validateSecret,
+  validateUpdate: validateSecretUpdate,
   selectableFields: ['type'],
   fields: (o) => ({ type: str(o.type) }),
   table: {
@@ -633,7 +732,9 @@ const serviceaccounts: KindOverrides = {
 }
 
 const events: KindOverrides = {
-  validateName: () => [],
+  validateName: anyName,
+  validate: validateEvent,
+  validateUpdate: validateEventUpdate,
   selectableFields: [
     'involvedObject.kind',
     'involvedObject.namespace',
@@ -695,6 +796,9 @@ const events: KindOverrides = {
 }
 
 const nodes: KindOverrides = {
+  validate: validateNode,
+  validateUpdate: validateNodeUpdate,
+  validateStatusUpdate: validateNodeUpdate,
   selectableFields: ['spec.unschedulable'],
   fields: (o) => ({ 'spec.unschedulable': String(obj(o.spec).unschedulable === true) }),
   table: {
@@ -727,8 +831,16 @@ function bindingTable(): TableColumns {
   }
 }
 
-const rbacRole: KindOverrides = { validateName: isPathSegmentName, table: CREATED_AT }
-const rbacBinding: KindOverrides = { validateName: isPathSegmentName, validate: validateRoleBinding, table: bindingTable() }
+const rbacRole: KindOverrides = { validateName: pathSegmentName, validate: validateRole, table: CREATED_AT }
+const rbacClusterRole: KindOverrides = { validateName: pathSegmentName, validate: validateClusterRole, table: CREATED_AT }
+const rbacBinding: KindOverrides = { validateName: pathSegmentName, defaults: defaultBinding, validate: validateRoleBinding, validateUpdate: validateRoleBindingUpdate, table: bindingTable() }
+const rbacClusterBinding: KindOverrides = {
+  validateName: pathSegmentName,
+  defaults: defaultBinding,
+  validate: validateClusterRoleBinding,
+  validateUpdate: validateClusterRoleBindingUpdate,
+  table: bindingTable(),
+}
 
 // ---- the rest ----
 
@@ -737,6 +849,7 @@ const priorityclasses: KindOverrides = {
     o.preemptionPolicy ??= 'PreemptLowerPriority'
   },
   validate: validatePriorityClass,
+  validateUpdate: validatePriorityClassUpdate,
   table: {
     definitions: [NAME_COLUMN, col('Value', 'The value of this priority class.', 0, 'integer'), col('Global-Default', 'globalDefault specifies whether this PriorityClass should be considered as the default priority.', 0, 'boolean'), AGE_COLUMN, col('PreemptionPolicy', 'PreemptionPolicy is the Policy for preempting pods with lower priority.')],
     cells: (o, now) => [o.metadata.name, num(o.value), o.globalDefault === true, age(o, now), str(o.preemptionPolicy)],
@@ -744,6 +857,7 @@ const priorityclasses: KindOverrides = {
 }
 
 const leases: KindOverrides = {
+  validate: validateLease,
   table: {
     definitions: [NAME_COLUMN, col('Holder', 'The holder of the lease'), AGE_COLUMN],
     cells: (o, now) => [o.metadata.name, str(obj(o.spec).holderIdentity), age(o, now)],
@@ -765,11 +879,13 @@ const OVERRIDES: Record<string, KindOverrides> = {
   jobs,
   cronjobs,
   roles: rbacRole,
-  clusterroles: rbacRole,
+  clusterroles: rbacClusterRole,
   rolebindings: rbacBinding,
-  clusterrolebindings: rbacBinding,
+  clusterrolebindings: rbacClusterBinding,
+  poddisruptionbudgets: { validate: validatePodDisruptionBudget, validateStatusUpdate: validatePodDisruptionBudgetStatusUpdate },
   priorityclasses,
   leases,
+  controllerrevisions: { validate: validateControllerRevision, validateUpdate: validateControllerRevisionUpdate },
 }
 
 /** Subresources served by handlers of their own rather than the generic store (ApiDeps.virtualHandlers). */
@@ -785,6 +901,27 @@ const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   ...NETWORKING,
   ...CLUSTER_CONFIG,
   'events.k8s.io/v1/events': eventsV1(events),
+  '/v1/podtemplates': {
+    defaults(o) {
+      // SetDefaults_PodSpec reaches every pod spec, the PodTemplate's too.
+      const template = obj(o.template)
+      template.spec = obj(template.spec)
+      defaultPodSpec(template.spec as Obj)
+      o.template = template
+    },
+    validate: validatePodTemplate,
+  },
+  '/v1/endpoints': {
+    defaults(o) {
+      // SetDefaults_EndpointPort.
+      for (const s of arr(o.subsets)) for (const p of arr(obj(s).ports)) if (isPlainObject(p)) p.protocol ??= 'TCP'
+    },
+    validate: validateEndpoints,
+  },
+  '/v1/limitranges': { validate: validateLimitRange },
+  '/v1/persistentvolumes': { validate: validatePersistentVolume, validateUpdate: validatePersistentVolumeUpdate },
+  '/v1/persistentvolumeclaims': { validate: validatePersistentVolumeClaim, validateUpdate: validatePersistentVolumeClaimUpdate },
+  '/v1/resourcequotas': { validate: validateResourceQuota, validateUpdate: validateResourceQuotaUpdate, validateStatusUpdate: validateResourceQuotaStatusUpdate },
 }
 
 function overridesOf(info: ResourceInfo): KindOverrides {

@@ -1,8 +1,9 @@
 /** core/v1 ConfigMap: namespaced, DNS-1123 subdomain names, config-key validation, DATA column. */
 import { deepEqual } from '../../../core/patch/index.js'
 import { isPlainObject, type KubeObject } from '../registry/object.js'
-import { type Strategy, isDNS1123Subdomain } from '../registry/strategy.js'
-import { validateConfigMap } from '../validation/core.js'
+import type { Strategy } from '../registry/strategy.js'
+import { nameIsDNSSubdomain } from '../validation/names.js'
+import { validateConfigMap, validateConfigMapUpdate } from '../validation/core.js'
 import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
 
 function dataCount(obj: KubeObject): number {
@@ -21,10 +22,11 @@ export const configmaps: Strategy = {
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
   // The reference's strategy keeps no generation for this kind.
   generation: false,
-  validateName: isDNS1123Subdomain,
+  validateName: nameIsDNSSubdomain,
   prepareForCreate: () => {},
   prepareForUpdate: () => {},
   validate: validateConfigMap,
+  validateUpdate: validateConfigMapUpdate,
   specChanged: (obj, old) => !deepEqual(obj.data, old.data) || !deepEqual(obj.binaryData, old.binaryData) || !deepEqual(obj.immutable, old.immutable),
   selectableFields: ['metadata.name', 'metadata.namespace'],
   fields: (obj) => ({ 'metadata.name': obj.metadata.name ?? '', 'metadata.namespace': obj.metadata.namespace ?? '' }),

@@ -8,10 +8,10 @@
 import { deepEqual } from '../../../core/patch/index.js'
 import type { ResourceInfo } from '../generated/resources.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from '../registry/object.js'
-import { type ScalePaths, type Strategy, invalidValue } from '../registry/strategy.js'
+import type { ScalePaths, Strategy } from '../registry/strategy.js'
 import type { Cause } from '../status-errors.js'
 import { AGE_COLUMN, type ColumnDefinition, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
-import { validateSchema } from '../schema/structural.js'
+import { type ScaleSpec, validateCustomResource, validateCustomResourceStatus } from '../schema/custom-resource.js'
 import { validateCRD } from '../validation/apiextensions.js'
 import { CREATED_AT, dataStrategy } from './builtin.js'
 
@@ -178,6 +178,9 @@ export function customResourceStrategy(crd: KubeObject, versionName: string): St
         ...(str(scale.labelSelectorPath) ? { labelSelector: parseSimplePath(str(scale.labelSelectorPath)) } : {}),
       }
     : undefined
+  const scaleSpec: ScaleSpec | undefined = scale
+    ? { specReplicasPath: str(scale.specReplicasPath), statusReplicasPath: str(scale.statusReplicasPath), ...(str(scale.labelSelectorPath) ? { labelSelectorPath: str(scale.labelSelectorPath) } : {}) }
+    : undefined
   const info: ResourceInfo = {
     group: str(spec.group),
     version: versionName,
@@ -213,16 +216,9 @@ export function customResourceStrategy(crd: KubeObject, versionName: string): St
         else o.status = old.status
       },
       specChanged: (o, old) => (hasStatus ? !deepEqual(withoutStatus(o), withoutStatus(old)) : !deepEqual(withoutMeta(o), withoutMeta(old))),
-      validate: (o) => {
-        const causes: Cause[] = schema ? validateSchema(schema, o, '') : []
-        if (scalePaths) {
-          const replicas = getPath(o, scalePaths.specReplicas)
-          if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)) {
-            causes.push(invalidValue(scalePaths.specReplicas.join('.'), replicas, 'should be a non-negative integer'))
-          }
-        }
-        return causes
-      },
+      validate: (o): Cause[] => validateCustomResource(schema, o, scaleSpec),
+      validateUpdate: (o, old): Cause[] => validateCustomResource(schema, o, scaleSpec, old),
+      validateStatusUpdate: (o, old): Cause[] => validateCustomResourceStatus(schema, o, scaleSpec, old),
     }),
     customResource: true,
     ...(scalePaths ? { scalePaths } : {}),

@@ -1,7 +1,9 @@
 /** core/v1 Namespace: cluster-scoped, DNS-1123 label names, phase Active, the name label. */
 import { deepEqual } from '../../../core/patch/index.js'
 import type { KubeObject } from '../registry/object.js'
-import { type Strategy, isDNS1123Label } from '../registry/strategy.js'
+import type { Strategy } from '../registry/strategy.js'
+import { nameIsDNSLabel } from '../validation/names.js'
+import { validateNamespace, validateNamespaceFinalizeUpdate, validateNamespaceStatusUpdate } from '../validation/core.js'
 import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
 
 const IMMORTAL = new Set(['default', 'kube-system', 'kube-public'])
@@ -25,7 +27,7 @@ export const namespaces: Strategy = {
   subresources: ['finalize', 'status'],
   // The reference's strategy keeps no generation for this kind.
   generation: false,
-  validateName: isDNS1123Label,
+  validateName: nameIsDNSLabel,
   prepareForCreate(obj) {
     obj.status = { phase: 'Active' }
     const spec = (obj.spec ?? {}) as Record<string, unknown>
@@ -41,7 +43,10 @@ export const namespaces: Strategy = {
     else obj.status = old.status
     setNameLabel(obj)
   },
-  validate: () => [],
+  validate: validateNamespace,
+  // Updates keep the stored spec (see prepareForUpdate); finalize writes it, with these rules.
+  validateUpdate: validateNamespaceFinalizeUpdate,
+  validateStatusUpdate: validateNamespaceStatusUpdate,
   specChanged: (obj, old) => !deepEqual(obj.spec, old.spec),
   selectableFields: ['metadata.name', 'status.phase'],
   fields: (obj) => ({

@@ -3,7 +3,8 @@
  * IPAddress), node.k8s.io RuntimeClass and discovery.k8s.io EndpointSlice: the reference
  * printer's columns, defaulting and the field selectors the reference supports.
  */
-import { requiredValue } from '../registry/strategy.js'
+import { validateEndpointSlice, validateEndpointSliceUpdate } from '../validation/discovery.js'
+import { validateRuntimeClass, validateRuntimeClassUpdate } from '../validation/node.js'
 import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
 import type { KindOverrides } from './builtin.js'
 import { arr, col, obj, str } from './values.js'
@@ -48,7 +49,8 @@ export const NETWORKING: Record<string, KindOverrides> = {
     },
   },
   'node.k8s.io/v1/runtimeclasses': {
-    validate: (o) => (str(o.handler) ? [] : [requiredValue('handler', '')]),
+    validate: validateRuntimeClass,
+    validateUpdate: validateRuntimeClassUpdate,
     table: {
       definitions: [NAME_COLUMN, col('Handler', 'handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class.'), AGE_COLUMN],
       cells: (o, now) => [o.metadata.name, str(o.handler), age(o, now)],
@@ -62,7 +64,8 @@ export const NETWORKING: Record<string, KindOverrides> = {
         port.protocol ??= 'TCP'
       }
     },
-    validate: (o) => (str(o.addressType) ? [] : [requiredValue('addressType', '')]),
+    validate: validateEndpointSlice,
+    validateUpdate: validateEndpointSliceUpdate,
     table: {
       definitions: [
         NAME_COLUMN,

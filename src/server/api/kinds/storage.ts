@@ -4,7 +4,7 @@
  * reference printer's columns.
  */
 import type { KubeObject } from '../registry/object.js'
-import { requiredValue } from '../registry/strategy.js'
+import { validateCSIStorageCapacity, validateStorageClass, validateStorageClassUpdate, validateVolumeAttributesClass, validateVolumeAttributesClassUpdate } from '../validation/storage.js'
 import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
 import type { KindOverrides } from './builtin.js'
 import { arr, col, obj, str } from './values.js'
@@ -20,7 +20,8 @@ export const STORAGE: Record<string, KindOverrides> = {
       o.reclaimPolicy ??= 'Delete'
       o.volumeBindingMode ??= 'Immediate'
     },
-    validate: (o) => (str(o.provisioner) ? [] : [requiredValue('provisioner', '')]),
+    validate: validateStorageClass,
+    validateUpdate: validateStorageClassUpdate,
     table: {
       definitions: [
         NAME_COLUMN,
@@ -41,7 +42,8 @@ export const STORAGE: Record<string, KindOverrides> = {
     },
   },
   'storage.k8s.io/v1/volumeattributesclasses': {
-    validate: (o) => (str(o.driverName) ? [] : [requiredValue('driverName', '')]),
+    validate: validateVolumeAttributesClass,
+    validateUpdate: validateVolumeAttributesClassUpdate,
     table: {
       definitions: [NAME_COLUMN, col('DriverName', 'Name of the CSI driver This field is immutable.'), AGE_COLUMN],
       cells: (o, now) => [isDefault(o, DEFAULT_VAC) ? `${o.metadata.name!} (default)` : o.metadata.name, str(o.driverName), age(o, now)],
@@ -94,7 +96,7 @@ export const STORAGE: Record<string, KindOverrides> = {
     },
   },
   'storage.k8s.io/v1/csistoragecapacities': {
-    validate: (o) => (str(o.storageClassName) ? [] : [requiredValue('storageClassName', '')]),
+    validate: validateCSIStorageCapacity,
     table: {
       definitions: [NAME_COLUMN, col('StorageClassName', 'storageClassName represents the name of the StorageClass that the reported capacity applies to.'), col('Capacity', 'capacity is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.')],
       cells: (o) => [o.metadata.name, str(o.storageClassName), o.capacity === undefined ? '<unset>' : str(o.capacity)],

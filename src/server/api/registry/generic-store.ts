@@ -14,7 +14,7 @@ import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLab
 import { CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-errors.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
 import { storageCodecFor } from './storage-codec.js'
-import { type Strategy, validateObjectMeta } from './strategy.js'
+import { type Strategy, validateForCreate, validateForUpdate } from './strategy.js'
 import {
   type DeletionRequest,
   beforeDelete,
@@ -24,6 +24,12 @@ import {
   markAsDeleting,
   shouldDeleteDuringUpdate,
 } from './deletion.js'
+
+/**
+ * Object validation turned off: only bench/validation.bench.js sets this, to measure what
+ * validation costs a create; nothing else may (a server without validation is not the reference).
+ */
+const VALIDATION_OFF = process.env.CLIENT_BENCH_VALIDATION_OFF === '1'
 
 export interface Selection {
   namespace?: string
@@ -485,9 +491,16 @@ export class GenericStore {
     return errors.invalid(this.strategy.group, this.strategy.kind, name, causes)
   }
 
-  private validate(obj: KubeObject): void {
-    const causes = [...validateObjectMeta(this.strategy, obj), ...this.strategy.validate(obj)]
+  private validateCreate(obj: KubeObject): void {
+    if (VALIDATION_OFF) return
+    const causes = validateForCreate(this.strategy, obj)
     if (causes.length > 0) throw this.invalid(obj.metadata.name || obj.metadata.generateName || '', causes)
+  }
+
+  private validateUpdate(obj: KubeObject, old: KubeObject, subresource: string | undefined): void {
+    if (VALIDATION_OFF) return
+    const causes = validateForUpdate(this.strategy, obj, old, subresource)
+    if (causes.length > 0) throw this.invalid(obj.metadata.name ?? '', causes)
   }
 
   /** Creates the object (namespace already set for namespaced kinds); returns it as stored. */
@@ -509,7 +522,7 @@ export class GenericStore {
     delete meta.deletionGracePeriodSeconds
     this.strategy.prepareForCreate(obj)
     options.trackFields?.(obj)
-    this.validate(obj)
+    this.validateCreate(obj)
     const name = meta.name!
     if (this.strategy.namespaced) await this.hooks.checkNamespace?.(meta.namespace!, requestedName)
     await this.hooks.beforeCreate?.(obj)
@@ -570,7 +583,9 @@ export class GenericStore {
       meta.creationTimestamp = current.metadata.creationTimestamp
       meta.resourceVersion = current.metadata.resourceVersion
       if (current.metadata.generateName !== undefined && meta.generateName === undefined) meta.generateName = current.metadata.generateName
-      if (options.subresource === undefined) this.strategy.prepareForUpdate(obj, current)
+      // The pod-spec subresources get the kind's defaulting too (the reference defaults every
+      // decoded body): a new ephemeral container its pull and termination message policies.
+      if (options.subresource === undefined || options.subresource === 'ephemeralcontainers' || options.subresource === 'resize') this.strategy.prepareForUpdate(obj, current)
       else if (options.subresource === 'status' || options.subresource === 'approval') this.strategy.prepareForStatusUpdate?.(obj, current)
       if (this.strategy.generation) {
         const gen = typeof current.metadata.generation === 'number' ? current.metadata.generation : 1
@@ -583,7 +598,7 @@ export class GenericStore {
       const deletionCauses = guardDeletionFields(obj, current)
       if (deletionCauses.length > 0) throw this.invalid(name, deletionCauses)
       options.trackFields?.(obj, current)
-      this.validate(obj)
+      this.validateUpdate(obj, current, options.subresource)
       if (options.subresource === undefined) await this.hooks.beforeUpdate?.(obj, current)
       if (deepEqual(obj, current)) return current
       const deletes = shouldDeleteDuringUpdate(this.strategy, obj, current)

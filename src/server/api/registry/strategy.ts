@@ -5,6 +5,11 @@
  * a kind means writing one strategy.
  */
 import type { Cause } from '../status-errors.js'
+import { invalid, renderBadValue, required } from '../validation/field/errors.js'
+import { goQuote } from '../validation/field/go-format.js'
+import { type NameValidator, pathSegmentName } from '../validation/names.js'
+import { validateKubeFinalizerNames, validateObjectMeta, validateObjectMetaUpdate } from '../validation/objectmeta.js'
+import { Path } from '../validation/field/path.js'
 import type { TableColumns } from '../table.js'
 import type { KubeObject } from './object.js'
 import type { UserInfo } from '../../http/types.js'
@@ -24,14 +29,25 @@ export interface Strategy {
   subresources?: string[]
   /** Whether metadata.generation is kept (1 on create, +1 when `specChanged`). */
   generation: boolean
-  /** Messages for an invalid metadata.name (empty when valid). */
-  validateName(name: string): string[]
+  /** The kind's name rule: messages for an invalid metadata.name (or generateName when prefix). */
+  validateName: NameValidator
   /** Defaulting and clearing of server-owned fields on create (mutates). */
   prepareForCreate(obj: KubeObject): void
   /** Same for update; `old` is the stored object (mutates `obj`). */
   prepareForUpdate(obj: KubeObject, old: KubeObject): void
-  /** Field errors of the object beyond metadata.name and namespace. */
+  /**
+   * Field errors of a created object beyond its metadata (the generic store checks metadata
+   * with validateName first): a validation/field ErrorList, or older plain causes.
+   */
   validate(obj: KubeObject): Cause[]
+  /**
+   * Field errors of an update beyond metadata (the reference's ValidateUpdate: immutable
+   * fields, allowed transitions, the new object's own validation); the store checks
+   * ValidateObjectMetaUpdate first. Absent: `validate`.
+   */
+  validateUpdate?(obj: KubeObject, old: KubeObject, subresource?: string): Cause[]
+  /** Field errors of a write through the status subresource (absent: metadata rules only). */
+  validateStatusUpdate?(obj: KubeObject, old: KubeObject): Cause[]
   /** Whether the change is one that bumps metadata.generation. */
   specChanged(obj: KubeObject, old: KubeObject): boolean
   /** Fields selectable with fieldSelector, with their values for one object. */
@@ -88,86 +104,58 @@ export interface ScalePaths {
   labelSelector?: string[]
 }
 
-export const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?'
-export const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`
-const LABEL_RE = new RegExp(`^${DNS1123_LABEL_FMT}$`)
-const SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`)
-
-/** apimachinery validation.IsDNS1123Label, with its messages. */
-export function isDNS1123Label(value: string): string[] {
-  const errs: string[] = []
-  if (value.length > 63) errs.push('must be no more than 63 characters')
-  if (!LABEL_RE.test(value)) {
-    errs.push(
-      `a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '${DNS1123_LABEL_FMT}')`,
-    )
-  }
-  return errs
-}
-
-/** apimachinery validation.IsDNS1123Subdomain, with its messages. */
-export function isDNS1123Subdomain(value: string): string[] {
-  const errs: string[] = []
-  if (value.length > 253) errs.push('must be no more than 253 characters')
-  if (!SUBDOMAIN_RE.test(value)) {
-    errs.push(
-      `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '${DNS1123_SUBDOMAIN_FMT}')`,
-    )
-  }
-  return errs
-}
+/** The DNS name rules, now in the validation room (kept here for the existing imports). */
+export { DNS1123_LABEL_FMT, DNS1123_SUBDOMAIN_FMT, isDNS1123Label, isDNS1123Subdomain } from '../validation/strings.js'
 
 /** Go's %q for the strings validation messages quote. */
 export function quote(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value)
+  return typeof value === 'string' ? goQuote(value) : renderBadValue(value)
 }
 
+/** field.Invalid with a rendered path (older callers; new code uses validation/field). */
 export function invalidValue(field: string, value: unknown, detail: string): Cause {
-  return { reason: 'FieldValueInvalid', message: `Invalid value: ${quote(value)}: ${detail}`, field }
+  return invalid(field, value, detail)
 }
 
+/** field.Required with a rendered path (older callers; new code uses validation/field). */
 export function requiredValue(field: string, detail: string): Cause {
-  return { reason: 'FieldValueRequired', message: detail ? `Required value: ${detail}` : 'Required value', field }
+  return required(field, detail)
 }
 
-/** The reference's metadata.name / metadata.namespace checks for one object. */
-export function validateObjectMeta(strategy: Strategy, obj: KubeObject): Cause[] {
-  const causes: Cause[] = []
-  const name = obj.metadata.name
-  if (typeof name !== 'string' || name === '') {
-    causes.push(requiredValue('metadata.name', 'name or generateName is required'))
+/**
+ * The errors of an object being created, in the reference's order: the kind's own validation
+ * (its Validate starts with ValidateObjectMeta and the kind's name rule); when that passes, the
+ * generic metadata check with path-segment names (rest.BeforeCreate).
+ */
+export function validateForCreate(strategy: Strategy, obj: KubeObject): Cause[] {
+  const errs: Cause[] = [...validateObjectMeta(obj.metadata, strategy.namespaced, strategy.validateName), ...kubeFinalizers(strategy, obj), ...strategy.validate(obj)]
+  if (errs.length > 0) return errs
+  return validateObjectMeta(obj.metadata, strategy.namespaced, pathSegmentName)
+}
+
+/**
+ * The errors of an update (rest.BeforeUpdate): the common metadata checks first, then the
+ * kind's ValidateUpdate (by default ValidateObjectMetaUpdate and the kind's Validate), or for
+ * the status subresource the kind's status validation (by default metadata only).
+ */
+export function validateForUpdate(strategy: Strategy, obj: KubeObject, old: KubeObject, subresource?: string): Cause[] {
+  const errs: Cause[] = [...validateObjectMeta(obj.metadata, strategy.namespaced, pathSegmentName), ...validateObjectMetaUpdate(obj.metadata, old.metadata)]
+  if (subresource === 'status' || subresource === 'approval') {
+    errs.push(...(strategy.validateStatusUpdate ? strategy.validateStatusUpdate(obj, old) : validateObjectMetaUpdate(obj.metadata, old.metadata)))
   } else {
-    for (const msg of strategy.validateName(name)) causes.push(invalidValue('metadata.name', name, msg))
+    errs.push(...validateObjectMetaUpdate(obj.metadata, old.metadata), ...kubeFinalizers(strategy, obj))
+    errs.push(...(strategy.validateUpdate ? strategy.validateUpdate(obj, old, subresource) : strategy.validate(obj)))
   }
-  if (strategy.namespaced) {
-    const ns = obj.metadata.namespace
-    if (typeof ns !== 'string' || ns === '') causes.push(requiredValue('metadata.namespace', ''))
-    else for (const msg of isDNS1123Label(ns)) causes.push(invalidValue('metadata.namespace', ns, msg))
-  } else if (obj.metadata.namespace) {
-    causes.push({ reason: 'FieldValueForbidden', message: 'Forbidden: not allowed on this type', field: 'metadata.namespace' })
-  }
-  for (const [what, map] of [
-    ['labels', obj.metadata.labels],
-    ['annotations', obj.metadata.annotations],
-  ] as const) {
-    if (map === undefined || map === null) continue
-    if (typeof map !== 'object' || Array.isArray(map)) {
-      causes.push(invalidValue(`metadata.${what}`, map, 'must be a map of strings'))
-      continue
-    }
-    for (const [k, v] of Object.entries(map)) {
-      if (typeof v !== 'string') causes.push(invalidValue(`metadata.${what}`, v, 'must be a string'))
-      else if (what === 'labels' && (v.length > 63 || !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(v))) {
-        causes.push(
-          invalidValue(
-            `metadata.labels`,
-            v,
-            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
-          ),
-        )
-      }
-      void k
-    }
-  }
-  return causes
+  return errs
+}
+
+/**
+ * The core group's ValidateObjectMeta, which the built-in groups use, also checks finalizer
+ * names; custom resources, CRDs and APIServices use apimachinery's, which does not.
+ */
+const APIMACHINERY_META_GROUPS = new Set(['apiextensions.k8s.io', 'apiregistration.k8s.io'])
+
+function kubeFinalizers(strategy: Strategy, obj: KubeObject): Cause[] {
+  if (strategy.customResource || APIMACHINERY_META_GROUPS.has(strategy.group)) return []
+  return validateKubeFinalizerNames(obj.metadata.finalizers, Path.of('metadata', 'finalizers'))
 }

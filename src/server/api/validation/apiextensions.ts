@@ -2,12 +2,14 @@
  * Validation of the apiextensions.k8s.io API group, after the reference's
  * `staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation`: a
  * CustomResourceDefinition's group, names, scope and versions (one storage version, at least
- * one served, scale subresource paths) and its name (`<plural>.<group>`).
+ * one served, scale subresource paths, no uniqueItems in a schema) and its name
+ * (`<plural>.<group>`).
  */
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { invalidValue, isDNS1123Subdomain, requiredValue } from '../registry/strategy.js'
 import type { Cause } from '../status-errors.js'
 import { isDNS1035Label } from './core.js'
+import { forbidden } from './field/index.js'
 import { type Obj, arr, obj } from './helpers.js'
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '')
@@ -32,6 +34,19 @@ function validateNames(names: Obj, path: string): Cause[] {
     const errs = isDNS1035Label(str(s))
     if (errs.length > 0) causes.push(invalidValue(`${path}.shortNames[${i}]`, s, errs.join(',')))
   }
+  return causes
+}
+
+/**
+ * ValidateCustomResourceDefinitionOpenAPISchema's rule for uniqueItems (the runtime check is
+ * quadratic, so the reference refuses it), through properties, items and additionalProperties.
+ */
+function forbiddenUniqueItems(schema: Obj, path: string): Cause[] {
+  const causes: Cause[] = []
+  if (schema.uniqueItems === true) causes.push(forbidden(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'))
+  for (const [k, v] of Object.entries(obj(schema.properties))) if (isPlainObject(v)) causes.push(...forbiddenUniqueItems(v, `${path}.properties[${k}]`))
+  if (isPlainObject(schema.items)) causes.push(...forbiddenUniqueItems(schema.items, `${path}.items`))
+  if (isPlainObject(schema.additionalProperties)) causes.push(...forbiddenUniqueItems(schema.additionalProperties, `${path}.additionalProperties`))
   return causes
 }
 
@@ -62,6 +77,8 @@ export function validateCRD(o: KubeObject): Cause[] {
       else if (isDNS1035Label(name).length > 0) causes.push(invalidValue(`spec.versions[${i}].name`, name, isDNS1035Label(name).join(',')))
       else if (seen.has(name)) causes.push({ reason: 'FieldValueDuplicate', message: `Duplicate value: ${JSON.stringify(name)}`, field: `spec.versions[${i}].name` })
       seen.add(name)
+      const schema = obj(v.schema).openAPIV3Schema
+      if (isPlainObject(schema)) causes.push(...forbiddenUniqueItems(schema, `spec.versions[${i}].schema.openAPIV3Schema`))
       const scale = obj(obj(v.subresources).scale)
       if (isPlainObject(obj(v.subresources).scale)) {
         for (const p of ['specReplicasPath', 'statusReplicasPath'] as const) {

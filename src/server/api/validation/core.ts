@@ -1,95 +1,30 @@
 /**
  * Validation of the core API group (`v1`), after the reference's
- * `pkg/apis/core/validation/validation.go`: pod specs (and the pod templates of workloads),
- * services, secrets, config maps, and the DNS-1035 label rule of service names.
+ * `pkg/apis/core/validation/validation.go`: the rules live in ./core/, one file per area; this
+ * module is the group's entry point for the strategies and the other groups.
  */
-import { privilegedAllowed } from '../kinds/capabilities.js'
-import { type KubeObject, isPlainObject } from '../registry/object.js'
-import { invalidValue, requiredValue } from '../registry/strategy.js'
-import type { Cause } from '../status-errors.js'
-import { arr, obj, str } from './helpers.js'
+import { Path } from './field/index.js'
+import type { ErrorList } from './field/index.js'
+import { type PodValidationOptions, validatePodSpec as validatePodSpecAt } from './core/pod-spec.js'
+import type { Obj } from './helpers.js'
 
-const DNS1035_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?'
-const DNS1035_RE = new RegExp(`^${DNS1035_FMT}$`)
+export * from './core/index.js'
+export { isDNS1035Label } from './strings.js'
 
-/** apimachinery validation.IsDNS1035Label (Service names). */
-export function isDNS1035Label(value: string): string[] {
-  const errs: string[] = []
-  if (value.length > 63) errs.push('must be no more than 63 characters')
-  if (!DNS1035_RE.test(value)) {
-    errs.push(
-      `a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '${DNS1035_FMT}')`,
-    )
-  }
-  return errs
+/**
+ * ValidatePodSpec of an embedded spec at a dotted path (`spec.template.spec`), for the
+ * callers that name the path as text.
+ */
+export function validatePodSpecAtPath(spec: unknown, path: string): ErrorList {
+  const [first, ...rest] = path.split('.')
+  return validatePodSpecAt(spec, undefined, Path.of(first!, ...rest))
 }
 
-/** ValidatePodSpec, as far as built: containers with names and images, privileged containers only with --allow-privileged. */
-export function validatePodSpec(spec: unknown, path: string): Cause[] {
-  const s = obj(spec)
-  const containers = arr(s.containers)
-  if (containers.length === 0) return [requiredValue(`${path}.containers`, '')]
-  const causes: Cause[] = []
-  containers.forEach((c, i) => {
-    const co = obj(c)
-    if (!str(co.name)) causes.push(requiredValue(`${path}.containers[${i}].name`, ''))
-    if (!str(co.image)) causes.push(requiredValue(`${path}.containers[${i}].image`, ''))
-  })
-  if (!privilegedAllowed()) {
-    for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
-      arr(s[list]).forEach((c, i) => {
-        if (obj(obj(c).securityContext).privileged === true) {
-          causes.push({ reason: 'FieldValueForbidden', message: 'Forbidden: disallowed by cluster policy', field: `${path}.${list}[${i}].securityContext.privileged` })
-        }
-      })
-    }
-  }
-  return causes
-}
-
-export function validatePod(o: KubeObject): Cause[] {
-  return validatePodSpec(o.spec, 'spec')
-}
-
-export function validateService(o: KubeObject): Cause[] {
-  const spec = obj(o.spec)
-  const causes: Cause[] = []
-  const types = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName']
-  if (!types.includes(str(spec.type))) causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(spec.type)}: supported values: ${types.map((t) => `"${t}"`).join(', ')}`, field: 'spec.type' })
-  if (spec.type !== 'ExternalName' && arr(spec.ports).length === 0 && spec.clusterIP !== 'None') causes.push(requiredValue('spec.ports', ''))
-  arr(spec.ports).forEach((p, i) => {
-    const port = obj(p).port
-    if (typeof port !== 'number' || port < 1 || port > 65535) causes.push(invalidValue(`spec.ports[${i}].port`, port, 'must be between 1 and 65535, inclusive'))
-  })
-  return causes
-}
-
-export function validateSecret(o: KubeObject): Cause[] {
-  const causes: Cause[] = []
-  for (const field of ['data', 'stringData']) {
-    const map = o[field]
-    if (map === undefined || map === null) continue
-    if (!isPlainObject(map)) causes.push(invalidValue(field, map, 'must be a map'))
-    else for (const key of Object.keys(map)) if (!CONFIG_KEY.test(key)) causes.push(invalidValue(field, key, CONFIG_KEY_MESSAGE))
-  }
-  return causes
-}
-
-const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/
-const CONFIG_KEY_MESSAGE =
-  "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"
-
-function validateConfigKeys(field: string, map: unknown): Cause[] {
-  if (map === undefined || map === null) return []
-  if (!isPlainObject(map)) return [invalidValue(field, map, 'must be a map')]
-  const causes: Cause[] = []
-  for (const key of Object.keys(map)) {
-    if (key.length > 253) causes.push(invalidValue(field, key, 'must be no more than 253 characters'))
-    if (!CONFIG_KEY.test(key)) causes.push(invalidValue(field, key, CONFIG_KEY_MESSAGE))
-  }
-  return causes
-}
-
-export function validateConfigMap(o: KubeObject): Cause[] {
-  return [...validateConfigKeys('data', o.data), ...validateConfigKeys('binaryData', o.binaryData)]
+/**
+ * ValidatePodSpec: `(spec, podMeta, path, opts)` as the reference, or `(spec, 'dotted.path')`
+ * for an embedded spec (the earlier signature, kept for the other groups' callers).
+ */
+export function validatePodSpec(spec: unknown, podMetaOrPath: Obj | string | undefined, fldPath?: Path, opts: PodValidationOptions = {}): ErrorList {
+  if (typeof podMetaOrPath === 'string') return validatePodSpecAtPath(spec, podMetaOrPath)
+  return validatePodSpecAt(spec, podMetaOrPath, fldPath ?? Path.of('spec'), opts)
 }

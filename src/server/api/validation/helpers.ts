@@ -12,3 +12,24 @@ export function arr(v: unknown): unknown[] {
 export function str(v: unknown, fallback = ''): string {
   return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : fallback
 }
+
+/**
+ * Equality of decoded objects as the reference's semantic DeepEqual of Go structs sees it:
+ * an absent field, null, "", an empty list and an empty map are all the zero value.
+ */
+export function semanticEqual(a: unknown, b: unknown): boolean {
+  return JSON.stringify(zeroless(a) ?? null) === JSON.stringify(zeroless(b) ?? null)
+}
+
+function zeroless(v: unknown): unknown {
+  if (Array.isArray(v)) return v.length === 0 ? undefined : v.map((x) => zeroless(x) ?? null)
+  if (v && typeof v === 'object') {
+    const out: Obj = {}
+    for (const k of Object.keys(v).sort()) {
+      const z = zeroless((v as Obj)[k])
+      if (z !== undefined && z !== null && z !== '') out[k] = z
+    }
+    return Object.keys(out).length === 0 ? undefined : out
+  }
+  return v
+}

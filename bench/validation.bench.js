@@ -1,0 +1,171 @@
+// What object validation costs a create: a full Pod and a full Deployment created over HTTPS
+// on two servers in the same run, one as built and one with validation turned off (the
+// CLIENT_BENCH_VALIDATION_OFF switch only this benchmark sets), and the validation alone
+// (defaulting + validateForCreate of the built strategies) in process. Goal: creates at most
+// 10% slower with validation.
+// Needs the build (npm run build).
+//   node bench/validation.bench.js        BENCH_SCALE=0.2 for a quick run
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import https from 'node:https'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { freePort } from './support/net.js'
+import { rate } from './support/store-bench.js'
+
+const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
+const dist = (p) => new URL(`../dist/${p}`, import.meta.url).href
+const scale = Number(process.env.BENCH_SCALE ?? 1)
+const n = (count) => Math.max(20, Math.round(count * scale))
+const CONCURRENCY = 8
+
+/** A pod spec with what real manifests carry: several containers, ports, env, probes, resources, volumes. */
+function podSpec() {
+  const container = (name, port) => ({
+    name,
+    image: `registry.example.com/team/${name}:1.2.3`,
+    ports: [{ name: 'http', containerPort: port, protocol: 'TCP' }, { name: 'metrics', containerPort: port + 1000 }],
+    env: [{ name: 'MODE', value: 'production' }, { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }, { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }],
+    resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '1', memory: '512Mi' } },
+    readinessProbe: { httpGet: { path: '/ready', port }, periodSeconds: 5 },
+    livenessProbe: { tcpSocket: { port }, initialDelaySeconds: 10 },
+    volumeMounts: [{ name: 'config', mountPath: '/etc/app' }, { name: 'cache', mountPath: '/cache' }],
+    securityContext: { runAsNonRoot: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+  })
+  return {
+    containers: [container('web', 8080), container('sidecar', 9090)],
+    initContainers: [{ name: 'init', image: 'busybox:1.36', command: ['sh', '-c', 'true'] }],
+    volumes: [{ name: 'config', configMap: { name: 'app-config' } }, { name: 'cache', emptyDir: { sizeLimit: '1Gi' } }],
+    nodeSelector: { 'kubernetes.io/os': 'linux' },
+    tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' }],
+    affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' } }] } },
+    serviceAccountName: 'default',
+  }
+}
+
+const pod = (name) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'web', tier: 'frontend' }, annotations: { 'example.com/owner': 'team-a' } }, spec: podSpec() })
+const deployment = (name) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, labels: { app: 'web' } },
+  spec: {
+    replicas: 3,
+    selector: { matchLabels: { app: 'web', tier: 'frontend' } },
+    strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } },
+    minReadySeconds: 5,
+    revisionHistoryLimit: 5,
+    template: { metadata: { labels: { app: 'web', tier: 'frontend' } }, spec: podSpec() },
+  },
+})
+
+function adminCredentials(kubeconfig) {
+  const text = fs.readFileSync(kubeconfig, 'utf8')
+  const field = (name) => Buffer.from(new RegExp(`${name}: (\\S+)`).exec(text)[1], 'base64').toString('utf8')
+  return { cert: field('client-certificate-data'), key: field('client-key-data') }
+}
+
+async function startServer(dir, env) {
+  const port = await freePort()
+  const child = spawn(
+    process.execPath,
+    [bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, `--write-kubeconfig=${dir}/admin.kubeconfig`],
+    { stdio: 'ignore', env: { ...process.env, ...env } },
+  )
+  const deadline = Date.now() + 60_000
+  while (!fs.existsSync(`${dir}/admin.kubeconfig`)) {
+    if (Date.now() > deadline) throw new Error('the server wrote no kubeconfig')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  const agent = new https.Agent({ keepAlive: true, maxSockets: CONCURRENCY * 2, ca: fs.readFileSync(`${dir}/certs/ca.crt`), ...adminCredentials(`${dir}/admin.kubeconfig`) })
+  const request = (method, urlPath, body) =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
+      const req = https.request({ host: '127.0.0.1', port, method, path: urlPath, agent, headers: { accept: 'application/json', ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}) } }, (res) => {
+        const chunks = []
+        res.on('data', (c) => chunks.push(c))
+        res.on('end', () => (res.statusCode >= 300 ? reject(new Error(`${method} ${urlPath}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`)) : resolve(res.statusCode)))
+      })
+      req.on('error', reject)
+      req.end(payload)
+    })
+  const readyBy = Date.now() + 60_000
+  for (;;) {
+    try {
+      await request('GET', '/readyz')
+      break
+    } catch (err) {
+      if (Date.now() > readyBy) throw err
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+  return { child, request }
+}
+
+const rows = []
+function record(operation, withValidation, without) {
+  rows.push({ operation, withValidation, without })
+  console.error(`  ${operation.padEnd(44)} ${Math.round(withValidation)} / ${Math.round(without)}`)
+}
+
+// --- over HTTPS, both servers, alternating rounds so drift hits both alike ----------------------
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-validation-'))
+const servers = {}
+try {
+  servers.on = await startServer(`${tmp}/on`, {})
+  servers.off = await startServer(`${tmp}/off`, { CLIENT_BENCH_VALIDATION_OFF: '1' })
+  const totals = { pod: { on: [], off: [] }, deployment: { on: [], off: [] } }
+  const ROUNDS = 3
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const label of round % 2 === 0 ? ['on', 'off'] : ['off', 'on']) {
+      const s = servers[label]
+      totals.pod[label].push(await rate(n(600), CONCURRENCY, (i) => s.request('POST', '/api/v1/namespaces/default/pods', pod(`p${round}-${i}`))))
+      totals.deployment[label].push(await rate(n(600), CONCURRENCY, (i) => s.request('POST', '/apis/apps/v1/namespaces/default/deployments', deployment(`d${round}-${i}`))))
+    }
+  }
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
+  record(`create Pod over HTTPS, ${CONCURRENCY} in flight (ops/s)`, mean(totals.pod.on), mean(totals.pod.off))
+  record(`create Deployment over HTTPS, ${CONCURRENCY} in flight (ops/s)`, mean(totals.deployment.on), mean(totals.deployment.off))
+} finally {
+  for (const s of Object.values(servers)) s.child.kill('SIGKILL')
+  fs.rmSync(tmp, { recursive: true, force: true })
+}
+
+// --- in process: defaulting and validation, with and without the validation -------------------
+
+const { BUILTIN_KINDS } = await import(dist('server/api/kinds/builtin.js'))
+const { validateForCreate } = await import(dist('server/api/registry/strategy.js'))
+for (const [label, group, resource, make] of [
+  ['Pod', '', 'pods', pod],
+  ['Deployment', 'apps', 'deployments', deployment],
+]) {
+  const strategy = BUILTIN_KINDS.find((k) => k.group === group && k.resource === resource)
+  const prepared = (i) => {
+    const o = make(`x${i}`)
+    o.metadata.namespace = 'default'
+    o.metadata.uid = '5f1c3a52-0b0e-4d5b-9d7b-1b2c3d4e5f60'
+    return o
+  }
+  const count = n(20000)
+  const time = (withValidation) => {
+    const start = process.hrtime.bigint()
+    for (let i = 0; i < count; i++) {
+      const o = prepared(i)
+      strategy.prepareForCreate(o)
+      if (withValidation) {
+        const errs = validateForCreate(strategy, o)
+        if (errs.length > 0) throw new Error(`${label} is invalid: ${errs.map(String).join('; ')}`)
+      }
+    }
+    return count / (Number(process.hrtime.bigint() - start) / 1e9)
+  }
+  time(true)
+  time(false)
+  record(`prepare (+ validate) ${label} in process (ops/s)`, time(true), time(false))
+}
+
+console.log('\n| operation | with validation | without | with / without |')
+console.log('| --- | ---: | ---: | ---: |')
+for (const r of rows) console.log(`| ${r.operation} | ${Math.round(r.withValidation)} | ${Math.round(r.without)} | ${(r.withValidation / r.without).toFixed(2)} |`)
+console.log('\nGoal: creates over HTTPS at most 10% slower with validation (with / without >= 0.90).')
