@@ -5,17 +5,15 @@
 // encoding) over the bare store. Objects are ConfigMaps of about 1 KiB.
 // Needs the build (npm run build) and etcd on PATH (or ETCD_BIN).
 //   node bench/api.bench.js             BENCH_SCALE=0.2 for a quick run
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import https from 'node:https'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { startEtcd } from './support/etcd.js'
+import { report } from './support/report.js'
+import { startServer } from './support/server.js'
 import { loadStoreForBench, rate } from './support/store-bench.js'
-import { freePort, waitFor } from './support/net.js'
 
-const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
 const openStore = await loadStoreForBench()
 
 const scale = Number(process.env.BENCH_SCALE ?? 1)
@@ -45,9 +43,12 @@ function record(operation, store, level, perSecond, unit = 'ops/s') {
 // --- the API over HTTPS ---------------------------------------------------------------------
 
 class Client {
-  constructor(port, ca) {
+  // As the administrator (the server's --write-kubeconfig client certificate): anonymous
+  // requests are refused, and every answer that is not 2xx fails the bench.
+  constructor(port, { ca, cert, key }) {
     this.port = port
-    this.agent = new https.Agent({ keepAlive: true, maxSockets: CONCURRENCY * 2, ca })
+    this.credentials = { ca, cert, key }
+    this.agent = new https.Agent({ keepAlive: true, maxSockets: CONCURRENCY * 2, ca, cert, key })
   }
 
   request(method, path, { body, contentType = 'application/json', accept = 'application/json' } = {}) {
@@ -73,7 +74,12 @@ class Client {
   /** Opens a watch and calls onEvent per line; resolves once the response headers arrived. */
   watch(path, onEvent) {
     return new Promise((resolve, reject) => {
-      const req = https.request({ host: '127.0.0.1', port: this.port, path, agent: false, ca: this.agent.options.ca, headers: { accept: 'application/json' } }, (res) => {
+      const req = https.request({ host: '127.0.0.1', port: this.port, path, agent: false, ...this.credentials, headers: { accept: 'application/json' } }, (res) => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`watch ${path}: ${res.statusCode}`))
+          res.resume()
+          return
+        }
         let buffered = ''
         res.setEncoding('utf8')
         res.on('data', (chunk) => {
@@ -94,15 +100,8 @@ class Client {
   }
 }
 
-async function startServer(dir, extraArgs) {
-  const port = await freePort()
-  const child = spawn(process.execPath, [bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, ...extraArgs], { stdio: 'ignore' })
-  await waitFor(`https://127.0.0.1:${port}/readyz`, 200)
-  return { port, child, ca: fs.readFileSync(`${dir}/certs/ca.crt`) }
-}
-
 async function measureApi(label, server) {
-  const api = new Client(server.port, server.ca)
+  const api = new Client(server.port, server)
   const ns = (name) => api.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } })
   for (const name of ['seq', 'par', 'list1k', 'list10k', 'watch']) await ns(name)
   const cms = (namespace) => `/api/v1/namespaces/${namespace}/configmaps`
@@ -210,11 +209,12 @@ try {
     ['sqlite', []],
     ['etcd', [`--store-servers=${etcd.clientUrl}`, '--store-prefix=/bench-api']],
   ]) {
+    fs.mkdirSync(`${tmp}/${label}`, { recursive: true })
     const server = await startServer(`${tmp}/${label}`, args)
     try {
       await measureApi(label, server)
     } finally {
-      server.child.kill('SIGKILL')
+      await server.stop()
     }
   }
 } finally {
@@ -231,5 +231,15 @@ for (const row of rows.filter((r) => r.level === 'api')) {
 console.log(`| ${header.join(' | ')} |`)
 console.log(`|${header.map((_, i) => (i >= 2 ? '---:' : '---')).join('|')}|`)
 for (const r of table) console.log(`| ${r.join(' | ')} |`)
+report(
+  import.meta.url,
+  rows
+    // The headline operations; the bench's own table has them all.
+    .filter((r) => r.level === 'api' && [`create, ${CONCURRENCY} in flight`, `get, ${CONCURRENCY} in flight`, 'list 1,000 (JSON)', `watch, ${WATCHERS} watchers (events out)`].includes(r.operation))
+    .map((row) => {
+      const base = rows.find((r) => r.level === 'store' && r.store === row.store && r.operation === row.operation)
+      return { subject: `API over HTTPS, ${row.operation}, ${row.store === 'sqlite' ? 'embedded store' : 'etcd'}`, figure: row.perSecond, unit: row.unit, baseline: 'the store directly', baselineFigure: base.perSecond }
+    }),
+)
 fs.mkdirSync(new URL('../.bench-out/', import.meta.url), { recursive: true })
 fs.writeFileSync(new URL('../.bench-out/api.json', import.meta.url), JSON.stringify({ scale, rows }, null, 2))

@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort, waitFor } from './support/net.js'
 import { WEBHOOK_TOKEN, startIssuerAndWebhook } from './support/oidc-webhook.js'
+import { report } from './support/report.js'
 
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
 const seconds = Number(process.env.BENCH_SECONDS ?? 5)
@@ -102,6 +103,10 @@ try {
     const ratio = median(rates[i].map((r, round) => r / rates[0][round]))
     console.log(`| ${name} | ${median(rates[i]).toFixed(0)} | ${ratio.toFixed(2)} |`)
   }
+  report(
+    import.meta.url,
+    methods.slice(1).map(([name], k) => ({ subject: `GET /version authenticated by ${name}`, figure: median(rates[k + 1]), unit: 'requests/s', baseline: 'anonymous', baselineFigure: median(rates[0]), ratio: median(rates[k + 1].map((r, round) => r / rates[0][round])) })),
+  )
   console.log(`\nthe issuer's key set was fetched ${tokenMethods.hits.keys} time(s), the webhook asked ${tokenMethods.hits.reviews} time(s)`)
 } finally {
   server.kill('SIGKILL')

@@ -12,6 +12,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { rate } from './support/store-bench.js'
 import { freePort } from './support/net.js'
+import { report } from './support/report.js'
 
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
 const scale = Number(process.env.BENCH_SCALE ?? 1)
@@ -130,3 +131,7 @@ console.log(`| GET of one ConfigMap by a token user | AlwaysAllow | Node,RBAC ($
 console.log('|---|---:|---:|---:|')
 console.log(`| 1 in flight | ${Math.round(base.one)}/s | ${Math.round(rb.one)}/s | ${(rb.one / base.one).toFixed(2)} |`)
 console.log(`| ${CONCURRENCY} in flight | ${Math.round(base.many)}/s | ${Math.round(rb.many)}/s | ${(rb.many / base.many).toFixed(2)} |`)
+report(import.meta.url, [
+  { subject: `GET of one ConfigMap by a token user under Node,RBAC (${OTHERS} roles, ${OTHERS} bindings), 1 in flight`, figure: rb.one, unit: 'requests/s', baseline: 'AlwaysAllow', baselineFigure: base.one },
+  { subject: `the same, ${CONCURRENCY} in flight`, figure: rb.many, unit: 'requests/s', baseline: 'AlwaysAllow', baselineFigure: base.many, goal: '≥ 0.8x', met: rb.many / base.many >= 0.8 },
+])

@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { etcdAvailable, startEtcd } from './support/etcd.js'
 import { freePort, waitFor } from './support/net.js'
+import { report } from './support/report.js'
 
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
 const loadScript = fileURLToPath(new URL('./support/list-load.js', import.meta.url))
@@ -127,7 +128,8 @@ async function run(storeName, storeArgs) {
     { stdio: ['ignore', 'ignore', 'inherit'] },
   )
   try {
-    await waitFor(`https://127.0.0.1:${port}/readyz`, 200)
+    // With AlwaysAllow the server turns anonymous access off: readiness is asked with the token.
+    await waitFor(`https://127.0.0.1:${port}/readyz`, 200, 60_000, { authorization: `Bearer ${TOKEN}` })
     await seed(port)
     await new Promise((r) => setTimeout(r, 2000))
     const peak = { value: 0 }
@@ -151,6 +153,9 @@ async function run(storeName, storeArgs) {
     const cpuShare = (cpuSeconds(server.pid) - cpuBefore) / ((Date.now() - loadStarted) / 1000)
     const loopDelay = await loopDelayMaxMs(port)
     const counts = JSON.parse(loadOut || '{}')
+    // Refusals (429) are what overload protection answers; any other failure means the bench
+    // measured something else than the lists it meant to.
+    if (!(counts.ok > 0) || counts.otherStatus > 0) throw new Error(`the load's lists were not answered as expected: ${loadOut}`)
     // Memory after: the lowest RSS seen in the 30 s after the load (V8 gives memory back in
     // the idle collections that follow).
     let after = Infinity
@@ -183,14 +188,14 @@ console.log(`${objects} ConfigMaps of ${objectBytes} B (a list is ~${((objects *
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}\n`)
 console.log('| store | probe idle p50 / max | probe under load p50 / p99 / max | probes unanswered in 5 s | lists 200 / 429 / other / errors | event-loop delay max | server CPU under load | RSS idle | RSS peak | RSS after | after ÷ idle |')
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
-let met = true
+const rows = []
 for (const r of results) {
   const c = r.counts
   console.log(
     `| ${r.storeName} | ${ms(r.baseline.p50)} / ${ms(r.baseline.max)} | ${ms(r.loaded.p50)} / ${ms(r.loaded.p99)} / ${ms(r.loaded.max)} | ${r.loaded.unanswered} of ${r.loaded.count} | ${c.ok} / ${c.tooManyRequests} / ${c.otherStatus} / ${c.errors} | ${ms(r.loopDelay)} | ${(r.cpuShare * 100).toFixed(0)} % of a core | ${r.idle.toFixed(0)} MiB | ${r.peak.toFixed(0)} MiB | ${r.after.toFixed(0)} MiB | ${(r.after / r.idle).toFixed(2)} |`,
   )
   const ok = r.loaded.unanswered === 0 && r.loaded.max <= 1000 && r.peak < 400 && r.after < 2 * r.idle
-  met &&= ok
+  rows.push({ subject: `probe under list overload, ${r.storeName} store: max latency (and peak RSS ${r.peak.toFixed(0)} MiB)`, figure: r.loaded.max, unit: 'ms', baseline: 'the same probe idle (p50)', baselineFigure: r.baseline.p50, goal: '≤ 1000 ms, RSS < 400 MiB', met: ok })
   console.log(`  ${r.storeName}: probe under load max ${ms(r.loaded.max)} (goal ≤ 1000 ms), ×${(r.loaded.p50 / r.baseline.p50).toFixed(1)} the idle p50; peak RSS ${r.peak.toFixed(0)} MiB (goal < 400); after ${(r.after / r.idle).toFixed(2)}× idle (goal < 2) ${ok ? 'MET' : 'NOT MET'}`)
 }
-process.exit(met ? 0 : 1)
+report(import.meta.url, rows)

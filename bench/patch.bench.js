@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { meets, report } from './support/report.js'
 
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
 const kubectl = process.env.KUBECTL ?? '/usr/lib/google-cloud-sdk/bin/kubectl.1.32'
@@ -41,6 +42,7 @@ try {
   console.log('| case | kubectl ms | client ms | × kubectl | same output |')
   console.log('|---|---:|---:|---:|---|')
   let worst = 0
+  const rows = []
   for (const c of cases) {
     const k = []
     const o = []
@@ -55,7 +57,10 @@ try {
     const ratio = median(o) / median(k)
     worst = Math.max(worst, ratio)
     console.log(`| ${c.name} | ${median(k).toFixed(0)} | ${median(o).toFixed(0)} | ${ratio.toFixed(2)} | ${same ? 'yes' : 'NO'} |`)
+    if (!same) throw new Error(`${c.name}: client printed something else than kubectl`)
+    rows.push({ subject: `\`client patch --local\`, ${c.name}`, figure: median(o), unit: 'ms', baseline: '`kubectl patch --local`', baselineFigure: median(k), goal: '≤ 2x', met: meets(ratio, '≤ 2x') })
   }
+  report(import.meta.url, rows)
   console.log(`\nworst case: ${worst.toFixed(2)}x kubectl's wall time (goal: within 2x) ${worst <= 2 ? 'MET' : 'NOT MET'}`)
 } finally {
   rmSync(dir, { recursive: true, force: true })

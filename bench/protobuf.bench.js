@@ -4,6 +4,7 @@
 // Needs the build (npm run build, or npx tsc -p tsconfig.json): reads dist/.
 //   node bench/protobuf.bench.js          BENCH_MS=300 (per measurement) for a quick run, BENCH_ONLY=Pod for the cases matching
 import { existsSync } from 'node:fs'
+import { report } from './support/report.js'
 
 const dist = new URL('../dist/core/protobuf/index.js', import.meta.url)
 if (!existsSync(dist)) {
@@ -199,6 +200,7 @@ const format = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3
 console.log('| object | bytes json / proto | JSON.parse | proto decode | × JSON | JSON.stringify | proto encode | × JSON |')
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
 let worst = 0
+let worstCase = ''
 let sink = 0
 const only = new RegExp(process.env.BENCH_ONLY ?? '')
 for (const [name, object] of cases.filter(([name]) => only.test(name))) {
@@ -209,7 +211,9 @@ for (const [name, object] of cases.filter(([name]) => only.test(name))) {
   const [stringify, encode] = measurePair(() => (sink += Buffer.from(JSON.stringify(object)).length), () => (sink += codec.encode(object).length))
   const decodeRatio = decode / parse
   const encodeRatio = encode / stringify
+  if (Math.max(decodeRatio, encodeRatio) > worst) worstCase = `${name}, ${decodeRatio >= encodeRatio ? 'decode' : 'encode'}`
   worst = Math.max(worst, decodeRatio, encodeRatio)
   console.log(`| ${name} | ${jsonBytes.length} / ${proto.length} | ${format(parse)} | ${format(decode)} | ${decodeRatio.toFixed(2)} | ${format(stringify)} | ${format(encode)} | ${encodeRatio.toFixed(2)} |`)
 }
 console.log(`\nworst case: ${worst.toFixed(2)}x JSON (goal: within 1.5x) ${worst <= 1.5 ? 'MET' : 'NOT MET'}${sink < 0 ? '' : ''}`)
+report(import.meta.url, [{ subject: `protobuf codec, the worst case (${worstCase})`, baseline: 'JSON.parse / JSON.stringify of the same object', ratio: worst, goal: '≤ 1.5x', met: worst <= 1.5 }])

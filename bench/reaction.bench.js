@@ -19,12 +19,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort, waitFor } from './support/net.js'
+import { report } from './support/report.js'
 
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
 const runs = Number(process.env.BENCH_RUNS ?? 20)
 const { healthHandlers } = await import(new URL('../dist/server/health/handler.js', import.meta.url))
 const { HealthRegistry } = await import(new URL('../dist/server/health/registry.js', import.meta.url))
 
+const rows = []
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const delayed = (name, ms) => ({ name, check: () => sleep(ms) })
@@ -71,6 +73,7 @@ async function concurrentChecks() {
   console.log(`| checks of 200, 100, 10 ms | ${median(a).toFixed(1)} | ${Math.min(...a).toFixed(1)} |`)
   console.log(`| the 200 ms check alone (baseline) | ${median(b).toFixed(1)} | ${Math.min(...b).toFixed(1)} |`)
   console.log(`\nconcurrent checks: ${ratio.toFixed(2)}x the longest check (goal: under 1.5x; one after another would be 1.55x) ${ratio < 1.5 ? 'MET' : 'NOT MET'}\n`)
+  rows.push({ subject: '`/readyz?verbose` with checks of 200, 100 and 10 ms', figure: median(a), unit: 'ms', baseline: 'the 200 ms check alone', baselineFigure: median(b), goal: '< 1.5x', met: ratio < 1.5 })
 }
 
 function status(url) {
@@ -115,6 +118,7 @@ async function readyzAfterSigterm() {
   console.log(`| a /readyz round trip before (baseline) | ${median(baselines).toFixed(1)} | ${Math.max(...baselines).toFixed(1)} |`)
   const m = median(samples)
   console.log(`\nreadyz after SIGTERM: ${m.toFixed(1)} ms, ${(m / median(baselines)).toFixed(2)}x a round trip (goal: under 100 ms) ${m < 100 ? 'MET' : 'NOT MET'}`)
+  rows.push({ subject: 'first `/readyz` answering 500 after SIGTERM', figure: m, unit: 'ms', baseline: 'a `/readyz` round trip', baselineFigure: median(baselines), goal: '< 100 ms', met: m < 100 })
 }
 
 async function waitExitsAfterReady() {
@@ -152,8 +156,10 @@ async function waitExitsAfterReady() {
   console.log(`| \`client --version\` start-up (baseline) | ${base.toFixed(1)} | ${Math.max(...startups).toFixed(1)} |`)
   const beyond = m - base
   console.log(`\nhealth check --wait: exits ${m.toFixed(0)} ms after the server is ready, ${beyond.toFixed(0)} ms beyond a start-up, ${(m / base).toFixed(2)}x a start-up (goal: under 1 s beyond it) ${beyond < 1000 ? 'MET' : 'NOT MET'}`)
+  rows.push({ subject: '`health check --wait` exit after the server is ready', figure: m, unit: 'ms', baseline: '`client --version` start-up', baselineFigure: base, goal: '< 1 s beyond the start-up', met: beyond < 1000 })
 }
 
 await concurrentChecks()
 await readyzAfterSigterm()
 await waitExitsAfterReady()
+report(import.meta.url, rows)

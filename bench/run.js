@@ -1,20 +1,77 @@
 #!/usr/bin/env node
-// Runs every bench/*.bench.js in turn (or those named on the command line); each prints its
-// own figures and ratios against a baseline measured in the same run.
+// Runs every bench/*.bench.js in turn (or those whose names start with a word given), each
+// printing its own figures, then prints ONE table of the headline rows all of them reported
+// (bench/support/report.js), with the machine it ran on.
+//
+//   npm run bench                          every bench (about 15 minutes on 2 cores)
+//   npm run bench -- patch startup         the benches named patch* and startup*
+//   npm run bench -- --quick               fewer runs and shorter loads (a few minutes)
+//   npm run bench -- --write-docs          also writes the table into docs/performance.md
 import { spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { formatTable } from './support/report.js'
 
 const dir = fileURLToPath(new URL('.', import.meta.url))
-const wanted = process.argv.slice(2)
-const files = readdirSync(dir)
-  .filter((f) => f.endsWith('.bench.js'))
-  .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
-  .sort()
-let failed = 0
+const args = process.argv.slice(2)
+const quick = args.includes('--quick')
+const writeDocs = args.includes('--write-docs')
+const unknown = args.filter((a) => a.startsWith('-') && !['--quick', '--write-docs'].includes(a))
+if (unknown.length > 0) {
+  console.error(`unknown option ${unknown[0]}: use --quick, --write-docs and bench names`)
+  process.exit(2)
+}
+const wanted = args.filter((a) => !a.startsWith('-'))
+const all = readdirSync(dir).filter((f) => f.endsWith('.bench.js')).sort()
+const files = all.filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
+if (files.length === 0) {
+  console.error(`no bench matches ${wanted.join(', ')}; there are: ${all.map((f) => f.replace(/\.bench\.js$/, '')).join(', ')}`)
+  process.exit(2)
+}
+
+// --quick: the benches' own knobs, turned down.
+const quickEnv = quick ? { BENCH_QUICK: '1', BENCH_SCALE: '0.2', BENCH_RUNS: '10', BENCH_SECONDS: '2', BENCH_ROUNDS: '1', BENCH_OBJECTS: '100' } : {}
+const scratch = mkdtempSync(join(tmpdir(), 'client-bench-report-'))
+const reportFile = join(scratch, 'rows.jsonl')
+const failed = []
+const started = new Date()
 for (const file of files) {
   console.log(`\n## ${file}\n`)
-  const run = spawnSync(process.execPath, [`${dir}${file}`], { stdio: 'inherit' })
-  if (run.status !== 0) failed++
+  const t0 = Date.now()
+  const run = spawnSync(process.execPath, [join(dir, file)], { stdio: 'inherit', env: { ...process.env, ...quickEnv, BENCH_REPORT: reportFile } })
+  const seconds = ((Date.now() - t0) / 1000).toFixed(0)
+  if (run.status !== 0) {
+    failed.push(file)
+    console.log(`\n${file} FAILED (exit ${run.status ?? run.signal}) after ${seconds} s`)
+  } else console.log(`\n(${file}: ${seconds} s)`)
 }
-process.exit(failed === 0 ? 0 : 1)
+
+const rows = existsSync(reportFile) ? readFileSync(reportFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : []
+rmSync(scratch, { recursive: true, force: true })
+for (const file of failed) rows.push({ bench: file.replace(/\.bench\.js$/, ''), subject: '**the bench failed** (see its output)' })
+
+const cpuModel = /model name\s*:\s*(.*)/.exec(existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '')?.[1] ?? cpus()[0]?.model ?? 'unknown'
+const machine = `${cpus().length} cores, ${cpuModel}; load average ${loadavg().map((l) => l.toFixed(2)).join(', ')} at the end; Node ${process.version}; ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC${quick ? '; --quick' : ''}`
+const table = formatTable(rows)
+console.log(`\n## Summary\n\n${machine}\n\n${table}\n`)
+const missed = rows.filter((r) => r.met === false)
+console.log(`${rows.filter((r) => r.met === true).length} goals met, ${missed.length} not met${failed.length ? `, ${failed.length} bench(es) FAILED: ${failed.join(', ')}` : ''}`)
+
+if (writeDocs) {
+  const docs = fileURLToPath(new URL('../docs/performance.md', import.meta.url))
+  const text = readFileSync(docs, 'utf8')
+  const START = '<!-- bench-table:start (written by npm run bench -- --write-docs) -->'
+  const END = '<!-- bench-table:end -->'
+  const from = text.indexOf(START)
+  const to = text.indexOf(END)
+  if (from < 0 || to < from) {
+    console.error(`docs/performance.md has no ${START} ... ${END} section to write`)
+    process.exit(1)
+  }
+  const ran = wanted.length === 0 ? 'every bench' : `the benches ${files.map((f) => f.replace(/\.bench\.js$/, '')).join(', ')}`
+  writeFileSync(docs, `${text.slice(0, from + START.length)}\n\nThe latest run (${ran}) on ${machine}:\n\n${table}\n\n${text.slice(to)}`)
+  console.log('wrote the table into docs/performance.md')
+}
+process.exit(failed.length === 0 ? 0 : 1)

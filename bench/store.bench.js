@@ -10,6 +10,7 @@ import path from 'node:path'
 import { Etcd3 } from 'etcd3'
 import { startEtcd } from './support/etcd.js'
 import { loadStoreForBench, rate } from './support/store-bench.js'
+import { report } from './support/report.js'
 
 const openStore = await loadStoreForBench()
 
@@ -154,5 +155,23 @@ for (const inFlight of [1, CONCURRENCY]) {
   const verdict = ours >= theirs ? 'meets' : 'MISSES'
   console.log(`\nembedded create, ${inFlight} in flight: ${(ours / theirs).toFixed(2)}x the direct etcd3 put loop (${verdict} the goal of >= 1.00x)`)
 }
+report(
+  import.meta.url,
+  rows
+    // The headline operations; the bench's own table has them all.
+    .filter((row) => row.store !== 'etcd3 direct' && (row.operation.startsWith('create') || row.operation.startsWith('get')))
+    .map((row) => {
+      const isCreate = row.operation.startsWith('create')
+      const goal = row.store === 'sqlite' && isCreate ? '≥ 1x' : undefined
+      return {
+        subject: `${row.store === 'sqlite' ? 'embedded store' : 'etcd store'}: ${row.operation}`,
+        figure: row.opsPerSecond,
+        unit: row.unit,
+        ...(isCreate ? { baseline: 'direct etcd3 put loop', baselineFigure: baselineFor(row) } : {}),
+        goal,
+        met: goal ? row.opsPerSecond / baselineFor(row) >= 1 : undefined,
+      }
+    }),
+)
 fs.mkdirSync(new URL('../.bench-out/', import.meta.url), { recursive: true })
 fs.writeFileSync(new URL('../.bench-out/store.json', import.meta.url), JSON.stringify({ scale, rows }, null, 2))

@@ -5,9 +5,13 @@
 //    package's "imports" map), so there is one copy of the framework.
 // 2. Each compiled command in dist/commands is replaced by one bundled file (plus shared
 //    chunks in dist/commands/_chunks, loaded only when a command imports them at run time).
+// 3. `patch`, `flags validate` and `health check` also get one CommonJS file each in dist/fast,
+//    from src/cli/fast/*.ts, which bin/run.js runs without oclif (see there why).
 // Other npm packages stay external and load from node_modules as usual.
 import { build } from 'esbuild'
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -72,4 +76,81 @@ await build({
     },
   ],
 })
-console.log(`bundled @oclif/core and ${entries.length} commands: ${entries.map((e) => relative(commands, e)).join(', ')}`)
+// 3. The fast entries. CommonJS, so that a CommonJS bin/run.js loads them without Node's ES
+// loader; import.meta.url (used to find js-yaml and package.json) becomes the file's own URL.
+const fastDir = join(root, 'src/cli/fast')
+const fastEntries = readdirSync(fastDir)
+  .filter((name) => name.endsWith('.ts') && !['outcome.ts', 'oclif-lite.ts'].includes(name))
+  .map((name) => join(fastDir, name))
+// Packages load from node_modules, except the ES-module-only ones: a CommonJS bundle would
+// require() them, which Node 20 refuses before 20.19, so esbuild bundles them in. got and ink
+// stay outside: the fast entries reach them only through import() (a request sent, the live
+// view of health watch), which stays an import.
+const dependencies = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies)
+const esmOnly = (name) => {
+  const pkg = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'))
+  const conditions = JSON.stringify(pkg.exports ?? {})
+  return pkg.type === 'module' && !conditions.includes('"require"')
+}
+const fastExternal = dependencies.filter((name) => ['got', 'ink'].includes(name) || !esmOnly(name)).flatMap((name) => [name, `${name}/*`])
+await build({
+  entryPoints: fastEntries,
+  outdir: join(root, 'dist/fast'),
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: fastExternal,
+  define: { 'import.meta.url': '__import_meta_url' },
+  banner: {
+    js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href; const __dynamicImport = typeof __fastImport === 'function' ? __fastImport : (specifier) => import(specifier);",
+  },
+  logLevel: 'warning',
+  plugins: [
+    {
+      // Large JSON data (the patch metadata) as a JSON.parse of a string: V8 parses JSON text
+      // faster than it compiles and runs the same object as a JavaScript literal.
+      name: 'json-parse',
+      setup(b) {
+        b.onLoad({ filter: /\.json$/ }, (args) => ({ contents: `export default JSON.parse(${JSON.stringify(readFileSync(args.path, 'utf8'))})`, loader: 'js' }))
+      },
+    },
+    {
+      // The commands' oclif base class and flag builders, without oclif (src/cli/fast/oclif-lite.ts).
+      name: 'oclif-lite',
+      setup(b) {
+        b.onResolve({ filter: /^@oclif\/core$/ }, () => ({ path: join(fastDir, 'oclif-lite.ts') }))
+      },
+    },
+  ],
+})
+
+// bin/run.js compiles these files with node:vm (for the code cache), where import() itself
+// is not allowed: the bundles' dynamic imports of packages call the loader's instead.
+for (const name of readdirSync(join(root, 'dist/fast')).filter((n) => n.endsWith('.cjs'))) {
+  const file = join(root, 'dist/fast', name)
+  const text = readFileSync(file, 'utf8')
+  const rewritten = text.replace(/\bimport\(("[^"./][^"]*")\)/g, '__dynamicImport($1)')
+  if (/\bimport\((?!specifier\))/.test(rewritten)) throw new Error(`${name}: a dynamic import() that is not of a package name is left`)
+  writeFileSync(file, rewritten)
+}
+
+// The code cache of each fast entry, from a training run of a typical command line through
+// bin/run.js (which writes it when CLIENT_WRITE_CODE_CACHE=1). The run's own exit status does
+// not matter (health check has no server to reach); a cache that is not written only means a
+// slower start.
+const training = mkdtempSync(join(tmpdir(), 'client-code-cache-'))
+writeFileSync(join(training, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: "1"\n')
+const trainingRuns = {
+  'patch.cjs': ['patch', '--local', '-f', 'cm.yaml', '-p', '{"data":{"b":"2"}}', '-o', 'yaml'],
+  'flags-validate.cjs': ['flags', 'validate', '--', '--secure-port=6443', '--authorization-mode=Node,RBAC'],
+  'health-check.cjs': ['health', 'check', '--server', 'https://127.0.0.1:1', '--insecure-skip-tls-verify', '--request-timeout', '1s'],
+}
+for (const [name, args] of Object.entries(trainingRuns)) {
+  if (!existsSync(join(root, 'dist/fast', name))) continue
+  spawnSync(process.execPath, [join(root, 'bin/run.js'), ...args], { cwd: training, stdio: 'ignore', timeout: 60_000, env: { ...process.env, CLIENT_WRITE_CODE_CACHE: '1', HOME: training, KUBECONFIG: join(training, 'none') } })
+}
+rmSync(training, { recursive: true, force: true })
+
+console.log(`bundled @oclif/core and ${entries.length} commands: ${entries.map((e) => relative(commands, e)).join(', ')}; fast entries: ${fastEntries.map((e) => relative(fastDir, e)).join(', ')}`)

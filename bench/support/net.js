@@ -13,11 +13,12 @@ export function freePort() {
   })
 }
 
-export async function waitFor(url, status, timeoutMs = 60_000) {
+/** Waits until `url` answers `status`; `headers` for a server that refuses anonymous requests. */
+export async function waitFor(url, status, timeoutMs = 60_000, headers = {}) {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const got = await new Promise((resolve) => {
-      const req = request(url, { rejectUnauthorized: false, agent: false }, (res) => {
+      const req = request(url, { rejectUnauthorized: false, agent: false, headers }, (res) => {
         res.resume()
         resolve(res.statusCode)
       })

@@ -4,7 +4,6 @@
  */
 import fs from 'node:fs'
 import { dirname, resolve as resolvePath } from 'node:path'
-import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import { createSecureServer, type Http2SecureServer } from 'node:http2'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
@@ -64,7 +63,9 @@ import { SERVING_TIMEOUT_OPTIONS, applyServingTimeouts } from './http/timeouts.j
 import { parseHttp1FromStream } from './http/http1-reads.js'
 import { ListenError, bindSecurePort, boundAddress, serveOn } from './http/listener.js'
 import { Mux } from './http/mux.js'
-import { decodeRequestPath, resolveRequestInfo } from './http/request-info.js'
+import { decodeRequestPath } from './http/request-info.js'
+import { IncomingContext } from './http/context.js'
+import { isPromise } from './http/maybe-promise.js'
 import { httpError } from './http/respond.js'
 import type { Handler, Request, Response } from './http/types.js'
 import { LifecycleSignals, WaitGroup } from './lifecycle/signals.js'
@@ -80,7 +81,8 @@ import type { NamedHealthCheck, Store } from './store/types.js'
 import { StorageMetrics } from './storage-metrics.js'
 import { TestFaults } from './test-faults.js'
 import { prepareServing } from './tls/index.js'
-import { ensureAdminClientCert } from './tls/admin-client.js'
+import { adminClientCertMissing, ensureAdminClientCert } from './tls/admin-client.js'
+import { generateKey } from './tls/generate.js'
 import { urlHost, writeKubeconfigFile } from '../core/client/kubeconfig-writer.js'
 import { versionHandler, versionInfo } from './version.js'
 import { type ApiObjectReader, installApi } from './api/index.js'
@@ -267,6 +269,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const embedded = config.storeServers.length === 0
   if (embedded) pending.set(encrypting(await openStore(storeConfig(config, log))))
 
+  // The RSA keys a first start generates are generated at once, on libuv's thread pool: the
+  // serving certificate's and the CA's (in prepareServing) and the administrator's client
+  // certificate key, instead of one after the other. Only generated here: nothing is written
+  // before the start-up checks below have passed. (The service-account key is ECDSA: a
+  // millisecond.)
+  const certDir = config.certDir ?? defaultCertDir()
+  const adminKey = config.writeKubeconfig && !config.tlsCertFile && adminClientCertMissing(certDir) ? generateKey('rsa') : undefined
+  adminKey?.catch(() => undefined)
+
   const tls = await prepareServing({
     certDir: config.certDir,
     certFile: config.tlsCertFile,
@@ -308,7 +319,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     serviceAccountKeys = await loadServiceAccountKeys({
       ...(config.serviceAccountSigningKeyFile ? { signingKeyFile: config.serviceAccountSigningKeyFile } : {}),
       keyFiles: config.serviceAccountKeyFiles,
-      certDir: config.certDir ?? defaultCertDir(),
+      certDir,
     })
     const options = authenticationOptions(config, tls.caFiles ? [loadCaBundle(tls.caFiles.cert, '--cert-dir')] : [], log)
     authentication = await buildAuthentication({
@@ -397,7 +408,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   let autoregistered = false
   health.install({
-    log: { name: 'log', check: () => faults.wrap('log', () => log.check()) },
+    log: { name: 'log', check: () => faults.wrap('log', () => log.check()), immediate: () => (faults.enabled ? undefined : log.checkNow()) },
     store: {
       probes: faults.wrapProbes(pending.probes({ health: names(''), ready: names('-readiness') })),
       healthTimeoutMs: config.storeHealthcheckTimeoutMs,
@@ -514,15 +525,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         if (registered < wanted) throw new Error(`${wanted - registered} of ${wanted} built-in APIServices are not registered yet`)
         autoregistered = true
       },
+      immediate: () => (autoregistered ? null : undefined),
     },
   })
 
   metrics.reportHealthChecks(() => health.lastResults())
   const mux = new Mux()
-  const serveHealth: Handler = async (req, res, ctx) => {
-    // Only the health paths are routed here, so the handler always recognises them.
-    await health.handle(req, res, ctx.url)
-  }
+  // Only the health paths are routed here, so the handler always recognises them. Not async:
+  // a report whose checks all answer at once is written before this returns.
+  const serveHealth: Handler = (req, res, ctx) => health.handle(req, res, ctx).then(() => undefined)
   for (const path of health.paths()) mux.handle(path, serveHealth)
   const version = versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion))
   // The reference's /version is a go-restful service, which answers with or without the trailing slash.
@@ -623,24 +634,29 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const connections = new Connections()
   const onRequest = (req: Request, res: Response) => {
     connections.track(req, res)
-    const url = new URL(req.url ?? '/', 'https://server.invalid')
+    const target = req.url ?? '/'
     let path: string
     try {
-      path = decodeRequestPath(req.url ?? '/')
+      path = decodeRequestPath(target)
     } catch {
       // Go's server refuses a request target it cannot parse before any handler runs.
       httpError(res, 400, '400 Bad Request')
       return
     }
-    const auditId = typeof req.headers['audit-id'] === 'string' && req.headers['audit-id'] !== '' ? req.headers['audit-id'] : randomUUID()
-    const ctx = { receivedAt: Date.now(), auditId, url, info: resolveRequestInfo(req.method ?? 'GET', url, path) }
-    Promise.resolve(handler(req, res, ctx)).catch((err) => {
-      log.error(`request ${req.method} ${url.pathname} failed: ${(err as Error).stack ?? err}`)
+    const ctx = new IncomingContext(req, target, path)
+    const failed = (err: unknown) => {
+      log.error(`request ${req.method} ${ctx.url.pathname} failed: ${(err as Error).stack ?? err}`)
       if (!res.headersSent) {
         res.statusCode = 500
         res.end()
       }
-    })
+    }
+    try {
+      const done = handler(req, res, ctx)
+      if (isPromise(done)) done.catch(failed)
+    } catch (err) {
+      failed(err)
+    }
   }
 
   const server: Http2SecureServer | HttpsServer = config.disableHttp2
@@ -669,7 +685,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const server = `https://${urlHost(config.bindAddress)}:${address.port}`
     try {
       // With a user-supplied serving certificate there is no CA of ours to sign a client certificate.
-      const admin = tls.caFiles ? await ensureAdminClientCert(dirname(tls.caFiles.cert)) : undefined
+      const adminDir = tls.caFiles ? dirname(tls.caFiles.cert) : undefined
+      const admin = adminDir ? await ensureAdminClientCert(adminDir, new Date(), resolvePath(adminDir) === resolvePath(certDir) ? adminKey : undefined) : undefined
       writeKubeconfigFile(config.writeKubeconfig, {
         server,
         name: 'client',

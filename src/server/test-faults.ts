@@ -23,6 +23,11 @@ export class TestFaults {
     return new TestFaults(env.CLIENT_TEST_FAULTS_FILE || undefined)
   }
 
+  /** Whether faults can be injected at all (a check may then not answer at once). */
+  get enabled(): boolean {
+    return this.file !== undefined
+  }
+
   private fault(name: string): Fault | undefined {
     if (!this.file) return undefined
     let text: string

@@ -7,7 +7,7 @@
  * (goroutine, threadcreate, block, mutex, trace) have no Node counterpart and are refused.
  */
 import fs from 'node:fs'
-import { Session } from 'node:inspector'
+import type { Session } from 'node:inspector'
 
 export const SUPPORTED_PROFILES = ['none', 'cpu', 'heap'] as const
 
@@ -36,6 +36,8 @@ export async function startProfile(name: string, output: string): Promise<Profil
   const problem = profileProblem(name)
   if (problem) throw new Error(problem)
   if (name === 'none') return { stop: async () => {} }
+  // node:inspector is loaded only when a profile is asked for (it brings worker_threads).
+  const { Session } = await import('node:inspector')
   const session = new Session()
   session.connect()
   if (name === 'cpu') {

@@ -2,9 +2,11 @@
  * What `client health check` and `client health watch` do once their flags are parsed:
  * connect as the general client options say, probe, print, and return the exit code.
  */
-import { type ClientFlags, ClientConfigError, RestClient, resolveConnection } from '../client/index.js'
+import { type ClientFlags } from '../client/flags.js'
+import { ClientConfigError } from '../client/errors.js'
+import { RestClient } from '../client/rest-client.js'
+import { resolveConnection } from '../client/connection.js'
 import { parseGoDuration } from '../options/go-syntax.js'
-import { renderHealthWatch } from '../views/index.js'
 import { listChecks, probe, waitUntilHealthy } from './probe.js'
 import { toJson, toText } from './render.js'
 import { EXIT_CODES, type HealthEndpoint, exitCodeOf } from './report.js'
@@ -139,6 +141,9 @@ export function runHealthWatch(options: WatchOptions, io: Output): Promise<numbe
           (r) => (r.status === 200 ? (JSON.parse(r.body) as { gitVersion?: string }).gitVersion : undefined),
           () => undefined,
         )
+        // The live view (ink and React) is loaded only here: `health check` and the line
+        // output never draw it, and start faster without it.
+        const { renderHealthWatch } = await import('../views/index.js')
         const handle = runWatch({ probe: watchProbe, endpoints: options.endpoints, intervalMs, exclude: options.exclude, signal: abort.signal })
         const app = renderHealthWatch({ server, version, store: handle, onQuit: stop })
         await Promise.race([app.waitUntilExit(), handle.done])

@@ -3,7 +3,7 @@
  * cause texts of the reference's flag library (wrapped by the caller into
  * `invalid argument "<v>" for "<flag>" flag: <cause>`).
  */
-import { isIP } from 'node:net'
+import { createRequire } from 'node:module'
 import {
   GoSyntaxError,
   checkQuantity,
@@ -23,6 +23,14 @@ import type {
   PortRange,
   VersionSetting,
 } from './types.js'
+
+// node:net (and the stream machinery it brings) is loaded on first use: the commands that
+// parse options start faster without it, and most command lines have no IP option.
+let netModule: typeof import('node:net') | undefined
+function isIP(text: string): number {
+  netModule ??= createRequire(import.meta.url)('node:net') as typeof import('node:net')
+  return netModule.isIP(text)
+}
 
 export { GoSyntaxError as ValueSyntaxError }
 

@@ -6,18 +6,11 @@
  * no prefix), exit 1.
  */
 import path from 'node:path'
-import {
-  ClientrcError,
-  type Profiler,
-  type VersionRequest,
-  applyCommandDefaults,
-  clientVersionInfo,
-  clientrcFlag,
-  formatVersion,
-  loadPreferences,
-  parseVersionFlag,
-  startProfile,
-} from '../client/index.js'
+// The client modules one by one, not the client/index.js barrel: `patch --local` starts
+// without loading the connection and HTTP code, which only a server patch needs.
+import { ClientrcError, applyCommandDefaults, clientrcFlag, loadPreferences } from '../client/clientrc.js'
+import { type Profiler, startProfile } from '../client/profile.js'
+import { type VersionRequest, clientVersionInfo, formatVersion, parseVersionFlag } from '../client/version.js'
 import { CLIENT_OPTIONS } from '../options/catalogue/client.js'
 import { PATCH_OPTIONS } from '../options/catalogue/patch.js'
 import { goQuote } from './go-text.js'

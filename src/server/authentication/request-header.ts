@@ -9,7 +9,7 @@
  * such a certificate the headers are ignored; a certificate that fails the check is refused.
  */
 import type { Request } from '../http/types.js'
-import { AuthenticationError, type Authenticator } from './authenticator.js'
+import { AuthenticationError, type AuthenticationResponse, type Authenticator } from './authenticator.js'
 import { type Authorities, currentAuthorities, peerCertificates, verifyClientChain } from './x509.js'
 import { loadX509 } from '../tls/generate.js'
 
@@ -57,9 +57,16 @@ export function requestHeaderAuthenticator(options: RequestHeaderOptions): Authe
   const x509 = loadX509()
   return {
     name: 'request header',
-    async authenticate(req) {
+    // The no-certificate case answers at once: most requests carry none.
+    authenticate(req) {
       const presented = peerCertificates(req)
       if (presented.length === 0) return null
+      return fromProxy(req, presented)
+    },
+  }
+
+  async function fromProxy(req: Request, presented: ReturnType<typeof peerCertificates>): Promise<AuthenticationResponse | null> {
+    {
       verifyClientChain(presented, currentAuthorities(options.authorities).certs)
       if (allowed.size > 0) {
         const cns = new (await x509).X509Certificate(presented[0]!.raw).subjectName.getField('CN')
@@ -92,6 +99,6 @@ export function requestHeaderAuthenticator(options: RequestHeaderOptions): Authe
         if (usernameHeaders.includes(h) || uidHeaders.includes(h) || groupHeaders.includes(h) || prefixes.some((p) => h.startsWith(p))) delete req.headers[header]
       }
       return { user: { name, ...(uid ? { uid } : {}), groups, ...(Object.keys(extra).length > 0 ? { extra } : {}) } }
-    },
+    }
   }
 }

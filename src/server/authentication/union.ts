@@ -14,6 +14,7 @@ import {
   type AuthenticationResponse,
   type Authenticator,
 } from './authenticator.js'
+import { type MaybePromise, isPromise, then } from '../http/maybe-promise.js'
 
 export type AuthenticationResult = { ok: true; response: AuthenticationResponse } | { ok: false; errors: Error[] }
 
@@ -32,18 +33,40 @@ export class UnionAuthenticator {
     readonly anonymous?: Authenticator,
   ) {}
 
-  async authenticate(req: Request, ctx: AuthenticationContext): Promise<AuthenticationResult> {
-    const errors: Error[] = []
-    for (const authenticator of this.authenticators) {
+  /**
+   * Synchronous while every method asked answers at once (no credentials, a client
+   * certificate): the request path then waits for nothing; a token method makes it wait.
+   */
+  authenticate(req: Request, ctx: AuthenticationContext): MaybePromise<AuthenticationResult> {
+    return this.from(0, req, ctx, [])
+  }
+
+  private from(start: number, req: Request, ctx: AuthenticationContext, errors: Error[]): MaybePromise<AuthenticationResult> {
+    for (let i = start; i < this.authenticators.length; i++) {
+      let response: MaybePromise<AuthenticationResponse | null>
       try {
-        const response = await authenticator.authenticate(req, ctx)
-        if (response) return { ok: true, response: { ...response, user: withAuthenticatedGroup(response.user) } }
+        response = this.authenticators[i]!.authenticate(req, ctx)
       } catch (err) {
         errors.push(err as Error)
+        continue
       }
+      if (isPromise(response)) {
+        return response.then(
+          (r) => (r ? recognised(r) : this.from(i + 1, req, ctx, errors)),
+          (err: unknown) => {
+            errors.push(err as Error)
+            return this.from(i + 1, req, ctx, errors)
+          },
+        )
+      }
+      if (response) return recognised(response)
     }
     if (errors.length > 0) return { ok: false, errors }
-    const anonymous = this.anonymous ? await this.anonymous.authenticate(req, ctx) : null
-    return anonymous ? { ok: true, response: anonymous } : { ok: false, errors }
+    if (!this.anonymous) return { ok: false, errors }
+    return then(this.anonymous.authenticate(req, ctx), (anonymous): AuthenticationResult => (anonymous ? { ok: true, response: anonymous } : { ok: false, errors }))
   }
+}
+
+function recognised(response: AuthenticationResponse): AuthenticationResult {
+  return { ok: true, response: { ...response, user: withAuthenticatedGroup(response.user) } }
 }

@@ -5,15 +5,20 @@
  */
 import type { Attributes, Authorizer, Decision, ResourceRuleInfo, NonResourceRuleInfo, RuleResolver, Rules } from './authorizer.js'
 import type { UserInfo } from '../http/types.js'
+import { type MaybePromise, isPromise } from '../http/maybe-promise.js'
 
 export class UnionAuthorizer implements Authorizer {
   constructor(private readonly authorizers: readonly Authorizer[]) {}
 
-  async authorize(attributes: Attributes): Promise<Decision> {
-    const reasons: string[] = []
-    const errors: string[] = []
-    for (const authorizer of this.authorizers) {
-      const result = await authorizer.authorize(attributes)
+  /** Synchronous while every authorizer asked answers at once (RBAC, Node, ABAC do); a webhook makes it wait. */
+  authorize(attributes: Attributes): MaybePromise<Decision> {
+    return this.from(0, attributes, [], [])
+  }
+
+  private from(start: number, attributes: Attributes, reasons: string[], errors: string[]): MaybePromise<Decision> {
+    for (let i = start; i < this.authorizers.length; i++) {
+      const result = this.authorizers[i]!.authorize(attributes)
+      if (isPromise(result)) return result.then((r) => this.settle(r, i, attributes, reasons, errors))
       if (result.error) errors.push(result.error)
       if (result.decision !== 'noOpinion') return result
       if (result.reason) reasons.push(result.reason)
@@ -23,6 +28,13 @@ export class UnionAuthorizer implements Authorizer {
       ...(reasons.length ? { reason: reasons.join('\n') } : {}),
       ...(errors.length ? { error: aggregate(errors) } : {}),
     }
+  }
+
+  private settle(result: Decision, i: number, attributes: Attributes, reasons: string[], errors: string[]): MaybePromise<Decision> {
+    if (result.error) errors.push(result.error)
+    if (result.decision !== 'noOpinion') return result
+    if (result.reason) reasons.push(result.reason)
+    return this.from(i + 1, attributes, reasons, errors)
   }
 }
 

@@ -41,7 +41,8 @@ export function reconciled(existing: KubeObject, expected: KubeObject): KubeObje
     const missing = ((expected.subjects as Subject[] | undefined) ?? []).filter((s) => !have.some((h) => h.kind === s.kind && h.name === s.name && (h.namespace ?? '') === (s.namespace ?? '')))
     if (missing.length) out.subjects = [...have, ...missing]
   }
-  return out
+  // Nothing missing: the same object, so that the caller neither writes nor counts it.
+  return deepEqual(out, existing) ? existing : out
 }
 
 /** Reconciles each default object that exists; returns how many were updated. */

@@ -5,7 +5,8 @@
  * On success the Authorization header is removed, as the reference does, so nothing later
  * in the server is tempted to use the credential.
  */
-import type { UnionAuthenticator } from '../authentication/union.js'
+import type { AuthenticationResult, UnionAuthenticator } from '../authentication/union.js'
+import { isPromise } from '../http/maybe-promise.js'
 import { jsonResponse } from '../http/respond.js'
 import { failureStatus } from '../http/status.js'
 import type { Filter } from '../http/types.js'
@@ -20,15 +21,19 @@ export interface AuthenticationFilterOptions {
 
 export function withAuthentication(options: AuthenticationFilterOptions): Filter {
   const { union, audiences, log } = options
-  return (next) => async (req, res, ctx) => {
-    const result = await union.authenticate(req, { audiences, path: ctx.url.pathname })
-    if (!result.ok) {
-      if (result.errors.length > 0) log?.(`Unable to authenticate the request: ${result.errors.map((e) => e.message).join(', ')}`)
-      jsonResponse(res, 401, failureStatus(401, 'Unauthorized', 'Unauthorized'))
-      return
+  return (next) => (req, res, ctx) => {
+    const decide = (result: AuthenticationResult) => {
+      if (!result.ok) {
+        if (result.errors.length > 0) log?.(`Unable to authenticate the request: ${result.errors.map((e) => e.message).join(', ')}`)
+        jsonResponse(res, 401, failureStatus(401, 'Unauthorized', 'Unauthorized'))
+        return
+      }
+      delete req.headers.authorization
+      ctx.user = result.response.user
+      return next(req, res, ctx)
     }
-    delete req.headers.authorization
-    ctx.user = result.response.user
-    return next(req, res, ctx)
+    // Methods that answer at once (a client certificate, no credentials) do not make the request wait.
+    const result = union.authenticate(req, { audiences, path: ctx.url.pathname })
+    return isPromise(result) ? result.then(decide) : decide(result)
   }
 }

@@ -5,6 +5,7 @@
  * request is accounted to. The schemas and levels are read from the store at most once a
  * second, so a FlowSchema a user creates takes effect within that time.
  */
+import type { MaybePromise } from '../http/maybe-promise.js'
 import type { RequestContext } from '../http/types.js'
 
 type Obj = Record<string, unknown>
@@ -54,7 +55,7 @@ function resourceRuleMatches(rule: Obj, ctx: RequestContext): boolean {
 
 function nonResourceRuleMatches(rule: Obj, ctx: RequestContext): boolean {
   if (!listed(strings(rule.verbs), ctx.info.verb)) return false
-  const path = ctx.url.pathname
+  const path = ctx.info.path
   return strings(rule.nonResourceURLs).some((url) => url === '*' || url === path || (url.endsWith('/*') && path.startsWith(url.slice(0, -1))))
 }
 
@@ -66,11 +67,48 @@ function schemaMatches(schema: FlowObject, ctx: RequestContext, user: { name: st
   })
 }
 
+/** The schemas in matching order, sorted once per configuration read. */
+const sortedSchemas = new WeakMap<readonly FlowObject[], FlowObject[]>()
+/**
+ * Classifications already made, per configuration read: a request's class depends only on its
+ * user and what it asks for, and clients repeat the same requests, so the rules are walked once
+ * per distinct request rather than for each one. Bounded: emptied when it grows past the limit.
+ */
+const classified = new WeakMap<readonly FlowObject[], { levels: readonly FlowObject[]; byKey: Map<string, Classification | undefined> }>()
+const CLASSIFIED_LIMIT = 4096
+
+function sorted(schemas: readonly FlowObject[]): FlowObject[] {
+  let s = sortedSchemas.get(schemas)
+  if (!s) {
+    const precedence = (f: FlowObject) => Number(obj(f.spec).matchingPrecedence ?? 1000)
+    s = [...schemas].sort((a, b) => precedence(a) - precedence(b) || String(a.metadata.name).localeCompare(String(b.metadata.name)))
+    sortedSchemas.set(schemas, s)
+  }
+  return s
+}
+
+/** Everything classification looks at. */
+function classKey(ctx: RequestContext, user: { name: string; groups: readonly string[] }): string {
+  const info = ctx.info
+  const what = info.isResourceRequest ? `r\u0000${info.apiGroup ?? ''}\u0000${info.resource ?? ''}\u0000${info.subresource ?? ''}\u0000${info.namespace ?? ''}` : `n\u0000${info.path}`
+  return `${user.name}\u0000${user.groups.join('\u0001')}\u0000${info.verb}\u0000${what}`
+}
+
 /** The first matching schema of `schemas` (sorted here) and its level, if both exist. */
 export function classify(schemas: readonly FlowObject[], levels: readonly FlowObject[], ctx: RequestContext): Classification | undefined {
   const user = ctx.user ?? { name: 'system:anonymous', groups: ['system:unauthenticated'] }
-  const precedence = (s: FlowObject) => Number(obj(s.spec).matchingPrecedence ?? 1000)
-  const sorted = [...schemas].sort((a, b) => precedence(a) - precedence(b) || String(a.metadata.name).localeCompare(String(b.metadata.name)))
+  let memo = classified.get(schemas)
+  if (!memo || memo.levels !== levels) classified.set(schemas, (memo = { levels, byKey: new Map() }))
+  const cache = memo.byKey
+  const key = classKey(ctx, user)
+  if (cache.has(key)) return cache.get(key)
+  const found = classifyNow(sorted(schemas), levels, ctx, user)
+  if (cache.size >= CLASSIFIED_LIMIT) cache.clear()
+  cache.set(key, found)
+  return found
+}
+
+function classifyNow(sorted: readonly FlowObject[], levels: readonly FlowObject[], ctx: RequestContext, user: { name: string; groups: readonly string[] }): Classification | undefined {
   for (const schema of sorted) {
     if (!schemaMatches(schema, ctx, user)) continue
     const levelName = String(obj(obj(schema.spec).priorityLevelConfiguration).name ?? '')
@@ -87,7 +125,8 @@ export function flowConfigurationCache(read: () => Promise<{ schemas: FlowObject
   let cached: { schemas: FlowObject[]; levels: FlowObject[] } | undefined
   let readAt = -Infinity
   let reading: Promise<void> | undefined
-  return async (): Promise<{ schemas: FlowObject[]; levels: FlowObject[] } | undefined> => {
+  // Not async: once read, the configuration is there at once for every request.
+  return (): MaybePromise<{ schemas: FlowObject[]; levels: FlowObject[] } | undefined> => {
     if (now() - readAt >= ttlMs && !reading) {
       reading = read()
         .then((c) => {
@@ -102,7 +141,7 @@ export function flowConfigurationCache(read: () => Promise<{ schemas: FlowObject
           reading = undefined
         })
     }
-    if (!cached && reading) await reading
+    if (!cached && reading) return reading.then(() => cached)
     return cached
   }
 }

@@ -7,7 +7,7 @@
 import { httpError } from '../http/respond.js'
 import { writeErrorNegotiated } from '../api/negotiation.js'
 import { ApiError } from '../api/status-errors.js'
-import type { Filter, Request, UserInfo } from '../http/types.js'
+import type { Filter, Handler, Request, RequestContext, Response, UserInfo } from '../http/types.js'
 import { type Attributes, type Authorizer, resourceAttributes } from '../authorization/authorizer.js'
 import { requestForbidden, sanitizeHtml } from '../authorization/forbidden.js'
 import { SERVICE_ACCOUNT_PREFIX } from '../authorization/rbac-rules.js'
@@ -29,6 +29,8 @@ function headerValues(req: Request): Map<string, string[]> {
   const values = new Map<string, string[]>()
   const raw = req.rawHeaders
   for (let i = 0; i + 1 < raw.length; i += 2) {
+    // Most requests have no such header: skip the others without lower-casing them.
+    if ((raw[i]!.charCodeAt(0) | 0x20) !== 0x69 /* i */) continue
     const name = raw[i]!.toLowerCase()
     if (!name.startsWith('impersonate-')) continue
     const list = values.get(name) ?? []
@@ -104,7 +106,8 @@ function actingAs(requestor: UserInfo, r: ImpersonationRequest): Attributes {
 }
 
 export function withImpersonation(authorizer: Authorizer): Filter {
-  return (next) => async (req, res, ctx) => {
+  // A request without Impersonate-* headers (nearly all) goes straight on, without waiting a turn.
+  return (next) => (req, res, ctx) => {
     let requests: ImpersonationRequest[]
     try {
       requests = impersonationRequests(req)
@@ -113,6 +116,10 @@ export function withImpersonation(authorizer: Authorizer): Filter {
       return
     }
     if (requests.length === 0) return next(req, res, ctx)
+    return impersonate(requests, next, req, res, ctx)
+  }
+
+  async function impersonate(requests: ImpersonationRequest[], next: Handler, req: Request, res: Response, ctx: RequestContext): Promise<void> {
     const requestor = ctx.user!
     // Groups given are the whole list; otherwise a service account gets its fixed groups.
     const groupsSpecified = requests.some((r) => r.kind === 'Group')

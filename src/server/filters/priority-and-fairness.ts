@@ -6,7 +6,8 @@
  * deadline, is refused with 429 and a Retry-After that grows while rejections continue.
  */
 import { randomUUID } from 'node:crypto'
-import type { Filter, Request, RequestContext } from '../http/types.js'
+import { type MaybePromise, isPromise } from '../http/maybe-promise.js'
+import type { Filter, Handler, Request, RequestContext, Response } from '../http/types.js'
 import { tooManyRequests } from './max-in-flight.js'
 import { onSettled } from './wait-group.js'
 import { type FlowObject, classify } from './flow-schemas.js'
@@ -24,7 +25,7 @@ export interface FlowControlOptions {
   seats: number
   now?: () => number
   /** The FlowSchemas and priority levels in the store (undefined until it is open). */
-  configuration?: () => Promise<{ schemas: FlowObject[]; levels: FlowObject[] } | undefined>
+  configuration?: () => MaybePromise<{ schemas: FlowObject[]; levels: FlowObject[] } | undefined>
 }
 
 function isExempt(req: Request, ctx: RequestContext): boolean {
@@ -61,66 +62,80 @@ export function withPriorityAndFairness({ seats, now = Date.now, configuration }
   }
 
   /** The headers name the FlowSchema and priority level the request was classified into. */
-  const identify = async (req: Request, res: Parameters<ReturnType<Filter>>[1], ctx: RequestContext): Promise<void> => {
-    const config = await configuration?.()
+  const identify = (req: Request, res: Response, ctx: RequestContext, config: { schemas: FlowObject[]; levels: FlowObject[] } | undefined): void => {
     const found = config ? classify(config.schemas, config.levels, ctx) : undefined
     const fallback = isExempt(req, ctx) ? ids.exempt : ids.global
     res.setHeader('X-Kubernetes-Pf-Flowschema-Uid', found?.schema.uid || fallback.schema)
     res.setHeader('X-Kubernetes-Pf-Prioritylevel-Uid', found?.level.uid || fallback.level)
   }
 
-  return (next) => async (req, res, ctx) => {
-    await identify(req, res, ctx)
+  // Not async: with the configuration read and a free seat (or an exempt request) nothing waits.
+  return (next) => (req, res, ctx) => {
+    const config = configuration?.()
+    if (isPromise(config)) return config.then((c) => admit(next, req, res, ctx, c))
+    return admit(next, req, res, ctx, config)
+  }
+
+  function admit(next: Handler, req: Request, res: Response, ctx: RequestContext, config: { schemas: FlowObject[]; levels: FlowObject[] } | undefined): void | Promise<void> {
+    identify(req, res, ctx, config)
     if (isExempt(req, ctx) || ctx.info.longRunning) return next(req, res, ctx)
-    if (busy >= seats) {
-      const flow = ctx.user?.name ?? ''
-      const queue = queues.get(flow) ?? []
-      if (queue.length >= QUEUE_LENGTH_LIMIT) {
-        tooManyRequests(res, retryAfter())
-        return
-      }
-      const admitted = await new Promise<boolean>((resolve) => {
-        const waitMs = Math.min(MAX_QUEUE_WAIT_MS, (ctx.deadline ?? Infinity) - now())
-        const waiter: Waiter = {
-          admit: () => {
-            clearTimeout(timer)
-            resolve(true)
-          },
-          reject: () => resolve(false),
-        }
-        const timer = setTimeout(() => {
-          const q = queues.get(flow)
-          const i = q?.indexOf(waiter) ?? -1
-          if (q && i !== -1) {
-            q.splice(i, 1)
-            if (q.length === 0) queues.delete(flow)
-          }
-          waiter.reject()
-        }, Math.max(0, waitMs))
-        queue.push(waiter)
-        queues.set(flow, queue)
-        res.once('close', () => {
-          const q = queues.get(flow)
-          const i = q?.indexOf(waiter) ?? -1
-          if (q && i !== -1) {
-            clearTimeout(timer)
-            q.splice(i, 1)
-            if (q.length === 0) queues.delete(flow)
-            resolve(false)
-          }
-        })
-      })
-      if (!admitted) {
-        if (!res.writableEnded && !res.destroyed) tooManyRequests(res, retryAfter())
-        return
-      }
-    } else {
+    if (busy < seats) {
       busy++
+      onSettled(res, release)
+      return next(req, res, ctx)
     }
-    onSettled(res, () => {
-      busy--
-      dispatch()
+    return queued(next, req, res, ctx)
+  }
+
+  function release(): void {
+    busy--
+    dispatch()
+  }
+
+  /** No free seat: the request waits in its user's queue (or is refused when that is full). */
+  async function queued(next: Handler, req: Request, res: Response, ctx: RequestContext): Promise<void> {
+    const flow = ctx.user?.name ?? ''
+    const queue = queues.get(flow) ?? []
+    if (queue.length >= QUEUE_LENGTH_LIMIT) {
+      tooManyRequests(res, retryAfter())
+      return
+    }
+    const admitted = await new Promise<boolean>((resolve) => {
+      const waitMs = Math.min(MAX_QUEUE_WAIT_MS, (ctx.deadline ?? Infinity) - now())
+      const waiter: Waiter = {
+        admit: () => {
+          clearTimeout(timer)
+          resolve(true)
+        },
+        reject: () => resolve(false),
+      }
+      const timer = setTimeout(() => {
+        const q = queues.get(flow)
+        const i = q?.indexOf(waiter) ?? -1
+        if (q && i !== -1) {
+          q.splice(i, 1)
+          if (q.length === 0) queues.delete(flow)
+        }
+        waiter.reject()
+      }, Math.max(0, waitMs))
+      queue.push(waiter)
+      queues.set(flow, queue)
+      res.once('close', () => {
+        const q = queues.get(flow)
+        const i = q?.indexOf(waiter) ?? -1
+        if (q && i !== -1) {
+          clearTimeout(timer)
+          q.splice(i, 1)
+          if (q.length === 0) queues.delete(flow)
+          resolve(false)
+        }
+      })
     })
+    if (!admitted) {
+      if (!res.writableEnded && !res.destroyed) tooManyRequests(res, retryAfter())
+      return
+    }
+    onSettled(res, release)
     return next(req, res, ctx)
   }
 }

@@ -11,7 +11,7 @@ export function withRequestDeadline(requestTimeoutMs: number): Filter {
   return (next) => (req, res, ctx) => {
     if (ctx.info.longRunning) return next(req, res, ctx)
     let timeout = requestTimeoutMs
-    const given = ctx.url.searchParams.get('timeout')
+    const given = ctx.rawQuery === '' ? null : ctx.url.searchParams.get('timeout')
     if (given !== null && given !== '') {
       let parsed: number
       try {

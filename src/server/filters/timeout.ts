@@ -3,6 +3,7 @@
  * that has started writing is cut off. Writes the handler makes afterwards go nowhere.
  */
 import { Http2ServerResponse } from 'node:http2'
+import { onSettled } from '../http/settled.js'
 import type { Filter, Response } from '../http/types.js'
 
 const TIMEOUT_BODY =
@@ -17,9 +18,9 @@ function silence(res: Response): void {
 }
 
 export function withTimeout(): Filter {
-  return (next) => async (req, res, ctx) => {
+  return (next) => (req, res, ctx) => {
     if (ctx.deadline === undefined) return next(req, res, ctx)
-    const outerHeaders = new Set(res.getHeaderNames())
+    const outerHeaders = res.getHeaderNames()
     const timer = setTimeout(() => {
       if (res.writableEnded) return
       if (res.headersSent) {
@@ -27,15 +28,14 @@ export function withTimeout(): Filter {
         else res.destroy()
         return
       }
-      for (const name of res.getHeaderNames()) if (!outerHeaders.has(name)) res.removeHeader(name)
+      for (const name of res.getHeaderNames()) if (!outerHeaders.includes(name)) res.removeHeader(name)
       // No explicit type, like the reference; Go sniffs this body as plain text.
       res.setHeader('Content-Type', 'text/plain; charset=utf-8')
       res.statusCode = 504
       res.end(TIMEOUT_BODY)
       silence(res)
     }, Math.max(0, ctx.deadline - Date.now()))
-    res.once('close', () => clearTimeout(timer))
-    res.once('finish', () => clearTimeout(timer))
-    await next(req, res, ctx)
+    onSettled(res, () => clearTimeout(timer))
+    return next(req, res, ctx)
   }
 }

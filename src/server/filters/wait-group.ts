@@ -5,7 +5,10 @@
 import { failureStatus } from '../http/status.js'
 import type { LifecycleSignals, WaitGroup } from '../lifecycle/signals.js'
 import type { Filter, Response } from '../http/types.js'
+import { onSettled } from '../http/settled.js'
 import { isExemptFromShutdown } from './retry-after.js'
+
+export { onSettled } from '../http/settled.js'
 
 export function shuttingDown503(res: Response): void {
   res.setHeader('Retry-After', '1')
@@ -13,18 +16,6 @@ export function shuttingDown503(res: Response): void {
   res.setHeader('X-Content-Type-Options', 'nosniff')
   res.statusCode = 503
   res.end(`${JSON.stringify(failureStatus(503, 'ServiceUnavailable', 'apiserver is shutting down'))}\n\n`)
-}
-
-/** Calls `done` once, when the response has finished or the connection went away. */
-export function onSettled(res: Response, done: () => void): void {
-  let settled = false
-  const once = () => {
-    if (settled) return
-    settled = true
-    done()
-  }
-  res.once('finish', once)
-  res.once('close', once)
 }
 
 export function withWaitGroup(signals: LifecycleSignals, inFlight: WaitGroup): Filter {

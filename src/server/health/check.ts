@@ -12,6 +12,12 @@ export interface HealthCheck {
   readonly group?: string
   /** Resolves when healthy; rejects with an Error carrying the failure text. */
   check(): Promise<void>
+  /**
+   * The answer without waiting, when the check has it at once: null when healthy, the failure
+   * text otherwise; undefined when `check()` must run. Probes run a score of checks per
+   * request, and most of them (hooks that finished, a rate-limited store probe) know already.
+   */
+  immediate?(): string | null | undefined
 }
 
 /** The error text of whatever a check rejected with. */
@@ -23,6 +29,7 @@ export function errorText(err: unknown): string {
 export const ping: HealthCheck = Object.freeze({
   name: 'ping',
   check: (): Promise<void> => Promise.resolve(),
+  immediate: () => null,
 })
 
 /** `shutdown` (readyz only, last): passes until ShutdownInitiated, then fails for good. */
@@ -32,5 +39,6 @@ export function shutdownCheck(signals: Pick<LifecycleSignals, 'shutdownInitiated
     check: async () => {
       if (signals.shutdownInitiated.signalled) throw new Error('process is shutting down')
     },
+    immediate: () => (signals.shutdownInitiated.signalled ? 'process is shutting down' : null),
   }
 }

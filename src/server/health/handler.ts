@@ -30,14 +30,17 @@ interface HealthHandlerOptions {
   results?: CheckResults
 }
 
+/** The request's URL, or its context (whose URL is only parsed if the raw target cannot serve). */
+export type UrlSource = URL | { readonly url: URL }
+
 export interface HealthHandlers {
   /**
    * Serves `/<word>` and `/<word>/<checkName>`. Resolves true once the response has been
    * written; false, without writing anything, when the path is not one of the word's.
    */
-  serve(word: HealthWord, req: Request, res: Response, url: URL): Promise<boolean>
+  serve(word: HealthWord, req: Request, res: Response, url: UrlSource): Promise<boolean>
   /** `serve` for whichever word the path starts with. */
-  handle(req: Request, res: Response, url: URL): Promise<boolean>
+  handle(req: Request, res: Response, url: UrlSource): Promise<boolean>
   /** Every path served, for the root listing. */
   paths(): string[]
   lastResults(): CheckResult[]
@@ -46,9 +49,17 @@ export interface HealthHandlers {
 /** The same word is printed on success for every endpoint (spec 2.2, 4.1 rule 2). */
 export const PASSED_LINE = 'healthz check passed\n'
 
+const NO_PARAMS: ReadonlyMap<string, string[]> = new Map()
+const TRUE = Promise.resolve(true)
+
 /** The raw request target split into decoded path (byte string, null if undecodable) and raw query. */
-function target(req: Request, url: URL): { path: string | null; query: string } {
-  const raw = typeof req.url === 'string' && req.url.startsWith('/') ? req.url : `${url.pathname}${url.search}`
+function target(req: Request, source: UrlSource): { path: string | null; query: string } {
+  let raw: string
+  if (typeof req.url === 'string' && req.url.startsWith('/')) raw = req.url
+  else {
+    const url = source instanceof URL ? source : source.url
+    raw = `${url.pathname}${url.search}`
+  }
   const q = raw.indexOf('?')
   const rawPath = q < 0 ? raw : raw.slice(0, q)
   return { path: goUnescape(rawPath, 'path'), query: q < 0 ? '' : raw.slice(q + 1) }
@@ -76,61 +87,71 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
     return error
   }
 
-  const aggregate = async (word: HealthWord, res: Response, query: string): Promise<void> => {
-    const params = goParseQuery(query)
+  /** The report of `word`: synchronous when every check answers at once (the usual case). */
+  const aggregate = (word: HealthWord, res: Response, query: string): void | Promise<void> => {
+    const params = query === '' ? NO_PARAMS : goParseQuery(query)
     const excluded = new Set(params.get('exclude') ?? [])
     const matched = new Set<string>()
     const checks = checksOf(word)
 
     // Excluded checks are not run; the others all start at once and report in order.
-    type Outcome =
-      | { check: HealthCheck; line: string; pending?: undefined }
-      | { check: HealthCheck; line?: undefined; pending: Promise<string | undefined> }
-    const outcomes = checks.map((check): Outcome => {
-      const name = toByteString(check.name)
-      if (excluded.has(name)) {
-        matched.add(name)
-        return { check, line: `[+]${check.name} excluded: ok\n` }
+    const lines: string[] = []
+    const errors: Array<string | undefined> = []
+    const pending: Array<Promise<void>> = []
+    checks.forEach((check, i) => {
+      if (excluded.size > 0) {
+        const name = toByteString(check.name)
+        if (excluded.has(name)) {
+          matched.add(name)
+          lines[i] = `[+]${check.name} excluded: ok\n`
+          return
+        }
+        if (check.group !== undefined && excluded.has(toByteString(check.group))) {
+          matched.add(toByteString(check.group))
+          lines[i] = `[+]${check.name} excluded with ${check.group}: ok\n`
+          return
+        }
       }
-      if (check.group !== undefined && excluded.has(toByteString(check.group))) {
-        matched.add(toByteString(check.group))
-        return { check, line: `[+]${check.name} excluded with ${check.group}: ok\n` }
+      const now = check.immediate?.()
+      if (now !== undefined) {
+        results.record(word, check.name, now ?? undefined, 0)
+        errors[i] = now ?? undefined
+        return
       }
-      return { check, pending: run(word, check) }
+      pending.push(run(word, check).then((error) => void (errors[i] = error)))
     })
 
-    let listing = ''
-    const failed: Array<{ name: string; error: string }> = []
-    for (const outcome of outcomes) {
-      if (outcome.line !== undefined) {
-        listing += outcome.line
-        continue
+    const report = (): void => {
+      let listing = ''
+      const failed: Array<{ name: string; error: string }> = []
+      checks.forEach((check, i) => {
+        if (lines[i] !== undefined) listing += lines[i]
+        else if (errors[i] === undefined) listing += `[+]${check.name} ok\n`
+        else {
+          listing += `[-]${check.name} failed: reason withheld\n`
+          failed.push({ name: check.name, error: errors[i]! })
+        }
+      })
+
+      const unknown = [...excluded].filter((name) => !matched.has(name))
+      if (unknown.length > 0) {
+        const list = formatQuoted(unknown)
+        listing += `warn: some health checks cannot be excluded: no matches for ${list}\n`
+        log(6, `cannot exclude some health checks, no health checks are installed matching ${list}`)
       }
-      const error = await outcome.pending
-      if (error === undefined) {
-        listing += `[+]${outcome.check.name} ok\n`
-      } else {
-        listing += `[-]${outcome.check.name} failed: reason withheld\n`
-        failed.push({ name: outcome.check.name, error })
+
+      if (failed.length > 0) {
+        const details = failed.map((f) => `[-]${f.name} failed: ${f.error}\n`).join('')
+        log(2, `${failed.map((f) => f.name).join(',')} check failed: ${word}\n${details}`)
+        httpError(res, 500, `${listing}${word} check failed`)
+        return
       }
-    }
 
-    const unknown = [...excluded].filter((name) => !matched.has(name))
-    if (unknown.length > 0) {
-      const list = formatQuoted(unknown)
-      listing += `warn: some health checks cannot be excluded: no matches for ${list}\n`
-      log(6, `cannot exclude some health checks, no health checks are installed matching ${list}`)
+      if (word === 'readyz') options.signals?.hasBeenReady.signal()
+      textResponse(res, 200, params.has('verbose') ? `${listing}${PASSED_LINE}` : 'ok')
     }
-
-    if (failed.length > 0) {
-      const details = failed.map((f) => `[-]${f.name} failed: ${f.error}\n`).join('')
-      log(2, `${failed.map((f) => f.name).join(',')} check failed: ${word}\n${details}`)
-      httpError(res, 500, `${listing}${word} check failed`)
-      return
-    }
-
-    if (word === 'readyz') options.signals?.hasBeenReady.signal()
-    textResponse(res, 200, params.has('verbose') ? `${listing}${PASSED_LINE}` : 'ok')
+    if (pending.length === 0) return report()
+    return Promise.all(pending).then(report)
   }
 
   const individual = async (word: HealthWord, check: HealthCheck, res: Response): Promise<void> => {
@@ -139,7 +160,7 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
     else textResponse(res, 200, 'ok', false)
   }
 
-  const serve = async (word: HealthWord, req: Request, res: Response, url: URL): Promise<boolean> => {
+  const serve = async (word: HealthWord, req: Request, res: Response, url: UrlSource): Promise<boolean> => {
     const { path, query } = target(req, url)
     if (path === null) return false
     const root = `/${word}`
@@ -147,6 +168,11 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
       await aggregate(word, res, query)
       return true
     }
+    return serveOne(word, path, res)
+  }
+
+  const serveOne = async (word: HealthWord, path: string, res: Response): Promise<boolean> => {
+    const root = `/${word}`
     if (!path.startsWith(`${root}/`)) return false
     const name = path.slice(root.length + 1)
     const check = checksOf(word).find((c) => toByteString(c.name) === name)
@@ -158,9 +184,15 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
   return {
     serve,
     handle(req, res, url) {
-      const { path } = target(req, url)
+      const { path, query } = target(req, url)
       const word = HEALTH_WORDS.find((w) => path === `/${w}` || path?.startsWith(`/${w}/`))
-      return word ? serve(word, req, res, url) : Promise.resolve(false)
+      if (!word) return Promise.resolve(false)
+      // The report itself (what probes ask for) is answered without a turn of the event loop when it can be.
+      if (path === `/${word}`) {
+        const done = aggregate(word, res, query)
+        return done ? done.then(() => true) : TRUE
+      }
+      return serveOne(word, path!, res)
     },
     paths() {
       return HEALTH_WORDS.flatMap((word) => [`/${word}`, ...checksOf(word).map((c) => `/${word}/${c.name}`)])

@@ -39,6 +39,7 @@ export class PostStartHooks {
         check: async () => {
           if (!entry.finished) throw new Error('not finished')
         },
+        immediate: () => (entry.finished ? null : 'not finished'),
       },
     }
     this.entries.push(entry)

@@ -57,6 +57,11 @@ export class TokenBucket {
     this.tokens -= 1
     return true
   }
+
+  /** Gives back the token just taken (the caller will take it again at once). */
+  refund(): void {
+    if (this.intervalMs > 0) this.tokens += 1
+  }
 }
 
 function withTimeout(work: Promise<void>, timeoutMs: number): Promise<void> {
@@ -95,6 +100,13 @@ export function storeCheck(options: StoreCheckOptions): HealthCheck {
   return {
     name: options.name,
     group: options.group ?? STORE_GROUP,
+    // Without a token the answer is the stored one: no need to wait.
+    immediate() {
+      if (options.drained?.signalled) return SHUTTING_DOWN
+      if (!bucket.allow()) return last.error ?? null
+      bucket.refund()
+      return undefined
+    },
     async check() {
       if (options.drained?.signalled) throw new Error(SHUTTING_DOWN)
       if (!bucket.allow()) {

@@ -11,7 +11,10 @@
  * namespace or name of its own, which names nothing, so a path can never reach more than what
  * authorization is asked about. The router works on the same path.
  */
-import type { RequestInfo } from './types.js'
+import type { RequestContext, RequestInfo } from './types.js'
+
+/** Where the query comes from: a URL, or a request context (whose URL is only parsed when there is a query). */
+type QuerySource = URL | Pick<RequestContext, 'url' | 'rawQuery'>
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize'])
 const LONG_RUNNING_SUBRESOURCES = new Set(['proxy', 'attach', 'exec', 'log', 'portforward'])
@@ -53,13 +56,14 @@ function splitPath(path: string): string[] {
   return trimmed === '' ? [] : trimmed.split('/')
 }
 
-export function resolveRequestInfo(method: string, url: URL, decodedPath: string = pathOf(url)): RequestInfo {
+export function resolveRequestInfo(method: string, url: QuerySource, decodedPath: string = pathOf(url instanceof URL ? url : url.url)): RequestInfo {
   const path = decodedPath
   const lower = method.toLowerCase()
-  const nonResource: RequestInfo = { isResourceRequest: false, path, verb: lower, longRunning: false }
+  // Not under /api or /apis (probes, /version, /metrics): no need to split the path.
+  if (!path.startsWith('/api')) return { isResourceRequest: false, path, verb: lower, longRunning: false }
   const parts = splitPath(path)
   const prefix = parts[0]
-  if (prefix !== 'api' && prefix !== 'apis') return nonResource
+  if (prefix !== 'api' && prefix !== 'apis') return { isResourceRequest: false, path, verb: lower, longRunning: false }
   const info: RequestInfo = { isResourceRequest: false, path, verb: lower, apiPrefix: prefix, longRunning: false }
   let rest = parts.slice(1)
   if (prefix === 'apis') {
@@ -117,8 +121,9 @@ export function resolveRequestInfo(method: string, url: URL, decodedPath: string
 }
 
 /** The reference's rule for `watch` on a collection GET: any value but "0" or "false" (any case) watches. */
-function watchRequested(url: URL): boolean {
-  const value = url.searchParams.get('watch')
+function watchRequested(source: QuerySource): boolean {
+  if (!(source instanceof URL) && source.rawQuery === '') return false
+  const value = (source instanceof URL ? source : source.url).searchParams.get('watch')
   if (value === null) return false
   const lower = value.toLowerCase()
   return lower !== '0' && lower !== 'false'

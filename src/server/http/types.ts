@@ -39,6 +39,8 @@ export interface RequestContext {
   receivedAt: number
   auditId: string
   url: URL
+  /** The raw query of the request target, without `?` ('' when there is none); unknown when absent. */
+  rawQuery?: string
   info: RequestInfo
   user?: UserInfo
   /** When the request must have been answered (ms since the epoch); undefined for long-running ones. */

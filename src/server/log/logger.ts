@@ -95,8 +95,15 @@ export class Logger {
 
   /** The `log` health check: fails when the last flush failed or flushing has stalled. */
   async check(): Promise<void> {
+    const failure = this.checkNow()
+    if (failure !== null) throw new Error(failure)
+  }
+
+  /** The same check, answered at once: null when healthy, else the failure text. */
+  checkNow(): string | null {
     this.flush()
-    if (this.flushError) throw new Error(`logging blocked: ${this.flushError.message}`)
-    if (Date.now() - this.lastFlushOk > 120_000) throw new Error('logging blocked')
+    if (this.flushError) return `logging blocked: ${this.flushError.message}`
+    if (Date.now() - this.lastFlushOk > 120_000) return 'logging blocked'
+    return null
   }
 }

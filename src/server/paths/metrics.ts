@@ -10,6 +10,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { httpError } from '../http/respond.js'
+import { onSettled } from '../http/settled.js'
 import type { Filter, Handler, Request, RequestContext, RequestInfo, Response } from '../http/types.js'
 
 export const COMPONENT = 'apiserver'
@@ -22,6 +23,36 @@ export const REQUEST_DURATION_BUCKETS: readonly number[] = [
 const REQUEST_LABELS = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const
 type RequestLabelName = (typeof REQUEST_LABELS)[number]
 type RequestLabels = Record<RequestLabelName, string>
+
+/** One label set's request count per code and latency histogram (buckets not cumulative). */
+export interface RequestSeries {
+  readonly labels: RequestLabels
+  readonly codes: Map<string, number>
+  readonly buckets: number[]
+  sum: number
+  count: number
+}
+
+/** prom-client's own entry of a histogram series (filled in at scrape time). */
+interface HistogramEntry {
+  labels: object
+  bucketValues: Record<number, number>
+  sum: number
+  count: number
+}
+
+function seriesKey(labels: RequestLabels): string {
+  return `${labels.verb}\u0000${labels.group}\u0000${labels.version}\u0000${labels.resource}\u0000${labels.subresource}\u0000${labels.scope}`
+}
+
+function recordRequest(series: RequestSeries, code: number | string, seconds: number): void {
+  const c = typeof code === 'string' ? code : String(code)
+  series.codes.set(c, (series.codes.get(c) ?? 0) + 1)
+  const i = REQUEST_DURATION_BUCKETS.findIndex((bound) => seconds <= bound)
+  if (i !== -1) series.buckets[i]!++
+  series.sum += seconds
+  series.count++
+}
 
 type RequestKind = 'readOnly' | 'mutating'
 type HealthCheckType = 'healthz' | 'livez' | 'readyz'
@@ -61,13 +92,25 @@ export class ServerMetrics {
     mutating: { current: 0, max: 0 },
   }
 
+  /**
+   * The request count and latency per label set, kept here and handed to prom-client only
+   * when scraped: prom-client validates and hashes the labels on every call, which the
+   * request path would pay twice per request. A request finds its series by one string key.
+   */
+  private readonly series = new Map<string, RequestSeries>()
+
   constructor(options: ServerMetricsOptions = {}) {
     const registers = [this.registry]
+    const series = this.series
     this.requestTotal = new Counter({
       name: 'apiserver_request_total',
       help: '[STABLE] Counter of apiserver requests broken out for each verb, group, version, resource, scope, component, and HTTP response code.',
       labelNames: [...REQUEST_LABELS, 'code'],
       registers,
+      collect() {
+        this.reset()
+        for (const one of series.values()) for (const [code, n] of one.codes) this.inc({ ...one.labels, code }, n)
+      },
     })
     this.requestDuration = new Histogram({
       name: 'apiserver_request_duration_seconds',
@@ -75,6 +118,19 @@ export class ServerMetrics {
       labelNames: [...REQUEST_LABELS],
       buckets: [...REQUEST_DURATION_BUCKETS],
       registers,
+      collect() {
+        this.reset()
+        for (const one of series.values()) this.zero(one.labels)
+        // zero() made one entry per series holding that very labels object; fill it in.
+        const byLabels = new Map([...series.values()].map((one) => [one.labels, one]))
+        for (const entry of Object.values((this as unknown as { hashMap: Record<string, HistogramEntry> }).hashMap)) {
+          const one = byLabels.get(entry.labels as RequestLabels)
+          if (!one) continue
+          REQUEST_DURATION_BUCKETS.forEach((bound, i) => (entry.bucketValues[bound] = one.buckets[i]!))
+          entry.sum = one.sum
+          entry.count = one.count
+        }
+      },
     })
     const inflight = this.inflight
     this.inflightRequests = new Gauge({
@@ -116,8 +172,19 @@ export class ServerMetrics {
   }
 
   observeRequest(labels: RequestLabels, code: number | string, seconds: number): void {
-    this.requestTotal.inc({ ...labels, code: String(code) })
-    this.requestDuration.observe(labels, seconds)
+    recordRequest(this.seriesFor(labels), code, seconds)
+  }
+
+  /** The series of a label set, made on first use; callers keep it (a pre-bound label set). */
+  seriesFor(labels: RequestLabels, key: string = seriesKey(labels)): RequestSeries {
+    let one = this.series.get(key)
+    if (!one) this.series.set(key, (one = { labels: { ...labels }, codes: new Map(), buckets: REQUEST_DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 }))
+    return one
+  }
+
+  /** The series of a label set by its key (`seriesKey`), if it has been made. */
+  seriesByKey(key: string): RequestSeries | undefined {
+    return this.series.get(key)
   }
 
   /** Counts a request in flight; call the returned function once when it is over. */
@@ -162,6 +229,7 @@ export class ServerMetrics {
 
   /** The reference's reset (DELETE /metrics when profiling is on): the server's own series start again. */
   reset(): void {
+    this.series.clear()
     this.requestTotal.reset()
     this.requestDuration.reset()
     this.healthcheck.reset()
@@ -179,30 +247,44 @@ function requestScope(info: RequestInfo): string {
 }
 
 /** The reference's getVerbIfWatch: a GET with a `watch` parameter that is not 0/false. */
-function watchRequested(method: string, url: URL): boolean {
+function watchRequested(method: string, ctx: RequestContext): boolean {
   if (method !== 'GET' && method !== 'LIST') return false
-  const values = url.searchParams.getAll('watch')
+  // Most requests have no query: the URL is not parsed for them.
+  if (ctx.rawQuery === '') return false
+  const values = ctx.url.searchParams.getAll('watch')
   if (values.length === 0) return false
   const value = values[0].toLowerCase()
   return value !== '0' && value !== 'false'
 }
 
 /** The verb label: the reference's CanonicalVerb followed by its cleanVerb. */
-function reportedVerb(method: string, url: URL, contentType: string | undefined, info: RequestInfo): string {
+function reportedVerb(method: string, ctx: RequestContext, contentType: string | undefined, info: RequestInfo): string {
   const upper = method.toUpperCase()
   const scope = requestScope(info)
   let verb = upper === 'GET' || upper === 'HEAD' ? (scope !== 'resource' && scope !== '' ? 'LIST' : 'GET') : upper
-  if (info.isResourceRequest && (info.verb === 'watch' || watchRequested(upper, url))) return 'WATCH'
+  if (info.isResourceRequest && (info.verb === 'watch' || watchRequested(upper, ctx))) return 'WATCH'
   if (verb === 'WATCHLIST') verb = 'WATCH'
   if (verb === 'PATCH' && contentType === APPLY_PATCH_TYPE) verb = 'APPLY'
   return VALID_VERBS.has(verb) ? verb : 'other'
+}
+
+/** The request's series: found by its key without building the labels once the label set has been seen. */
+function requestSeries(metrics: ServerMetrics, req: Request, ctx: RequestContext): RequestSeries {
+  const info = ctx.info
+  const contentType = req.headers['content-type']
+  const verb = reportedVerb(req.method ?? 'GET', ctx, typeof contentType === 'string' ? contentType : undefined, info)
+  const scope = requestScope(info)
+  const key = info.isResourceRequest
+    ? `${verb}\u0000${info.apiGroup ?? ''}\u0000${info.apiVersion ?? ''}\u0000${info.resource ?? ''}\u0000${info.subresource ?? ''}\u0000${scope}`
+    : `${verb}\u0000\u0000\u0000\u0000\u0000${scope}`
+  return metrics.seriesByKey(key) ?? metrics.seriesFor(requestLabels(req, ctx), key)
 }
 
 export function requestLabels(req: Request, ctx: RequestContext): RequestLabels {
   const info = ctx.info
   const contentType = req.headers['content-type']
   return {
-    verb: reportedVerb(req.method ?? 'GET', ctx.url, typeof contentType === 'string' ? contentType : undefined, info),
+    verb: reportedVerb(req.method ?? 'GET', ctx, typeof contentType === 'string' ? contentType : undefined, info),
     group: info.isResourceRequest ? info.apiGroup ?? '' : '',
     version: info.isResourceRequest ? info.apiVersion ?? '' : '',
     resource: info.isResourceRequest ? info.resource ?? '' : '',
@@ -226,18 +308,13 @@ function requestKind(req: Request, info: RequestInfo): RequestKind {
  */
 export function withMetrics(metrics: ServerMetrics): Filter {
   return (next) => (req, res, ctx) => {
-    const labels = requestLabels(req, ctx)
+    const series = requestSeries(metrics, req, ctx)
     const inflightDone = ctx.info.longRunning ? undefined : metrics.requestStarted(requestKind(req, ctx.info))
-    let settled = false
-    const settle = (finished: boolean) => {
-      if (settled) return
-      settled = true
+    onSettled(res, (finished) => {
       inflightDone?.()
       const code = finished || res.headersSent ? res.statusCode : 0
-      metrics.observeRequest(labels, code, Math.max(0, Date.now() - ctx.receivedAt) / 1000)
-    }
-    res.once('finish', () => settle(true))
-    res.once('close', () => settle(false))
+      recordRequest(series, code, Math.max(0, Date.now() - ctx.receivedAt) / 1000)
+    })
     return next(req, res, ctx)
   }
 }

@@ -8,7 +8,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { CA_CERT_FILE, CA_KEY_FILE, RENEW_BEFORE_MS, writeFilesAtomic } from './cert-dir.js'
-import { BACKDATE_MS, SERVING_LIFETIME_MS, createLeafCertificate, generateKey, privateKeyPem } from './generate.js'
+import { BACKDATE_MS, type KeyPair, SERVING_LIFETIME_MS, createLeafCertificate, generateKey, privateKeyPem } from './generate.js'
 import { loadCertKeyPair, validity } from './pem.js'
 
 const ADMIN_CERT_FILE = 'admin.crt'
@@ -21,7 +21,16 @@ interface ClientPair {
   keyPem: string
 }
 
-export async function ensureAdminClientCert(dir: string, now = new Date()): Promise<ClientPair> {
+/** Whether `dir` holds no administrator certificate yet (so that its key can be generated early). */
+export function adminClientCertMissing(dir: string): boolean {
+  return !fs.existsSync(path.join(dir, ADMIN_CERT_FILE)) || !fs.existsSync(path.join(dir, ADMIN_KEY_FILE))
+}
+
+/**
+ * `pendingKey`: a key generation started earlier (in parallel with the CA's and the serving
+ * certificate's), used if a new certificate is needed.
+ */
+export async function ensureAdminClientCert(dir: string, now = new Date(), pendingKey?: Promise<KeyPair>): Promise<ClientPair> {
   const file = (name: string) => path.join(dir, name)
   const labels = (cert: string, key: string) => ({ option: '--cert-dir', cert: `--cert-dir ${cert}`, key: `--cert-dir ${key}` })
   const ca = loadCertKeyPair(file(CA_CERT_FILE), file(CA_KEY_FILE), labels(CA_CERT_FILE, CA_KEY_FILE))
@@ -36,7 +45,7 @@ export async function ensureAdminClientCert(dir: string, now = new Date()): Prom
       // Unreadable or mismatched: replaced below.
     }
   }
-  const key = await generateKey('rsa')
+  const key = await (pendingKey ?? generateKey('rsa'))
   const certPem = await createLeafCertificate({
     ca: { certPem: ca.leaf.toString(), privateKey: ca.key },
     publicKey: key.publicKey,

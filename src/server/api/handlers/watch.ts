@@ -16,6 +16,7 @@ import { negotiateWatchOutput, partialObjectMetadata, protobufCodec } from '../n
 import { toTable } from '../table.js'
 import { type Scope, forbidden, includeObject, listOptionsInvalid, selection } from './scope.js'
 import { WatchSender } from './watch-sender.js'
+import { jsonFrame, protobufFrame } from './watch-frames.js'
 
 /** How often bookmarks are sent when allowed (the reference: about once a minute). */
 export const BOOKMARK_INTERVAL_MS = Number(process.env.CLIENT_WATCH_BOOKMARK_INTERVAL_MS ?? '') || 60_000
@@ -56,6 +57,8 @@ export async function watchHandler(scope: Scope): Promise<void> {
       resourceVersion,
       ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
       allowWatchBookmarks: bookmarks,
+      // This handler only serializes what it gets: changes may be decoded once for all watchers.
+      readOnly: true,
     })
   } catch (err) {
     const apiErr = toApiError(err)
@@ -96,7 +99,17 @@ export async function watchHandler(scope: Scope): Promise<void> {
     }
     // A metadata watch (metadata informers): each object as its PartialObjectMetadata.
     if (output.kind === 'partial' && ev.type !== 'ERROR') object = partialObjectMetadata(ev.object, output.apiVersion)
-    sender.send(protobuf ? codec!.encodeWatchFrame(ev.type, object as Record<string, unknown>, store.apiVersion) : `${JSON.stringify({ type: ev.type, object })}\n`)
+    // Plain objects (JSON or protobuf) are serialized once per format for every watcher that
+    // sends the same event; Tables and PartialObjectMetadata are made for this watcher.
+    const own = object !== ev.object
+    const frame = protobuf
+      ? own
+        ? codec!.encodeWatchFrame(ev.type, object as Record<string, unknown>, store.apiVersion)
+        : protobufFrame(codec!, ev.type, ev.object, store.apiVersion)
+      : own
+        ? `${JSON.stringify({ type: ev.type, object })}\n`
+        : jsonFrame(ev.type, ev.object)
+    sender.send(frame as string | Buffer)
   }
   if (initialError || !watch) {
     if (initialError) write(initialError)

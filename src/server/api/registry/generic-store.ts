@@ -12,6 +12,7 @@ import { CompactedError, ConflictError, StoreError } from '../../store/errors.js
 import type { KeyValue, PutOptions, Store, Watch, WatchEvent } from '../../store/types.js'
 import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLabels } from '../selectors.js'
 import { CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-errors.js'
+import { SharedDecodes } from './shared-decodes.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
 import { storageCodecFor } from './storage-codec.js'
 import { type Strategy, validateForCreate, validateForUpdate } from './strategy.js'
@@ -133,6 +134,11 @@ export interface WatchOptions extends Selection {
   sendInitialEvents?: boolean
   /** With sendInitialEvents, the end of the initial events is marked by a BOOKMARK. */
   allowWatchBookmarks?: boolean
+  /**
+   * The caller only reads the objects: changes may come as objects shared with other such
+   * watches (decoded once for all of them), which must not be modified.
+   */
+  readOnly?: boolean
 }
 
 /** The annotation of the BOOKMARK that ends a watch's initial events (metav1.InitialEventsAnnotationKey). */
@@ -289,6 +295,8 @@ function groupOf(apiVersion: string): string {
 }
 
 export class GenericStore {
+  /** Changes decoded once for all read-only watches of this resource and version. */
+  private readonly sharedDecodes = new SharedDecodes()
   constructor(
     private readonly store: Store,
     readonly strategy: Strategy,
@@ -395,7 +403,8 @@ export class GenericStore {
   }
 
   matches(obj: KubeObject, sel: Selection): boolean {
-    return matchesLabels(sel.labels ?? [], obj.metadata.labels) && matchesFields(sel.fields ?? [], this.strategy.fields(obj))
+    // The field set is only computed when a field selector asks.
+    return matchesLabels(sel.labels ?? [], obj.metadata.labels) && (!sel.fields?.length || matchesFields(sel.fields, this.strategy.fields(obj)))
   }
 
   async get(namespace: string | undefined, name: string): Promise<KubeObject> {
@@ -863,18 +872,22 @@ export class GenericStore {
     }
   }
 
-  private translate(ev: WatchEvent, sel: Selection): ApiWatchEvent | undefined {
+  private translate(ev: WatchEvent, sel: WatchOptions): ApiWatchEvent | undefined {
+    const shared = sel.readOnly ? this.sharedDecodes.get(ev, () => this.decode(ev.type === 'delete' ? ev.prevValue! : ev.value!, ev.revision)) : undefined
     if (ev.type === 'create') {
-      const obj = this.decode(ev.value!, ev.revision)
+      const obj = shared?.object ?? this.decode(ev.value!, ev.revision)
       return this.matches(obj, sel) ? { type: 'ADDED', object: obj } : undefined
     }
     if (ev.type === 'delete') {
-      const obj = this.decode(ev.prevValue!, ev.revision)
+      const obj = shared?.object ?? this.decode(ev.prevValue!, ev.revision)
       return this.matches(obj, sel) ? { type: 'DELETED', object: obj } : undefined
     }
-    const obj = this.decode(ev.value!, ev.revision)
+    const obj = shared?.object ?? this.decode(ev.value!, ev.revision)
     const now = this.matches(obj, sel)
-    const before = ev.prevValue ? this.matches(this.decode(ev.prevValue, ev.prevModRevision ?? ev.revision), sel) : false
+    const decodePrevious = () => this.decode(ev.prevValue!, ev.prevModRevision ?? ev.revision)
+    // Without selectors the previous value matched too: no need to decode it.
+    const unselective = !sel.labels?.length && !sel.fields?.length
+    const before = ev.prevValue ? unselective || this.matches(shared ? (shared.previous ??= decodePrevious()) : decodePrevious(), sel) : false
     if (now && before) return { type: 'MODIFIED', object: obj }
     if (now) return { type: 'ADDED', object: obj }
     if (before) return { type: 'DELETED', object: obj }

@@ -46,6 +46,11 @@ export class Informer {
     return this.objects.values()
   }
 
+  /** One object as last seen (`namespace` '' for cluster-scoped kinds). */
+  get(name: string, namespace = ''): KubeObject | undefined {
+    return this.objects.get(`${namespace}/${name}`)
+  }
+
   private async run(): Promise<void> {
     while (!this.stopped) {
       try {

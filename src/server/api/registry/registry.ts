@@ -25,6 +25,7 @@ import { type DeleteOptions, type DeleteResult, GenericStore, type ObjectChange 
 import type { RegistryOptions } from './options.js'
 import { shareStorageCodec } from './storage-codec.js'
 import { WatchCachedStore, disabledByWatchCacheSizes } from './watch-cache.js'
+import { Informer } from './informer.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
 import type { Strategy } from './strategy.js'
 
@@ -32,6 +33,7 @@ import type { Strategy } from './strategy.js'
 const CUSTOM_STORES_TTL_MS = 1000
 
 export class Registry {
+  private namespaceInformer: Informer | undefined
   private readonly byResource = new Map<string, GenericStore>()
   /** The built-in kinds' watch caches, when on. */
   readonly watchCache: WatchCachedStore | undefined
@@ -120,6 +122,7 @@ export class Registry {
 
   /** Stops the controllers (the store is closing). */
   stop(): void {
+    this.namespaceInformer?.stop()
     this.namespaceController.stop()
     this.podGraceReaper.stop()
     this.crdFinalizer.stop()
@@ -144,7 +147,23 @@ export class Registry {
 
   /** The NamespaceLifecycle admission plugin (src/server/admission/namespace-lifecycle.ts). */
   private checkNamespace(strategy: Strategy, namespace: string, name: string): Promise<void> {
+    // As the reference's plugin reads its namespace informer: an active namespace in memory
+    // admits without a store read. Anything else (not seen yet, terminating) is looked up
+    // live, as the reference does when its cache may lag.
+    const seen = this.namespaceCache()?.get(namespace)
+    if (seen && !seen.metadata.deletionTimestamp && (seen.status as { phase?: unknown } | undefined)?.phase !== 'Terminating') return Promise.resolve()
     return admitNamespaceLifecycle({ store: this.store, namespaces: () => this.lookup('', 'v1', 'namespaces') }, strategy, namespace, name)
+  }
+
+  /** The namespaces kept in memory, started on the first namespaced create. */
+  private namespaceCache(): Informer | undefined {
+    if (!this.namespaceInformer) {
+      const namespaces = this.lookup('', 'v1', 'namespaces')
+      if (!namespaces) return undefined
+      this.namespaceInformer = new Informer(namespaces, { upsert: () => {}, remove: () => {} }, (err) => this.log(3, `namespace informer: ${err.message}`))
+      this.namespaceInformer.start()
+    }
+    return this.namespaceInformer
   }
 
   /**

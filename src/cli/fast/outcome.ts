@@ -1,0 +1,17 @@
+/**
+ * The contract between bin/run.js and a fast command entry (src/cli/fast/*.ts, bundled into
+ * dist/fast/*.cjs and run without oclif).
+ */
+
+/** What bin/run.js knows without loading oclif: the binary's name and version (package.json). */
+export interface FastContext {
+  bin: string
+  version: string
+  root: string
+}
+
+/**
+ * 'done' when the entry has run the command; otherwise the command line oclif must run
+ * instead. An entry hands over only before it has printed or changed anything.
+ */
+export type FastOutcome = 'done' | { fallback: string[] }

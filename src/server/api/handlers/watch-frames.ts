@@ -1,0 +1,29 @@
+/**
+ * The bytes of a watch event, made once per format and shared by every watcher that sends it
+ * in that format (the reference's cacher serializes an event once per encoder and hands the
+ * same bytes to each watcher). Keyed by the event's object: changes the watch cache fans out
+ * arrive as one shared object (see registry/shared-decodes.ts), so a thousand JSON watchers
+ * cost one JSON.stringify. Outputs that differ per watcher (Tables, whose first row carries the
+ * column definitions) are not shared.
+ */
+import type { ProtobufCodec } from '../../../core/protobuf/index.js'
+
+const frames = new WeakMap<object, Map<string, string | Uint8Array>>()
+
+function shared<T extends string | Uint8Array>(object: object, variant: string, make: () => T): T {
+  let byVariant = frames.get(object)
+  if (!byVariant) frames.set(object, (byVariant = new Map()))
+  let frame = byVariant.get(variant) as T | undefined
+  if (frame === undefined) byVariant.set(variant, (frame = make()))
+  return frame
+}
+
+/** One line of a JSON watch: `{"type":…,"object":…}` and a newline. */
+export function jsonFrame(type: string, object: Record<string, unknown>): string {
+  return shared(object, `json\u0000${type}`, () => `${JSON.stringify({ type, object })}\n`)
+}
+
+/** One length-prefixed protobuf WatchEvent. */
+export function protobufFrame(codec: ProtobufCodec, type: string, object: Record<string, unknown>, apiVersion: string): Uint8Array {
+  return shared(object, `protobuf\u0000${type}\u0000${apiVersion}`, () => codec.encodeWatchFrame(type, object, apiVersion))
+}

@@ -1,0 +1,37 @@
+/**
+ * The context of one request as the listener makes it: what the request target says, parsed
+ * once. The WHATWG URL is only built when something reads it (a handler's query parameters);
+ * most requests on the hot path (probes, GET of one object) never need it.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Request, RequestContext, RequestInfo, UserInfo } from './types.js'
+import { resolveRequestInfo } from './request-info.js'
+
+const BASE = 'https://server.invalid'
+
+export class IncomingContext implements RequestContext {
+  readonly receivedAt = Date.now()
+  readonly auditId: string
+  readonly rawQuery: string
+  readonly info: RequestInfo
+  user?: UserInfo
+  deadline?: number
+  private parsed: URL | undefined
+
+  /** `path`: the decoded path of `target` (decodeRequestPath). */
+  constructor(
+    req: Request,
+    private readonly target: string,
+    path: string,
+  ) {
+    const given = req.headers['audit-id']
+    this.auditId = typeof given === 'string' && given !== '' ? given : randomUUID()
+    const q = target.indexOf('?')
+    this.rawQuery = q < 0 ? '' : target.slice(q + 1).split('#', 1)[0]!
+    this.info = resolveRequestInfo(req.method ?? 'GET', this, path)
+  }
+
+  get url(): URL {
+    return (this.parsed ??= new URL(this.target, BASE))
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Work to do once a response is over: when it has finished, or its connection went away
+ * first. Several links of the chain need this for every request (metrics, the wait group,
+ * flow control, the timeout); each used to add its own pair of listeners. Here a response
+ * gets one pair, and the callbacks run in the order they were added.
+ */
+import type { Response } from './types.js'
+
+const CALLBACKS = Symbol('settled callbacks')
+
+/** `finished`: the response was sent in full (false: the connection closed first). */
+type Settled = (finished: boolean) => void
+
+interface Tracked {
+  [CALLBACKS]?: Settled[] | 'finished' | 'closed'
+}
+
+/** Calls `done` once, when the response has finished or the connection went away (at once if that already happened). */
+export function onSettled(res: Response, done: Settled): void {
+  const tracked = res as Response & Tracked
+  const state = tracked[CALLBACKS]
+  if (state === 'finished' || state === 'closed') {
+    done(state === 'finished')
+    return
+  }
+  if (state) {
+    state.push(done)
+    return
+  }
+  tracked[CALLBACKS] = [done]
+  const settle = (finished: boolean) => {
+    const callbacks = tracked[CALLBACKS]
+    if (!Array.isArray(callbacks)) return
+    tracked[CALLBACKS] = finished ? 'finished' : 'closed'
+    for (const callback of callbacks) callback(finished)
+  }
+  res.once('finish', () => settle(true))
+  res.once('close', () => settle(false))
+}
