@@ -4,6 +4,7 @@
  * until a signal ends it.
  */
 import { toText } from '../core/flags/render.js'
+import { loadConfigFileParsers, namesConfigFile } from '../core/flags/rules/config-files.js'
 import { validateServerCommandLine } from '../core/flags/validate.js'
 import { notBuiltOptions, serverConfig } from './config.js'
 import { Logger } from './log/logger.js'
@@ -17,6 +18,7 @@ function isUserError(err: unknown): err is Error {
 }
 
 export async function runServer(argv: readonly string[], productVersion: string): Promise<number> {
+  if (namesConfigFile(argv)) await loadConfigFileParsers()
   const report = validateServerCommandLine(argv)
   if (!report.valid || !report.context) {
     process.stderr.write(toText(report, false))

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import { KubectlStyleCommand } from '../../cli/kubectl-style-command.js'
 import { UsageError, gatherCommandLine } from '../../core/flags/input.js'
 import { passes, toJson, toText } from '../../core/flags/render.js'
+import { loadConfigFileParsers, namesConfigFile } from '../../core/flags/rules/config-files.js'
 import { validateServerCommandLine } from '../../core/flags/validate.js'
 import { SERVER_OPTIONS } from '../../core/options/catalogue/index.js'
 
@@ -52,6 +53,7 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error (unreadable fi
       throw err
     }
     const target = flags.target as 'client' | 'reference'
+    if (namesConfigFile(commandLine)) await loadConfigFileParsers()
     const report = validateServerCommandLine(commandLine, { target, profile: flags.profile as 'cis' | undefined })
     const out = flags.output === 'json' ? `${JSON.stringify(toJson(report, flags.strict, target), null, 2)}\n` : toText(report, flags.strict)
     process.stdout.write(out)

@@ -12,7 +12,11 @@ import { fileURLToPath } from 'node:url'
 
 import type { ValidationTarget } from '../../../src/core/flags/context.js'
 import type { Finding, Phase } from '../../../src/core/flags/finding.js'
+import { loadConfigFileParsers } from '../../../src/core/flags/rules/config-files.js'
 import { type ValidationReport, validateServerCommandLine } from '../../../src/core/flags/validate.js'
+
+// The rules that read --authentication-config and --authorization-config files need the server's parsers loaded first.
+await loadConfigFileParsers()
 
 /** B: the minimal valid core line of the reference (reference spellings `--etcd-*`). */
 export const B: readonly string[] = [

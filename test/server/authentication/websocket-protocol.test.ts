@@ -33,7 +33,7 @@ describe('WebSocket bearer token subprotocol', () => {
   })
 
   it("refuses as the reference does", async () => {
-    const refuse = (protocols: string | string[]) => webSocketProtocolAuthenticator([tokens]).authenticate(request({ ...upgrade, 'sec-websocket-protocol': protocols }), ctx)
+    const refuse = async (protocols: string | string[]) => webSocketProtocolAuthenticator([tokens]).authenticate(request({ ...upgrade, 'sec-websocket-protocol': protocols }), ctx)
     await assert.rejects(refuse(`${encode('bad-token')}, v5.channel.k8s.io`), { message: 'invalid bearer token' })
     await assert.rejects(refuse(encode('good-token')), { message: 'missing additional subprotocol' })
     await assert.rejects(refuse([`${encode('good-token')}, v5.channel.k8s.io`, encode('other')]), { message: 'multiple base64.bearer.authorization tokens specified' })

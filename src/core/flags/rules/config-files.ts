@@ -8,10 +8,38 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Reporter } from '../rule.js'
-import { AuthenticationConfigError, loadAuthenticationConfigFile } from '../../../server/authentication/authentication-config.js'
-import { DEFAULT_ISSUER } from '../../../server/authentication/service-account.js'
-import { AuthorizationConfigFileError, parseAuthorizationConfig } from '../../../server/authorization/config.js'
 import type { Rule } from '../rule.js'
+
+type AuthenticationConfigModule = typeof import('../../../server/authentication/authentication-config.js')
+type ServiceAccountModule = typeof import('../../../server/authentication/service-account.js')
+type AuthorizationConfigModule = typeof import('../../../server/authorization/config.js')
+
+let parsers: { authn: AuthenticationConfigModule; sa: ServiceAccountModule; authz: AuthorizationConfigModule } | undefined
+
+/** Whether a command line names one of the files these rules read. */
+export function namesConfigFile(argv: readonly string[]): boolean {
+  return argv.some((arg) => /^--?(authentication|authorization)-config(=|$)/.test(arg))
+}
+
+/**
+ * Loads the server's parsers. They bring the CEL engine, which most command lines never need
+ * and which would double `client flags validate`'s start-up: callers load them first when
+ * `namesConfigFile` says a file is named.
+ */
+export async function loadConfigFileParsers(): Promise<void> {
+  if (parsers) return
+  const [authn, sa, authz] = await Promise.all([
+    import('../../../server/authentication/authentication-config.js'),
+    import('../../../server/authentication/service-account.js'),
+    import('../../../server/authorization/config.js'),
+  ])
+  parsers = { authn, sa, authz }
+}
+
+function loadedParsers(): NonNullable<typeof parsers> {
+  if (!parsers) throw new Error('the configuration file checks need loadConfigFileParsers() to have run first')
+  return parsers
+}
 
 /** The file's text, or undefined after a notice that it was not read. */
 function readOrNotice(file: string, option: string, report: Reporter): string | undefined {
@@ -34,10 +62,11 @@ export const configFileRules: Rule[] = [
       if (!file || readOrNotice(file, '--authentication-config', report) === undefined) return
       // The service-account issuers may not be JWT issuers too (the server's default when none is given).
       const issuers = ctx.list('service-account-issuer')
+      const { authn, sa } = loadedParsers()
       try {
-        loadAuthenticationConfigFile(file, issuers.length > 0 ? issuers : [DEFAULT_ISSUER])
+        authn.loadAuthenticationConfigFile(file, issuers.length > 0 ? issuers : [sa.DEFAULT_ISSUER])
       } catch (err) {
-        if (!(err instanceof AuthenticationConfigError)) throw err
+        if (!(err instanceof authn.AuthenticationConfigError)) throw err
         report.error(err.message, { option: '--authentication-config', value: file, remedy: 'fix the file; the server would not start with it' })
       }
     },
@@ -50,10 +79,11 @@ export const configFileRules: Rule[] = [
       if (!file) return
       const text = readOrNotice(file, '--authorization-config', report)
       if (text === undefined) return
+      const { authz } = loadedParsers()
       try {
-        parseAuthorizationConfig(text)
+        authz.parseAuthorizationConfig(text)
       } catch (err) {
-        if (!(err instanceof AuthorizationConfigFileError)) throw err
+        if (!(err instanceof authz.AuthorizationConfigFileError)) throw err
         report.error(`invalid authorization config: ${err.message}`, { option: '--authorization-config', value: file, remedy: 'fix the file; the server would not start with it' })
       }
     },

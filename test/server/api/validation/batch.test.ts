@@ -85,8 +85,9 @@ describe('validation/batch: Job', () => {
   it('generates the selector and the template labels from the uid, as the job strategy does', () => {
     const strategy = strategyOf('batch', 'jobs')
     const o = created(strategy, { ...job(), metadata: { name: 'pi', uid: 'u1' } })
-    assert.deepEqual(o.spec.selector, { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u1' } })
-    assert.deepEqual(o.spec.template.metadata.labels, { 'job-name': 'pi', 'batch.kubernetes.io/job-name': 'pi', 'controller-uid': 'u1', 'batch.kubernetes.io/controller-uid': 'u1' })
+    const spec = o.spec as { selector: unknown; template: { metadata: { labels: unknown } } }
+    assert.deepEqual(spec.selector, { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u1' } })
+    assert.deepEqual(spec.template.metadata.labels, { 'job-name': 'pi', 'batch.kubernetes.io/job-name': 'pi', 'controller-uid': 'u1', 'batch.kubernetes.io/controller-uid': 'u1' })
   })
 
   it('update: completions and the template are immutable', () => {

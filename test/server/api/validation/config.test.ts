@@ -94,11 +94,11 @@ describe('validation: core/v1 ConfigMap (ValidateConfigMap)', () => {
   validCreates(configmaps, [['keys of every allowed character', cm({ data: { 'a.b-c_D9': 'v' }, binaryData: { bin: b64('x') } }, { labels: { app: 'web' }, annotations: { 'example.com/Note': 'x' }, finalizers: ['example.com/keep'] })]])
   const immutable = cm({ data: { a: '1' }, immutable: true })
   it('update: the data of an immutable config map is fixed', () => {
-    const got = updateAnswer(configmaps(), immutable, (o) => ((o as { data: unknown }).data = { a: '2' }))
+    const got = updateAnswer(configmaps(), immutable, (o) => ((o as unknown as { data: unknown }).data = { a: '2' }))
     assert.equal(got?.message, 'ConfigMap "cfg" is invalid: data: Forbidden: field is immutable when `immutable` is set')
   })
   it('update: immutable cannot be turned off', () => {
-    const got = updateAnswer(configmaps(), immutable, (o) => ((o as { immutable: boolean }).immutable = false))
+    const got = updateAnswer(configmaps(), immutable, (o) => ((o as unknown as { immutable: boolean }).immutable = false))
     assert.equal(got?.message, 'ConfigMap "cfg" is invalid: immutable: Forbidden: field is immutable when `immutable` is set')
   })
   it('update: the uid and creation time are kept; a changed name is refused', () => {
@@ -115,11 +115,11 @@ describe('validation: core/v1 Secret (ValidateSecret)', () => {
     ['a docker config JSON secret', secret({ type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64('{"auths":{}}') } })],
   ])
   it('update: the type is immutable', () => {
-    const got = updateAnswer(secrets(), secret({ data: {} }), (o) => ((o as { type: string }).type = 'example.com/custom'))
+    const got = updateAnswer(secrets(), secret({ data: {} }), (o) => ((o as unknown as { type: string }).type = 'example.com/custom'))
     assert.equal(got?.message, 'Secret "s" is invalid: type: Invalid value: "example.com/custom": field is immutable')
   })
   it('update: the data of an immutable secret is fixed', () => {
-    const got = updateAnswer(secrets(), secret({ data: { a: b64('1') }, immutable: true }), (o) => ((o as { data: unknown }).data = { a: b64('2') }))
+    const got = updateAnswer(secrets(), secret({ data: { a: b64('1') }, immutable: true }), (o) => ((o as unknown as { data: unknown }).data = { a: b64('2') }))
     assert.equal(got?.message, 'Secret "s" is invalid: data: Forbidden: field is immutable when `immutable` is set')
   })
 })
