@@ -19,7 +19,9 @@ describe('http: the HTTP/2 connection timeouts (client preface, idle connection)
       // /slow answers after a while: its connection is not idle meanwhile.
       const delay = headers[':path'] === '/slow' ? 1500 : 0
       setTimeout(() => {
-        if (!stream.destroyed) stream.respond({ ':status': 200 }) || stream.end('ok')
+        if (stream.destroyed) return
+        stream.respond({ ':status': 200 })
+        stream.end('ok')
       }, delay)
     })
     applyHttp2Timeouts(server, 300, 500)
