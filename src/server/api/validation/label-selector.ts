@@ -3,6 +3,7 @@
  * Empty), and its json.Marshal form for the bad values of field errors.
  */
 import { Rendered, goJSON } from './field/index.js'
+import { matchesLabelSelector } from '../selectors.js'
 import { arr, obj, str } from './helpers.js'
 import { validateLabelSelector } from './meta-v1.js'
 import { Path } from './field/index.js'
@@ -20,34 +21,11 @@ export function selectorEmpty(selector: unknown): boolean {
   return Object.keys(obj(s.matchLabels)).length + arr(s.matchExpressions).length === 0
 }
 
-/** labels.Selector.Matches of a parsed LabelSelector. */
+/** labels.Selector.Matches of a parsed LabelSelector (a nil selector matches nothing). */
 export function selectorMatches(selector: unknown, labels: unknown): boolean {
   if (selector === undefined || selector === null) return false
-  const s = obj(selector)
-  const l = obj(labels)
-  for (const [k, v] of Object.entries(obj(s.matchLabels))) if (!Object.hasOwn(l, k) || str(l[k]) !== str(v)) return false
-  for (const e of arr(s.matchExpressions).map(obj)) {
-    const key = str(e.key)
-    const has = Object.hasOwn(l, key)
-    const values = arr(e.values).map((v) => str(v))
-    switch (str(e.operator)) {
-      case 'In':
-        if (!has || !values.includes(str(l[key]))) return false
-        break
-      case 'NotIn':
-        if (has && values.includes(str(l[key]))) return false
-        break
-      case 'Exists':
-        if (!has) return false
-        break
-      case 'DoesNotExist':
-        if (has) return false
-        break
-      default:
-        return false
-    }
-  }
-  return true
+  const l = Object.fromEntries(Object.entries(obj(labels)).map(([k, v]) => [k, str(v)]))
+  return matchesLabelSelector(obj(selector), l)
 }
 
 /** json.Marshal of a *metav1.LabelSelector: matchLabels, matchExpressions (omitempty), in declaration order. */
