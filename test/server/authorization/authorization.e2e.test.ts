@@ -215,7 +215,7 @@ describe('authorization: Node,RBAC by default, with real identities and kubectl 
         '  capacity: {storage: 1Gi}',
         '  accessModes: [ReadWriteOnce]',
         '  claimRef: {namespace: team, name: web-data}',
-        '  csi: {driver: example.com/d, volumeHandle: h1, nodePublishSecretRef: {name: csi-creds, namespace: team}}',
+        '  csi: {driver: d.example.com, volumeHandle: h1, nodePublishSecretRef: {name: csi-creds, namespace: team}}',
         '---',
         'apiVersion: v1',
         'kind: PersistentVolume',
