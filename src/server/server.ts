@@ -51,6 +51,9 @@ import { withPanicRecovery } from './filters/panic-recovery.js'
 import { withPriorityAndFairness } from './filters/priority-and-fairness.js'
 import { type FlowObject, flowConfigurationCache } from './filters/flow-schemas.js'
 import { flowControlConfiguration } from './bootstrap/flowcontrol.js'
+import { FlowController } from './flowcontrol/controller.js'
+import { DEBUG_PATHS, dumpPriorityLevels, dumpQueues, dumpRequests } from './flowcontrol/debug-dump.js'
+import { registerFlowControlMetrics } from './flowcontrol/metrics.js'
 import { withRequestDeadline } from './filters/request-deadline.js'
 import { withRetryAfter } from './filters/retry-after.js'
 import { withTimeout } from './filters/timeout.js'
@@ -575,6 +578,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   })
   readObject = api.readObject
   mux.handle('/metrics', metricsHandler(metrics))
+  // Priority and fairness: one controller for the filter, its debug tables and its metrics.
+  const flowController = config.enablePriorityAndFairness ? new FlowController({ serverConcurrencyLimit: config.maxRequestsInflight + config.maxMutatingRequestsInflight }) : undefined
+  if (flowController) {
+    registerFlowControlMetrics(metrics.registry, flowController)
+    mux.handleUnlisted(DEBUG_PATHS.priorityLevels, dumpPriorityLevels(flowController))
+    mux.handleUnlisted(DEBUG_PATHS.queues, dumpQueues(flowController))
+    mux.handleUnlisted(DEBUG_PATHS.requests, dumpRequests(flowController))
+  }
   if (config.profiling) installPprof(mux, { contentionProfiling: config.contentionProfiling })
   if (config.enableLogsHandler) installLogs(mux)
   try {
@@ -604,8 +615,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const read = async (prefix: string) => (await store.list(prefix)).items.map((kv) => bootstrapCodec.decode(kv.value) as unknown as FlowObject)
     return { schemas: await read('/flowschemas/'), levels: await read('/prioritylevelconfigurations/') }
   })
-  const flowControl = config.enablePriorityAndFairness
-    ? withPriorityAndFairness({ seats: config.maxRequestsInflight + config.maxMutatingRequestsInflight, configuration: flowConfiguration })
+  const flowControl = flowController
+    ? withPriorityAndFairness({ seats: flowController.serverConcurrencyLimit, configuration: flowConfiguration, controller: flowController })
     : withMaxInFlight(config.maxRequestsInflight, config.maxMutatingRequestsInflight)
   // The reference's order, outermost first (research health.md section 9).
   const handler = chain(
@@ -749,6 +760,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       releaseResources: async () => {
         await endpointReconciler?.stop().catch((err: unknown) => log.v(2, `endpoint reconciler: ${(err as Error).message}`))
         storageMetrics.stop()
+        flowController?.stop()
         encryption?.stop()
         rbacPolicy.stop()
         reloading?.stop()

@@ -1,141 +1,113 @@
 /**
- * --enable-priority-and-fairness: one pool of seats (the sum of the two in-flight limits),
- * with a queue per user dispatched round-robin, so one busy client cannot starve the others.
- * Probes of /healthz, /livez and /readyz and members of system:masters are exempt: they are
- * never queued or rejected. A request that finds its user's queue full, or waits past its
- * deadline, is refused with 429 and a Retry-After that grows while rejections continue.
+ * --enable-priority-and-fairness: every request (but non-watch long-running ones) is classified
+ * by the FlowSchemas into a priority level, and the response headers name both by UID. The
+ * level decides: the exempt level runs everything at once; a limited level runs a request when
+ * a seat of its concurrency limit is free, else queues it (fairly, by flow) or refuses it with
+ * 429 and the reference's text, with a Retry-After that grows while rejections continue (see
+ * ../flowcontrol/). Probes of /healthz, /livez and /readyz and members of system:masters reach
+ * the exempt level through the default FlowSchemas; before the store is open the default
+ * configuration is used. Watches are classified but hold no seat once started.
  */
 import { randomUUID } from 'node:crypto'
 import { type MaybePromise, isPromise } from '../http/maybe-promise.js'
 import type { Filter, Handler, Request, RequestContext, Response } from '../http/types.js'
 import { tooManyRequests } from './max-in-flight.js'
 import { onSettled } from './wait-group.js'
-import { type FlowObject, classify } from './flow-schemas.js'
+import type { FlowObject } from './flow-schemas.js'
+import { FlowController } from '../flowcontrol/controller.js'
+import type { Outcome, RequestMeta } from '../flowcontrol/queue-set.js'
+import { hashFlowID } from '../flowcontrol/shuffle-sharding.js'
 
-const PROBE_PATHS = new Set(['/healthz', '/livez', '/readyz'])
-const QUEUE_LENGTH_LIMIT = 50
-const MAX_QUEUE_WAIT_MS = 15_000
-
-interface Waiter {
-  admit: () => void
-  reject: () => void
-}
+/** A queued request may wait a quarter of its deadline (at most a minute), as in the reference. */
+const DEFAULT_REQUEST_WAIT_LIMIT_MS = 15_000
+const MAX_REQUEST_WAIT_LIMIT_MS = 60_000
 
 export interface FlowControlOptions {
+  /** The server concurrency limit: --max-requests-inflight + --max-mutating-requests-inflight. */
   seats: number
   now?: () => number
   /** The FlowSchemas and priority levels in the store (undefined until it is open). */
   configuration?: () => MaybePromise<{ schemas: FlowObject[]; levels: FlowObject[] } | undefined>
+  /** The controller to use (the server shares it with the debug endpoints and metrics). */
+  controller?: FlowController
 }
 
-function isExempt(req: Request, ctx: RequestContext): boolean {
-  return ((req.method === 'GET' || req.method === 'HEAD') && PROBE_PATHS.has(ctx.info.path)) || Boolean(ctx.user?.groups.includes('system:masters'))
+function waitLimit(ctx: RequestContext): number {
+  const limit = ctx.deadline === undefined ? DEFAULT_REQUEST_WAIT_LIMIT_MS : (ctx.deadline - ctx.receivedAt) / 4
+  return Math.min(limit, MAX_REQUEST_WAIT_LIMIT_MS) - (Date.now() - ctx.receivedAt)
 }
 
-export function withPriorityAndFairness({ seats, now = Date.now, configuration }: FlowControlOptions): Filter {
-  // The schema and level identities the server advertises in the X-Kubernetes-Pf-* headers.
-  const ids = {
-    exempt: { schema: randomUUID(), level: randomUUID() },
-    global: { schema: randomUUID(), level: randomUUID() },
+export function withPriorityAndFairness({ seats, now = Date.now, configuration, controller = new FlowController({ serverConcurrencyLimit: seats, now }) }: FlowControlOptions): Filter {
+  // The identities the headers carry for the imagined mandatory objects, which have no UID.
+  const imagined = new Map<string, string>()
+  const uidOf = (kind: string, name: string, uid: string) => {
+    if (uid) return uid
+    const key = `${kind}/${name}`
+    let id = imagined.get(key)
+    if (!id) imagined.set(key, (id = randomUUID()))
+    return id
   }
-  let busy = 0
-  const queues = new Map<string, Waiter[]>()
-  let rejections: number[] = []
-
-  const dispatch = () => {
-    while (busy < seats && queues.size > 0) {
-      // Round-robin: take the first flow in insertion order and move it to the back.
-      const [flow, queue] = queues.entries().next().value as [string, Waiter[]]
-      queues.delete(flow)
-      const waiter = queue.shift()!
-      if (queue.length > 0) queues.set(flow, queue)
-      busy++
-      waiter.admit()
-    }
-  }
-
-  const retryAfter = () => {
-    const t = now()
-    rejections = rejections.filter((at) => t - at < 10_000)
-    rejections.push(t)
-    return Math.min(32, 2 ** Math.floor(Math.log2(rejections.length)))
-  }
-
-  /** The headers name the FlowSchema and priority level the request was classified into. */
-  const identify = (req: Request, res: Response, ctx: RequestContext, config: { schemas: FlowObject[]; levels: FlowObject[] } | undefined): void => {
-    const found = config ? classify(config.schemas, config.levels, ctx) : undefined
-    const fallback = isExempt(req, ctx) ? ids.exempt : ids.global
-    res.setHeader('X-Kubernetes-Pf-Flowschema-Uid', found?.schema.uid || fallback.schema)
-    res.setHeader('X-Kubernetes-Pf-Prioritylevel-Uid', found?.level.uid || fallback.level)
-  }
+  controller.startBorrowing()
 
   // Not async: with the configuration read and a free seat (or an exempt request) nothing waits.
   return (next) => (req, res, ctx) => {
+    if (ctx.info.longRunning && ctx.info.verb !== 'watch') return next(req, res, ctx)
     const config = configuration?.()
     if (isPromise(config)) return config.then((c) => admit(next, req, res, ctx, c))
     return admit(next, req, res, ctx, config)
   }
 
   function admit(next: Handler, req: Request, res: Response, ctx: RequestContext, config: { schemas: FlowObject[]; levels: FlowObject[] } | undefined): void | Promise<void> {
-    identify(req, res, ctx, config)
-    if (isExempt(req, ctx) || ctx.info.longRunning) return next(req, res, ctx)
-    if (busy < seats) {
-      busy++
-      onSettled(res, release)
+    controller.digest(config)
+    const found = controller.classify(ctx)
+    res.setHeader('X-Kubernetes-Pf-Flowschema-Uid', uidOf('FlowSchema', found.schema.name, found.schema.uid))
+    res.setHeader('X-Kubernetes-Pf-Prioritylevel-Uid', uidOf('PriorityLevelConfiguration', found.level.name, found.level.uid))
+    const level = controller.level(found.level.name)
+    const spec = (level.object.spec ?? {}) as { limited?: { limitResponse?: { type?: string; queuing?: { queues?: number } } } }
+    const byUser = () => {
+      const schema = controller.schemaNamed(found.schema.name)
+      const method = ((schema?.spec ?? {}) as { distinguisherMethod?: { type?: string } }).distinguisherMethod?.type
+      return method === 'ByUser' ? (ctx.user?.name ?? '') : method === 'ByNamespace' ? (ctx.info.namespace ?? '') : ''
+    }
+    // The reference only computes a flow for levels with more than one queue.
+    const distinguisher = !level.exempt && (spec.limited?.limitResponse?.queuing?.queues ?? 0) > 1 ? byUser() : ''
+    const info = ctx.info
+    const meta: RequestMeta = {
+      flowSchema: found.schema.name,
+      distinguisher,
+      hashValue: hashFlowID(found.schema.name, distinguisher),
+      seats: 1,
+      userName: ctx.user?.name ?? '',
+      verb: info.verb,
+      path: info.path,
+      namespace: info.namespace ?? '',
+      name: info.name ?? '',
+      apiGroup: info.apiGroup ?? '',
+      apiVersion: info.apiVersion ?? '',
+      resource: info.resource ?? '',
+      subresource: info.subresource ?? '',
+    }
+    const outcome = level.queueSet.start(meta, waitLimit(ctx), (cancel) => res.once('close', cancel))
+    if (isPromise(outcome)) return outcome.then((o) => run(o, found.level.name, next, req, res, ctx))
+    return run(outcome, found.level.name, next, req, res, ctx)
+  }
+
+  function run(outcome: Outcome, level: string, next: Handler, req: Request, res: Response, ctx: RequestContext): void | Promise<void> {
+    if (!outcome.execute) {
+      controller.dropped.recordDroppedRequest(level)
+      if (!res.writableEnded && !res.destroyed) tooManyRequests(res, controller.dropped.retryAfter(level))
+      return
+    }
+    if (res.destroyed) {
+      outcome.finish()
+      return
+    }
+    // A watch holds its seat only until it starts streaming.
+    if (ctx.info.verb === 'watch') {
+      outcome.finish()
       return next(req, res, ctx)
     }
-    return queued(next, req, res, ctx)
-  }
-
-  function release(): void {
-    busy--
-    dispatch()
-  }
-
-  /** No free seat: the request waits in its user's queue (or is refused when that is full). */
-  async function queued(next: Handler, req: Request, res: Response, ctx: RequestContext): Promise<void> {
-    const flow = ctx.user?.name ?? ''
-    const queue = queues.get(flow) ?? []
-    if (queue.length >= QUEUE_LENGTH_LIMIT) {
-      tooManyRequests(res, retryAfter())
-      return
-    }
-    const admitted = await new Promise<boolean>((resolve) => {
-      const waitMs = Math.min(MAX_QUEUE_WAIT_MS, (ctx.deadline ?? Infinity) - now())
-      const waiter: Waiter = {
-        admit: () => {
-          clearTimeout(timer)
-          resolve(true)
-        },
-        reject: () => resolve(false),
-      }
-      const timer = setTimeout(() => {
-        const q = queues.get(flow)
-        const i = q?.indexOf(waiter) ?? -1
-        if (q && i !== -1) {
-          q.splice(i, 1)
-          if (q.length === 0) queues.delete(flow)
-        }
-        waiter.reject()
-      }, Math.max(0, waitMs))
-      queue.push(waiter)
-      queues.set(flow, queue)
-      res.once('close', () => {
-        const q = queues.get(flow)
-        const i = q?.indexOf(waiter) ?? -1
-        if (q && i !== -1) {
-          clearTimeout(timer)
-          q.splice(i, 1)
-          if (q.length === 0) queues.delete(flow)
-          resolve(false)
-        }
-      })
-    })
-    if (!admitted) {
-      if (!res.writableEnded && !res.destroyed) tooManyRequests(res, retryAfter())
-      return
-    }
-    onSettled(res, release)
+    onSettled(res, outcome.finish)
     return next(req, res, ctx)
   }
 }

@@ -9,10 +9,17 @@ import type { Handler } from './types.js'
 export class Mux {
   private readonly exact = new Map<string, Handler>()
   private readonly prefixes: Array<[string, Handler]> = []
+  private readonly unlisted = new Set<string>()
 
   handle(path: string, handler: Handler): this {
     this.exact.set(path, handler)
     return this
+  }
+
+  /** Serves `path` without listing it at `/`, as the reference's UnlistedHandleFunc. */
+  handleUnlisted(path: string, handler: Handler): this {
+    this.unlisted.add(path)
+    return this.handle(path, handler)
   }
 
   /** Serves every path that starts with `prefix` (and `prefix` itself). */
@@ -23,7 +30,7 @@ export class Mux {
   }
 
   paths(): string[] {
-    return [...this.exact.keys(), ...this.prefixes.map(([p]) => p)].sort()
+    return [...[...this.exact.keys()].filter((p) => !this.unlisted.has(p)), ...this.prefixes.map(([p]) => p)].sort()
   }
 
   readonly serve: Handler = (req, res, ctx) => {

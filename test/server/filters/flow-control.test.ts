@@ -22,18 +22,20 @@ async function serve(filter: Filter): Promise<{ server: Server; port: number; ad
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     const user = String(req.headers['x-user'])
-    const ctx = { receivedAt: Date.now(), auditId: 'a', url, info: resolveRequestInfo(req.method ?? 'GET', url), user: { name: user, groups: user === 'admin' ? ['system:masters'] : [] } }
+    const ctx = { receivedAt: Date.now(), auditId: 'a', url, info: resolveRequestInfo(req.method ?? 'GET', url), user: { name: user, groups: user === 'admin' ? ['system:masters', 'system:authenticated'] : user === 'anonymous' ? ['system:unauthenticated'] : ['system:authenticated'] } }
     void chain([filter], handler)(req, res, ctx)
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   return { server, port: (server.address() as AddressInfo).port, admitted, release: () => held.shift()?.() }
 }
 
-function get(port: number, path: string, user: string, n = 0): Promise<{ status: number; headers: Record<string, unknown> }> {
+function get(port: number, path: string, user: string, n = 0): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers: { 'x-user': user, 'x-n': String(n) }, agent: false }, (res) => {
-      res.resume()
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }))
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (d) => (body += d))
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
     })
     req.on('error', reject)
     req.end()
@@ -42,9 +44,40 @@ function get(port: number, path: string, user: string, n = 0): Promise<{ status:
 
 const tick = () => new Promise((r) => setTimeout(r, 50))
 
+/** Two levels of one seat each (7 seats over shares 0 + 5 + 1 + 1): one queues, one rejects. */
+const CONFIG = {
+  levels: [
+    {
+      metadata: { name: 'narrow', uid: 'pl-narrow' },
+      spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, lendablePercent: 0, borrowingLimitPercent: 0, limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 1, queueLengthLimit: 2 } } } },
+    },
+    { metadata: { name: 'one-seat', uid: 'pl-one-seat' }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, lendablePercent: 0, borrowingLimitPercent: 0, limitResponse: { type: 'Reject' } } } },
+  ],
+  schemas: [
+    {
+      metadata: { name: 'narrow', uid: 'fs-narrow' },
+      spec: {
+        priorityLevelConfiguration: { name: 'narrow' },
+        matchingPrecedence: 500,
+        distinguisherMethod: { type: 'ByUser' },
+        rules: [{ subjects: [{ kind: 'User', user: { name: 'alice' } }, { kind: 'User', user: { name: 'bob' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] }] }],
+      },
+    },
+    {
+      metadata: { name: 'rejecting', uid: 'fs-rejecting' },
+      spec: {
+        priorityLevelConfiguration: { name: 'one-seat' },
+        matchingPrecedence: 600,
+        rules: [{ subjects: [{ kind: 'User', user: { name: 'carol' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] }] }],
+      },
+    },
+  ],
+}
+const apf = () => withPriorityAndFairness({ seats: 7, configuration: () => CONFIG })
+
 describe('server filters: flow control', () => {
-  it('priority and fairness: queued requests of two users are admitted round-robin', async () => {
-    const { server, port, admitted, release } = await serve(withPriorityAndFairness({ seats: 1 }))
+  it('priority and fairness: queued requests of two flows are dispatched fairly, not in arrival order', async () => {
+    const { server, port, admitted, release } = await serve(apf())
     try {
       const replies = [get(port, '/api/v1/pods', 'alice', 1)]
       await tick()
@@ -52,12 +85,56 @@ describe('server filters: flow control', () => {
       await tick()
       replies.push(get(port, '/api/v1/pods', 'bob', 1))
       await tick()
+      assert.deepEqual(admitted, ['alice:1'], 'the level has one seat')
       for (let i = 0; i < 4; i++) {
         release()
         await tick()
       }
-      await Promise.all(replies)
-      assert.deepEqual(admitted, ['alice:1', 'alice:2', 'bob:1', 'alice:3'])
+      const statuses = (await Promise.all(replies)).map((r) => r.status)
+      assert.deepEqual(statuses, [200, 200, 200, 200])
+      // alice has had her turn: bob, who arrived last, goes before her queued requests.
+      assert.deepEqual(admitted, ['alice:1', 'bob:1', 'alice:2', 'alice:3'])
+    } finally {
+      server.close()
+    }
+  })
+
+  it('priority and fairness: a request finding its queue at queueLengthLimit gets 429 at once', async () => {
+    const { server, port, release } = await serve(apf())
+    try {
+      const first = get(port, '/api/v1/pods', 'alice', 1)
+      await tick()
+      const waiting = [get(port, '/api/v1/pods', 'alice', 2), get(port, '/api/v1/pods', 'alice', 3)]
+      await tick()
+      const refused = await get(port, '/api/v1/pods', 'alice', 4)
+      assert.equal(refused.status, 429)
+      assert.equal(refused.headers['retry-after'], '1')
+      assert.equal(refused.body, 'Too many requests, please try again later.\n')
+      assert.equal(refused.headers['x-kubernetes-pf-prioritylevel-uid'], 'pl-narrow')
+      for (let i = 0; i < 3; i++) {
+        release()
+        await tick()
+      }
+      assert.deepEqual((await Promise.all([first, ...waiting])).map((r) => r.status), [200, 200, 200])
+    } finally {
+      server.close()
+    }
+  })
+
+  it('priority and fairness: a Reject level refuses what its seats cannot hold; exempt requests are never limited', async () => {
+    const { server, port, release } = await serve(apf())
+    try {
+      const busy = get(port, '/api/v1/pods', 'carol', 1)
+      await tick()
+      const refused = await get(port, '/api/v1/pods', 'carol', 2)
+      assert.equal(refused.status, 429)
+      assert.equal(refused.headers['x-kubernetes-pf-flowschema-uid'], 'fs-rejecting')
+      const admins = [get(port, '/api/v1/pods', 'admin', 1), get(port, '/api/v1/pods', 'admin', 2)]
+      await tick()
+      release()
+      release()
+      release()
+      assert.deepEqual((await Promise.all([busy, ...admins])).map((r) => r.status), [200, 200, 200])
     } finally {
       server.close()
     }
@@ -80,6 +157,7 @@ describe('server filters: flow control', () => {
       assert.equal(b.status, 200)
       assert.match(String(b.headers['x-kubernetes-pf-flowschema-uid']), /^[0-9a-f-]{36}$/)
       assert.notEqual(p.headers['x-kubernetes-pf-flowschema-uid'], b.headers['x-kubernetes-pf-flowschema-uid'], 'probes are in the exempt schema')
+      assert.equal(p.headers['x-kubernetes-pf-prioritylevel-uid'], a.headers['x-kubernetes-pf-prioritylevel-uid'], 'probes and admins share the exempt level')
     } finally {
       server.close()
     }
