@@ -54,6 +54,7 @@ import { flowControlConfiguration } from './bootstrap/flowcontrol.js'
 import { FlowController } from './flowcontrol/controller.js'
 import { DEBUG_PATHS, dumpPriorityLevels, dumpQueues, dumpRequests } from './flowcontrol/debug-dump.js'
 import { registerFlowControlMetrics } from './flowcontrol/metrics.js'
+import { danglingUpdates } from './flowcontrol/flow-schema-status.js'
 import { withRequestDeadline } from './filters/request-deadline.js'
 import { withRetryAfter } from './filters/retry-after.js'
 import { withTimeout } from './filters/timeout.js'
@@ -613,8 +614,32 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const store = pending.store
     if (!store) throw new Error('the store is not open yet')
     const read = async (prefix: string) => (await store.list(prefix)).items.map((kv) => bootstrapCodec.decode(kv.value) as unknown as FlowObject)
-    return { schemas: await read('/flowschemas/'), levels: await read('/prioritylevelconfigurations/') }
+    const configuration = { schemas: await read('/flowschemas/'), levels: await read('/prioritylevelconfigurations/') }
+    if (flowController) void keepFlowSchemaStatus(store, configuration)
+    return configuration
   })
+  /** The configuration controller's Dangling condition on each FlowSchema, written through status. */
+  const keepFlowSchemaStatus = async (store: Store, configuration: { schemas: FlowObject[]; levels: FlowObject[] }) => {
+    const updates = danglingUpdates(configuration.schemas, configuration.levels)
+    if (updates.length === 0) return
+    const schemas = api.registryFor(store).lookup('flowcontrol.apiserver.k8s.io', 'v1', 'flowschemas')
+    for (const { name, condition } of updates) {
+      await schemas
+        ?.update(
+          undefined,
+          name,
+          (current) => {
+            const status = (current.status ?? {}) as { conditions?: Array<Record<string, unknown>> }
+            const others = (status.conditions ?? []).filter((c) => c.type !== 'Dangling')
+            current.status = { ...status, conditions: [...others, { ...condition, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] }
+            delete current.metadata.resourceVersion
+            return current
+          },
+          { subresource: 'status' },
+        )
+        .catch((err: unknown) => log.v(2, `flowschema ${name} status: ${(err as Error).message}`))
+    }
+  }
   const flowControl = flowController
     ? withPriorityAndFairness({ seats: flowController.serverConcurrencyLimit, configuration: flowConfiguration, controller: flowController })
     : withMaxInFlight(config.maxRequestsInflight, config.maxMutatingRequestsInflight)

@@ -118,7 +118,22 @@ describeEachStore('api: the rest of the built-in kinds with the real kubectl (en
     assert.match(await ok('get', 'endpointslices', 'kubernetes'), new RegExp(`^kubernetes\\s+IPv4\\s+${session.server.port}\\s+127\\.0\\.0\\.1\\s+\\d+s$`, 'm'))
     const fs = session.file('fs.yaml', 'apiVersion: flowcontrol.apiserver.k8s.io/v1\nkind: FlowSchema\nmetadata: {name: mine}\nspec:\n  priorityLevelConfiguration: {name: workload-low}\n  distinguisherMethod: {type: ByUser}\n')
     await ok('create', '-f', fs)
-    assert.match(await ok('get', 'flowschemas', 'mine'), /^NAME\s+PRIORITYLEVEL\s+MATCHINGPRECEDENCE\s+DISTINGUISHERMETHOD\s+AGE\s+MISSINGPL\nmine\s+workload-low\s+1000\s+ByUser\s+\d+s\s+\?\n$/)
+    assert.match(await ok('get', 'flowschemas', 'mine'), /^NAME\s+PRIORITYLEVEL\s+MATCHINGPRECEDENCE\s+DISTINGUISHERMETHOD\s+AGE\s+MISSINGPL\nmine\s+workload-low\s+1000\s+ByUser\s+\d+s\s+(\?|False)\n$/)
+    // The configuration controller fills in the Dangling condition: False (the level exists), True for a missing one.
+    const missing = session.file('missing.yaml', 'apiVersion: flowcontrol.apiserver.k8s.io/v1\nkind: FlowSchema\nmetadata: {name: lost}\nspec:\n  priorityLevelConfiguration: {name: nowhere}\n')
+    await ok('create', '-f', missing)
+    const until = Date.now() + 10_000
+    let rows = ''
+    while (Date.now() < until && !(/^mine\s.*False$/m.test(rows) && /^lost\s.*True$/m.test(rows))) {
+      await new Promise((r) => setTimeout(r, 200))
+      rows = await ok('get', 'flowschemas', 'mine', 'lost')
+    }
+    assert.match(rows, /^mine\s+workload-low\s+1000\s+ByUser\s+\d+s\s+False$/m)
+    assert.match(rows, /^lost\s+nowhere\s+1000\s+<none>\s+\d+s\s+True$/m)
+    const lost = JSON.parse(await ok('get', 'flowschema', 'lost', '-o', 'json'))
+    assert.equal(lost.status.conditions[0].message, 'This FlowSchema references the PriorityLevelConfiguration object named "nowhere" but there is no such object')
+    assert.equal(lost.status.conditions[0].reason, 'NotFound')
+    await ok('delete', 'flowschema', 'lost')
     const cs = await kubectl('get', 'componentstatuses')
     assert.equal(cs.code, 0, cs.stderr)
     assert.match(cs.stdout, /^NAME\s+STATUS\s+MESSAGE\s+ERROR\netcd-0\s+Healthy\s+ok\s*\n$/)
