@@ -42,8 +42,9 @@ describe('protobuf codec: lossless round trip of every served kind and the API o
 
   it('has a sample for every served kind', () => {
     // APIServices (kube-aggregator) have no .proto in the reference tree: they are stored as JSON.
-    // Served by default: the GA versions (beta and alpha ones only through --runtime-config).
-    const served = [...RESOURCES.filter((r) => r.group !== 'apiregistration.k8s.io' && !/(alpha|beta)\d/.test(r.version)), { group: '', version: 'v1', kind: 'Namespace' }, { group: '', version: 'v1', kind: 'ConfigMap' }]
+    // The GA versions served by default and the beta and alpha ones --runtime-config turns on.
+    // scheduling.k8s.io/v1alpha2 is in the reference's OpenAPI document but not in its .proto tree (which has v1alpha3).
+    const served = [...RESOURCES.filter((r) => r.group !== 'apiregistration.k8s.io' && `${r.group}/${r.version}` !== 'scheduling.k8s.io/v1alpha2'), { group: '', version: 'v1', kind: 'Namespace' }, { group: '', version: 'v1', kind: 'ConfigMap' }]
     const want = served.map((r) => `${r.group ? `${r.group}/${r.version}` : r.version} ${r.kind}`).sort()
     assert.deepEqual(samples.filter((s) => s.served).map((s) => `${s.apiVersion} ${s.kind}`).sort(), want)
   })

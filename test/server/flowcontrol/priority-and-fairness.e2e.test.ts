@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { type ClientRequest, request as httpsRequest } from 'node:https'
+import type { ClientRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ApiServer, type Reply } from '../../support/api-server.js'
