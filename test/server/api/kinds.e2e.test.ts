@@ -161,6 +161,11 @@ describeEachStore('api: the rest of the built-in kinds with the real kubectl (en
     ])
     assert.match(table, /^global-default\s+global-default\s+9900\s+ByUser\s+\d+s\s+False$/m)
     assert.match(await ok('get', 'prioritylevelconfigurations', 'workload-low'), /^workload-low\s+Limited\s+100\s+128\s+6\s+50\s+\d+s$/m)
+    // Both kinds in one command: two tables, names prefixed by kind and group as kubectl does for several kinds.
+    const both = await ok('get', 'flowschemas,prioritylevelconfigurations')
+    assert.match(both, /^NAME\s+PRIORITYLEVEL\s+MATCHINGPRECEDENCE\s+DISTINGUISHERMETHOD\s+AGE\s+MISSINGPL\nflowschema\.flowcontrol\.apiserver\.k8s\.io\/exempt\s+exempt\s+1\s+<none>\s+\d+[sm]\s+False$/m)
+    assert.match(both, /^NAME\s+TYPE\s+NOMINALCONCURRENCYSHARES\s+QUEUES\s+HANDSIZE\s+QUEUELENGTHLIMIT\s+AGE\nprioritylevelconfiguration\.flowcontrol\.apiserver\.k8s\.io\/catch-all\s+Limited\s+5\s+<none>\s+<none>\s+<none>\s+\d+[sm]$/m)
+    assert.match(both, /^prioritylevelconfiguration\.flowcontrol\.apiserver\.k8s\.io\/exempt\s+Exempt\s+<none>\s+<none>\s+<none>\s+<none>\s+\d+[sm]$/m)
     const uid = async (kind: string, name: string) => (await ok('get', kind, name, '-o', 'jsonpath={.metadata.uid}')).trim()
     // Anonymous, so that the request is not system:masters' (exempt) but falls to global-default.
     // The configuration is re-read at most once a second, so ask until it reflects the objects just read.
