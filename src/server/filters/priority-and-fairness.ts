@@ -16,7 +16,6 @@ import { onSettled } from './wait-group.js'
 import type { FlowObject } from './flow-schemas.js'
 import { FlowController } from '../flowcontrol/controller.js'
 import type { Outcome, RequestMeta } from '../flowcontrol/queue-set.js'
-import { hashFlowID } from '../flowcontrol/shuffle-sharding.js'
 
 /** A queued request may wait a quarter of its deadline (at most a minute), as in the reference. */
 const DEFAULT_REQUEST_WAIT_LIMIT_MS = 15_000
@@ -75,7 +74,6 @@ export function withPriorityAndFairness({ seats, now = Date.now, configuration, 
     const meta: RequestMeta = {
       flowSchema: found.schema.name,
       distinguisher,
-      hashValue: hashFlowID(found.schema.name, distinguisher),
       seats: 1,
       userName: ctx.user?.name ?? '',
       verb: info.verb,

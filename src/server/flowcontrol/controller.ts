@@ -94,6 +94,7 @@ export class FlowController {
   readonly counters = new Map<string, FlowCounters>()
   readonly dropped: DroppedRequestsTracker
   private schemas: FlowObject[] = []
+  private schemasByName = new Map<string, FlowObject>()
   private levelObjects: FlowObject[] = []
   private digested: FlowConfiguration | undefined | null = null
   private readonly now: () => number
@@ -181,6 +182,7 @@ export class FlowController {
     this.levelObjects = levels.filter((l) => !this.levels.get(l.metadata.name!)?.quiescing)
     const schemaNames = new Set(storedSchemas.map((s) => s.metadata.name))
     this.schemas = [...storedSchemas, ...defaultsOf('FlowSchema', MANDATORY).filter((s) => !schemaNames.has(s.metadata.name))]
+    this.schemasByName = new Map(this.schemas.map((s) => [s.metadata.name ?? '', s]))
     this.applyLimits(false)
   }
 
@@ -209,7 +211,7 @@ export class FlowController {
   }
 
   schemaNamed(name: string): FlowObject | undefined {
-    return this.schemas.find((s) => s.metadata.name === name)
+    return this.schemasByName.get(name)
   }
 
   level(name: string): LevelState {

@@ -10,7 +10,7 @@
  * A request that waits past its wait limit is refused (`time-out`); one whose client goes away
  * while waiting is `cancelled`.
  */
-import { dealHand } from './shuffle-sharding.js'
+import { dealHand, hashFlowID } from './shuffle-sharding.js'
 
 /** The reference estimates 3 ms of service per seat when it orders queued work. */
 const ESTIMATED_SERVICE_SECONDS = 0.003
@@ -25,7 +25,6 @@ export interface QueuingConfig {
 export interface RequestMeta {
   flowSchema: string
   distinguisher: string
-  hashValue: bigint
   seats: number
   userName: string
   verb: string
@@ -156,7 +155,8 @@ export class QueueSet {
       if (!this.canAccommodate(meta.seats)) return this.reject(entry, 'concurrency-limit')
       return this.execute(entry)
     }
-    const queue = this.shuffleShard(meta.hashValue)
+    // The flow's hash is only needed to pick a queue (the reference hashes only with several queues).
+    const queue = this.shuffleShard(this.queuing.queues > 1 ? hashFlowID(meta.flowSchema, meta.distinguisher) : 0n)
     if (this.totals.seatsInUse >= this.concurrencyLimit && queue.waiting.length >= this.queuing.queueLengthLimit) return this.reject(entry, 'queue-full')
     entry.queue = queue
     entry.startR = Math.max(this.virtualTime, queue.lastFinishR)

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict'
 import { QueueSet, type Outcome, type RequestMeta } from '../../../src/server/flowcontrol/queue-set.js'
 import { DroppedRequestsTracker } from '../../../src/server/flowcontrol/dropped-requests.js'
-import { hashFlowID } from '../../../src/server/flowcontrol/shuffle-sharding.js'
 
 const meta = (user: string, seats = 1): RequestMeta => ({
   flowSchema: 'fs',
   distinguisher: user,
-  hashValue: hashFlowID('fs', user),
   seats,
   userName: user,
   verb: 'list',
