@@ -19,7 +19,7 @@ import {
   updateSeatDemand,
 } from './concurrency-limits.js'
 import { DroppedRequestsTracker } from './dropped-requests.js'
-import { type QueueSetObserver, type QueuingConfig, type RejectReason, QueueSet } from './queue-set.js'
+import { type FlowCounters, type QueuingConfig, QueueSet } from './queue-set.js'
 
 type Obj = Record<string, unknown>
 const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {})
@@ -40,14 +40,7 @@ export interface LevelState {
   quiescing: boolean
 }
 
-/** Per priority level and FlowSchema: what the metrics report. */
-export interface FlowCounters {
-  waiting: number
-  executing: number
-  executingSeats: number
-  dispatched: number
-  rejected: Map<RejectReason, number>
-}
+export type { FlowCounters } from './queue-set.js'
 
 /** The level's spec as the queue set reads it, or undefined when the spec is broken (ignored, as the reference does). */
 function parseLevel(level: FlowObject): { exempt: boolean; shares: number; lendablePercent?: number; borrowingLimitPercent?: number; queuing: QueuingConfig | undefined | null } | undefined {
@@ -91,7 +84,8 @@ export interface FlowControllerOptions {
 export class FlowController {
   readonly serverConcurrencyLimit: number
   readonly levels = new Map<string, LevelState>()
-  readonly counters = new Map<string, FlowCounters>()
+  /** By priority level, then FlowSchema. */
+  readonly counters = new Map<string, Map<string, FlowCounters>>()
   readonly dropped: DroppedRequestsTracker
   private schemas: FlowObject[] = []
   private schemasByName = new Map<string, FlowObject>()
@@ -164,7 +158,7 @@ export class FlowController {
           name,
           object: level,
           exempt: p.exempt,
-          queueSet: new QueueSet(name, p.queuing, this.observer(name), this.now),
+          queueSet: new QueueSet(name, p.queuing, (schema) => this.counter(name, schema), this.now),
           limits: l,
           demand: { avg: 0, stdDev: 0, highWatermark: 0, smoothed: 0 },
           quiescing: false,
@@ -219,25 +213,10 @@ export class FlowController {
   }
 
   counter(level: string, schema: string): FlowCounters {
-    const key = `${level}\u0000${schema}`
-    let c = this.counters.get(key)
-    if (!c) this.counters.set(key, (c = { waiting: 0, executing: 0, executingSeats: 0, dispatched: 0, rejected: new Map() }))
+    let bySchema = this.counters.get(level)
+    if (!bySchema) this.counters.set(level, (bySchema = new Map()))
+    let c = bySchema.get(schema)
+    if (!c) bySchema.set(schema, (c = { waiting: 0, executing: 0, executingSeats: 0, dispatched: 0, rejected: new Map() }))
     return c
-  }
-
-  private observer(level: string): QueueSetObserver {
-    return {
-      waiting: (schema, delta) => void (this.counter(level, schema).waiting += delta),
-      executing: (schema, delta, seats) => {
-        const c = this.counter(level, schema)
-        c.executing += delta
-        c.executingSeats += seats
-      },
-      dispatched: (schema) => void this.counter(level, schema).dispatched++,
-      rejected: (schema, reason) => {
-        const c = this.counter(level, schema)
-        c.rejected.set(reason, (c.rejected.get(reason) ?? 0) + 1)
-      },
-    }
   }
 }

@@ -6,15 +6,18 @@
  * seat limits.
  */
 import { Counter, Gauge, type Registry } from 'prom-client'
-import type { FlowController } from './controller.js'
+import type { FlowController, FlowCounters } from './controller.js'
+
+function* flows(controller: FlowController): Generator<[string, string, FlowCounters]> {
+  for (const [level, bySchema] of controller.counters) for (const [schema, c] of bySchema) yield [level, schema, c]
+}
 
 export function registerFlowControlMetrics(registry: Registry, controller: FlowController): void {
   const registers = [registry]
-  const perFlow = (name: string, help: string, value: (c: ReturnType<FlowController['counter']>) => number, kind: 'gauge' | 'counter') => {
+  const perFlow = (name: string, help: string, value: (c: FlowCounters) => number, kind: 'gauge' | 'counter') => {
     const collect = function (this: Gauge<'priority_level' | 'flow_schema'> | Counter<'priority_level' | 'flow_schema'>) {
       this.reset()
-      for (const [key, c] of controller.counters) {
-        const [priority_level, flow_schema] = key.split('\u0000') as [string, string]
+      for (const [priority_level, flow_schema, c] of flows(controller)) {
         const v = value(c)
         if (this instanceof Gauge) this.set({ priority_level, flow_schema }, v)
         else if (v > 0) this.inc({ priority_level, flow_schema }, v)
@@ -44,8 +47,7 @@ export function registerFlowControlMetrics(registry: Registry, controller: FlowC
     registers,
     collect() {
       this.reset()
-      for (const [key, c] of controller.counters) {
-        const [priority_level, flow_schema] = key.split('\u0000') as [string, string]
+      for (const [priority_level, flow_schema, c] of flows(controller)) {
         for (const [reason, n] of c.rejected) this.inc({ priority_level, flow_schema, reason }, n)
       }
     },

@@ -12,6 +12,19 @@
  */
 import { dealHand, hashFlowID } from './shuffle-sharding.js'
 
+/** Flows repeat: their hashes are remembered (bounded: emptied when the map grows past the limit). */
+const flowHashes = new Map<string, bigint>()
+const FLOW_HASHES_LIMIT = 4096
+function flowHash(flowSchema: string, distinguisher: string): bigint {
+  const key = `${flowSchema}\u0000${distinguisher}`
+  let hash = flowHashes.get(key)
+  if (hash === undefined) {
+    if (flowHashes.size >= FLOW_HASHES_LIMIT) flowHashes.clear()
+    flowHashes.set(key, (hash = hashFlowID(flowSchema, distinguisher)))
+  }
+  return hash
+}
+
 /** The reference estimates 3 ms of service per seat when it orders queued work. */
 const ESTIMATED_SERVICE_SECONDS = 0.003
 
@@ -43,6 +56,7 @@ export type Outcome = { execute: true; finish: () => void } | { execute: false; 
 
 export interface Entry {
   meta: RequestMeta
+  counters: FlowCounters
   arrivedAt: number
   /** Arrival order: among equal virtual starts, the earlier arrival goes first. */
   seq: number
@@ -63,12 +77,13 @@ export interface Queue {
   lastFinishR: number
 }
 
-/** Events the level reports for metrics, with the request's FlowSchema. */
-export interface QueueSetObserver {
-  waiting(flowSchema: string, delta: number): void
-  executing(flowSchema: string, delta: number, seats: number): void
-  dispatched(flowSchema: string): void
-  rejected(flowSchema: string, reason: RejectReason): void
+/** What a level did per FlowSchema, for the metrics (one object per level and schema, updated in place). */
+export interface FlowCounters {
+  waiting: number
+  executing: number
+  executingSeats: number
+  dispatched: number
+  rejected: Map<RejectReason, number>
 }
 
 /** Time-weighted statistics of the seats a level is asked for, for borrowing. */
@@ -108,6 +123,10 @@ class SeatDemandIntegrator {
   }
 }
 
+function countRejection(counters: FlowCounters, reason: RejectReason): void {
+  counters.rejected.set(reason, (counters.rejected.get(reason) ?? 0) + 1)
+}
+
 export class QueueSet {
   queues: Queue[] = []
   /** Executing requests that came through no queue (exempt and Reject levels). */
@@ -116,6 +135,8 @@ export class QueueSet {
   totals = { waiting: 0, executing: 0, seatsInUse: 0, seatsWaiting: 0, dispatched: 0, rejected: 0, timedout: 0, cancelled: 0 }
   private virtualTime = 0
   private enqueues = 0
+  /** The hand each flow was dealt, for the current queues and hand size. */
+  private hands = new Map<bigint, number[]>()
   private arrivals = 0
   readonly demand: SeatDemandIntegrator
 
@@ -123,7 +144,8 @@ export class QueueSet {
     readonly name: string,
     /** undefined: no queues (Reject); null: exempt. */
     public queuing: QueuingConfig | undefined | null,
-    private readonly observer: QueueSetObserver,
+    /** The counters of a FlowSchema at this level (looked up once per request). */
+    private readonly countersOf: (flowSchema: string) => FlowCounters,
     private readonly now: () => number = Date.now,
   ) {
     this.demand = new SeatDemandIntegrator(now)
@@ -140,6 +162,7 @@ export class QueueSet {
 
   /** A new spec or limit. Queues are added as needed and dropped only once empty. */
   configure(queuing: QueuingConfig | undefined | null, concurrencyLimit: number): void {
+    if (queuing?.queues !== this.queuing?.queues || queuing?.handSize !== this.queuing?.handSize) this.hands = new Map()
     this.queuing = queuing
     this.concurrencyLimit = concurrencyLimit
     const wanted = queuing ? queuing.queues : 0
@@ -150,22 +173,28 @@ export class QueueSet {
 
   /** Runs the request now, or queues it (the promise settles when it runs or is refused). */
   start(meta: RequestMeta, waitLimitMs: number, onCancel: (cancel: () => void) => void): Outcome | Promise<Outcome> {
-    const entry: Entry = { meta, arrivedAt: this.now(), seq: this.arrivals++, startR: 0, finishR: 0 }
+    const entry: Entry = { meta, counters: this.countersOf(meta.flowSchema), arrivedAt: this.now(), seq: this.arrivals++, startR: 0, finishR: 0 }
     if (!this.queuing) {
       if (!this.canAccommodate(meta.seats)) return this.reject(entry, 'concurrency-limit')
       return this.execute(entry)
     }
     // The flow's hash is only needed to pick a queue (the reference hashes only with several queues).
-    const queue = this.shuffleShard(this.queuing.queues > 1 ? hashFlowID(meta.flowSchema, meta.distinguisher) : 0n)
+    const queue = this.shuffleShard(this.queuing.queues > 1 ? flowHash(meta.flowSchema, meta.distinguisher) : 0n)
     if (this.totals.seatsInUse >= this.concurrencyLimit && queue.waiting.length >= this.queuing.queueLengthLimit) return this.reject(entry, 'queue-full')
     entry.queue = queue
     entry.startR = Math.max(this.virtualTime, queue.lastFinishR)
     entry.finishR = entry.startR + meta.seats * ESTIMATED_SERVICE_SECONDS
     queue.lastFinishR = entry.finishR
+    // Nothing waits and a seat is free: the request would be dispatched at once, so it is (the
+    // queue's virtual time still moves, which keeps the fair order of later queuing).
+    if (this.totals.waiting === 0 && this.canAccommodate(meta.seats)) {
+      this.virtualTime = Math.max(this.virtualTime, entry.startR)
+      return this.execute(entry)
+    }
     queue.waiting.push(entry)
     this.totals.waiting++
     this.totals.seatsWaiting += meta.seats
-    this.observer.waiting(meta.flowSchema, 1)
+    entry.counters.waiting++
     this.noteDemand()
     let immediate: Outcome | undefined
     entry.settle = (o) => (immediate = o)
@@ -196,7 +225,11 @@ export class QueueSet {
   /** The least loaded queue (by waiting work) of the flow's hand, visited from a rotating offset. */
   private shuffleShard(hashValue: bigint): Queue {
     const queuing = this.queuing!
-    const hand = dealHand(hashValue, queuing.queues, Math.min(queuing.handSize, queuing.queues))
+    let hand = this.hands.get(hashValue)
+    if (!hand) {
+      if (this.hands.size >= FLOW_HASHES_LIMIT) this.hands.clear()
+      this.hands.set(hashValue, (hand = dealHand(hashValue, queuing.queues, Math.min(queuing.handSize, queuing.queues))))
+    }
     const offset = this.enqueues++ % hand.length
     let best: Queue | undefined
     let bestWork = Infinity
@@ -213,7 +246,7 @@ export class QueueSet {
 
   private reject(entry: Entry, reason: RejectReason): Outcome {
     this.totals.rejected++
-    this.observer.rejected(entry.meta.flowSchema, reason)
+    countRejection(entry.counters, reason)
     return { execute: false, reason }
   }
 
@@ -229,8 +262,10 @@ export class QueueSet {
     this.totals.executing++
     this.totals.seatsInUse += seats
     this.totals.dispatched++
-    this.observer.dispatched(entry.meta.flowSchema)
-    this.observer.executing(entry.meta.flowSchema, 1, seats)
+    const counters = entry.counters
+    counters.dispatched++
+    counters.executing++
+    counters.executingSeats += seats
     this.noteDemand()
     let finished = false
     return {
@@ -246,7 +281,8 @@ export class QueueSet {
         }
         this.totals.executing--
         this.totals.seatsInUse -= seats
-        this.observer.executing(entry.meta.flowSchema, -1, -seats)
+        counters.executing--
+        counters.executingSeats -= seats
         this.noteDemand()
         this.dispatchAsMuchAsPossible()
       },
@@ -260,7 +296,7 @@ export class QueueSet {
     queue.waiting.splice(i, 1)
     this.totals.waiting--
     this.totals.seatsWaiting -= entry.meta.seats
-    this.observer.waiting(entry.meta.flowSchema, -1)
+    entry.counters.waiting--
     this.noteDemand()
     return true
   }
@@ -270,12 +306,12 @@ export class QueueSet {
     if (reason === 'time-out') this.totals.timedout++
     else this.totals.cancelled++
     this.totals.rejected++
-    this.observer.rejected(entry.meta.flowSchema, reason)
+    countRejection(entry.counters, reason)
     entry.settle?.({ execute: false, reason })
   }
 
   private dispatchAsMuchAsPossible(): void {
-    for (;;) {
+    while (this.totals.waiting > 0) {
       let next: Entry | undefined
       for (const queue of this.queues) {
         const head = queue.waiting[0]

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { QueueSet, type Outcome, type RequestMeta } from '../../../src/server/flowcontrol/queue-set.js'
+import { type FlowCounters, QueueSet, type Outcome, type RequestMeta } from '../../../src/server/flowcontrol/queue-set.js'
 import { DroppedRequestsTracker } from '../../../src/server/flowcontrol/dropped-requests.js'
 
 const meta = (user: string, seats = 1): RequestMeta => ({
@@ -18,23 +18,15 @@ const meta = (user: string, seats = 1): RequestMeta => ({
 })
 
 function recorder() {
-  const events: string[] = []
-  return {
-    events,
-    observer: {
-      waiting: (fs: string, d: number) => events.push(`waiting ${d}`),
-      executing: (fs: string, d: number) => events.push(`executing ${d}`),
-      dispatched: () => events.push('dispatched'),
-      rejected: (fs: string, reason: string) => events.push(`rejected ${reason}`),
-    },
-  }
+  const counters: FlowCounters = { waiting: 0, executing: 0, executingSeats: 0, dispatched: 0, rejected: new Map() }
+  return { counters, observer: (_schema: string) => counters }
 }
 
 const noCancel = () => {}
 
 describe('flow control: queue set', () => {
   it('a queued request that waits past its wait limit is refused with time-out', async () => {
-    const { events, observer } = recorder()
+    const { counters, observer } = recorder()
     const qs = new QueueSet('l', { queues: 4, handSize: 2, queueLengthLimit: 10 }, observer)
     qs.configure(qs.queuing, 1)
     const first = qs.start(meta('a'), 1000, noCancel) as Outcome
@@ -44,7 +36,9 @@ describe('flow control: queue set', () => {
     assert.deepEqual(await second, { execute: false, reason: 'time-out' })
     assert.equal(qs.totals.timedout, 1)
     assert.equal(qs.totals.waiting, 0)
-    assert.ok(events.includes('rejected time-out'))
+    assert.equal(counters.rejected.get('time-out'), 1)
+    assert.equal(counters.waiting, 0)
+    assert.equal(counters.executing, 1)
     if (first.execute) first.finish()
     assert.ok(qs.idle)
   })
