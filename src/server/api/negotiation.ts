@@ -259,14 +259,19 @@ export function partialObjectMetadata(obj: unknown, apiVersion: string): Record<
   return { kind: 'PartialObjectMetadata', apiVersion, metadata: metadata ?? {} }
 }
 
-function asPartialObjectMetadata(body: unknown, output: { apiVersion: string; list: boolean }): unknown {
-  const o = body as { kind?: unknown; items?: unknown; metadata?: unknown } | null
-  const isList = Array.isArray(o?.items)
-  const type = typeof o?.kind === 'string' ? o.kind : 'unknown'
+/** 406 when the metadata form asked for (list or single) is not the answer's (`type`, its kind). */
+export function checkPartialForm(output: { list: boolean }, isList: boolean, type: string): void {
   if (output.list && !isList) {
     throw errors.notAcceptableMessage(`you requested PartialObjectMetadataList, but the requested object is not a list (${type})`)
   }
   if (!output.list && isList) throw errors.notAcceptableMessage(`you requested PartialObjectMetadata, but the requested object is a list (${type})`)
+}
+
+function asPartialObjectMetadata(body: unknown, output: { apiVersion: string; list: boolean }): unknown {
+  const o = body as { kind?: unknown; items?: unknown; metadata?: unknown } | null
+  const isList = Array.isArray(o?.items)
+  const type = typeof o?.kind === 'string' ? o.kind : 'unknown'
+  checkPartialForm(output, isList, type)
   if (!output.list) return partialObjectMetadata(body, output.apiVersion)
   return {
     kind: 'PartialObjectMetadataList',

@@ -106,13 +106,18 @@ export function toTable(
 ): Record<string, unknown> {
   const now = options.now ?? Date.now()
   return {
-    kind: 'Table',
-    apiVersion: options.apiVersion,
-    metadata: listMeta,
-    columnDefinitions: options.noHeaders ? null : columns.definitions,
-    rows: (columns.order ? [...objects].sort(columns.order) : objects).map((obj) => {
-      const object = rowObject(obj, options.include)
-      return { cells: columns.cells(obj, now), ...(object === undefined ? {} : { object }) }
-    }),
+    ...tableHead(columns, listMeta, options),
+    rows: (columns.order ? [...objects].sort(columns.order) : objects).map((obj) => tableRow(columns, obj, now, options.include)),
   }
+}
+
+/** The Table's fields before its rows (a list's rows are written as they are read). */
+export function tableHead(columns: TableColumns, listMeta: Record<string, unknown>, options: TableOptions): Record<string, unknown> {
+  return { kind: 'Table', apiVersion: options.apiVersion, metadata: listMeta, columnDefinitions: options.noHeaders ? null : columns.definitions }
+}
+
+/** One row: the object's cells at `now`, and the object in the requested form. */
+export function tableRow(columns: TableColumns, obj: KubeObject, now: number, include: IncludeObject): Record<string, unknown> {
+  const object = rowObject(obj, include)
+  return { cells: columns.cells(obj, now), ...(object === undefined ? {} : { object }) }
 }

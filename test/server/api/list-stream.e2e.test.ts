@@ -6,13 +6,17 @@
  * (a shared 2-core machine); bench/overload.bench.js measures the figures.
  */
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request as httpsRequest } from 'node:https'
 import { fileURLToPath } from 'node:url'
+import { isDeepStrictEqual } from 'node:util'
+import { load as parseYaml } from 'js-yaml'
+import { loadProtobufCodec } from '../../../src/core/protobuf/index.js'
 import { ApiServer } from '../../support/api-server.js'
+import { requireTool } from '../../support/tools.js'
 import { createConfigMaps } from '../../support/bulk-configmaps.js'
 import { describeEachStore } from '../../support/stores.js'
 
@@ -40,6 +44,20 @@ function probe(port: number, path: string): Promise<number> {
 }
 
 const LOAD_TOKEN = 'loader-token'
+
+/** A GET as the administrator whose body is kept as bytes (protobuf). */
+function binaryGet(server: ApiServer, path: string, accept: string): Promise<{ contentType: string; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpsRequest({ host: '127.0.0.1', port: server.port, path, agent: false, rejectUnauthorized: false, headers: { accept }, ...server.tlsClient() }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ contentType: String(res.headers['content-type']), body: Buffer.concat(chunks) }))
+      res.on('error', reject)
+    })
+      .on('error', reject)
+      .end()
+  })
+}
 
 describeEachStore('lists written as they are read', 'list-stream', function (store) {
   this.timeout(240_000)
@@ -80,6 +98,50 @@ describeEachStore('lists written as they are read', 'list-stream', function (sto
       assert.deepEqual(names, [...names].sort(), `${query}: key order`)
       assert.equal(new Set(names).size, names.length, `${query}: no duplicates`)
       for (const item of list.items) assert.equal(Number(item.metadata.resourceVersion) <= Number(list.metadata.resourceVersion), true)
+    }
+  })
+
+  it('answers every format of the same list: kubectl tables and YAML, metadata only, protobuf, whole and in pages', async function () {
+    const kubectl = requireTool(this, 'kubectl')
+    const cache = mkdtempSync(join(tmpdir(), 'list-stream-kubectl-'))
+    const run = (...args: string[]) =>
+      new Promise<string>((resolve, reject) =>
+        execFile(kubectl, [`--kubeconfig=${server.adminKubeconfig}`, `--cache-dir=${cache}`, '-n', 'default', ...args], { maxBuffer: 64 * 2 ** 20, env: { ...process.env, HOME: cache } }, (err, stdout, stderr) =>
+          err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr}`)) : resolve(stdout),
+        ),
+      )
+    const whole = JSON.parse((await server.get(PATH)).body) as { metadata: { resourceVersion: string }; items: { metadata: { name: string } }[] }
+    const names = whole.items.map((o) => o.metadata.name)
+    assert.equal(names.length, 250)
+    // kubectl get asks for Tables: whole (--chunk-size=0) and in pages of 100 (limit and continue).
+    for (const chunk of ['0', '100', '500']) {
+      const table = await run('get', 'configmaps', `--chunk-size=${chunk}`, '--no-headers')
+      const rows = table.trim().split('\n').map((line) => line.split(/\s+/)[0])
+      assert.deepEqual(rows.filter((n) => n!.startsWith('cm-')), names, `table, chunk ${chunk}`)
+      const yaml = await run('get', 'configmaps', `--chunk-size=${chunk}`, '-o', 'yaml')
+      const listed = [...yaml.matchAll(/^    name: (cm-\S+)$/gm)].map((m) => m[1])
+      assert.deepEqual(listed, names, `kubectl -o yaml, chunk ${chunk}`)
+    }
+    const raw = JSON.parse(await run('get', '--raw', PATH)) as typeof whole
+    assert.deepEqual(raw.items.map((o) => o.metadata.name), names)
+    // The server's own YAML, metadata only and protobuf, at the JSON list's revision.
+    const at = `${PATH}?resourceVersion=${whole.metadata.resourceVersion}&resourceVersionMatch=Exact`
+    const yamlReply = await server.get(at, { accept: 'application/yaml' })
+    assert.equal(yamlReply.headers['content-type'], 'application/yaml')
+    assert.ok(isDeepStrictEqual(parseYaml(yamlReply.body), whole), 'the YAML list differs from the JSON one')
+    const partial = JSON.parse((await server.get(at, { accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' })).body)
+    assert.equal(partial.kind, 'PartialObjectMetadataList')
+    assert.deepEqual(partial.items.map((o: { metadata: unknown }) => o.metadata), whole.items.map((o) => o.metadata))
+    const codec = await loadProtobufCodec()
+    for (const query of [at, `${PATH}?limit=100`]) {
+      const pb = await binaryGet(server, query, 'application/vnd.kubernetes.protobuf')
+      assert.equal(pb.contentType, 'application/vnd.kubernetes.protobuf')
+      const decoded = codec.decode(pb.body) as typeof whole
+      // Protobuf list items carry no apiVersion and kind (Go's TypeMeta is not a protobuf field).
+      const expected = (query === at ? whole.items : whole.items.slice(0, 100)).map(({ apiVersion: _a, kind: _k, ...rest }: Record<string, unknown>) => rest)
+      assert.equal(decoded.items.length, expected.length)
+      assert.ok(isDeepStrictEqual(decoded.items, expected), `${query}: the protobuf items differ from the JSON ones`)
+      if (query === at) assert.deepEqual(decoded.metadata, whole.metadata)
     }
   })
 

@@ -1,10 +1,11 @@
 /** GET of a collection: `<Kind>List` or a Table, with selectors, paging and resourceVersion. */
 import { queryInt64 } from '../../http/query.js'
-import { writeObject } from '../negotiation.js'
-import { toTable } from '../table.js'
+import { checkPartialForm, partialObjectMetadata } from '../negotiation.js'
+import type { KubeObject } from '../registry/object.js'
+import { tableHead, tableRow } from '../table.js'
 import type { Cause } from '../status-errors.js'
 import { type Scope, forbidden, includeObject, listOptionsInvalid, selection, responseOutput } from './scope.js'
-import { writeJsonListStream } from './list-stream.js'
+import { type ListSource, collect, mapSource, sourceOfItems, sourceOfStream, writeListStream } from './list-stream.js'
 
 function parseLimit(query: URLSearchParams): number {
   return Math.max(0, queryInt64(query, 'limit') ?? 0)
@@ -34,25 +35,44 @@ export async function listHandler(scope: Scope): Promise<void> {
   // A list has no use for timeoutSeconds, but the reference decodes it (and refuses a bad one) all the same.
   queryInt64(query, 'timeoutSeconds')
   const limit = parseLimit(query)
-  // A whole list in JSON is written as it is read (pages come with no limit and continue).
-  if (limit === 0 && !query.get('continue') && output.kind === 'json' && (output.formats?.[0] ?? 'json') === 'json') {
-    const stream = await store.streamList({ ...selection(scope), resourceVersion: rv, resourceVersionMatch: rvMatch })
-    await writeJsonListStream(scope.res, { kind: `${store.strategy.kind}List`, apiVersion: store.apiVersion, metadata: { resourceVersion: stream.resourceVersion } }, stream)
-    return
+  const listKind = `${store.strategy.kind}List`
+  // Asking for one object's metadata form of a list is the reference's 406, before any read.
+  if (output.kind === 'partial') checkPartialForm(output, true, listKind)
+  let source: ListSource
+  const metadata: Record<string, unknown> = {}
+  if (limit === 0 && !query.get('continue')) {
+    // A whole list: read page by page as it is written.
+    const options = { ...selection(scope), resourceVersion: rv, resourceVersionMatch: rvMatch }
+    const stream = await store.streamList(options)
+    metadata.resourceVersion = stream.resourceVersion
+    source = sourceOfStream(stream, (resourceVersion) => store.streamList({ ...options, resourceVersion, resourceVersionMatch: 'Exact' }))
+  } else {
+    const result = await store.list({
+      ...selection(scope),
+      limit,
+      ...(query.get('continue') ? { continue: query.get('continue')! } : {}),
+      resourceVersion: rv,
+      resourceVersionMatch: rvMatch,
+    })
+    metadata.resourceVersion = result.resourceVersion
+    if (result.continue) metadata.continue = result.continue
+    if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount
+    source = sourceOfItems(result.items)
   }
-  const result = await store.list({
-    ...selection(scope),
-    limit,
-    ...(query.get('continue') ? { continue: query.get('continue')! } : {}),
-    resourceVersion: rv,
-    resourceVersionMatch: rvMatch,
-  })
-  const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion }
-  if (result.continue) metadata.continue = result.continue
-  if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount
   if (output.kind === 'table') {
-    await writeObject(scope.res, 200, toTable(store.strategy.table, result.items, metadata, { apiVersion: output.apiVersion, include: includeObject(query) }), output)
+    const columns = store.strategy.table
+    const options = { apiVersion: output.apiVersion, include: includeObject(query) }
+    const now = Date.now()
+    // A kind whose printer orders the rows (a small collection) has them sorted in memory.
+    if (columns.order) source = sourceOfItems(((await collect(source)) as KubeObject[]).sort(columns.order))
+    const rows = mapSource(source, (obj) => tableRow(columns, obj as KubeObject, now, options.include))
+    await writeListStream(scope.res, [output.format ?? 'json'], tableHead(columns, metadata, options), 'rows', rows)
     return
   }
-  await writeObject(scope.res, 200, { kind: `${store.strategy.kind}List`, apiVersion: store.apiVersion, metadata, items: result.items }, output)
+  if (output.kind === 'partial') {
+    const items = mapSource(source, (obj) => partialObjectMetadata(obj, output.apiVersion))
+    await writeListStream(scope.res, output.formats, { kind: 'PartialObjectMetadataList', apiVersion: output.apiVersion, metadata }, 'items', items)
+    return
+  }
+  await writeListStream(scope.res, output.formats ?? [output.kind], { kind: listKind, apiVersion: store.apiVersion, metadata }, 'items', source)
 }
