@@ -36,6 +36,22 @@ export function withResourceVersion(stored: Buffer, expected: { apiVersion: stri
   }
 }
 
+/**
+ * The same, without the envelope: the object's own message (what a list's `items` entries and
+ * runtime.Unknown's raw hold), for encoders that embed the object in a larger message.
+ */
+export function messageWithResourceVersion(stored: Buffer, expected: { apiVersion: string; kind: string }, resourceVersion: string): Buffer | undefined {
+  const body = withResourceVersion(stored, expected, resourceVersion)
+  if (!body) return undefined
+  // The splice checked the layout: typeMeta, then raw.
+  const r = new Reader(body, 4)
+  r.tag()
+  r.pos = r.message()
+  r.tag()
+  const end = r.delimited()
+  return body.subarray(r.pos, end)
+}
+
 function splice(stored: Buffer, expected: { apiVersion: string; kind: string }, rv: Buffer): Buffer | undefined {
   const r = new Reader(stored, 4)
   // runtime.Unknown: typeMeta (1), raw (2), then contentEncoding and contentType.

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadProtobufCodec, type ProtobufCodec } from '../../../src/core/protobuf/index.js'
-import { withResourceVersion } from '../../../src/core/protobuf/resource-version.js'
+import { messageWithResourceVersion, withResourceVersion } from '../../../src/core/protobuf/resource-version.js'
 
 interface Sample {
   served: boolean
@@ -55,6 +55,16 @@ describe('protobuf: a stored object served with its resourceVersion spliced in',
       const spliced = withResourceVersion(codec.encode(object), { apiVersion: 'v1', kind: 'ConfigMap' }, '42')
       assert.equal(spliced?.toString('hex'), codec.encode({ ...object, metadata: { ...metadata, resourceVersion: '42' } }).toString('hex'))
     }
+  })
+
+  it('gives the bare message too, as a list embeds it in its items', () => {
+    const items = ['a', 'b'].map((name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'n', labels: { x: name } }, data: { k: name } }))
+    const type = { apiVersion: 'v1', kind: 'ConfigMap' }
+    const messages = items.map((item, i) => messageWithResourceVersion(codec.encode(item), type, String(10 + i))!)
+    const list = codec.encode({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '11' }, items: items.map((item, i) => ({ ...item, metadata: { ...item.metadata, resourceVersion: String(10 + i) } })) })
+    // ConfigMapList: metadata (1), then each item as field 2.
+    const embedded = Buffer.concat(messages.map((m) => Buffer.concat([Buffer.from([0x12, m.length]), m])))
+    assert.ok(list.includes(embedded), 'the list does not hold the spliced messages')
   })
 
   it('leaves to the decoding path what it cannot splice exactly', () => {

@@ -109,6 +109,23 @@ describe('api: the watch cache', function () {
     assert.equal(count('list', '/configmaps/'), lists + 1, 'a consistent list reads the store')
   })
 
+  it('lists from memory in the store\'s key order', async () => {
+    await open({ watchCache: true })
+    let last = ''
+    for (const [name, ns] of [['b-2', 'other'], ['a', 'default'], ['b-10', 'default'], ['b.1', 'other'], ['a-1', 'other'], ['z', 'default']] as const) {
+      last = (await configmaps.create(cm(name, ns))).metadata.resourceVersion!
+    }
+    const fromStore = await configmaps.list({})
+    let cached = await configmaps.list({ resourceVersion: '0' })
+    for (let i = 0; i < 50 && cached.resourceVersion !== last; i++) {
+      await new Promise((r) => setTimeout(r, 20))
+      cached = await configmaps.list({ resourceVersion: '0' })
+    }
+    const keys = (list: { items: KubeObject[] }) => list.items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`)
+    assert.deepEqual(keys(fromStore), ['default/a', 'default/b-10', 'default/z', 'other/a-1', 'other/b-2', 'other/b.1'])
+    assert.deepEqual(keys(cached), keys(fromStore))
+  })
+
   it('answers 410 "too old resource version: X (Y)" for a watch from before its window, and serves one from its edge', async () => {
     await open({ watchCache: true, watchCacheWindow: { minEvents: 3, eventFreshMs: 0 } })
     const { resourceVersion: start } = await configmaps.list({ resourceVersion: '0' })
