@@ -6,9 +6,10 @@ import { type Scope, includeObject, responseOutput } from './scope.js'
 
 export async function getHandler(scope: Scope): Promise<void> {
   const output = responseOutput(scope, true)
+  const resourceVersion = scope.query.get('resourceVersion') ?? undefined
   if (prefersProtobuf(output)) {
     // The stored protobuf as it is, when it already is the answer (see getForProtobuf).
-    const found = await scope.store.getForProtobuf(scope.namespace, scope.name!)
+    const found = await scope.store.getForProtobuf(scope.namespace, scope.name!, resourceVersion)
     if ('bytes' in found) {
       send(scope.res, 200, PROTOBUF_MEDIA_TYPE, found.bytes)
       return
@@ -16,7 +17,7 @@ export async function getHandler(scope: Scope): Promise<void> {
     await writeObject(scope.res, 200, found.object, output)
     return
   }
-  const obj = await scope.store.get(scope.namespace, scope.name!)
+  const obj = await scope.store.get(scope.namespace, scope.name!, resourceVersion)
   if (output.kind === 'table') {
     const table = toTable(scope.store.strategy.table, [obj], { resourceVersion: obj.metadata.resourceVersion }, { apiVersion: output.apiVersion, include: includeObject(scope.query) })
     await writeObject(scope.res, 200, table, output)

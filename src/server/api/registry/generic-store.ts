@@ -347,9 +347,18 @@ export class GenericStore {
     return obj
   }
 
-  /** The stored key-value of `name`, or the reference's NotFound. */
-  private async stored(key: string, name: string): Promise<KeyValue> {
-    const kv = await this.store.get(key).catch((e: unknown) => {
+  /** The stored key-value of `name` (see get() for `resourceVersion`), or the reference's NotFound. */
+  private async stored(key: string, name: string, resourceVersion?: string): Promise<KeyValue> {
+    let notOlderThan: number | undefined
+    if (resourceVersion === '0') notOlderThan = 0
+    else if (resourceVersion) {
+      notOlderThan = parseResourceVersion(resourceVersion)
+      const current = await this.store.currentRevision().catch((e: unknown) => {
+        throw toApiError(e, this.res, name)
+      })
+      if (notOlderThan > current) throw errors.timeout(`Too large resource version: ${resourceVersion}, current: ${current}`)
+    }
+    const kv = await this.store.get(key, notOlderThan !== undefined ? { notOlderThan } : undefined).catch((e: unknown) => {
       throw toApiError(e, this.res, name)
     })
     if (!kv) throw errors.notFound(this.res, name)
@@ -408,12 +417,13 @@ export class GenericStore {
     return matchesLabels(sel.labels ?? [], obj.metadata.labels) && (!sel.fields?.length || matchesFields(sel.fields, this.strategy.fields(obj)))
   }
 
-  async get(namespace: string | undefined, name: string): Promise<KubeObject> {
-    const kv = await this.store.get(this.key(namespace, name)).catch((e: unknown) => {
-      throw toApiError(e, this.res, name)
-    })
-    if (!kv) throw errors.notFound(this.res, name)
-    return this.servedOne(this.decodeKv(kv))
+  /**
+   * GET of one object. `resourceVersion` as the reference's GetOptions: unset, the current
+   * object from the store; "0", any version (the watch cache answers when on); N, a version not
+   * older than N (the cache when it has reached N, else the store; 504 beyond the store's).
+   */
+  async get(namespace: string | undefined, name: string, resourceVersion?: string): Promise<KubeObject> {
+    return this.servedOne(this.decodeKv(await this.stored(this.key(namespace, name), name, resourceVersion)))
   }
 
   /**
@@ -421,8 +431,8 @@ export class GenericStore {
    * in when they already are the served form (a built-in kind stored as protobuf in the served
    * version), which spares decoding and encoding them again; otherwise the object, as get().
    */
-  async getForProtobuf(namespace: string | undefined, name: string): Promise<{ bytes: Buffer } | { object: KubeObject }> {
-    const kv = await this.stored(this.key(namespace, name), name)
+  async getForProtobuf(namespace: string | undefined, name: string, resourceVersion?: string): Promise<{ bytes: Buffer } | { object: KubeObject }> {
+    const kv = await this.stored(this.key(namespace, name), name, resourceVersion)
     const s = this.strategy
     if (!s.customResource && !s.storageVersion && !s.conversion) {
       const bytes = withResourceVersion(kv.value, { apiVersion: this.apiVersion, kind: s.kind }, String(kv.modRevision))

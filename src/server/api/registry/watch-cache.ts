@@ -13,7 +13,7 @@
  * It is a Store in front of the real one, so the generic store needs no knowledge of it.
  */
 import { CompactedError, StoreError, UnavailableError } from '../../store/errors.js'
-import type { KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WatchOptions } from '../../store/types.js'
+import type { GetOptions, KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WatchOptions } from '../../store/types.js'
 import { WatchStream } from '../../store/watch-stream.js'
 import { DelegatingStore } from '../../store/delegating-store.js'
 
@@ -160,6 +160,13 @@ class ResourceCache {
     return this.events[0]!.event.revision
   }
 
+  /** The key's cached version (null: absent), or undefined when the cache is older than asked. */
+  async get(key: string, notOlderThan: number): Promise<KeyValue | null | undefined> {
+    await this.start()
+    if (this.revision < notOlderThan) return undefined
+    return this.objects.get(key) ?? null
+  }
+
   async list(prefix: string, notOlderThan: number): Promise<ListResult | undefined> {
     await this.start()
     if (this.revision < notOlderThan) return undefined
@@ -217,6 +224,13 @@ export class WatchCachedStore extends DelegatingStore {
 
   private cacheFor(prefix: string): ResourceCache | undefined {
     return this.caches.find((c) => prefix.startsWith(c.prefix))
+  }
+
+  /** GETs that accept an older state (resourceVersion=0, not older than N) from memory, as the reference's cacher. */
+  override async get(key: string, options: GetOptions = {}): Promise<KeyValue | null> {
+    const cache = options.notOlderThan !== undefined ? this.cacheFor(key) : undefined
+    const cached = await cache?.get(key, options.notOlderThan!)
+    return cached !== undefined ? cached : this.inner.get(key)
   }
 
   override async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
