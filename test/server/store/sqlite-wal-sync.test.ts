@@ -91,12 +91,12 @@ describe('sqlite store: the WAL sync off the event loop', function () {
     watch.cancel()
   })
 
-  it('makes every batch committed while a sync runs durable with one more sync, in revision order', async function () {
+  it('commits the writes arriving while a sync runs together and makes them durable with one more sync, in revision order', async function () {
     const s = store!
     holding = true
     const first = s.create('/g/first', Buffer.from('1'))
     await syncsHeld(1)
-    // Committed (in batches of their own turns) while the first sync is held.
+    // Arriving (in turns of their own) while the first sync is held.
     const order: number[] = []
     const later = Array.from({ length: 50 }, (_, i) =>
       s.create(`/g/k${i}`, Buffer.from(String(i))).then(kv => (order.push(i), kv)),
