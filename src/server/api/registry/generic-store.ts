@@ -77,6 +77,11 @@ export interface WriteOptions {
   dryRun?: boolean
   /** Records the write in metadata.managedFields (after defaulting, before validation). */
   trackFields?: (obj: KubeObject, current?: KubeObject) => void
+  /**
+   * The caller hands the object over (a request body decoded for this write alone) and keeps
+   * no reference to it, so create may change it in place instead of writing on a copy.
+   */
+  handOver?: boolean
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -586,7 +591,7 @@ export class GenericStore {
   /** Creates the object (namespace already set for namespaced kinds); returns it as stored. */
   async create(input: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
     this.hooks.admitCreate?.()
-    const obj = structuredClone(input)
+    const obj = options.handOver ? input : structuredClone(input)
     obj.apiVersion = this.apiVersion
     obj.kind = this.strategy.kind
     const meta = obj.metadata
