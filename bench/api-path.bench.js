@@ -90,6 +90,27 @@ async function loop(op) {
   return { rps: count / (Number(process.hrtime.bigint() - started) / 1e9) }
 }
 
+/** One reader's GETs per second for `seconds`, alone or while `CLIENTS` writers create. */
+async function readerLoop(store, withWriters, round = 0) {
+  let gets = 0
+  let writes = 0
+  const end = process.hrtime.bigint() + BigInt(Math.round(seconds * 1e9))
+  const started = process.hrtime.bigint()
+  const writers = withWriters
+    ? Array.from({ length: CLIENTS }, async () => {
+        while (process.hrtime.bigint() < end) await store.create(`/configmaps/bench/w${round}-${writes++}`, storedValue)
+      })
+    : []
+  while (process.hrtime.bigint() < end) {
+    await store.get('/configmaps/bench/r1-0')
+    gets++
+    // A turn of the event loop per GET, as a server's requests get.
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  await Promise.all(writers)
+  return { rps: gets / (Number(process.hrtime.bigint() - started) / 1e9) }
+}
+
 /** The bare server as a child process (so that wrk and this process do not share its loop). */
 async function startBare() {
   const port = await freePort()
@@ -154,6 +175,9 @@ try {
     add(`embedded: list ${LIST_SIZE}`, wrk(`https://127.0.0.1:${embedded.port}/api/v1/namespaces/list/configmaps`, { pid: embedded.child.pid }))
     add(`embedded: list ${LIST_SIZE} (protobuf)`, wrk(`https://127.0.0.1:${embedded.port}/api/v1/namespaces/list/configmaps`, { pid: embedded.child.pid, accept: PROTOBUF }))
     add('embedded store alone: create', await loop((i) => storeAlone.create(`/configmaps/bench/r${round}-${i}`, storedValue)))
+    // The event loop while the store commits: one reader's GETs alone, then beside 8 writers.
+    add('embedded store alone: get, 1 reader', await readerLoop(storeAlone, false))
+    add('embedded store alone: get, 1 reader beside 8 writers', await readerLoop(storeAlone, true, round))
     add('raw etcd: put', await loop((i) => raw.put(`/raw/r${round}-${i}`).value(storedValue)))
     add('raw etcd: get', await loop(() => raw.get('/raw/one').buffer()))
     add('etcd: create', wrk(cms(onEtcd), { pid: onEtcd.child.pid, post: true }))
@@ -173,6 +197,7 @@ try {
   report(import.meta.url, [
     row(`create, ${CLIENTS} clients, embedded store`, 'embedded: create', 'bare Node HTTPS parsing the body, 201', 'bare: create', '≥ 0.5x'),
     row(`create, ${CLIENTS} clients, embedded store`, 'embedded: create', `the embedded store alone (${CLIENTS} in flight)`, 'embedded store alone: create'),
+    row(`embedded store: GETs of one reader beside ${CLIENTS} writers (commits off the event loop)`, 'embedded store alone: get, 1 reader beside 8 writers', 'the same reader alone', 'embedded store alone: get, 1 reader'),
     row(`create, ${CLIENTS} clients, etcd`, 'etcd: create', `raw etcd puts (etcd3, ${CLIENTS} in flight)`, 'raw etcd: put', '≥ 0.6x'),
     row(`GET of one object, ${CLIENTS} clients, embedded store`, 'embedded: get', 'bare Node HTTPS answering its JSON', 'bare: get', '≥ 0.5x'),
     row(`GET of one object, ${CLIENTS} clients, etcd`, 'etcd: get', `raw etcd gets (etcd3, ${CLIENTS} in flight)`, 'raw etcd: get', '≥ 0.6x'),
