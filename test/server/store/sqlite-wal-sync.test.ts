@@ -75,7 +75,7 @@ describe('sqlite store: the WAL sync off the event loop', function () {
     assert.equal(await s.get('/d/a'), null, 'visible to a GET before its sync')
     assert.deepEqual((await s.list('/d/')).items, [], 'visible to a LIST before its sync')
     assert.equal(await s.currentRevision(), before, 'the revision moved before the sync')
-    assert.deepEqual(events, [], 'published to a watch before its sync')
+    assert.equal(events.length, 0, 'published to a watch before its sync')
 
     holding = false
     held.shift()!()
