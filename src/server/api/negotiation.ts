@@ -247,7 +247,7 @@ function typeOf(body: unknown): { apiVersion: string; kind: string } | undefined
  * headers, in the body's encoding (UTF-8), which would encode a second time the Latin-1
  * characters that carry a Warning header's UTF-8 bytes (see http/warnings.ts).
  */
-function send(res: Response, status: number, contentType: string, body: string | Buffer): void {
+export function send(res: Response, status: number, contentType: string, body: string | Buffer): void {
   res.setHeader('Content-Type', contentType)
   res.statusCode = status
   res.end(typeof body === 'string' ? Buffer.from(body, 'utf8') : body)

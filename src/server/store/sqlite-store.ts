@@ -79,6 +79,15 @@ type WriteOp =
   | ({ kind: 'delete'; key: string; keyBuf: Buffer; expected?: number; onlyIfExpiredAt?: number } & Settle<DeleteResult>)
   | ({ kind: 'barrier' } & Settle<void>)
 
+/** A committed batch waiting for the WAL sync that makes it durable before anyone hears of it. */
+interface Committed {
+  /** The last revision the batch wrote (the previous one when it wrote nothing). */
+  readonly revision: number
+  readonly events: WatchEvent[]
+  readonly outcomes: Array<() => void>
+  readonly ops: WriteOp[]
+}
+
 interface Watcher {
   readonly stream: WatchStream
   readonly key: string
@@ -93,11 +102,16 @@ const HISTORY_CHUNK = 1000
 const COMPACT_CHUNK = 10_000
 
 /**
- * The embedded store: an MVCC table in SQLite (WAL, synchronous=FULL, so every acknowledged
- * write survives kill -9 and power loss). Writes arriving in the same turn of the event loop
- * are committed in one transaction (group commit) and acknowledged only after the commit's
- * fsync. The process holds SQLite's exclusive lock for its lifetime, so a second server on
- * the same data directory fails at start-up instead of corrupting it.
+ * The embedded store: an MVCC table in SQLite in WAL mode. Every acknowledged write survives
+ * kill -9 and power loss. Writes arriving in the same turn of the event loop are committed in
+ * one transaction (group commit); the commit only writes the WAL (synchronous=NORMAL), and the
+ * WAL's fdatasync, which synchronous=FULL would do inside COMMIT on the event loop, runs on
+ * libuv's thread pool instead. Writes arriving while a sync runs wait for it, then are
+ * committed in one transaction and made durable by the next sync (group commit). Nothing of a batch is visible before its sync
+ * completes: reads are made at the durable revision (the table is MVCC), watch events are
+ * published and callers settled (results and errors alike) only then, in commit order.
+ * The process holds SQLite's exclusive lock for its lifetime, so a second server on the same
+ * data directory fails at start-up instead of corrupting it.
  */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const
@@ -108,7 +122,18 @@ export class SqliteStore implements Store {
 
   private readonly db: Database.Database
   private readonly fileIno: number
+  /** The durable revision: the newest one readers, watchers and callers may see. */
   private rev: number
+  /** The newest revision committed to the WAL (durable or not): the writer's view. */
+  private committedRev: number
+  /** Committed batches, oldest first, not yet made durable by a WAL sync. */
+  private awaitingSync: Committed[] = []
+  private syncing = false
+  /** The WAL file opened for fdatasync (SQLite's own descriptor is out of reach). */
+  private walFd: number | undefined
+  /** Set when a WAL sync failed: what SQLite holds is no longer known to be on disk. */
+  private syncFailure: UnavailableError | undefined
+  private drained: Array<() => void> = []
   private compacted: number
   private closed = false
   private queue: WriteOp[] = []
@@ -124,6 +149,7 @@ export class SqliteStore implements Store {
     commit: Database.Statement
     rollback: Database.Statement
     latest: Database.Statement
+    latestAt: Database.Statement
     insert: Database.Statement
     setMeta: Database.Statement
     getMeta: Database.Statement
@@ -152,6 +178,7 @@ export class SqliteStore implements Store {
     this.fileIno = fs.statSync(this.file).ino
     const meta = ensureSchema(this.db, this.file)
     this.rev = meta.currentRevision
+    this.committedRev = this.rev
     this.compacted = meta.compactedRevision
     const db = this.db
     // Keys written with a TTL and when they expire (a table of its own: stores written by
@@ -164,6 +191,10 @@ export class SqliteStore implements Store {
       rollback: db.prepare('ROLLBACK'),
       latest: db.prepare(
         `SELECT key, revision, create_revision, deleted, value FROM kv WHERE key = ? ORDER BY revision DESC LIMIT 1`,
+      ),
+      // What readers see: the newest version at or below the durable revision.
+      latestAt: db.prepare(
+        `SELECT key, revision, create_revision, deleted, value FROM kv WHERE key = ? AND revision <= ? ORDER BY revision DESC LIMIT 1`,
       ),
       insert: db.prepare(`INSERT INTO kv (revision, key, create_revision, deleted, value) VALUES (?, ?, ?, ?, ?)`),
       setMeta: db.prepare(`UPDATE meta SET value = ? WHERE name = ?`),
@@ -245,7 +276,9 @@ export class SqliteStore implements Store {
       db.pragma('locking_mode = EXCLUSIVE')
       db.pragma('journal_mode = WAL')
       db.exec('BEGIN EXCLUSIVE; COMMIT;')
-      db.pragma('synchronous = FULL')
+      // NORMAL: COMMIT writes the WAL without syncing it; the store syncs the WAL itself, off
+      // the event loop, before anything of the commit is seen (which is what FULL adds).
+      db.pragma('synchronous = NORMAL')
       db.pragma('journal_size_limit = 67108864')
       const previousOwner = readLockOwner(lockFile)
       if (previousOwner !== undefined && previousOwner !== process.pid) tookOverFromPid = previousOwner
@@ -332,6 +365,10 @@ export class SqliteStore implements Store {
         reject(this.closedError())
         return
       }
+      if (this.syncFailure) {
+        reject(this.syncFailure)
+        return
+      }
       this.queue.push(build({ resolve, reject } as Settle<T>))
       this.scheduleFlush()
     })
@@ -341,10 +378,12 @@ export class SqliteStore implements Store {
     if (this.flushScheduled) return
     this.flushScheduled = true
     // setImmediate rather than a microtask: writers woken by the previous commit get to
-    // enqueue their next write first, so concurrent writers share one fsync.
+    // enqueue their next write first, so concurrent writers share one fsync. While a sync
+    // runs, writes wait for it and are committed together when it completes: they could not
+    // be acknowledged sooner, and one transaction costs less than one per arrival.
     setImmediate(() => {
       this.flushScheduled = false
-      this.flush()
+      if (!this.syncing) this.flush()
     })
   }
 
@@ -358,7 +397,7 @@ export class SqliteStore implements Store {
   private commitBatch(batch: WriteOp[]): void {
     const outcomes: Array<() => void> = []
     const events: WatchEvent[] = []
-    let rev = this.rev
+    let rev = this.committedRev
     const writes = batch.some(op => op.kind !== 'barrier')
     try {
       if (writes) this.stmt.begin.run()
@@ -442,7 +481,7 @@ export class SqliteStore implements Store {
           }
         }
       }
-      if (rev !== this.rev) this.stmt.setMeta.run(rev, 'current_revision')
+      if (rev !== this.committedRev) this.stmt.setMeta.run(rev, 'current_revision')
       if (writes) this.stmt.commit.run()
     } catch (err) {
       if (this.db.inTransaction) {
@@ -456,9 +495,74 @@ export class SqliteStore implements Store {
       for (const op of batch) op.reject(mapped)
       return
     }
-    this.rev = rev
-    this.publish(events)
-    for (const settle of outcomes) settle()
+    this.committedRev = rev
+    if (!writes && this.awaitingSync.length === 0) {
+      // Nothing written and nothing before it waiting: nothing to make durable.
+      for (const settle of outcomes) settle()
+      return
+    }
+    this.awaitingSync.push({ revision: rev, events, outcomes, ops: batch })
+    this.syncWal()
+  }
+
+  /**
+   * Syncs the WAL on the thread pool unless a sync is running; when it completes, every batch
+   * committed before it started becomes durable: visible, published and settled in order.
+   */
+  private syncWal(): void {
+    if (this.syncing || this.awaitingSync.length === 0) return
+    this.syncing = true
+    const covered = this.awaitingSync.length
+    const done = (err: NodeJS.ErrnoException | null): void => {
+      this.syncing = false
+      const batches = this.awaitingSync.splice(0, covered)
+      if (err) {
+        this.failSync(err, batches)
+      } else {
+        for (const batch of batches) {
+          this.rev = batch.revision
+          this.publish(batch.events)
+          for (const settle of batch.outcomes) settle()
+        }
+        // Batches that wrote nothing since (a barrier, a refused precondition) need no sync.
+        while (this.awaitingSync.length > 0 && this.awaitingSync[0]!.revision <= this.rev) {
+          for (const settle of this.awaitingSync.shift()!.outcomes) settle()
+        }
+      }
+      if (this.queue.length > 0 && !this.syncFailure) this.flush()
+      if (this.awaitingSync.length > 0) this.syncWal()
+      else for (const resolve of this.drained.splice(0)) resolve()
+    }
+    let fd: number
+    try {
+      fd = this.walFd ??= fs.openSync(`${this.file}-wal`, 'r')
+    } catch (err) {
+      // Not even openable: report it as a failed sync, from a later turn like a real one.
+      setImmediate(() => done(err as NodeJS.ErrnoException))
+      return
+    }
+    fs.fdatasync(fd, done)
+  }
+
+  /**
+   * A failed sync leaves committed writes of unknown durability: their callers get an error
+   * (the write may or may not survive a crash, as with a timeout), and the store takes no more
+   * writes, so nothing is ever acknowledged on top of them.
+   */
+  private failSync(err: NodeJS.ErrnoException, batches: Committed[]): void {
+    this.syncFailure ??= new UnavailableError(
+      `syncing the write-ahead log ${this.file}-wal failed (${err.message}); the store takes no more writes: restart the server`,
+      err,
+    )
+    const failure = this.syncFailure
+    for (const batch of [...batches, ...this.awaitingSync.splice(0)]) for (const op of batch.ops) op.reject(failure)
+    for (const op of this.queue.splice(0)) op.reject(failure)
+  }
+
+  /** Resolves once every committed batch was synced (or failed). */
+  private whenSynced(): Promise<void> {
+    if (!this.syncing && this.awaitingSync.length === 0) return Promise.resolve()
+    return new Promise(resolve => this.drained.push(resolve))
   }
 
   // ---- reads --------------------------------------------------------------------------
@@ -466,7 +570,7 @@ export class SqliteStore implements Store {
   async get(key: string): Promise<KeyValue | null> {
     this.ensureOpen()
     checkKey(key)
-    const row = this.read(() => this.stmt.latest.get(Buffer.from(key)) as Row | undefined)
+    const row = this.read(() => this.stmt.latestAt.get(Buffer.from(key), this.rev) as Row | undefined)
     return row === undefined || row.deleted !== 0 ? null : toKeyValue(key, row)
   }
 
@@ -724,13 +828,14 @@ export class SqliteStore implements Store {
    */
   private async roundTrip(): Promise<void> {
     if (this.closed) throw this.closedError()
+    if (this.syncFailure) throw this.syncFailure
     await new Promise<void>((resolve, reject) => {
       this.queue.push({ kind: 'barrier', resolve, reject })
       this.scheduleFlush()
     })
     const row = this.read(() => this.stmt.getMeta.get('current_revision') as { value: number } | undefined)
-    if (row?.value !== this.rev) {
-      throw new CorruptError(`store ${this.file} reports revision ${String(row?.value)}, expected ${this.rev}`)
+    if (row?.value !== this.committedRev) {
+      throw new CorruptError(`store ${this.file} reports revision ${String(row?.value)}, expected ${this.committedRev}`)
     }
     let ino: number
     try {
@@ -748,10 +853,12 @@ export class SqliteStore implements Store {
     this.flush()
     this.closed = true
     clearInterval(this.expirySweeper)
+    await this.whenSynced()
     await this.compactor.stop()
     await this.compaction
     for (const w of [...this.watchers]) w.stream.end()
     this.watchers.clear()
+    if (this.walFd !== undefined) fs.closeSync(this.walFd)
     this.db.close()
     releaseLockOwner(path.join(this.dataDir, LOCK_FILE))
   }

@@ -47,6 +47,15 @@ export interface DeleteResult {
   readonly prev: KeyValue
 }
 
+export interface GetOptions {
+  /**
+   * The reader accepts any state at or after this revision (the reference's resourceVersion=0
+   * and not-older-than GETs), so a cache may answer. Stores read the current state, which
+   * always qualifies.
+   */
+  readonly notOlderThan?: number
+}
+
 export interface ListOptions {
   /** Page size; 0 or absent: everything. */
   readonly limit?: number
@@ -135,7 +144,7 @@ export interface Store {
   /** Creates `key`; `AlreadyExistsError` if it exists. */
   create(key: string, value: Buffer, options?: PutOptions): Promise<KeyValue>
   /** The key's current version, or null when it does not exist. */
-  get(key: string): Promise<KeyValue | null>
+  get(key: string, options?: GetOptions): Promise<KeyValue | null>
   /**
    * Compare-and-swap: writes only if the key's mod revision is `expectedModRevision`.
    * `ConflictError` (carrying the current version) when it differs; `NotFoundError` when absent.

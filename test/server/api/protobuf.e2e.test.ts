@@ -263,6 +263,19 @@ function protobufSuite(title: string, backend: (ctx: Mocha.Context) => Promise<s
       assert.equal(t.apiVersion, 'meta.k8s.io/v1')
     })
 
+    it('raw: a protobuf GET (the stored bytes with the resourceVersion spliced in) is the JSON GET, also after updates', async () => {
+      await ok('create', 'configmap', 'spliced', '--from-literal=k=v')
+      await ok('label', 'configmap', 'spliced', 'step=two')
+      for (const path of ['/api/v1/namespaces/default/configmaps/spliced', '/apis/apps/v1/namespaces/demo/deployments/web', '/apis/apps/v1/namespaces/demo/deployments/web/status', '/api/v1/namespaces/demo']) {
+        const asJson = JSON.parse((await raw(session.server, path, { Accept: 'application/json' })).body.toString('utf8')) as Obj
+        const got = await raw(session.server, path, { Accept: PB })
+        assert.equal(got.status, 200, path)
+        assert.equal(got.contentType, PB, path)
+        assert.deepEqual(codec.decode(got.body), asJson, path)
+        assert.ok(asJson.metadata.resourceVersion, path)
+      }
+    })
+
     it('raw: legacy discovery documents in protobuf when asked first, JSON for kubectl\'s discovery Accept', async () => {
       const versions = await raw(session.server, '/api', { Accept: `${PB}, */*` })
       assert.equal(versions.status, 200)

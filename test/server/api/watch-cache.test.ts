@@ -13,11 +13,11 @@ import type { Store } from '../../../src/server/store/types.js'
 
 /** The store under the registry, counting the lists and watches it is asked for, by prefix. */
 function counting(store: Store) {
-  const calls: { op: 'list' | 'watch'; prefix: string }[] = []
+  const calls: { op: 'list' | 'watch' | 'get'; prefix: string }[] = []
   const proxy = new Proxy(store, {
     get(target, prop) {
       const value = Reflect.get(target, prop) as unknown
-      if (prop === 'list' || prop === 'watch') {
+      if (prop === 'list' || prop === 'watch' || prop === 'get') {
         return (prefix: string, ...rest: unknown[]) => {
           calls.push({ op: prop, prefix })
           return (value as (...a: unknown[]) => unknown).apply(target, [prefix, ...rest])
@@ -26,7 +26,7 @@ function counting(store: Store) {
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
     },
   })
-  const count = (op: 'list' | 'watch', prefix: string) => calls.filter((c) => c.op === op && c.prefix.startsWith(prefix)).length
+  const count = (op: 'list' | 'watch' | 'get', prefix: string) => calls.filter((c) => c.op === op && c.prefix.startsWith(prefix)).length
   return { proxy, count }
 }
 
@@ -107,6 +107,46 @@ describe('api: the watch cache', function () {
     assert.equal(count('list', '/configmaps/'), lists, 'the store was not asked')
     await configmaps.list({})
     assert.equal(count('list', '/configmaps/'), lists + 1, 'a consistent list reads the store')
+  })
+
+  it('serves resourceVersion=0 and not-older-than GETs from memory, and GETs without one from the store', async () => {
+    await open({ watchCache: true })
+    const a = await configmaps.create(cm('a'))
+    let cached = await configmaps.get('default', 'a', '0').catch(() => undefined)
+    for (let i = 0; i < 50 && !cached; i++) {
+      await new Promise((r) => setTimeout(r, 20))
+      cached = await configmaps.get('default', 'a', '0').catch(() => undefined)
+    }
+    const gets = count('get', '/configmaps/')
+    assert.equal((await configmaps.get('default', 'a', '0')).metadata.resourceVersion, a.metadata.resourceVersion)
+    assert.equal((await configmaps.get('default', 'a', a.metadata.resourceVersion)).metadata.uid, a.metadata.uid)
+    await assert.rejects(configmaps.get('default', 'missing', '0'), (err: ApiError) => err.status.code === 404)
+    assert.equal(count('get', '/configmaps/'), gets, 'the store was not asked')
+    assert.equal((await configmaps.get('default', 'a')).metadata.uid, a.metadata.uid)
+    assert.equal(count('get', '/configmaps/'), gets + 1, 'a GET without resourceVersion reads the store')
+    const beyond = String(Number(a.metadata.resourceVersion) + 1000)
+    await assert.rejects(configmaps.get('default', 'a', beyond), (err: ApiError) => {
+      assert.equal(err.status.code, 504)
+      assert.match(err.status.message ?? '', new RegExp(`^Too large resource version: ${beyond}, current: \\d+$`))
+      return true
+    })
+  })
+
+  it('lists from memory in the store\'s key order', async () => {
+    await open({ watchCache: true })
+    let last = ''
+    for (const [name, ns] of [['b-2', 'other'], ['a', 'default'], ['b-10', 'default'], ['b.1', 'other'], ['a-1', 'other'], ['z', 'default']] as const) {
+      last = (await configmaps.create(cm(name, ns))).metadata.resourceVersion!
+    }
+    const fromStore = await configmaps.list({})
+    let cached = await configmaps.list({ resourceVersion: '0' })
+    for (let i = 0; i < 50 && cached.resourceVersion !== last; i++) {
+      await new Promise((r) => setTimeout(r, 20))
+      cached = await configmaps.list({ resourceVersion: '0' })
+    }
+    const keys = (list: { items: KubeObject[] }) => list.items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`)
+    assert.deepEqual(keys(fromStore), ['default/a', 'default/b-10', 'default/z', 'other/a-1', 'other/b-2', 'other/b.1'])
+    assert.deepEqual(keys(cached), keys(fromStore))
   })
 
   it('answers 410 "too old resource version: X (Y)" for a watch from before its window, and serves one from its edge', async () => {

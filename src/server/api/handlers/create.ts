@@ -10,6 +10,7 @@ export async function createHandler(scope: Scope): Promise<void> {
   const dryRun = isDryRun(scope.query.getAll('dryRun'))
   const obj = await readRequestObject(scope)
   scope.store.strategy.fromRequester?.(obj, scope.ctx.user)
-  const created = await scope.store.create(obj, { dryRun, trackFields: trackFields(scope.store, managerOf(scope, 'CreateOptions')) })
+  // The decoded body is this request's alone: no copy needed.
+  const created = await scope.store.create(obj, { dryRun, handOver: true, trackFields: trackFields(scope.store, managerOf(scope, 'CreateOptions')) })
   await writeObject(scope.res, 201, created, output)
 }

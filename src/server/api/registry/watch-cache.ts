@@ -13,7 +13,7 @@
  * It is a Store in front of the real one, so the generic store needs no knowledge of it.
  */
 import { CompactedError, StoreError, UnavailableError } from '../../store/errors.js'
-import type { KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WatchOptions } from '../../store/types.js'
+import type { GetOptions, KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WatchOptions } from '../../store/types.js'
 import { WatchStream } from '../../store/watch-stream.js'
 import { DelegatingStore } from '../../store/delegating-store.js'
 
@@ -33,8 +33,19 @@ interface Entry {
   at: number
 }
 
-/** Sorts like etcd: by the keys' UTF-8 bytes. */
-const byKey = (a: KeyValue, b: KeyValue) => Buffer.compare(Buffer.from(a.key), Buffer.from(b.key))
+/**
+ * Sorts like etcd: by the keys' UTF-8 bytes. ASCII keys (nearly all: names are DNS labels)
+ * compare as strings, which is the same order; otherwise each key is encoded once, not once
+ * per comparison.
+ */
+function sortByKey(items: KeyValue[]): KeyValue[] {
+  // eslint-disable-next-line no-control-regex
+  if (items.every((kv) => !/[^\x00-\x7f]/.test(kv.key))) return items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  return items
+    .map((kv) => ({ kv, bytes: Buffer.from(kv.key) }))
+    .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
+    .map((e) => e.kv)
+}
 
 /** A watch served by a cache, which knows how far its reader got even when no event matched it. */
 class CachedWatch extends WatchStream {
@@ -149,10 +160,19 @@ class ResourceCache {
     return this.events[0]!.event.revision
   }
 
+  /** The key's cached version (null: absent), or undefined when the cache is older than asked. */
+  async get(key: string, notOlderThan: number): Promise<KeyValue | null | undefined> {
+    await this.start()
+    if (this.revision < notOlderThan) return undefined
+    return this.objects.get(key) ?? null
+  }
+
   async list(prefix: string, notOlderThan: number): Promise<ListResult | undefined> {
     await this.start()
     if (this.revision < notOlderThan) return undefined
-    const items = [...this.objects.values()].filter((kv) => kv.key.startsWith(prefix)).sort(byKey)
+    const items: KeyValue[] = []
+    for (const kv of this.objects.values()) if (kv.key.startsWith(prefix)) items.push(kv)
+    sortByKey(items)
     return { items, revision: this.revision }
   }
 
@@ -204,6 +224,13 @@ export class WatchCachedStore extends DelegatingStore {
 
   private cacheFor(prefix: string): ResourceCache | undefined {
     return this.caches.find((c) => prefix.startsWith(c.prefix))
+  }
+
+  /** GETs that accept an older state (resourceVersion=0, not older than N) from memory, as the reference's cacher. */
+  override async get(key: string, options: GetOptions = {}): Promise<KeyValue | null> {
+    const cache = options.notOlderThan !== undefined ? this.cacheFor(key) : undefined
+    const cached = await cache?.get(key, options.notOlderThan!)
+    return cached !== undefined ? cached : this.inner.get(key)
   }
 
   override async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
