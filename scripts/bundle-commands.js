@@ -119,6 +119,13 @@ await build({
       // faster than it compiles and runs the same object as a JavaScript literal.
       name: 'json-parse',
       setup(b) {
+        // The protobuf descriptor (360 kB) is only imported when a codec is first needed
+        // (src/core/protobuf/index.ts): it stays a file of its own (tsc copies it to dist/core),
+        // read then, instead of making every fast entry read and compile it at start.
+        b.onLoad({ filter: /k8s-descriptor\.json$/ }, () => ({
+          contents: "export default require(require('node:path').join(__dirname, '../core/protobuf/generated/k8s-descriptor.json'))",
+          loader: 'js',
+        }))
         b.onLoad({ filter: /\.json$/ }, (args) => ({ contents: `export default JSON.parse(${JSON.stringify(readFileSync(args.path, 'utf8'))})`, loader: 'js' }))
       },
     },
