@@ -9,7 +9,9 @@
 //    from src/cli/fast/*.ts, which bin/run.js runs without oclif (see there why).
 // Other npm packages stay external and load from node_modules as usual.
 import { build } from 'esbuild'
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import { request as httpsRequest } from 'node:https'
+import { createServer } from 'node:net'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
@@ -102,6 +104,10 @@ await build({
   platform: 'node',
   target: 'node20',
   external: fastExternal,
+  // The server's log lines name the source file and line (src/server/log/klog-format.ts).
+  // Only positions are read from the maps: without the sources' text they are a fraction of the size.
+  sourcemap: 'linked',
+  sourcesContent: false,
   define: { 'import.meta.url': '__import_meta_url' },
   banner: {
     js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href; const __dynamicImport = typeof __fastImport === 'function' ? __fastImport : (specifier) => import(specifier);",
@@ -113,6 +119,13 @@ await build({
       // faster than it compiles and runs the same object as a JavaScript literal.
       name: 'json-parse',
       setup(b) {
+        // The protobuf descriptor (360 kB) is only imported when a codec is first needed
+        // (src/core/protobuf/index.ts): it stays a file of its own (tsc copies it to dist/core),
+        // read then, instead of making every fast entry read and compile it at start.
+        b.onLoad({ filter: /k8s-descriptor\.json$/ }, () => ({
+          contents: "export default require(require('node:path').join(__dirname, '../core/protobuf/generated/k8s-descriptor.json'))",
+          loader: 'js',
+        }))
         b.onLoad({ filter: /\.json$/ }, (args) => ({ contents: `export default JSON.parse(${JSON.stringify(readFileSync(args.path, 'utf8'))})`, loader: 'js' }))
       },
     },
@@ -151,6 +164,40 @@ for (const [name, args] of Object.entries(trainingRuns)) {
   if (!existsSync(join(root, 'dist/fast', name))) continue
   spawnSync(process.execPath, [join(root, 'bin/run.js'), ...args], { cwd: training, stdio: 'ignore', timeout: 60_000, env: { ...process.env, CLIENT_WRITE_CODE_CACHE: '1', HOME: training, KUBECONFIG: join(training, 'none') } })
 }
+// The server's cache: a start on a free port until /readyz answers 200, then SIGTERM (the
+// cache is written when the server has shut down). A first start, so that certificate and key
+// generation are compiled too.
+if (existsSync(join(root, 'dist/fast/server-start.cjs'))) await trainServerStart(training)
 rmSync(training, { recursive: true, force: true })
+
+async function trainServerStart(dir) {
+  const port = await new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address()
+      probe.close(() => resolve(port))
+    })
+    probe.on('error', reject)
+  })
+  const env = { ...process.env, CLIENT_WRITE_CODE_CACHE: '1', HOME: dir, KUBECONFIG: join(dir, 'none') }
+  const args = ['server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, `--write-kubeconfig=${dir}/kubeconfig`]
+  const child = spawn(process.execPath, [join(root, 'bin/run.js'), ...args], { cwd: dir, stdio: 'ignore', env })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const deadline = Date.now() + 60_000
+  let ready = false
+  while (!ready && child.exitCode === null && Date.now() < deadline) {
+    ready = await new Promise((resolve) => {
+      const req = httpsRequest(`https://127.0.0.1:${port}/readyz`, { rejectUnauthorized: false, agent: false, timeout: 2_000 }, (res) => {
+        res.resume()
+        resolve(res.statusCode === 200)
+      })
+      req.on('error', () => resolve(false))
+      req.on('timeout', () => req.destroy())
+      req.end()
+    })
+    if (!ready) await new Promise((r) => setTimeout(r, 50))
+  }
+  child.kill(ready ? 'SIGTERM' : 'SIGKILL')
+  await exited
+}
 
 console.log(`bundled @oclif/core and ${entries.length} commands: ${entries.map((e) => relative(commands, e)).join(', ')}; fast entries: ${fastEntries.map((e) => relative(fastDir, e)).join(', ')}`)

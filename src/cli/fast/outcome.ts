@@ -11,7 +11,9 @@ export interface FastContext {
 }
 
 /**
- * 'done' when the entry has run the command; otherwise the command line oclif must run
- * instead. An entry hands over only before it has printed or changed anything.
+ * 'done' when the entry has run the command; `exit` when it has and the process must end now
+ * with that status (a stopped server's timers and sockets must not keep it alive); otherwise
+ * the command line oclif must run instead. An entry hands over only before it has printed or
+ * changed anything.
  */
-export type FastOutcome = 'done' | { fallback: string[] }
+export type FastOutcome = 'done' | { exit: number } | { fallback: string[] }

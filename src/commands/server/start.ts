@@ -18,8 +18,6 @@ The command line is checked as \`client flags validate\` checks it (same syntax:
   ]
 
   async run(): Promise<void> {
-    // Log lines name their source file and line; the bundle's maps (read when it loads) give them.
-    process.setSourceMapsEnabled(true)
     const { runServer } = await import('../../server/main.js')
     const code = await runServer(this.argv, this.config.version)
     // Timers and sockets of a stopped server must not keep the process alive.

@@ -6,7 +6,8 @@
  *   metav1.WatchEvent {type, object: RawExtension {raw}} (no magic, no Unknown), and raw holds the
  *   object encoded as a full body (magic + Unknown).
  */
-import type { Root, Type } from 'protobufjs'
+import type { Type } from 'protobufjs'
+import type { LazyRoot } from './lazy-root.js'
 import type { K8sDescriptor } from './descriptor.js'
 import { JsonDecoder, PathFault } from './decoder.js'
 import { JsonEncoder } from './encoder.js'
@@ -39,7 +40,7 @@ export class K8sProtobufCodec {
   private readonly messages = new Map<string, Map<string, MessagePlan | null>>()
 
   constructor(
-    private readonly root: Root,
+    private readonly root: LazyRoot,
     private readonly descriptor: K8sDescriptor,
   ) {
     this.plans = new Plans(descriptor)
@@ -54,7 +55,7 @@ export class K8sProtobufCodec {
     let plan = kinds.get(kind)
     if (plan === undefined) {
       const message = this.descriptor.kinds[`${apiVersion}/${kind}`] ?? this.descriptor.anyGroup[kind]
-      plan = message ? this.plans.of(this.root.lookupType(message) as Type) : null
+      plan = message ? this.plans.of(this.root.lookupType(message)) : null
       kinds.set(kind, plan)
     }
     return plan

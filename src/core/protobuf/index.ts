@@ -6,6 +6,7 @@
 import { ProtobufError } from './errors.js'
 import { K8sProtobufCodec, isProtobufEnvelope } from './codec.js'
 import type { K8sDescriptor } from './descriptor.js'
+import { LazyRoot } from './lazy-root.js'
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf'
 export const PROTOBUF_WATCH_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf;stream=watch'
@@ -38,8 +39,7 @@ export function loadProtobufCodec(): Promise<ProtobufCodec> {
       import('protobufjs/light.js'),
       import('./generated/k8s-descriptor.json', { with: { type: 'json' } }),
     ])
-    const root = protobuf.Root.fromJSON(descriptor.proto as protobuf.INamespace)
-    root.resolveAll()
+    const root = new LazyRoot(protobuf, descriptor.proto as protobuf.INamespace)
     return new K8sProtobufCodec(root, descriptor as unknown as K8sDescriptor)
   })()
   loading.catch(() => {

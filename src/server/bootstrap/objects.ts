@@ -25,18 +25,25 @@ type ObjectEncoder = (object: Record<string, unknown>) => Buffer
 
 const asJson: ObjectEncoder = (object) => Buffer.from(JSON.stringify(object))
 
-/** Creates each object that does not exist yet; returns how many were created. */
+/**
+ * Creates each object that does not exist yet; returns how many were created. All are asked
+ * for at once: the embedded store commits the creates of one turn together (one disk sync
+ * instead of one per object) and etcd gets them pipelined, where one after the other a first
+ * start spent a sync or a round trip on each of the 130 default RBAC objects.
+ */
 export async function ensureObjects(store: Store, objects: readonly BootstrapObject[], encode: ObjectEncoder = asJson): Promise<number> {
-  let created = 0
-  for (const { key, object } of objects) {
-    if (await store.get(key)) continue
-    try {
-      await store.create(key, encode(withServerMetadata(object)))
-      created++
-    } catch (err) {
-      // Another server on the same store got there first: fine.
-      if (!(err instanceof AlreadyExistsError)) throw err
-    }
-  }
-  return created
+  const outcomes = await Promise.all(
+    objects.map(async ({ key, object }) => {
+      if (await store.get(key)) return 0
+      try {
+        await store.create(key, encode(withServerMetadata(object)))
+        return 1
+      } catch (err) {
+        // Another server on the same store got there first: fine.
+        if (!(err instanceof AlreadyExistsError)) throw err
+        return 0
+      }
+    }),
+  )
+  return outcomes.reduce((sum: number, n) => sum + n, 0)
 }

@@ -2,6 +2,10 @@
  * The reference's text log line: `Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg`, e.g.
  * `I1121 22:44:39.123456   1234 server.ts:12] Serving securely on 127.0.0.1:6443`.
  */
+import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
 export type Severity = 'I' | 'W' | 'E' | 'F'
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0')
@@ -16,10 +20,156 @@ export function formatLine(severity: Severity, whenMicros: number, pid: number, 
   return `${severity}${stamp} ${String(pid).padStart(7)} ${source}] ${body}`
 }
 
-/** `file.ts:line` of the code that called the logger, read from a stack trace. */
+/**
+ * Where the code that called the logger is, read from a stack trace: the raw `path:line:column`
+ * of the running file (a bundle in dist/), to be named later by `sourceName`. Node's own source
+ * maps stay off: with them on, Node reads and parses the map of every module it loads, a sixth
+ * of the server's start-up, for the few lines logged before the first flush.
+ */
 export function callerSource(depth: number): string {
   const stack = new Error().stack?.split('\n') ?? []
   const frame = stack[depth + 1] ?? ''
-  const m = /([^/\\()]+?):(\d+):\d+\)?$/.exec(frame)
-  return m ? `${m[1].replace(/\.js$/, '.ts')}:${m[2]}` : '???:1'
+  const m = /\(?((?:file:\/\/)?[^()\s]+:\d+:\d+)\)?$/.exec(frame)
+  return m ? m[1] : '???:1:1'
+}
+
+/**
+ * A bundle's source map, read for one question: which source file and line a generated line
+ * and column come from. One pass over the mappings records where each generated line starts
+ * and the running source and line there; a lookup then decodes that one line. (Node's own
+ * SourceMap class decodes every segment into objects: about a quarter of a second for the
+ * server's bundle, on the path of the first /readyz, whose log check flushes the log.)
+ */
+class LineMap {
+  private readonly starts: number[] = []
+  private readonly sourceAt: number[] = []
+  private readonly lineAt: number[] = []
+  private readonly columnAt: number[] = []
+  /** Whether a mapped segment comes before the line (its source and line are then the ones above). */
+  private readonly mappedBefore: boolean[] = []
+
+  constructor(
+    private readonly sources: string[],
+    private readonly mappings: string,
+  ) {
+    let source = 0
+    let line = 0
+    let column = 0
+    let mapped = false
+    this.mark(0, source, line, column, mapped)
+    const fields = [0, 0, 0, 0, 0]
+    for (let i = 0; i < mappings.length; ) {
+      const c = mappings.charCodeAt(i)
+      if (c === 59 /* ; */) {
+        i++
+        this.mark(i, source, line, column, mapped)
+      } else if (c === 44 /* , */) i++
+      else {
+        const [next, count] = decodeSegment(mappings, i, fields)
+        i = next
+        if (count >= 4) {
+          source += fields[1]
+          line += fields[2]
+          column += fields[3]
+          mapped = true
+        }
+      }
+    }
+  }
+
+  private mark(start: number, source: number, line: number, column: number, mapped: boolean): void {
+    this.mappedBefore.push(mapped)
+    this.starts.push(start)
+    this.sourceAt.push(source)
+    this.lineAt.push(line)
+    this.columnAt.push(column)
+  }
+
+  /**
+   * The source file and (0-based) line of a 0-based generated line and column: those of the last
+   * mapped segment at or before it, as Node's SourceMap.findEntry answers.
+   */
+  find(line: number, column: number): { source: string; line: number } | undefined {
+    if (line >= this.starts.length) return undefined
+    let source = this.sourceAt[line]
+    let original = this.lineAt[line]
+    let generated = 0
+    let found = this.mappedBefore[line] ? { source: this.sources[source], line: original } : undefined
+    const fields = [0, 0, 0, 0, 0]
+    for (let i = this.starts[line]; i < this.mappings.length; ) {
+      const c = this.mappings.charCodeAt(i)
+      if (c === 59) break
+      if (c === 44) {
+        i++
+        continue
+      }
+      const [next, count] = decodeSegment(this.mappings, i, fields)
+      i = next
+      generated += fields[0]
+      if (generated > column) break
+      if (count >= 4) {
+        source += fields[1]
+        original += fields[2]
+        found = { source: this.sources[source], line: original }
+      }
+    }
+    return found
+  }
+}
+
+const BASE64 = new Int8Array(128).fill(-1)
+for (const [i, ch] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries()) BASE64[ch.charCodeAt(0)] = i
+
+/** Decodes one segment's base64 VLQ fields into `fields`; returns the next index and the field count. */
+function decodeSegment(text: string, start: number, fields: number[]): [number, number] {
+  let i = start
+  let count = 0
+  while (i < text.length) {
+    const c = text.charCodeAt(i)
+    if (c === 44 || c === 59) break
+    let value = 0
+    let shift = 0
+    let digit: number
+    do {
+      digit = BASE64[text.charCodeAt(i++)]
+      value += (digit & 31) * 2 ** shift
+      shift += 5
+    } while (digit & 32)
+    fields[count++] = value & 1 ? -Math.floor(value / 2) : Math.floor(value / 2)
+  }
+  return [i, count]
+}
+
+// The maps of the bundles that have logged, read once each (null: no map).
+const maps = new Map<string, LineMap | null>()
+
+function mapOf(file: string): LineMap | null {
+  let map = maps.get(file)
+  if (map === undefined) {
+    try {
+      const json = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; mappings: string }
+      map = new LineMap(json.sources, json.mappings)
+    } catch {
+      map = null
+    }
+    maps.set(file, map)
+  }
+  return map
+}
+
+/**
+ * `file.ts:line` for a `callerSource` location: through the bundle's source map when there is
+ * one (the dist/ bundles are built with linked maps), else the file's own name with `.js` read as
+ * `.ts` (the test runner already runs the sources).
+ */
+export function sourceName(raw: string): string {
+  const m = /^(.*):(\d+):(\d+)$/.exec(raw)
+  if (!m) return raw
+  const [, location, line, column] = m
+  const file = location.startsWith('file://') ? fileURLToPath(location) : location
+  if (/\.c?js$/.test(file)) {
+    const entry = mapOf(file)?.find(Number(line) - 1, Number(column) - 1)
+    if (entry) return `${basename(entry.source)}:${entry.line + 1}`
+  }
+  return `${basename(file).replace(/\.c?js$/, '.ts')}:${line}`
 }

@@ -4,7 +4,7 @@
  * also answers the `log` health check: logging is healthy while flushes succeed.
  */
 import { basename } from 'node:path'
-import { type Severity, callerSource, formatLine } from './klog-format.js'
+import { type Severity, callerSource, formatLine, sourceName } from './klog-format.js'
 
 interface LoggerOptions {
   verbosity: number
@@ -21,8 +21,16 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`)
 }
 
+/** A line not formatted yet: its source is named (through a source map) only when flushed. */
+interface Pending {
+  severity: Severity
+  whenMicros: number
+  source: string
+  message: string
+}
+
 export class Logger {
-  private buffer: string[] = []
+  private buffer: Pending[] = []
   private timer: NodeJS.Timeout | undefined
   private lastFlushOk = Date.now()
   private flushError: Error | undefined
@@ -43,7 +51,7 @@ export class Logger {
   enabled(level: number, source?: string): boolean {
     if (level <= this.options.verbosity) return true
     if (this.modules.length === 0) return false
-    const file = basename((source ?? callerSource(3)).split(':')[0]).replace(/\.[jt]s$/, '')
+    const file = basename(sourceName(source ?? callerSource(3)).split(':')[0]).replace(/\.[jt]s$/, '')
     const rule = this.modules.find(([pattern]) => pattern.test(file))
     return rule !== undefined && level <= rule[1]
   }
@@ -71,7 +79,7 @@ export class Logger {
   }
 
   private write(severity: Severity, message: string, source = callerSource(3)): void {
-    this.buffer.push(formatLine(severity, this.now(), process.pid, source, message))
+    this.buffer.push({ severity, whenMicros: this.now(), source, message })
     if (this.options.flushFrequencyMs <= 0) this.flush()
     else this.timer ??= setTimeout(() => this.flush(), this.options.flushFrequencyMs).unref()
   }
@@ -83,7 +91,7 @@ export class Logger {
       this.lastFlushOk = Date.now()
       return
     }
-    const text = this.buffer.join('')
+    const text = this.buffer.map((l) => formatLine(l.severity, l.whenMicros, process.pid, sourceName(l.source), l.message)).join('')
     this.buffer = []
     try {
       this.sink.write(text)

@@ -1,14 +1,4 @@
-import {
-  ClientClosedError,
-  EtcdAuthenticationFailedError,
-  EtcdInvalidAuthTokenError,
-  EtcdPermissionDeniedError,
-  GRPCDataLossError,
-  GRPCDeadlineExceededError,
-  GRPCInvalidArgumentError,
-  GRPCUnauthenticatedError,
-  isRecoverableError,
-} from 'etcd3'
+import { loadEtcd3 } from './etcd-client-module.js'
 import { CompactedError, CorruptError, InvalidError, StoreError, TooLargeError, UnavailableError } from './errors.js'
 
 /** What was being done, for messages: `etcd [http://…] get "/pods/a"`. */
@@ -41,6 +31,17 @@ function describe(ctx: EtcdCallContext): string {
 /** Maps an etcd3/gRPC failure to the store's typed errors. */
 export function mapEtcdError(err: unknown, ctx: EtcdCallContext): StoreError {
   if (err instanceof StoreError) return err
+  const {
+    ClientClosedError,
+    EtcdAuthenticationFailedError,
+    EtcdInvalidAuthTokenError,
+    EtcdPermissionDeniedError,
+    GRPCDataLossError,
+    GRPCDeadlineExceededError,
+    GRPCInvalidArgumentError,
+    GRPCUnauthenticatedError,
+    isRecoverableError,
+  } = loadEtcd3()
   const message = err instanceof Error ? err.message : String(err)
   if (message.includes(COMPACTED)) {
     return new CompactedError(ctx.revision ?? 0)

@@ -1,4 +1,5 @@
-import { isRecoverableError, type IOptions } from 'etcd3'
+import type { IOptions } from 'etcd3'
+import { loadEtcd3 } from './etcd-client-module.js'
 import { failedBeforeSending, HostBlockedError } from './etcd-errors.js'
 
 type FaultHandling = NonNullable<IOptions['faultHandling']>
@@ -33,7 +34,7 @@ function hostPolicy(host: string, skipMs: number): Policy {
     try {
       return await fn({ signal: new AbortController().signal })
     } catch (err) {
-      if (skipMs > 0 && err instanceof Error && isRecoverableError(err)) skipUntil = Date.now() + skipMs
+      if (skipMs > 0 && err instanceof Error && loadEtcd3().isRecoverableError(err)) skipUntil = Date.now() + skipMs
       throw err
     }
   })

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { Etcd3, type IKeyValue, type IOptions } from 'etcd3'
+import type { Etcd3, IKeyValue, IOptions } from 'etcd3'
+import { loadEtcd3 } from './etcd-client-module.js'
 import type { Compactor } from './compactor.js'
 import { startEtcdCompactor } from './etcd-compactor.js'
 import { mapEtcdError, type EtcdCallContext } from './etcd-errors.js'
@@ -114,7 +115,7 @@ export class EtcdStore implements Store {
     }
     const credentials = loadCredentials(options, this.servers)
     if (credentials) clientOptions.credentials = credentials
-    this.client = new Etcd3(clientOptions)
+    this.client = new (loadEtcd3().Etcd3)(clientOptions)
     const onError = (err: unknown): void => {
       if (!this.closed) options.onBackgroundError?.(err)
     }

@@ -52,6 +52,10 @@ describe('cli/fast: the fast entries answer as oclif does (built binary)', funct
     ['health', 'check', '--bogus'],
     ['health', 'check', '--endpoint', 'nope'],
     ['health', 'check'],
+    // Command lines the server refuses before it listens (the server's own checks, exit 1).
+    ['server', 'start', '--bogus-flag'],
+    ['server', 'start', '--secure-port=abc'],
+    ['server', 'start', '--authorization-mode=Nope', '--bind-address=127.0.0.1'],
   ]
   for (const args of lines) {
     it(args.join(' '), () => {
@@ -60,6 +64,13 @@ describe('cli/fast: the fast entries answer as oclif does (built binary)', funct
       assert.deepEqual(answer(viaBinary(args)), answer(viaOclif(args)))
     })
   }
+
+  it('help for server start comes from oclif', () => {
+    const r = viaBinary(['server', 'start', '--help'])
+    assert.equal(r.status, 0)
+    assert.match(r.stdout, /^Start the API server/)
+    assert.match(r.stdout, /--secure-port/)
+  })
 
   it('help for patch comes from oclif', () => {
     const r = viaBinary(['patch', '--help'])

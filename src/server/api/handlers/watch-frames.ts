@@ -8,9 +8,9 @@
  */
 import type { ProtobufCodec } from '../../../core/protobuf/index.js'
 
-const frames = new WeakMap<object, Map<string, string | Uint8Array>>()
+const frames = new WeakMap<object, Map<string, Uint8Array>>()
 
-function shared<T extends string | Uint8Array>(object: object, variant: string, make: () => T): T {
+function shared<T extends Uint8Array>(object: object, variant: string, make: () => T): T {
   let byVariant = frames.get(object)
   if (!byVariant) frames.set(object, (byVariant = new Map()))
   let frame = byVariant.get(variant) as T | undefined
@@ -18,9 +18,12 @@ function shared<T extends string | Uint8Array>(object: object, variant: string, 
   return frame
 }
 
-/** One line of a JSON watch: `{"type":…,"object":…}` and a newline. */
-export function jsonFrame(type: string, object: Record<string, unknown>): string {
-  return shared(object, `json\u0000${type}`, () => `${JSON.stringify({ type, object })}\n`)
+/**
+ * One line of a JSON watch: `{"type":…,"object":…}` and a newline, as UTF-8 bytes: a string
+ * would be encoded again for every watcher's socket.
+ */
+export function jsonFrame(type: string, object: Record<string, unknown>): Buffer {
+  return shared(object, `json\u0000${type}`, () => Buffer.from(`${JSON.stringify({ type, object })}\n`))
 }
 
 /** One length-prefixed protobuf WatchEvent. */

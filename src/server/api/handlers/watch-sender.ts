@@ -18,6 +18,14 @@ import { responseGone } from './list-stream.js'
  * without an index (maxWatchChanSizeWithoutIndex).
  */
 export const WATCHER_BUFFER_EVENTS = 100
+/**
+ * Bytes a watcher's connection may hold unsent before its events wait here. Node's stream
+ * reports "full" at 16 KiB, about 30 small events, where the reference's writer only blocks
+ * once the kernel's socket buffer is full: a client that is a moment late (a busy machine, a
+ * burst of 100 events) would otherwise be closed as unresponsive long before the reference
+ * would close it. Bounded, so a thousand stalled watchers hold at most 64 MiB here.
+ */
+export const WATCHER_SOCKET_ALLOWANCE_BYTES = 64 * 1024
 /** How long a full buffer may wait for the client before the watcher is closed (the reference's dispatch budget). */
 export const WATCHER_FULL_BUDGET_MS = 100
 
@@ -75,9 +83,11 @@ export class WatchSender {
   }
 
   private flush(): void {
+    const res = this.res as { write(chunk: string | Buffer): boolean; writableLength?: number }
     while (!this.blocked && this.waiting.length > 0) {
       const frame = this.waiting.shift()!
-      if (!(this.res as { write(chunk: string | Buffer): boolean }).write(frame)) this.blocked = true
+      // Full by Node's measure, but within the allowance: go on (see WATCHER_SOCKET_ALLOWANCE_BYTES).
+      if (!res.write(frame) && !((res.writableLength ?? Infinity) < WATCHER_SOCKET_ALLOWANCE_BYTES)) this.blocked = true
     }
     if (this.waiting.length <= this.limit) this.stopTimer()
   }
