@@ -144,6 +144,10 @@ function objectFor(key: string, kind: string, apiVersion: string, name: string):
     'storage.k8s.io/v1/volumeattachments': { spec: { attacher: 'csi.example.com', source: { persistentVolumeName: 'pv-1' }, nodeName: 'node-1' } },
     'storage.k8s.io/v1/csistoragecapacities': { storageClassName: 'standard' },
     'node.k8s.io/v1/runtimeclasses': { handler: 'runc' },
+    'admissionregistration.k8s.io/v1/validatingadmissionpolicies': {
+      spec: { matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }] }, validations: [{ expression: 'object.spec.replicas <= 5' }] },
+    },
+    'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings': { spec: { policyName: 'replicas.example.com', validationActions: ['Deny'] } },
     'discovery.k8s.io/v1/endpointslices': { addressType: 'IPv4', endpoints: [] },
     'flowcontrol.apiserver.k8s.io/v1/flowschemas': { spec: { priorityLevelConfiguration: { name: 'global-default' } } },
     'flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations': { spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } },

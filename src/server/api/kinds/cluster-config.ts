@@ -6,6 +6,16 @@
  * defaults.go) and the reference printer's columns; no behaviour beyond serving them.
  */
 import { requiredValue } from '../registry/strategy.js'
+import {
+  validateMutatingWebhookConfiguration,
+  validateMutatingWebhookConfigurationUpdate,
+  validateValidatingAdmissionPolicy,
+  validateValidatingAdmissionPolicyBinding,
+  validateValidatingAdmissionPolicyStatusUpdate,
+  validateValidatingAdmissionPolicyUpdate,
+  validateValidatingWebhookConfiguration,
+  validateValidatingWebhookConfigurationUpdate,
+} from '../validation/admissionregistration.js'
 import { AGE_COLUMN, DEFAULT_COLUMNS, NAME_COLUMN, age } from '../table.js'
 import type { KindOverrides } from './builtin.js'
 import { arr, col, num, obj, str } from './values.js'
@@ -39,6 +49,16 @@ function webhookDefaults(o: Record<string, unknown>, mutating: boolean): void {
     const service = obj(obj(hook.clientConfig).service)
     if (hook.clientConfig !== undefined && obj(hook.clientConfig).service !== undefined) service.port ??= 443
   }
+}
+
+/** SetDefaults_MatchResources (admissionregistration/v1 defaults.go), with the rules' scope. */
+function matchResourcesDefaults(value: unknown): void {
+  if (value === undefined || value === null) return
+  const mr = obj(value)
+  mr.matchPolicy ??= 'Equivalent'
+  mr.namespaceSelector ??= {}
+  mr.objectSelector ??= {}
+  for (const r of [...arr(mr.resourceRules), ...arr(mr.excludeResourceRules)]) obj(r).scope ??= '*'
 }
 
 const webhookTable = {
@@ -133,24 +153,31 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
       },
     },
   },
-  'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations': { defaults: (o) => webhookDefaults(o, true), table: webhookTable },
-  'admissionregistration.k8s.io/v1/validatingwebhookconfigurations': { defaults: (o) => webhookDefaults(o, false), table: webhookTable },
+  'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations': {
+    defaults: (o) => webhookDefaults(o, true),
+    validate: validateMutatingWebhookConfiguration,
+    validateUpdate: validateMutatingWebhookConfigurationUpdate,
+    table: webhookTable,
+  },
+  'admissionregistration.k8s.io/v1/validatingwebhookconfigurations': {
+    defaults: (o) => webhookDefaults(o, false),
+    validate: validateValidatingWebhookConfiguration,
+    validateUpdate: validateValidatingWebhookConfigurationUpdate,
+    table: webhookTable,
+  },
   'admissionregistration.k8s.io/v1/validatingadmissionpolicies': {
     defaults(o) {
       const spec = obj(o.spec)
       spec.failurePolicy ??= 'Fail'
-      const constraints = obj(spec.matchConstraints)
-      if (spec.matchConstraints !== undefined) {
-        constraints.matchPolicy ??= 'Equivalent'
-        constraints.namespaceSelector ??= {}
-        constraints.objectSelector ??= {}
-        spec.matchConstraints = constraints
-      }
+      matchResourcesDefaults(spec.matchConstraints)
       o.spec = spec
     },
     prepareForCreate(o) {
       o.status = {}
     },
+    validate: validateValidatingAdmissionPolicy,
+    validateUpdate: validateValidatingAdmissionPolicyUpdate,
+    validateStatusUpdate: validateValidatingAdmissionPolicyStatusUpdate,
     table: {
       definitions: [
         NAME_COLUMN,
@@ -161,7 +188,17 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
       cells: (o, now) => [o.metadata.name, arr(obj(o.spec).validations).length, paramKind(obj(o.spec)), age(o, now)],
     },
   },
-  'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings': { table: bindingTable },
+  'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings': {
+    defaults(o) {
+      const spec = obj(o.spec)
+      matchResourcesDefaults(spec.matchResources)
+      // SetDefaults_ParamRef.
+      if (spec.paramRef !== undefined && spec.paramRef !== null) obj(spec.paramRef).parameterNotFoundAction ??= 'Deny'
+      o.spec = spec
+    },
+    validate: validateValidatingAdmissionPolicyBinding,
+    table: bindingTable,
+  },
   'admissionregistration.k8s.io/v1/mutatingadmissionpolicies': {
     table: {
       definitions: [
