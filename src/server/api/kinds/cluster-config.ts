@@ -5,7 +5,7 @@
  * resource.k8s.io (dynamic resource allocation) kinds. Their defaulting (each group's
  * defaults.go) and the reference printer's columns; no behaviour beyond serving them.
  */
-import { requiredValue } from '../registry/strategy.js'
+import { validateFlowSchema, validateFlowSchemaStatusUpdate, validatePriorityLevelConfiguration, validatePriorityLevelConfigurationStatusUpdate } from '../validation/flowcontrol.js'
 import {
   validateMutatingWebhookConfiguration,
   validateMutatingWebhookConfigurationUpdate,
@@ -80,13 +80,15 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
   'flowcontrol.apiserver.k8s.io/v1/flowschemas': {
     defaults(o) {
       const spec = obj(o.spec)
-      spec.matchingPrecedence ??= 1000
+      // An int32 without pointer: zero is unset (SetDefaults_FlowSchemaSpec).
+      if (!spec.matchingPrecedence) spec.matchingPrecedence = 1000
       o.spec = spec
     },
     prepareForCreate(o) {
       o.status = {}
     },
-    validate: (o) => (str(obj(obj(o.spec).priorityLevelConfiguration).name) ? [] : [requiredValue('spec.priorityLevelConfiguration.name', 'must reference a priority level')]),
+    validate: validateFlowSchema,
+    validateStatusUpdate: validateFlowSchemaStatusUpdate,
     table: {
       definitions: [
         NAME_COLUMN,
@@ -115,9 +117,10 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
         const response = obj(limited.limitResponse)
         if (response.type === 'Queue' || response.queuing !== undefined) {
           const queuing = obj(response.queuing)
-          queuing.queues ??= 64
-          queuing.handSize ??= 8
-          queuing.queueLengthLimit ??= 50
+          // int32 fields without pointers: zero is unset (SetDefaults_QueuingConfiguration).
+          if (!queuing.queues) queuing.queues = 64
+          if (!queuing.handSize) queuing.handSize = 8
+          if (!queuing.queueLengthLimit) queuing.queueLengthLimit = 50
           response.queuing = queuing
         }
         limited.limitResponse = response
@@ -134,6 +137,8 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
     prepareForCreate(o) {
       o.status = {}
     },
+    validate: validatePriorityLevelConfiguration,
+    validateStatusUpdate: validatePriorityLevelConfigurationStatusUpdate,
     table: {
       definitions: [
         NAME_COLUMN,
