@@ -39,6 +39,7 @@ import {
   validatePersistentVolumeUpdate,
   validatePod,
   validatePodEphemeralContainersUpdate,
+  validatePodResize,
   validatePodStatusUpdate,
   validatePodTemplate,
   validatePodUpdate,
@@ -303,7 +304,11 @@ const pods: KindOverrides = {
   },
   validate: validatePod,
   validateUpdate: (o, old, subresource) =>
-    subresource === 'ephemeralcontainers' || subresource === 'resize' ? validatePodEphemeralContainersUpdate(o, old) : validatePodUpdate(o, old),
+    subresource === 'ephemeralcontainers'
+      ? validatePodEphemeralContainersUpdate(o, old)
+      : subresource === 'resize'
+        ? validatePodResize(o, old, podQOSClass)
+        : validatePodUpdate(o, old),
   validateStatusUpdate: validatePodStatusUpdate,
   selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
   fields: (o) => {
