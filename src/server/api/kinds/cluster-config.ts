@@ -5,6 +5,16 @@
  * resource.k8s.io (dynamic resource allocation) kinds. Their defaulting (each group's
  * defaults.go) and the reference printer's columns; no behaviour beyond serving them.
  */
+import {
+  validateDeviceClass,
+  validateResourceClaim,
+  validateResourceClaimStatusUpdate,
+  validateResourceClaimTemplate,
+  validateResourceClaimTemplateUpdate,
+  validateResourceClaimUpdate,
+  validateResourceSlice,
+  validateResourceSliceUpdate,
+} from '../validation/resource.js'
 import { validateFlowSchema, validateFlowSchemaStatusUpdate, validatePriorityLevelConfiguration, validatePriorityLevelConfigurationStatusUpdate } from '../validation/flowcontrol.js'
 import {
   validateMutatingWebhookConfiguration,
@@ -59,6 +69,23 @@ function matchResourcesDefaults(value: unknown): void {
   mr.namespaceSelector ??= {}
   mr.objectSelector ??= {}
   for (const r of [...arr(mr.resourceRules), ...arr(mr.excludeResourceRules)]) obj(r).scope ??= '*'
+}
+
+/**
+ * resource.k8s.io/v1 defaults (SetDefaults_ExactDeviceRequest, SetDefaults_DeviceSubRequest,
+ * SetDefaults_DeviceToleration): ExactCount of one device, tolerations with operator Equal.
+ */
+function deviceClaimDefaults(devices: unknown): void {
+  const exact = (r: Record<string, unknown>) => {
+    r.allocationMode ||= 'ExactCount'
+    if (r.allocationMode === 'ExactCount' && !r.count) r.count = 1
+    for (const t of arr(r.tolerations)) obj(t).operator ||= 'Equal'
+  }
+  for (const request of arr(obj(devices).requests)) {
+    const r = obj(request)
+    if (r.exactly !== undefined && r.exactly !== null) exact(obj(r.exactly))
+    for (const sub of arr(r.firstAvailable)) exact(obj(sub))
+  }
 }
 
 const webhookTable = {
@@ -233,9 +260,13 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
     },
   },
   'resource.k8s.io/v1/resourceclaims': {
+    defaults: (o) => deviceClaimDefaults(obj(o.spec).devices),
     prepareForCreate(o) {
       o.status = {}
     },
+    validate: validateResourceClaim,
+    validateUpdate: validateResourceClaimUpdate,
+    validateStatusUpdate: validateResourceClaimStatusUpdate,
     table: {
       definitions: [NAME_COLUMN, col('State', 'A summary of the current state (allocated, pending, reserved, etc.).'), AGE_COLUMN],
       cells: (o, now) => {
@@ -252,9 +283,16 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
       },
     },
   },
-  'resource.k8s.io/v1/deviceclasses': { table: DEFAULT_COLUMNS },
-  'resource.k8s.io/v1/resourceclaimtemplates': { table: DEFAULT_COLUMNS },
+  'resource.k8s.io/v1/deviceclasses': { validate: validateDeviceClass, table: DEFAULT_COLUMNS },
+  'resource.k8s.io/v1/resourceclaimtemplates': {
+    defaults: (o) => deviceClaimDefaults(obj(obj(o.spec).spec).devices),
+    validate: validateResourceClaimTemplate,
+    validateUpdate: validateResourceClaimTemplateUpdate,
+    table: DEFAULT_COLUMNS,
+  },
   'resource.k8s.io/v1/resourceslices': {
+    validate: validateResourceSlice,
+    validateUpdate: validateResourceSliceUpdate,
     selectableFields: ['spec.nodeName', 'spec.driver'],
     fields: (o) => ({ 'spec.nodeName': str(obj(o.spec).nodeName), 'spec.driver': str(obj(o.spec).driver) }),
     table: {
