@@ -149,6 +149,7 @@ function objectFor(key: string, kind: string, apiVersion: string, name: string):
     },
     'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings': { spec: { policyName: 'replicas.example.com', validationActions: ['Deny'] } },
     'discovery.k8s.io/v1/endpointslices': { addressType: 'IPv4', endpoints: [] },
+    'apiregistration.k8s.io/v1/apiservices': { metadata: { name: 'v1.example.com' }, spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15 } },
     'resource.k8s.io/v1/resourceslices': { spec: { driver: 'gpu.example.com', pool: { name: 'node-1', resourceSliceCount: 1 }, nodeName: 'node-1' } },
     'flowcontrol.apiserver.k8s.io/v1/flowschemas': { spec: { priorityLevelConfiguration: { name: 'global-default' } } },
     'flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations': { spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } },

@@ -15,6 +15,8 @@ import {
   validateResourceSlice,
   validateResourceSliceUpdate,
 } from '../validation/resource.js'
+import { validateAPIService, validateAPIServiceStatusUpdate } from '../validation/apiregistration.js'
+import { pathSegmentName } from '../validation/names.js'
 import { validateFlowSchema, validateFlowSchemaStatusUpdate, validatePriorityLevelConfiguration, validatePriorityLevelConfigurationStatusUpdate } from '../validation/flowcontrol.js'
 import {
   validateMutatingWebhookConfiguration,
@@ -245,7 +247,14 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
   'admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings': { table: bindingTable },
   'apiregistration.k8s.io/v1/apiservices': {
     unconditionalUpdate: false,
-    validateName: () => [],
+    defaults(o) {
+      // SetDefaults_ServiceReference.
+      const service = obj(o.spec).service
+      if (service !== undefined && service !== null) obj(service).port ??= 443
+    },
+    validateName: pathSegmentName,
+    validate: validateAPIService,
+    validateStatusUpdate: validateAPIServiceStatusUpdate,
     prepareForCreate(o) {
       o.status = { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: o.metadata.creationTimestamp, reason: 'Local', message: 'Local APIServices are always available' }] }
     },

@@ -42,7 +42,6 @@ const NOT_YET_COVERED: Record<string, string> = {
   'admissionregistration.k8s.io/mutatingadmissionpolicies': 'MutatingAdmissionPolicy validation (mutations, patch types, CEL) is not built yet',
   'admissionregistration.k8s.io/mutatingadmissionpolicybindings': 'MutatingAdmissionPolicyBinding validation is not built yet',
   'apiextensions.k8s.io/customresourcedefinitions': 'validated in part (validation/apiextensions.ts: group, names, scope, versions); its table against the reference messages is not written yet',
-  'apiregistration.k8s.io/apiservices': "kube-aggregator's ValidateAPIService is not built yet",
   'certificates.k8s.io/podcertificaterequests': 'alpha; PodCertificateRequest validation is not built yet',
   'coordination.k8s.io/leasecandidates': 'beta; LeaseCandidate validation is not built yet',
   'internal.apiserver.k8s.io/storageversions': 'alpha; StorageVersion validation is not built yet',
