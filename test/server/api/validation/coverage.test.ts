@@ -11,14 +11,16 @@
  */
 import assert from 'node:assert/strict'
 import { readdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { KINDS } from '../../../../src/server/api/kinds/index.js'
 import { enabledKinds } from '../../../../src/server/api/runtime-config.js'
 import { type KindCases, kindKey, recordedCases } from './case-registry.js'
 
+// Loaded the way mocha loads test files (require, through tsx), so a file mocha loads as well is
+// the same module: its suites are defined once and its cases counted once.
 const here = new URL('.', import.meta.url)
-for (const file of readdirSync(here).filter((f) => f.endsWith('.test.ts') && f !== 'coverage.test.ts').sort()) {
-  await import(new URL(file, here).href)
-}
+const load = createRequire(import.meta.url)
+for (const file of readdirSync(here).filter((f) => f.endsWith('.test.ts') && f !== 'coverage.test.ts').sort()) load(`./${file}`)
 
 const MIN_INVALID = 10
 
