@@ -112,7 +112,7 @@ describe('validation/storage: VolumeAttachment', () => {
     ['attachment metadata over 256 KiB', (o) => (o.status = { attached: true, attachmentMetadata: { big: 'x'.repeat(262144) } }), ['status.attachmentMetadata: Too long: may not be more than 262144 bytes']],
     ['an attach error message over 1024 characters (the reference names the metadata limit)', (o) => (o.status = { attached: false, attachError: { message: 'e'.repeat(1025) } }), ['status.attachError.message: Too long: may not be more than 262144 bytes']],
     ['a negative detach error code', (o) => (o.status = { attached: true, detachError: { message: 'busy', errorCode: -1 } }), ['status.detachError.errorCode: Invalid value: -1: must be between 0 and 2147483647, inclusive']],
-    ['a status with metadata', (o) => (o.status = { attached: true, attachmentMetadata: { device: '/dev/sdb' } }), []],
+    ['a status with metadata', (o) => (o.status = { attached: true, attachmentMetadata: { device: 'disk-1' } }), []],
   ], it, 'status')
 })
 
