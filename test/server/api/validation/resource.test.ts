@@ -5,7 +5,7 @@
  * `undeclared reference` issue for a selector naming an unknown variable).
  */
 import assert from 'node:assert/strict'
-import { type Case, type Json, kindTable, strategyOf, updateErrors, updateTable } from './groups-support.js'
+import { type Case, type Json, created, kindTable, strategyOf, updateErrors, updateTable } from './groups-support.js'
 
 const SUB =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
@@ -73,6 +73,14 @@ describe('validation/resource: ResourceClaim', () => {
   const strategy = strategyOf('resource.k8s.io', 'resourceclaims')
   const claim = (): Json => ({ metadata: { name: 'gpu-claim' }, spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } } })
   kindTable(strategy, claim, claimCases('spec.devices', (o) => o.spec.devices), it)
+  it('v1 defaults: ExactCount of one device, tolerations with operator Equal (SetDefaults_ExactDeviceRequest, SetDefaults_DeviceToleration)', () => {
+    const o = claim()
+    o.spec.devices.requests[0].exactly.tolerations = [{ key: 'dedicated', value: 'gpu' }]
+    o.spec.devices.requests.push({ name: 'any', firstAvailable: [{ name: 'one', deviceClassName: 'gpu.example.com' }, { name: 'all', deviceClassName: 'gpu.example.com', allocationMode: 'All' }] })
+    const devices = (created(strategy, o).spec as Json).devices
+    assert.deepEqual(devices.requests[0].exactly, { deviceClassName: 'gpu.example.com', tolerations: [{ key: 'dedicated', value: 'gpu', operator: 'Equal' }], allocationMode: 'ExactCount', count: 1 })
+    assert.deepEqual(devices.requests[1].firstAvailable.map((s: Json) => [s.allocationMode, s.count]), [['ExactCount', 1], ['All', undefined]])
+  })
   it('update: the spec is immutable (the whole spec is the bad value)', () => {
     const [err, ...rest] = updateErrors(strategy, claim(), (o) => (o.spec.devices.requests[0].exactly.count = 2))
     assert.deepEqual(rest, [])
