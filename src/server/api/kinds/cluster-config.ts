@@ -86,6 +86,8 @@ function deviceClaimDefaults(devices: unknown): void {
   for (const request of arr(obj(devices).requests)) {
     const r = obj(request)
     if (r.exactly !== undefined && r.exactly !== null) exact(obj(r.exactly))
+    // resource.k8s.io/v1beta1 keeps the exact request's fields on the request (SetDefaults_DeviceRequest).
+    else if (typeof r.deviceClassName === 'string' && arr(r.firstAvailable).length === 0) exact(r)
     for (const sub of arr(r.firstAvailable)) exact(obj(sub))
   }
 }

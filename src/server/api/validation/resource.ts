@@ -185,7 +185,21 @@ function validateExactly(r: Obj, fldPath: Path): ErrorList {
   return errs
 }
 
-function validateDeviceRequest(r: Obj, fldPath: Path): ErrorList {
+/** The request fields resource.k8s.io/v1beta1 keeps on the request itself (v1 and v1beta2 under `exactly`). */
+const FLATTENED_REQUEST_FIELDS = ['deviceClassName', 'selectors', 'allocationMode', 'count', 'adminAccess', 'tolerations']
+
+/**
+ * A request as the reference's internal form has it: a v1beta1 request with its fields on the
+ * request converts to one whose `exactly` holds them, so its errors name `exactly` too.
+ */
+export function internalRequest(r: Obj): Obj {
+  if (isSet(r.exactly) || arr(r.firstAvailable).length > 0 || !FLATTENED_REQUEST_FIELDS.some((k) => isSet(r[k]))) return r
+  const exactly = Object.fromEntries(FLATTENED_REQUEST_FIELDS.filter((k) => isSet(r[k])).map((k) => [k, r[k]]))
+  return { name: r.name, exactly }
+}
+
+function validateDeviceRequest(request: Obj, fldPath: Path): ErrorList {
+  const r = internalRequest(request)
   const errs = validateDNS1123Label(str(r.name), fldPath.child('name'))
   const hasFirst = arr(r.firstAvailable).length > 0
   const hasExactly = isSet(r.exactly)

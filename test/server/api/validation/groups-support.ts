@@ -12,9 +12,10 @@ import { recordCases } from './case-registry.js'
 
 export type Json = Record<string, any>
 
-export function strategyOf(group: string, resource: string): Strategy {
-  const s = BUILTIN_KINDS.find((k) => k.group === group && k.resource === resource)
-  if (!s) throw new Error(`no strategy for ${group}/${resource}`)
+/** A kind's strategy: its first (GA) version, or the given one. */
+export function strategyOf(group: string, resource: string, version?: string): Strategy {
+  const s = BUILTIN_KINDS.find((k) => k.group === group && k.resource === resource && (version === undefined || k.version === version))
+  if (!s) throw new Error(`no strategy for ${group}/${version ?? ''}/${resource}`)
   return s
 }
 

@@ -5,7 +5,7 @@
  * `undeclared reference` issue for a selector naming an unknown variable).
  */
 import assert from 'node:assert/strict'
-import { type Case, type Json, created, kindTable, strategyOf, updateErrors, updateTable } from './groups-support.js'
+import { type Case, type Json, createErrors, created, kindTable, strategyOf, updateErrors, updateTable } from './groups-support.js'
 
 const SUB =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
@@ -80,6 +80,16 @@ describe('validation/resource: ResourceClaim', () => {
     const devices = (created(strategy, o).spec as Json).devices
     assert.deepEqual(devices.requests[0].exactly, { deviceClassName: 'gpu.example.com', tolerations: [{ key: 'dedicated', value: 'gpu', operator: 'Equal' }], allocationMode: 'ExactCount', count: 1 })
     assert.deepEqual(devices.requests[1].firstAvailable.map((s: Json) => [s.allocationMode, s.count]), [['ExactCount', 1], ['All', undefined]])
+  })
+  it('resource.k8s.io/v1beta1: a request with its fields on itself is the exact request, defaulted and validated as one', () => {
+    const beta = strategyOf('resource.k8s.io', 'resourceclaims', 'v1beta1')
+    const o = { metadata: { name: 'c' }, spec: { devices: { requests: [{ name: 'gpu', deviceClassName: 'gpu.example.com' }] } } }
+    const request = ((created(beta, o).spec as Json).devices.requests as Json[])[0]
+    assert.deepEqual([request.allocationMode, request.count], ['ExactCount', 1])
+    assert.deepEqual(createErrors(beta, o), [])
+    const bad = structuredClone(o) as Json
+    bad.spec.devices.requests[0].deviceClassName = 'GPU'
+    assert.deepEqual(createErrors(beta, bad), [`spec.devices.requests[0].exactly.deviceClassName: Invalid value: "GPU": ${SUB}`])
   })
   it('update: the spec is immutable (the whole spec is the bad value)', () => {
     const [err, ...rest] = updateErrors(strategy, claim(), (o) => (o.spec.devices.requests[0].exactly.count = 2))
