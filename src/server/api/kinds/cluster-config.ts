@@ -7,6 +7,8 @@
  */
 import {
   validateDeviceClass,
+  validateDeviceTaintRule,
+  validateDeviceTaintRuleUpdate,
   validateResourceClaim,
   validateResourceClaimStatusUpdate,
   validateResourceClaimTemplate,
@@ -294,6 +296,9 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
       },
     },
   },
+  // No GA version yet: the beta and alpha versions share the rules (their shapes agree on them).
+  'resource.k8s.io/v1beta2/devicetaintrules': { validate: validateDeviceTaintRule, validateUpdate: validateDeviceTaintRuleUpdate },
+  'resource.k8s.io/v1alpha3/devicetaintrules': { validate: validateDeviceTaintRule, validateUpdate: validateDeviceTaintRuleUpdate },
   'resource.k8s.io/v1/deviceclasses': { validate: validateDeviceClass, table: DEFAULT_COLUMNS },
   'resource.k8s.io/v1/resourceclaimtemplates': {
     defaults: (o) => deviceClaimDefaults(obj(obj(o.spec).spec).devices),

@@ -402,3 +402,41 @@ export function validateResourceSlice(o: KubeObject): ErrorList {
 export function validateResourceSliceUpdate(o: KubeObject, old: KubeObject): ErrorList {
   return validateResourceSliceSpec(obj(o.spec), obj(old.spec))
 }
+
+// ---- DeviceTaintRule (beta and alpha) ----
+
+function validateDeviceTaint(taint: Obj, oldTaint: Obj | undefined, fldPath: Path): ErrorList {
+  const errs = validateLabelName(str(taint.key), fldPath.child('key'))
+  const value = str(taint.value)
+  if (value !== '') for (const m of isValidLabelValue(value)) errs.push(invalid(fldPath.child('value'), value, m))
+  const effect = str(taint.effect)
+  if (!oldTaint || str(oldTaint.effect) !== effect) {
+    if (effect === '') errs.push(required(fldPath.child('effect')))
+    else if (!TAINT_EFFECTS.includes(effect)) errs.push(notSupported(fldPath.child('effect'), effect, TAINT_EFFECTS))
+  }
+  return errs
+}
+
+function validateDeviceTaintRuleSpec(spec: Obj, oldSpec: Obj | undefined): ErrorList {
+  const p = Path.of('spec')
+  const errs: ErrorList = []
+  if (isSet(spec.deviceSelector)) {
+    const selector = obj(spec.deviceSelector)
+    const sp = p.child('deviceSelector')
+    if (isSet(selector.driver)) errs.push(...validateCSIDriverName(str(selector.driver), sp.child('driver')))
+    if (isSet(selector.pool)) errs.push(...validatePoolName(str(selector.pool), sp.child('pool')))
+    if (isSet(selector.device)) errs.push(...validateDNS1123Label(str(selector.device), sp.child('device')))
+  }
+  errs.push(...validateDeviceTaint(obj(spec.taint), oldSpec ? obj(oldSpec.taint) : undefined, p.child('taint')))
+  return errs
+}
+
+/** ValidateDeviceTaintRule (without the metadata): the selector's driver, pool and device, the taint. */
+export function validateDeviceTaintRule(o: KubeObject): ErrorList {
+  return validateDeviceTaintRuleSpec(obj(o.spec), undefined)
+}
+
+/** ValidateDeviceTaintRuleUpdate: an unchanged effect is not checked again. */
+export function validateDeviceTaintRuleUpdate(o: KubeObject, old: KubeObject): ErrorList {
+  return validateDeviceTaintRuleSpec(obj(o.spec), obj(old.spec))
+}

@@ -47,7 +47,6 @@ const NOT_YET_COVERED: Record<string, string> = {
   'certificates.k8s.io/podcertificaterequests': 'alpha; PodCertificateRequest validation is not built yet',
   'coordination.k8s.io/leasecandidates': 'beta; LeaseCandidate validation is not built yet',
   'internal.apiserver.k8s.io/storageversions': 'alpha; StorageVersion validation is not built yet',
-  'resource.k8s.io/devicetaintrules': 'alpha; DeviceTaintRule validation is not built yet',
   'scheduling.k8s.io/podgroups': 'alpha; PodGroup validation is not built yet',
   'scheduling.k8s.io/workloads': 'alpha; Workload validation is not built yet',
   'storagemigration.k8s.io/storageversionmigrations': 'beta; StorageVersionMigration validation is not built yet',

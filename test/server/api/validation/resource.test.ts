@@ -159,3 +159,34 @@ describe('validation/resource: ResourceSlice', () => {
     ['the devices and the generation may change', (o) => ((o.spec.pool.generation = 2), o.spec.devices.push({ name: 'gpu-1' })), []],
   ], it)
 })
+
+const QUALIFIED =
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+const LABEL_VALUE =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+
+describe('validation/resource: DeviceTaintRule (beta)', () => {
+  const strategy = strategyOf('resource.k8s.io', 'devicetaintrules', 'v1beta2')
+  const rule = (): Json => ({
+    metadata: { name: 'gpu-maintenance' },
+    spec: { deviceSelector: { driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-0' }, taint: { key: 'example.com/maintenance', value: 'planned', effect: 'NoExecute' } },
+  })
+  kindTable(strategy, rule, [
+    ['a taint without key', (o) => delete o.spec.taint.key, ['spec.taint.key: Invalid value: "": name part must be non-empty', `spec.taint.key: Invalid value: "": ${QUALIFIED}`]],
+    ['a taint key with a space', (o) => (o.spec.taint.key = 'bad key'), [`spec.taint.key: Invalid value: "bad key": ${QUALIFIED}`]],
+    ['a taint value with a space', (o) => (o.spec.taint.value = 'a b'), [`spec.taint.value: Invalid value: "a b": ${LABEL_VALUE}`]],
+    ['a taint without effect', (o) => delete o.spec.taint.effect, ['spec.taint.effect: Required value']],
+    ['an unknown effect', (o) => (o.spec.taint.effect = 'Evict'), ['spec.taint.effect: Unsupported value: "Evict": supported values: "NoExecute", "NoSchedule", "None"']],
+    ['a driver that is not a DNS subdomain', (o) => (o.spec.deviceSelector.driver = 'GPU_Driver'), [`spec.deviceSelector.driver: Invalid value: "GPU_Driver": ${SUB}`]],
+    ['a driver over 63 characters', (o) => (o.spec.deviceSelector.driver = 'g'.repeat(64)), ['spec.deviceSelector.driver: Too long: may not be more than 63 bytes']],
+    ['an empty pool', (o) => (o.spec.deviceSelector.pool = ''), ['spec.deviceSelector.pool: Required value']],
+    ['a pool that is not a DNS subdomain', (o) => (o.spec.deviceSelector.pool = 'Node_1'), [`spec.deviceSelector.pool: Invalid value: "Node_1": ${SUB}`]],
+    ['a device that is not a DNS label', (o) => (o.spec.deviceSelector.device = 'GPU-0'), [`spec.deviceSelector.device: Invalid value: "GPU-0": ${DNS_LABEL}`]],
+    ['a name that is not a DNS subdomain', (o) => (o.metadata.name = 'GPU'), [`metadata.name: Invalid value: "GPU": ${SUB}`]],
+    ['every device tainted, effect None', (o) => Object.assign(o, { spec: { taint: { key: 'example.com/info', effect: 'None' } } }), []],
+  ], it)
+  updateTable(strategy, rule, [
+    ['a changed effect is checked', (o) => (o.spec.taint.effect = 'Evict'), ['spec.taint.effect: Unsupported value: "Evict": supported values: "NoExecute", "NoSchedule", "None"']],
+    ['the value may change', (o) => (o.spec.taint.value = 'unplanned'), []],
+  ], it)
+})
