@@ -65,7 +65,7 @@ import {
 } from '../validation/rbac.js'
 import { validatePriorityClass, validatePriorityClassUpdate } from '../validation/scheduling.js'
 import { validatePodDisruptionBudget, validatePodDisruptionBudgetStatusUpdate } from '../validation/policy.js'
-import { validateLease } from '../validation/coordination.js'
+import { leaseCandidateName, validateLease, validateLeaseCandidate, validateLeaseCandidateUpdate } from '../validation/coordination.js'
 import { type Obj, arr, col, num, obj, str } from './values.js'
 import { AUTOSCALING } from './autoscaling.js'
 import { podQOSClass } from './pod-qos.js'
@@ -899,6 +899,9 @@ const VIRTUAL_SUBRESOURCES: Record<string, string[]> = {
 }
 
 /** Overrides of one group version's resource, by `<group>/<version>/<resource>`. */
+/** LeaseCandidates (beta and alpha only): their name a config map key, ValidateLeaseCandidate. */
+const leaseCandidates: KindOverrides = { validateName: leaseCandidateName, validate: validateLeaseCandidate, validateUpdate: validateLeaseCandidateUpdate }
+
 const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   ...AUTOSCALING,
   ...CERTIFICATES,
@@ -906,6 +909,8 @@ const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   ...NETWORKING,
   ...CLUSTER_CONFIG,
   'events.k8s.io/v1/events': eventsV1(events),
+  'coordination.k8s.io/v1beta1/leasecandidates': leaseCandidates,
+  'coordination.k8s.io/v1alpha2/leasecandidates': leaseCandidates,
   '/v1/podtemplates': {
     defaults(o) {
       // SetDefaults_PodSpec reaches every pod spec, the PodTemplate's too.
