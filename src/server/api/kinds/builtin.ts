@@ -65,6 +65,7 @@ import {
 } from '../validation/rbac.js'
 import { validatePriorityClass, validatePriorityClassUpdate } from '../validation/scheduling.js'
 import { validatePodDisruptionBudget, validatePodDisruptionBudgetStatusUpdate } from '../validation/policy.js'
+import { validateStorageVersionMigration, validateStorageVersionMigrationStatusUpdate, validateStorageVersionMigrationUpdate } from '../validation/storagemigration.js'
 import { leaseCandidateName, validateLease, validateLeaseCandidate, validateLeaseCandidateUpdate } from '../validation/coordination.js'
 import { type Obj, arr, col, num, obj, str } from './values.js'
 import { AUTOSCALING } from './autoscaling.js'
@@ -911,6 +912,11 @@ const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   'events.k8s.io/v1/events': eventsV1(events),
   'coordination.k8s.io/v1beta1/leasecandidates': leaseCandidates,
   'coordination.k8s.io/v1alpha2/leasecandidates': leaseCandidates,
+  'storagemigration.k8s.io/v1beta1/storageversionmigrations': {
+    validate: validateStorageVersionMigration,
+    validateUpdate: validateStorageVersionMigrationUpdate,
+    validateStatusUpdate: validateStorageVersionMigrationStatusUpdate,
+  },
   '/v1/podtemplates': {
     defaults(o) {
       // SetDefaults_PodSpec reaches every pod spec, the PodTemplate's too.

@@ -48,7 +48,6 @@ const NOT_YET_COVERED: Record<string, string> = {
   'internal.apiserver.k8s.io/storageversions': 'alpha; StorageVersion validation is not built yet',
   'scheduling.k8s.io/podgroups': 'alpha; PodGroup validation is not built yet',
   'scheduling.k8s.io/workloads': 'alpha; Workload validation is not built yet',
-  'storagemigration.k8s.io/storageversionmigrations': 'beta; StorageVersionMigration validation is not built yet',
 }
 
 /**
