@@ -65,6 +65,7 @@ import {
 } from '../validation/rbac.js'
 import { validatePriorityClass, validatePriorityClassUpdate } from '../validation/scheduling.js'
 import { validatePodDisruptionBudget, validatePodDisruptionBudgetStatusUpdate } from '../validation/policy.js'
+import { storageVersionName, validateStorageVersion, validateStorageVersionStatusUpdate, validateStorageVersionUpdate } from '../validation/apiserverinternal.js'
 import { validateStorageVersionMigration, validateStorageVersionMigrationStatusUpdate, validateStorageVersionMigrationUpdate } from '../validation/storagemigration.js'
 import { leaseCandidateName, validateLease, validateLeaseCandidate, validateLeaseCandidateUpdate } from '../validation/coordination.js'
 import { type Obj, arr, col, num, obj, str } from './values.js'
@@ -912,6 +913,12 @@ const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   'events.k8s.io/v1/events': eventsV1(events),
   'coordination.k8s.io/v1beta1/leasecandidates': leaseCandidates,
   'coordination.k8s.io/v1alpha2/leasecandidates': leaseCandidates,
+  'internal.apiserver.k8s.io/v1alpha1/storageversions': {
+    validateName: storageVersionName,
+    validate: validateStorageVersion,
+    validateUpdate: validateStorageVersionUpdate,
+    validateStatusUpdate: validateStorageVersionStatusUpdate,
+  },
   'storagemigration.k8s.io/v1beta1/storageversionmigrations': {
     validate: validateStorageVersionMigration,
     validateUpdate: validateStorageVersionMigrationUpdate,
