@@ -6,6 +6,7 @@
  * variables on top of it (see docs/cel.md for why this library).
  */
 import { Environment } from '@marcbachmann/cel-js'
+import { registerAuthzLibrary } from './libraries/authz.js'
 import { registerFormatLibrary } from './libraries/format.js'
 import { registerIpLibrary } from './libraries/ip.js'
 import { registerListsLibrary } from './libraries/lists.js'
@@ -32,6 +33,7 @@ function baseEnvironment(): Environment {
     registerIpLibrary(env)
     registerQuantityLibrary(env)
     registerSemverLibrary(env)
+    registerAuthzLibrary(env)
     base = env
   }
   return base

@@ -288,7 +288,7 @@ describe('api: beta and alpha group versions by --runtime-config and --feature-g
 
     const candidate = session.file(
       'candidate.yaml',
-      'apiVersion: coordination.k8s.io/v1beta1\nkind: LeaseCandidate\nmetadata:\n  name: c1\nspec:\n  leaseName: scheduler\n  binaryVersion: 1.35.0\n  strategy: OldestEmulationVersion\n',
+      'apiVersion: coordination.k8s.io/v1beta1\nkind: LeaseCandidate\nmetadata:\n  name: c1\nspec:\n  leaseName: scheduler\n  binaryVersion: 1.35.0\n  emulationVersion: 1.35.0\n  strategy: OldestEmulationVersion\n',
     )
     assert.equal(await session.ok('create', '-f', candidate), 'leasecandidate.coordination.k8s.io/c1 created\n')
     assert.match(await session.ok('get', 'leasecandidates'), /^c1\s/m)

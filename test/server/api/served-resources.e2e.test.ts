@@ -140,10 +140,17 @@ function objectFor(key: string, kind: string, apiVersion: string, name: string):
     'rbac.authorization.k8s.io/v1/clusterrolebindings': { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' } },
     'scheduling.k8s.io/v1/priorityclasses': { value: 10 },
     'storage.k8s.io/v1/storageclasses': { provisioner: 'example.com/p' },
-    'storage.k8s.io/v1/volumeattributesclasses': { driverName: 'example.com/d' },
+    'storage.k8s.io/v1/volumeattributesclasses': { driverName: 'example.com/d', parameters: { iops: '100' } },
+    'storage.k8s.io/v1/volumeattachments': { spec: { attacher: 'csi.example.com', source: { persistentVolumeName: 'pv-1' }, nodeName: 'node-1' } },
     'storage.k8s.io/v1/csistoragecapacities': { storageClassName: 'standard' },
     'node.k8s.io/v1/runtimeclasses': { handler: 'runc' },
+    'admissionregistration.k8s.io/v1/validatingadmissionpolicies': {
+      spec: { matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }] }, validations: [{ expression: 'object.spec.replicas <= 5' }] },
+    },
+    'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings': { spec: { policyName: 'replicas.example.com', validationActions: ['Deny'] } },
     'discovery.k8s.io/v1/endpointslices': { addressType: 'IPv4', endpoints: [] },
+    'apiregistration.k8s.io/v1/apiservices': { metadata: { name: 'v1.example.com' }, spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15 } },
+    'resource.k8s.io/v1/resourceslices': { spec: { driver: 'gpu.example.com', pool: { name: 'node-1', resourceSliceCount: 1 }, nodeName: 'node-1' } },
     'flowcontrol.apiserver.k8s.io/v1/flowschemas': { spec: { priorityLevelConfiguration: { name: 'global-default' } } },
     'flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations': { spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } },
   }

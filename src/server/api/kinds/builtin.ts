@@ -39,6 +39,7 @@ import {
   validatePersistentVolumeUpdate,
   validatePod,
   validatePodEphemeralContainersUpdate,
+  validatePodResize,
   validatePodStatusUpdate,
   validatePodTemplate,
   validatePodUpdate,
@@ -64,7 +65,9 @@ import {
 } from '../validation/rbac.js'
 import { validatePriorityClass, validatePriorityClassUpdate } from '../validation/scheduling.js'
 import { validatePodDisruptionBudget, validatePodDisruptionBudgetStatusUpdate } from '../validation/policy.js'
-import { validateLease } from '../validation/coordination.js'
+import { storageVersionName, validateStorageVersion, validateStorageVersionStatusUpdate, validateStorageVersionUpdate } from '../validation/apiserverinternal.js'
+import { validateStorageVersionMigration, validateStorageVersionMigrationStatusUpdate, validateStorageVersionMigrationUpdate } from '../validation/storagemigration.js'
+import { leaseCandidateName, validateLease, validateLeaseCandidate, validateLeaseCandidateUpdate } from '../validation/coordination.js'
 import { type Obj, arr, col, num, obj, str } from './values.js'
 import { AUTOSCALING } from './autoscaling.js'
 import { podQOSClass } from './pod-qos.js'
@@ -303,7 +306,11 @@ const pods: KindOverrides = {
   },
   validate: validatePod,
   validateUpdate: (o, old, subresource) =>
-    subresource === 'ephemeralcontainers' || subresource === 'resize' ? validatePodEphemeralContainersUpdate(o, old) : validatePodUpdate(o, old),
+    subresource === 'ephemeralcontainers'
+      ? validatePodEphemeralContainersUpdate(o, old)
+      : subresource === 'resize'
+        ? validatePodResize(o, old, podQOSClass)
+        : validatePodUpdate(o, old),
   validateStatusUpdate: validatePodStatusUpdate,
   selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
   fields: (o) => {
@@ -894,6 +901,9 @@ const VIRTUAL_SUBRESOURCES: Record<string, string[]> = {
 }
 
 /** Overrides of one group version's resource, by `<group>/<version>/<resource>`. */
+/** LeaseCandidates (beta and alpha only): their name a config map key, ValidateLeaseCandidate. */
+const leaseCandidates: KindOverrides = { validateName: leaseCandidateName, validate: validateLeaseCandidate, validateUpdate: validateLeaseCandidateUpdate }
+
 const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   ...AUTOSCALING,
   ...CERTIFICATES,
@@ -901,6 +911,19 @@ const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   ...NETWORKING,
   ...CLUSTER_CONFIG,
   'events.k8s.io/v1/events': eventsV1(events),
+  'coordination.k8s.io/v1beta1/leasecandidates': leaseCandidates,
+  'coordination.k8s.io/v1alpha2/leasecandidates': leaseCandidates,
+  'internal.apiserver.k8s.io/v1alpha1/storageversions': {
+    validateName: storageVersionName,
+    validate: validateStorageVersion,
+    validateUpdate: validateStorageVersionUpdate,
+    validateStatusUpdate: validateStorageVersionStatusUpdate,
+  },
+  'storagemigration.k8s.io/v1beta1/storageversionmigrations': {
+    validate: validateStorageVersionMigration,
+    validateUpdate: validateStorageVersionMigrationUpdate,
+    validateStatusUpdate: validateStorageVersionMigrationStatusUpdate,
+  },
   '/v1/podtemplates': {
     defaults(o) {
       // SetDefaults_PodSpec reaches every pod spec, the PodTemplate's too.

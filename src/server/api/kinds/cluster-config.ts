@@ -5,7 +5,31 @@
  * resource.k8s.io (dynamic resource allocation) kinds. Their defaulting (each group's
  * defaults.go) and the reference printer's columns; no behaviour beyond serving them.
  */
-import { requiredValue } from '../registry/strategy.js'
+import {
+  validateDeviceClass,
+  validateDeviceTaintRule,
+  validateDeviceTaintRuleUpdate,
+  validateResourceClaim,
+  validateResourceClaimStatusUpdate,
+  validateResourceClaimTemplate,
+  validateResourceClaimTemplateUpdate,
+  validateResourceClaimUpdate,
+  validateResourceSlice,
+  validateResourceSliceUpdate,
+} from '../validation/resource.js'
+import { validateAPIService, validateAPIServiceStatusUpdate } from '../validation/apiregistration.js'
+import { pathSegmentName } from '../validation/names.js'
+import { validateFlowSchema, validateFlowSchemaStatusUpdate, validatePriorityLevelConfiguration, validatePriorityLevelConfigurationStatusUpdate } from '../validation/flowcontrol.js'
+import {
+  validateMutatingWebhookConfiguration,
+  validateMutatingWebhookConfigurationUpdate,
+  validateValidatingAdmissionPolicy,
+  validateValidatingAdmissionPolicyBinding,
+  validateValidatingAdmissionPolicyStatusUpdate,
+  validateValidatingAdmissionPolicyUpdate,
+  validateValidatingWebhookConfiguration,
+  validateValidatingWebhookConfigurationUpdate,
+} from '../validation/admissionregistration.js'
 import { AGE_COLUMN, DEFAULT_COLUMNS, NAME_COLUMN, age } from '../table.js'
 import type { KindOverrides } from './builtin.js'
 import { arr, col, num, obj, str } from './values.js'
@@ -41,6 +65,35 @@ function webhookDefaults(o: Record<string, unknown>, mutating: boolean): void {
   }
 }
 
+/** SetDefaults_MatchResources (admissionregistration/v1 defaults.go), with the rules' scope. */
+function matchResourcesDefaults(value: unknown): void {
+  if (value === undefined || value === null) return
+  const mr = obj(value)
+  mr.matchPolicy ??= 'Equivalent'
+  mr.namespaceSelector ??= {}
+  mr.objectSelector ??= {}
+  for (const r of [...arr(mr.resourceRules), ...arr(mr.excludeResourceRules)]) obj(r).scope ??= '*'
+}
+
+/**
+ * resource.k8s.io/v1 defaults (SetDefaults_ExactDeviceRequest, SetDefaults_DeviceSubRequest,
+ * SetDefaults_DeviceToleration): ExactCount of one device, tolerations with operator Equal.
+ */
+function deviceClaimDefaults(devices: unknown): void {
+  const exact = (r: Record<string, unknown>) => {
+    r.allocationMode ||= 'ExactCount'
+    if (r.allocationMode === 'ExactCount' && !r.count) r.count = 1
+    for (const t of arr(r.tolerations)) obj(t).operator ||= 'Equal'
+  }
+  for (const request of arr(obj(devices).requests)) {
+    const r = obj(request)
+    if (r.exactly !== undefined && r.exactly !== null) exact(obj(r.exactly))
+    // resource.k8s.io/v1beta1 keeps the exact request's fields on the request (SetDefaults_DeviceRequest).
+    else if (typeof r.deviceClassName === 'string' && arr(r.firstAvailable).length === 0) exact(r)
+    for (const sub of arr(r.firstAvailable)) exact(obj(sub))
+  }
+}
+
 const webhookTable = {
   definitions: [NAME_COLUMN, col('Webhooks', 'Webhooks indicates the number of webhooks registered in this configuration', 0, 'integer'), AGE_COLUMN],
   cells: (o: Parameters<NonNullable<KindOverrides['table']>['cells']>[0], now: number) => [o.metadata.name, arr(o.webhooks).length, age(o, now)],
@@ -60,13 +113,15 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
   'flowcontrol.apiserver.k8s.io/v1/flowschemas': {
     defaults(o) {
       const spec = obj(o.spec)
-      spec.matchingPrecedence ??= 1000
+      // An int32 without pointer: zero is unset (SetDefaults_FlowSchemaSpec).
+      if (!spec.matchingPrecedence) spec.matchingPrecedence = 1000
       o.spec = spec
     },
     prepareForCreate(o) {
       o.status = {}
     },
-    validate: (o) => (str(obj(obj(o.spec).priorityLevelConfiguration).name) ? [] : [requiredValue('spec.priorityLevelConfiguration.name', 'must reference a priority level')]),
+    validate: validateFlowSchema,
+    validateStatusUpdate: validateFlowSchemaStatusUpdate,
     table: {
       definitions: [
         NAME_COLUMN,
@@ -95,9 +150,10 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
         const response = obj(limited.limitResponse)
         if (response.type === 'Queue' || response.queuing !== undefined) {
           const queuing = obj(response.queuing)
-          queuing.queues ??= 64
-          queuing.handSize ??= 8
-          queuing.queueLengthLimit ??= 50
+          // int32 fields without pointers: zero is unset (SetDefaults_QueuingConfiguration).
+          if (!queuing.queues) queuing.queues = 64
+          if (!queuing.handSize) queuing.handSize = 8
+          if (!queuing.queueLengthLimit) queuing.queueLengthLimit = 50
           response.queuing = queuing
         }
         limited.limitResponse = response
@@ -114,6 +170,8 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
     prepareForCreate(o) {
       o.status = {}
     },
+    validate: validatePriorityLevelConfiguration,
+    validateStatusUpdate: validatePriorityLevelConfigurationStatusUpdate,
     table: {
       definitions: [
         NAME_COLUMN,
@@ -133,24 +191,31 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
       },
     },
   },
-  'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations': { defaults: (o) => webhookDefaults(o, true), table: webhookTable },
-  'admissionregistration.k8s.io/v1/validatingwebhookconfigurations': { defaults: (o) => webhookDefaults(o, false), table: webhookTable },
+  'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations': {
+    defaults: (o) => webhookDefaults(o, true),
+    validate: validateMutatingWebhookConfiguration,
+    validateUpdate: validateMutatingWebhookConfigurationUpdate,
+    table: webhookTable,
+  },
+  'admissionregistration.k8s.io/v1/validatingwebhookconfigurations': {
+    defaults: (o) => webhookDefaults(o, false),
+    validate: validateValidatingWebhookConfiguration,
+    validateUpdate: validateValidatingWebhookConfigurationUpdate,
+    table: webhookTable,
+  },
   'admissionregistration.k8s.io/v1/validatingadmissionpolicies': {
     defaults(o) {
       const spec = obj(o.spec)
       spec.failurePolicy ??= 'Fail'
-      const constraints = obj(spec.matchConstraints)
-      if (spec.matchConstraints !== undefined) {
-        constraints.matchPolicy ??= 'Equivalent'
-        constraints.namespaceSelector ??= {}
-        constraints.objectSelector ??= {}
-        spec.matchConstraints = constraints
-      }
+      matchResourcesDefaults(spec.matchConstraints)
       o.spec = spec
     },
     prepareForCreate(o) {
       o.status = {}
     },
+    validate: validateValidatingAdmissionPolicy,
+    validateUpdate: validateValidatingAdmissionPolicyUpdate,
+    validateStatusUpdate: validateValidatingAdmissionPolicyStatusUpdate,
     table: {
       definitions: [
         NAME_COLUMN,
@@ -161,7 +226,17 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
       cells: (o, now) => [o.metadata.name, arr(obj(o.spec).validations).length, paramKind(obj(o.spec)), age(o, now)],
     },
   },
-  'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings': { table: bindingTable },
+  'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings': {
+    defaults(o) {
+      const spec = obj(o.spec)
+      matchResourcesDefaults(spec.matchResources)
+      // SetDefaults_ParamRef.
+      if (spec.paramRef !== undefined && spec.paramRef !== null) obj(spec.paramRef).parameterNotFoundAction ??= 'Deny'
+      o.spec = spec
+    },
+    validate: validateValidatingAdmissionPolicyBinding,
+    table: bindingTable,
+  },
   'admissionregistration.k8s.io/v1/mutatingadmissionpolicies': {
     table: {
       definitions: [
@@ -176,7 +251,14 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
   'admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings': { table: bindingTable },
   'apiregistration.k8s.io/v1/apiservices': {
     unconditionalUpdate: false,
-    validateName: () => [],
+    defaults(o) {
+      // SetDefaults_ServiceReference.
+      const service = obj(o.spec).service
+      if (service !== undefined && service !== null) obj(service).port ??= 443
+    },
+    validateName: pathSegmentName,
+    validate: validateAPIService,
+    validateStatusUpdate: validateAPIServiceStatusUpdate,
     prepareForCreate(o) {
       o.status = { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: o.metadata.creationTimestamp, reason: 'Local', message: 'Local APIServices are always available' }] }
     },
@@ -191,9 +273,13 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
     },
   },
   'resource.k8s.io/v1/resourceclaims': {
+    defaults: (o) => deviceClaimDefaults(obj(o.spec).devices),
     prepareForCreate(o) {
       o.status = {}
     },
+    validate: validateResourceClaim,
+    validateUpdate: validateResourceClaimUpdate,
+    validateStatusUpdate: validateResourceClaimStatusUpdate,
     table: {
       definitions: [NAME_COLUMN, col('State', 'A summary of the current state (allocated, pending, reserved, etc.).'), AGE_COLUMN],
       cells: (o, now) => {
@@ -210,9 +296,19 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
       },
     },
   },
-  'resource.k8s.io/v1/deviceclasses': { table: DEFAULT_COLUMNS },
-  'resource.k8s.io/v1/resourceclaimtemplates': { table: DEFAULT_COLUMNS },
+  // No GA version yet: the beta and alpha versions share the rules (their shapes agree on them).
+  'resource.k8s.io/v1beta2/devicetaintrules': { validate: validateDeviceTaintRule, validateUpdate: validateDeviceTaintRuleUpdate },
+  'resource.k8s.io/v1alpha3/devicetaintrules': { validate: validateDeviceTaintRule, validateUpdate: validateDeviceTaintRuleUpdate },
+  'resource.k8s.io/v1/deviceclasses': { validate: validateDeviceClass, table: DEFAULT_COLUMNS },
+  'resource.k8s.io/v1/resourceclaimtemplates': {
+    defaults: (o) => deviceClaimDefaults(obj(obj(o.spec).spec).devices),
+    validate: validateResourceClaimTemplate,
+    validateUpdate: validateResourceClaimTemplateUpdate,
+    table: DEFAULT_COLUMNS,
+  },
   'resource.k8s.io/v1/resourceslices': {
+    validate: validateResourceSlice,
+    validateUpdate: validateResourceSliceUpdate,
     selectableFields: ['spec.nodeName', 'spec.driver'],
     fields: (o) => ({ 'spec.nodeName': str(obj(o.spec).nodeName), 'spec.driver': str(obj(o.spec).driver) }),
     table: {

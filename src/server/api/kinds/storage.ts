@@ -4,7 +4,9 @@
  * reference printer's columns.
  */
 import type { KubeObject } from '../registry/object.js'
-import { validateCSIStorageCapacity, validateStorageClass, validateStorageClassUpdate, validateVolumeAttributesClass, validateVolumeAttributesClassUpdate } from '../validation/storage.js'
+import { validateStorageClass, validateStorageClassUpdate, validateVolumeAttributesClass, validateVolumeAttributesClassUpdate } from '../validation/storage.js'
+import { validateVolumeAttachment, validateVolumeAttachmentUpdate } from '../validation/storage-attachment.js'
+import { validateCSIDriver, validateCSIDriverUpdate, validateCSINode, validateCSINodeUpdate, validateCSIStorageCapacity, validateCSIStorageCapacityUpdate } from '../validation/storage-csi.js'
 import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
 import type { KindOverrides } from './builtin.js'
 import { arr, col, obj, str } from './values.js'
@@ -61,6 +63,8 @@ export const STORAGE: Record<string, KindOverrides> = {
       if (arr(spec.volumeLifecycleModes).length === 0) spec.volumeLifecycleModes = ['Persistent']
       o.spec = spec
     },
+    validate: validateCSIDriver,
+    validateUpdate: validateCSIDriverUpdate,
     table: {
       definitions: [
         NAME_COLUMN,
@@ -90,6 +94,8 @@ export const STORAGE: Record<string, KindOverrides> = {
     },
   },
   'storage.k8s.io/v1/csinodes': {
+    validate: validateCSINode,
+    validateUpdate: validateCSINodeUpdate,
     table: {
       definitions: [NAME_COLUMN, col('Drivers', 'Drivers indicates the number of CSI drivers registered on the node', 0, 'integer'), AGE_COLUMN],
       cells: (o, now) => [o.metadata.name, arr(obj(o.spec).drivers).length, age(o, now)],
@@ -97,12 +103,16 @@ export const STORAGE: Record<string, KindOverrides> = {
   },
   'storage.k8s.io/v1/csistoragecapacities': {
     validate: validateCSIStorageCapacity,
+    validateUpdate: validateCSIStorageCapacityUpdate,
     table: {
       definitions: [NAME_COLUMN, col('StorageClassName', 'storageClassName represents the name of the StorageClass that the reported capacity applies to.'), col('Capacity', 'capacity is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.')],
       cells: (o) => [o.metadata.name, str(o.storageClassName), o.capacity === undefined ? '<unset>' : str(o.capacity)],
     },
   },
   'storage.k8s.io/v1/volumeattachments': {
+    validate: validateVolumeAttachment,
+    validateUpdate: validateVolumeAttachmentUpdate,
+    validateStatusUpdate: validateVolumeAttachmentUpdate,
     table: {
       definitions: [
         NAME_COLUMN,

@@ -6,8 +6,15 @@
  */
 import assert from 'node:assert/strict'
 import { type Json, createErrors, created, strategyOf, updateErrors } from './groups-support.js'
+import { recordCases } from './case-registry.js'
 
 const NEGATIVE = 'must be greater than or equal to 0'
+const SUBDOMAIN =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+const QUALIFIED =
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+const LABEL_VALUE =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
 const PERCENT = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"
 
 const template = (labels: Json = { app: 'web' }, spec: Json = {}): Json => ({ metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx' }], ...spec } })
@@ -16,6 +23,7 @@ type Case = [string, (o: Json) => void, string[]]
 
 function table(group: string, resource: string, base: () => Json, cases: Case[]): void {
   const strategy = strategyOf(group, resource)
+  recordCases(strategy, cases.filter(([, , expected]) => expected.length > 0).length, 1 + cases.filter(([, , expected]) => expected.length === 0).length)
   it('accepts the valid object unchanged (apart from the defaults)', () => {
     assert.deepEqual(createErrors(strategy, base()), [])
     const once = created(strategy, base())
@@ -183,6 +191,23 @@ describe('validation/apps: ControllerRevision', () => {
     ['no data', (o) => delete o.data, ['data: Required value: data is mandatory']],
     ['a negative revision', (o) => (o.revision = -1), [`revision: Invalid value: -1: ${NEGATIVE}`]],
     ['both', (o) => Object.assign(o, { data: null, revision: -5 }), ['data: Required value: data is mandatory', `revision: Invalid value: -5: ${NEGATIVE}`]],
+    ['a name that is not a DNS subdomain', (o) => (o.metadata = { name: 'Web_1' }), [`metadata.name: Invalid value: "Web_1": ${SUBDOMAIN}`]],
+    ['a name of 254 characters', (o) => (o.metadata = { name: 'r'.repeat(254) }), [`metadata.name: Invalid value: "${'r'.repeat(254)}": must be no more than 253 characters`]],
+    ['a label value with a space', (o) => (o.metadata = { name: 'web-1', labels: { app: 'a b' } }), [`metadata.labels: Invalid value: "a b": ${LABEL_VALUE}`]],
+    ['a label key with two slashes', (o) => (o.metadata = { name: 'web-1', labels: { 'a/b/c': 'x' } }), [
+      "metadata.labels: Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+    ]],
+    ['an annotation key that is not a qualified name', (o) => (o.metadata = { name: 'web-1', annotations: { 'bad key': 'x' } }), [`metadata.annotations: Invalid value: "bad key": ${QUALIFIED}`]],
+    ['a finalizer that is not a qualified name (apimachinery on the list, the core group on the item)', (o) => (o.metadata = { name: 'web-1', finalizers: ['bad finalizer'] }), [
+      `metadata.finalizers: Invalid value: "bad finalizer": ${QUALIFIED}`,
+      'metadata.finalizers[0]: Invalid value: "bad finalizer": name is neither a standard finalizer name nor is it fully qualified',
+    ]],
+    ['a negative revision and no data, twice wrong metadata', (o) => Object.assign(o, { metadata: { name: 'Web_1' }, data: null, revision: -1 }), [
+      `metadata.name: Invalid value: "Web_1": ${SUBDOMAIN}`,
+      'data: Required value: data is mandatory',
+      `revision: Invalid value: -1: ${NEGATIVE}`,
+    ]],
+    ['the largest revision', (o) => (o.revision = Number.MAX_SAFE_INTEGER), []],
   ])
   it('update: data is immutable', () => {
     assert.deepEqual(updateErrors(strategyOf('apps', 'controllerrevisions'), revision(), (o) => (o.data = { spec: { a: 1 } })), ['data: Invalid value: {"spec":{"a":1}}: field is immutable'])

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { type Json, createErrors, created, strategyOf, updateErrors } from './groups-support.js'
+import { recordCases } from './case-registry.js'
 
 const NEGATIVE = 'must be greater than or equal to 0'
 const podSpec = (extra: Json = {}): Json => ({ restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }], ...extra })
@@ -13,6 +14,7 @@ type Case = [string, (o: Json) => void, string[]]
 
 function table(resource: string, base: () => Json, cases: Case[]): void {
   const strategy = strategyOf('batch', resource)
+  recordCases(strategy, cases.filter(([, , expected]) => expected.length > 0).length, 1 + cases.filter(([, , expected]) => expected.length === 0).length)
   it('accepts the valid object unchanged (apart from the defaults)', () => {
     assert.deepEqual(createErrors(strategy, base()), [])
   })

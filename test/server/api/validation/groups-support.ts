@@ -8,12 +8,14 @@ import { BUILTIN_KINDS } from '../../../../src/server/api/kinds/builtin.js'
 import type { KubeObject } from '../../../../src/server/api/registry/object.js'
 import { type Strategy, validateForCreate, validateForUpdate } from '../../../../src/server/api/registry/strategy.js'
 import { aggregateMessage } from '../../../../src/server/api/validation/field/index.js'
+import { recordCases } from './case-registry.js'
 
 export type Json = Record<string, any>
 
-export function strategyOf(group: string, resource: string): Strategy {
-  const s = BUILTIN_KINDS.find((k) => k.group === group && k.resource === resource)
-  if (!s) throw new Error(`no strategy for ${group}/${resource}`)
+/** A kind's strategy: its first (GA) version, or the given one. */
+export function strategyOf(group: string, resource: string, version?: string): Strategy {
+  const s = BUILTIN_KINDS.find((k) => k.group === group && k.resource === resource && (version === undefined || k.version === version))
+  if (!s) throw new Error(`no strategy for ${group}/${version ?? ''}/${resource}`)
   return s
 }
 
@@ -60,6 +62,7 @@ export type Case = [string, (o: Json) => void, string[]]
  * twice, the same), and each case's mutation gives exactly the expected errors, in order.
  */
 export function kindTable(strategy: Strategy, base: () => Json, cases: Case[], check: (name: string, fn: () => void) => void): void {
+  recordCases(strategy, cases.filter(([, , expected]) => expected.length > 0).length, 1 + cases.filter(([, , expected]) => expected.length === 0).length)
   check('accepts the valid object unchanged (apart from the defaults)', () => {
     const errs = createErrors(strategy, base())
     if (errs.length > 0) throw new Error(`unexpected errors: ${errs.join('; ')}`)
@@ -72,6 +75,21 @@ export function kindTable(strategy: Strategy, base: () => Json, cases: Case[], c
       const o = base()
       mutate(o)
       const got = createErrors(strategy, o)
+      if (JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`expected\n  ${expected.join('\n  ')}\ngot\n  ${got.join('\n  ')}`)
+    })
+  }
+}
+
+/**
+ * One kind's update table: each case changes a created copy of `old` (through the status
+ * subresource when given) and gives exactly the expected errors, in order; an empty list is
+ * an update that is accepted.
+ */
+export function updateTable(strategy: Strategy, old: () => Json, cases: Case[], check: (name: string, fn: () => void) => void, subresource?: string): void {
+  recordCases(strategy, cases.filter(([, , expected]) => expected.length > 0).length, cases.filter(([, , expected]) => expected.length === 0).length)
+  for (const [name, mutate, expected] of cases) {
+    check(`update: ${name}`, () => {
+      const got = updateErrors(strategy, old(), mutate, subresource)
       if (JSON.stringify(got) !== JSON.stringify(expected)) throw new Error(`expected\n  ${expected.join('\n  ')}\ngot\n  ${got.join('\n  ')}`)
     })
   }

@@ -8,6 +8,7 @@ import { KINDS } from '../../../../src/server/api/kinds/index.js'
 import type { KubeObject } from '../../../../src/server/api/registry/object.js'
 import { type Strategy, validateForCreate, validateForUpdate } from '../../../../src/server/api/registry/strategy.js'
 import { errors } from '../../../../src/server/api/status-errors.js'
+import { recordCases } from './case-registry.js'
 
 export function strategyOf(group: string, version: string, resource: string): Strategy {
   const s = KINDS.find((k) => k.group === group && k.version === version && k.resource === resource)
@@ -65,6 +66,7 @@ export interface Case {
 
 /** Runs invalid create cases: each must answer exactly the message and causes. */
 export function invalidCreates(strategy: () => Strategy, cases: Case[]): void {
+  recordCases(strategy(), cases.length, 0)
   for (const c of cases) {
     it(`refuses: ${c.name}`, () => {
       const got = createAnswer(strategy(), c.object)
@@ -76,6 +78,7 @@ export function invalidCreates(strategy: () => Strategy, cases: Case[]): void {
 }
 
 export function validCreates(strategy: () => Strategy, objects: Array<[string, Record<string, unknown>]>): void {
+  recordCases(strategy(), 0, objects.length)
   for (const [name, object] of objects) {
     it(`accepts: ${name}`, () => {
       assert.equal(createAnswer(strategy(), object), undefined)

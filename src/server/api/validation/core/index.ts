@@ -23,6 +23,7 @@ export { type PodValidationOptions, validatePodSpecificAnnotations, validatePodT
 export {
   validatePod,
   validatePodEphemeralContainersUpdate,
+  validatePodResize,
   validatePodStatusUpdate,
   validatePodTemplate,
   validatePodUpdate,

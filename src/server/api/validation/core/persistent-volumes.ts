@@ -18,7 +18,7 @@ const SPEC = Path.of('spec')
 const has = (o: Obj, k: string) => o[k] !== undefined && o[k] !== null
 const RECLAIM = ['Delete', 'Recycle', 'Retain']
 /** The sources a PersistentVolume may have, in the reference's order. */
-const PV_SOURCES = [
+export const PV_SOURCES = [
   'hostPath',
   'gcePersistentDisk',
   'awsElasticBlockStore',

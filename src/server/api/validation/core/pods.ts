@@ -15,6 +15,7 @@ import { validatePodSpec, validatePodSpecificAnnotations, validatePodTemplateSpe
 import { validateTolerations } from './scheduling.js'
 
 const SPEC = Path.of('spec')
+const MIRROR = 'kubernetes.io/config.mirror'
 const MAX_INT32 = 2147483647
 const has = (o: Obj, k: string) => o[k] !== undefined && o[k] !== null
 
@@ -142,7 +143,6 @@ export function validatePodUpdate(pod: Obj, old: Obj): ErrorList {
   return errs
 }
 
-const MIRROR = 'kubernetes.io/config.mirror'
 const APPARMOR_PREFIX = 'container.apparmor.security.beta.kubernetes.io/'
 
 /** ValidatePodSpecificAnnotationUpdates: the mirror-pod and AppArmor annotations are fixed. */
@@ -203,6 +203,99 @@ export function validatePodEphemeralContainersUpdate(pod: Obj, old: Obj): ErrorL
     if (!nc) errs.push(forbidden(specPath, `existing ephemeral containers "${name}" may not be removed\n`))
     else if (!semanticEqual(oc, nc)) errs.push(forbidden(specPath, `existing ephemeral containers "${name}" may not be changed\n`))
   }
+  return errs
+}
+
+/** Whether resizing took a resource away (resourcesRemoved). */
+function resourcesRemoved(list: unknown, oldList: unknown): boolean {
+  const n = obj(list)
+  return Object.keys(obj(oldList)).some((name) => !(name in n))
+}
+
+/** validateContainerResize: requests and limits may change, not be removed. */
+function validateContainerResize(resources: unknown, oldResources: unknown, fldPath: Path): ErrorList {
+  const errs: ErrorList = []
+  if (resourcesRemoved(obj(resources).requests, obj(oldResources).requests)) errs.push(forbidden(fldPath.child('requests'), 'resource requests cannot be removed'))
+  if (resourcesRemoved(obj(resources).limits, obj(oldResources).limits)) errs.push(forbidden(fldPath.child('limits'), 'resource limits cannot be removed'))
+  return errs
+}
+
+/** validatePodResizeContainerOrdering: the same containers, in the same order. */
+function validatePodResizeContainerOrdering(spec: Obj, oldSpec: Obj): ErrorList {
+  const errs: ErrorList = []
+  for (const [list, words] of [['containers', 'containers'], ['initContainers', 'initContainers']] as const) {
+    const n = arr(spec[list]).map(obj)
+    const o = arr(oldSpec[list]).map(obj)
+    if (n.length !== o.length) errs.push(forbidden(SPEC.child(list), `${words} may not be added or removed on resize`))
+    else o.forEach((c, i) => {
+      if (str(n[i]!.name) !== str(c.name)) errs.push(forbidden(SPEC.child(list).index(i).child('name'), `${words} may not be renamed or reordered on resize`))
+    })
+  }
+  return errs
+}
+
+/** dropCPUMemoryResourcesFromContainer: the container as it would be had only cpu, memory and the resize policy changed. */
+function withoutCPUMemoryChanges(c: Obj, old: Obj): Obj {
+  const munge = (list: unknown, oldList: unknown) => {
+    if (oldList === undefined || oldList === null) return undefined
+    const munged = { ...obj(list) }
+    delete munged.cpu
+    delete munged.memory
+    for (const r of ['cpu', 'memory']) if (r in obj(oldList)) munged[r] = obj(oldList)[r]
+    return munged
+  }
+  const resources = obj(c.resources)
+  const oldResources = obj(old.resources)
+  return { ...c, resources: { limits: munge(resources.limits, oldResources.limits), requests: munge(resources.requests, oldResources.requests) }, resizePolicy: old.resizePolicy }
+}
+
+/**
+ * ValidatePodResize (the pods/resize subresource): the pod's spec as on update, no static or
+ * Windows pod, the QoS class kept, the same containers, no request or limit removed, and
+ * nothing but cpu and memory (and the resize policy) changed. `qosClass` computes a spec's
+ * class (the reference's qos.ComputePodQOS).
+ */
+export function validatePodResize(pod: Obj, old: Obj, qosClass: (spec: Obj) => string): ErrorList {
+  const errs = validatePodMetadataAndSpec(pod)
+  if (MIRROR in obj(obj(old.metadata).annotations)) return [forbidden(Path.of(''), 'static pods cannot be resized')]
+  const spec = obj(pod.spec)
+  const oldSpec = obj(old.spec)
+  if (str(obj(oldSpec.os).name) === 'windows') return [forbidden(Path.of(''), 'windows pods cannot be resized')]
+  const oldClass = str(obj(old.status).qosClass) || qosClass(oldSpec)
+  const newClass = qosClass(spec)
+  if (oldClass !== newClass) errs.push(invalid(SPEC, newClass, 'Pod QOS Class may not change as a result of resizing'))
+  // A running container whose status has no resources is on a node that cannot resize.
+  const unsupported = arr(obj(old.status).containerStatuses).map(obj).some((s) => has(obj(s.state), 'running') && !has(s, 'resources'))
+  if (unsupported) errs.push(forbidden(SPEC, 'Pod running on node without support for resize'))
+  const ordering = validatePodResizeContainerOrdering(spec, oldSpec)
+  errs.push(...ordering)
+  if (ordering.length > 0) return errs
+  const initContainers = arr(spec.initContainers).map(obj)
+  const oldInit = arr(oldSpec.initContainers).map(obj)
+  oldInit.forEach((c, i) => {
+    if (c.restartPolicy !== 'Always') return
+    errs.push(...validateContainerResize(initContainers[i]!.resources, c.resources, SPEC.child('initContainers').index(i).child('resources')))
+  })
+  const containers = arr(spec.containers).map(obj)
+  const oldContainers = arr(oldSpec.containers).map(obj)
+  oldContainers.forEach((c, i) => errs.push(...validateContainerResize(containers[i]!.resources, c.resources, SPEC.child('containers').index(i).child('resources'))))
+  const munged = structuredClone(spec)
+  munged.containers = containers.map((c, i) => {
+    const m = withoutCPUMemoryChanges(c, oldContainers[i]!)
+    if (!semanticEqual(m, oldContainers[i])) errs.push(forbidden(SPEC, 'only cpu and memory resources are mutable'))
+    return m
+  })
+  munged.initContainers = initContainers.map((c, i) => {
+    if (c.restartPolicy === 'Always') {
+      const m = withoutCPUMemoryChanges(c, oldInit[i]!)
+      if (!semanticEqual(m, oldInit[i])) errs.push(forbidden(SPEC, 'only cpu and memory resources for sidecar containers are mutable'))
+      return m
+    }
+    if (!semanticEqual(c, oldInit[i])) errs.push(forbidden(SPEC, 'resources for non-sidecar init containers are immutable'))
+    return c
+  })
+  if (errs.length > 0) return errs
+  if (!semanticEqual(munged, oldSpec)) errs.push(forbidden(SPEC, 'only cpu and memory resources are mutable'))
   return errs
 }
 
