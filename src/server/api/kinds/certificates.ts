@@ -9,6 +9,8 @@ import type { UserInfo } from '../../http/types.js'
 import { type KubeObject, nowTimestamp } from '../registry/object.js'
 import {
   validateCertificateSigningRequestCreate,
+  validateClusterTrustBundle,
+  validateClusterTrustBundleUpdate,
   validateCertificateSigningRequestStatusUpdate,
   validateCertificateSigningRequestUpdate,
 } from '../validation/certificates.js'
@@ -86,4 +88,12 @@ export const CERTIFICATES: Record<string, KindOverrides> = {
       },
     },
   },
+  // Beta and alpha (served with --runtime-config); the name rule depends on spec.signerName,
+  // so validate reports it.
+  'certificates.k8s.io/v1beta1/clustertrustbundles': clusterTrustBundles(),
+  'certificates.k8s.io/v1alpha1/clustertrustbundles': clusterTrustBundles(),
+}
+
+function clusterTrustBundles(): KindOverrides {
+  return { validateName: anyName, validate: validateClusterTrustBundle, validateUpdate: validateClusterTrustBundleUpdate }
 }

@@ -11,7 +11,7 @@
 import type { KubeObject } from '../registry/object.js'
 import { type ErrorList, Path, duplicate, forbidden, invalid, notSupported, required, tooLong } from './field/index.js'
 import { type Obj, arr, obj, str } from './helpers.js'
-import { certificateBundleError, csrError } from './pem.js'
+import { certificateBundleError, csrError, decodePEM, parseCertificate } from './pem.js'
 import { DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, isDNS1123Label, isDNS1123Subdomain } from './strings.js'
 
 const SPEC = Path.of('spec')
@@ -231,4 +231,80 @@ export function validateCertificateSigningRequestStatusUpdate(o: KubeObject, old
   if (subresource === 'approval') opts.allowSettingApprovalConditions = true
   else opts.allowSettingCertificate = true
   return validateUpdateWith(o, old, opts)
+}
+
+// ---- ClusterTrustBundle ----
+
+/** certificates.MaxTrustBundleSize. */
+const MAX_TRUST_BUNDLE_SIZE = 1024 * 1024
+const TRUST_BUNDLE = Path.of('spec', 'trustBundle')
+
+/**
+ * ValidateClusterTrustBundleName: with a signer name, `<signer name with ':' for '/'>:` then a
+ * DNS subdomain; without one, a DNS subdomain without ':'.
+ */
+function clusterTrustBundleNameErrors(name: string, signerName: string): string[] {
+  if (signerName === '') return name.includes(':') ? ['ClusterTrustBundle without signer name must not have ":" in its name'] : isDNS1123Subdomain(name)
+  const requiredPrefix = `${signerName.replaceAll('/', ':')}:`
+  if (!name.startsWith(requiredPrefix)) return [`ClusterTrustBundle for signerName ${signerName} must be named with prefix ${requiredPrefix}`]
+  return isDNS1123Subdomain(name.slice(requiredPrefix.length))
+}
+
+/** validateTrustBundle: CA certificates only, no headers, no duplicates, at least one. */
+function validateTrustBundle(path: Path, bundle: string): ErrorList {
+  if (Buffer.byteLength(bundle) > MAX_TRUST_BUNDLE_SIZE) return [tooLong(path, MAX_TRUST_BUNDLE_SIZE)]
+  const errs: ErrorList = []
+  const seen = new Map<string, number[]>()
+  let rest = bundle
+  for (let i = 0; ; i++) {
+    const { block, rest: after } = decodePEM(rest)
+    if (!block) break
+    rest = after
+    const entryError = (() => {
+      if (block.type !== 'CERTIFICATE') return `entry ${i} has bad block type: ${block.type}`
+      if (Object.keys(block.headers).length > 0) return `entry ${i} has PEM block headers`
+      const cert = parseCertificate(block.bytes)
+      if (!cert) return `entry ${i} does not parse as X.509`
+      if (!cert.isCA) return `entry ${i} does not have the CA bit set`
+      return undefined
+    })()
+    if (entryError) {
+      errs.push(invalid(path, '<value omitted>', entryError))
+      continue
+    }
+    const key = block.bytes.toString('base64')
+    seen.set(key, [...(seen.get(key) ?? []), i])
+  }
+  // A malformed block is reported alone, without the redundant missing or duplicate anchors.
+  if (errs.length > 0) return errs
+  if (seen.size === 0) errs.push(invalid(path, '<value omitted>', 'at least one trust anchor must be provided'))
+  for (const indices of seen.values()) if (indices.length > 1) errs.push(invalid(path, '<value omitted>', `duplicate trust anchor (indices [${indices.join(' ')}])`))
+  return errs
+}
+
+/**
+ * ValidateClusterTrustBundle: the name for its signer (reported as the metadata's name error,
+ * the store having checked the rest of the metadata), the signer name, the bundle.
+ */
+function validateClusterTrustBundleWith(o: KubeObject, suppressBundleParsing: boolean): ErrorList {
+  const spec = obj(o.spec)
+  const signerName = str(spec.signerName)
+  const name = str(o.metadata.name)
+  const errs: ErrorList = clusterTrustBundleNameErrors(name, signerName).map((m) => invalid(Path.of('metadata', 'name'), name, m))
+  if (signerName !== '') errs.push(...validateSignerName(Path.of('spec', 'signerName'), signerName))
+  if (!suppressBundleParsing) errs.push(...validateTrustBundle(TRUST_BUNDLE, str(spec.trustBundle)))
+  return errs
+}
+
+export function validateClusterTrustBundle(o: KubeObject): ErrorList {
+  return validateClusterTrustBundleWith(o, false)
+}
+
+/** ValidateClusterTrustBundleUpdate: an unchanged bundle is not parsed again; the signer name is fixed. */
+export function validateClusterTrustBundleUpdate(o: KubeObject, old: KubeObject): ErrorList {
+  const spec = obj(o.spec)
+  const oldSpec = obj(old.spec)
+  const errs = validateClusterTrustBundleWith(o, str(spec.trustBundle) === str(oldSpec.trustBundle))
+  if (str(spec.signerName) !== str(oldSpec.signerName)) errs.push(invalid(Path.of('spec', 'signerName'), str(spec.signerName), 'field is immutable'))
+  return errs
 }

@@ -198,3 +198,12 @@ export function certificateBundleError(pem: Buffer): string | undefined {
   }
   return blocks === 0 ? 'must contain at least one CERTIFICATE PEM block' : undefined
 }
+
+/** x509.ParseCertificate of one DER certificate: whether it is a CA (basic constraints), or undefined when it does not parse. */
+export function parseCertificate(der: Buffer): { isCA: boolean } | undefined {
+  try {
+    return { isCA: new X509Certificate(der).ca }
+  } catch {
+    return undefined
+  }
+}

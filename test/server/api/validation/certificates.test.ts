@@ -2,14 +2,16 @@
  * certificates.k8s.io validation, table-driven. Expected texts are the reference's
  * `pkg/apis/certificates/validation/validation.go`, ValidateSignerName of
  * `pkg/apis/core/validation`, `certificates.ParseCSR` and Go's crypto/x509 and crypto/ecdsa
- * verification errors. The requests and certificates are made here with @peculiar/x509.
+ * verification errors, and ValidateClusterTrustBundle. The requests and certificates are made
+ * here with @peculiar/x509.
  */
 import assert from 'node:assert/strict'
 import { webcrypto } from 'node:crypto'
 import * as x509 from '@peculiar/x509'
 import type { KubeObject } from '../../../../src/server/api/registry/object.js'
 import { validateForUpdate } from '../../../../src/server/api/registry/strategy.js'
-import { type Json, createErrors, created, kindTable, strategyOf } from './groups-support.js'
+import { type Json, createErrors, created, kindTable, strategyOf, updateErrors as updateErrorsOf } from './groups-support.js'
+import { strategyOf as strategyOfVersion } from './support.js'
 
 const strategy = strategyOf('certificates.k8s.io', 'certificatesigningrequests')
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64')
@@ -140,5 +142,48 @@ describe('validation/certificates: CertificateSigningRequest', () => {
     strategy.prepareForUpdate(after as KubeObject, before)
     assert.deepEqual(validateForUpdate(strategy, after as KubeObject, before), [])
     assert.deepEqual(after.spec.usages, ['digital signature', 'client auth'])
+  })
+})
+
+describe('validation/certificates: ClusterTrustBundle (v1beta1)', () => {
+  const bundles = strategyOfVersion('certificates.k8s.io', 'v1beta1', 'clustertrustbundles')
+  let caPem = ''
+  let leafPem = ''
+  const DNS = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+  before(async () => {
+    const ec = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' }
+    const keys = (await webcrypto.subtle.generateKey(ec, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair
+    const make = (name: string, extensions: x509.Extension[]) =>
+      x509.X509CertificateGenerator.createSelfSigned({ serialNumber: '02', name, notBefore: new Date(), notAfter: new Date(Date.now() + 86_400_000), keys, signingAlgorithm: ec, extensions }, webcrypto)
+    caPem = (await make('CN=ca', [new x509.BasicConstraintsExtension(true, undefined, true)])).toString('pem')
+    leafPem = (await make('CN=leaf', [])).toString('pem')
+  })
+  const bundle = (): Json => ({ metadata: { name: 'example.com:signer:roots' }, spec: { signerName: 'example.com/signer', trustBundle: caPem } })
+  const TB = 'spec.trustBundle: Invalid value: "<value omitted>"'
+  kindTable(bundles, bundle, [
+    ['no trust anchor', (o) => (o.spec.trustBundle = ''), [`${TB}: at least one trust anchor must be provided`]],
+    ['text without PEM blocks', (o) => (o.spec.trustBundle = 'not pem'), [`${TB}: at least one trust anchor must be provided`]],
+    ['a certificate that is no CA', (o) => (o.spec.trustBundle = leafPem), [`${TB}: entry 0 does not have the CA bit set`]],
+    ['a certificate request block', (o) => (o.spec.trustBundle = `${caPem}${csrPem}`), [`${TB}: entry 1 has bad block type: CERTIFICATE REQUEST`]],
+    ['a block with headers', (o) => (o.spec.trustBundle = caPem.replace('-----BEGIN CERTIFICATE-----\n', '-----BEGIN CERTIFICATE-----\nProc-Type: 4,ENCRYPTED\n\n')), [`${TB}: entry 0 has PEM block headers`]],
+    ['a block that is not X.509', (o) => (o.spec.trustBundle = '-----BEGIN CERTIFICATE-----\naGVsbG8=\n-----END CERTIFICATE-----\n'), [`${TB}: entry 0 does not parse as X.509`]],
+    ['the same anchor twice', (o) => (o.spec.trustBundle = `${caPem}${caPem}`), [`${TB}: duplicate trust anchor (indices [0 1])`]],
+    ['a bundle over 1 MiB', (o) => (o.spec.trustBundle = `${caPem}${' '.repeat(1024 * 1024)}`), ['spec.trustBundle: Too long: may not be more than 1048576 bytes']],
+    ['a name without the signer prefix', (o) => (o.metadata = { name: 'roots' }), ['metadata.name: Invalid value: "roots": ClusterTrustBundle for signerName example.com/signer must be named with prefix example.com:signer:']],
+    ['a name with a colon and no signer', (o) => Object.assign(o, { metadata: { name: 'a:b' }, spec: { trustBundle: caPem } }), ['metadata.name: Invalid value: "a:b": ClusterTrustBundle without signer name must not have ":" in its name']],
+    ['a name whose suffix is no DNS subdomain', (o) => (o.metadata = { name: 'example.com:signer:Roots' }), [`metadata.name: Invalid value: "example.com:signer:Roots": ${DNS}`]],
+    ['a signer name without a path', (o) => Object.assign(o, { metadata: { name: 'example:roots' }, spec: { signerName: 'example', trustBundle: caPem } }), [
+      "spec.signerName: Invalid value: \"example\": must be a fully qualified domain and path of the form 'example.com/signer-name'",
+    ]],
+  ], it)
+
+  it('keeps the signer name fixed on update, and does not parse an unchanged bundle again', () => {
+    assert.deepEqual(updateErrorsOf(bundles, bundle(), (o) => (o.spec.signerName = 'example.com/other')), [
+      'metadata.name: Invalid value: "example.com:signer:roots": ClusterTrustBundle for signerName example.com/other must be named with prefix example.com:other:',
+      'spec.signerName: Invalid value: "example.com/other": field is immutable',
+    ])
+    const stored = bundle()
+    stored.spec.trustBundle = leafPem
+    assert.deepEqual(updateErrorsOf(bundles, stored, (o) => (o.metadata.labels = { a: 'b' })), [])
   })
 })
