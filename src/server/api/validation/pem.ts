@@ -113,12 +113,19 @@ const SIGNATURE_ALGORITHMS: Record<string, [string | null, 'rsa' | 'rsa-pss' | '
   '1.2.840.113549.1.1.11': ['sha256', 'rsa'],
   '1.2.840.113549.1.1.12': ['sha384', 'rsa'],
   '1.2.840.113549.1.1.13': ['sha512', 'rsa'],
-  '1.2.840.113549.1.1.10': ['sha256', 'rsa-pss'],
+  '1.2.840.113549.1.1.10': [null, 'rsa-pss'],
   '1.2.840.10045.4.1': ['sha1', 'ecdsa'],
   '1.2.840.10045.4.3.2': ['sha256', 'ecdsa'],
   '1.2.840.10045.4.3.3': ['sha384', 'ecdsa'],
   '1.2.840.10045.4.3.4': ['sha512', 'ecdsa'],
   '1.3.101.112': [null, 'ed25519'],
+}
+
+/** The hashes Go accepts in RSASSA-PSS parameters. */
+const PSS_HASHES: Record<string, string> = {
+  '2.16.840.1.101.3.4.2.1': 'sha256',
+  '2.16.840.1.101.3.4.2.2': 'sha384',
+  '2.16.840.1.101.3.4.2.3': 'sha512',
 }
 
 const VERIFICATION_FAILURE: Record<string, string> = {
@@ -139,6 +146,7 @@ export function csrError(pem: Buffer): string | undefined {
   let tbs: Tlv
   let spki: Tlv
   let algorithm: string
+  let pssHash: string | undefined
   let signature: Buffer
   try {
     const outer = readTlv(der, 0, der.length)
@@ -152,13 +160,23 @@ export function csrError(pem: Buffer): string | undefined {
     const algoParts = children(der, algo)
     if (!algoParts[0] || algoParts[0].tag !== 0x06) throw new Error('bad algorithm')
     algorithm = oid(der, algoParts[0])
+    // RSASSA-PSS-params: the hash in [0] (SHA-1 when absent, which Go refuses).
+    const params = algoParts[1]
+    if (params && params.tag === 0x30) {
+      const hashField = children(der, params).find((t) => t.tag === 0xa0)
+      const hashAlgorithm = hashField ? children(der, hashField)[0] : undefined
+      const hashOid = hashAlgorithm ? children(der, hashAlgorithm)[0] : undefined
+      if (hashOid && hashOid.tag === 0x06) pssHash = PSS_HASHES[oid(der, hashOid)]
+    }
     signature = der.subarray(sig.contentStart + 1, sig.end)
   } catch {
     return 'x509: malformed certificate request'
   }
   const known = SIGNATURE_ALGORITHMS[algorithm]
   if (!known) return 'x509: cannot verify signature: algorithm unimplemented'
-  const [hash, kind] = known
+  const [defaultHash, kind] = known
+  const hash = kind === 'rsa-pss' ? pssHash : defaultHash
+  if (kind === 'rsa-pss' && !hash) return 'x509: cannot verify signature: algorithm unimplemented'
   try {
     const key = createPublicKey({ key: der.subarray(spki.start, spki.end), format: 'der', type: 'spki' })
     const data = der.subarray(tbs.start, tbs.end)
