@@ -35,6 +35,14 @@ describe('api: object validation of networking, autoscaling, certificates and ev
     )
   })
 
+  it('kubectl create ingress with a wildcard host, a prefix path and TLS is accepted', async () => {
+    const r = await session.run('create', 'ingress', 'catch', '--class=nginx', '--rule=*.example.com/api*=web:80,tls=web-tls')
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(r.stdout, 'ingress.networking.k8s.io/catch created\n')
+    const ingress = JSON.parse(await session.ok('get', 'ingress', 'catch', '-o', 'json'))
+    assert.deepEqual(ingress.spec.rules[0].http.paths[0], { path: '/api', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } })
+  })
+
   it('kubectl apply of a NetworkPolicy whose exception is outside its CIDR', async () => {
     const r = await apply(
       'np.yaml',
