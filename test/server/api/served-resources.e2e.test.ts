@@ -7,9 +7,11 @@
  * answers list, create, get and delete, and kubectl api-resources prints it.
  */
 import assert from 'node:assert/strict'
+import { webcrypto } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import * as x509 from '@peculiar/x509'
 import type { ApiServer } from '../../support/api-server.js'
 import { KubectlSession } from '../../support/kubectl-session.js'
 import { describeEachStore } from '../../support/stores.js'
@@ -108,6 +110,16 @@ function assertServesDefaultSet(actual: Awaited<ReturnType<typeof served>>, expe
   assert.deepEqual(missing, [], 'resources of the default set that are not served')
 }
 
+/** A PKCS#10 request (base64 of its PEM) for the CSR sample, made by the test that creates it. */
+let csrRequest = ''
+
+async function makeCsrRequest(): Promise<string> {
+  const ec = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' }
+  const keys = (await webcrypto.subtle.generateKey(ec, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair
+  const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: 'CN=crud', keys, signingAlgorithm: ec }, webcrypto)
+  return Buffer.from(csr.toString('pem')).toString('base64')
+}
+
 /** A minimal valid object of each kind that validates more than its name. */
 function objectFor(key: string, kind: string, apiVersion: string, name: string): Record<string, unknown> {
   const base = { apiVersion, kind, metadata: { name } }
@@ -133,8 +145,21 @@ function objectFor(key: string, kind: string, apiVersion: string, name: string):
     'batch/v1/cronjobs': { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { ...template.spec, restartPolicy: 'Never' } } } } } },
     'autoscaling/v1/horizontalpodautoscalers': { spec: { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, maxReplicas: 3 } },
     'autoscaling/v2/horizontalpodautoscalers': { spec: { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, maxReplicas: 3 } },
-    'certificates.k8s.io/v1/certificatesigningrequests': {
-      spec: { request: Buffer.from('-----BEGIN CERTIFICATE REQUEST-----\n-----END CERTIFICATE REQUEST-----\n').toString('base64'), signerName: 'example.com/signer', usages: ['client auth'] },
+    // ValidateCertificateSigningRequestCreate: a request whose signature verifies.
+    'certificates.k8s.io/v1/certificatesigningrequests': { spec: { request: csrRequest, signerName: 'example.com/signer', usages: ['client auth'] } },
+    // The networking.k8s.io validation: a backend or rules, a controller, CIDRs.
+    'networking.k8s.io/v1/ingresses': { spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } } },
+    'networking.k8s.io/v1/ingressclasses': { spec: { controller: 'example.com/ingress-controller' } },
+    'networking.k8s.io/v1/servicecidrs': { spec: { cidrs: ['192.0.2.0/24'] } },
+    // ValidateEventCreate of events.k8s.io/v1: the strict rules of new-style events.
+    'events.k8s.io/v1/events': {
+      eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'example.com/controller',
+      reportingInstance: 'instance-1',
+      action: 'Test',
+      reason: 'Tested',
+      type: 'Normal',
+      regarding: { kind: 'Pod', name: 'p', namespace: 'crud' },
     },
     'rbac.authorization.k8s.io/v1/rolebindings': { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' } },
     'rbac.authorization.k8s.io/v1/clusterrolebindings': { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' } },
@@ -153,6 +178,10 @@ function objectFor(key: string, kind: string, apiVersion: string, name: string):
     'resource.k8s.io/v1/resourceslices': { spec: { driver: 'gpu.example.com', pool: { name: 'node-1', resourceSliceCount: 1 }, nodeName: 'node-1' } },
     'flowcontrol.apiserver.k8s.io/v1/flowschemas': { spec: { priorityLevelConfiguration: { name: 'global-default' } } },
     'flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations': { spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } },
+  }
+  if (key === 'networking.k8s.io/v1/ipaddresses') {
+    // ValidateIPAddressName: the name is the address.
+    return { ...base, metadata: { name: '192.0.2.10' }, spec: { parentRef: { group: '', resource: 'services', namespace: 'crud', name: 'x' } } }
   }
   if (key === 'apiextensions.k8s.io/v1/customresourcedefinitions') {
     return {
@@ -199,6 +228,7 @@ describeEachStore('api: the reference default set of resources, from its OpenAPI
 
   it('each resource answers list, create, get and delete (bindings: create; componentstatuses: list and get)', async () => {
     const resources = await served(server)
+    csrRequest ||= await makeCsrRequest()
     await session.ok('create', 'namespace', 'crud')
     for (const [key, entry] of resources) {
       const [group, version, resource] = key.split('/') as [string, string, string]

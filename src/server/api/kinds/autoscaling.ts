@@ -2,9 +2,11 @@
  * autoscaling HorizontalPodAutoscalers, served as v2 and v1 and stored as v2 (the reference's
  * storage version). v1 carries only the CPU target; what v2 has beyond it travels through v1
  * in the reference's `autoscaling.alpha.kubernetes.io/*` annotations, so a v1 round trip keeps
- * it. Defaulting as pkg/apis/autoscaling/v1 and v2 defaults.go; Table as the reference's printer.
+ * it. Defaulting as pkg/apis/autoscaling/v1 and v2 defaults.go; validation (validation/autoscaling.ts)
+ * of the v2 form, which is the reference's internal one; Table as the reference's printer.
  */
 import type { KubeObject } from '../registry/object.js'
+import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerStatusUpdate, validateHorizontalPodAutoscalerUpdate } from '../validation/autoscaling.js'
 import type { StorageVersion } from '../registry/strategy.js'
 import { AGE_COLUMN, NAME_COLUMN, type TableColumns, age } from '../table.js'
 import type { KindOverrides } from './builtin.js'
@@ -225,6 +227,9 @@ export const AUTOSCALING: Record<string, KindOverrides> = {
   'autoscaling/v2/horizontalpodautoscalers': {
     ...common,
     defaults: v2Defaults,
+    validate: validateHorizontalPodAutoscaler,
+    validateUpdate: validateHorizontalPodAutoscalerUpdate,
+    validateStatusUpdate: validateHorizontalPodAutoscalerStatusUpdate,
     table: hpaTable((o) => o),
   },
   'autoscaling/v1/horizontalpodautoscalers': {
@@ -235,6 +240,10 @@ export const AUTOSCALING: Record<string, KindOverrides> = {
       spec.minReplicas ??= 1
       o.spec = spec
     },
+    // The reference converts a v1 object to the internal form before validating it.
+    validate: (o) => validateHorizontalPodAutoscaler(v1ToV2(o)),
+    validateUpdate: (o, old) => validateHorizontalPodAutoscalerUpdate(v1ToV2(o), v1ToV2(old)),
+    validateStatusUpdate: validateHorizontalPodAutoscalerStatusUpdate,
     table: hpaTable(v1ToV2),
   },
 }

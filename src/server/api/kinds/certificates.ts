@@ -2,12 +2,19 @@
  * certificates.k8s.io/v1 CertificateSigningRequests: spec.username, uid, groups and extra are
  * the requester's (whatever the body says), status starts empty, the `approval` subresource
  * writes only status.conditions (with their timestamps filled) and `status` the rest, as
- * pkg/registry/certificates/certificates/strategy.go. Table as the reference's printer.
+ * pkg/registry/certificates/certificates/strategy.go; validation in validation/certificates.ts.
+ * Table as the reference's printer.
  */
 import type { UserInfo } from '../../http/types.js'
 import { type KubeObject, nowTimestamp } from '../registry/object.js'
-import { invalidValue, requiredValue } from '../registry/strategy.js'
-import type { Cause } from '../status-errors.js'
+import {
+  validateCertificateSigningRequestCreate,
+  validateClusterTrustBundle,
+  validateClusterTrustBundleUpdate,
+  validateCertificateSigningRequestStatusUpdate,
+  validateCertificateSigningRequestUpdate,
+} from '../validation/certificates.js'
+import { anyName } from '../validation/names.js'
 import { NAME_COLUMN, age, humanDuration } from '../table.js'
 import type { KindOverrides } from './builtin.js'
 import { arr, col, obj, str } from './values.js'
@@ -47,26 +54,6 @@ function condition(o: KubeObject): string {
   return status
 }
 
-const KNOWN_USAGES = new Set([
-  'signing', 'digital signature', 'content commitment', 'key encipherment', 'key agreement', 'data encipherment', 'cert sign', 'crl sign', 'encipher only',
-  'decipher only', 'any', 'server auth', 'client auth', 'code signing', 'email protection', 's/mime', 'ipsec end system', 'ipsec tunnel', 'ipsec user',
-  'timestamping', 'ocsp signing', 'microsoft sgc', 'netscape sgc',
-])
-
-function validate(o: KubeObject): Cause[] {
-  const spec = obj(o.spec)
-  const causes: Cause[] = []
-  if (!str(spec.request)) causes.push(requiredValue('spec.request', ''))
-  if (!str(spec.signerName)) causes.push(requiredValue('spec.signerName', ''))
-  const usages = arr(spec.usages)
-  if (usages.length === 0) causes.push(requiredValue('spec.usages', ''))
-  usages.forEach((u, i) => {
-    if (!KNOWN_USAGES.has(str(u))) causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(u)}`, field: `spec.usages[${i}]` })
-  })
-  if (typeof spec.expirationSeconds === 'number' && spec.expirationSeconds < 600) causes.push(invalidValue('spec.expirationSeconds', spec.expirationSeconds, 'may not specify a duration less than 600 seconds (10 minutes)'))
-  return causes
-}
-
 export const CERTIFICATES: Record<string, KindOverrides> = {
   'certificates.k8s.io/v1/certificatesigningrequests': {
     fromRequester: fillRequester,
@@ -78,7 +65,11 @@ export const CERTIFICATES: Record<string, KindOverrides> = {
       // The spec is immutable after creation: an update writes metadata only.
       o.spec = old.spec
     },
-    validate,
+    // ValidateCertificateRequestName: any name (the generic path-segment rule still applies).
+    validateName: anyName,
+    validate: validateCertificateSigningRequestCreate,
+    validateUpdate: validateCertificateSigningRequestUpdate,
+    validateStatusUpdate: validateCertificateSigningRequestStatusUpdate,
     selectableFields: ['spec.signerName'],
     fields: (o) => ({ 'spec.signerName': str(obj(o.spec).signerName) }),
     table: {
@@ -97,4 +88,12 @@ export const CERTIFICATES: Record<string, KindOverrides> = {
       },
     },
   },
+  // Beta and alpha (served with --runtime-config); the name rule depends on spec.signerName,
+  // so validate reports it.
+  'certificates.k8s.io/v1beta1/clustertrustbundles': clusterTrustBundles(),
+  'certificates.k8s.io/v1alpha1/clustertrustbundles': clusterTrustBundles(),
+}
+
+function clusterTrustBundles(): KindOverrides {
+  return { validateName: anyName, validate: validateClusterTrustBundle, validateUpdate: validateClusterTrustBundleUpdate }
 }

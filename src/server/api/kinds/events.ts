@@ -7,6 +7,7 @@
  */
 import type { KubeObject } from '../registry/object.js'
 import type { StorageVersion, Strategy } from '../registry/strategy.js'
+import { validateEventCreateV1, validateStrictEventUpdate } from '../validation/core/index.js'
 import type { KindOverrides } from './builtin.js'
 
 /** [core field, events.k8s.io field] */
@@ -35,13 +36,18 @@ export const fromCoreEvent = (o: KubeObject): KubeObject => rename(o, 'events.k8
 
 const STORED_AS_CORE: StorageVersion = { apiVersion: 'v1', kind: 'Event', toStorage: toCoreEvent, fromStorage: fromCoreEvent }
 
-/** The events.k8s.io overrides: the core Event's Table and field selectors, read through the core form. */
+/**
+ * The events.k8s.io overrides: the core Event's Table and field selectors, read through the
+ * core form; validation of the core form with the strict rules of this API version.
+ */
 export function eventsV1(core: KindOverrides): KindOverrides {
   const table = core.table!
   const fields = core.fields!
   return {
     validateName: core.validateName!,
     storageVersion: STORED_AS_CORE,
+    validate: (o) => validateEventCreateV1(toCoreEvent(o)),
+    validateUpdate: (o, old) => validateStrictEventUpdate(toCoreEvent(o), toCoreEvent(old)),
     selectableFields: core.selectableFields!,
     fields: (o) => fields(toCoreEvent(o)),
     table: { definitions: table.definitions, cells: (o, now) => table.cells(toCoreEvent(o), now) },

@@ -1,8 +1,25 @@
 /**
- * The networking.k8s.io/v1 kinds beyond Ingress and NetworkPolicy (IngressClass, ServiceCIDR,
+ * The networking.k8s.io/v1 kinds (Ingress, NetworkPolicy, IngressClass, ServiceCIDR,
  * IPAddress), node.k8s.io RuntimeClass and discovery.k8s.io EndpointSlice: the reference
- * printer's columns, defaulting and the field selectors the reference supports.
+ * printer's columns (Ingress and NetworkPolicy in core-printers.ts), defaulting, validation
+ * (validation/networking.ts) and the field selectors the reference supports.
  */
+import {
+  defaultIngressClass,
+  defaultNetworkPolicy,
+  ipAddressName,
+  validateIPAddress,
+  validateIPAddressUpdate,
+  validateIngress,
+  validateIngressClass,
+  validateIngressClassUpdate,
+  validateIngressStatusUpdate,
+  validateIngressUpdate,
+  validateNetworkPolicy,
+  validateNetworkPolicyUpdate,
+  validateServiceCIDR,
+  validateServiceCIDRUpdate,
+} from '../validation/networking.js'
 import { validateEndpointSlice, validateEndpointSliceUpdate } from '../validation/discovery.js'
 import { validateRuntimeClass, validateRuntimeClassUpdate } from '../validation/node.js'
 import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
@@ -17,7 +34,20 @@ function listWithMore(list: readonly string[], max = 3): string {
 }
 
 export const NETWORKING: Record<string, KindOverrides> = {
+  'networking.k8s.io/v1/ingresses': {
+    validate: validateIngress,
+    validateUpdate: validateIngressUpdate,
+    validateStatusUpdate: validateIngressStatusUpdate,
+  },
+  'networking.k8s.io/v1/networkpolicies': {
+    defaults: defaultNetworkPolicy,
+    validate: validateNetworkPolicy,
+    validateUpdate: validateNetworkPolicyUpdate,
+  },
   'networking.k8s.io/v1/ingressclasses': {
+    defaults: defaultIngressClass,
+    validate: validateIngressClass,
+    validateUpdate: validateIngressClassUpdate,
     table: {
       definitions: [NAME_COLUMN, col('Controller', 'Controller that is responsible for handling this class'), col('Parameters', 'A reference to a resource with additional parameters'), AGE_COLUMN],
       cells: (o, now) => {
@@ -32,12 +62,17 @@ export const NETWORKING: Record<string, KindOverrides> = {
     },
   },
   'networking.k8s.io/v1/servicecidrs': {
+    validate: validateServiceCIDR,
+    validateUpdate: validateServiceCIDRUpdate,
     table: {
       definitions: [NAME_COLUMN, col('CIDRs', 'CIDRs defines the IP blocks in CIDR notation (e.g. "192.168.0.0/24" or "2001:db8::/64") from which to assign service cluster IPs.'), AGE_COLUMN],
       cells: (o, now) => [o.metadata.name, arr(obj(o.spec).cidrs).map((c) => str(c)).join(','), age(o, now)],
     },
   },
   'networking.k8s.io/v1/ipaddresses': {
+    validateName: ipAddressName,
+    validate: validateIPAddress,
+    validateUpdate: validateIPAddressUpdate,
     table: {
       definitions: [NAME_COLUMN, col('ParentRef', 'ParentRef references the resource that an IPAddress is attached to. An IPAddress must reference a parent object.')],
       cells: (o) => {

@@ -47,8 +47,11 @@ export interface Strategy {
    * ValidateObjectMetaUpdate first. Absent: `validate`.
    */
   validateUpdate?(obj: KubeObject, old: KubeObject, subresource?: string): Cause[]
-  /** Field errors of a write through the status subresource (absent: metadata rules only). */
-  validateStatusUpdate?(obj: KubeObject, old: KubeObject): Cause[]
+  /**
+   * Field errors of a write through the status subresource, or a CSR's `approval` one (named
+   * in `subresource`: the reference validates the two differently); absent: metadata rules only.
+   */
+  validateStatusUpdate?(obj: KubeObject, old: KubeObject, subresource?: string): Cause[]
   /** Whether the change is one that bumps metadata.generation. */
   specChanged(obj: KubeObject, old: KubeObject): boolean
   /** Fields selectable with fieldSelector, with their values for one object. */
@@ -149,7 +152,7 @@ export function validateForCreate(strategy: Strategy, obj: KubeObject): Cause[] 
 export function validateForUpdate(strategy: Strategy, obj: KubeObject, old: KubeObject, subresource?: string): Cause[] {
   const errs: Cause[] = [...validateObjectMeta(obj.metadata, strategy.namespaced, pathSegmentName), ...validateObjectMetaUpdate(obj.metadata, old.metadata)]
   if (subresource === 'status' || subresource === 'approval') {
-    errs.push(...(strategy.validateStatusUpdate ? strategy.validateStatusUpdate(obj, old) : validateObjectMetaUpdate(obj.metadata, old.metadata)))
+    errs.push(...(strategy.validateStatusUpdate ? strategy.validateStatusUpdate(obj, old, subresource) : validateObjectMetaUpdate(obj.metadata, old.metadata)))
   } else {
     errs.push(...validateObjectMetaUpdate(obj.metadata, old.metadata), ...kubeFinalizers(strategy, obj))
     errs.push(...(strategy.validateUpdate ? strategy.validateUpdate(obj, old, subresource) : strategy.validate(obj)))

@@ -506,3 +506,32 @@ export function isValidInterfaceAddress(fldPath: PathLike, value: string): Error
   const canonical = `${ipString(cidr.ip)}/${cidr.bits}`
   return value === canonical ? [] : [invalid(fldPath, value, `must be in canonical form ("${canonical}")`)]
 }
+
+/**
+ * Whether `inner` is a strict subset of `outer` as NetworkPolicy's ipBlock checks it
+ * (net.ParseCIDR of both, then `outer.Contains(inner.IP)` and a longer prefix); undefined
+ * when either does not parse (netutils.ParseCIDRSloppy).
+ */
+export function isStrictSubsetCIDR(outer: string, inner: string): boolean | undefined {
+  const o = parseCIDRSloppy(outer)
+  const i = parseCIDRSloppy(inner)
+  if (!o || !i) return undefined
+  const outerNet = masked(o)
+  const innerIP = masked(i)
+  // net.IPNet.Contains: an IPv4 network holds IPv4 addresses only (and IPv6 ones IPv6).
+  if (outerNet.v4 !== innerIP.v4) return false
+  const contained = masked({ ip: innerIP, bits: o.bits }).bytes.every((b, k) => b === outerNet.bytes[k])
+  return contained && o.bits < i.bits
+}
+
+/** netutils.IPFamilyOfCIDRString: '4', '6', or '' when the CIDR does not parse. */
+export function ipFamilyOfCIDR(value: string): '4' | '6' | '' {
+  const c = parseCIDRSloppy(value)
+  if (!c) return ''
+  return c.ip.v4 || isV4InV6(c.ip.bytes) ? '4' : '6'
+}
+
+/** Whether netutils.ParseIPSloppy accepts the text as an IP address. */
+export function parsesAsIP(value: string): boolean {
+  return parseIPSloppy(value) !== undefined
+}

@@ -49,23 +49,7 @@ const NOT_YET_COVERED: Record<string, string> = {
   'scheduling.k8s.io/workloads': 'alpha; Workload validation is not built yet',
 }
 
-/**
- * Kinds validated on another branch (networking, autoscaling, certificates and events.k8s.io:
- * branch val-net), whose tables count here once it is merged. Covered or not, they pass; remove
- * this list when that branch has landed.
- */
-const ON_ANOTHER_BRANCH: Record<string, string> = {
-  'autoscaling/horizontalpodautoscalers': 'val-net',
-  'certificates.k8s.io/certificatesigningrequests': 'val-net',
-  'certificates.k8s.io/clustertrustbundles': 'val-net',
-  'events.k8s.io/events': 'val-net',
-  'networking.k8s.io/ingressclasses': 'val-net',
-  'networking.k8s.io/ingresses': 'val-net',
-  'networking.k8s.io/ipaddresses': 'val-net',
-  'networking.k8s.io/networkpolicies': 'val-net',
-  'networking.k8s.io/servicecidrs': 'val-net',
-}
-const exempt = (k: string) => k in NOT_VALIDATED || k in NOT_YET_COVERED || k in ON_ANOTHER_BRANCH
+const exempt = (k: string) => k in NOT_VALIDATED || k in NOT_YET_COVERED
 
 const allKinds = enabledKinds(KINDS, [{ key: 'api/all', value: 'true' }], new Map(KINDS.filter((k) => k.featureGate).map((k) => [k.featureGate!, true])))
 const ga = new Set(KINDS.filter((k) => /^v\d+$/.test(k.version)).map((k) => kindKey(k.group, k.resource)))
@@ -95,7 +79,7 @@ describe('validation: every served kind has its table (at least 10 invalid cases
   })
 
   it('the lists name served kinds only, and no covered kind is listed as not covered', () => {
-    for (const k of [...Object.keys(NOT_VALIDATED), ...Object.keys(NOT_YET_COVERED), ...Object.keys(ON_ANOTHER_BRANCH)]) assert.ok(keys.includes(k), `${k} is not served`)
+    for (const k of [...Object.keys(NOT_VALIDATED), ...Object.keys(NOT_YET_COVERED)]) assert.ok(keys.includes(k), `${k} is not served`)
     const coveredButListed = Object.keys(NOT_YET_COVERED).filter((k) => !short(recordedCases().get(k)))
     assert.deepEqual(coveredButListed, [])
   })

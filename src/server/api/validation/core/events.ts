@@ -1,10 +1,14 @@
 /**
  * Events (pkg/apis/core/validation/events.go): legacyValidateEvent for every version, and the
- * strict rules of events.k8s.io/v1 (`strict`) on create and update.
+ * strict rules of events.k8s.io/v1 on create and update (ValidateEventCreate and
+ * ValidateEventUpdate with a request version other than v1 and events.k8s.io/v1beta1). Both
+ * take the core form of an event: the reference validates the internal (core) Event, so the
+ * paths are the core names (`message`, `count`, `source`), whatever the request's version.
  */
 import { type ErrorList, Path, invalid, required } from '../field/index.js'
 import { type Obj, obj, semanticEqual, str } from '../helpers.js'
-import { validateImmutableField } from '../objectmeta.js'
+import { anyName, nameIsDNSSubdomain } from '../names.js'
+import { validateImmutableField, validateObjectMeta } from '../objectmeta.js'
 import { isDNS1123Subdomain, isQualifiedName } from '../strings.js'
 
 const P = (name: string) => Path.of(name)
@@ -48,14 +52,44 @@ export function validateEventUpdate(e: Obj): ErrorList {
   return legacyValidateEvent(e)
 }
 
+/** validateV1EventSeries: a series counts at least 2 and has its last observed time. */
+function validateV1EventSeries(e: Obj): ErrorList {
+  if (e.series === undefined || e.series === null) return []
+  const series = obj(e.series)
+  const errs: ErrorList = []
+  if ((typeof series.count === 'number' ? series.count : 0) < 2) errs.push(invalid(P('series.count'), '', 'should be at least 2'))
+  if (!str(series.lastObservedTime)) errs.push(required(P('series.lastObservedTime')))
+  return errs
+}
+
+/**
+ * The name rule of events.k8s.io/v1 (ValidateObjectMeta with NameIsDNSSubdomain): the store
+ * already checked the metadata with the core Event's any-name rule, so only what the stricter
+ * name rule adds is reported here, where the reference reports it (after the legacy rules).
+ */
+function strictNameErrors(e: Obj): ErrorList {
+  const generic = new Set(validateObjectMeta(e.metadata, true, anyName).map((x) => `${x.field}: ${x.message}`))
+  return validateObjectMeta(e.metadata, true, nameIsDNSSubdomain).filter((x) => !generic.has(`${x.field}: ${x.message}`))
+}
+
+/** ValidateEventCreate through events.k8s.io/v1: the legacy rules, then the strict ones. */
+export function validateEventCreateV1(e: Obj): ErrorList {
+  const errs = [...legacyValidateEvent(e), ...strictNameErrors(e), ...validateV1EventSeries(e)]
+  if (!str(e.eventTime)) errs.push(required(P('eventTime')))
+  const type = str(e.type)
+  if (type !== 'Normal' && type !== 'Warning') errs.push(invalid(P('type'), '', `has invalid value: ${type}`))
+  if (str(e.firstTimestamp)) errs.push(invalid(P('firstTimestamp'), '', 'needs to be unset'))
+  if (str(e.lastTimestamp)) errs.push(invalid(P('lastTimestamp'), '', 'needs to be unset'))
+  if (typeof e.count === 'number' && e.count !== 0) errs.push(invalid(P('count'), '', 'needs to be unset'))
+  const source = obj(e.source)
+  if (str(source.component) || str(source.host)) errs.push(invalid(P('source'), '', 'needs to be unset'))
+  return errs
+}
+
 /** The strict rules events.k8s.io/v1 adds on update, exported for that group. */
 export function validateStrictEventUpdate(e: Obj, old: Obj): ErrorList {
   const errs = legacyValidateEvent(e)
-  if (!semanticEqual(e.series, old.series) && e.series) {
-    const series = obj(e.series)
-    if ((typeof series.count === 'number' ? series.count : 0) < 2) errs.push(invalid(P('series.count'), '', 'should be at least 2'))
-    if (!str(series.lastObservedTime)) errs.push(required(P('series.lastObservedTime')))
-  }
+  if (!semanticEqual(e.series, old.series)) errs.push(...validateV1EventSeries(e))
   for (const f of ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'reason', 'type', 'eventTime', 'action', 'related', 'reportingComponent', 'reportingInstance']) {
     errs.push(...validateImmutableField(e[f] ?? null, old[f] ?? null, P(f === 'reportingComponent' ? 'reportingController' : f)))
   }

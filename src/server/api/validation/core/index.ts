@@ -16,7 +16,7 @@ export {
   validateResourceQuotaUpdate,
 } from './cluster.js'
 export { validateEndpoints, validateNonSpecialIP } from './endpoints.js'
-export { validateEvent, validateEventUpdate, validateStrictEventUpdate } from './events.js'
+export { validateEvent, validateEventCreateV1, validateEventUpdate, validateStrictEventUpdate } from './events.js'
 export { validatePersistentVolumeClaim, validatePersistentVolumeClaimSpec, validatePersistentVolumeClaimUpdate, validateTemplateObjectMeta } from './persistent-volume-claims.js'
 export { validatePersistentVolume, validatePersistentVolumeUpdate } from './persistent-volumes.js'
 export { type PodValidationOptions, validatePodSpecificAnnotations, validatePodTemplateSpec } from './pod-spec.js'

@@ -76,7 +76,7 @@ export function validateResourceName(name: string, fldPath: Path): ErrorList {
 }
 
 /** validateContainerResourceName. */
-function validateContainerResourceName(name: string, fldPath: Path): ErrorList {
+export function validateContainerResourceName(name: string, fldPath: Path): ErrorList {
   const errs = validateResourceName(name, fldPath)
   if (!name.includes('/')) {
     if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePageResourceName(name)) return [...errs, invalid(fldPath, name, 'must be a standard resource for containers')]
