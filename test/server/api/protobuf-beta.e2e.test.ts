@@ -8,10 +8,9 @@
  */
 import assert from 'node:assert/strict'
 import { generateKeyPairSync, sign } from 'node:crypto'
-import { request as httpsRequest } from 'node:https'
 import { RESOURCES } from '../../../src/server/api/generated/resources.js'
 import { type ProtobufCodec, loadProtobufCodec } from '../../../src/core/protobuf/index.js'
-import type { ApiServer } from '../../support/api-server.js'
+import { rawHttps } from '../../support/raw-https.js'
 import { KubectlSession } from '../../support/kubectl-session.js'
 import { makeCa } from '../authentication/helpers.js'
 
@@ -22,19 +21,7 @@ const GATES = ['ClusterTrustBundle', 'CoordinatedLeaderElection', 'DRADeviceTain
 const NO_PROTO = new Set(['scheduling.k8s.io/v1alpha2'])
 const NON_GA = RESOURCES.filter((r) => /(alpha|beta)\d/.test(r.version))
 
-function raw(server: ApiServer, path: string, headers: Record<string, string>, method = 'GET', body?: Buffer): Promise<{ status: number; contentType: string; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const length = body === undefined ? {} : { 'Content-Length': String(body.length) }
-    const req = httpsRequest({ host: '127.0.0.1', port: server.port, path, method, headers: { ...length, ...headers }, rejectUnauthorized: false, agent: false, ...server.tlsClient() }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (d: Buffer) => chunks.push(d))
-      res.on('end', () => resolve({ status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
+const raw = rawHttps
 
 /** A valid object of each non-GA kind (names carry the version: versions of a group share storage). */
 async function objects(): Promise<Record<string, Obj>> {

@@ -17,6 +17,7 @@ import { until } from '../../support/until.js'
 import { jsYaml } from '../../../src/core/util/yaml.js'
 import { openStore } from '../../../src/server/store/index.js'
 import type { ApiServer } from '../../support/api-server.js'
+import { rawHttps } from '../../support/raw-https.js'
 import { EtcdServer, requireEtcd } from '../../support/etcd.js'
 import { KUBECTL, KubectlSession } from '../../support/kubectl-session.js'
 
@@ -26,27 +27,8 @@ const UNSUPPORTED = 'the body of the request was in an unknown format - accepted
 
 type Obj = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
-interface RawReply {
-  status: number
-  contentType: string
-  body: Buffer
-}
 
-/** One HTTPS request with a binary body and answer. */
-function raw(server: ApiServer, path: string, headers: Record<string, string> = {}, method = 'GET', body?: Buffer | string): Promise<RawReply> {
-  return new Promise((resolve, reject) => {
-    // Node frames a DELETE body only with an explicit Content-Length.
-    const length = body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }
-    const req = httpsRequest({ host: '127.0.0.1', port: server.port, path, method, headers: { ...length, ...headers }, rejectUnauthorized: false, agent: false, ...server.tlsClient() }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (d: Buffer) => chunks.push(d))
-      res.on('end', () => resolve({ status: res.statusCode!, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
+const raw = rawHttps
 
 /** A streaming request whose received bytes accumulate until `close()`. */
 function stream(server: ApiServer, path: string, headers: Record<string, string>) {

@@ -184,8 +184,11 @@ const SUPPORTED_PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix']
 const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F']
 const INVALID_PATH_SUFFIXES = ['/..', '/.']
 
-/** validateIngressTypedLocalObjectReference (a resource backend). */
-function validateIngressTypedLocalObjectReference(params: Obj, fldPath: Path): ErrorList {
+/**
+ * The apiGroup, kind and name of a typed reference: the part the reference's resource-backend
+ * and IngressClass-parameters checks share (each is written out in its validation.go).
+ */
+function validateGroupKindName(params: Obj, fldPath: Path): ErrorList {
   const errs: ErrorList = []
   if (isSet(params.apiGroup)) for (const m of isDNS1123Subdomain(str(params.apiGroup))) errs.push(invalid(fldPath.child('apiGroup'), str(params.apiGroup), m))
   for (const f of ['kind', 'name']) {
@@ -194,6 +197,11 @@ function validateIngressTypedLocalObjectReference(params: Obj, fldPath: Path): E
     else for (const m of isValidPathSegmentName(v)) errs.push(invalid(fldPath.child(f), v, m))
   }
   return errs
+}
+
+/** validateIngressTypedLocalObjectReference (a resource backend). */
+function validateIngressTypedLocalObjectReference(params: Obj, fldPath: Path): ErrorList {
+  return validateGroupKindName(params, fldPath)
 }
 
 /** validateIngressBackend: a resource or a service (with a port name or number), not both. */
@@ -395,13 +403,7 @@ const PARAMETER_SCOPES = ['Cluster', 'Namespace']
 
 /** validateIngressClassParametersReference. */
 function validateIngressClassParametersReference(params: Obj, fldPath: Path): ErrorList {
-  const errs: ErrorList = []
-  if (isSet(params.apiGroup)) for (const m of isDNS1123Subdomain(str(params.apiGroup))) errs.push(invalid(fldPath.child('apiGroup'), str(params.apiGroup), m))
-  for (const f of ['kind', 'name']) {
-    const v = str(params[f])
-    if (v === '') errs.push(required(fldPath.child(f)))
-    else for (const m of isValidPathSegmentName(v)) errs.push(invalid(fldPath.child(f), v, m))
-  }
+  const errs: ErrorList = validateGroupKindName(params, fldPath)
   if (!isSet(params.scope)) {
     errs.push(required(fldPath.child('scope')))
     return errs
