@@ -28,7 +28,9 @@ async function objects(): Promise<Record<string, Obj>> {
   const ca = await makeCa('bundle-ca')
   const { publicKey, privateKey } = generateKeyPairSync('ed25519')
   const podUID = '0b9b7a0e-5c5e-4f7e-9a51-3f0c2d6a1b11'
-  const claimSpec = (version: string) => ({ devices: { requests: [version === 'v1beta1' ? { name: 'gpu', deviceClassName: 'gpus' } : { name: 'gpu', exactly: { deviceClassName: 'gpus' } }] } })
+  // With the defaults the server fills in (allocationMode and count), so the spec reads back unchanged.
+  const request = { deviceClassName: 'gpus', allocationMode: 'ExactCount', count: 1 }
+  const claimSpec = (version: string) => ({ devices: { requests: [version === 'v1beta1' ? { name: 'gpu', ...request } : { name: 'gpu', exactly: request }] } })
   const policy = { matchConstraints: { resourceRules: [{ apiGroups: ['batch'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['cronjobs'] }] }, mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }], reinvocationPolicy: 'Never', failurePolicy: 'Fail' }
   return {
     ClusterTrustBundle: { spec: { trustBundle: ca.certPem } },
