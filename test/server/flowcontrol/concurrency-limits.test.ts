@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { computeConcurrencyAllocation, currentLimits, goRound, nominalLimits, type AllocationItem } from '../../../src/server/flowcontrol/concurrency-limits.js'
+import { prng } from '../fuzz/hostile-requests.js'
 
 /** The reference's default levels (shares, lendablePercent) at its default 400 + 200 seats. */
 const DEFAULT_LEVELS = [
@@ -13,17 +14,7 @@ const DEFAULT_LEVELS = [
   { name: 'global-default', exempt: false, nominalConcurrencyShares: 20, lendablePercent: 50 },
 ]
 
-/** A small seeded generator (mulberry32), so the random cases are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const random = prng
 
 describe('flow control: concurrency limits', () => {
   it('nominal limits of the default levels at 600 seats are the ones a default kube-apiserver reports', () => {
