@@ -541,6 +541,7 @@ export class GenericStore {
   async streamList(options: ListOptions): Promise<ListStream> {
     const prefix = this.prefix(options.namespace)
     const { revision: requested, notOlderThan } = await this.readPosition(options)
+    const consistent = !options.resourceVersion
     const read = async (startKey: string | undefined, revision: number) => {
       try {
         return await this.store.list(prefix, {
@@ -549,6 +550,8 @@ export class GenericStore {
           // A state that may be older is one read from the watch cache, already in memory.
           limit: notOlderThan !== undefined && startKey === undefined ? 0 : LIST_PAGE_SIZE,
           ...(notOlderThan !== undefined && startKey === undefined ? { notOlderThan } : {}),
+          // A consistent list (no resourceVersion): a fresh watch cache may answer it whole.
+          ...(consistent && startKey === undefined ? { consistentWholeList: true } : {}),
           skipRemaining: true,
         })
       } catch (err) {
