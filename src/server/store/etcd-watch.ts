@@ -15,6 +15,8 @@ interface EtcdWatchTarget {
   readonly prefixLength: number
   readonly description: string
   readonly bufferLimit: number
+  /** Whether the watch answers progress requests (see EtcdStore's supportsWatchProgress). */
+  readonly progress?: boolean
 }
 
 const MIN_BACKOFF_MS = 100
@@ -53,7 +55,7 @@ export class EtcdWatch {
       },
       target.bufferLimit,
     )
-    this.stream.requestProgress = () => {
+    if (target.progress) this.stream.requestProgress = () => {
       this.progressWanted = true
       try {
         // etcd answers (with its current revision) once this stream's watcher is in sync.
