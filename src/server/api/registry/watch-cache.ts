@@ -332,7 +332,8 @@ export class WatchCachedStore extends DelegatingStore {
   override async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
     if (options.consistentWholeList && this.consistentListFromCache && !options.continue && !options.startKey && !options.revision && options.notOlderThan === undefined) {
       const cache = this.cacheFor(prefix)
-      const cached = await cache?.consistentList(prefix, this.consistentListWaitMs)
+      // A cache that cannot answer (its list or watch failed) leaves the list to the store, whose error is the one to report.
+      const cached = await cache?.consistentList(prefix, this.consistentListWaitMs).catch(() => undefined)
       if (cached) return cached
     }
     const cache = options.notOlderThan !== undefined && !options.limit && !options.continue && !options.startKey && !options.revision ? this.cacheFor(prefix) : undefined
