@@ -34,6 +34,7 @@ const CEL_SELECTOR_MAX_LENGTH = 10 * 1024
 const OPAQUE_PARAMETERS_MAX_LENGTH = 10 * 1024
 const POOL_NAME_MAX_LENGTH = 253
 const RESOURCE_SLICE_MAX_DEVICES = 128
+const DEVICE_TAINTS_MAX_LENGTH = 16
 const RESOURCE_SLICE_MAX_DEVICES_WITH_TAINTS_OR_CONSUMES_COUNTERS = 64
 const RESOURCE_SLICE_MAX_COUNTER_SETS = 8
 const RESOURCE_SLICE_MAX_COUNTERS_PER_COUNTER_SET = 32
@@ -625,7 +626,7 @@ function validateDeviceCapacity(allowMultipleAllocations: boolean) {
   }
 }
 
-function validateDevice(d: Obj, perDevice: boolean, fldPath: Path): ErrorList {
+function validateDevice(d: Obj, oldDevice: Obj | undefined, perDevice: boolean, fldPath: Path): ErrorList {
   const errs = validateDNS1123Label(str(d.name), fldPath.child('name'))
   // The total is reported once: if one map is too large, so is the sum.
   const attributesAndCapacities = Object.keys(obj(d.attributes)).length + Object.keys(obj(d.capacity)).length
@@ -634,6 +635,10 @@ function validateDevice(d: Obj, perDevice: boolean, fldPath: Path): ErrorList {
   }
   errs.push(...validateMap(d.attributes, -1, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH, validateResourceQualifiedName, validateAttribute, fldPath.child('attributes')))
   errs.push(...validateMap(d.capacity, -1, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH, validateResourceQualifiedName, validateDeviceCapacity(d.allowMultipleAllocations === true), fldPath.child('capacity')))
+  // Unchanged taints are not checked again.
+  if (!oldDevice || !semanticEqual(oldDevice.taints, d.taints)) {
+    errs.push(...validateSlice(d.taints, DEVICE_TAINTS_MAX_LENGTH, (t, q) => validateDeviceTaint(t, undefined, q), fldPath.child('taints')))
+  }
   errs.push(
     ...validateSet<unknown>(
       d.consumesCounters,
@@ -665,6 +670,7 @@ function validateDevice(d: Obj, perDevice: boolean, fldPath: Path): ErrorList {
   } else if (isSet(d.nodeName) || isSet(d.nodeSelector) || isSet(d.allNodes)) {
     errs.push(invalid(fldPath, null, '`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is set to true in the ResourceSlice spec'))
   }
+  errs.push(...validateDeviceBindingParameters(d.bindingConditions, d.bindingFailureConditions, fldPath))
   return errs
 }
 
@@ -706,7 +712,7 @@ function validateResourceSliceSpec(spec: Obj, oldSpec: Obj | undefined): ErrorLi
   const perDevice = spec.perDeviceNodeSelection === true
   const devices = arr(spec.devices).map(obj)
   const maxDevices = devices.some((d) => arr(d.taints).length > 0 || arr(d.consumesCounters).length > 0) ? RESOURCE_SLICE_MAX_DEVICES_WITH_TAINTS_OR_CONSUMES_COUNTERS : RESOURCE_SLICE_MAX_DEVICES
-  errs.push(...validateSet<unknown>(spec.devices, maxDevices, (d, q) => validateDevice(obj(d), perDevice, q), (d) => str(obj(d).name), p.child('devices')))
+  errs.push(...validateSet<unknown>(spec.devices, maxDevices, (d, q) => validateDevice(obj(d), oldSpec ? arr(oldSpec.devices).map(obj).find((o) => str(o.name) === str(obj(d).name)) : undefined, perDevice, q), (d) => str(obj(d).name), p.child('devices')))
   errs.push(...validateSet<unknown>(spec.sharedCounters, RESOURCE_SLICE_MAX_COUNTER_SETS, (c, q) => validateCounterSet(obj(c), q), (c) => str(obj(c).name), p.child('sharedCounters')))
   return errs
 }

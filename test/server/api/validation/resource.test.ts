@@ -253,6 +253,14 @@ describe('validation/resource: ResourceSlice shared counters, counter consumptio
       'spec.devices[0].capacity[memory].requestPolicy.validRange.max: Invalid value: "48Gi": max is larger than capacity value: 40Gi',
       'spec.devices[0].capacity[memory].requestPolicy.validRange.step: Invalid value: "3Gi": value is not a multiple of a given step (2Gi) from (2Gi)',
     ]],
+    ['a device taint without effect', (o) => (dev(o).taints = [{ key: 'example.com/unhealthy' }]), ['spec.devices[0].taints[0].effect: Required value']],
+    ['17 device taints', (o) => (dev(o).taints = Array.from({ length: 17 }, (_, i) => ({ key: `k${i}`, effect: 'NoSchedule' }))), ['spec.devices[0].taints: Too many: 17: must have at most 16 items']],
+    ['binding conditions without failure conditions', (o) => (dev(o).bindingConditions = ['attached']), [
+      'spec.devices[0].bindingFailureConditions: Invalid value: []: bindingFailureConditions are required to use bindingConditions',
+    ]],
+    ['a binding failure condition that is also a binding condition', (o) => Object.assign(dev(o), { bindingConditions: ['ready'], bindingFailureConditions: ['ready'] }), [
+      'spec.devices[0].bindingFailureConditions[0]: Invalid value: "ready": bindingFailureConditions must not overlap with bindingConditions',
+    ]],
     ['a consumable capacity with a range in steps', (o) => Object.assign(dev(o), { allowMultipleAllocations: true, capacity: { memory: { value: '40Gi', requestPolicy: { default: '4Gi', validRange: { min: '2Gi', max: '40Gi', step: '2Gi' } } } } }), []],
   ], it)
 })
