@@ -58,6 +58,12 @@ function condition(o: KubeObject): string {
 export const CERTIFICATES: Record<string, KindOverrides> = {
   // Beta only: its version is its own override (no GA version to borrow from).
   'certificates.k8s.io/v1beta1/podcertificaterequests': {
+    defaults(o) {
+      // Omitted, kube-apiserver sets a day (the API's documented default, set before validation).
+      const spec = obj(o.spec)
+      spec.maxExpirationSeconds ??= 86400
+      o.spec = spec
+    },
     validate: validatePodCertificateRequestCreate,
     validateUpdate: validatePodCertificateRequestUpdate,
     validateStatusUpdate: (o, old) => validatePodCertificateRequestStatusUpdate(o, old),

@@ -10,7 +10,7 @@ import { generateKeyPairSync, sign, webcrypto } from 'node:crypto'
 import * as x509 from '@peculiar/x509'
 import type { KubeObject } from '../../../../src/server/api/registry/object.js'
 import { validatePodCertificateRequestStatusUpdate } from '../../../../src/server/api/validation/certificates-pod.js'
-import { type Json, kindTable, strategyOf, updateTable } from './groups-support.js'
+import { type Json, created, kindTable, strategyOf, updateTable } from './groups-support.js'
 
 const strategy = strategyOf('certificates.k8s.io', 'podcertificaterequests', 'v1beta1')
 const SUBDOMAIN =
@@ -50,7 +50,7 @@ describe('validation/certificates: PodCertificateRequest', () => {
     ['no pod UID', (o) => (o.spec.podUID = ''), ['spec.podUID: Invalid value: "": must not be empty', 'spec.proofOfPossession: Invalid value: could not verify proof-of-possession signature']],
     ['a service account UID over 128 bytes', (o) => (o.spec.serviceAccountUID = 'u'.repeat(129)), ['spec.serviceAccountUID: Too long: may not be more than 128 bytes']],
     ['no node UID and a bad node name', (o) => Object.assign(o.spec, { nodeName: 'node..1', nodeUID: '' }), [`spec.nodeName: Invalid value: "node..1": ${SUBDOMAIN}`, 'spec.nodeUID: Invalid value: "": must not be empty']],
-    ['no maxExpirationSeconds', (o) => delete o.spec.maxExpirationSeconds, ['spec.maxExpirationSeconds: Required value: must be set']],
+    ['a pod UID over 128 bytes', (o) => (o.spec.podUID = 'p'.repeat(129)), ['spec.podUID: Too long: may not be more than 128 bytes', 'spec.proofOfPossession: Invalid value: could not verify proof-of-possession signature']],
     ['a kubernetes.io signer over 24 hours', (o) => Object.assign(o.spec, { signerName: 'kubernetes.io/kube-apiserver-client-pod', maxExpirationSeconds: 86401 }), [
       'spec.maxExpirationSeconds: Invalid value: 86401: must be in the range [3600, 86400]',
     ]],
@@ -64,6 +64,12 @@ describe('validation/certificates: PodCertificateRequest', () => {
     ['a proof over 10 KiB', (o) => (o.spec.proofOfPossession = b64(Buffer.alloc(10 * 1024 + 1))), ['spec.proofOfPossession: Too long: may not be more than 10240 bytes']],
     ['an ECDSA P-256 key with its proof', (o) => Object.assign(o.spec, { pkixPublicKey: spki(ec), proofOfPossession: b64(sign('sha256', Buffer.from(POD_UID), ec.privateKey)) }), []],
   ], it)
+
+  it('sets an omitted maxExpirationSeconds to a day, as the API documents', () => {
+    const o = request()
+    delete o.spec.maxExpirationSeconds
+    assert.equal((created(strategy, o).spec as Json).maxExpirationSeconds, 86400)
+  })
 
   updateTable(strategy, request, [
     ['the spec is immutable', (o) => (o.spec.maxExpirationSeconds = 3600), ['spec: Invalid value: field is immutable']],
