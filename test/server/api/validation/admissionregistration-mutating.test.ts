@@ -70,6 +70,7 @@ describe('validation/admissionregistration: MutatingAdmissionPolicy', () => {
       paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
       mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/x", value: params.data.x}]' } }],
     }), []],
+    ['a JSON patch path built with jsonpatch.escapeKey', (o) => (o.spec.mutations = [{ patchType: 'JSONPatch', jsonPatch: { expression: '[JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("app.kubernetes.io/name"), value: "web"}]' } }]), []],
     ['CREATE, UPDATE and CONNECT', (o) => (o.spec.matchConstraints.resourceRules[0].operations = ['CREATE', 'UPDATE', 'CONNECT']), []],
     ['IfNeeded reinvocation and an authorizer check', (o) => Object.assign(o.spec, { reinvocationPolicy: 'IfNeeded', matchConditions: [{ name: 'allowed', expression: "authorizer.group('').resource('pods').check('create').allowed()" }] }), []],
   ], it)
