@@ -23,7 +23,7 @@ import { componentStatusHandler } from './handlers/component-status.js'
 import type { UpdateSubresource } from './registry/generic-store.js'
 import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
-import { requester } from './requester.js'
+import { withRequester } from './requester.js'
 import { bodyRefused, negotiateOutput, writeErrorNegotiated, writeObject } from './negotiation.js'
 import { openApiHandler } from './openapi.js'
 import type { RegistryOptions } from './registry/options.js'
@@ -131,7 +131,7 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
       await storage.ready()
       const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers)
-      await (ctx.user ? requester.run({ user: ctx.user, info: ctx.info }, serve) : serve())
+      await withRequester(ctx.user ? { user: ctx.user, info: ctx.info } : undefined, serve)
     } catch (err) {
       const apiErr = toApiError(err)
       // Every 500 is logged with its cause (the stack of an unexpected error), at the level the operator sees.
