@@ -107,13 +107,13 @@ export async function watchHandler(scope: Scope): Promise<void> {
         ? codec!.encodeWatchFrame(ev.type, object as Record<string, unknown>, store.apiVersion)
         : protobufFrame(codec!, ev.type, ev.object, store.apiVersion)
       : own
-        ? `${JSON.stringify({ type: ev.type, object })}\n`
+        ? Buffer.from(`${JSON.stringify({ type: ev.type, object })}\n`)
         : jsonFrame(ev.type, ev.object)
-    sender.send(frame as string | Buffer)
+    sender.send(frame, !own)
   }
   if (initialError || !watch) {
     if (initialError) write(initialError)
-    res.end()
+    sender.end()
     return
   }
   const w = watch
@@ -130,20 +130,24 @@ export async function watchHandler(scope: Scope): Promise<void> {
     : undefined
   // Not req 'close': Node emits that once the (empty) body is read.
   res.on('close', () => w.cancel())
+  let initialPhase = false
   try {
     for await (const ev of w) {
+      // The state the watch starts from goes at the client's pace (it never counts against the
+      // buffer): all of it is handed to the connection before the first change is queued.
+      if (initialPhase && !ev.initial) await sender.settled(true)
+      initialPhase = ev.initial === true
       if (ev.type !== 'ERROR') lastRv = String((ev.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? lastRv)
       write(ev)
       if (ev.type === 'ERROR') break
-      // The state the watch starts from goes at the client's pace; changes wait in the sender.
-      if (ev.initial) await sender.settled()
+      // Initial events are written in batches as the connection takes them; changes wait in the sender.
+      if (ev.initial) await sender.settled(false)
     }
   } finally {
-    sender.stop()
     clearTimeout(timer)
     if (bookmarkTimer) clearInterval(bookmarkTimer)
     w.cancel()
-    if (!res.writableEnded) res.end()
+    sender.end()
   }
 }
 
