@@ -124,6 +124,8 @@ export interface Watch extends AsyncIterableIterator<WatchEvent> {
   readonly startRevision: number
   /** Stop the watch; pending and later `next()` calls finish with `done`. Idempotent. */
   cancel(): void
+  /** Events handed over as they come instead of iterated (WatchStream.listen); not every watch has it. */
+  listen?(sink: { event(event: WatchEvent): void; end(error: Error | undefined): void }): void
 }
 
 /** A named probe, one per backend a store talks to. */
