@@ -4,7 +4,11 @@
 //     from Node (etcd3, 8 in flight);
 //   - GET of one object with 8 clients: embedded against the bare server answering the
 //     object's JSON; etcd against raw etcd gets (etcd3, 8 in flight);
-//   - GET of one object and LIST of 500 asked as protobuf against the same asked as JSON.
+//   - GET of one object and LIST of 500 asked as protobuf against the same asked as JSON;
+//   - a consistent LIST of 500 (no resourceVersion: from the watch cache once it proved itself
+//     fresh) against the same list read from the store (resourceVersionMatch=Exact at the
+//     current revision, which the cache never answers) and against resourceVersion=0 (the
+//     cache as it is, without the freshness check).
 // HTTP load comes from wrk (8 keep-alive connections on loopback, the administrator's bearer
 // token; creates use generateName so one body makes new objects). Rounds are interleaved and
 // each figure is the median of its rounds, so the load of a shared machine falls on all
@@ -164,9 +168,17 @@ try {
     )
   }
   await raw.put('/raw/one').value(storedValue)
+  const listUrl = (server) => `https://127.0.0.1:${server.port}/api/v1/namespaces/list/configmaps`
+  /** The list read from the store: Exact at the revision the list is at now (no writes to it later). */
+  const exactUrl = async (server) => {
+    const { metadata } = JSON.parse(await server.admin('GET', '/api/v1/namespaces/list/configmaps?limit=1'))
+    return `${listUrl(server)}?resourceVersion=${metadata.resourceVersion}&resourceVersionMatch=Exact`
+  }
 
   for (let round = 1; round <= rounds; round++) {
     console.error(`round ${round} of ${rounds}`)
+    // Read again each round: a revision of the previous round may be compacted by now.
+    const exact = { embedded: await exactUrl(embedded), etcd: await exactUrl(onEtcd) }
     add('bare: create', wrk(`https://127.0.0.1:${bare.port}/api/v1/namespaces/bench/configmaps`, { pid: bare.pid, post: true }))
     add('bare: get', wrk(`https://127.0.0.1:${bare.port}/api/v1/namespaces/bench/configmaps/one`, { pid: bare.pid }))
     add('embedded: create', wrk(cms(embedded), { pid: embedded.child.pid, post: true }))
@@ -174,6 +186,8 @@ try {
     add('embedded: get (protobuf)', wrk(`${cms(embedded)}/one`, { pid: embedded.child.pid, accept: PROTOBUF }))
     add(`embedded: list ${LIST_SIZE}`, wrk(`https://127.0.0.1:${embedded.port}/api/v1/namespaces/list/configmaps`, { pid: embedded.child.pid }))
     add(`embedded: list ${LIST_SIZE} (protobuf)`, wrk(`https://127.0.0.1:${embedded.port}/api/v1/namespaces/list/configmaps`, { pid: embedded.child.pid, accept: PROTOBUF }))
+    add(`embedded: list ${LIST_SIZE} from the store (Exact)`, wrk(exact.embedded, { pid: embedded.child.pid }))
+    add(`embedded: list ${LIST_SIZE} at resourceVersion=0`, wrk(`${listUrl(embedded)}?resourceVersion=0`, { pid: embedded.child.pid }))
     add('embedded store alone: create', await loop((i) => storeAlone.create(`/configmaps/bench/r${round}-${i}`, storedValue)))
     // The event loop while the store commits: one reader's GETs alone, then beside 8 writers.
     add('embedded store alone: get, 1 reader', await readerLoop(storeAlone, false))
@@ -182,6 +196,10 @@ try {
     add('raw etcd: get', await loop(() => raw.get('/raw/one').buffer()))
     add('etcd: create', wrk(cms(onEtcd), { pid: onEtcd.child.pid, post: true }))
     add('etcd: get', wrk(`${cms(onEtcd)}/one`, { pid: onEtcd.child.pid }))
+    add(`etcd: list ${LIST_SIZE}`, wrk(listUrl(onEtcd), { pid: onEtcd.child.pid }))
+    add(`etcd: list ${LIST_SIZE} (protobuf)`, wrk(listUrl(onEtcd), { pid: onEtcd.child.pid, accept: PROTOBUF }))
+    add(`etcd: list ${LIST_SIZE} from the store (Exact)`, wrk(exact.etcd, { pid: onEtcd.child.pid }))
+    add(`etcd: list ${LIST_SIZE} at resourceVersion=0`, wrk(`${listUrl(onEtcd)}?resourceVersion=0`, { pid: onEtcd.child.pid }))
   }
 
   console.log(`\n| subject (${CLIENTS} clients, median of ${rounds} rounds of ${seconds} s) | per second | server CPU µs/request |`)
@@ -203,6 +221,11 @@ try {
     row(`GET of one object, ${CLIENTS} clients, etcd`, 'etcd: get', `raw etcd gets (etcd3, ${CLIENTS} in flight)`, 'raw etcd: get', '≥ 0.6x'),
     row(`GET of one object as protobuf, embedded store`, 'embedded: get (protobuf)', 'the same as JSON', 'embedded: get', '≥ 1x'),
     row(`LIST of ${LIST_SIZE} as protobuf, embedded store`, `embedded: list ${LIST_SIZE} (protobuf)`, 'the same as JSON', `embedded: list ${LIST_SIZE}`, '≥ 1x'),
+    row(`LIST of ${LIST_SIZE} as protobuf, etcd`, `etcd: list ${LIST_SIZE} (protobuf)`, 'the same as JSON', `etcd: list ${LIST_SIZE}`, '≥ 1x'),
+    row(`consistent LIST of ${LIST_SIZE} (JSON), embedded store`, `embedded: list ${LIST_SIZE}`, 'the same read from the store (Exact)', `embedded: list ${LIST_SIZE} from the store (Exact)`),
+    row(`consistent LIST of ${LIST_SIZE} (JSON), embedded store`, `embedded: list ${LIST_SIZE}`, 'resourceVersion=0 (the cache, unchecked)', `embedded: list ${LIST_SIZE} at resourceVersion=0`),
+    row(`consistent LIST of ${LIST_SIZE} (JSON), etcd`, `etcd: list ${LIST_SIZE}`, 'the same read from etcd (Exact)', `etcd: list ${LIST_SIZE} from the store (Exact)`),
+    row(`consistent LIST of ${LIST_SIZE} (JSON), etcd`, `etcd: list ${LIST_SIZE}`, 'resourceVersion=0 (the cache, unchecked)', `etcd: list ${LIST_SIZE} at resourceVersion=0`),
   ])
 } finally {
   for (const stop of stops.reverse()) await stop()

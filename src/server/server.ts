@@ -267,12 +267,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const address = boundAddress(bound)
 
-  // The embedded store opens before connections are accepted: a locked, unwritable or corrupt data
-  // directory is a start-up error. etcd may come up later, so it is opened in the background.
-  const pending = new PendingStore()
-  const embedded = config.storeServers.length === 0
-  if (embedded) pending.set(encrypting(await openStore(storeConfig(config, log))))
-
   // The RSA keys a first start generates are generated at once, on libuv's thread pool: the
   // serving certificate's and the CA's (in prepareServing) and the administrator's client
   // certificate key, instead of one after the other. Only generated here: nothing is written
@@ -282,7 +276,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const adminKey = config.writeKubeconfig && !config.tlsCertFile && adminClientCertMissing(certDir) ? generateKey('rsa') : undefined
   adminKey?.catch(() => undefined)
 
-  const tls = await prepareServing({
+  // The serving certificates are prepared (their RSA keys generated on libuv's thread pool) while
+  // the embedded store opens below, as the reference completes its certificates before it
+  // touches storage; a store error is still the one reported when both fail.
+  const tlsReady = prepareServing({
     certDir: config.certDir,
     certFile: config.tlsCertFile,
     keyFile: config.tlsPrivateKeyFile,
@@ -293,6 +290,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     bindAddress: config.bindAddress,
     alpn: config.disableHttp2 ? ['http/1.1'] : ['h2', 'http/1.1'],
   })
+  tlsReady.catch(() => undefined)
+
+  // The embedded store opens before connections are accepted: a locked, unwritable or corrupt data
+  // directory is a start-up error. etcd may come up later, so it is opened in the background.
+  const pending = new PendingStore()
+  const embedded = config.storeServers.length === 0
+  if (embedded) pending.set(encrypting(await openStore(storeConfig(config, log))))
+  const tls = await tlsReady
 
   // Service-account tokens: the issuer's keys (generated in --cert-dir without flags) are on
   // disk before the server listens.

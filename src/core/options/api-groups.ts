@@ -1,7 +1,8 @@
 /**
  * The API groups and versions the reference server (v1.35) serves, built-in, extension and
- * aggregation layers together. `--runtime-config` may only name these; the server's
- * discovery serves the subset it implements.
+ * aggregation layers together, plus the versions of the v1.36 document this server serves
+ * beyond them (scheduling v1alpha2: PodGroup, Workload). `--runtime-config` may only name
+ * these; the server's discovery serves the subset it implements.
  */
 export const API_GROUP_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   '': ['v1'],
@@ -24,7 +25,7 @@ export const API_GROUP_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   policy: ['v1'],
   'rbac.authorization.k8s.io': ['v1'],
   'resource.k8s.io': ['v1', 'v1beta1', 'v1beta2', 'v1alpha3'],
-  'scheduling.k8s.io': ['v1', 'v1alpha1'],
+  'scheduling.k8s.io': ['v1', 'v1alpha1', 'v1alpha2'],
   'storage.k8s.io': ['v1', 'v1beta1', 'v1alpha1'],
   'storagemigration.k8s.io': ['v1beta1', 'v1alpha1'],
 }

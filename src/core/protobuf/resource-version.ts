@@ -41,18 +41,73 @@ export function withResourceVersion(stored: Buffer, expected: { apiVersion: stri
  * runtime.Unknown's raw hold), for encoders that embed the object in a larger message.
  */
 export function messageWithResourceVersion(stored: Buffer, expected: { apiVersion: string; kind: string }, resourceVersion: string): Buffer | undefined {
-  const body = withResourceVersion(stored, expected, resourceVersion)
-  if (!body) return undefined
-  // The splice checked the layout: typeMeta, then raw.
-  const r = new Reader(body, 4)
+  const item = listItemWithResourceVersion(stored, expected, resourceVersion)
+  if (!item) return undefined
+  const r = new Reader(item, 0)
   r.tag()
-  r.pos = r.message()
-  r.tag()
-  const end = r.delimited()
-  return body.subarray(r.pos, end)
+  r.delimited()
+  return item.subarray(r.pos)
+}
+
+/**
+ * The object as one entry of a list message's `items` (field 2: `12`, the length, the object's
+ * message with `resourceVersion` set), copied once from the stored body; undefined when the
+ * bytes are not in the encoder's form (see withResourceVersion). A list encoder writes these
+ * one after the other, as Go marshals a list's items.
+ */
+export function listItemWithResourceVersion(stored: Buffer, expected: { apiVersion: string; kind: string }, resourceVersion: string): Buffer | undefined {
+  if (!isProtobufEnvelope(stored) || resourceVersion === '') return undefined
+  try {
+    const layout = locate(stored, expected)
+    return layout && write(stored, layout, Buffer.from(resourceVersion, 'utf8'), 'item')
+  } catch {
+    return undefined
+  }
+}
+
+/** Where the parts of a stored body are (offsets into it), as locate() found them. */
+interface Layout {
+  /** Where runtime.Unknown's raw length starts (everything before it is copied as is). */
+  rawLengthAt: number
+  rawEnd: number
+  metaStart: number
+  metaEnd: number
+  /** The bytes of an existing empty resourceVersion field to drop, or the place to insert it. */
+  cutStart: number
+  cutEnd: number
 }
 
 function splice(stored: Buffer, expected: { apiVersion: string; kind: string }, rv: Buffer): Buffer | undefined {
+  const layout = locate(stored, expected)
+  return layout && write(stored, layout, rv, 'body')
+}
+
+/**
+ * The stored body with `rv` in its metadata: the whole body (`body`), or the object's message
+ * as a list item field (`item`: `12`, its length, the message).
+ */
+function write(stored: Buffer, at: Layout, rv: Buffer, form: 'body' | 'item'): Buffer | undefined {
+  const { rawLengthAt, rawEnd, metaStart, metaEnd, cutStart, cutEnd } = at
+  const field = [0x32, ...varint(rv.length)]
+  const metaLength = metaEnd - metaStart - (cutEnd - cutStart) + field.length + rv.length
+  const metaHeader = [METADATA_TAG, ...varint(metaLength)]
+  const rawLength = metaHeader.length + metaLength + (rawEnd - metaEnd)
+  const rawHeader = varint(rawLength)
+  const trailerLength = form === 'body' ? stored.length - rawEnd : 0
+  const leadLength = form === 'body' ? rawLengthAt : 1
+  const out = Buffer.allocUnsafe(leadLength + rawHeader.length + rawLength + trailerLength)
+  let pos = form === 'body' ? stored.copy(out, 0, 0, rawLengthAt) : ((out[0] = RAW_TAG), 1)
+  for (const b of rawHeader) out[pos++] = b
+  for (const b of metaHeader) out[pos++] = b
+  pos += stored.copy(out, pos, metaStart, cutStart)
+  for (const b of field) out[pos++] = b
+  pos += rv.copy(out, pos)
+  pos += stored.copy(out, pos, cutEnd, rawEnd)
+  if (form === 'body') pos += stored.copy(out, pos, rawEnd)
+  return pos === out.length ? out : undefined
+}
+
+function locate(stored: Buffer, expected: { apiVersion: string; kind: string }): Layout | undefined {
   const r = new Reader(stored, 4)
   // runtime.Unknown: typeMeta (1), raw (2), then contentEncoding and contentType.
   if (r.tag() !== TYPE_META_TAG) return undefined
@@ -113,21 +168,7 @@ function splice(stored: Buffer, expected: { apiVersion: string; kind: string }, 
     r.skip(tag & 7, tag >>> 3)
   }
 
-  const field = [0x32, ...varint(rv.length)]
-  const metaLength = metaEnd - metaStart - (cutEnd - cutStart) + field.length + rv.length
-  const metaHeader = [METADATA_TAG, ...varint(metaLength)]
-  const rawLength = metaHeader.length + metaLength + (rawEnd - metaEnd)
-  const rawHeader = varint(rawLength)
-  const out = Buffer.allocUnsafe(rawLengthAt + rawHeader.length + rawLength + trailer.length)
-  let pos = stored.copy(out, 0, 0, rawLengthAt)
-  for (const b of rawHeader) out[pos++] = b
-  for (const b of metaHeader) out[pos++] = b
-  pos += stored.copy(out, pos, metaStart, cutStart)
-  for (const b of field) out[pos++] = b
-  pos += rv.copy(out, pos)
-  pos += stored.copy(out, pos, cutEnd, rawEnd)
-  pos += trailer.copy(out, pos)
-  return pos === out.length ? out : undefined
+  return { rawLengthAt, rawEnd, metaStart, metaEnd, cutStart, cutEnd }
 }
 
 function varint(n: number): number[] {

@@ -112,6 +112,7 @@ export class EncryptingStore extends DelegatingStore {
     const decrypting: Watch = {
       startRevision: watch.startRevision,
       cancel: () => watch.cancel(),
+      ...(watch.requestProgress ? { requestProgress: () => watch.requestProgress!() } : {}),
       next: async () => {
         const r = await watch.next()
         return r.done ? r : { done: false, value: decrypt(r.value) }

@@ -35,54 +35,31 @@ export function callerSource(depth: number): string {
 
 /**
  * A bundle's source map, read for one question: which source file and line a generated line
- * and column come from. One pass over the mappings records where each generated line starts
- * and the running source and line there; a lookup then decodes that one line. (Node's own
- * SourceMap class decodes every segment into objects: about a quarter of a second for the
- * server's bundle, on the path of the first /readyz, whose log check flushes the log.)
+ * and column come from. A lookup decodes the asked line from the running source, line and
+ * column at its start. Those are sums over every segment before it, so they come from the
+ * nearest checkpoint the build stored in the map (`x_client_checkpoints`, see
+ * `sourceMapCheckpoints`), or, in a map without them, from one pass over the whole mappings
+ * string. (Node's own SourceMap class decodes every segment into objects: about a quarter of
+ * a second for the server's bundle, and one pass over its mappings a sixth of a second, on the
+ * path of the first /readyz, whose log check flushes the log.)
  */
 class LineMap {
-  private readonly starts: number[] = []
-  private readonly sourceAt: number[] = []
-  private readonly lineAt: number[] = []
-  private readonly columnAt: number[] = []
-  /** Whether a mapped segment comes before the line (its source and line are then the ones above). */
-  private readonly mappedBefore: boolean[] = []
+  /** Per checkpoint, flat: offset in the mappings, source, line, column, mapped (0 or 1). */
+  private readonly checkpoints: number[]
+  private readonly every: number
 
   constructor(
     private readonly sources: string[],
     private readonly mappings: string,
+    stored?: Checkpoints,
   ) {
-    let source = 0
-    let line = 0
-    let column = 0
-    let mapped = false
-    this.mark(0, source, line, column, mapped)
-    const fields = [0, 0, 0, 0, 0]
-    for (let i = 0; i < mappings.length; ) {
-      const c = mappings.charCodeAt(i)
-      if (c === 59 /* ; */) {
-        i++
-        this.mark(i, source, line, column, mapped)
-      } else if (c === 44 /* , */) i++
-      else {
-        const [next, count] = decodeSegment(mappings, i, fields)
-        i = next
-        if (count >= 4) {
-          source += fields[1]
-          line += fields[2]
-          column += fields[3]
-          mapped = true
-        }
-      }
+    if (stored && stored.every > 0 && Array.isArray(stored.at)) {
+      this.every = stored.every
+      this.checkpoints = stored.at
+    } else {
+      this.every = 1
+      this.checkpoints = sourceMapCheckpoints(mappings, 1).at
     }
-  }
-
-  private mark(start: number, source: number, line: number, column: number, mapped: boolean): void {
-    this.mappedBefore.push(mapped)
-    this.starts.push(start)
-    this.sourceAt.push(source)
-    this.lineAt.push(line)
-    this.columnAt.push(column)
   }
 
   /**
@@ -90,13 +67,34 @@ class LineMap {
    * mapped segment at or before it, as Node's SourceMap.findEntry answers.
    */
   find(line: number, column: number): { source: string; line: number } | undefined {
-    if (line >= this.starts.length) return undefined
-    let source = this.sourceAt[line]
-    let original = this.lineAt[line]
-    let generated = 0
-    let found = this.mappedBefore[line] ? { source: this.sources[source], line: original } : undefined
+    const k = Math.floor(line / this.every)
+    if (k * 5 >= this.checkpoints.length) return undefined
     const fields = [0, 0, 0, 0, 0]
-    for (let i = this.starts[line]; i < this.mappings.length; ) {
+    let i = this.checkpoints[k * 5]!
+    let source = this.checkpoints[k * 5 + 1]!
+    let original = this.checkpoints[k * 5 + 2]!
+    let mapped = this.checkpoints[k * 5 + 4] === 1
+    // From the checkpoint's line to the asked one: the running sums at each line start.
+    for (let at = k * this.every; at < line; at++) {
+      while (i < this.mappings.length && this.mappings.charCodeAt(i) !== 59) {
+        if (this.mappings.charCodeAt(i) === 44) {
+          i++
+          continue
+        }
+        const [next, count] = decodeSegment(this.mappings, i, fields)
+        i = next
+        if (count >= 4) {
+          source += fields[1]!
+          original += fields[2]!
+          mapped = true
+        }
+      }
+      if (i >= this.mappings.length) return undefined
+      i++
+    }
+    let generated = 0
+    let found = mapped ? { source: this.sources[source]!, line: original } : undefined
+    for (; i < this.mappings.length; ) {
       const c = this.mappings.charCodeAt(i)
       if (c === 59) break
       if (c === 44) {
@@ -105,16 +103,58 @@ class LineMap {
       }
       const [next, count] = decodeSegment(this.mappings, i, fields)
       i = next
-      generated += fields[0]
+      generated += fields[0]!
       if (generated > column) break
       if (count >= 4) {
-        source += fields[1]
-        original += fields[2]
-        found = { source: this.sources[source], line: original }
+        source += fields[1]!
+        original += fields[2]!
+        found = { source: this.sources[source]!, line: original }
       }
     }
     return found
   }
+}
+
+/** Stored in a bundle's map by the build (scripts/bundle-commands.js) as `x_client_checkpoints`. */
+export interface Checkpoints {
+  /** A checkpoint every this many generated lines. */
+  every: number
+  /** Per checkpoint, flat: offset in the mappings, source, line, column, mapped (0 or 1). */
+  at: number[]
+}
+
+/**
+ * The running source, line and column (and whether a mapped segment came before) at the start of
+ * every `every`-th generated line of a source map's mappings: one pass over them, done by the
+ * build so that a lookup at run time decodes at most `every` lines.
+ */
+export function sourceMapCheckpoints(mappings: string, every: number): Checkpoints {
+  const at: number[] = [0, 0, 0, 0, 0]
+  let source = 0
+  let line = 0
+  let column = 0
+  let mapped = 0
+  let generatedLine = 0
+  const fields = [0, 0, 0, 0, 0]
+  for (let i = 0; i < mappings.length; ) {
+    const c = mappings.charCodeAt(i)
+    if (c === 59 /* ; */) {
+      i++
+      generatedLine++
+      if (generatedLine % every === 0) at.push(i, source, line, column, mapped)
+    } else if (c === 44 /* , */) i++
+    else {
+      const [next, count] = decodeSegment(mappings, i, fields)
+      i = next
+      if (count >= 4) {
+        source += fields[1]!
+        line += fields[2]!
+        column += fields[3]!
+        mapped = 1
+      }
+    }
+  }
+  return { every, at }
 }
 
 const BASE64 = new Int8Array(128).fill(-1)
@@ -147,8 +187,8 @@ function mapOf(file: string): LineMap | null {
   let map = maps.get(file)
   if (map === undefined) {
     try {
-      const json = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; mappings: string }
-      map = new LineMap(json.sources, json.mappings)
+      const json = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; mappings: string; x_client_checkpoints?: Checkpoints }
+      map = new LineMap(json.sources, json.mappings, json.x_client_checkpoints)
     } catch {
       map = null
     }

@@ -61,6 +61,11 @@ export interface EtcdStoreOptions {
   healthCheckName?: string
   /** Undelivered events a watch may hold before it breaks as too slow. */
   watchBufferLimit?: number
+  /**
+   * Whether watches answer progress requests (Watch.requestProgress). Absent: when the etcd
+   * member's version has the fixes the reference requires (see supportsWatchProgress).
+   */
+  watchProgress?: boolean
   onBackgroundError?: (err: unknown) => void
   /** `--lease-reuse-duration-seconds`: longest time one TTL lease is reused. */
   leaseReuseDurationSeconds?: number
@@ -88,6 +93,9 @@ export class EtcdStore implements Store {
   private readonly healthCheckName: string
   private closed = false
   private readonly leases: LeaseManager
+  /** Whether etcd's progress requests can be trusted (asked once, not on the start-up path). */
+  private watchProgress: Promise<boolean> | undefined
+  private readonly watchProgressOption: boolean | undefined
 
   private constructor(options: EtcdStoreOptions) {
     this.servers = checkServers(options.servers)
@@ -97,6 +105,7 @@ export class EtcdStore implements Store {
     this.readycheckTimeoutMs = options.readycheckTimeoutMs ?? 2_000
     this.bufferLimit = options.watchBufferLimit ?? 100_000
     this.healthCheckName = options.healthCheckName ?? 'store'
+    this.watchProgressOption = options.watchProgress
     // The reference probes `path.Join("/", prefix, "health")`.
     this.healthKey = Buffer.from(path.posix.join('/', this.prefix, 'health'))
     const clientOptions: IOptions = {
@@ -368,6 +377,7 @@ export class EtcdStore implements Store {
       })
     }
     if (this.closed) throw this.closedError()
+    const progress = await this.progressSupported()
     let watch: EtcdWatch | undefined
     watch = await EtcdWatch.start(
       {
@@ -378,6 +388,7 @@ export class EtcdStore implements Store {
         prefixLength: Buffer.byteLength(this.prefix),
         description: `${options.exact ? 'key' : 'prefix'} "${keyOrPrefix}"`,
         bufferLimit: this.bufferLimit,
+        progress,
       },
       from,
       () => {
@@ -390,6 +401,19 @@ export class EtcdStore implements Store {
     }
     this.watches.add(watch)
     return watch.stream
+  }
+
+  /**
+   * Whether progress requests are answered correctly: asked of the member once, on first use
+   * (a failed question means no), unless the option said.
+   */
+  private progressSupported(): Promise<boolean> {
+    if (this.watchProgressOption !== undefined) return Promise.resolve(this.watchProgressOption)
+    this.watchProgress ??= this.client.maintenance.status(this.call(this.healthcheckTimeoutMs)).then(
+      (status) => supportsWatchProgress(status.version),
+      () => false,
+    )
+    return this.watchProgress
   }
 
   // ---- compaction, health, lifecycle ---------------------------------------------------
@@ -494,4 +518,20 @@ function loadCredentials(options: EtcdStoreOptions, servers: readonly string[]):
     ...(certFile ? { certChain: readFile('certificate', certFile) } : {}),
     ...(keyFile ? { privateKey: readFile('key', keyFile) } : {}),
   }
+}
+
+/**
+ * The reference's check (storage/feature's RequestWatchProgress): etcd answers progress
+ * requests correctly from 3.4.31 and 3.5.13 on (etcd issues 15220 and 17507: a progress
+ * notification could claim a revision whose events were not all sent yet).
+ */
+export function supportsWatchProgress(version: string): boolean {
+  const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version)
+  if (!match) return false
+  const [major, minor, patch] = [Number(match[1]), Number(match[2]), Number(match[3])]
+  if (major !== 3) return major > 3
+  if (minor < 4) return false
+  if (minor === 4) return patch >= 31
+  if (minor === 5) return patch >= 13
+  return true
 }

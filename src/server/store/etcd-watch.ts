@@ -15,6 +15,8 @@ interface EtcdWatchTarget {
   readonly prefixLength: number
   readonly description: string
   readonly bufferLimit: number
+  /** Whether the watch answers progress requests (see EtcdStore's supportsWatchProgress). */
+  readonly progress?: boolean
 }
 
 const MIN_BACKOFF_MS = 100
@@ -35,6 +37,8 @@ export class EtcdWatch {
   private backoff = MIN_BACKOFF_MS
   private retryTimer: NodeJS.Timeout | null = null
   private stopped = false
+  /** The consumer asked for progress: etcd's progress notifications become progress events. */
+  private progressWanted = false
 
   private constructor(
     private readonly target: EtcdWatchTarget,
@@ -51,6 +55,15 @@ export class EtcdWatch {
       },
       target.bufferLimit,
     )
+    if (target.progress) this.stream.requestProgress = () => {
+      this.progressWanted = true
+      try {
+        // etcd answers (with its current revision) once this stream's watcher is in sync.
+        this.current?.write({ progress_request: {} })
+      } catch {
+        // The stream is going away; the reconnect's watcher is asked on the next request.
+      }
+    }
   }
 
   /** Resolves once etcd acknowledged the watch; rejects when it cannot be established. */
@@ -182,6 +195,7 @@ export class EtcdWatch {
       // reconnect can resume after it (and need not reach back into compacted history).
       const progressed = Number(res.header.revision) + 1
       if (progressed > this.next) this.next = progressed
+      if (this.progressWanted) this.stream.pushProgress(progressed - 1)
       return null
     }
     for (const ev of events) {

@@ -663,7 +663,12 @@ export class SqliteStore implements Store {
       },
       this.options.watchBufferLimit,
     )
-    watcher = { stream, key: keyOrPrefix, exact: options.exact === true, next: from, live: false }
+    const live = (watcher = { stream, key: keyOrPrefix, exact: options.exact === true, next: from, live: false })
+    // Publishing hands a live watcher every event up to the durable revision at once, so that
+    // revision is its progress; a watcher still catching up has none to report yet.
+    stream.requestProgress = () => {
+      if (live.live) stream.pushProgress(this.rev)
+    }
     this.watchers.add(watcher)
     this.catchUp(watcher)
     return stream

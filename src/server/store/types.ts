@@ -76,6 +76,13 @@ export interface ListOptions {
   readonly notOlderThan?: number
   /** The caller reads every page and needs no `remaining`: a store may skip counting it. */
   readonly skipRemaining?: boolean
+  /**
+   * The caller reads every page of this list at the current revision (the reference's
+   * consistent list without a limit): a watch cache that has proved itself fresh (the
+   * reference's ConsistentListFromCache) may answer all of it at once, without `continue`.
+   * Stores read as without it.
+   */
+  readonly consistentWholeList?: boolean
 }
 
 export interface ListResult {
@@ -88,7 +95,12 @@ export interface ListResult {
   readonly remaining?: number
 }
 
-export type WatchEventType = 'create' | 'update' | 'delete'
+/**
+ * `progress` (no key, no value): every event of the watch up to `revision` was delivered
+ * before it (etcd's progress notification). Only a watch whose consumer called
+ * `requestProgress` gets them.
+ */
+export type WatchEventType = 'create' | 'update' | 'delete' | 'progress'
 
 export interface WatchEvent {
   readonly type: WatchEventType
@@ -126,6 +138,13 @@ export interface Watch extends AsyncIterableIterator<WatchEvent> {
   cancel(): void
   /** Events handed over as they come instead of iterated (WatchStream.listen); not every watch has it. */
   listen?(sink: { event(event: WatchEvent): void; end(error: Error | undefined): void }): void
+  /**
+   * Asks the store for a `progress` event on this watch: the store's current revision, once
+   * every event of the watch up to it was delivered (etcd's progress request). From the first
+   * call on, the watch may also deliver unrequested progress events. A store may not answer
+   * (a watch still catching up): ask again. Absent: the store cannot tell.
+   */
+  requestProgress?(): void
 }
 
 /** A named probe, one per backend a store talks to. */

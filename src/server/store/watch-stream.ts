@@ -27,6 +27,8 @@ export class WatchStream implements Watch {
   private sink: WatchSink | undefined
 
   startRevision: number
+  /** Set by the producer when it can answer progress requests (see Watch.requestProgress). */
+  requestProgress?: () => void
 
   constructor(
     private readonly description: string,
@@ -80,6 +82,11 @@ export class WatchStream implements Watch {
     }
     this.lastRevision = event.revision
     this.buffer.push(event)
+  }
+
+  /** A progress event: every event up to `revision` was pushed before it. */
+  pushProgress(revision: number): void {
+    if (revision >= this.lastRevision) this.push({ type: 'progress', key: '', revision, createRevision: 0 })
   }
 
   /** Breaks the watch: buffered events are still delivered, then `next()` throws `error`. */

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadProtobufCodec, type ProtobufCodec } from '../../../src/core/protobuf/index.js'
-import { messageWithResourceVersion, withResourceVersion } from '../../../src/core/protobuf/resource-version.js'
+import { listItemWithResourceVersion, messageWithResourceVersion, withResourceVersion } from '../../../src/core/protobuf/resource-version.js'
 
 interface Sample {
   served: boolean
@@ -46,6 +46,24 @@ describe('protobuf: a stored object served with its resourceVersion spliced in',
         assert.equal(spliced.toString('hex'), expected.toString('hex'))
         assert.equal((codec.decode(spliced).metadata as { resourceVersion?: string }).resourceVersion, rv)
       }
+    })
+  }
+
+  // Binding is created through pods/binding only: it has no list type.
+  for (const sample of samples.filter((s) => s.kind !== 'Binding')) {
+    it(`${sample.apiVersion} ${sample.kind}: a list item's bytes are those of the encoded list`, () => {
+      const listKind = `${sample.kind}List`
+      assert.ok(codec.hasType(sample.apiVersion, listKind), `no ${listKind}`)
+      const type = { apiVersion: sample.apiVersion, kind: sample.kind }
+      const rv = '123456789'
+      const item = listItemWithResourceVersion(codec.encode(stored(sample.object)), type, rv)
+      assert.ok(item, 'not spliced')
+      // A list without metadata of that one item: runtime.Unknown's raw is exactly the items field.
+      const list = codec.encode({ apiVersion: sample.apiVersion, kind: listKind, items: [{ ...sample.object, metadata: { ...stored(sample.object).metadata, resourceVersion: rv } }] })
+      assert.ok(list.includes(item), 'the encoded list does not hold the item field')
+      assert.equal(item[0], 0x12)
+      const decoded = codec.decode(Buffer.concat([list.subarray(0, list.indexOf(item)), item, list.subarray(list.indexOf(item) + item.length)]))
+      assert.equal(((decoded.items as { metadata: { resourceVersion: string } }[])[0]!).metadata.resourceVersion, rv)
     })
   }
 

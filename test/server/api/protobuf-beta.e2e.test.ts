@@ -31,7 +31,8 @@ async function objects(): Promise<Record<string, Obj>> {
   // With the defaults the server fills in (allocationMode and count), so the spec reads back unchanged.
   const request = { deviceClassName: 'gpus', allocationMode: 'ExactCount', count: 1 }
   const claimSpec = (version: string) => ({ devices: { requests: [version === 'v1beta1' ? { name: 'gpu', ...request } : { name: 'gpu', exactly: request }] } })
-  const policy = { matchConstraints: { resourceRules: [{ apiGroups: ['batch'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['cronjobs'] }] }, mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }], reinvocationPolicy: 'Never', failurePolicy: 'Fail' }
+  // With the defaults of its match constraints (SetDefaults_MatchResources, SetDefaults_Rule).
+  const policy = { matchConstraints: { matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, resourceRules: [{ apiGroups: ['batch'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['cronjobs'], scope: '*' }] }, mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }], reinvocationPolicy: 'Never', failurePolicy: 'Fail' }
   return {
     ClusterTrustBundle: { spec: { trustBundle: ca.certPem } },
     PodCertificateRequest: {
@@ -43,6 +44,7 @@ async function objects(): Promise<Record<string, Obj>> {
         serviceAccountUID: '1b9b7a0e-5c5e-4f7e-9a51-3f0c2d6a1b12',
         nodeName: 'n',
         nodeUID: '2b9b7a0e-5c5e-4f7e-9a51-3f0c2d6a1b13',
+        maxExpirationSeconds: 86400,
         pkixPublicKey: publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
         proofOfPossession: sign(null, Buffer.from(podUID), privateKey).toString('base64'),
       },
@@ -60,8 +62,8 @@ async function objects(): Promise<Record<string, Obj>> {
     ResourceClaimTemplate: (v: string) => ({ spec: { spec: claimSpec(v) } }),
     ResourceSlice: { spec: { driver: 'dra.example.com', pool: { name: 'pool', generation: 1, resourceSliceCount: 1 }, allNodes: true } },
     StorageVersionMigration: { spec: { resource: { group: 'apps', resource: 'deployments' } } },
-    PodGroup: { spec: {} },
-    Workload: { spec: {} },
+    PodGroup: { spec: { schedulingPolicy: { basic: {} } } },
+    Workload: { spec: { podGroupTemplates: [{ name: 'workers', schedulingPolicy: { gang: { minCount: 2 } } }] } },
   } as unknown as Record<string, Obj>
 }
 

@@ -12,22 +12,27 @@ import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
 import type { Store } from '../../../src/server/store/types.js'
 
 /** The store under the registry, counting the lists and watches it is asked for, by prefix. */
-function counting(store: Store) {
-  const calls: { op: 'list' | 'watch' | 'get'; prefix: string }[] = []
+function counting(store: Store, progress = true) {
+  const calls: { op: 'list' | 'watch' | 'get'; prefix: string; limit?: number }[] = []
   const proxy = new Proxy(store, {
     get(target, prop) {
       const value = Reflect.get(target, prop) as unknown
       if (prop === 'list' || prop === 'watch' || prop === 'get') {
-        return (prefix: string, ...rest: unknown[]) => {
-          calls.push({ op: prop, prefix })
-          return (value as (...a: unknown[]) => unknown).apply(target, [prefix, ...rest])
+        return async (prefix: string, ...rest: unknown[]) => {
+          calls.push({ op: prop, prefix, limit: (rest[0] as { limit?: number } | undefined)?.limit })
+          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, [prefix, ...rest])
+          // A store that cannot report a watch's progress (requestProgress is optional).
+          if (prop === 'watch' && !progress) (result as { requestProgress?: unknown }).requestProgress = undefined
+          return result
         }
       }
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
     },
   })
   const count = (op: 'list' | 'watch' | 'get', prefix: string) => calls.filter((c) => c.op === op && c.prefix.startsWith(prefix)).length
-  return { proxy, count }
+  /** Lists of more than one key (reads of the collection, not of the current revision). */
+  const collectionReads = (prefix: string) => calls.filter((c) => c.op === 'list' && c.prefix.startsWith(prefix) && c.limit !== 1).length
+  return { proxy, count, collectionReads }
 }
 
 async function nextEvents(watch: ApiWatch, n: number, timeoutMs = 5_000): Promise<ApiWatchEvent[]> {
@@ -51,17 +56,19 @@ describe('api: the watch cache', function () {
   let dir: string
   let store: SqliteStore
   let count: ReturnType<typeof counting>['count']
+  let collectionReads: ReturnType<typeof counting>['collectionReads']
   let configmaps: GenericStore
   let registry: Registry
 
-  const open = async (options: RegistryOptions) => {
+  const open = async (options: RegistryOptions, progress = true) => {
     dir = mkdtempSync(join(tmpdir(), 'watch-cache-'))
     store = SqliteStore.open({ dataDir: dir, compactionIntervalMs: 0 })
     for (const ns of ['default', 'other']) {
       await store.create(`/namespaces/${ns}`, Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })))
     }
-    const c = counting(store)
+    const c = counting(store, progress)
     count = c.count
+    collectionReads = c.collectionReads
     registry = new Registry(c.proxy, KINDS, () => {}, options)
     configmaps = registry.lookup('', 'v1', 'configmaps')!
   }
@@ -107,6 +114,56 @@ describe('api: the watch cache', function () {
     assert.equal(count('list', '/configmaps/'), lists, 'the store was not asked')
     await configmaps.list({})
     assert.equal(count('list', '/configmaps/'), lists + 1, 'a consistent list reads the store')
+  })
+
+  /** A whole list without resourceVersion, as the list handler reads it: names and its resourceVersion. */
+  const consistentList = async (options: { namespace?: string } = {}) => {
+    const stream = await configmaps.streamList(options)
+    const items: string[] = []
+    for await (const page of stream.pages) items.push(...page.map((o) => o.metadata.name!))
+    return { items, resourceVersion: stream.resourceVersion }
+  }
+
+  it('serves consistent whole lists from memory once fresh, the latest write included, at the store\'s current revision', async () => {
+    await open({ watchCache: true })
+    await configmaps.create(cm('a'))
+    await consistentList()
+    const reads = collectionReads('/configmaps/')
+    const b = await configmaps.create(cm('b', 'other'))
+    // Read right after the write: the cache must wait until its watch delivered it.
+    let listed = await consistentList()
+    assert.deepEqual(listed.items, ['a', 'b'])
+    assert.equal(listed.resourceVersion, b.metadata.resourceVersion)
+    // The newest write is another resource's: only the store watch's progress proves freshness.
+    const secrets = registry.lookup('', 'v1', 'secrets')!
+    const s = await secrets.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'default' } })
+    listed = await consistentList({ namespace: 'default' })
+    assert.deepEqual(listed.items, ['a'])
+    assert.equal(listed.resourceVersion, s.metadata.resourceVersion, 'the store\'s current revision')
+    assert.equal(collectionReads('/configmaps/'), reads, 'the store was asked only for its current revision')
+    // More than a store page (100 keys), still one answer from memory.
+    await Promise.all(Array.from({ length: 120 }, (_, i) => configmaps.create(cm(`m${String(i).padStart(3, '0')}`))))
+    listed = await consistentList()
+    assert.equal(listed.items.length, 122)
+    assert.equal(collectionReads('/configmaps/'), reads)
+  })
+
+  it('reads consistent lists from the store when the cache cannot prove it is fresh, or the feature is off', async () => {
+    await open({ watchCache: true }, false)
+    await configmaps.create(cm('a'))
+    await consistentList()
+    let reads = collectionReads('/configmaps/')
+    assert.deepEqual((await consistentList()).items, ['a'])
+    assert.equal(collectionReads('/configmaps/'), reads + 1, 'no progress from the store: read the store')
+    await registry.watchCache?.close()
+    await store.close()
+    rmSync(dir, { recursive: true, force: true })
+    await open({ watchCache: true, watchCacheWindow: { consistentListFromCache: false } })
+    await configmaps.create(cm('a'))
+    await consistentList()
+    reads = collectionReads('/configmaps/')
+    assert.deepEqual((await consistentList()).items, ['a'])
+    assert.equal(collectionReads('/configmaps/'), reads + 1, 'ConsistentListFromCache off: read the store')
   })
 
   it('serves resourceVersion=0 and not-older-than GETs from memory, and GETs without one from the store', async () => {

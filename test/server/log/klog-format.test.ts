@@ -4,12 +4,12 @@
  * Node's own source-map support gives for the same positions.
  */
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { SourceMap } from 'node:module'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { build } from 'esbuild'
-import { callerSource, sourceName } from '../../../src/server/log/klog-format.js'
+import { callerSource, sourceMapCheckpoints, sourceName } from '../../../src/server/log/klog-format.js'
 
 const files: Record<string, string> = {
   'entry.ts': "import { a } from './first.js'\nimport { b } from './second.js'\nexport function run(): string {\n  return a() + b()\n}\n",
@@ -56,6 +56,28 @@ describe('klog source names', () => {
       }
     })
     assert.ok(compared > 20, `only ${compared} positions compared`)
+  })
+
+  it('names the same source file and line from the checkpoints the build stores in a map', async () => {
+    const file = join(dir, 'bundle.cjs')
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'))
+    const reference = new SourceMap(map)
+    const lines = readFileSync(file, 'utf8').split('\n')
+    // Checkpoints every 2 lines: most lookups start between two of them.
+    const copy = join(dir, 'checkpointed.cjs')
+    writeFileSync(copy, lines.join('\n'))
+    writeFileSync(`${copy}.map`, JSON.stringify({ ...map, x_client_checkpoints: sourceMapCheckpoints(map.mappings, 2) }))
+    let compared = 0
+    lines.forEach((text, line) => {
+      for (let column = 0; column < text.length; column += 3) {
+        const entry = reference.findEntry(line, column)
+        if (!('originalSource' in entry) || !entry.originalSource) continue
+        assert.equal(sourceName(`${copy}:${line + 1}:${column + 1}`), `${basename(entry.originalSource)}:${entry.originalLine + 1}`, `${line + 1}:${column + 1}`)
+        compared++
+      }
+    })
+    assert.ok(compared > 20, `only ${compared} positions compared`)
+    assert.equal(sourceName(`${copy}:${lines.length + 5}:1`), 'checkpointed.ts:' + (lines.length + 5), 'a line past the map is named as the file itself')
   })
 
   it('reads a file without a map as its TypeScript source, and a TypeScript position as it is', () => {

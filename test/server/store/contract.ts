@@ -375,6 +375,34 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       watch.cancel()
     })
 
+    it('reports a watch\'s progress on request: the current revision, after every event up to it', async function () {
+      const watch = await store.watch('/progress/')
+      assert.ok(watch.requestProgress, 'the store reports progress')
+      const mine = await store.create('/progress/a', buf('a'))
+      // The newest write is outside the watched prefix: only progress tells the watcher.
+      const other = await store.create('/elsewhere/b', buf('b'))
+      const events: WatchEvent[] = []
+      const reading = (async () => {
+        for await (const ev of watch) {
+          events.push(ev)
+          if (ev.type === 'progress') return
+        }
+      })()
+      // A watch still catching up may not answer: ask until it does, as a consumer would.
+      for (let i = 0; i < 50 && !events.some(e => e.type === 'progress'); i++) {
+        watch.requestProgress()
+        await new Promise(r => setTimeout(r, 100))
+      }
+      watch.cancel()
+      await reading
+      const at = events.findIndex(e => e.type === 'progress')
+      assert.ok(at >= 0, `no progress event: ${JSON.stringify(events.map(e => e.type))}`)
+      assert.deepEqual(events.slice(0, at).map(e => [e.type, e.key]), [['create', '/progress/a']], 'the prefix\'s event comes first')
+      assert.ok(events[at]!.revision >= other.modRevision, `progress ${events[at]!.revision} reaches the newest write ${other.modRevision}`)
+      assert.ok(mine.modRevision < other.modRevision)
+      watch.cancel()
+    })
+
     it('compacts history: older reads and watches fail with Compacted, newer stay exact', async function () {
       const a = await store.create('/c/a', buf('a1'))
       const b = await store.create('/c/b', buf('b1'))

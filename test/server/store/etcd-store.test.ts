@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { Etcd3 } from 'etcd3'
 import { CompactedError, InvalidError, UnavailableError } from '../../../src/server/store/errors.js'
-import { EtcdStore } from '../../../src/server/store/etcd-store.js'
+import { EtcdStore, supportsWatchProgress } from '../../../src/server/store/etcd-store.js'
 import { requireTool } from '../../support/tools.js'
 import { EtcdServer, freePorts, makeTlsFiles, requireEtcd, type TlsFiles } from '../../support/etcd.js'
 import { rejectsWith, runStoreContract } from './contract.js'
@@ -23,11 +23,12 @@ describe('etcd store', function () {
     await etcd?.destroy()
   })
 
-  // Every test gets its own key prefix on the shared etcd; revisions are global there.
+  // Every test gets its own key prefix on the shared etcd; revisions are global there. Progress
+  // requests are on whatever the installed etcd's version: the contract tests the mechanism.
   runStoreContract('etcd', async () => {
     const prefix = `/contract-${randomBytes(4).toString('hex')}`
     const open = (): Promise<EtcdStore> =>
-      EtcdStore.open({ servers: [etcd!.clientUrl], prefix, compactionIntervalMs: 0, initializationTimeoutMs: 10_000 })
+      EtcdStore.open({ servers: [etcd!.clientUrl], prefix, compactionIntervalMs: 0, initializationTimeoutMs: 10_000, watchProgress: true })
     let current = await open()
     return {
       store: current,
@@ -39,6 +40,26 @@ describe('etcd store', function () {
         await current.close()
       },
     }
+  })
+
+  describe('progress requests only where the reference trusts them', () => {
+    it('from etcd 3.4.31 and 3.5.13 on (etcd issues 15220 and 17507)', () => {
+      for (const v of ['3.4.31', '3.4.40', '3.5.13', '3.5.21', '3.6.0', 'v3.6.4', '4.0.0']) assert.equal(supportsWatchProgress(v), true, v)
+      for (const v of ['3.4.23', '3.4.30', '3.5.0', '3.5.12', '3.3.27', '2.3.8', 'unknown', '']) assert.equal(supportsWatchProgress(v), false, v)
+    })
+
+    it('a watch on a member without the fixes has no requestProgress, so a cache reads the store', async function () {
+      const store = await EtcdStore.open({ servers: [etcd!.clientUrl], prefix: '/progress-check', compactionIntervalMs: 0, initializationTimeoutMs: 10_000 })
+      try {
+        const watch = await store.watch('/x/')
+        const version = (await etcdVersion(etcd!.clientUrl)) ?? ''
+        assert.match(version, /^\d+\.\d+\.\d+/)
+        assert.equal(typeof watch.requestProgress === 'function', supportsWatchProgress(version), `etcd ${version}`)
+        watch.cancel()
+      } finally {
+        await store.close()
+      }
+    })
   })
 })
 
@@ -191,3 +212,9 @@ describe('etcd store over TLS', function () {
     }
   })
 })
+
+/** The member's version from its /version endpoint. */
+async function etcdVersion(clientUrl: string): Promise<string | undefined> {
+  const res = await fetch(`${clientUrl}/version`)
+  return ((await res.json()) as { etcdserver?: string }).etcdserver
+}

@@ -56,7 +56,8 @@ function indentLines(text: string): string {
 export interface BinaryListPieces {
   contentType: string
   head(itemBytes: number): Buffer
-  item(value: Record<string, unknown>): Buffer
+  /** An item's bytes; a Buffer item already is them (a stored object's list item field). */
+  item(value: Record<string, unknown> | Buffer): Buffer
   tail: Buffer
 }
 
@@ -125,6 +126,7 @@ export function protobufListPieces(codec: ProtobufCodec, envelope: ListEnvelope 
     contentType: 'application/vnd.kubernetes.protobuf',
     head: (itemBytes) => Buffer.concat([MAGIC, typeMeta, Buffer.from([0x12]), varint(metadata.length + itemBytes), metadata]),
     item: (value) => {
+      if (Buffer.isBuffer(value)) return value
       const parts = envelopeParts(codec.encode({ apiVersion, kind, items: [value] }))
       // The one-item list's raw message is the item's field alone (no metadata was given).
       if (!parts || parts.raw[0] !== 0x12) throw new Error(`the protobuf encoding of a ${kind} item is not the list's items field`)

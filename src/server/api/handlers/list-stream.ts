@@ -59,6 +59,11 @@ function abort(res: Response): void {
 /** A list's items, read a slice at a time; `open` again reads them again, at the same revision. */
 export interface ListSource {
   open(): Promise<AsyncGenerator<unknown[]>>
+  /**
+   * The same items for a protobuf writer, where an item may be its finished list item field
+   * (a Buffer, from the stored bytes) instead of the object; absent: `open`.
+   */
+  openProtobuf?(): Promise<AsyncGenerator<unknown[]>>
 }
 
 /** Items already in memory (a page asked with `limit`), in slices. */
@@ -77,12 +82,14 @@ export function sourceOfItems(items: readonly unknown[]): ListSource {
  */
 export function sourceOfStream(stream: ListStream, reread: (resourceVersion: string) => Promise<ListStream>): ListSource {
   let first: ListStream | undefined = stream
+  const take = async () => {
+    const next = first ?? (await reread(stream.resourceVersion))
+    first = undefined
+    return next
+  }
   return {
-    open: async () => {
-      const next = first ?? (await reread(stream.resourceVersion))
-      first = undefined
-      return next.pages
-    },
+    open: async () => (await take()).pages,
+    openProtobuf: async () => (await take()).protobufPages(),
   }
 }
 
@@ -200,11 +207,12 @@ async function writeText(res: Response, pieces: TextListPieces, source: ListSour
 async function writeProtobuf(res: Response, pieces: BinaryListPieces, source: ListSource): Promise<void> {
   let total = 0
   let kept: Buffer[] | undefined = []
-  const sizing = await source.open()
+  const open = () => (source.openProtobuf ? source.openProtobuf() : source.open())
+  const sizing = await open()
   try {
     for await (const slice of sizing) {
       for (const item of slice) {
-        const bytes = pieces.item(item as Record<string, unknown>)
+        const bytes = pieces.item(item as Record<string, unknown> | Buffer)
         total += bytes.length
         if (kept && total <= PROTOBUF_KEPT_BYTES) kept.push(bytes)
         else kept = undefined
@@ -227,14 +235,14 @@ async function writeProtobuf(res: Response, pieces: BinaryListPieces, source: Li
     })
     return
   }
-  const slices = await source.open()
+  const slices = await open()
   await guarded(res, writer, async () => {
     try {
       if (!(await writer.push(pieces.head(total)))) return
       let written = 0
       for await (const slice of slices) {
         for (const item of slice) {
-          const bytes = pieces.item(item as Record<string, unknown>)
+          const bytes = pieces.item(item as Record<string, unknown> | Buffer)
           written += bytes.length
           // The same revision holds the same items: a difference is a fault, never a wrong message.
           if (written > total) throw new Error(`the list changed between its two reads: more than the ${total} bytes announced`)

@@ -64,6 +64,7 @@ import {
   validateRoleBindingUpdate,
 } from '../validation/rbac.js'
 import { validatePriorityClass, validatePriorityClassUpdate } from '../validation/scheduling.js'
+import { validatePodGroup, validatePodGroupName, validatePodGroupUpdate, validateWorkload, validateWorkloadUpdate } from '../validation/scheduling-workload.js'
 import { validatePodDisruptionBudget, validatePodDisruptionBudgetStatusUpdate } from '../validation/policy.js'
 import { storageVersionName, validateStorageVersion, validateStorageVersionStatusUpdate, validateStorageVersionUpdate } from '../validation/apiserverinternal.js'
 import { validateStorageVersionMigration, validateStorageVersionMigrationStatusUpdate, validateStorageVersionMigrationUpdate } from '../validation/storagemigration.js'
@@ -911,6 +912,8 @@ const VERSIONED_OVERRIDES: Record<string, KindOverrides> = {
   ...NETWORKING,
   ...CLUSTER_CONFIG,
   'events.k8s.io/v1/events': eventsV1(events),
+  'scheduling.k8s.io/v1alpha2/podgroups': { validateName: validatePodGroupName, validate: validatePodGroup, validateUpdate: validatePodGroupUpdate },
+  'scheduling.k8s.io/v1alpha2/workloads': { validate: validateWorkload, validateUpdate: validateWorkloadUpdate },
   'coordination.k8s.io/v1beta1/leasecandidates': leaseCandidates,
   'coordination.k8s.io/v1alpha2/leasecandidates': leaseCandidates,
   'internal.apiserver.k8s.io/v1alpha1/storageversions': {

@@ -14,6 +14,7 @@ import {
   validateCertificateSigningRequestStatusUpdate,
   validateCertificateSigningRequestUpdate,
 } from '../validation/certificates.js'
+import { validatePodCertificateRequestCreate, validatePodCertificateRequestStatusUpdate, validatePodCertificateRequestUpdate } from '../validation/certificates-pod.js'
 import { anyName } from '../validation/names.js'
 import { NAME_COLUMN, age, humanDuration } from '../table.js'
 import type { KindOverrides } from './builtin.js'
@@ -55,6 +56,18 @@ function condition(o: KubeObject): string {
 }
 
 export const CERTIFICATES: Record<string, KindOverrides> = {
+  // Beta only: its version is its own override (no GA version to borrow from).
+  'certificates.k8s.io/v1beta1/podcertificaterequests': {
+    defaults(o) {
+      // Omitted, kube-apiserver sets a day (the API's documented default, set before validation).
+      const spec = obj(o.spec)
+      spec.maxExpirationSeconds ??= 86400
+      o.spec = spec
+    },
+    validate: validatePodCertificateRequestCreate,
+    validateUpdate: validatePodCertificateRequestUpdate,
+    validateStatusUpdate: (o, old) => validatePodCertificateRequestStatusUpdate(o, old),
+  },
   'certificates.k8s.io/v1/certificatesigningrequests': {
     fromRequester: fillRequester,
     prepareForStatusUpdate: stampConditions,

@@ -30,6 +30,7 @@ import {
   validateValidatingWebhookConfiguration,
   validateValidatingWebhookConfigurationUpdate,
 } from '../validation/admissionregistration.js'
+import { validateMutatingAdmissionPolicy, validateMutatingAdmissionPolicyBinding, validateMutatingAdmissionPolicyUpdate } from '../validation/admissionregistration-mutating.js'
 import { AGE_COLUMN, DEFAULT_COLUMNS, NAME_COLUMN, age } from '../table.js'
 import type { KindOverrides } from './builtin.js'
 import { arr, col, num, obj, str } from './values.js'
@@ -238,6 +239,15 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
     table: bindingTable,
   },
   'admissionregistration.k8s.io/v1/mutatingadmissionpolicies': {
+    defaults(o) {
+      // SetDefaults_MutatingAdmissionPolicySpec: failurePolicy Fail (no default reinvocationPolicy).
+      const spec = obj(o.spec)
+      spec.failurePolicy ??= 'Fail'
+      matchResourcesDefaults(spec.matchConstraints)
+      o.spec = spec
+    },
+    validate: validateMutatingAdmissionPolicy,
+    validateUpdate: validateMutatingAdmissionPolicyUpdate,
     table: {
       definitions: [
         NAME_COLUMN,
@@ -248,7 +258,17 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
       cells: (o, now) => [o.metadata.name, arr(obj(o.spec).mutations).length, paramKind(obj(o.spec)), age(o, now)],
     },
   },
-  'admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings': { table: bindingTable },
+  'admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings': {
+    defaults(o) {
+      const spec = obj(o.spec)
+      matchResourcesDefaults(spec.matchResources)
+      // SetDefaults_ParamRef.
+      if (spec.paramRef !== undefined && spec.paramRef !== null) obj(spec.paramRef).parameterNotFoundAction ??= 'Deny'
+      o.spec = spec
+    },
+    validate: validateMutatingAdmissionPolicyBinding,
+    table: bindingTable,
+  },
   'apiregistration.k8s.io/v1/apiservices': {
     unconditionalUpdate: false,
     defaults(o) {

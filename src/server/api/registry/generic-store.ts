@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { deepEqual } from '../../../core/patch/index.js'
-import { withResourceVersion } from '../../../core/protobuf/resource-version.js'
+import { listItemWithResourceVersion, withResourceVersion } from '../../../core/protobuf/resource-version.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
 import { CompactedError, ConflictError, StoreError } from '../../store/errors.js'
 import type { KeyValue, PutOptions, Store, Watch, WatchEvent } from '../../store/types.js'
@@ -58,6 +58,13 @@ export interface ListStream {
   resourceVersion: string
   /** Decoded, filtered objects, a page at a time, in key order. */
   pages: AsyncGenerator<KubeObject[]>
+  /**
+   * The same list for a protobuf writer, in place of `pages` (only one of the two is read):
+   * each item that is stored as protobuf in the served form is its list item field (`12`, the
+   * length, the message with its resourceVersion spliced in: see listItemWithResourceVersion),
+   * copied from the stored bytes without decoding; any other item is the decoded object.
+   */
+  protobufPages(): AsyncGenerator<(Buffer | KubeObject)[]>
 }
 
 /**
@@ -547,6 +554,7 @@ export class GenericStore {
   async streamList(options: ListOptions): Promise<ListStream> {
     const prefix = this.prefix(options.namespace)
     const { revision: requested, notOlderThan } = await this.readPosition(options)
+    const consistent = !options.resourceVersion
     const read = async (startKey: string | undefined, revision: number) => {
       try {
         return await this.store.list(prefix, {
@@ -555,6 +563,8 @@ export class GenericStore {
           // A state that may be older is one read from the watch cache, already in memory.
           limit: notOlderThan !== undefined && startKey === undefined ? 0 : LIST_PAGE_SIZE,
           ...(notOlderThan !== undefined && startKey === undefined ? { notOlderThan } : {}),
+          // A consistent list (no resourceVersion): a fresh watch cache may answer it whole.
+          ...(consistent && startKey === undefined ? { consistentWholeList: true } : {}),
           skipRemaining: true,
         })
       } catch (err) {
@@ -564,25 +574,41 @@ export class GenericStore {
     }
     const first = await read(undefined, requested)
     const self = this
-    async function* pages(): AsyncGenerator<KubeObject[]> {
+    const s = this.strategy
+    // Stored protobuf is the served form only for a built-in kind without a storage version.
+    const storedIsServed = !s.customResource && !s.storageVersion && !s.conversion
+    const filtered = (options.labels?.length ?? 0) > 0 || (options.fields?.length ?? 0) > 0
+    const expected = { apiVersion: this.apiVersion, kind: s.kind }
+    async function* pages<T>(convert: (kvs: KeyValue[]) => Promise<T[]>): AsyncGenerator<T[]> {
       let page = first
       for (;;) {
         // Decoded in slices, each a short turn of the event loop (a page from a cache can hold
         // the whole collection).
-        for (let i = 0; i < page.items.length; i += LIST_DECODE_SLICE) {
-          const objects: KubeObject[] = []
-          for (const kv of page.items.slice(i, i + LIST_DECODE_SLICE)) {
-            const obj = self.decodeKv(kv)
-            if (self.matches(obj, options)) objects.push(obj)
-          }
-          yield await self.toServed(objects, true)
-        }
+        for (let i = 0; i < page.items.length; i += LIST_DECODE_SLICE) yield await convert(page.items.slice(i, i + LIST_DECODE_SLICE))
         if (!page.continue || page.items.length === 0) return
         await yieldToEventLoop()
         page = await read(`${page.items[page.items.length - 1]!.key}\u0000`, page.revision)
       }
     }
-    return { resourceVersion: String(first.revision), pages: pages() }
+    const decoded = async (kvs: KeyValue[]): Promise<KubeObject[]> => {
+      const objects: KubeObject[] = []
+      for (const kv of kvs) {
+        const obj = self.decodeKv(kv)
+        if (self.matches(obj, options)) objects.push(obj)
+      }
+      return self.toServed(objects, true)
+    }
+    const stored = async (kvs: KeyValue[]): Promise<(Buffer | KubeObject)[]> => {
+      if (!storedIsServed) return decoded(kvs)
+      const out: (Buffer | KubeObject)[] = []
+      for (const kv of kvs) {
+        // A selector needs the object to match against; the bytes still spare the encoding.
+        if (filtered && !self.matches(self.decodeKv(kv), options)) continue
+        out.push(listItemWithResourceVersion(kv.value, expected, String(kv.modRevision)) ?? self.decodeKv(kv))
+      }
+      return out
+    }
+    return { resourceVersion: String(first.revision), pages: pages(decoded), protobufPages: () => pages(stored) }
   }
 
   private invalid(name: string, causes: Cause[]) {

@@ -83,6 +83,7 @@ export class StorageCodec {
           return w.startRevision
         },
         cancel: () => w.cancel(),
+        ...(w.requestProgress ? { requestProgress: () => w.requestProgress!() } : {}),
         next: async () => {
           const r = await w.next()
           if (!r.done && (this.needsCodec(r.value.value) || this.needsCodec(r.value.prevValue))) await load()

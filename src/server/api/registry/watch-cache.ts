@@ -3,8 +3,14 @@
  * resource's current objects and a window of recent events in memory. Watches of the
  * resource are served from that window, so any number of watchers cost one store watch;
  * lists that accept an older state (resourceVersion=0, or a NotOlderThan version the cache
- * has reached) are served from memory. Consistent lists, exact-version lists, pages and
- * continue tokens go to the store, as the reference does without etcd progress notifications.
+ * has reached) are served from memory. A consistent list without a limit (no resourceVersion)
+ * is served from memory too once the cache has proved it is fresh, as the reference's
+ * ConsistentListFromCache does: the store's current revision is read (a one-key list, as the
+ * reference's getCurrentResourceVersionFromStorage), and the cache waits until its store watch
+ * has delivered everything up to it, asking the store for progress (etcd's progress request)
+ * every 100 ms since the newest write may be another resource's; after 3 s (the reference's
+ * blockTimeout) the list falls back to the store. Exact-version lists, pages and continue
+ * tokens go to the store, as the reference's do.
  *
  * A watch from a version older than the window fails as the reference's does:
  * `too old resource version: <requested> (<oldest deliverable - 1>)`. The window keeps at least
@@ -25,7 +31,16 @@ export interface WatchCacheOptions {
   /** Events younger than this stay even past `minEvents` (the reference's eventFreshDuration). */
   eventFreshMs?: number
   now?: () => number
+  /** Consistent lists from the cache when it is fresh (the reference's ConsistentListFromCache, on by default). */
+  consistentListFromCache?: boolean
+  /** How long a consistent list waits for the cache (CONSISTENT_LIST_WAIT_MS). */
+  consistentListWaitMs?: number
 }
+
+/** How long a consistent list waits for the cache to be fresh before it reads the store. */
+export const CONSISTENT_LIST_WAIT_MS = 3_000
+/** How often a waiting cache asks its store watch for progress (the reference's progressRequester). */
+const PROGRESS_REQUEST_INTERVAL_MS = 100
 
 /** A cached event: the store event and when the cache saw it. */
 interface Entry {
@@ -80,11 +95,14 @@ class ResourceCache {
   private ready: Promise<void> | undefined
   private upstream: Watch | undefined
   private closed = false
+  /** Consistent lists waiting for the cache to reach a revision. */
+  private freshWaiters: { revision: number; resolve: (fresh: boolean) => void }[] = []
+  private progressTimer: NodeJS.Timeout | undefined
 
   constructor(
     private readonly store: Store,
     readonly prefix: string,
-    private readonly options: Required<WatchCacheOptions>,
+    private readonly options: Required<Omit<WatchCacheOptions, 'consistentListFromCache' | 'consistentListWaitMs'>>,
     private readonly onStoreWatch: () => void,
   ) {}
 
@@ -126,6 +144,7 @@ class ResourceCache {
 
   /** The store watch broke: watchers end with the error, the next use lists again. */
   private breakAll(err: StoreError): void {
+    this.settleWaiters(false)
     for (const w of this.watchers) w.stream.fail(err)
     this.watchers.clear()
     this.ready = undefined
@@ -133,6 +152,12 @@ class ResourceCache {
   }
 
   private apply(ev: WatchEvent): void {
+    if (ev.type === 'progress') {
+      // Nothing of this resource changed up to ev.revision: the cache is at that revision.
+      if (ev.revision > this.revision) this.revision = ev.revision
+      this.wakeWaiters()
+      return
+    }
     if (ev.type === 'delete') this.objects.delete(ev.key)
     else this.objects.set(ev.key, { key: ev.key, value: ev.value!, createRevision: ev.createRevision, modRevision: ev.revision })
     this.revision = ev.revision
@@ -142,6 +167,54 @@ class ResourceCache {
     for (const w of this.watchers) {
       if (ev.revision >= w.next && ev.key.startsWith(w.prefix)) w.stream.push(ev)
     }
+    if (this.freshWaiters.length > 0) this.wakeWaiters()
+  }
+
+  private wakeWaiters(): void {
+    const waiting = this.freshWaiters
+    this.freshWaiters = waiting.filter((w) => w.revision > this.revision)
+    for (const w of waiting) if (w.revision <= this.revision) w.resolve(true)
+    if (this.freshWaiters.length === 0) this.stopProgressRequests()
+  }
+
+  private settleWaiters(fresh: boolean): void {
+    const waiting = this.freshWaiters
+    this.freshWaiters = []
+    this.stopProgressRequests()
+    for (const w of waiting) w.resolve(fresh)
+  }
+
+  private stopProgressRequests(): void {
+    if (this.progressTimer) clearInterval(this.progressTimer)
+    this.progressTimer = undefined
+  }
+
+  /** Resolves true once the cache is at `revision` or later, false after `timeoutMs` or when its watch breaks. */
+  private waitUntilFresh(revision: number, timeoutMs: number): Promise<boolean> {
+    if (this.revision >= revision) return Promise.resolve(true)
+    const upstream = this.upstream
+    if (!upstream?.requestProgress) return Promise.resolve(false)
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.freshWaiters = this.freshWaiters.filter((w) => w !== waiter)
+        if (this.freshWaiters.length === 0) this.stopProgressRequests()
+        resolve(false)
+      }, timeoutMs)
+      timer.unref()
+      const waiter = {
+        revision,
+        resolve: (fresh: boolean) => {
+          clearTimeout(timer)
+          resolve(fresh)
+        },
+      }
+      this.freshWaiters.push(waiter)
+      upstream.requestProgress!()
+      if (!this.progressTimer) {
+        this.progressTimer = setInterval(() => this.upstream?.requestProgress?.(), PROGRESS_REQUEST_INTERVAL_MS)
+        this.progressTimer.unref()
+      }
+    })
   }
 
   private evict(now: number): void {
@@ -170,6 +243,23 @@ class ResourceCache {
   async list(prefix: string, notOlderThan: number): Promise<ListResult | undefined> {
     await this.start()
     if (this.revision < notOlderThan) return undefined
+    return this.snapshot(prefix)
+  }
+
+  /**
+   * The current state of `prefix`, from memory once the cache has seen the store's current
+   * revision; undefined when it could not prove that in time (the caller reads the store).
+   */
+  async consistentList(prefix: string, timeoutMs: number): Promise<ListResult | undefined> {
+    await this.start()
+    if (!this.upstream?.requestProgress) return undefined
+    // The store's current revision, read through the store that holds this resource.
+    const { revision } = await this.store.list(this.prefix, { limit: 1, skipRemaining: true })
+    if (!(await this.waitUntilFresh(revision, timeoutMs))) return undefined
+    return this.snapshot(prefix)
+  }
+
+  private snapshot(prefix: string): ListResult {
     const items: KeyValue[] = []
     for (const kv of this.objects.values()) if (kv.key.startsWith(prefix)) items.push(kv)
     sortByKey(items)
@@ -194,6 +284,7 @@ class ResourceCache {
 
   close(): void {
     this.closed = true
+    this.settleWaiters(false)
     this.upstream?.cancel()
     for (const w of this.watchers) w.stream.end()
     this.watchers.clear()
@@ -206,9 +297,14 @@ export class WatchCachedStore extends DelegatingStore {
   /** Store watches the caches opened (for tests and metrics). */
   storeWatches = 0
 
+  private readonly consistentListFromCache: boolean
+  private readonly consistentListWaitMs: number
+
   constructor(inner: Store, prefixes: readonly string[], options: WatchCacheOptions = {}) {
     super(inner)
-    const full: Required<WatchCacheOptions> = {
+    this.consistentListFromCache = options.consistentListFromCache ?? true
+    this.consistentListWaitMs = options.consistentListWaitMs ?? CONSISTENT_LIST_WAIT_MS
+    const full: Required<Omit<WatchCacheOptions, 'consistentListFromCache' | 'consistentListWaitMs'>> = {
       minEvents: options.minEvents ?? 100,
       maxEvents: options.maxEvents ?? 100 * 1024,
       eventFreshMs: options.eventFreshMs ?? 75_000,
@@ -234,6 +330,12 @@ export class WatchCachedStore extends DelegatingStore {
   }
 
   override async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    if (options.consistentWholeList && this.consistentListFromCache && !options.continue && !options.startKey && !options.revision && options.notOlderThan === undefined) {
+      const cache = this.cacheFor(prefix)
+      // A cache that cannot answer (its list or watch failed) leaves the list to the store, whose error is the one to report.
+      const cached = await cache?.consistentList(prefix, this.consistentListWaitMs).catch(() => undefined)
+      if (cached) return cached
+    }
     const cache = options.notOlderThan !== undefined && !options.limit && !options.continue && !options.startKey && !options.revision ? this.cacheFor(prefix) : undefined
     const cached = await cache?.list(prefix, options.notOlderThan!)
     return cached ?? this.inner.list(prefix, options)

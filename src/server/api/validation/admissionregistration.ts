@@ -20,11 +20,11 @@ import { validateWebhookService, validateWebhookURL } from './webhook-client.js'
 
 type Obj = Record<string, unknown>
 
-const FAILURE_POLICIES = ['Fail', 'Ignore']
+export const FAILURE_POLICIES = ['Fail', 'Ignore']
 const MATCH_POLICIES = ['Equivalent', 'Exact']
 const SIDE_EFFECT_CLASSES = ['None', 'NoneOnDryRun', 'Some', 'Unknown']
 const NO_SIDE_EFFECT_CLASSES = ['None', 'NoneOnDryRun']
-const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE']
+export const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE']
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never']
 const SCOPES = ['*', 'Cluster', 'Namespaced']
 const POLICY_REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge']
@@ -38,7 +38,7 @@ const MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_LENGTH = 5 * 1024
 const isSet = (v: unknown) => v !== undefined && v !== null
 const strings = (v: unknown) => arr(v).map((x) => str(x))
 
-interface ValidationOptions {
+export interface ValidationOptions {
   ignoreMatchConditions: boolean
   allowParamsInMatchConditions: boolean
   requireNoSideEffects: boolean
@@ -47,7 +47,7 @@ interface ValidationOptions {
   allowInvalidLabelValueInSelector: boolean
 }
 
-const CREATE_OPTIONS: ValidationOptions = {
+export const CREATE_OPTIONS: ValidationOptions = {
   ignoreMatchConditions: false,
   allowParamsInMatchConditions: false,
   requireNoSideEffects: true,
@@ -147,7 +147,7 @@ const environments = new Map<string, ReturnType<typeof celEnvironment>>()
  * `params` when the policy has a paramKind, and the authorizer where the reference declares it
  * (not for message expressions).
  */
-function admissionEnvironment(hasParams: boolean, hasAuthorizer: boolean) {
+export function admissionEnvironment(hasParams: boolean, hasAuthorizer: boolean) {
   const key = `${hasParams}/${hasAuthorizer}`
   let env = environments.get(key)
   if (!env) {
@@ -178,7 +178,7 @@ const RETURN_TYPES: Record<CelUse, string[]> = {
  * Invalid with the compiler's detail (`compilation failed: ERROR: <input>:1:5: ...`, `must
  * evaluate to bool`).
  */
-function validateCELExpression(expression: string, use: CelUse, hasParams: boolean, fldPath: Path, badValue: string = expression): ErrorList {
+export function validateCELExpression(expression: string, use: CelUse, hasParams: boolean, fldPath: Path, badValue: string = expression): ErrorList {
   const env = admissionEnvironment(hasParams, use !== 'messageExpression')
   const types = RETURN_TYPES[use]
   try {
@@ -191,7 +191,7 @@ function validateCELExpression(expression: string, use: CelUse, hasParams: boole
   }
 }
 
-function validateMatchConditions(conditions: unknown, opts: ValidationOptions, fldPath: Path): ErrorList {
+export function validateMatchConditions(conditions: unknown, opts: ValidationOptions, fldPath: Path): ErrorList {
   const list = arr(conditions)
   const errs: ErrorList = []
   if (list.length > MAX_MATCH_CONDITIONS) errs.push(tooMany(fldPath, list.length, MAX_MATCH_CONDITIONS))
@@ -302,7 +302,7 @@ function parseGroupVersion(gv: string): { group: string; version: string } | { e
   return { error: `unexpected GroupVersion string: ${gv}` }
 }
 
-function validateParamKind(pk: Obj, fldPath: Path): ErrorList {
+export function validateParamKind(pk: Obj, fldPath: Path): ErrorList {
   const errs: ErrorList = []
   const apiVersion = str(pk.apiVersion)
   if (apiVersion.length === 0) errs.push(required(fldPath.child('apiVersion')))
@@ -342,7 +342,7 @@ function validateNamedRuleWithOperations(rule: Obj, fldPath: Path): ErrorList {
   return errs
 }
 
-function validateMatchResources(value: unknown, fldPath: Path): ErrorList {
+export function validateMatchResources(value: unknown, fldPath: Path): ErrorList {
   if (!isSet(value)) return []
   const mc = obj(value)
   const errs: ErrorList = []
@@ -360,7 +360,7 @@ function validateMatchResources(value: unknown, fldPath: Path): ErrorList {
 const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/
 const CEL_RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while'])
 
-function validateVariable(v: Obj, hasParams: boolean, fldPath: Path): ErrorList {
+export function validateVariable(v: Obj, hasParams: boolean, fldPath: Path): ErrorList {
   const errs: ErrorList = []
   const name = str(v.name)
   if (name.trim() === '') errs.push(required(fldPath.child('name'), 'name is not specified'))
@@ -468,7 +468,7 @@ export function validateValidatingAdmissionPolicyStatusUpdate(o: KubeObject): Er
 
 // ---- ValidatingAdmissionPolicyBinding ----
 
-function validateParamRef(value: unknown, fldPath: Path): ErrorList {
+export function validateParamRef(value: unknown, fldPath: Path): ErrorList {
   if (!isSet(value)) return []
   const pr = obj(value)
   const errs: ErrorList = []

@@ -10,17 +10,18 @@
  */
 import type { KubeObject } from '../registry/object.js'
 import { CelCompileError, celEnvironment, compileCel } from '../../../core/cel/index.js'
-import { type ErrorList, Path, duplicate, forbidden, invalid, notSupported, required, tooLong, tooMany } from './field/index.js'
+import { type ErrorList, Path, Rendered, duplicate, forbidden, invalid, notSupported, required, tooLong, tooMany } from './field/index.js'
+import { compareQuantity, parseQuantity, quantityString, type Quantity } from './quantity.js'
 import { arr, obj, semanticEqual, str } from './helpers.js'
 import { validateDNS1123Label, validateDNS1123Subdomain, validateQualifiedName } from './core/common.js'
 import { isExtendedResourceName } from './core/resources.js'
 import { validateTemplateObjectMeta } from './core/persistent-volume-claims.js'
 import { validateNodeSelector } from './core/scheduling.js'
 import { validateCSIDriverName } from './core/volumes.js'
-import { validateLabelName } from './meta-v1.js'
+import { validateConditions, validateLabelName } from './meta-v1.js'
 import { nameIsDNSSubdomain } from './names.js'
 import { validateImmutableField } from './objectmeta.js'
-import { isValidLabelValue } from './strings.js'
+import { isCIdentifier, isValidInterfaceAddress, isValidLabelValue } from './strings.js'
 
 type Obj = Record<string, unknown>
 
@@ -33,6 +34,21 @@ const CEL_SELECTOR_MAX_LENGTH = 10 * 1024
 const OPAQUE_PARAMETERS_MAX_LENGTH = 10 * 1024
 const POOL_NAME_MAX_LENGTH = 253
 const RESOURCE_SLICE_MAX_DEVICES = 128
+const DEVICE_TAINTS_MAX_LENGTH = 16
+const RESOURCE_SLICE_MAX_DEVICES_WITH_TAINTS_OR_CONSUMES_COUNTERS = 64
+const RESOURCE_SLICE_MAX_COUNTER_SETS = 8
+const RESOURCE_SLICE_MAX_COUNTERS_PER_COUNTER_SET = 32
+const RESOURCE_SLICE_MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE = 2
+const RESOURCE_SLICE_MAX_COUNTERS_PER_DEVICE_COUNTER_CONSUMPTION = 32
+const RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE = 32
+const DEVICE_MAX_ID_LENGTH = 32
+const CAPACITY_REQUEST_POLICY_DISCRETE_MAX_OPTIONS = 10
+const ALLOCATION_RESULTS_MAX_SIZE = 32
+const ALLOCATED_DEVICE_STATUS_MAX_CONDITIONS = 8
+const ALLOCATED_DEVICE_STATUS_DATA_MAX_LENGTH = 10 * 1024
+const NETWORK_DEVICE_DATA_INTERFACE_NAME_MAX_LENGTH = 256
+const NETWORK_DEVICE_DATA_HARDWARE_ADDRESS_MAX_LENGTH = 128
+const NETWORK_DEVICE_DATA_MAX_IPS = 16
 const RESERVED_FOR_MAX = 256
 const ATTRIBUTE_VALUE_MAX_LENGTH = 64
 const ALLOCATION_MODES = ['All', 'ExactCount']
@@ -267,11 +283,121 @@ export function validateResourceClaimUpdate(o: KubeObject, old: KubeObject): Err
   return semanticEqual(o.spec, old.spec) ? [] : validateImmutableField(o.spec, old.spec, Path.of('spec'))
 }
 
-/** ValidateResourceClaimStatusUpdate: consumers complete and unique, reserved only when allocated, the allocation fixed once set. */
+// ---- ResourceClaim status: allocation results and device status ----
+
+const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
+
+/** validateUID: uuid.Validate's verdict, then the normalized form. */
+function validateUID(uid: string, fldPath: Path): ErrorList {
+  let body = uid
+  if (uid.length === 45 && uid.toLowerCase().startsWith('urn:uuid:')) body = uid.slice(9)
+  else if (uid.length === 38 && uid.startsWith('{') && uid.endsWith('}')) body = uid.slice(1, -1)
+  else if (uid.length === 32 && /^[0-9a-fA-F]{32}$/.test(uid)) body = `${uid.slice(0, 8)}-${uid.slice(8, 12)}-${uid.slice(12, 16)}-${uid.slice(16, 20)}-${uid.slice(20)}`
+  if (![32, 36, 38, 45].includes(uid.length)) return [invalid(fldPath, uid, `error validating uid: invalid UUID length: ${uid.length}`)]
+  if (!UUID_RE.test(body)) return [invalid(fldPath, uid, 'error validating uid: invalid UUID format')]
+  if (uid.length !== 36 || uid !== uid.toLowerCase()) {
+    return [invalid(fldPath, uid, 'uid must be in RFC 4122 normalized form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with lowercase hexadecimal characters')]
+  }
+  return []
+}
+
+/** validateDeviceBindingParameters: at most 4 of each, label names, unique, not overlapping, both or neither. */
+function validateDeviceBindingParameters(conditions: unknown, failureConditions: unknown, fldPath: Path): ErrorList {
+  const bc = arr(conditions).map((c) => str(c))
+  const bfc = arr(failureConditions).map((c) => str(c))
+  const errs: ErrorList = []
+  const labelNames = (list: string[], path: Path): ErrorList => (list.length > 4 ? [tooMany(path, list.length, 4)] : list.flatMap((c, i) => validateLabelName(c, path.index(i))))
+  errs.push(...labelNames(bc, fldPath.child('bindingConditions')))
+  errs.push(...labelNames(bfc, fldPath.child('bindingFailureConditions')))
+  const seen = new Set<string>()
+  bc.forEach((c, i) => {
+    if (seen.has(c)) errs.push(duplicate(fldPath.child('bindingConditions').index(i), c))
+    else seen.add(c)
+  })
+  const seenFailure = new Set<string>()
+  bfc.forEach((c, i) => {
+    if (seenFailure.has(c)) errs.push(duplicate(fldPath.child('bindingFailureConditions').index(i), c))
+    else seenFailure.add(c)
+    if (bc.includes(c)) errs.push(invalid(fldPath.child('bindingFailureConditions').index(i), c, 'bindingFailureConditions must not overlap with bindingConditions'))
+  })
+  if (bc.length === 0 && bfc.length > 0) errs.push(invalid(fldPath.child('bindingConditions'), bc, 'bindingConditions are required to use bindingFailureConditions'))
+  if (bfc.length === 0 && bc.length > 0) errs.push(invalid(fldPath.child('bindingFailureConditions'), bfc, 'bindingFailureConditions are required to use bindingConditions'))
+  return errs
+}
+
+/** A device as structured.SharedDeviceID prints it: `<driver>/<pool>/<device>[/<shareID>]`. */
+const sharedDeviceID = (d: Obj) => `${str(d.driver)}/${str(d.pool)}/${str(d.device)}${isSet(d.shareID) ? `/${str(d.shareID)}` : ''}`
+
+function validateDeviceRequestAllocationResult(result: Obj, fldPath: Path, names: Map<string, Set<string> | undefined>): ErrorList {
+  const errs = validateRequestNameRef(str(result.request), fldPath.child('request'), names)
+  errs.push(...validateCSIDriverName(str(result.driver), fldPath.child('driver')))
+  errs.push(...validatePoolName(str(result.pool), fldPath.child('pool')))
+  errs.push(...validateDNS1123Label(str(result.device), fldPath.child('device')))
+  errs.push(...validateDeviceBindingParameters(result.bindingConditions, result.bindingFailureConditions, fldPath))
+  if (isSet(result.shareID)) errs.push(...validateUID(str(result.shareID), fldPath.child('shareID')))
+  return errs
+}
+
+function validateDeviceAllocationConfiguration(config: Obj, fldPath: Path, names: Map<string, Set<string> | undefined>): ErrorList {
+  const errs: ErrorList = []
+  const source = str(config.source)
+  if (source === '') errs.push(required(fldPath.child('source')))
+  else if (source !== 'FromClaim' && source !== 'FromClass') errs.push(notSupported(fldPath.child('source'), source, ['FromClaim', 'FromClass']))
+  errs.push(...validateSet<unknown>(config.requests, DEVICE_REQUESTS_MAX, (n, q) => validateRequestNameRef(str(n), q, names), (n) => str(n), fldPath.child('requests')))
+  errs.push(...validateDeviceConfiguration(config, fldPath))
+  return errs
+}
+
+/** validateAllocationResult: the rules of a new allocation (a stored one is only compared). */
+function validateAllocationResult(allocation: Obj, fldPath: Path, names: Map<string, Set<string> | undefined>): ErrorList {
+  const devices = obj(allocation.devices)
+  const path = fldPath.child('devices')
+  const errs = validateSlice(devices.results, ALLOCATION_RESULTS_MAX_SIZE, (r, q) => validateDeviceRequestAllocationResult(r, q, names), path.child('results'))
+  errs.push(...validateSlice(devices.config, 2 * DEVICE_CONFIG_MAX, (c, q) => validateDeviceAllocationConfiguration(c, q, names), path.child('config')))
+  if (isSet(allocation.nodeSelector)) errs.push(...validateNodeSelector(obj(allocation.nodeSelector), false, fldPath.child('nodeSelector')))
+  return errs
+}
+
+function validateNetworkDeviceData(data: unknown, fldPath: Path): ErrorList {
+  if (!isSet(data)) return []
+  const d = obj(data)
+  const errs: ErrorList = []
+  if (str(d.interfaceName).length > NETWORK_DEVICE_DATA_INTERFACE_NAME_MAX_LENGTH) errs.push(tooLong(fldPath.child('interfaceName'), NETWORK_DEVICE_DATA_INTERFACE_NAME_MAX_LENGTH))
+  if (str(d.hardwareAddress).length > NETWORK_DEVICE_DATA_HARDWARE_ADDRESS_MAX_LENGTH) errs.push(tooLong(fldPath.child('hardwareAddress'), NETWORK_DEVICE_DATA_HARDWARE_ADDRESS_MAX_LENGTH))
+  errs.push(...validateSet<unknown>(d.ips, NETWORK_DEVICE_DATA_MAX_IPS, (ip, q) => isValidInterfaceAddress(q, str(ip)), (ip) => str(ip), fldPath.child('ips')))
+  return errs
+}
+
+/** validateDeviceStatus: a device of the allocation, its conditions, data and network data. */
+function validateDeviceStatus(device: Obj, fldPath: Path, allocated: Set<string>): ErrorList {
+  const errs = validateCSIDriverName(str(device.driver), fldPath.child('driver'))
+  errs.push(...validatePoolName(str(device.pool), fldPath.child('pool')))
+  errs.push(...validateDNS1123Label(str(device.device), fldPath.child('device')))
+  if (isSet(device.shareID)) errs.push(...validateUID(str(device.shareID), fldPath.child('shareID')))
+  const id = sharedDeviceID(device)
+  if (!allocated.has(id)) errs.push(invalid(fldPath, new Rendered(id), 'must be an allocated device in the claim'))
+  const conditions = arr(device.conditions)
+  if (conditions.length > ALLOCATED_DEVICE_STATUS_MAX_CONDITIONS) errs.push(tooMany(fldPath.child('conditions'), conditions.length, ALLOCATED_DEVICE_STATUS_MAX_CONDITIONS))
+  errs.push(...validateConditions(device.conditions, fldPath.child('conditions')))
+  if (isSet(device.data)) {
+    const raw = JSON.stringify(device.data)
+    if (Buffer.byteLength(raw) > ALLOCATED_DEVICE_STATUS_DATA_MAX_LENGTH) errs.push(tooLong(fldPath.child('data'), ALLOCATED_DEVICE_STATUS_DATA_MAX_LENGTH))
+    else if (typeof device.data !== 'object' || Array.isArray(device.data)) errs.push(invalid(fldPath.child('data'), '<value omitted>', 'must be a valid JSON object'))
+  }
+  errs.push(...validateNetworkDeviceData(device.networkData, fldPath.child('networkData')))
+  return errs
+}
+
+/**
+ * ValidateResourceClaimStatusUpdate: consumers complete and unique, each device status of an
+ * allocated device, reserved only when allocated and no new consumer while the claim is being
+ * deleted, a new allocation's results checked and a stored one fixed.
+ */
 export function validateResourceClaimStatusUpdate(o: KubeObject, old: KubeObject): ErrorList {
   const status = obj(o.status)
   const oldStatus = obj(old.status)
   const p = Path.of('status')
+  const names = requestNames(obj(obj(o.spec).devices))
   const errs = validateSet<unknown>(
     status.reservedFor,
     RESERVED_FOR_MAX,
@@ -286,10 +412,20 @@ export function validateResourceClaimStatusUpdate(o: KubeObject, old: KubeObject
     (r) => str(obj(r).uid),
     p.child('reservedFor'),
   )
-  if (arr(status.reservedFor).length > 0 && !isSet(status.allocation)) errs.push(forbidden(p.child('reservedFor'), 'may not be specified when `allocated` is not set'))
-  if (isSet(oldStatus.allocation) && isSet(status.allocation) && !semanticEqual(status.allocation, oldStatus.allocation)) {
-    errs.push(...validateImmutableField(status.allocation, oldStatus.allocation, p.child('allocation')))
+  const allocated = new Set(isSet(status.allocation) ? arr(obj(obj(status.allocation).devices).results).map((r) => sharedDeviceID(obj(r))) : [])
+  errs.push(...validateSet<unknown>(status.devices, -1, (d, q) => validateDeviceStatus(obj(d), q, allocated), (d) => sharedDeviceID(obj(d)), p.child('devices')))
+  if (arr(status.reservedFor).length > 0) {
+    if (!isSet(status.allocation)) errs.push(forbidden(p.child('reservedFor'), 'may not be specified when `allocated` is not set'))
+    else if (isSet(o.metadata.deletionTimestamp)) {
+      const before = new Set(arr(oldStatus.reservedFor).map((r) => JSON.stringify(r)))
+      if (arr(status.reservedFor).some((r) => !before.has(JSON.stringify(r)))) {
+        errs.push(forbidden(p.child('reservedFor'), 'new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set'))
+      }
+    }
   }
+  if (isSet(oldStatus.allocation) && isSet(status.allocation)) {
+    if (!semanticEqual(status.allocation, oldStatus.allocation)) errs.push(...validateImmutableField(status.allocation, oldStatus.allocation, p.child('allocation')))
+  } else if (isSet(status.allocation)) errs.push(...validateAllocationResult(obj(status.allocation), p.child('allocation'), names))
   return errs
 }
 
@@ -325,9 +461,193 @@ function validateAttribute(a: Obj, fldPath: Path): ErrorList {
   return errs
 }
 
-function validateDevice(d: Obj, perDevice: boolean, fldPath: Path): ErrorList {
+// ---- qualified names, counters and capacity (ResourceSlice) ----
+
+/** validateCIdentifier: at most 32 bytes, a C identifier. */
+function validateCIdentifier(id: string, fldPath: Path): ErrorList {
+  const errs: ErrorList = []
+  if (Buffer.byteLength(id) > DEVICE_MAX_ID_LENGTH) errs.push(tooLong(fldPath, DEVICE_MAX_ID_LENGTH))
+  for (const m of isCIdentifier(id)) errs.push(invalid(fldPath, id, m))
+  return errs
+}
+
+/** The resource group's validateQualifiedName: `<C identifier>` or `<driver domain>/<C identifier>`. */
+function validateResourceQualifiedName(name: string, fldPath: Path): ErrorList {
+  const parts = name.split('/')
+  if (parts.length === 1) return validateCIdentifier(parts[0]!, fldPath)
+  if (parts.length !== 2) return []
+  const errs: ErrorList = []
+  if (parts[0] === '') errs.push(invalid(fldPath, '', 'the domain must not be empty'))
+  else errs.push(...validateCSIDriverName(parts[0]!, fldPath))
+  if (parts[1] === '') errs.push(invalid(fldPath, '', 'the name must not be empty'))
+  else errs.push(...validateCIdentifier(parts[1]!, fldPath))
+  return errs
+}
+
+/** truncateIfTooLong: a long map key in a path shortened in the middle. */
+function truncateIfTooLong(key: string, maxLen: number): string {
+  const max = Math.max(maxLen, 16)
+  if (key.length <= max) return key
+  const remaining = max - 3
+  return `${key.slice(0, Math.floor((remaining + 1) / 2))}...${key.slice(key.length - Math.floor(remaining / 2))}`
+}
+
+/** validateMap: the size first (it short-circuits), then each key and item. */
+function validateMap(m: unknown, max: number, truncateKeyLen: number, key: (k: string, p: Path) => ErrorList, item: (v: Obj, p: Path) => ErrorList, fldPath: Path): ErrorList {
+  const entries = Object.entries(obj(m))
+  if (max >= 0 && entries.length > max) return [tooMany(fldPath, entries.length, max)]
+  return entries.flatMap(([k, v]) => {
+    const keyPath = fldPath.key(truncateIfTooLong(k, truncateKeyLen))
+    return [...key(k, keyPath), ...item(obj(v), keyPath)]
+  })
+}
+
+const ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH = 63 + 1 + DEVICE_MAX_ID_LENGTH
+const validateCounterName = (name: string, fldPath: Path) => validateDNS1123Label(name, fldPath)
+/** validateDeviceCounter: any parsed quantity is valid. */
+const validateDeviceCounter = (): ErrorList => []
+
+/** validateCounterSet: a named set of counters. */
+function validateCounterSet(set: Obj, fldPath: Path): ErrorList {
+  const errs: ErrorList = []
+  const name = str(set.name)
+  if (name === '') errs.push(required(fldPath.child('name')))
+  else errs.push(...validateCounterName(name, fldPath.child('name')))
+  if (Object.keys(obj(set.counters)).length === 0) errs.push(required(fldPath.child('counters')))
+  else errs.push(...validateMap(set.counters, RESOURCE_SLICE_MAX_COUNTERS_PER_COUNTER_SET, 63, validateCounterName, validateDeviceCounter, fldPath.child('counters')))
+  return errs
+}
+
+/** validateDeviceCounterConsumption: the counter set a device draws from and how much. */
+function validateDeviceCounterConsumption(c: Obj, fldPath: Path): ErrorList {
+  const errs: ErrorList = []
+  const counterSet = str(c.counterSet)
+  if (counterSet === '') errs.push(required(fldPath.child('counterSet')))
+  else errs.push(...validateCounterName(counterSet, fldPath.child('counterSet')))
+  if (Object.keys(obj(c.counters)).length === 0) errs.push(required(fldPath.child('counters')))
+  else errs.push(...validateMap(c.counters, RESOURCE_SLICE_MAX_COUNTERS_PER_DEVICE_COUNTER_CONSUMPTION, 63, validateCounterName, validateDeviceCounter, fldPath.child('counters')))
+  return errs
+}
+
+const q = (v: unknown): Quantity | undefined => parseQuantity(v)
+/** The quantity in thousandths, rounded up (Quantity.MilliValue). */
+function quantityMilli(x: Quantity): bigint {
+  const e = x.exp10 + 3
+  const v = e >= 0 ? x.digits * 10n ** BigInt(e) : (x.digits + 10n ** BigInt(-e) - 1n) / 10n ** BigInt(-e)
+  return x.negative ? -v : v
+}
+
+/** Quantity.Value(): the value rounded up to an integer. */
+function integerValue(x: Quantity): bigint {
+  const m = quantityMilli(x)
+  return m >= 0n ? (m + 999n) / 1000n : -(-m / 1000n)
+}
+
+/** a.Add(b): the sum, in a's format. */
+function addQuantity(a: Quantity, b: Quantity): Quantity {
+  const sum = quantityMilli(a) + quantityMilli(b)
+  let digits = sum < 0n ? -sum : sum
+  let exp10 = -3
+  while (digits !== 0n && digits % 10n === 0n) {
+    digits /= 10n
+    exp10++
+  }
+  return { digits, exp10, negative: sum < 0n, format: a.format }
+}
+
+/** validateRequestPolicyRangeStep: the value a whole number of steps from min. */
+function validateRequestPolicyRangeStep(value: Quantity, min: Quantity, step: Quantity, fldPath: Path): ErrorList {
+  const stepVal = integerValue(step)
+  if (stepVal === 0n) return []
+  return (integerValue(value) - integerValue(min)) % stepVal !== 0n
+    ? [invalid(fldPath, quantityString(value), `value is not a multiple of a given step (${quantityString(step)}) from (${quantityString(min)})`)]
+    : []
+}
+
+/** validateRequestPolicy: validValues or validRange, with a default that fits. */
+function validateRequestPolicy(capacityValue: Quantity, policy: Obj, fldPath: Path): ErrorList {
+  const validValues = arr(policy.validValues)
+  if (validValues.length > 0 && isSet(policy.validRange)) return [forbidden(fldPath, 'exactly one policy can be specified, cannot specify "validValues" and "validRange" at the same time')]
+  const def = isSet(policy.default) ? q(policy.default) : undefined
+  const errs: ErrorList = []
+  if (validValues.length > 0) {
+    if (!def) return [required(fldPath.child('default'), 'required when validValues is defined')]
+    const path = fldPath.child('validValues')
+    const values = validValues.map((v) => q(v)).filter((v): v is Quantity => v !== undefined)
+    for (let i = 0; i + 1 < values.length; i++) {
+      if (compareQuantity(values[i]!, values[i + 1]!) > 0) errs.push(invalid(path.index(i + 1), quantityString(values[i + 1]!), 'values must be sorted in ascending order'))
+    }
+    let foundDefault = false
+    const seen = new Set<string>()
+    values.forEach((option, i) => {
+      if (compareQuantity(option, capacityValue) > 0) errs.push(invalid(path.index(i), quantityString(option), `option is larger than capacity value: ${quantityString(capacityValue)}`))
+      if (compareQuantity(option, def) === 0) foundDefault = true
+    })
+    values.forEach((option, i) => {
+      const key = integerValue(option).toString()
+      if (seen.has(key)) errs.push(duplicate(path.index(i), key))
+      else seen.add(key)
+    })
+    if (!foundDefault) errs.push(invalid(path, quantityString(def), 'default value is not valid according to the requestPolicy'))
+    return errs
+  }
+  if (!isSet(policy.validRange)) return errs
+  if (!def) return [required(fldPath.child('default'), 'required when validRange is defined')]
+  const range = obj(policy.validRange)
+  const path = fldPath.child('validRange')
+  const min = isSet(range.min) ? q(range.min) : undefined
+  if (!min) return [required(path.child('min'), 'required when validRange is defined')]
+  if (compareQuantity(min, capacityValue) > 0) errs.push(invalid(path.child('min'), quantityString(min), `min is larger than capacity value: ${quantityString(capacityValue)}`))
+  if (compareQuantity(def, min) < 0) errs.push(invalid(path.child('min'), quantityString(def), `default is less than min: ${quantityString(min)}`))
+  const max = isSet(range.max) ? q(range.max) : undefined
+  if (max) {
+    if (compareQuantity(min, max) > 0) errs.push(invalid(path.child('max'), quantityString(min), `min is larger than max: ${quantityString(max)}`))
+    if (compareQuantity(max, capacityValue) > 0) errs.push(invalid(path.child('max'), quantityString(max), `max is larger than capacity value: ${quantityString(capacityValue)}`))
+    if (compareQuantity(def, max) > 0) errs.push(invalid(path.child('max'), quantityString(def), `default is more than max: ${quantityString(max)}`))
+  }
+  const step = isSet(range.step) ? q(range.step) : undefined
+  if (step) {
+    const added = addQuantity(min, step)
+    if (compareQuantity(added, capacityValue) > 0) {
+      errs.push(invalid(path.child('step'), quantityString(step), `one step ${quantityString(added)} is larger than capacity value: ${quantityString(capacityValue)}`))
+    }
+    errs.push(...validateRequestPolicyRangeStep(def, min, step, path.child('step')))
+    if (max) errs.push(...validateRequestPolicyRangeStep(max, min, step, path.child('step')))
+  }
+  return errs
+}
+
+/** A device's capacity: a request policy only on a device that allows multiple allocations. */
+function validateDeviceCapacity(allowMultipleAllocations: boolean) {
+  return (capacity: Obj, fldPath: Path): ErrorList => {
+    if (!isSet(capacity.requestPolicy)) return []
+    if (!allowMultipleAllocations) return [forbidden(fldPath.child('requestPolicy'), 'allowMultipleAllocations must be true')]
+    return validateRequestPolicy(q(capacity.value) ?? { digits: 0n, exp10: 0, negative: false, format: 'DecimalSI' }, obj(capacity.requestPolicy), fldPath.child('requestPolicy'))
+  }
+}
+
+function validateDevice(d: Obj, oldDevice: Obj | undefined, perDevice: boolean, fldPath: Path): ErrorList {
   const errs = validateDNS1123Label(str(d.name), fldPath.child('name'))
-  for (const [k, v] of Object.entries(obj(d.attributes))) errs.push(...validateAttribute(obj(v), fldPath.child('attributes').key(k)))
+  // The total is reported once: if one map is too large, so is the sum.
+  const attributesAndCapacities = Object.keys(obj(d.attributes)).length + Object.keys(obj(d.capacity)).length
+  if (attributesAndCapacities > RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE) {
+    errs.push(invalid(fldPath, attributesAndCapacities, `the total number of attributes and capacities must not exceed ${RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE}`))
+  }
+  errs.push(...validateMap(d.attributes, -1, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH, validateResourceQualifiedName, validateAttribute, fldPath.child('attributes')))
+  errs.push(...validateMap(d.capacity, -1, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH, validateResourceQualifiedName, validateDeviceCapacity(d.allowMultipleAllocations === true), fldPath.child('capacity')))
+  // Unchanged taints are not checked again.
+  if (!oldDevice || !semanticEqual(oldDevice.taints, d.taints)) {
+    errs.push(...validateSlice(d.taints, DEVICE_TAINTS_MAX_LENGTH, (t, q) => validateDeviceTaint(t, undefined, q), fldPath.child('taints')))
+  }
+  errs.push(
+    ...validateSet<unknown>(
+      d.consumesCounters,
+      RESOURCE_SLICE_MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE,
+      (c, p) => validateDeviceCounterConsumption(obj(c), p),
+      (c) => str(obj(c).counterSet),
+      fldPath.child('consumesCounters'),
+    ),
+  )
   if (perDevice) {
     const set: string[] = []
     if (isSet(d.nodeName)) {
@@ -350,6 +670,7 @@ function validateDevice(d: Obj, perDevice: boolean, fldPath: Path): ErrorList {
   } else if (isSet(d.nodeName) || isSet(d.nodeSelector) || isSet(d.allNodes)) {
     errs.push(invalid(fldPath, null, '`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is set to true in the ResourceSlice spec'))
   }
+  errs.push(...validateDeviceBindingParameters(d.bindingConditions, d.bindingFailureConditions, fldPath))
   return errs
 }
 
@@ -389,7 +710,10 @@ function validateResourceSliceSpec(spec: Obj, oldSpec: Obj | undefined): ErrorLi
   else if (set.length > 1) errs.push(invalid(p, `{${set.join(', ')}}`, `${NODE_SELECTION}, but multiple fields are set`))
   if (isSet(spec.sharedCounters) && isSet(spec.devices)) errs.push(invalid(p, '', 'only one of `sharedCounters` or `devices` is allowed'))
   const perDevice = spec.perDeviceNodeSelection === true
-  errs.push(...validateSet<unknown>(spec.devices, RESOURCE_SLICE_MAX_DEVICES, (d, q) => validateDevice(obj(d), perDevice, q), (d) => str(obj(d).name), p.child('devices')))
+  const devices = arr(spec.devices).map(obj)
+  const maxDevices = devices.some((d) => arr(d.taints).length > 0 || arr(d.consumesCounters).length > 0) ? RESOURCE_SLICE_MAX_DEVICES_WITH_TAINTS_OR_CONSUMES_COUNTERS : RESOURCE_SLICE_MAX_DEVICES
+  errs.push(...validateSet<unknown>(spec.devices, maxDevices, (d, q) => validateDevice(obj(d), oldSpec ? arr(oldSpec.devices).map(obj).find((o) => str(o.name) === str(obj(d).name)) : undefined, perDevice, q), (d) => str(obj(d).name), p.child('devices')))
+  errs.push(...validateSet<unknown>(spec.sharedCounters, RESOURCE_SLICE_MAX_COUNTER_SETS, (c, q) => validateCounterSet(obj(c), q), (c) => str(obj(c).name), p.child('sharedCounters')))
   return errs
 }
 

@@ -13,6 +13,8 @@ import { type Format, type Output, partialObjectMetadata, writeObject } from '..
 import type { KubeObject } from '../../../../src/server/api/registry/object.js'
 import { DEFAULT_COLUMNS, tableHead, tableRow, toTable } from '../../../../src/server/api/table.js'
 import type { Response } from '../../../../src/server/http/types.js'
+import { loadProtobufCodec } from '../../../../src/core/protobuf/index.js'
+import { listItemWithResourceVersion } from '../../../../src/core/protobuf/resource-version.js'
 
 type Handler = (res: Response) => Promise<void>
 
@@ -144,6 +146,25 @@ describe('lists written as they are read: the bytes of the whole list', function
     const { streamed, built } = await both(['protobuf'], { kind: 'protobuf' }, envelope, 'items', items, { ...envelope, items }, source)
     assertSame(streamed, built, 'large protobuf list')
     assert.equal(opened, 2, 'read twice: sized, then written')
+  })
+
+  it('protobuf items given as their stored bytes (spliced) among decoded ones: the same bytes, small and large lists', async () => {
+    const codec = await loadProtobufCodec()
+    for (const [n, bytes] of [[250, 40], [200, 10_000]] as const) {
+      const items = many(n, bytes)
+      const asStored = items.map((item, i) => {
+        if (i % 3 === 2) return item
+        const { resourceVersion, ...metadata } = item.metadata
+        return listItemWithResourceVersion(codec.encode({ ...item, metadata }), { apiVersion: 'v1', kind: 'ConfigMap' }, resourceVersion!)!
+      })
+      assert.ok(asStored.filter(Buffer.isBuffer).length > n / 2, 'items spliced')
+      let openedForProtobuf = 0
+      const source: ListSource = { open: () => assert.fail('the protobuf writer read the decoded items'), openProtobuf: () => (openedForProtobuf++, sourceOfItems(asStored).open()) }
+      const envelope = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: META }
+      const { streamed, built } = await both(['protobuf'], { kind: 'protobuf' }, envelope, 'items', items, { ...envelope, items }, source)
+      assertSame(streamed, built, `${n} items of ${bytes} bytes from stored bytes`)
+      assert.equal(openedForProtobuf, bytes > 1000 ? 2 : 1)
+    }
   })
 
   it('a list protobuf cannot encode falls back to the next format, as the whole-list encoder does', async () => {

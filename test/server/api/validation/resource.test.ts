@@ -5,6 +5,8 @@
  * `undeclared reference` issue for a selector naming an unknown variable).
  */
 import assert from 'node:assert/strict'
+import type { KubeObject } from '../../../../src/server/api/registry/object.js'
+import { validateResourceClaimStatusUpdate } from '../../../../src/server/api/validation/resource.js'
 import { type Case, type Json, createErrors, created, kindTable, strategyOf, updateErrors, updateTable } from './groups-support.js'
 
 const SUB =
@@ -189,4 +191,127 @@ describe('validation/resource: DeviceTaintRule (beta)', () => {
     ['a changed effect is checked', (o) => (o.spec.taint.effect = 'Evict'), ['spec.taint.effect: Unsupported value: "Evict": supported values: "NoExecute", "NoSchedule", "None"']],
     ['the value may change', (o) => (o.spec.taint.value = 'unplanned'), []],
   ], it)
+})
+
+describe('validation/resource: ResourceSlice shared counters, counter consumption and capacity', () => {
+  const strategy = strategyOf('resource.k8s.io', 'resourceslices')
+  const C_ID =
+    "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is '[A-Za-z_][A-Za-z0-9_]*')"
+  const counters = (): Json => ({
+    metadata: { name: 'node-1-gpu-counters' },
+    spec: { driver: 'gpu.example.com', pool: { name: 'node-1', resourceSliceCount: 2 }, nodeName: 'node-1', sharedCounters: [{ name: 'gpu-0', counters: { memory: { value: '80Gi' } } }] },
+  })
+  const partitions = (): Json => ({
+    metadata: { name: 'node-1-gpu-partitions' },
+    spec: {
+      driver: 'gpu.example.com',
+      pool: { name: 'node-1', resourceSliceCount: 2 },
+      nodeName: 'node-1',
+      devices: [{ name: 'gpu-0-half', consumesCounters: [{ counterSet: 'gpu-0', counters: { memory: { value: '40Gi' } } }], capacity: { memory: { value: '40Gi' } } }],
+    },
+  })
+  const set = (o: Json) => o.spec.sharedCounters[0]
+  const dev = (o: Json) => o.spec.devices[0]
+  kindTable(strategy, counters, [
+    ['a counter set without name', (o) => delete set(o).name, ['spec.sharedCounters[0].name: Required value']],
+    ['a counter set name that is not a label', (o) => (set(o).name = 'GPU.0'), [`spec.sharedCounters[0].name: Invalid value: "GPU.0": ${DNS_LABEL}`]],
+    ['a counter set without counters', (o) => (set(o).counters = {}), ['spec.sharedCounters[0].counters: Required value']],
+    ['a counter name that is not a label', (o) => (set(o).counters = { Memory_1: { value: '1' } }), [`spec.sharedCounters[0].counters[Memory_1]: Invalid value: "Memory_1": ${DNS_LABEL}`]],
+    ['two counter sets of one name', (o) => o.spec.sharedCounters.push(structuredClone(set(o))), ['spec.sharedCounters[1]: Duplicate value: "gpu-0"']],
+    ['nine counter sets', (o) => (o.spec.sharedCounters = Array.from({ length: 9 }, (_, i) => ({ name: `gpu-${i}`, counters: { memory: { value: '1' } } }))), ['spec.sharedCounters: Too many: 9: must have at most 8 items']],
+    ['33 counters in a set', (o) => (set(o).counters = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`c${i}`, { value: '1' }]))), ['spec.sharedCounters[0].counters: Too many: 33: must have at most 32 items']],
+    ['eight counter sets of 32 counters', (o) => (o.spec.sharedCounters = Array.from({ length: 8 }, (_, i) => ({ name: `gpu-${i}`, counters: Object.fromEntries(Array.from({ length: 32 }, (_, j) => [`c${j}`, { value: '1' }])) }))), []],
+  ], it)
+  kindTable(strategy, partitions, [
+    ['a consumption without counter set', (o) => delete dev(o).consumesCounters[0].counterSet, ['spec.devices[0].consumesCounters[0].counterSet: Required value']],
+    ['a consumption without counters', (o) => delete dev(o).consumesCounters[0].counters, ['spec.devices[0].consumesCounters[0].counters: Required value']],
+    ['three consumptions', (o) => (dev(o).consumesCounters = ['a', 'b', 'c'].map((s) => ({ counterSet: s, counters: { memory: { value: '1' } } }))), ['spec.devices[0].consumesCounters: Too many: 3: must have at most 2 items']],
+    ['one counter set consumed twice', (o) => dev(o).consumesCounters.push(structuredClone(dev(o).consumesCounters[0])), ['spec.devices[0].consumesCounters[1]: Duplicate value: "gpu-0"']],
+    ['65 devices that consume counters', (o) => (o.spec.devices = Array.from({ length: 65 }, (_, i) => ({ ...structuredClone(dev(o)), name: `d${i}` }))), ['spec.devices: Too many: 65: must have at most 64 items']],
+    ['a capacity name that is not a C identifier', (o) => (dev(o).capacity = { 'memory-size': { value: '1Gi' } }), [`spec.devices[0].capacity[memory-size]: Invalid value: "memory-size": ${C_ID}`]],
+    ['a capacity with an empty domain', (o) => (dev(o).capacity = { '/memory': { value: '1Gi' } }), ['spec.devices[0].capacity[/memory]: Invalid value: "": the domain must not be empty']],
+    ['an attribute name over 32 characters', (o) => (dev(o).attributes = { ['a'.repeat(33)]: { int: 1 } }), [`spec.devices[0].attributes[${'a'.repeat(33)}]: Too long: may not be more than 32 bytes`]],
+    ['33 attributes and capacities', (o) => Object.assign(dev(o), { attributes: Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`a${i}`, { int: i }])) }), [
+      'spec.devices[0]: Invalid value: 33: the total number of attributes and capacities must not exceed 32',
+    ]],
+    ['a request policy on a device allocated once', (o) => (dev(o).capacity.memory.requestPolicy = { default: '1Gi', validValues: ['1Gi'] }), ['spec.devices[0].capacity[memory].requestPolicy: Forbidden: allowMultipleAllocations must be true']],
+    ['valid values and a range', (o) => Object.assign(dev(o), { allowMultipleAllocations: true, capacity: { memory: { value: '40Gi', requestPolicy: { default: '1Gi', validValues: ['1Gi'], validRange: { min: '1Gi' } } } } }), [
+      'spec.devices[0].capacity[memory].requestPolicy: Forbidden: exactly one policy can be specified, cannot specify "validValues" and "validRange" at the same time',
+    ]],
+    ['valid values without default', (o) => Object.assign(dev(o), { allowMultipleAllocations: true, capacity: { memory: { value: '40Gi', requestPolicy: { validValues: ['1Gi'] } } } }), [
+      'spec.devices[0].capacity[memory].requestPolicy.default: Required value: required when validValues is defined',
+    ]],
+    ['valid values out of order, one over the capacity, default not among them', (o) => Object.assign(dev(o), { allowMultipleAllocations: true, capacity: { memory: { value: '40Gi', requestPolicy: { default: '3Gi', validValues: ['2Gi', '1Gi', '80Gi'] } } } }), [
+      'spec.devices[0].capacity[memory].requestPolicy.validValues[1]: Invalid value: "1Gi": values must be sorted in ascending order',
+      'spec.devices[0].capacity[memory].requestPolicy.validValues[2]: Invalid value: "80Gi": option is larger than capacity value: 40Gi',
+      'spec.devices[0].capacity[memory].requestPolicy.validValues: Invalid value: "3Gi": default value is not valid according to the requestPolicy',
+    ]],
+    ['a range without min', (o) => Object.assign(dev(o), { allowMultipleAllocations: true, capacity: { memory: { value: '40Gi', requestPolicy: { default: '1Gi', validRange: { max: '2Gi' } } } } }), [
+      'spec.devices[0].capacity[memory].requestPolicy.validRange.min: Required value: required when validRange is defined',
+    ]],
+    ['a range whose default is off the steps and whose max passes the capacity', (o) => Object.assign(dev(o), { allowMultipleAllocations: true, capacity: { memory: { value: '40Gi', requestPolicy: { default: '3Gi', validRange: { min: '2Gi', max: '48Gi', step: '2Gi' } } } } }), [
+      'spec.devices[0].capacity[memory].requestPolicy.validRange.max: Invalid value: "48Gi": max is larger than capacity value: 40Gi',
+      'spec.devices[0].capacity[memory].requestPolicy.validRange.step: Invalid value: "3Gi": value is not a multiple of a given step (2Gi) from (2Gi)',
+    ]],
+    ['a device taint without effect', (o) => (dev(o).taints = [{ key: 'example.com/unhealthy' }]), ['spec.devices[0].taints[0].effect: Required value']],
+    ['17 device taints', (o) => (dev(o).taints = Array.from({ length: 17 }, (_, i) => ({ key: `k${i}`, effect: 'NoSchedule' }))), ['spec.devices[0].taints: Too many: 17: must have at most 16 items']],
+    ['binding conditions without failure conditions', (o) => (dev(o).bindingConditions = ['attached']), [
+      'spec.devices[0].bindingFailureConditions: Invalid value: []: bindingFailureConditions are required to use bindingConditions',
+    ]],
+    ['a binding failure condition that is also a binding condition', (o) => Object.assign(dev(o), { bindingConditions: ['ready'], bindingFailureConditions: ['ready'] }), [
+      'spec.devices[0].bindingFailureConditions[0]: Invalid value: "ready": bindingFailureConditions must not overlap with bindingConditions',
+    ]],
+    ['a consumable capacity with a range in steps', (o) => Object.assign(dev(o), { allowMultipleAllocations: true, capacity: { memory: { value: '40Gi', requestPolicy: { default: '4Gi', validRange: { min: '2Gi', max: '40Gi', step: '2Gi' } } } } }), []],
+  ], it)
+})
+
+describe('validation/resource: ResourceClaim status (allocation results, device status)', () => {
+  const strategy = strategyOf('resource.k8s.io', 'resourceclaims')
+  const claim = (): Json => ({ metadata: { name: 'gpu-claim' }, spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } } })
+  const result = (extra: Json = {}): Json => ({ request: 'gpu', driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-0', ...extra })
+  const allocated = (results: Json[], extra: Json = {}) => ({ allocation: { devices: { results }, ...extra } })
+  const withDevice = (device: Json) => ({ ...allocated([result()]), devices: [{ driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-0', ...device }] })
+  updateTable(strategy, claim, [
+    ['a result for an unknown request', (o) => (o.status = allocated([result({ request: 'cpu' })])), [`status.allocation.devices.results[0].request: Invalid value: "cpu": ${REQUEST_REF}`]],
+    ['a result without driver, pool and device', (o) => (o.status = allocated([{ request: 'gpu' }])), [
+      'status.allocation.devices.results[0].driver: Required value',
+      `status.allocation.devices.results[0].driver: Invalid value: "": ${SUB}`,
+      'status.allocation.devices.results[0].pool: Required value',
+      `status.allocation.devices.results[0].device: Invalid value: "": ${DNS_LABEL}`,
+    ]],
+    ['a share ID that is not a UUID', (o) => (o.status = allocated([result({ shareID: 'share-1' })])), ['status.allocation.devices.results[0].shareID: Invalid value: "share-1": error validating uid: invalid UUID length: 7']],
+    ['a share ID in capitals', (o) => (o.status = allocated([result({ shareID: 'A0B1C2D3-0000-4000-8000-000000000001' })])), [
+      'status.allocation.devices.results[0].shareID: Invalid value: "A0B1C2D3-0000-4000-8000-000000000001": uid must be in RFC 4122 normalized form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with lowercase hexadecimal characters',
+    ]],
+    ['binding failure conditions without binding conditions', (o) => (o.status = allocated([result({ bindingFailureConditions: ['failed'] })])), [
+      'status.allocation.devices.results[0].bindingConditions: Invalid value: []: bindingConditions are required to use bindingFailureConditions',
+    ]],
+    ['a config of an unknown source', (o) => (o.status = allocated([result()], {})) && (o.status.allocation.devices.config = [{ source: 'FromNode', opaque: { driver: 'gpu.example.com', parameters: {} } }]), [
+      'status.allocation.devices.config[0].source: Unsupported value: "FromNode": supported values: "FromClaim", "FromClass"',
+    ]],
+    ['an allocation node selector without terms', (o) => (o.status = allocated([result()], { nodeSelector: { nodeSelectorTerms: [] } })), ['status.allocation.nodeSelector.nodeSelectorTerms: Required value: must have at least one node selector term']],
+    ['a device status of a device not allocated', (o) => (o.status = { ...withDevice({}), devices: [{ driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-1' }] }), [
+      'status.devices[0]: Invalid value: gpu.example.com/node-1/gpu-1: must be an allocated device in the claim',
+    ]],
+    ['a device status with data that is not an object', (o) => (o.status = withDevice({ data: [1] })), ['status.devices[0].data: Invalid value: "<value omitted>": must be a valid JSON object']],
+    ['a device status with a bad interface address', (o) => (o.status = withDevice({ networkData: { ips: ['10.9.8.7'] } })), [
+      'status.devices[0].networkData.ips[0]: Invalid value: "10.9.8.7": must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)',
+    ]],
+    ['a device status with 17 addresses', (o) => (o.status = withDevice({ networkData: { ips: Array.from({ length: 17 }, (_, i) => `10.0.0.${i}/24`) } })), ['status.devices[0].networkData.ips: Too many: 17: must have at most 16 items']],
+    ['a device status with an interface name over 256 bytes', (o) => (o.status = withDevice({ networkData: { interfaceName: 'i'.repeat(257) } })), ['status.devices[0].networkData.interfaceName: Too long: may not be more than 256 bytes']],
+    ['a device status with nine conditions', (o) => (o.status = withDevice({ conditions: Array.from({ length: 9 }, (_, i) => ({ type: `T${i}`, status: 'True', reason: 'R', message: '', lastTransitionTime: '2024-01-01T00:00:00Z' })) })), [
+      'status.devices[0].conditions: Too many: 9: must have at most 8 items',
+    ]],
+    ['an allocation with its device status', (o) => (o.status = withDevice({ networkData: { interfaceName: 'eth1', ips: ['10.9.8.7/24'], hardwareAddress: '00:11:22:33:44:55' } })), []],
+  ], it, 'status')
+  it('a stored allocation is only compared, not checked again', () => {
+    const old = { ...claim(), status: allocated([result({ request: 'unknown' })]) } as unknown as KubeObject
+    const same = structuredClone(old)
+    assert.deepEqual(validateResourceClaimStatusUpdate(same, old), [])
+    const changed = structuredClone(old) as Json
+    changed.status.allocation.devices.results.push(result({ device: 'gpu-1' }))
+    const errs = validateResourceClaimStatusUpdate(changed as KubeObject, old).map((e) => `${e.field}: ${e.message}`)
+    assert.equal(errs.length, 1)
+    assert.match(errs[0]!, /^status\.allocation: Invalid value: \{.*\}: field is immutable$/)
+  })
 })

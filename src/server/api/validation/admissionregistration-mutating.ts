@@ -1,0 +1,239 @@
+/**
+ * Validation of MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding
+ * (admissionregistration.k8s.io v1alpha1/v1beta1), after the reference's
+ * `pkg/apis/admissionregistration/validation/validation.go`
+ * (`validateMutatingAdmissionPolicySpec`, `validateMutation`,
+ * `validateMutatingAdmissionPolicyBindingSpec`). The rules shared with ValidatingAdmissionPolicy
+ * (paramKind, match resources, match conditions, variables, paramRef) are those of
+ * admissionregistration.ts.
+ *
+ * Mutation expressions: the reference type-checks an ApplyConfiguration expression as an
+ * `Object{...}` value and a JSONPatch expression as a list of `JSONPatch{...}`. The project's CEL
+ * engine has no message construction syntax (`Type{field: value}`), so a mutation expression is
+ * compiled with each construction read as the map it builds (`Object{spec: ...}` as
+ * `{"spec": ...}`): syntax errors, undeclared references and functions are reported as the
+ * reference does, a `JSONPatch{}` field other than op, path, from and value is refused, and the
+ * result type is not checked against the declared types.
+ */
+import type { KubeObject } from '../registry/object.js'
+import { CelCompileError, celEnvironment, compileCel } from '../../../core/cel/index.js'
+import { AUTHORIZER_TYPE, RESOURCE_CHECK_TYPE } from '../../../core/cel/libraries/authz.js'
+import { registerJsonPatchLibrary } from '../../../core/cel/libraries/jsonpatch.js'
+import { type ErrorList, Path, invalid, notSupported, required } from './field/index.js'
+import { type Obj, arr, obj, semanticEqual, str } from './helpers.js'
+import {
+  CREATE_OPTIONS,
+  FAILURE_POLICIES,
+  validateMatchConditions,
+  validateMatchResources,
+  validateParamKind,
+  validateParamRef,
+  validateVariable,
+} from './admissionregistration.js'
+import { nameIsDNSSubdomain } from './names.js'
+
+const isSet = (v: unknown) => v !== undefined && v !== null
+
+/** supportedMutatingOperations.List(): a mutation never applies to a DELETE. */
+const MUTATING_OPERATIONS = ['*', 'CONNECT', 'CREATE', 'UPDATE']
+/** The reference lists them in this order for a policy's reinvocationPolicy. */
+const REINVOCATION_POLICIES = ['Never', 'IfNeeded']
+const PATCH_TYPES = ['ApplyConfiguration', 'JSONPatch']
+const JSON_PATCH_FIELDS = new Set(['op', 'path', 'from', 'value'])
+
+/**
+ * The expression with each message construction (`Name.Path{field: v}`) rewritten as the map
+ * literal it stands for, or the first JSONPatch field the reference's type would refuse.
+ */
+export function messageConstructionsAsMaps(expression: string): { expression: string } | { unknownField: string; at: number } {
+  let out = ''
+  const stack: ('message' | 'jsonpatch' | 'other')[] = []
+  let i = 0
+  let expectField = false
+  while (i < expression.length) {
+    const c = expression[i]!
+    // String literals are copied as they are (quotes, triple quotes, raw and bytes prefixes).
+    if (c === '"' || c === "'") {
+      const triple = expression.startsWith(c.repeat(3), i)
+      const quote = triple ? c.repeat(3) : c
+      let j = i + quote.length
+      while (j < expression.length && !expression.startsWith(quote, j)) j += expression[j] === '\\' ? 2 : 1
+      out += expression.slice(i, j + quote.length)
+      i = j + quote.length
+      expectField = false
+      continue
+    }
+    const ident = /^[A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*/.exec(expression.slice(i))
+    if (ident) {
+      const after = expression.slice(i + ident[0].length)
+      const brace = /^\s*\{/.exec(after)
+      const previous = out.trimEnd().slice(-1)
+      const top = stack[stack.length - 1]
+      if (expectField && (top === 'message' || top === 'jsonpatch') && /^\s*:/.test(after)) {
+        if (top === 'jsonpatch' && !JSON_PATCH_FIELDS.has(ident[0])) return { unknownField: ident[0], at: i }
+        out += `"${ident[0]}"`
+        i += ident[0].length
+        expectField = false
+        continue
+      }
+      if (brace && previous !== '.' && !/^(?:r|b|rb|br|R|B)$/.test(ident[0])) {
+        stack.push(ident[0].replace(/\s+/g, '') === 'JSONPatch' ? 'jsonpatch' : 'message')
+        // The type name as blanks: the columns of what precedes the first field stay the reference's.
+        out += ' '.repeat(ident[0].length) + brace[0]
+        i += ident[0].length + brace[0].length
+        expectField = true
+        continue
+      }
+      out += ident[0]
+      i += ident[0].length
+      expectField = false
+      continue
+    }
+    if (c === '{' || c === '[' || c === '(') stack.push('other')
+    else if (c === '}' || c === ']' || c === ')') stack.pop()
+    if (c === ',') expectField = true
+    else if (c === '?' && expectField) expectField = true
+    else if (!/\s/.test(c)) expectField = false
+    out += c
+    i++
+  }
+  return { expression: out }
+}
+
+const patchEnvironments = new Map<boolean, ReturnType<typeof celEnvironment>>()
+
+/**
+ * The environment of mutation expressions: the admission variables, the authorizer, and the
+ * patch types' library (`jsonpatch.escapeKey`), as the reference's HasPatchTypes declarations.
+ */
+function patchEnvironment(hasParams: boolean) {
+  let env = patchEnvironments.get(hasParams)
+  if (!env) {
+    env = celEnvironment({
+      object: 'dyn',
+      oldObject: 'dyn',
+      request: 'dyn',
+      namespaceObject: 'dyn',
+      variables: 'map<string, dyn>',
+      ...(hasParams ? { params: 'dyn' } : {}),
+      authorizer: AUTHORIZER_TYPE,
+      'authorizer.requestResource': RESOURCE_CHECK_TYPE,
+    })
+    registerJsonPatchLibrary(env)
+    patchEnvironments.set(hasParams, env)
+  }
+  return env
+}
+
+/** validateApplyConfiguration / validateJSONPatch: a blank expression is Required, else compiled. */
+function validatePatchExpression(expression: string, hasParams: boolean, fldPath: Path): ErrorList {
+  const trimmed = expression.trim()
+  if (trimmed.length === 0) return [required(fldPath)]
+  const rewritten = messageConstructionsAsMaps(trimmed)
+  if ('unknownField' in rewritten) {
+    const before = trimmed.slice(0, rewritten.at)
+    const line = before.split('\n').length
+    const column = rewritten.at - (before.lastIndexOf('\n') + 1)
+    const sourceLine = trimmed.split('\n')[line - 1] ?? ''
+    const caret = `${sourceLine.slice(0, column).replace(/[^\t]/g, '.')}^`
+    return [invalid(fldPath, trimmed, `compilation failed: ERROR: <input>:${line}:${column + 1}: undefined field '${rewritten.unknownField}'\n | ${sourceLine}\n | ${caret}`)]
+  }
+  try {
+    compileCel(patchEnvironment(hasParams), rewritten.expression)
+    return []
+  } catch (err) {
+    if (!(err instanceof CelCompileError)) throw err
+    return [invalid(fldPath, trimmed, err.message)]
+  }
+}
+
+/** validateMutation: the patchType union. */
+function validateMutation(m: Obj, hasParams: boolean, fldPath: Path): ErrorList {
+  const patchType = str(m.patchType)
+  const errs: ErrorList = []
+  switch (patchType) {
+    case 'JSONPatch':
+      if (!isSet(m.jsonPatch)) errs.push(required(fldPath.child('jsonPatch'), 'must be specified when patchType is JSONPatch'))
+      else errs.push(...validatePatchExpression(str(obj(m.jsonPatch).expression), hasParams, fldPath.child('jsonPatch', 'expression')))
+      if (isSet(m.applyConfiguration)) errs.push(invalid(fldPath.child('applyConfiguration'), '{applyConfiguration}', 'must not be specified when patchType is JSONPatch'))
+      break
+    case 'ApplyConfiguration':
+      if (!isSet(m.applyConfiguration)) errs.push(required(fldPath.child('applyConfiguration'), 'must be specified when patchType is ApplyConfiguration'))
+      else errs.push(...validatePatchExpression(str(obj(m.applyConfiguration).expression), hasParams, fldPath.child('applyConfiguration', 'expression')))
+      if (isSet(m.jsonPatch)) errs.push(invalid(fldPath.child('jsonPatch'), '{jsonPatch}', 'must not be specified when patchType is ApplyConfiguration'))
+      break
+    case '':
+      errs.push(required(fldPath.child('patchType')))
+      break
+    default:
+      errs.push(notSupported(fldPath.child('patchType'), patchType, PATCH_TYPES))
+  }
+  return errs
+}
+
+/** Only create, update and connect requests can be mutated: every operation of every rule, the path without an index as the reference's. */
+function validateMutableOperations(matchResources: Obj, fldPath: Path): ErrorList {
+  const errs: ErrorList = []
+  for (const rule of arr(matchResources.resourceRules)) {
+    for (const op of arr(obj(rule).operations)) {
+      if (!MUTATING_OPERATIONS.includes(str(op))) errs.push(notSupported(fldPath, str(op), MUTATING_OPERATIONS))
+    }
+  }
+  return errs
+}
+
+function validateMutatingAdmissionPolicySpec(spec: Obj, ignoreMatchConditions: boolean, fldPath: Path): ErrorList {
+  const errs: ErrorList = []
+  if (!isSet(spec.failurePolicy)) errs.push(required(fldPath.child('failurePolicy')))
+  else if (!FAILURE_POLICIES.includes(str(spec.failurePolicy))) errs.push(notSupported(fldPath.child('failurePolicy'), str(spec.failurePolicy), FAILURE_POLICIES))
+  const hasParams = isSet(spec.paramKind)
+  if (hasParams) errs.push(...validateParamKind(obj(spec.paramKind), fldPath.child('paramKind')))
+  if (!isSet(spec.matchConstraints)) errs.push(required(fldPath.child('matchConstraints')))
+  else {
+    const mc = obj(spec.matchConstraints)
+    errs.push(...validateMatchResources(mc, fldPath.child('matchConstraints')))
+    // At least one resource rule, to give the expressions their type.
+    if (arr(mc.resourceRules).length === 0) errs.push(required(fldPath.child('matchConstraints', 'resourceRules')))
+    errs.push(...validateMutableOperations(mc, fldPath.child('matchConstraints', 'resourceRules', 'operations')))
+  }
+  if (!ignoreMatchConditions) {
+    errs.push(...validateMatchConditions(spec.matchConditions, { ...CREATE_OPTIONS, allowParamsInMatchConditions: hasParams }, fldPath.child('matchConditions')))
+  }
+  arr(spec.variables).forEach((v, i) => errs.push(...validateVariable(obj(v), hasParams, fldPath.child('variables').index(i))))
+  const mutations = arr(spec.mutations)
+  if (mutations.length === 0) errs.push(required(fldPath.child('mutations'), 'mutations must contain at least one item'))
+  else mutations.forEach((m, i) => errs.push(...validateMutation(obj(m), hasParams, fldPath.child('mutations').index(i))))
+  const reinvocation = str(spec.reinvocationPolicy)
+  if (reinvocation === '') errs.push(required(fldPath.child('reinvocationPolicy')))
+  else if (!REINVOCATION_POLICIES.includes(reinvocation)) errs.push(notSupported(fldPath.child('reinvocationPolicy'), reinvocation, REINVOCATION_POLICIES))
+  return errs
+}
+
+/** ValidateMutatingAdmissionPolicy (without the metadata). */
+export function validateMutatingAdmissionPolicy(o: KubeObject): ErrorList {
+  return validateMutatingAdmissionPolicySpec(obj(o.spec), false, Path.of('spec'))
+}
+
+/** ValidateMutatingAdmissionPolicyUpdate: match conditions not compiled again when they and paramKind are unchanged. */
+export function validateMutatingAdmissionPolicyUpdate(o: KubeObject, old: KubeObject): ErrorList {
+  const spec = obj(o.spec)
+  const oldSpec = obj(old.spec)
+  const ignore = semanticEqual(spec.paramKind, oldSpec.paramKind) && semanticEqual(spec.matchConditions, oldSpec.matchConditions)
+  return validateMutatingAdmissionPolicySpec(spec, ignore, Path.of('spec'))
+}
+
+/** ValidateMutatingAdmissionPolicyBinding (without the metadata); also its update. */
+export function validateMutatingAdmissionPolicyBinding(o: KubeObject): ErrorList {
+  const spec = obj(o.spec)
+  const fldPath = Path.of('spec')
+  const errs: ErrorList = []
+  const policyName = str(spec.policyName)
+  if (policyName.length === 0) errs.push(required(fldPath.child('policyName')))
+  else for (const m of nameIsDNSSubdomain(policyName, false)) errs.push(invalid(fldPath.child('policyName'), policyName, m))
+  errs.push(...validateParamRef(spec.paramRef, fldPath.child('paramRef')))
+  if (isSet(spec.matchResources)) {
+    errs.push(...validateMatchResources(spec.matchResources, fldPath.child('matchResources')))
+    errs.push(...validateMutableOperations(obj(spec.matchResources), fldPath.child('matchResources', 'resourceRules', 'operations')))
+  }
+  return errs
+}
