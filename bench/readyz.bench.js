@@ -158,7 +158,9 @@ try {
   report(import.meta.url, [
     row('`/readyz`, wrk -c16', 1, 0, 'bare Node HTTPS `ok`', '≥ 0.7x'),
     row('GET one ConfigMap, wrk -c16', 3, 0, 'bare Node HTTPS `ok`', '≥ 0.4x'),
-    row('GET one ConfigMap with RBAC', 3, 4, 'the same with AlwaysAllow', '≥ 0.8x'),
+    // The security layers a GET crosses: authorization (Node,RBAC, the default, against AlwaysAllow); the admission
+    // plugins run on writes only, and audit has no backend yet (no --audit-* option is built), so both are the same on either server.
+    row('GET one ConfigMap with the security layers on (Node,RBAC; admission on writes only; audit not built)', 3, 4, 'the same with AlwaysAllow', '≥ 0.8x'),
   ])
 } finally {
   for (const child of children) child.kill('SIGKILL')

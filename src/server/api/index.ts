@@ -23,7 +23,7 @@ import { componentStatusHandler } from './handlers/component-status.js'
 import type { UpdateSubresource } from './registry/generic-store.js'
 import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
-import { requester } from './requester.js'
+import { withRequester } from './requester.js'
 import { bodyRefused, negotiateOutput, writeErrorNegotiated, writeObject } from './negotiation.js'
 import { openApiHandler } from './openapi.js'
 import type { RegistryOptions } from './registry/options.js'
@@ -32,6 +32,7 @@ import { DEFAULT_STORAGE_MEDIA_TYPE, StorageCodec, type StorageMediaType } from 
 import type { Strategy } from './registry/strategy.js'
 import { enabledKinds, servedAtVersion } from './runtime-config.js'
 import { ApiError, errors, toApiError, writeError } from './status-errors.js'
+import { queryOf } from '../http/context.js'
 
 export interface ApiDeps {
   store: () => Store | undefined
@@ -131,7 +132,7 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
       await storage.ready()
       const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers)
-      await (ctx.user ? requester.run({ user: ctx.user, info: ctx.info }, serve) : serve())
+      await withRequester(ctx.user ? { user: ctx.user, info: ctx.info } : undefined, serve)
     } catch (err) {
       const apiErr = toApiError(err)
       // Every 500 is logged with its cause (the stack of an unexpected error), at the level the operator sees.
@@ -208,11 +209,11 @@ async function route(
       registry,
       ...(namespace !== undefined ? { namespace } : {}),
       ...(info.name !== undefined ? { name: info.name } : {}),
-      query: ctx.url.searchParams,
+      query: queryOf(ctx),
     })
     return
   }
-  const common = { req, res, ctx, store, ...(namespace !== undefined ? { namespace } : {}), query: ctx.url.searchParams }
+  const common = { req, res, ctx, store, ...(namespace !== undefined ? { namespace } : {}), query: queryOf(ctx) }
   if (strategy.group === '' && strategy.resource === 'componentstatuses' && info.subresource === undefined) {
     if (verb !== 'get' && verb !== 'list') throw errors.methodNotAllowed()
     return componentStatusHandler({ ...common, ...(info.name !== undefined ? { name: info.name } : {}) }, registry.store)
@@ -240,7 +241,7 @@ async function route(
       ...(namespace !== undefined ? { namespace } : {}),
       name: info.name,
       ...(UPDATE_SUBRESOURCES.has(sub) ? { subresource: sub as UpdateSubresource } : {}),
-      query: ctx.url.searchParams,
+      query: queryOf(ctx),
     })
     return
   }
@@ -258,7 +259,7 @@ async function route(
     store,
     ...(namespace !== undefined ? { namespace } : {}),
     ...(info.name !== undefined ? { name: info.name } : {}),
-    query: ctx.url.searchParams,
+    query: queryOf(ctx),
     log: registry.log,
     ...(registry.options.minRequestTimeoutSeconds !== undefined ? { minRequestTimeoutSeconds: registry.options.minRequestTimeoutSeconds } : {}),
     ...(registry.options.deleteCollectionWorkers !== undefined ? { deleteCollectionWorkers: registry.options.deleteCollectionWorkers } : {}),

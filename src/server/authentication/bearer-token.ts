@@ -5,6 +5,7 @@
  * an anonymous request. Without any token method the header is not read at all.
  */
 import type { Request } from '../http/types.js'
+import { type MaybePromise, isPromise, then } from '../http/maybe-promise.js'
 import { AuthenticationError, type AuthenticationContext, type AuthenticationResponse, type Authenticator, type TokenAuthenticator } from './authenticator.js'
 
 export const INVALID_BEARER_TOKEN = 'invalid bearer token'
@@ -21,16 +22,35 @@ export function bearerToken(req: Request): string | undefined {
   return token === '' ? undefined : token
 }
 
-/** token/union: the first method that recognises the token wins; refusals are collected. */
-export async function authenticateToken(methods: readonly TokenAuthenticator[], token: string, ctx: AuthenticationContext): Promise<AuthenticationResponse> {
-  const errors: Error[] = []
-  for (const method of methods) {
+/**
+ * token/union: the first method that recognises the token wins; refusals are collected.
+ * Synchronous while every method asked answers at once (the token file): a request with such
+ * a token then waits for nothing; a method that answers with a promise makes the rest wait.
+ * Throws (or rejects) with the refusal when no method recognises the token.
+ */
+export function authenticateToken(methods: readonly TokenAuthenticator[], token: string, ctx: AuthenticationContext): MaybePromise<AuthenticationResponse> {
+  return tokenFrom(0, methods, token, ctx, [])
+}
+
+function tokenFrom(start: number, methods: readonly TokenAuthenticator[], token: string, ctx: AuthenticationContext, errors: Error[]): MaybePromise<AuthenticationResponse> {
+  for (let i = start; i < methods.length; i++) {
+    let response: MaybePromise<AuthenticationResponse | null>
     try {
-      const response = await method.authenticateToken(token, ctx)
-      if (response) return response
+      response = methods[i]!.authenticateToken(token, ctx)
     } catch (err) {
       errors.push(err as Error)
+      continue
     }
+    if (isPromise(response)) {
+      return response.then(
+        (r) => r ?? tokenFrom(i + 1, methods, token, ctx, errors),
+        (err: unknown) => {
+          errors.push(err as Error)
+          return tokenFrom(i + 1, methods, token, ctx, errors)
+        },
+      )
+    }
+    if (response) return response
   }
   if (errors.length === 0) throw new AuthenticationError(INVALID_BEARER_TOKEN)
   throw new AuthenticationError(errors.length === 1 ? errors[0]!.message : `[${errors.map((e) => e.message).join(', ')}]`)
@@ -55,9 +75,9 @@ export function bearerTokenAuthenticator(methods: readonly TokenAuthenticator[])
 export function audienceAgnostic(method: TokenAuthenticator): TokenAuthenticator {
   return {
     name: method.name,
-    async authenticateToken(token, ctx) {
-      const response = await method.authenticateToken(token, ctx)
-      return response ? { ...response, audiences: [...ctx.audiences] } : null
+    // Not async: a method that answers at once (the token file) keeps the request synchronous.
+    authenticateToken(token, ctx) {
+      return then(method.authenticateToken(token, ctx), (response) => (response ? { ...response, audiences: [...ctx.audiences] } : null))
     },
   }
 }

@@ -137,7 +137,8 @@ export function tokenFileAuthenticator(file: TokenFile): TokenAuthenticator {
     name: 'token file',
     authenticateToken(token) {
       const user = file.tokens.get(token)
-      return user ? { user: structuredClone(user) } : null
+      // A copy, so nothing later in the request can change the file's user (structuredClone cost more than the rest of the request's authentication).
+      return user ? { user: { ...user, groups: [...user.groups] } } : null
     },
   }
 }

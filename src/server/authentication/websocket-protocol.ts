@@ -10,6 +10,7 @@
 import type { Request } from '../http/types.js'
 import { AuthenticationError, type Authenticator, type TokenAuthenticator } from './authenticator.js'
 import { authenticateToken } from './bearer-token.js'
+import { then } from '../http/maybe-promise.js'
 
 export const BEARER_PROTOCOL_PREFIX = 'base64url.bearer.authorization.k8s.io.'
 
@@ -56,14 +57,16 @@ export function protocolToken(header: string | string[] | undefined): { token: s
 export function webSocketProtocolAuthenticator(methods: readonly TokenAuthenticator[]): Authenticator {
   return {
     name: 'websocket bearer token',
-    async authenticate(req, ctx) {
+    // Not async: every request that is not a WebSocket (almost all) goes on without waiting.
+    authenticate(req, ctx) {
       if (!isWebSocketRequest(req)) return null
       const { token, others } = protocolToken(req.headers['sec-websocket-protocol'])
       if (token === '') return null
       // A token nobody accepts is refused ("invalid bearer token"), never anonymous.
-      const response = await authenticateToken(methods, token, ctx)
-      req.headers['sec-websocket-protocol'] = others.join(',')
-      return response
+      return then(authenticateToken(methods, token, ctx), (response) => {
+        req.headers['sec-websocket-protocol'] = others.join(',')
+        return response
+      })
     },
   }
 }

@@ -4,7 +4,7 @@
  * rules they already hold (or with the `escalate` verb on it), and a binding only to a role
  * whose rules they hold (or with the `bind` verb on it). `system:masters` is exempt.
  */
-import { requester } from '../api/requester.js'
+import { currentRequester } from '../api/requester.js'
 import type { KubeObject } from '../api/registry/object.js'
 import type { WriteCheck } from '../api/registry/options.js'
 import { ApiError, errors } from '../api/status-errors.js'
@@ -132,7 +132,7 @@ function onlyGcFields(obj: KubeObject, old: KubeObject): boolean {
 /** The escalation checks of the four RBAC kinds, as write checks for the registry. */
 export function escalationChecks(authorizer: Authorizer, rbac: () => RbacAuthorizer | undefined): Record<string, WriteCheck> {
   const privileged = (user: UserInfo) => user.groups.includes(PRIVILEGED_GROUP)
-  const current = () => requester.getStore()
+  const current = () => currentRequester()
 
   const checkRole = (resource: 'roles' | 'clusterroles') => async (obj: KubeObject, old?: KubeObject) => {
     const who = current()

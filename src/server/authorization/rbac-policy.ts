@@ -33,6 +33,11 @@ export interface PolicySource {
   clusterRole(name: string): Role | undefined
   role(namespace: string, name: string): Role | undefined
   clusterRoles(): Iterable<Role>
+  /**
+   * Changes with every change of the policy (any object of the four kinds added, replaced or
+   * removed); a source without it is never memoized (rbac.ts).
+   */
+  readonly generation?: number
 }
 
 const array = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : [])
@@ -91,6 +96,12 @@ export class PolicyCache implements PolicySource {
   private readonly clusterBindingMap = new Map<string, Binding>()
   private informers: Informer[] = []
   private readonly listeners: Array<() => void> = []
+  private changes = 0
+
+  /** Counts every change, so that decisions made on the policy can be kept until the next one. */
+  get generation(): number {
+    return this.changes
+  }
 
   /** A cache that answers from `objects` until it has synced with the store. */
   static withFallback(objects: readonly KubeObject[]): PolicyCache {
@@ -131,31 +142,39 @@ export class PolicyCache implements PolicySource {
   }
 
   putRole(obj: KubeObject): void {
+    this.changes++
     const role = toRole(obj)
     this.roles.set(role.namespace, role.name, role)
   }
   deleteRole(obj: KubeObject): void {
+    this.changes++
     this.roles.delete(obj.metadata.namespace ?? '', obj.metadata.name ?? '')
   }
   putClusterRole(obj: KubeObject): void {
+    this.changes++
     this.clusterRoleMap.set(obj.metadata.name ?? '', toRole(obj))
     for (const l of this.listeners) l()
   }
   deleteClusterRole(obj: KubeObject): void {
+    this.changes++
     this.clusterRoleMap.delete(obj.metadata.name ?? '')
     for (const l of this.listeners) l()
   }
   putRoleBinding(obj: KubeObject): void {
+    this.changes++
     const binding = toBinding(obj)
     this.bindings.set(binding.namespace, binding.name, binding)
   }
   deleteRoleBinding(obj: KubeObject): void {
+    this.changes++
     this.bindings.delete(obj.metadata.namespace ?? '', obj.metadata.name ?? '')
   }
   putClusterRoleBinding(obj: KubeObject): void {
+    this.changes++
     this.clusterBindingMap.set(obj.metadata.name ?? '', toBinding(obj))
   }
   deleteClusterRoleBinding(obj: KubeObject): void {
+    this.changes++
     this.clusterBindingMap.delete(obj.metadata.name ?? '')
   }
 
@@ -177,6 +196,7 @@ export class PolicyCache implements PolicySource {
     for (const informer of this.informers) informer.start()
     await Promise.all(this.informers.map((i) => i.synced))
     this.fallback = undefined
+    this.changes++
     for (const l of this.listeners) l()
   }
 

@@ -13,10 +13,44 @@ import { aggregate } from './union.js'
 /** Visits each rule that applies; returning false stops. `error` is a resolution error. */
 type Visitor = (rule: PolicyRule | undefined, error: string | undefined, binding?: Binding) => boolean
 
+/** Decisions kept per policy generation; beyond this many distinct requests the memo starts afresh. */
+const MEMO_LIMIT = 4096
+
+/** Everything an RBAC decision reads of the attributes: the user's name and groups, and what is asked. */
+function decisionKey(a: Attributes): string {
+  const what = a.resourceRequest ? `r\u0000${a.namespace}\u0000${a.apiGroup}\u0000${a.resource}\u0000${a.subresource}\u0000${a.name}` : `n\u0000${a.path}`
+  return `${a.user.name}\u0000${a.user.groups.join('\u0001')}\u0000${a.verb}\u0000${what}`
+}
+
 export class RbacAuthorizer implements Authorizer, RuleResolver {
+  /**
+   * The decisions made on the current policy. The reference walks every binding for every
+   * request; a decision depends only on the policy and the key above, so it is kept until the
+   * policy changes (any RBAC object added, changed or removed, as the informers see it): an
+   * RBAC change takes effect for the next request exactly as without the memo.
+   */
+  private memo = new Map<string, Decision>()
+  private memoGeneration: number | undefined
+
   constructor(private readonly policy: PolicySource) {}
 
   authorize(a: Attributes): Decision {
+    const generation = this.policy.generation
+    if (generation === undefined) return this.decide(a)
+    if (generation !== this.memoGeneration || this.memo.size >= MEMO_LIMIT) {
+      this.memo = new Map()
+      this.memoGeneration = generation
+    }
+    const key = decisionKey(a)
+    let decision = this.memo.get(key)
+    if (!decision) {
+      decision = Object.freeze(this.decide(a))
+      this.memo.set(key, decision)
+    }
+    return decision
+  }
+
+  private decide(a: Attributes): Decision {
     const errors: string[] = []
     let allowed = false
     this.visitRulesFor(a.user, a.namespace, (rule, error) => {

@@ -9,7 +9,20 @@ import type { AuthenticationResult, UnionAuthenticator } from '../authentication
 import { isPromise } from '../http/maybe-promise.js'
 import { jsonResponse } from '../http/respond.js'
 import { failureStatus } from '../http/status.js'
-import type { Filter } from '../http/types.js'
+import type { Filter, RequestContext } from '../http/types.js'
+import type { AuthenticationContext } from '../authentication/authenticator.js'
+
+/** The path only when an authenticator reads it (the anonymous conditions): most requests never parse their URL. */
+class RequestAuthenticationContext implements AuthenticationContext {
+  constructor(
+    readonly audiences: readonly string[],
+    private readonly request: RequestContext,
+  ) {}
+
+  get path(): string {
+    return this.request.url.pathname
+  }
+}
 
 export interface AuthenticationFilterOptions {
   union: UnionAuthenticator
@@ -33,7 +46,7 @@ export function withAuthentication(options: AuthenticationFilterOptions): Filter
       return next(req, res, ctx)
     }
     // Methods that answer at once (a client certificate, no credentials) do not make the request wait.
-    const result = union.authenticate(req, { audiences, path: ctx.url.pathname })
+    const result = union.authenticate(req, new RequestAuthenticationContext(audiences, ctx))
     return isPromise(result) ? result.then(decide) : decide(result)
   }
 }

@@ -7,6 +7,7 @@ import type { Http2SecureServer, Http2Session, Http2ServerRequest } from 'node:h
 import type { Server as HttpsServer } from 'node:https'
 import type { Socket } from 'node:net'
 import type { Request, Response } from './types.js'
+import { onSettled } from './settled.js'
 
 export class Connections {
   private readonly sockets = new Set<Socket>()
@@ -34,7 +35,8 @@ export class Connections {
     if ((req as Http2ServerRequest).stream !== undefined) return
     const socket = req.socket as Socket
     this.busy.set(socket, (this.busy.get(socket) ?? 0) + 1)
-    res.once('close', () => {
+    // On the response's one pair of listeners (settled.ts) rather than a listener of its own.
+    onSettled(res, () => {
       const left = (this.busy.get(socket) ?? 1) - 1
       if (left > 0) this.busy.set(socket, left)
       else this.busy.delete(socket)

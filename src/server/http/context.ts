@@ -35,3 +35,11 @@ export class IncomingContext implements RequestContext {
     return (this.parsed ??= new URL(this.target, BASE))
   }
 }
+
+/**
+ * The request's query parameters. A request without a query (most GETs of one object) gets
+ * empty parameters without its URL being parsed; one with a query reads them from its URL.
+ */
+export function queryOf(ctx: RequestContext): URLSearchParams {
+  return ctx.rawQuery === '' ? new URLSearchParams() : ctx.url.searchParams
+}

@@ -158,7 +158,8 @@ describeEachStore('api: kubectl apply --server-side (end to end)', 'apply-e2e', 
       '                type: array',
       '                x-kubernetes-list-type: map',
       '                x-kubernetes-list-map-keys: [name]',
-      '                items: {type: object, properties: {name: {type: string}, count: {type: integer}}}',
+      // A map list's key is required (or defaulted): apiextensions validation refuses the CRD otherwise.
+      '                items: {type: object, required: [name], properties: {name: {type: string}, count: {type: integer}}}',
       '',
     ].join('\n')
     assert.equal(await ok('apply', '--server-side', '-f', session.file('crd.yaml', crd)), 'customresourcedefinition.apiextensions.k8s.io/gadgets.example.com serverside-applied\n')

@@ -187,7 +187,7 @@ describe('api: server-side apply over HTTP', function () {
                   spec: {
                     type: 'object',
                     properties: {
-                      ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } } },
+                      ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'] /* a map list's key: required or defaulted */, properties: { name: { type: 'string' }, port: { type: 'integer' } } } },
                     },
                   },
                 },

@@ -7,11 +7,14 @@ import { ApiError } from '../../../src/server/api/status-errors.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
 import { type TestRegistry, eventually, openTestRegistry } from './support.js'
 
-function crd(overrides: { scope?: string; name?: string; group?: string; plural?: string; kind?: string; shortNames?: string[]; versions?: unknown[] } = {}): KubeObject {
+// apiextensions.k8s.io/v1 requires a schema for every version (a structural one).
+const OPEN_SCHEMA = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }
+
+function crd(overrides: { scope?: string; name?: string; group?: string; plural?: string; kind?: string; shortNames?: string[]; versions?: unknown[]; annotations?: Record<string, string> } = {}): KubeObject {
   const group = overrides.group ?? 'stable.example.com'
   const plural = overrides.plural ?? 'widgets'
   return {
-    metadata: { name: overrides.name ?? `${plural}.${group}` },
+    metadata: { name: overrides.name ?? `${plural}.${group}`, ...(overrides.annotations ? { annotations: overrides.annotations } : {}) },
     spec: {
       group,
       scope: overrides.scope ?? 'Namespaced',
@@ -21,6 +24,7 @@ function crd(overrides: { scope?: string; name?: string; group?: string; plural?
           name: 'v1',
           served: true,
           storage: true,
+          schema: OPEN_SCHEMA,
           additionalPrinterColumns: [
             { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
             { name: 'Started', type: 'date', jsonPath: '.status.started' },
@@ -70,14 +74,14 @@ describe('api: CustomResourceDefinitions in the registry', function () {
       [crd({ name: 'other.stable.example.com' }), /metadata\.name: Invalid value: "other\.stable\.example\.com": must be spec\.names\.plural\+"\."\+spec\.group/],
       [crd({ group: 'nodots', name: 'widgets.nodots' }), /spec\.group: Invalid value: "nodots": should be a domain with at least one dot/],
       [crd({ scope: 'Everywhere' }), /spec\.scope: Unsupported value: "Everywhere": supported values: "Cluster", "Namespaced"/],
-      [crd({ versions: [{ name: 'v1', served: true, storage: false }] }), /spec\.versions: Invalid value: .*must have exactly one version marked as storage version/],
-      [crd({ versions: [{ name: 'v1', served: false, storage: true }] }), /must have at least one version marked as served/],
-      [crd({ versions: [] }), /spec\.versions: Required value/],
+      [crd({ versions: [{ name: 'v1', served: true, storage: false, schema: OPEN_SCHEMA }] }), /spec\.versions: Invalid value: .*must have exactly one version marked as storage version/],
+      [crd({ versions: [{ name: 'v1', served: true, storage: true }] }), /spec\.versions\[0\]\.schema\.openAPIV3Schema: Required value: schemas are required/],
+      [crd({ versions: [] }), /status\.storedVersions: Invalid value: null: must have at least one stored version/],
       [crd({ plural: '', name: '.stable.example.com' }), /spec\.names\.plural: Required value/],
       // apiextensions validation.go: uniqueItems is refused in a CRD schema.
       [
         crd({ versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { tags: { type: 'array', uniqueItems: true, items: { type: 'string' } } } } } }] }),
-        /spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[tags\]\.uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic/,
+        /spec\.validation\.openAPIV3Schema\.properties\[tags\]\.uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic/,
       ],
     ]
     for (const [obj, message] of cases) {
@@ -161,7 +165,7 @@ describe('api: CustomResourceDefinitions in the registry', function () {
 
   it('never serves or deletes over a built-in kind of the same key layout', async () => {
     await store.create('/pods/default/p', Buffer.from(JSON.stringify({ metadata: { name: 'p', namespace: 'default' } })))
-    await crds().create(crd({ group: 'x.k8s.io', plural: 'pods' }))
+    await crds().create(crd({ group: 'x.k8s.io', plural: 'pods', annotations: { 'api-approved.kubernetes.io': 'unapproved, a test' } }))
     assert.equal(await registry.resolve('x.k8s.io', 'v1', 'pods'), undefined)
     await crds().delete(undefined, 'pods.x.k8s.io')
     await eventually(async () => !(await store.get('/customresourcedefinitions/pods.x.k8s.io')), 'the CRD to go')

@@ -17,6 +17,11 @@ export async function getHandler(scope: Scope): Promise<void> {
     await writeObject(scope.res, 200, found.object, output)
     return
   }
+  if (output.kind === 'json' && (output.formats?.[0] ?? 'json') === 'json') {
+    // The object's JSON as kept for its stored revision (see getJson): what writeObject would send.
+    send(scope.res, 200, 'application/json', await scope.store.getJson(scope.namespace, scope.name!, resourceVersion))
+    return
+  }
   const obj = await scope.store.get(scope.namespace, scope.name!, resourceVersion)
   if (output.kind === 'table') {
     const table = toTable(scope.store.strategy.table, [obj], { resourceVersion: obj.metadata.resourceVersion }, { apiVersion: output.apiVersion, include: includeObject(scope.query) })

@@ -11,7 +11,7 @@ import type { ScalePaths, Strategy } from '../registry/strategy.js'
 import type { Cause } from '../status-errors.js'
 import { AGE_COLUMN, type ColumnDefinition, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
 import { type ScaleSpec, validateCustomResource, validateCustomResourceStatus } from '../schema/custom-resource.js'
-import { validateCRD } from '../validation/apiextensions.js'
+import { ValidateCustomResourceDefinition, ValidateCustomResourceDefinitionUpdate, ValidateUpdateCustomResourceDefinitionStatus } from '../validation/apiextensions.js'
 import { CREATED_AT, dataStrategy } from './builtin.js'
 import { type ServiceLookup, webhookConverter } from '../../controllers/crd-conversion.js'
 
@@ -83,7 +83,9 @@ export const customresourcedefinitions: Strategy = dataStrategy(CRD_INFO, {
     status.storedVersions = storedVersions
     o.status = status
   },
-  validate: validateCRD,
+  validate: ValidateCustomResourceDefinition,
+  validateUpdate: (o, old) => ValidateCustomResourceDefinitionUpdate(o, old),
+  validateStatusUpdate: (o) => ValidateUpdateCustomResourceDefinitionStatus(o),
   specChanged: (o, old) => !deepEqual(o.spec, old.spec),
 })
 

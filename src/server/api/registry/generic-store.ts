@@ -250,6 +250,9 @@ const UINT64_MAX = 2n ** 64n - 1n
  * loop the request deadline would end anyway.
  */
 const MAX_UPDATE_RETRIES = 1000
+/** getJson keeps this many objects per resource and version, each at most this large (a few MiB at most). */
+const JSON_CACHE_ENTRIES = 256
+const JSON_CACHE_MAX_BYTES = 16 * 1024
 
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'
 function randomSuffix(): string {
@@ -323,6 +326,8 @@ function groupOf(apiVersion: string): string {
 export class GenericStore {
   /** Changes decoded once for all read-only watches of this resource and version. */
   private readonly sharedDecodes = new SharedDecodes()
+  /** The JSON of objects read recently, by key, with the revision it was made from (getJson). */
+  private readonly jsonByKey = new Map<string, { modRevision: number; json: Buffer }>()
   constructor(
     private readonly store: Store,
     readonly strategy: Strategy,
@@ -464,6 +469,30 @@ export class GenericStore {
       if (bytes) return { bytes }
     }
     return { object: await this.servedOne(this.decodeKv(kv)) }
+  }
+
+  /**
+   * GET of one object for a JSON reader: its JSON bytes, kept per key for the revision they were
+   * made from. A stored revision of a key never changes (a new write is a new revision), so a
+   * repeated GET of an unchanged object is the store read alone, without decoding and encoding
+   * it again; the answer is byte for byte that of get() then JSON.stringify. Kinds whose served
+   * form depends on more than the stored bytes (a conversion webhook, custom resources) are
+   * encoded each time.
+   */
+  async getJson(namespace: string | undefined, name: string, resourceVersion?: string): Promise<Buffer> {
+    const key = this.key(namespace, name)
+    const kv = await this.stored(key, name, resourceVersion)
+    const s = this.strategy
+    if (s.customResource || s.conversion) return Buffer.from(`${JSON.stringify(await this.servedOne(this.decodeKv(kv)))}\n`)
+    const cached = this.jsonByKey.get(key)
+    if (cached && cached.modRevision === kv.modRevision) return cached.json
+    const json = Buffer.from(`${JSON.stringify(this.decodeKv(kv))}\n`)
+    if (cached) this.jsonByKey.delete(key)
+    if (json.length <= JSON_CACHE_MAX_BYTES) {
+      if (this.jsonByKey.size >= JSON_CACHE_ENTRIES) this.jsonByKey.delete(this.jsonByKey.keys().next().value!)
+      this.jsonByKey.set(key, { modRevision: kv.modRevision, json })
+    }
+    return json
   }
 
   async list(options: ListOptions = {}): Promise<ListResult> {

@@ -6,7 +6,7 @@
  * are made here with node:crypto and @peculiar/x509.
  */
 import assert from 'node:assert/strict'
-import { generateKeyPairSync, sign, webcrypto } from 'node:crypto'
+import { type KeyObject, generateKeyPairSync, sign, webcrypto } from 'node:crypto'
 import * as x509 from '@peculiar/x509'
 import type { KubeObject } from '../../../../src/server/api/registry/object.js'
 import { validatePodCertificateRequestStatusUpdate } from '../../../../src/server/api/validation/certificates-pod.js'
@@ -24,7 +24,7 @@ const edProof = b64(sign(null, Buffer.from(POD_UID), ed.privateKey))
 const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
 const rsa2048 = generateKeyPairSync('rsa', { modulusLength: 2048 })
 const x25519 = generateKeyPairSync('x25519')
-const spki = (k: { publicKey: { export(o: object): Buffer } }) => b64(k.publicKey.export({ type: 'spki', format: 'der' }))
+const spki = (k: { publicKey: KeyObject }) => b64(k.publicKey.export({ type: 'spki', format: 'der' }))
 
 const request = (): Json => ({
   metadata: { name: 'pod-1-cert' },
