@@ -93,10 +93,11 @@ function gvkString(apiVersion: string, kind: string): string {
  * `json: cannot unmarshal array into Go value of type unstructured.detector`, a result without
  * `kind` with `Object 'Kind' is missing in '<json>'`.
  */
-export function applyPatch(original: Record<string, unknown>, patch: unknown, type: PatchType): Record<string, unknown> {
+/** `server`: the server's own patch (its typed kinds include CRDs and APIServices); else kubectl's local one. */
+export function applyPatch(original: Record<string, unknown>, patch: unknown, type: PatchType, server = false): Record<string, unknown> {
   let result: unknown
   try {
-    result = apply(original, patch, type)
+    result = apply(original, patch, type, server)
   } catch (e) {
     if (e instanceof StrategicError || e instanceof MergePatchError || e instanceof JsonPatchError) throw new PatchError(e.message)
     throw e
@@ -110,12 +111,12 @@ export function applyPatch(original: Record<string, unknown>, patch: unknown, ty
   return result
 }
 
-function apply(original: JsonObject, patch: unknown, type: PatchType): unknown {
+function apply(original: JsonObject, patch: unknown, type: PatchType, server: boolean): unknown {
   switch (type) {
     case 'strategic': {
       const apiVersion = typeof original.apiVersion === 'string' ? original.apiVersion : ''
       const kind = typeof original.kind === 'string' ? original.kind : ''
-      const root = rootNode(apiVersion, kind)
+      const root = rootNode(apiVersion, kind, server)
       if (!root) {
         throw new PatchError(`strategic merge patch is not supported for ${gvkString(apiVersion, kind)} locally, try --type merge`)
       }

@@ -13,6 +13,8 @@ type FieldSpec = 0 | string | FieldSpec[] | { t: FieldSpec; s: string }
 
 interface Artefact {
   gvk: Record<string, string>
+  /** Kinds built into the server but not into kubectl's local scheme (CRDs, APIServices). */
+  serverGvk: Record<string, string>
   defs: Record<string, Record<string, FieldSpec>>
 }
 
@@ -79,8 +81,12 @@ export function isKnownKind(apiVersion: string, kind: string): boolean {
   return definitionFor(apiVersion, kind) !== undefined
 }
 
-export function rootNode(apiVersion: string, kind: string): SchemaNode | undefined {
-  const def = definitionFor(apiVersion, kind)
+/**
+ * The root of a kind's type tree. `server`: as the server sees it, which also has the typed
+ * structs of its extension and aggregation layers (kubectl patches those only through a server).
+ */
+export function rootNode(apiVersion: string, kind: string, server = false): SchemaNode | undefined {
+  const def = definitionFor(apiVersion, kind) ?? (server ? meta().serverGvk[`${apiVersion}/${kind}`] : undefined)
   return def ? { kind: 'struct', def } : undefined
 }
 

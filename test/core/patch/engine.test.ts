@@ -153,6 +153,23 @@ describe('patch engine: strategic merge patch', () => {
     fails(() => patch({ kind: 'Pod' }, '{}'), 'strategic merge patch is not supported for /, Kind=Pod locally, try --type merge')
     fails(() => patch({ apiVersion: 'v1', kind: 'Foo' }, '{}'), 'strategic merge patch is not supported for /v1, Kind=Foo locally, try --type merge')
   })
+  it("the server's own patch also knows its extension and aggregation kinds (kubectl's local one does not)", () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com', labels: { a: '1' } },
+      spec: { group: 'example.com', versions: [{ name: 'v1', served: true, storage: true }] },
+    }
+    const p = parsePatch('{"metadata":{"labels":{"b":"2"}},"spec":{"versions":[{"name":"v2","served":true,"storage":false}]}}', 'strategic')
+    fails(() => applyPatch(crd, p, 'strategic'), 'strategic merge patch is not supported for apiextensions.k8s.io/v1, Kind=CustomResourceDefinition locally, try --type merge')
+    const out = applyPatch(crd, p, 'strategic', true)
+    assert.deepEqual((out.metadata as { labels: unknown }).labels, { a: '1', b: '2' })
+    // spec.versions has no patch strategy in the reference's type: the list is replaced.
+    assert.deepEqual((out.spec as { versions: unknown }).versions, [{ name: 'v2', served: true, storage: false }])
+    const svc = { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1.example.com' }, spec: { group: 'example.com', version: 'v1' } }
+    assert.equal((applyPatch(svc, parsePatch('{"spec":{"insecureSkipTLSVerify":true}}', 'strategic'), 'strategic', true).spec as { group: string }).group, 'example.com')
+    fails(() => applyPatch({ apiVersion: 'toys.example.com/v1', kind: 'Widget' }, p, 'strategic', true), 'strategic merge patch is not supported for toys.example.com/v1, Kind=Widget locally, try --type merge')
+  })
   it('isBuiltIn', () => {
     assert.equal(isBuiltIn('apps/v1', 'Deployment'), true)
     assert.equal(isBuiltIn('v1', 'ConfigMap'), true)

@@ -106,6 +106,25 @@ describe('api: built-in kinds as data', function () {
     assert.deepEqual(services.strategy.table.cells(a, Date.now()).slice(0, 5), ['a', 'ClusterIP', ipA, '<none>', '80/TCP'])
   })
 
+  it('pods: generation 1 on create, bumped by a spec change only (the reference since 1.33)', async () => {
+    const pods = registry.lookup('', 'v1', 'pods')!
+    const p = await pods.create({ metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] }, status: { phase: 'Running' } })
+    assert.equal(p.metadata.generation, 1)
+    // PrepareForCreate resets the status: Pending with the computed QoS class.
+    assert.deepEqual(p.status, { phase: 'Pending', qosClass: 'BestEffort' })
+    const labelled = await pods.update('default', 'p', (cur) => ({ ...cur, metadata: { ...cur.metadata, labels: { a: 'b' } } }))
+    assert.equal(labelled.metadata.generation, 1)
+    const image = await pods.update('default', 'p', (cur) => {
+      ;(cur.spec as { containers: Array<{ image: string }> }).containers[0]!.image = 'nginx:1.28'
+      return cur
+    })
+    assert.equal(image.metadata.generation, 2)
+    const status = await pods.update('default', 'p', (cur) => ({ ...cur, status: { ...(cur.status as object), phase: 'Running' } }), { subresource: 'status' })
+    assert.equal(status.metadata.generation, 2)
+    const debug = await pods.update('default', 'p', (cur) => ({ ...cur, spec: { ...(cur.spec as object), ephemeralContainers: [{ name: 'debug', image: 'busybox:1.36' }] } }), { subresource: 'ephemeralcontainers' })
+    assert.equal(debug.metadata.generation, 3)
+  })
+
   it('deployments: defaults, selector must match the template, generation', async () => {
     const deployments = registry.lookup('apps', 'v1', 'deployments')!
     const template = { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'i' }] } }

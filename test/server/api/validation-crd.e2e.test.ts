@@ -87,10 +87,9 @@ describe('api: CustomResourceDefinition and custom resource validation with the 
     const v2 = (storage: boolean) => `  - {name: v2, served: true, storage: ${storage}, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}`
     await session.ok('apply', '-f', session.file('sprockets.yaml', crd('sprockets', 'Sprocket', `${v1}\n${v2(false)}`)))
     await session.ok('wait', '--for', 'condition=established', '--timeout=30s', 'crd/sprockets.example.com')
-    // v2 becomes the storage version: status.storedVersions is then [v1, v2]. (kubectl replace:
-    // kubectl apply computes its patch of a CRD from the OpenAPI document, which does not
-    // serve what kubectl looks for yet.)
-    await session.ok('replace', '-f', session.file('sprockets.yaml', crd('sprockets', 'Sprocket', `${v1.replace('storage: true', 'storage: false')}\n${v2(true)}`)))
+    // v2 becomes the storage version: status.storedVersions is then [v1, v2]. kubectl apply sends
+    // a strategic merge patch of a CRD, which the server applies with the CRD's typed schema.
+    await session.ok('apply', '-f', session.file('sprockets.yaml', crd('sprockets', 'Sprocket', `${v1.replace('storage: true', 'storage: false')}\n${v2(true)}`)))
     const r = await session.run('replace', '-f', session.file('sprockets.yaml', crd('sprockets', 'Sprocket', v2(true))))
     assert.equal(r.code, 1)
     assert.equal(

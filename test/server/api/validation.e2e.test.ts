@@ -108,4 +108,117 @@ describe('api: object validation with the real kubectl (end to end)', function (
     const image = await session.run('patch', 'pod', 'ok', '-p', '{"spec":{"containers":[{"name":"c","image":"nginx:1.28"}]}}')
     assert.equal(image.stdout, 'pod/ok patched\n')
   })
+
+  it('kubectl apply of an invalid Service: a port name is required when there are several', async () => {
+    const file = session.file('svc-ports.yaml', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: ports\nspec:\n  ports:\n  - port: 80\n  - port: 81\n')
+    const r = await session.run('apply', '-f', file)
+    assert.equal(r.code, 1)
+    assert.equal(r.stderr, 'The Service "ports" is invalid: \n* spec.ports[0].name: Required value\n* spec.ports[1].name: Required value\n')
+  })
+
+  it('the same Invalid answer through server-side apply, a server dry run, and both', async () => {
+    const file = session.file(
+      'deploy-bad.yaml',
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: bad\nspec:\n  replicas: -2\n  selector:\n    matchLabels:\n      app: bad\n  template:\n    metadata:\n      labels:\n        app: bad\n    spec:\n      containers:\n      - name: c\n        image: nginx\n        imagePullPolicy: Sometimes\n',
+    )
+    const expected =
+      'The Deployment "bad" is invalid: \n* spec.replicas: Invalid value: -2: must be greater than or equal to 0\n* spec.template.spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"\n'
+    for (const args of [['--server-side'], ['--dry-run=server'], ['--server-side', '--dry-run=server']]) {
+      const r = await session.run('apply', ...args, '-f', file)
+      assert.equal(r.code, 1, args.join(' '))
+      assert.equal(r.stderr, expected, args.join(' '))
+    }
+    assert.equal((await session.run('get', 'deployment', 'bad')).code, 1)
+  })
+
+  it("kubectl patch of a Service's clusterIP: reported as clusterIPs[0] changing (normalizeClusterIPs)", async () => {
+    const file = session.file('svc-ip.yaml', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: fixed-ip\nspec:\n  ports:\n  - port: 80\n')
+    assert.equal(await session.ok('apply', '-f', file), 'service/fixed-ip created\n')
+    const ip = (await session.ok('get', 'svc', 'fixed-ip', '-o', 'jsonpath={.spec.clusterIP}')).trim()
+    const other = ip.replace(/\d+$/, (n) => String((Number(n) % 200) + 20))
+    const r = await session.run('patch', 'svc', 'fixed-ip', '-p', JSON.stringify({ spec: { clusterIP: other } }))
+    assert.equal(r.code, 1)
+    assert.equal(r.stderr, `The Service "fixed-ip" is invalid: spec.clusterIPs[0]: Invalid value: ["${other}"]: may not change once set\n`)
+  })
+
+  it('kubectl get -o yaml of a new Pod and Service: the reference defaults, nothing more (SetDefaults_Pod, SetDefaults_Service)', async () => {
+    const pod = session.file('pod-defaults.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: defaults\nspec:\n  containers:\n  - name: web\n    image: nginx:1.27\n    ports:\n    - containerPort: 80\n')
+    const svc = session.file('svc-defaults.yaml', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: defaults\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 80\n')
+    await session.ok('create', '-f', pod)
+    await session.ok('create', '-f', svc)
+    // What differs per object is replaced: uid, times, resource version, the allocated IP.
+    const normal = (text: string) =>
+      text
+        .replace(/uid: \S+/, 'uid: UID')
+        .replace(/creationTimestamp: "[^"]+"/, 'creationTimestamp: TIME')
+        .replace(/resourceVersion: "\d+"/, 'resourceVersion: RV')
+        .replace(/\d+\.\d+\.\d+\.\d+/g, 'IP')
+    assert.equal(
+      normal(await session.ok('get', 'pod', 'defaults', '-o', 'yaml')),
+      [
+        'apiVersion: v1',
+        'kind: Pod',
+        'metadata:',
+        '  creationTimestamp: TIME',
+        '  generation: 1',
+        '  name: defaults',
+        '  namespace: default',
+        '  resourceVersion: RV',
+        '  uid: UID',
+        'spec:',
+        '  containers:',
+        '  - image: nginx:1.27',
+        '    imagePullPolicy: IfNotPresent',
+        '    name: web',
+        '    ports:',
+        '    - containerPort: 80',
+        '      protocol: TCP',
+        '    resources: {}',
+        '    terminationMessagePath: /dev/termination-log',
+        '    terminationMessagePolicy: File',
+        '  dnsPolicy: ClusterFirst',
+        '  enableServiceLinks: true',
+        '  restartPolicy: Always',
+        '  schedulerName: default-scheduler',
+        '  securityContext: {}',
+        '  terminationGracePeriodSeconds: 30',
+        'status:',
+        '  phase: Pending',
+        '  qosClass: BestEffort',
+        '',
+      ].join('\n'),
+    )
+    assert.equal(
+      normal(await session.ok('get', 'svc', 'defaults', '-o', 'yaml')),
+      [
+        'apiVersion: v1',
+        'kind: Service',
+        'metadata:',
+        '  creationTimestamp: TIME',
+        '  name: defaults',
+        '  namespace: default',
+        '  resourceVersion: RV',
+        '  uid: UID',
+        'spec:',
+        '  clusterIP: IP',
+        '  clusterIPs:',
+        '  - IP',
+        '  internalTrafficPolicy: Cluster',
+        '  ipFamilies:',
+        '  - IPv4',
+        '  ipFamilyPolicy: SingleStack',
+        '  ports:',
+        '  - port: 80',
+        '    protocol: TCP',
+        '    targetPort: 80',
+        '  selector:',
+        '    app: web',
+        '  sessionAffinity: None',
+        '  type: ClusterIP',
+        'status:',
+        '  loadBalancer: {}',
+        '',
+      ].join('\n'),
+    )
+  })
 })

@@ -65,7 +65,7 @@ export async function readPatch(scope: Scope): Promise<ParsedPatch> {
 export function patchObject<T extends Record<string, unknown>>(current: T, parsed: ParsedPatch): T {
   let result: Record<string, unknown>
   try {
-    result = applyPatch(current, parsed.patch, parsed.type)
+    result = applyPatch(current, parsed.patch, parsed.type, true)
   } catch (err) {
     if (err instanceof PatchError) throw parsed.type === 'json' ? errors.invalidRequest() : errors.badRequest(err.message)
     throw err

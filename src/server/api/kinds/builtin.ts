@@ -115,8 +115,9 @@ const STATUS_KINDS = new Set([
   'apiservices',
 ])
 
-/** Kinds that keep metadata.generation. */
+/** Kinds that keep metadata.generation (pods since 1.33: PrepareForCreate sets 1, a spec change bumps it). */
 const GENERATION_KINDS = new Set([
+  'pods',
   'replicationcontrollers',
   'deployments',
   'replicasets',
@@ -287,8 +288,25 @@ export function defaultPodSpec(spec: Obj): void {
   defaultVolumes(spec.volumes)
 }
 
+/** The reference's sameClusterIPs: the same list, in order. */
+function sameClusterIPs(a: Obj, b: Obj): boolean {
+  const x = arr(a.clusterIPs)
+  const y = arr(b.clusterIPs)
+  return x.length === y.length && x.every((ip, i) => ip === y[i])
+}
+
+/** The update half of the reference's normalizeClusterIPs (pkg/registry/core/service/storage). */
+function normalizeClusterIPsOnUpdate(spec: Obj, oldSpec: Obj): void {
+  // An old client patching something else sent clusterIP without clusterIPs.
+  if (arr(oldSpec.clusterIPs).length > 0 && arr(spec.clusterIPs).length === 0 && (oldSpec.clusterIP ?? '') === (spec.clusterIP ?? '')) spec.clusterIPs = oldSpec.clusterIPs
+  if ((oldSpec.clusterIP ?? '') === (spec.clusterIP ?? '')) return
+  if (oldSpec.clusterIP && !spec.clusterIP) {
+    // Clearing clusterIP with clusterIPs unchanged clears both (validation then reports it).
+    if (sameClusterIPs(oldSpec, spec)) delete spec.clusterIPs
+  } else if (sameClusterIPs(oldSpec, spec)) spec.clusterIPs = [spec.clusterIP]
+}
+
 const pods: KindOverrides = {
-  generation: false,
   defaults(o) {
     o.spec = obj(o.spec)
     defaultPodSpec(o.spec as Obj)
@@ -677,11 +695,16 @@ const services: KindOverrides = {
     o.status = { loadBalancer: {} }
   },
   prepareForUpdate(o, old) {
-    // The allocated cluster IP stays when an update (apply, replace) leaves it out.
     const spec = obj(o.spec)
     const oldSpec = obj(old.spec)
-    if (spec.clusterIP === undefined && oldSpec.clusterIP !== undefined) spec.clusterIP = oldSpec.clusterIP
-    if (spec.clusterIPs === undefined && oldSpec.clusterIPs !== undefined) spec.clusterIPs = oldSpec.clusterIPs
+    // The reference's beginUpdate, before validation: patchAllocatedValues (the allocated cluster
+    // IPs stay when an update leaves them out), then normalizeClusterIPs (clusterIP and
+    // clusterIPs kept in step, so a changed clusterIP is reported as clusterIPs[0] changing).
+    if (spec.type !== 'ExternalName' && oldSpec.type !== 'ExternalName') {
+      if (!spec.clusterIP && oldSpec.clusterIP !== undefined) spec.clusterIP = oldSpec.clusterIP
+      if (arr(spec.clusterIPs).length === 0 && arr(oldSpec.clusterIPs).length > 0) spec.clusterIPs = oldSpec.clusterIPs
+    }
+    normalizeClusterIPsOnUpdate(spec, oldSpec)
     o.spec = spec
   },
   validate: validateService,

@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from '../registry/object.js'
 import { type CauseLike, Path, Rendered, forbidden, goJSON, invalid, notSupported, required } from './field/index.js'
-import { obj, str } from './helpers.js'
+import { obj, str, templateLabels } from './helpers.js'
 import { labelSelectorJSON, selectorEmpty, selectorMatches, selectorParseFails } from './label-selector.js'
 import { validateLabelSelector } from './meta-v1.js'
 import { validateImmutableField, validateNonnegativeField } from './objectmeta.js'
@@ -42,7 +42,7 @@ function validatePodTemplateSpecForReplicaSet(template: Obj, selector: unknown, 
   const errs: ErrorList = []
   const labels = obj(obj(template.metadata).labels)
   if (!selectorEmpty(selector) && !selectorMatches(selector, labels)) {
-    errs.push(invalid(fldPath.child('metadata', 'labels'), labels, '`selector` does not match template `labels`'))
+    errs.push(invalid(fldPath.child('metadata', 'labels'), templateLabels(template), '`selector` does not match template `labels`'))
   }
   errs.push(...validatePodTemplateSpec(template, fldPath))
   const podSpec = obj(template.spec)
@@ -275,7 +275,7 @@ export function validateStatefulSetSpec(spec: Obj, fldPath: Path): ErrorList {
   else {
     const t = fldPath.child('template')
     const labels = obj(obj(template.metadata).labels)
-    if (!selectorEmpty(spec.selector) && !selectorMatches(spec.selector, labels)) errs.push(invalid(t.child('metadata', 'labels'), labels, '`selector` does not match template `labels`'))
+    if (!selectorEmpty(spec.selector) && !selectorMatches(spec.selector, labels)) errs.push(invalid(t.child('metadata', 'labels'), templateLabels(template), '`selector` does not match template `labels`'))
     errs.push(...validatePodTemplateSpec(template, t))
   }
   const podSpec = obj(template.spec)
@@ -349,7 +349,7 @@ export function validateDaemonSetSpec(spec: Obj, fldPath: Path): ErrorList {
   const template = obj(spec.template)
   const labels = obj(obj(template.metadata).labels)
   if (!selectorParseFails(spec.selector) && !selectorMatches(spec.selector, labels)) {
-    errs.push(invalid(fldPath.child('template', 'metadata', 'labels'), labels, '`selector` does not match template `labels`'))
+    errs.push(invalid(fldPath.child('template', 'metadata', 'labels'), templateLabels(template), '`selector` does not match template `labels`'))
   }
   if (spec.selector !== undefined && spec.selector !== null && selectorEmpty(spec.selector)) {
     errs.push(invalid(fldPath.child('selector'), labelSelectorJSON(spec.selector), 'empty selector is invalid for daemonset'))

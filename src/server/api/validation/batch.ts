@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from '../registry/object.js'
 import { type CauseLike, OMIT_VALUE, Path, duplicate, invalid, notSupported, required, tooMany } from './field/index.js'
-import { arr, obj, str } from './helpers.js'
+import { arr, obj, str, templateLabels } from './helpers.js'
 import { labelSelectorJSON, selectorMatches, selectorParseFails } from './label-selector.js'
 import { validateLabelSelector } from './meta-v1.js'
 import { validateImmutableField, validateNonnegativeField } from './objectmeta.js'
@@ -182,7 +182,7 @@ function validateJobSpec(spec: Obj, fldPath: Path): ErrorList {
   else errs.push(...validateLabelSelector(spec.selector, { allowInvalidLabelValueInSelector: false }, fldPath.child('selector')))
   const labels = obj(obj(obj(spec.template).metadata).labels)
   if (!selectorParseFails(spec.selector) && !selectorMatches(spec.selector, labels)) {
-    errs.push(invalid(fldPath.child('template', 'metadata', 'labels'), labels, '`selector` does not match template `labels`'))
+    errs.push(invalid(fldPath.child('template', 'metadata', 'labels'), templateLabels(spec.template), '`selector` does not match template `labels`'))
   }
   return errs
 }

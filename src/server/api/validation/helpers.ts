@@ -33,3 +33,11 @@ function zeroless(v: unknown): unknown {
   }
   return v
 }
+
+/**
+ * A template's labels as the reference's error shows them: `spec.Template.Labels`, a nil map
+ * (printed `null`) when the template has none, not an empty one.
+ */
+export function templateLabels(template: unknown): unknown {
+  return (template as { metadata?: { labels?: unknown } } | null | undefined)?.metadata?.labels ?? null
+}

@@ -76,4 +76,9 @@ describe('validation: every served kind has its table (at least 10 invalid cases
     const coveredButListed = Object.keys(NOT_YET_COVERED).filter((k) => !short(recordedCases().get(k)))
     assert.deepEqual(coveredButListed, [])
   })
+
+  it("issue 17's acceptance: at least 400 invalid objects and updates in all, the generated ones among them", () => {
+    const invalid = [...recordedCases().values()].reduce((sum, c) => sum + c.invalid, 0)
+    assert.ok(invalid >= 400, `${invalid} invalid cases`)
+  })
 })

@@ -89,6 +89,14 @@ describe('validation: core/v1 Service (ValidateService)', () => {
     const got = updateAnswer(services(), stored, (o) => Object.assign(o.spec as object, { clusterIP: '10.96.0.11', clusterIPs: ['10.96.0.11'] }))
     assert.equal(got?.message, 'Service "web" is invalid: spec.clusterIPs[0]: Invalid value: ["10.96.0.11"]: may not change once set')
   })
+  it('update: a changed clusterIP alone is the same change (normalizeClusterIPs keeps clusterIPs in step)', () => {
+    // kubectl patch svc web -p '{"spec":{"clusterIP":"10.96.0.11"}}' on a real cluster.
+    const got = updateAnswer(services(), stored, (o) => Object.assign(o.spec as object, { clusterIP: '10.96.0.11' }))
+    assert.equal(got?.message, 'Service "web" is invalid: spec.clusterIPs[0]: Invalid value: ["10.96.0.11"]: may not change once set')
+  })
+  it('update: a body without the cluster IPs keeps the allocated ones (patchAllocatedValues)', () => {
+    assert.equal(updateAnswer(services(), stored, (o) => { delete (o.spec as Record<string, unknown>).clusterIP; delete (o.spec as Record<string, unknown>).clusterIPs }), undefined)
+  })
   it('update: ports may change', () => {
     assert.equal(updateAnswer(services(), stored, (o) => Object.assign(o.spec as object, { ports: [{ port: 8080 }] })), undefined)
   })

@@ -5,7 +5,7 @@
  * Metadata itself is checked by the generic store.
  */
 import { type ErrorList, Path, forbidden, invalid, notSupported, required } from '../field/index.js'
-import { type Obj, arr, obj, semanticEqual, str } from '../helpers.js'
+import { type Obj, arr, obj, semanticEqual, str, templateLabels } from '../helpers.js'
 import { nameIsDNSSubdomain } from '../names.js'
 import { validateImmutableField, validateNonnegativeField } from '../objectmeta.js'
 import { inclusiveRangeError, isValidIP } from '../strings.js'
@@ -312,7 +312,7 @@ function validatePodTemplateSpecForRC(template: unknown, selector: Obj, fldPath:
   const errs: ErrorList = []
   const labels = obj(obj(t.metadata).labels)
   if (Object.keys(selector).length > 0 && !Object.entries(selector).every(([k, v]) => labels[k] === v)) {
-    errs.push(invalid(fldPath.child('metadata', 'labels'), labels, '`selector` does not match template `labels`'))
+    errs.push(invalid(fldPath.child('metadata', 'labels'), templateLabels(t), '`selector` does not match template `labels`'))
   }
   errs.push(...validatePodTemplateSpec(t, fldPath))
   const spec = obj(t.spec)
