@@ -8,14 +8,16 @@
 //   than the store has it;
 // - the server's resident memory (VmRSS of its /proc status), sampled every 100 ms, at its peak
 //   (goal: under 300 MB); the baseline is the server's RSS before the watchers opened.
-// The bench's own process reads 100,000 events a second: it only looks for each event's name in
-// the line, it does not parse the JSON. On a 2-core machine it shares the CPU with the server,
-// so a busy machine shows in the latency; the figures name the load average.
+// The watchers run in their own process (bench/support/watch-clients.js), which reads 100,000
+// events a second: it only looks for each event's name in the line, it does not parse the
+// JSON. Its CPU time and the server's are printed. On a 2-core machine it shares the CPU with
+// the server, so a busy machine shows in the latency; the figures name the load average.
 //   node bench/watch.bench.js     BENCH_WATCHERS=1000 BENCH_RATE=100 BENCH_SECONDS=10 (BENCH_PROFILE=/tmp/w: CPU profiles)
-import https from 'node:https'
+import { fork } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { etcdAvailable, startEtcd } from './support/etcd.js'
 import { report } from './support/report.js'
 import { startServer } from './support/server.js'
@@ -33,39 +35,29 @@ const rssMb = (pid) => {
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]
 
-/** Opens one watch on its own connection; `onName(name, at)` per ADDED event. Resolves with the request once the headers came. */
-function openWatch(server, path, onName, onEnd) {
-  return new Promise((resolve, reject) => {
-    const req = https.request({ host: '127.0.0.1', port: server.port, path, agent: false, ca: server.ca, cert: server.cert, key: server.key, headers: { accept: 'application/json' } }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume()
-        reject(new Error(`watch ${path}: ${res.statusCode}`))
-        return
+/** The server's CPU time so far (user + system, all threads), in ms. */
+const cpuMs = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100
+}
+
+/** Forks the watchers' process; `ask(message, reply key)` sends a message and awaits the answer. */
+function watchClients() {
+  const child = fork(fileURLToPath(new URL('./support/watch-clients.js', import.meta.url)), [], { stdio: 'inherit' })
+  const ask = (message, key) =>
+    new Promise((resolve, reject) => {
+      const onMessage = (m) => {
+        if (m[key] === undefined) return
+        child.off('message', onMessage)
+        child.off('exit', onExit)
+        resolve(m)
       }
-      let buffered = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk) => {
-        const at = performance.now()
-        buffered += chunk
-        let start = 0
-        let nl
-        while ((nl = buffered.indexOf('\n', start)) >= 0) {
-          // {"type":"ADDED","object":{"kind":"ConfigMap",...,"metadata":{"name":"w-12",...
-          if (buffered.startsWith('{"type":"ADDED"', start)) {
-            const at0 = buffered.indexOf('"name":"', start) + 8
-            onName(buffered.slice(at0, buffered.indexOf('"', at0)), at)
-          }
-          start = nl + 1
-        }
-        buffered = buffered.slice(start)
-      })
-      res.on('error', () => {})
-      res.on('end', onEnd)
-      resolve(req)
+      const onExit = (code) => reject(new Error(`the watchers' process exited ${code}`))
+      child.on('message', onMessage)
+      child.once('exit', onExit)
+      child.send(message)
     })
-    req.on('error', reject)
-    req.end()
-  })
+  return { child, ask }
 }
 
 async function measure(label, server) {
@@ -76,29 +68,22 @@ async function measure(label, server) {
   const rssIdle = rssMb(child.pid)
 
   const total = RATE * SECONDS
-  const sentAt = new Map()
-  const latencies = []
-  const counts = new Array(WATCHERS).fill(0)
-  let delivered = 0
-  // Watches the server ended before the bench did (a watcher it judged too slow, a timeout).
-  let ended = 0
-  let allDelivered
-  const done = new Promise((resolve) => (allDelivered = resolve))
-  const watches = []
-  // Open in groups, so that 1,000 TLS handshakes do not all wait on one another.
-  for (let i = 0; i < WATCHERS; i += 50) {
-    const group = []
-    for (let k = i; k < Math.min(WATCHERS, i + 50); k++) {
-      group.push(
-        openWatch(server, `${cms}?watch=1&resourceVersion=${rv}&allowWatchBookmarks=false`, (name, at) => {
-          counts[k]++
-          latencies.push(at - sentAt.get(name))
-          if (++delivered === total * WATCHERS) allDelivered()
-        }, () => ended++),
-      )
-    }
-    watches.push(...(await Promise.all(group)))
-  }
+  const clients = watchClients()
+  const { cpuStart } = await clients.ask(
+    {
+      open: {
+        port: server.port,
+        ca: Buffer.from(server.ca).toString('base64'),
+        cert: Buffer.from(server.cert).toString('base64'),
+        key: Buffer.from(server.key).toString('base64'),
+        path: `${cms}?watch=1&resourceVersion=${rv}&allowWatchBookmarks=false`,
+        watchers: WATCHERS,
+        total,
+      },
+    },
+    'opened',
+  )
+  const rssWatching = rssMb(child.pid)
   let rssPeak = rssMb(child.pid)
   const sampler = setInterval(() => {
     try {
@@ -115,6 +100,8 @@ async function measure(label, server) {
   // Creates at a steady rate, each sent on its own tick (not bunched when one is slow).
   const createTimes = []
   const creates = []
+  const sentAt = new Array(total).fill(0)
+  const serverCpu0 = cpuMs(child.pid)
   const started = performance.now()
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / RATE
@@ -122,37 +109,34 @@ async function measure(label, server) {
     if (wait > 0) await new Promise((r) => setTimeout(r, wait))
     const name = `w-${i}`
     const t0 = performance.now()
-    sentAt.set(name, t0)
+    sentAt[i] = performance.timeOrigin + t0
     creates.push(admin('POST', cms, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NAMESPACE }, data: { n: String(i), pad: 'x'.repeat(200) } } }).then(() => createTimes.push(performance.now() - t0)))
   }
   await Promise.all(creates)
   await profiling
   const writeSeconds = (performance.now() - started) / 1000
-  const drained = await Promise.race([done.then(() => true), new Promise((r) => setTimeout(() => r(false), DRAIN_MS))])
+  const { result: seen } = await clients.ask({ finish: { sentAt, drainMs: DRAIN_MS, cpuStart } }, 'result')
+  const serverCpuMs = cpuMs(child.pid) - serverCpu0
   clearInterval(sampler)
-  for (const w of watches) w.destroy()
+  clients.child.kill()
 
-  latencies.sort((a, b) => a - b)
   createTimes.sort((a, b) => a - b)
   const result = {
     label,
     expected: total * WATCHERS,
-    delivered,
-    short: counts.filter((c) => c !== total).length,
-    ended,
-    drained,
+    ...seen,
     writeSeconds,
-    p50: quantile(latencies, 0.5),
-    p99: quantile(latencies, 0.99),
-    max: latencies[latencies.length - 1],
     createP99: quantile(createTimes, 0.99),
     rssIdle,
+    rssWatching,
     rssPeak,
+    serverCpuMs,
   }
   console.log(
-    `${label}: ${delivered.toLocaleString('en-US')} of ${result.expected.toLocaleString('en-US')} events delivered (${result.short} watchers short, ${result.ended} watches ended by the server), ` +
+    `${label}: ${result.delivered.toLocaleString('en-US')} of ${result.expected.toLocaleString('en-US')} events delivered (${result.short} watchers short, ${result.ended} watches ended by the server), ` +
       `${total} creates in ${writeSeconds.toFixed(1)} s; delivery p50 ${result.p50?.toFixed(1)} ms, p99 ${result.p99?.toFixed(1)} ms, max ${result.max?.toFixed(0)} ms; ` +
-      `create round trip p99 ${result.createP99.toFixed(1)} ms; server RSS ${rssIdle.toFixed(0)} MB idle, ${rssPeak.toFixed(0)} MB at peak`,
+      `create round trip p99 ${result.createP99.toFixed(1)} ms; server RSS ${rssIdle.toFixed(0)} MB idle, ${rssWatching.toFixed(0)} MB with the watchers idle, ${rssPeak.toFixed(0)} MB at peak; ` +
+      `CPU from the first create to the last event: server ${(serverCpuMs / 1000).toFixed(1)} s, the watchers' process ${(result.cpuMs / 1000).toFixed(1)} s`,
   )
   return result
 }

@@ -136,6 +136,8 @@ export interface Watch extends AsyncIterableIterator<WatchEvent> {
   readonly startRevision: number
   /** Stop the watch; pending and later `next()` calls finish with `done`. Idempotent. */
   cancel(): void
+  /** Events handed over as they come instead of iterated (WatchStream.listen); not every watch has it. */
+  listen?(sink: { event(event: WatchEvent): void; end(error: Error | undefined): void }): void
   /**
    * Asks the store for a `progress` event on this watch: the store's current revision, once
    * every event of the watch up to it was delivered (etcd's progress request). From the first

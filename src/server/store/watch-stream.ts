@@ -1,6 +1,13 @@
 import { UnavailableError, type StoreError } from './errors.js'
 import type { Watch, WatchEvent } from './types.js'
 
+/** A consumer that takes a watch's events as they come (WatchStream.listen). */
+export interface WatchSink {
+  event(event: WatchEvent): void
+  /** The watch ended (`error`: it failed); not called after cancel(). */
+  end(error: StoreError | undefined): void
+}
+
 /**
  * The consumer side of a watch, shared by the store implementations: producers `push`
  * events in revision order, `fail` or `end` it; consumers iterate. The buffer is bounded so
@@ -16,6 +23,8 @@ export class WatchStream implements Watch {
   private finished = false
   private lastRevision = 0
   private onStop: (() => void) | null
+  /** The consumer that takes events as they are pushed (listen), instead of iterating. */
+  private sink: WatchSink | undefined
 
   startRevision: number
   /** Set by the producer when it can answer progress requests (see Watch.requestProgress). */
@@ -37,7 +46,7 @@ export class WatchStream implements Watch {
 
   /** The consumer waits for the next event: everything pushed so far was taken. */
   get awaitingEvents(): boolean {
-    return this.waiter !== null
+    return this.waiter !== null || this.sink !== undefined
   }
 
   /** Revision of the last event pushed (0 before any). */
@@ -50,6 +59,11 @@ export class WatchStream implements Watch {
     // Equal revisions are legitimate (etcd transactions touching several keys); lower ones
     // are replays after a reconnect.
     if (event.revision < this.lastRevision) return
+    if (this.sink) {
+      this.lastRevision = event.revision
+      this.sink.event(event)
+      return
+    }
     if (this.waiter) {
       this.lastRevision = event.revision
       const w = this.waiter
@@ -80,6 +94,10 @@ export class WatchStream implements Watch {
     if (this.closed) return
     this.failure = error
     this.stop()
+    if (this.sink) {
+      this.sink.end(error)
+      return
+    }
     if (this.waiter && this.head === this.buffer.length) {
       const w = this.waiter
       this.waiter = null
@@ -92,11 +110,32 @@ export class WatchStream implements Watch {
     if (this.closed) return
     this.finished = true
     this.stop()
+    if (this.sink) {
+      this.sink.end(undefined)
+      return
+    }
     if (this.waiter && this.head === this.buffer.length) {
       const w = this.waiter
       this.waiter = null
       w.resolve({ value: undefined, done: true })
     }
+  }
+
+  /**
+   * Hands every event to `sink` as it is pushed (what is buffered first, at once), instead of
+   * one promise per event and consumer: a watch cache pushing one change to a thousand
+   * watchers then makes no promise at all. `end` is called once, with the failure if any
+   * (not after cancel). Only for a consumer that has no `next()` pending.
+   */
+  listen(sink: WatchSink): void {
+    if (this.waiter) throw new Error('WatchStream: listen() while next() is pending')
+    this.sink = sink
+    while (this.head < this.buffer.length && this.sink === sink) sink.event(this.buffer[this.head++]!)
+    this.buffer.length = 0
+    this.head = 0
+    if (this.sink !== sink) return
+    if (this.failure) sink.end(this.failure)
+    else if (this.finished) sink.end(undefined)
   }
 
   cancel(): void {
@@ -105,6 +144,7 @@ export class WatchStream implements Watch {
     this.failure = null
     if (this.finished) return
     this.finished = true
+    this.sink = undefined
     this.stop()
     if (this.waiter) {
       const w = this.waiter

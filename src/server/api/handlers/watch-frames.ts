@@ -8,12 +8,12 @@
  */
 import type { ProtobufCodec } from '../../../core/protobuf/index.js'
 
-const frames = new WeakMap<object, Map<string, Uint8Array>>()
+const frames = new WeakMap<object, Map<string, Buffer>>()
 
-function shared<T extends Uint8Array>(object: object, variant: string, make: () => T): T {
+function shared(object: object, variant: string, make: () => Buffer): Buffer {
   let byVariant = frames.get(object)
   if (!byVariant) frames.set(object, (byVariant = new Map()))
-  let frame = byVariant.get(variant) as T | undefined
+  let frame = byVariant.get(variant)
   if (frame === undefined) byVariant.set(variant, (frame = make()))
   return frame
 }
@@ -27,6 +27,6 @@ export function jsonFrame(type: string, object: Record<string, unknown>): Buffer
 }
 
 /** One length-prefixed protobuf WatchEvent. */
-export function protobufFrame(codec: ProtobufCodec, type: string, object: Record<string, unknown>, apiVersion: string): Uint8Array {
+export function protobufFrame(codec: ProtobufCodec, type: string, object: Record<string, unknown>, apiVersion: string): Buffer {
   return shared(object, `protobuf\u0000${type}\u0000${apiVersion}`, () => codec.encodeWatchFrame(type, object, apiVersion))
 }

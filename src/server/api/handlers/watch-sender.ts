@@ -9,9 +9,15 @@
  * The initial events of a watch (its ADDED for the current state) are not counted against
  * the buffer: like the reference's processInterval, their delivery simply waits for the
  * client, and the watch takes no further events until it has taken them.
+ *
+ * Frames are not written as they come: every sender with frames waiting is flushed once at
+ * the end of the turn of the event loop (one `setImmediate` for all of them), so a watcher's
+ * events of one turn leave as one write (watch-connection.ts). A busy server thereby sends
+ * more events per write, not more writes.
  */
 import type { Response } from '../../http/types.js'
 import { responseGone } from './list-stream.js'
+import { WatchConnection } from './watch-connection.js'
 
 /**
  * Events a watcher may have waiting: the reference's largest watch channel for a watch
@@ -29,11 +35,25 @@ export const WATCHER_SOCKET_ALLOWANCE_BYTES = 64 * 1024
 /** How long a full buffer may wait for the client before the watcher is closed (the reference's dispatch budget). */
 export const WATCHER_FULL_BUDGET_MS = 100
 
+/** Senders with frames to write at the end of this turn, flushed by one setImmediate. */
+const toFlush = new Set<WatchSender>()
+let flushScheduled = false
+
+function flushAll(): void {
+  flushScheduled = false
+  const senders = [...toFlush]
+  toFlush.clear()
+  for (const sender of senders) sender.flushNow()
+}
+
 export class WatchSender {
-  private readonly waiting: Array<string | Buffer> = []
+  private readonly waiting: Buffer[] = []
+  /** Whether `waiting[i]` is shared by other watchers (its chunk may be too). */
+  private readonly sharedFrames: boolean[] = []
   private blocked = false
   private fullTimer: NodeJS.Timeout | undefined
   private readonly drainWaiters: Array<() => void> = []
+  private readonly connection: WatchConnection
   /** Set once the watcher was closed for not reading. */
   closedAsUnresponsive = false
 
@@ -44,10 +64,13 @@ export class WatchSender {
     private readonly limit = WATCHER_BUFFER_EVENTS,
     private readonly budgetMs = WATCHER_FULL_BUDGET_MS,
   ) {
-    res.on('drain', () => this.drained())
+    this.connection = new WatchConnection(res, () => this.drained())
     res.once('close', () => {
       this.stopTimer()
       this.waiting.length = 0
+      this.sharedFrames.length = 0
+      toFlush.delete(this)
+      this.connection.close()
       this.wakeWaiters()
     })
   }
@@ -57,49 +80,84 @@ export class WatchSender {
     return this.waiting.length
   }
 
-  /** Queues one encoded event, and closes the watcher when the client keeps it from draining. */
-  send(frame: string | Buffer): void {
+  /**
+   * Queues one encoded event for the end of this turn, and closes the watcher when the client
+   * keeps it from draining. `shared`: the same Buffer goes to other watchers (never changed).
+   */
+  send(frame: Buffer, shared = false): void {
     if (this.closedAsUnresponsive || responseGone(this.res)) return
     this.waiting.push(frame)
-    this.flush()
+    this.sharedFrames.push(shared)
+    if (!this.blocked) this.schedule()
     if (this.waiting.length > this.limit && this.fullTimer === undefined) {
       this.fullTimer = setTimeout(() => this.closeUnresponsive(), this.budgetMs)
     }
   }
 
   /**
-   * Resolves once everything queued was handed to the connection, or the response is gone:
-   * for initial events, which wait for the client instead of counting against the buffer.
+   * Resolves once the connection can take more: everything queued was handed to it (`all`),
+   * or at least the buffer has room; or the response is gone. For initial events, which wait
+   * for the client instead of counting against the buffer.
    */
-  async settled(): Promise<void> {
-    while (this.waiting.length > 0 && !this.closedAsUnresponsive && !responseGone(this.res)) {
+  async settled(all = true): Promise<void> {
+    const busy = () => (all ? this.waiting.length > 0 : this.waiting.length >= this.limit / 2 || (this.blocked && this.waiting.length > 0))
+    while (busy() && !this.closedAsUnresponsive && !responseGone(this.res)) {
       await new Promise<void>((resolve) => this.drainWaiters.push(resolve))
     }
   }
 
-  /** Stops the budget timer (the watch ended). */
-  stop(): void {
+  /**
+   * Ends the response (the watch ended): what waits is written first, unless the watcher was
+   * closed for not reading or its connection is gone.
+   */
+  end(): void {
     this.stopTimer()
+    toFlush.delete(this)
+    if (!this.closedAsUnresponsive && !responseGone(this.res) && this.waiting.length > 0) {
+      const size = this.waiting.reduce((n, f) => n + f.length, 0)
+      this.connection.write(this.waiting.splice(0), size, false)
+      this.sharedFrames.length = 0
+    }
+    this.connection.close()
+    if (!this.res.writableEnded) this.res.end()
   }
 
-  private flush(): void {
-    const res = this.res as { write(chunk: string | Buffer): boolean; writableLength?: number }
-    while (!this.blocked && this.waiting.length > 0) {
-      const frame = this.waiting.shift()!
-      // Full by Node's measure, but within the allowance: go on (see WATCHER_SOCKET_ALLOWANCE_BYTES).
-      if (!res.write(frame) && !((res.writableLength ?? Infinity) < WATCHER_SOCKET_ALLOWANCE_BYTES)) this.blocked = true
-    }
+  /** Writes what waits, as far as the connection takes it (called by the turn's flush). */
+  flushNow(): void {
+    if (this.blocked || this.waiting.length === 0 || responseGone(this.res)) return
+    // Up to the allowance beyond what the connection already holds (at least one frame).
+    const room = WATCHER_SOCKET_ALLOWANCE_BYTES - this.connection.writableLength
+    let n = 0
+    let size = 0
+    while (n < this.waiting.length && (n === 0 || size + this.waiting[n]!.length <= room)) size += this.waiting[n++]!.length
+    const batch = n === this.waiting.length ? this.waiting.splice(0) : this.waiting.splice(0, n)
+    const shared = n === 1 && this.sharedFrames[0] === true
+    this.sharedFrames.splice(0, n)
+    const more = this.connection.write(batch, size, shared)
+    // Full by Node's measure and beyond the allowance, or more waits: wait for 'drain' (a
+    // write that answered false always gets one); room left and more waiting: the next turn.
+    if (!more && (this.connection.writableLength >= WATCHER_SOCKET_ALLOWANCE_BYTES || this.waiting.length > 0)) this.blocked = true
+    else if (this.waiting.length > 0) this.schedule()
     if (this.waiting.length <= this.limit) this.stopTimer()
+    this.wakeWaiters()
+  }
+
+  private schedule(): void {
+    toFlush.add(this)
+    if (!flushScheduled) {
+      flushScheduled = true
+      setImmediate(flushAll)
+    }
   }
 
   private drained(): void {
     this.blocked = false
-    this.flush()
+    if (this.waiting.length > 0) this.schedule()
     this.wakeWaiters()
   }
 
   private wakeWaiters(): void {
-    for (const wake of this.drainWaiters.splice(0)) wake()
+    if (this.drainWaiters.length > 0) for (const wake of this.drainWaiters.splice(0)) wake()
   }
 
   private stopTimer(): void {
@@ -114,6 +172,8 @@ export class WatchSender {
     const buffered = this.waiting.length
     // What was handed to the connection stays; what waits here is dropped.
     this.waiting.length = 0
+    this.sharedFrames.length = 0
+    toFlush.delete(this)
     this.wakeWaiters()
     this.onUnresponsive(buffered)
   }

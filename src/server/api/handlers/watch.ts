@@ -107,18 +107,18 @@ export async function watchHandler(scope: Scope): Promise<void> {
         ? codec!.encodeWatchFrame(ev.type, object as Record<string, unknown>, store.apiVersion)
         : protobufFrame(codec!, ev.type, ev.object, store.apiVersion)
       : own
-        ? `${JSON.stringify({ type: ev.type, object })}\n`
+        ? Buffer.from(`${JSON.stringify({ type: ev.type, object })}\n`)
         : jsonFrame(ev.type, ev.object)
-    sender.send(frame as string | Buffer)
+    sender.send(frame, !own)
   }
   if (initialError || !watch) {
     if (initialError) write(initialError)
-    res.end()
+    sender.end()
     return
   }
   const w = watch
   stop = () => w.cancel()
-  const timer = timeoutMs > 0 ? setTimeout(() => w.cancel(), timeoutMs) : undefined
+  const timer = timeoutMs > 0 ? setTimeout(() => stop(), timeoutMs) : undefined
   const bookmarkTimer = bookmarks
     ? setInterval(() => {
         // A cached watch knows how far the resource got, also past events this watch filtered out.
@@ -130,20 +130,65 @@ export async function watchHandler(scope: Scope): Promise<void> {
     : undefined
   // Not req 'close': Node emits that once the (empty) body is read.
   res.on('close', () => w.cancel())
+  /** Writes one event; false once the watch must end (an ERROR was sent). */
+  const deliver = (ev: ApiWatchEvent): boolean => {
+    if (ev.type !== 'ERROR') lastRv = String((ev.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? lastRv)
+    write(ev)
+    return ev.type !== 'ERROR'
+  }
+  let initialPhase = false
   try {
+    if (w.direct) {
+      // The state the watch starts from goes at the client's pace (it never counts against the
+      // buffer): all of it is handed to the connection before the first change is queued.
+      if (w.direct.initial) {
+        for await (const ev of w.direct.initial) {
+          if (!deliver(ev)) return
+          await sender.settled(false)
+        }
+        await sender.settled(true)
+      }
+      // Changes as the store pushes them: no promise per event and watcher.
+      if (res.writableEnded || sender.closedAsUnresponsive) return
+      const direct = w.direct
+      await new Promise<void>((resolve) => {
+        res.once('close', () => resolve())
+        stop = () => {
+          w.cancel()
+          resolve()
+        }
+        direct.listen({
+          event: (ev) => {
+            // Called by the store's dispatch for every watcher in turn: a failure ends this
+            // watch only (as a throw out of the iterating loop would), never the others'.
+            let more = false
+            try {
+              more = deliver(ev)
+            } catch (err) {
+              scope.log?.(1, `Ending a ${resource} watch that failed to send an event: ${(err as Error).message}`)
+            }
+            if (!more) stop()
+          },
+          end: (error) => {
+            if (error) deliver(error)
+            resolve()
+          },
+        })
+      })
+      return
+    }
     for await (const ev of w) {
-      if (ev.type !== 'ERROR') lastRv = String((ev.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? lastRv)
-      write(ev)
-      if (ev.type === 'ERROR') break
-      // The state the watch starts from goes at the client's pace; changes wait in the sender.
-      if (ev.initial) await sender.settled()
+      if (initialPhase && !ev.initial) await sender.settled(true)
+      initialPhase = ev.initial === true
+      if (!deliver(ev)) break
+      // Initial events are written in batches as the connection takes them; changes wait in the sender.
+      if (ev.initial) await sender.settled(false)
     }
   } finally {
-    sender.stop()
     clearTimeout(timer)
     if (bookmarkTimer) clearInterval(bookmarkTimer)
     w.cancel()
-    if (!res.writableEnded) res.end()
+    sender.end()
   }
 }
 

@@ -162,6 +162,19 @@ export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
   cancel(): void
   /** The resourceVersion a bookmark may carry now, when the store knows (a watch cache does). */
   progress?(): string | undefined
+  /**
+   * The same events without a promise per event and watcher: iterate `initial` first (when
+   * present), then `listen` hands each change to `sink` as the store pushes it, and ends it
+   * once (with an ERROR event when the watch failed; not after cancel). Instead of iterating
+   * the watch, never both. Absent when the store's watch cannot hand events over, or when
+   * changes need an asynchronous step (a conversion).
+   */
+  direct?: { initial: AsyncIterable<ApiWatchEvent> | undefined; listen(sink: ApiWatchSink): void }
+}
+
+export interface ApiWatchSink {
+  event(event: ApiWatchEvent): void
+  end(error: ApiWatchEvent | undefined): void
 }
 
 export interface GenericStoreHooks {
@@ -931,6 +944,10 @@ export class GenericStore {
       throw toApiError(err)
     }
     const self = this
+    const errorEvent = (err: unknown): ApiWatchEvent => {
+      const apiErr = err instanceof CompactedError ? errors.expired(`too old resource version: ${from - 1} (${err.compactedRevision ?? from})`) : toApiError(err)
+      return { type: 'ERROR', object: apiErr.status as unknown as Record<string, unknown> }
+    }
     async function* events(): AsyncGenerator<ApiWatchEvent> {
       try {
         if (initial) yield* initial
@@ -939,13 +956,42 @@ export class GenericStore {
           if (out) yield self.strategy.conversion ? { ...out, object: await self.servedOne(out.object as KubeObject) } : out
         }
       } catch (err) {
-        const apiErr =
-          err instanceof CompactedError ? errors.expired(`too old resource version: ${from - 1} (${err.compactedRevision ?? from})`) : toApiError(err)
-        yield { type: 'ERROR', object: apiErr.status as unknown as Record<string, unknown> }
+        yield errorEvent(err)
       }
     }
     const iterable = events()
+    const listen = watch.listen?.bind(watch)
+    const direct: ApiWatch['direct'] =
+      listen && !this.strategy.conversion
+        ? {
+            initial,
+            listen: (sink) => {
+              let ended = false
+              listen({
+                event: (ev) => {
+                  if (ended) return
+                  let out: ApiWatchEvent | undefined
+                  try {
+                    out = self.translate(ev, options)
+                  } catch (err) {
+                    ended = true
+                    watch.cancel()
+                    sink.end(errorEvent(err))
+                    return
+                  }
+                  if (out) sink.event(out)
+                },
+                end: (err) => {
+                  if (ended) return
+                  ended = true
+                  sink.end(err ? errorEvent(err) : undefined)
+                },
+              })
+            },
+          }
+        : undefined
     return {
+      ...(direct ? { direct } : {}),
       [Symbol.asyncIterator]: () => iterable,
       cancel: () => {
         watch.cancel()
