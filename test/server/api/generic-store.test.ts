@@ -62,6 +62,29 @@ describe('api: generic store over SQLite', function () {
     assert.equal(ns.kind, 'Namespace')
   })
 
+  it('makes a generated name again when it is taken, up to 8 attempts (RetryGenerateName)', async () => {
+    // Math.random drives the five-character suffix: 0 picks the alphabet's first letter.
+    const realRandom = Math.random
+    const sequence: number[] = []
+    Math.random = () => (sequence.length ? sequence.shift()! : realRandom())
+    try {
+      sequence.push(0, 0, 0, 0, 0)
+      const first = await configmaps().create({ metadata: { generateName: 'retry-', namespace: 'default' } })
+      assert.equal(first.metadata.name, 'retry-bbbbb')
+      // The first suffix is taken again; the second attempt makes a new one.
+      sequence.push(0, 0, 0, 0, 0)
+      const second = await configmaps().create({ metadata: { generateName: 'retry-', namespace: 'default' } })
+      assert.notEqual(second.metadata.name, 'retry-bbbbb')
+      assert.match(second.metadata.name!, /^retry-[bcdfghjklmnpqrstvwxz2456789]{5}$/)
+      // Eight taken names in a row: the eighth answer is the reference's AlreadyExists.
+      for (let i = 0; i < 8; i++) sequence.push(0, 0, 0, 0, 0)
+      await rejectsWith(configmaps().create({ metadata: { generateName: 'retry-', namespace: 'default' } }), 409, 'AlreadyExists', 'configmaps "retry-bbbbb" already exists')
+      assert.equal(sequence.length, 0, 'eight attempts, five characters each')
+    } finally {
+      Math.random = realRandom
+    }
+  })
+
   it('creates with server metadata, generateName, and the reference errors', async () => {
     const created = await configmaps().create(cm('a'))
     assert.match(created.metadata.uid!, /^[0-9a-f-]{36}$/)

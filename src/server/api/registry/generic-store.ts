@@ -12,7 +12,7 @@ import { defaultKeyPrefix } from '../../store/overrides.js'
 import { CompactedError, ConflictError, StoreError } from '../../store/errors.js'
 import type { KeyValue, PutOptions, Store, Watch, WatchEvent } from '../../store/types.js'
 import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLabels } from '../selectors.js'
-import { CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-errors.js'
+import { ApiError, CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-errors.js'
 import { SharedDecodes } from './shared-decodes.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
 import { storageCodecFor } from './storage-codec.js'
@@ -255,6 +255,9 @@ const JSON_CACHE_ENTRIES = 256
 const JSON_CACHE_MAX_BYTES = 16 * 1024
 
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'
+/** The reference's maxNameGenerationCreateAttempts. */
+const MAX_NAME_GENERATION_CREATE_ATTEMPTS = 8
+
 function randomSuffix(): string {
   let s = ''
   for (let i = 0; i < 5; i++) s += GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)]
@@ -656,8 +659,27 @@ export class GenericStore {
     if (causes.length > 0) throw this.invalid(obj.metadata.name ?? '', causes)
   }
 
-  /** Creates the object (namespace already set for namespaced kinds); returns it as stored. */
+  /**
+   * Creates the object (namespace already set for namespaced kinds); returns it as stored. A
+   * name made from `generateName` that is already taken is made again and the whole create
+   * retried, up to 8 attempts in all, as the reference's store does (RetryGenerateName, GA in
+   * 1.32): five random characters collide often enough in a busy namespace to matter.
+   */
   async create(input: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    const meta = isPlainObject(input.metadata) ? input.metadata : undefined
+    if (!meta || meta.name || !meta.generateName) return this.createOnce(input, options)
+    const template = structuredClone(input)
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.createOnce(attempt === 1 && options.handOver ? input : structuredClone(template), { ...options, handOver: true })
+      } catch (err) {
+        const taken = err instanceof ApiError && err.status.reason === 'AlreadyExists'
+        if (!taken || attempt >= MAX_NAME_GENERATION_CREATE_ATTEMPTS) throw err
+      }
+    }
+  }
+
+  private async createOnce(input: KubeObject, options: WriteOptions): Promise<KubeObject> {
     this.hooks.admitCreate?.()
     const obj = options.handOver ? input : structuredClone(input)
     obj.apiVersion = this.apiVersion
