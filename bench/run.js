@@ -69,7 +69,9 @@ if (writeDocs) {
   const section = `The latest run (${ran}) on ${machine}:\n\n${table}`
   // docs/performance.md must have the section; the README gets the table only where it has one.
   if (!writeSection('docs/performance.md', '<!-- bench-table:start (written by npm run bench -- --write-docs) -->', '<!-- bench-table:end -->', section, true)) process.exit(1)
-  writeSection('README.md', '<!-- bench-summary:start (written by npm run bench -- --write-docs) -->', '<!-- bench-summary:end -->', section, false)
+  // The README stays short: the rows that have a goal, and where the others are.
+  const goals = `The latest run (${ran}) on ${machine}; the rows with a goal (every row: [performance](docs/performance.md#the-latest-summary)):\n\n${formatTable(rows.filter((r) => r.goal || /failed/.test(r.subject)))}`
+  writeSection('README.md', '<!-- bench-summary:start (written by npm run bench -- --write-docs) -->', '<!-- bench-summary:end -->', goals, false)
 }
 
 /** Replaces the text between two marker lines of a file; false when the file has no such section. */
