@@ -16,14 +16,13 @@
  * result type is not checked against the declared types.
  */
 import type { KubeObject } from '../registry/object.js'
-import { CelCompileError, celEnvironment, compileCel } from '../../../core/cel/index.js'
-import { AUTHORIZER_TYPE, RESOURCE_CHECK_TYPE } from '../../../core/cel/libraries/authz.js'
-import { registerJsonPatchLibrary } from '../../../core/cel/libraries/jsonpatch.js'
+import { CelCompileError, compileCel } from '../../../core/cel/index.js'
 import { type ErrorList, Path, invalid, notSupported, required } from './field/index.js'
 import { type Obj, arr, obj, semanticEqual, str } from './helpers.js'
 import {
   CREATE_OPTIONS,
   FAILURE_POLICIES,
+  admissionEnvironment,
   validateMatchConditions,
   validateMatchResources,
   validateParamKind,
@@ -100,31 +99,6 @@ export function messageConstructionsAsMaps(expression: string): { expression: st
   return { expression: out }
 }
 
-const patchEnvironments = new Map<boolean, ReturnType<typeof celEnvironment>>()
-
-/**
- * The environment of mutation expressions: the admission variables, the authorizer, and the
- * patch types' library (`jsonpatch.escapeKey`), as the reference's HasPatchTypes declarations.
- */
-function patchEnvironment(hasParams: boolean) {
-  let env = patchEnvironments.get(hasParams)
-  if (!env) {
-    env = celEnvironment({
-      object: 'dyn',
-      oldObject: 'dyn',
-      request: 'dyn',
-      namespaceObject: 'dyn',
-      variables: 'map<string, dyn>',
-      ...(hasParams ? { params: 'dyn' } : {}),
-      authorizer: AUTHORIZER_TYPE,
-      'authorizer.requestResource': RESOURCE_CHECK_TYPE,
-    })
-    registerJsonPatchLibrary(env)
-    patchEnvironments.set(hasParams, env)
-  }
-  return env
-}
-
 /** validateApplyConfiguration / validateJSONPatch: a blank expression is Required, else compiled. */
 function validatePatchExpression(expression: string, hasParams: boolean, fldPath: Path): ErrorList {
   const trimmed = expression.trim()
@@ -139,7 +113,7 @@ function validatePatchExpression(expression: string, hasParams: boolean, fldPath
     return [invalid(fldPath, trimmed, `compilation failed: ERROR: <input>:${line}:${column + 1}: undefined field '${rewritten.unknownField}'\n | ${sourceLine}\n | ${caret}`)]
   }
   try {
-    compileCel(patchEnvironment(hasParams), rewritten.expression)
+    compileCel(admissionEnvironment(hasParams, true, true), rewritten.expression)
     return []
   } catch (err) {
     if (!(err instanceof CelCompileError)) throw err

@@ -10,6 +10,7 @@
 import type { KubeObject } from '../registry/object.js'
 import { CelCompileError, celEnvironment, compileCel } from '../../../core/cel/index.js'
 import { AUTHORIZER_TYPE, RESOURCE_CHECK_TYPE } from '../../../core/cel/libraries/authz.js'
+import { registerJsonPatchLibrary } from '../../../core/cel/libraries/jsonpatch.js'
 import { type ErrorList, Path, duplicate, forbidden, invalid, notSupported, required, tooMany } from './field/index.js'
 import { arr, obj, semanticEqual, str } from './helpers.js'
 import { validateQualifiedName } from './core/common.js'
@@ -145,10 +146,11 @@ const environments = new Map<string, ReturnType<typeof celEnvironment>>()
 /**
  * The admission environment: `object`, `oldObject`, `request`, `namespaceObject`, `variables`,
  * `params` when the policy has a paramKind, and the authorizer where the reference declares it
- * (not for message expressions).
+ * (not for message expressions). `patchTypes`: mutation expressions also have the patch types'
+ * library (`jsonpatch.escapeKey`), as the reference's HasPatchTypes declarations.
  */
-export function admissionEnvironment(hasParams: boolean, hasAuthorizer: boolean) {
-  const key = `${hasParams}/${hasAuthorizer}`
+export function admissionEnvironment(hasParams: boolean, hasAuthorizer: boolean, patchTypes = false) {
+  const key = `${hasParams}/${hasAuthorizer}/${patchTypes}`
   let env = environments.get(key)
   if (!env) {
     env = celEnvironment({
@@ -160,6 +162,7 @@ export function admissionEnvironment(hasParams: boolean, hasAuthorizer: boolean)
       ...(hasParams ? { params: 'dyn' } : {}),
       ...(hasAuthorizer ? { authorizer: AUTHORIZER_TYPE, 'authorizer.requestResource': RESOURCE_CHECK_TYPE } : {}),
     })
+    if (patchTypes) registerJsonPatchLibrary(env)
     environments.set(key, env)
   }
   return env
