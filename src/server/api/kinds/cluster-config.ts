@@ -32,6 +32,7 @@ import {
 } from '../validation/admissionregistration.js'
 import { validateMutatingAdmissionPolicy, validateMutatingAdmissionPolicyBinding, validateMutatingAdmissionPolicyUpdate } from '../validation/admissionregistration-mutating.js'
 import { AGE_COLUMN, DEFAULT_COLUMNS, NAME_COLUMN, age } from '../table.js'
+import type { KubeObject } from '../registry/object.js'
 import type { KindOverrides } from './builtin.js'
 import { arr, col, num, obj, str } from './values.js'
 
@@ -98,6 +99,14 @@ function deviceClaimDefaults(devices: unknown): void {
 const webhookTable = {
   definitions: [NAME_COLUMN, col('Webhooks', 'Webhooks indicates the number of webhooks registered in this configuration', 0, 'integer'), AGE_COLUMN],
   cells: (o: Parameters<NonNullable<KindOverrides['table']>['cells']>[0], now: number) => [o.metadata.name, arr(o.webhooks).length, age(o, now)],
+}
+
+/** The defaults of both admission policy binding kinds: their match resources, and SetDefaults_ParamRef. */
+function bindingDefaults(o: KubeObject): void {
+  const spec = obj(o.spec)
+  matchResourcesDefaults(spec.matchResources)
+  if (spec.paramRef !== undefined && spec.paramRef !== null) obj(spec.paramRef).parameterNotFoundAction ??= 'Deny'
+  o.spec = spec
 }
 
 const bindingTable = {
@@ -228,13 +237,7 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
     },
   },
   'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings': {
-    defaults(o) {
-      const spec = obj(o.spec)
-      matchResourcesDefaults(spec.matchResources)
-      // SetDefaults_ParamRef.
-      if (spec.paramRef !== undefined && spec.paramRef !== null) obj(spec.paramRef).parameterNotFoundAction ??= 'Deny'
-      o.spec = spec
-    },
+    defaults: bindingDefaults,
     validate: validateValidatingAdmissionPolicyBinding,
     table: bindingTable,
   },
@@ -259,13 +262,7 @@ export const CLUSTER_CONFIG: Record<string, KindOverrides> = {
     },
   },
   'admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings': {
-    defaults(o) {
-      const spec = obj(o.spec)
-      matchResourcesDefaults(spec.matchResources)
-      // SetDefaults_ParamRef.
-      if (spec.paramRef !== undefined && spec.paramRef !== null) obj(spec.paramRef).parameterNotFoundAction ??= 'Deny'
-      o.spec = spec
-    },
+    defaults: bindingDefaults,
     validate: validateMutatingAdmissionPolicyBinding,
     table: bindingTable,
   },

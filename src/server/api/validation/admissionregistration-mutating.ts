@@ -23,13 +23,13 @@ import {
   CREATE_OPTIONS,
   FAILURE_POLICIES,
   admissionEnvironment,
+  validateBindingPolicyName,
   validateMatchConditions,
   validateMatchResources,
   validateParamKind,
   validateParamRef,
   validateVariable,
 } from './admissionregistration.js'
-import { nameIsDNSSubdomain } from './names.js'
 
 const isSet = (v: unknown) => v !== undefined && v !== null
 
@@ -201,9 +201,7 @@ export function validateMutatingAdmissionPolicyBinding(o: KubeObject): ErrorList
   const spec = obj(o.spec)
   const fldPath = Path.of('spec')
   const errs: ErrorList = []
-  const policyName = str(spec.policyName)
-  if (policyName.length === 0) errs.push(required(fldPath.child('policyName')))
-  else for (const m of nameIsDNSSubdomain(policyName, false)) errs.push(invalid(fldPath.child('policyName'), policyName, m))
+  errs.push(...validateBindingPolicyName(spec.policyName, fldPath.child('policyName')))
   errs.push(...validateParamRef(spec.paramRef, fldPath.child('paramRef')))
   if (isSet(spec.matchResources)) {
     errs.push(...validateMatchResources(spec.matchResources, fldPath.child('matchResources')))

@@ -507,14 +507,19 @@ function validateValidationActions(value: unknown, fldPath: Path): ErrorList {
   return errs
 }
 
+/** A binding's `policyName`: required, a DNS subdomain (both policy binding kinds). */
+export function validateBindingPolicyName(value: unknown, fldPath: Path): ErrorList {
+  const policyName = str(value)
+  if (policyName.length === 0) return [required(fldPath)]
+  return nameIsDNSSubdomain(policyName, false).map((m) => invalid(fldPath, policyName, m))
+}
+
 /** ValidateValidatingAdmissionPolicyBinding (without the metadata); the reference spells `matchResouces` in its path. */
 export function validateValidatingAdmissionPolicyBinding(o: KubeObject): ErrorList {
   const spec = obj(o.spec)
   const fldPath = Path.of('spec')
   const errs: ErrorList = []
-  const policyName = str(spec.policyName)
-  if (policyName.length === 0) errs.push(required(fldPath.child('policyName')))
-  else for (const m of nameIsDNSSubdomain(policyName, false)) errs.push(invalid(fldPath.child('policyName'), policyName, m))
+  errs.push(...validateBindingPolicyName(spec.policyName, fldPath.child('policyName')))
   errs.push(...validateParamRef(spec.paramRef, fldPath.child('paramRef')))
   errs.push(...validateMatchResources(spec.matchResources, fldPath.child('matchResouces')))
   errs.push(...validateValidationActions(spec.validationActions, fldPath.child('validationActions')))
