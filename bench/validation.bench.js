@@ -66,11 +66,16 @@ function adminCredentials(kubeconfig) {
   return { cert: field('client-certificate-data'), key: field('client-key-data') }
 }
 
-async function startServer(dir, env) {
+// BENCH_VALIDATION_PROFILE=<dir>: each server writes a V8 CPU profile (--cpu-prof) into
+// <dir>/<on|off>-<round>/ and is stopped with SIGTERM (a SIGKILLed process writes none), so the
+// two settings can be compared function by function (bench/support/cpu-profile-diff.js).
+const profileDir = process.env.BENCH_VALIDATION_PROFILE ? path.resolve(process.env.BENCH_VALIDATION_PROFILE) : undefined
+
+async function startServer(dir, env, profileTo) {
   const port = await freePort()
   const child = spawn(
     process.execPath,
-    [bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, `--write-kubeconfig=${dir}/admin.kubeconfig`],
+    [...(profileTo ? ['--cpu-prof', `--cpu-prof-dir=${profileTo}`] : []), bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, `--write-kubeconfig=${dir}/admin.kubeconfig`],
     { stdio: 'ignore', env: { ...process.env, ...env } },
   )
   const deadline = Date.now() + 60_000
@@ -104,7 +109,7 @@ async function startServer(dir, env) {
     new Promise((resolve) => {
       agent.destroy()
       child.once('exit', resolve)
-      child.kill('SIGKILL')
+      child.kill(profileTo ? 'SIGTERM' : 'SIGKILL')
     })
   return { child, request, stop }
 }
@@ -130,11 +135,25 @@ function cpuSeconds(pid) {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
-const ROUNDS = 4
+// The server's CPU per thread kind (the main thread, V8's GC and compiler workers, libuv's pool,
+// ...), from /proc/<pid>/task: a main-thread CPU profile does not see the others.
+function threadSeconds(pid) {
+  const out = {}
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[0-9]+$/, '')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100
+    } catch {}
+  }
+  return out
+}
+const ROUNDS = Number(process.env.BENCH_VALIDATION_ROUNDS ?? 4)
 try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const label of round % 2 === 0 ? ['on', 'off'] : ['off', 'on']) {
-      const s = await startServer(`${tmp}/${label}-${round}`, label === 'off' ? { CLIENT_BENCH_VALIDATION_OFF: '1' } : {})
+      const s = await startServer(`${tmp}/${label}-${round}`, label === 'off' ? { CLIENT_BENCH_VALIDATION_OFF: '1' } : {}, profileDir && path.join(profileDir, `${label}-${round}`))
       try {
         // Warm-up, not measured: the JIT and the store's first pages. A fresh process prepares and
         // validates its first hundred objects about ten times slower than from the thousandth on
@@ -148,8 +167,12 @@ try {
         ]) {
           const count = n(400)
           const cpuBefore = cpuSeconds(s.child.pid)
+          const threadsBefore = threadSeconds(s.child.pid)
           totals[kind][label].push(await rate(count, CONCURRENCY, (i) => s.request('POST', url, make(`m-${i}`))))
           cpu[kind][label].push(((cpuSeconds(s.child.pid) - cpuBefore) / count) * 1e6)
+          const threadsAfter = threadSeconds(s.child.pid)
+          const perThread = Object.entries(threadsAfter).map(([name, t]) => `${name} ${Math.round(((t - (threadsBefore[name] ?? 0)) / count) * 1e6)}`).join(', ')
+          console.error(`  round ${round} ${label.padEnd(3)} ${kind.padEnd(10)} ${Math.round(totals[kind][label].at(-1))} ops/s, ${Math.round(cpu[kind][label].at(-1))} µs server CPU per create (${perThread})`)
         }
       } finally {
         await s.stop()

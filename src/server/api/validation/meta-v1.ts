@@ -14,9 +14,11 @@ export function validateLabelName(labelName: string, fldPath: Path): ErrorList {
 /** ValidateLabels: every key a qualified name, every value a label value (errors at the map's path). */
 export function validateLabels(labels: unknown, fldPath: Path): ErrorList {
   const errs: ErrorList = []
-  for (const [k, v] of Object.entries(obj(labels))) {
-    errs.push(...validateLabelName(k, fldPath))
-    const value = str(v)
+  const map = obj(labels)
+  for (const k in map) {
+    if (!Object.hasOwn(map, k)) continue
+    for (const m of isQualifiedName(k)) errs.push(invalid(fldPath, k, m))
+    const value = str(map[k])
     for (const m of isValidLabelValue(value)) errs.push(invalid(fldPath, value, m))
   }
   return errs

@@ -21,9 +21,11 @@ const METADATA = Path.of('metadata')
 export function validateAnnotations(annotations: unknown, fldPath: Path): ErrorList {
   const errs: ErrorList = []
   let total = 0
-  for (const [k, v] of Object.entries(obj(annotations))) {
+  const map = obj(annotations)
+  for (const k in map) {
+    if (!Object.hasOwn(map, k)) continue
     for (const m of isQualifiedName(k.toLowerCase())) errs.push(invalid(fldPath, k, m))
-    total += Buffer.byteLength(k) + Buffer.byteLength(str(v))
+    total += Buffer.byteLength(k) + Buffer.byteLength(str(map[k]))
   }
   if (total > TOTAL_ANNOTATION_SIZE_LIMIT_B) errs.push(tooLong(fldPath, TOTAL_ANNOTATION_SIZE_LIMIT_B))
   return errs

@@ -6,20 +6,42 @@
 
 export interface Quantity {
   /** The value is sign × digits × 10^exp10 (digits without trailing zeros). */
-  digits: bigint
-  exp10: number
-  negative: boolean
-  format: 'DecimalSI' | 'BinarySI' | 'DecimalExponent'
+  readonly digits: bigint
+  readonly exp10: number
+  readonly negative: boolean
+  readonly format: 'DecimalSI' | 'BinarySI' | 'DecimalExponent'
 }
 
 const BINARY: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 }
 const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 }
 
+const QUANTITY_RE = /^([+-]?)(\d+\.?\d*|\.\d+)(.*)$/
+const EXPONENT_RE = /^[eE][+-]?\d+$/
+
+/**
+ * Parsed texts, frozen and shared: a cluster's manifests repeat a few dozen quantities ('100m',
+ * '128Mi', '1'), and parsing one (a match, a split, bigint arithmetic) costs more than a lookup.
+ * Emptied when full and only short texts kept, so odd inputs cannot grow it without bound.
+ */
+const PARSED = new Map<string, Quantity | null>()
+const PARSED_MAX = 1024
+const PARSED_KEY_MAX = 64
+
 /** ParseQuantity: undefined when the text is not a quantity. */
 export function parseQuantity(input: unknown): Quantity | undefined {
   if (typeof input === 'number') return Number.isFinite(input) ? parseQuantity(String(input)) : undefined
   if (typeof input !== 'string') return undefined
-  const m = /^([+-]?)(\d+\.?\d*|\.\d+)(.*)$/.exec(input.trim())
+  if (input.length > PARSED_KEY_MAX) return parseQuantityText(input)
+  const known = PARSED.get(input)
+  if (known !== undefined) return known ?? undefined
+  const q = parseQuantityText(input)
+  if (PARSED.size >= PARSED_MAX) PARSED.clear()
+  PARSED.set(input, q ? Object.freeze(q) : null)
+  return q
+}
+
+function parseQuantityText(input: string): Quantity | undefined {
+  const m = QUANTITY_RE.exec(input.trim())
   if (!m || input.trim() !== input) return undefined
   const negative = m[1] === '-'
   const [intPart, fracPart = ''] = m[2]!.split('.') as [string, string?]
@@ -33,7 +55,7 @@ export function parseQuantity(input: unknown): Quantity | undefined {
   } else if (suffix in DECIMAL) {
     format = 'DecimalSI'
     exp10 += DECIMAL[suffix]!
-  } else if (/^[eE][+-]?\d+$/.test(suffix)) {
+  } else if (EXPONENT_RE.test(suffix)) {
     format = 'DecimalExponent'
     exp10 += Number(suffix.slice(1))
   } else return undefined

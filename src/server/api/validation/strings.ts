@@ -143,12 +143,12 @@ const LABEL_KEY_RE = new RegExp(`^${LABEL_KEY_FMT}$`)
 /** IsQualifiedName (content.IsLabelKey): `[prefix/]name`, the prefix a DNS subdomain. */
 export function isQualifiedName(value: string): string[] {
   const errs: string[] = []
-  const parts = value.split('/')
+  const slash = value.indexOf('/')
   let name: string
-  if (parts.length === 1) name = parts[0]!
-  else if (parts.length === 2) {
-    const prefix = parts[0]!
-    name = parts[1]!
+  if (slash < 0) name = value
+  else if (value.indexOf('/', slash + 1) < 0) {
+    const prefix = value.slice(0, slash)
+    name = value.slice(slash + 1)
     if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`)
     else for (const m of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`)
   } else {
@@ -224,16 +224,18 @@ export function isValidPortName(port: string): string[] {
 }
 
 const PERCENT_FMT = '[0-9]+%'
+const PERCENT_RE = new RegExp(`^${PERCENT_FMT}$`)
 
 export function isValidPercent(percent: string): string[] {
-  if (new RegExp(`^${PERCENT_FMT}$`).test(percent)) return []
+  if (PERCENT_RE.test(percent)) return []
   return [regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, '1%', '93%')]
 }
 
 const HTTP_HEADER_NAME_FMT = '[-A-Za-z0-9]+'
+const HTTP_HEADER_NAME_RE = new RegExp(`^${HTTP_HEADER_NAME_FMT}$`)
 
 export function isHTTPHeaderName(value: string): string[] {
-  if (new RegExp(`^${HTTP_HEADER_NAME_FMT}$`).test(value)) return []
+  if (HTTP_HEADER_NAME_RE.test(value)) return []
   return [regexError("a valid HTTP header must consist of alphanumeric characters or '-'", HTTP_HEADER_NAME_FMT, 'X-Header-Name')]
 }
 
@@ -248,11 +250,12 @@ export function isDecimalInteger(value: string): string[] {
 const ENV_VAR_NAME_FMT = '[-._a-zA-Z][-._a-zA-Z0-9]*'
 const ENV_VAR_NAME_RE = new RegExp(`^${ENV_VAR_NAME_FMT}$`)
 
-function hasChDirPrefix(value: string): string[] {
-  if (value === '.') return ["must not be '.'"]
-  if (value === '..') return ["must not be '..'"]
-  if (value.startsWith('..')) return ["must not start with '..'"]
-  return []
+/** Adds to errs what hasChDirPrefix reports (a name that is '.', '..' or starts with '..'). */
+function addChDirPrefixErrors(value: string, errs: string[]): string[] {
+  if (value === '.') errs.push("must not be '.'")
+  else if (value === '..') errs.push("must not be '..'")
+  else if (value.startsWith('..')) errs.push("must not start with '..'")
+  return errs
 }
 
 export function isEnvVarName(value: string): string[] {
@@ -268,16 +271,17 @@ export function isEnvVarName(value: string): string[] {
       ),
     )
   }
-  return [...errs, ...hasChDirPrefix(value)]
+  return addChDirPrefixErrors(value, errs)
 }
 
 /** IsRelaxedEnvVarName (RelaxedEnvironmentVariableValidation, on by default since 1.34): printable ASCII but '='. */
 export function isRelaxedEnvVarName(value: string): string[] {
   const errs: string[] = []
   if (value.length === 0) errs.push(`environment variable name ${emptyError()}`)
-  for (const ch of value) {
-    const cp = ch.codePointAt(0)!
-    if (cp > 0x7e || cp < 0x20 || ch === '=') {
+  for (let i = 0; i < value.length; i++) {
+    // A code unit outside printable ASCII (a surrogate included) is a character outside it.
+    const cp = value.charCodeAt(i)
+    if (cp > 0x7e || cp < 0x20 || cp === 0x3d) {
       errs.push("a valid environment variable name must consist only of printable ASCII characters other than '='")
       break
     }
@@ -293,7 +297,7 @@ export function isConfigMapKey(value: string): string[] {
   const errs: string[] = []
   if (value.length > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH))
   if (!CONFIG_MAP_KEY_RE.test(value)) errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", CONFIG_MAP_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name'))
-  return [...errs, ...hasChDirPrefix(value)]
+  return addChDirPrefixErrors(value, errs)
 }
 
 // ---- path segment names (pkg/api/validation/path) ----

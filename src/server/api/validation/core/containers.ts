@@ -16,7 +16,36 @@ import { validateSecurityContext } from './security-context.js'
 import type { VolumeMap } from './volumes.js'
 
 const has = (o: Obj, k: string) => o[k] !== undefined && o[k] !== null
+// The lists the checks below consult, made once (an array literal in a function is a new array
+// per call, and validation runs on every write).
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP']
+const MOUNT_PROPAGATIONS = ['Bidirectional', 'HostToContainer', 'None']
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never']
+const HANDLER_KINDS = ['exec', 'httpGet', 'tcpSocket', 'grpc', 'sleep']
+const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc']
+const LIFECYCLE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'sleep']
+const HTTP_SCHEMES = ['HTTP', 'HTTPS']
+const PROBE_COUNTS = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']
+const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe']
+const LIFECYCLE_HOOKS = ['postStart', 'preStop']
+const INIT_FORBIDDEN = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']
+/** What a container without mounts or devices has: nothing to look up (read only). */
+const NO_PATHS: ReadonlyMap<string, string> = new Map()
+
+/** Whether some entry of the map has the value (without copying the values out). */
+function hasValue(map: ReadonlyMap<string, string>, value: string): boolean {
+  for (const v of map.values()) if (v === value) return true
+  return false
+}
+
+/** Name to path of a container's mounts or devices (pathField the entries' path field). */
+function pathsByName(list: unknown, pathField: string): ReadonlyMap<string, string> {
+  const entries = arr(list)
+  if (entries.length === 0) return NO_PATHS
+  const out = new Map<string, string>()
+  for (const e of entries) out.set(str(obj(e).name), str(obj(e)[pathField]))
+  return out
+}
 
 export interface ContainerContext {
   volumes: VolumeMap
@@ -28,9 +57,11 @@ export interface ContainerContext {
 }
 
 function validateContainerPorts(ports: unknown, fldPath: Path): ErrorList {
+  const list = arr(ports)
+  if (list.length === 0) return []
   const errs: ErrorList = []
   const names = new Set<string>()
-  arr(ports).forEach((x, i) => {
+  list.forEach((x, i) => {
     const port = obj(x)
     const idx = fldPath.index(i)
     const name = str(port.name)
@@ -52,10 +83,12 @@ function validateContainerPorts(ports: unknown, fldPath: Path): ErrorList {
   return errs
 }
 
-function validateVolumeMounts(mounts: unknown, devices: Map<string, string>, volumes: VolumeMap, container: Obj, fldPath: Path): ErrorList {
+function validateVolumeMounts(mounts: unknown, devices: ReadonlyMap<string, string>, volumes: VolumeMap, container: Obj, fldPath: Path): ErrorList {
+  const list = arr(mounts)
+  if (list.length === 0) return []
   const errs: ErrorList = []
   const mountpoints = new Set<string>()
-  arr(mounts).forEach((x, i) => {
+  list.forEach((x, i) => {
     const mnt = obj(x)
     const idx = fldPath.index(i)
     const name = str(mnt.name)
@@ -66,7 +99,7 @@ function validateVolumeMounts(mounts: unknown, devices: Map<string, string>, vol
     if (mountpoints.has(mountPath)) errs.push(invalid(idx.child('mountPath'), mountPath, 'must be unique'))
     mountpoints.add(mountPath)
     if (devices.has(name)) errs.push(invalid(idx.child('name'), name, 'must not already exist in volumeDevices'))
-    if ([...devices.values()].includes(mountPath)) errs.push(invalid(idx.child('mountPath'), mountPath, 'must not already exist as a path in volumeDevices'))
+    if (hasValue(devices, mountPath)) errs.push(invalid(idx.child('mountPath'), mountPath, 'must not already exist as a path in volumeDevices'))
     const subPath = str(mnt.subPath)
     const subPathExpr = str(mnt.subPathExpr)
     if (has(obj(volumes.get(name)), 'image')) {
@@ -82,7 +115,7 @@ function validateVolumeMounts(mounts: unknown, devices: Map<string, string>, vol
     if (has(mnt, 'mountPropagation')) {
       const mp = str(mnt.mountPropagation)
       const p = fldPath.child('mountPropagation')
-      if (!['Bidirectional', 'HostToContainer', 'None'].includes(mp)) errs.push(notSupported(p, mp, ['Bidirectional', 'HostToContainer', 'None']))
+      if (!MOUNT_PROPAGATIONS.includes(mp)) errs.push(notSupported(p, mp, MOUNT_PROPAGATIONS))
       if (mp === 'Bidirectional' && obj(container.securityContext).privileged !== true) {
         errs.push(forbidden(p, 'Bidirectional mount propagation is available only to privileged containers'))
       }
@@ -99,11 +132,13 @@ function validateVolumeMounts(mounts: unknown, devices: Map<string, string>, vol
   return errs
 }
 
-function validateVolumeDevices(devices: unknown, mounts: Map<string, string>, volumes: VolumeMap, fldPath: Path): ErrorList {
+function validateVolumeDevices(devices: unknown, mounts: ReadonlyMap<string, string>, volumes: VolumeMap, fldPath: Path): ErrorList {
+  const list = arr(devices)
+  if (list.length === 0) return []
   const errs: ErrorList = []
   const paths = new Set<string>()
   const names = new Set<string>()
-  arr(devices).forEach((x, i) => {
+  list.forEach((x, i) => {
     const dev = obj(x)
     const idx = fldPath.index(i)
     const name = str(dev.name)
@@ -119,22 +154,24 @@ function validateVolumeDevices(devices: unknown, mounts: Map<string, string>, vo
     if (devPath && validatePathNoBacksteps(devPath, fldPath.child('devicePath')).length > 0) errs.push(invalid(idx.child('devicePath'), devPath, "can not contain backsteps ('..')"))
     else paths.add(devPath)
     if (mounts.has(name)) errs.push(invalid(idx.child('name'), name, 'must not already exist in volumeMounts'))
-    if ([...mounts.values()].includes(devPath)) errs.push(invalid(idx.child('devicePath'), devPath, 'must not already exist as a path in volumeMounts'))
+    if (hasValue(mounts, devPath)) errs.push(invalid(idx.child('devicePath'), devPath, 'must not already exist as a path in volumeMounts'))
     if (name) names.add(name)
   })
   return errs
 }
 
 function validatePullPolicy(policy: string, fldPath: Path): ErrorList {
-  if (['Always', 'IfNotPresent', 'Never'].includes(policy)) return []
+  if (PULL_POLICIES.includes(policy)) return []
   if (policy === '') return [required(fldPath)]
-  return [notSupported(fldPath, policy, ['Always', 'IfNotPresent', 'Never'])]
+  return [notSupported(fldPath, policy, PULL_POLICIES)]
 }
 
 function validateResizePolicy(list: unknown, fldPath: Path, podRestartPolicy: string): ErrorList {
+  const entries = arr(list)
+  if (entries.length === 0) return []
   const errs: ErrorList = []
   const seen = new Set<string>()
-  arr(list).forEach((x, i) => {
+  entries.forEach((x, i) => {
     const p = obj(x)
     const resourceName = str(p.resourceName)
     const restartPolicy = str(p.restartPolicy)
@@ -159,8 +196,8 @@ function validateContainerCommon(c: Obj, ctx: ContainerContext, path: Path): Err
   const tmp = str(c.terminationMessagePolicy)
   if (tmp === '') errs.push(required(path.child('terminationMessagePolicy')))
   else if (tmp !== 'File' && tmp !== 'FallbackToLogsOnError') errs.push(notSupported(path.child('terminationMessagePolicy'), tmp, ['File', 'FallbackToLogsOnError']))
-  const mounts = new Map(arr(c.volumeMounts).map((m) => [str(obj(m).name), str(obj(m).mountPath)] as const))
-  const devices = new Map(arr(c.volumeDevices).map((d) => [str(obj(d).name), str(obj(d).devicePath)] as const))
+  const mounts = pathsByName(c.volumeMounts, 'mountPath')
+  const devices = pathsByName(c.volumeDevices, 'devicePath')
   errs.push(...validateContainerPorts(c.ports, path.child('ports')))
   errs.push(...validateEnv(c.env, path.child('env')))
   errs.push(...validateEnvFrom(c.envFrom, path.child('envFrom')))
@@ -178,7 +215,7 @@ function validateContainerCommon(c: Obj, ctx: ContainerContext, path: Path): Err
 function validateHandler(handler: Obj, kinds: readonly string[], gracePeriod: number | undefined, fldPath: Path): ErrorList {
   const errs: ErrorList = []
   let numHandlers = 0
-  for (const kind of ['exec', 'httpGet', 'tcpSocket', 'grpc', 'sleep']) {
+  for (const kind of HANDLER_KINDS) {
     if (!kinds.includes(kind) || !has(handler, kind)) continue
     if (numHandlers > 0) {
       errs.push(forbidden(fldPath.child(kind), 'may not specify more than 1 handler type'))
@@ -194,7 +231,7 @@ function validateHandler(handler: Obj, kinds: readonly string[], gracePeriod: nu
       case 'httpGet':
         if (!str(h.path)) errs.push(required(p.child('path')))
         errs.push(...validatePortNumOrName(h.port, p.child('port')))
-        if (!['HTTP', 'HTTPS'].includes(str(h.scheme))) errs.push(notSupported(p.child('scheme'), str(h.scheme), ['HTTP', 'HTTPS']))
+        if (!HTTP_SCHEMES.includes(str(h.scheme))) errs.push(notSupported(p.child('scheme'), str(h.scheme), HTTP_SCHEMES))
         for (const header of arr(h.httpHeaders)) for (const m of isHTTPHeaderName(str(obj(header).name))) errs.push(invalid(p.child('httpHeaders'), str(obj(header).name), m))
         break
       case 'tcpSocket':
@@ -218,8 +255,8 @@ function validateHandler(handler: Obj, kinds: readonly string[], gracePeriod: nu
 }
 
 function validateProbe(probe: Obj, gracePeriod: number | undefined, fldPath: Path): ErrorList {
-  const errs = validateHandler(probe, ['exec', 'httpGet', 'tcpSocket', 'grpc'], gracePeriod, fldPath)
-  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
+  const errs = validateHandler(probe, PROBE_HANDLERS, gracePeriod, fldPath)
+  for (const f of PROBE_COUNTS) {
     errs.push(...validateNonnegativeField(typeof probe[f] === 'number' ? (probe[f] as number) : 0, fldPath.child(f)))
   }
   if (typeof probe.terminationGracePeriodSeconds === 'number' && probe.terminationGracePeriodSeconds <= 0) {
@@ -230,7 +267,7 @@ function validateProbe(probe: Obj, gracePeriod: number | undefined, fldPath: Pat
 
 function validateProbes(c: Obj, gracePeriod: number | undefined, path: Path): ErrorList {
   const errs: ErrorList = []
-  for (const kind of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+  for (const kind of PROBES) {
     if (!has(c, kind)) continue
     const probe = obj(c[kind])
     const p = path.child(kind)
@@ -247,8 +284,8 @@ function validateProbes(c: Obj, gracePeriod: number | undefined, path: Path): Er
 
 function validateLifecycle(lifecycle: Obj, gracePeriod: number | undefined, fldPath: Path): ErrorList {
   const errs: ErrorList = []
-  for (const hook of ['postStart', 'preStop']) {
-    if (has(lifecycle, hook)) errs.push(...validateHandler(obj(lifecycle[hook]), ['exec', 'httpGet', 'tcpSocket', 'sleep'], gracePeriod, fldPath.child(hook)))
+  for (const hook of LIFECYCLE_HOOKS) {
+    if (has(lifecycle, hook)) errs.push(...validateHandler(obj(lifecycle[hook]), LIFECYCLE_HANDLERS, gracePeriod, fldPath.child(hook)))
   }
   return errs
 }
@@ -313,7 +350,7 @@ export function validateInitContainers(list: unknown, regular: unknown, ctx: Con
         if (has(c, 'lifecycle')) errs.push(...validateLifecycle(obj(c.lifecycle), ctx.gracePeriod, path.child('lifecycle')))
         errs.push(...validateProbes(c, ctx.gracePeriod, path))
       } else {
-        for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) {
+        for (const f of INIT_FORBIDDEN) {
           if (has(c, f)) errs.push(forbidden(path.child(f), 'may not be set for init containers without restartPolicy=Always'))
         }
       }

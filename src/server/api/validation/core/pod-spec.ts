@@ -66,12 +66,13 @@ function validatePodDNSConfig(config: unknown, dnsPolicy: string, fldPath: Path)
 
 const DNS1123_LABEL_US = '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?'
 const DNS1123_SUBDOMAIN_US = `${DNS1123_LABEL_US}(\\.${DNS1123_LABEL_US})*`
+const DNS1123_SUBDOMAIN_US_RE = new RegExp(`^${DNS1123_SUBDOMAIN_US}$`)
 
 /** IsDNS1123SubdomainWithUnderscore. */
 function isDNS1123SubdomainWithUnderscore(value: string): string[] {
   const errs: string[] = []
   if (value.length > 253) errs.push('must be no more than 253 characters')
-  if (!new RegExp(`^${DNS1123_SUBDOMAIN_US}$`).test(value)) {
+  if (!DNS1123_SUBDOMAIN_US_RE.test(value)) {
     errs.push(
       `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '${DNS1123_SUBDOMAIN_US}')`,
     )

@@ -96,7 +96,9 @@ export function validateContainerResourceRequirements(requirements: unknown, pod
   let limCPUOrMem = false
   let reqCPUOrMem = false
   let hugePages = false
-  for (const [name, value] of Object.entries(limits)) {
+  for (const name in limits) {
+    if (!Object.hasOwn(limits, name)) continue
+    const value = limits[name]
     const p = limPath.key(name)
     errs.push(...validateContainerResourceName(name, p))
     const q = parseQuantity(value)
@@ -104,16 +106,20 @@ export function validateContainerResourceRequirements(requirements: unknown, pod
     if (isHugePageResourceName(name)) hugePages = true
     if (name === 'cpu' || name === 'memory') limCPUOrMem = true
   }
-  for (const [name, value] of Object.entries(obj(r.requests))) {
+  const requests = obj(r.requests)
+  for (const name in requests) {
+    if (!Object.hasOwn(requests, name)) continue
+    const value = requests[name]
     const p = reqPath.key(name)
     errs.push(...validateContainerResourceName(name, p))
     const q = parseQuantity(value)
     if (q) errs.push(...validateResourceQuantityValue(name, q, p))
     const limit = parseQuantity(limits[name])
     if (q && limit) {
-      if (compareQuantity(q, limit) !== 0 && !isOvercommitAllowed(name)) {
+      const order = compareQuantity(q, limit)
+      if (order !== 0 && !isOvercommitAllowed(name)) {
         errs.push(invalid(reqPath, quantityString(q), `must be equal to ${name} limit of ${quantityString(limit)}`))
-      } else if (compareQuantity(q, limit) > 0) {
+      } else if (order > 0) {
         errs.push(invalid(reqPath, quantityString(q), `must be less than or equal to ${name} limit of ${quantityString(limit)}`))
       }
     } else if (!(name in limits) && !isOvercommitAllowed(name)) {
@@ -129,9 +135,11 @@ export function validateContainerResourceRequirements(requirements: unknown, pod
 
 /** validateResourceClaimNames: container claims name pod claims, once each. */
 function validateResourceClaimNames(claims: unknown, podClaimNames: Set<string> | undefined, fldPath: Path): ErrorList {
+  const list = arr(claims)
+  if (list.length === 0) return []
   const errs: ErrorList = []
   const seen = new Set<string>()
-  arr(claims).forEach((c, i) => {
+  list.forEach((c, i) => {
     const claim = obj(c) as Obj
     const name = str(claim.name)
     const idx = fldPath.index(i)
