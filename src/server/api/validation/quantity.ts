@@ -72,9 +72,26 @@ function normalize(q: Quantity): Quantity {
   return { ...q, digits, exp10 }
 }
 
+/** Powers of ten a double holds exactly, by exponent. */
+const EXACT_POW10 = Array.from({ length: 16 }, (_, i) => 10 ** i)
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
 /** Cmp: -1, 0 or 1. */
 export function compareQuantity(a: Quantity, b: Quantity): number {
   const exp = Math.min(a.exp10, b.exp10)
+  // Requests and limits are small numbers: compared as doubles when both scaled values are
+  // exact integers there (below 2^53), as bigints otherwise.
+  const sa = EXACT_POW10[a.exp10 - exp]
+  const sb = EXACT_POW10[b.exp10 - exp]
+  if (sa !== undefined && sb !== undefined && a.digits <= MAX_SAFE && b.digits <= MAX_SAFE) {
+    const am = Number(a.digits) * sa
+    const bm = Number(b.digits) * sb
+    if (am <= Number.MAX_SAFE_INTEGER && bm <= Number.MAX_SAFE_INTEGER) {
+      const av = a.negative ? -am : am
+      const bv = b.negative ? -bm : bm
+      return av < bv ? -1 : av > bv ? 1 : 0
+    }
+  }
   const av = (a.negative ? -1n : 1n) * a.digits * 10n ** BigInt(a.exp10 - exp)
   const bv = (b.negative ? -1n : 1n) * b.digits * 10n ** BigInt(b.exp10 - exp)
   return av < bv ? -1 : av > bv ? 1 : 0

@@ -39,6 +39,12 @@ export function inclusiveRangeError(lo: number, hi: number): string {
 
 /** Length in bytes, as Go's len() of a string. */
 export function byteLength(s: string): number {
+  // Names and keys are short and ASCII nearly always: counted here without a call into C++.
+  if (s.length <= 64) {
+    let i = 0
+    while (i < s.length && s.charCodeAt(i) < 0x80) i++
+    if (i === s.length) return i
+  }
   return Buffer.byteLength(s, 'utf8')
 }
 

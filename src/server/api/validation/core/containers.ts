@@ -196,13 +196,14 @@ function validateContainerCommon(c: Obj, ctx: ContainerContext, path: Path): Err
   const tmp = str(c.terminationMessagePolicy)
   if (tmp === '') errs.push(required(path.child('terminationMessagePolicy')))
   else if (tmp !== 'File' && tmp !== 'FallbackToLogsOnError') errs.push(notSupported(path.child('terminationMessagePolicy'), tmp, ['File', 'FallbackToLogsOnError']))
-  const mounts = pathsByName(c.volumeMounts, 'mountPath')
+  // Each list is checked against the other's names and paths (devices are rare: the mounts'
+  // map is made only for them).
   const devices = pathsByName(c.volumeDevices, 'devicePath')
   errs.push(...validateContainerPorts(c.ports, path.child('ports')))
   errs.push(...validateEnv(c.env, path.child('env')))
   errs.push(...validateEnvFrom(c.envFrom, path.child('envFrom')))
   errs.push(...validateVolumeMounts(c.volumeMounts, devices, ctx.volumes, c, path.child('volumeMounts')))
-  errs.push(...validateVolumeDevices(c.volumeDevices, mounts, ctx.volumes, path.child('volumeDevices')))
+  if (devices.size > 0) errs.push(...validateVolumeDevices(c.volumeDevices, pathsByName(c.volumeMounts, 'mountPath'), ctx.volumes, path.child('volumeDevices')))
   errs.push(...validatePullPolicy(str(c.imagePullPolicy), path.child('imagePullPolicy')))
   errs.push(...validateContainerResourceRequirements(c.resources, ctx.podClaimNames, path.child('resources')))
   errs.push(...validateResizePolicy(c.resizePolicy, path.child('resizePolicy'), ctx.restartPolicy))
