@@ -8,7 +8,7 @@ import type { Cause } from '../status-errors.js'
 import { invalid, renderBadValue, required } from '../validation/field/errors.js'
 import { goQuote } from '../validation/field/go-format.js'
 import { type NameValidator, pathSegmentName } from '../validation/names.js'
-import { validateKubeFinalizerNames, validateObjectMeta, validateObjectMetaUpdate } from '../validation/objectmeta.js'
+import { validateKubeFinalizerNames, validateObjectMeta, validateObjectMetaNames, validateObjectMetaUpdate } from '../validation/objectmeta.js'
 import { Path } from '../validation/field/path.js'
 import type { TableColumns } from '../table.js'
 import type { KubeObject } from './object.js'
@@ -141,7 +141,10 @@ export function requiredValue(field: string, detail: string): Cause {
 export function validateForCreate(strategy: Strategy, obj: KubeObject): Cause[] {
   const errs: Cause[] = [...validateObjectMeta(obj.metadata, strategy.namespaced, strategy.validateName), ...kubeFinalizers(strategy, obj), ...strategy.validate(obj)]
   if (errs.length > 0) return errs
-  return validateObjectMeta(obj.metadata, strategy.namespaced, pathSegmentName)
+  // The second ValidateObjectMeta differs from the first only in its name rule: the rest of it
+  // (namespace, labels, annotations, owners, finalizers, managed fields) just passed on the same
+  // metadata, so only the names are checked again.
+  return validateObjectMetaNames(obj.metadata, pathSegmentName)
 }
 
 /**

@@ -110,13 +110,21 @@ export function validateImmutableField(newVal: unknown, oldVal: unknown, fldPath
 /** ValidateObjectMeta (ValidateObjectMetaAccessor) of an object being created (names already generated). */
 export function validateObjectMeta(meta: unknown, namespaced: boolean, nameFn: NameValidator, fldPath: Path = METADATA): ErrorList {
   const m = obj(meta)
+  const errs = validateObjectMetaNames(m, nameFn, fldPath)
+  errs.push(...validateObjectMetaCommon(m, namespaced, fldPath))
+  return errs
+}
+
+/** The part of ValidateObjectMeta that depends on the name validator: generateName and name. */
+export function validateObjectMetaNames(meta: unknown, nameFn: NameValidator, fldPath: Path = METADATA): ErrorList {
+  const m = obj(meta)
   const errs: ErrorList = []
   const generateName = str(m.generateName)
   if (generateName.length > 0) for (const msg of nameFn(generateName, true)) errs.push(invalid(fldPath.child('generateName'), generateName, msg))
   const name = str(m.name)
   if (name.length === 0) errs.push(required(fldPath.child('name'), 'name or generateName is required'))
   else for (const msg of nameFn(name, false)) errs.push(invalid(fldPath.child('name'), name, msg))
-  return [...errs, ...validateObjectMetaCommon(m, namespaced, fldPath)]
+  return errs
 }
 
 function validateObjectMetaCommon(m: Record<string, unknown>, namespaced: boolean, fldPath: Path): ErrorList {
