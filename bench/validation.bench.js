@@ -226,6 +226,9 @@ for (const [label, group, resource, make] of [
     const o = JSON.parse(JSON.stringify(make(`x${i}`)))
     o.metadata.namespace = 'default'
     o.metadata.uid = '5f1c3a52-0b0e-4d5b-9d7b-1b2c3d4e5f60'
+    o.metadata.creationTimestamp = '2026-11-27T00:00:00Z'
+    // What the server's object carries when it is validated: the create's managedFields entry.
+    o.metadata.managedFields = [{ manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: o.apiVersion, time: '2026-11-27T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } } }]
     return o
   }
   const count = n(20000)

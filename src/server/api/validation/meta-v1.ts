@@ -68,6 +68,10 @@ export const FIELD_MANAGER_MAX_LENGTH = 128
 
 /** ValidateFieldManager: at most 128 bytes, printable characters only. */
 export function validateFieldManager(fieldManager: string, fldPath: Path): ErrorList {
+  // Every printable ASCII character is a letter, digit, punctuation, symbol or space, and one
+  // byte: the usual manager ("kubectl-client-side-apply") is checked without the per-character
+  // Unicode test below.
+  if (fieldManager.length <= FIELD_MANAGER_MAX_LENGTH && isPrintableAscii(fieldManager)) return []
   const errs: ErrorList = []
   if (Buffer.byteLength(fieldManager) > FIELD_MANAGER_MAX_LENGTH) errs.push(tooLong(fldPath, FIELD_MANAGER_MAX_LENGTH))
   let pos = 0
@@ -79,6 +83,14 @@ export function validateFieldManager(fieldManager: string, fldPath: Path): Error
     pos += Buffer.byteLength(ch)
   }
   return errs
+}
+
+function isPrintableAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x20 || c > 0x7e) return false
+  }
+  return true
 }
 
 const MAX_SUBRESOURCE_NAME_LENGTH = 256
