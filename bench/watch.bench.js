@@ -12,7 +12,8 @@
 // events a second: it only looks for each event's name in the line, it does not parse the
 // JSON. Its CPU time and the server's are printed. On a 2-core machine it shares the CPU with
 // the server, so a busy machine shows in the latency; the figures name the load average.
-//   node bench/watch.bench.js     BENCH_WATCHERS=1000 BENCH_RATE=100 BENCH_SECONDS=10 (BENCH_PROFILE=/tmp/w: CPU profiles)
+//   node bench/watch.bench.js     BENCH_WATCHERS=1000 BENCH_RATE=100 BENCH_SECONDS=10 (BENCH_PROFILE=/tmp/w: CPU profiles;
+//                                 BENCH_STORES=embedded or etcd: one store only)
 import { fork } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -152,8 +153,11 @@ async function onServer(label, args) {
   }
 }
 
-const results = [await onServer('embedded store', [])]
-if (etcdAvailable()) {
+const STORES = (process.env.BENCH_STORES ?? 'embedded,etcd').split(',')
+const results = STORES.includes('embedded') ? [await onServer('embedded store', [])] : []
+if (!STORES.includes('etcd')) {
+  // one store asked for
+} else if (etcdAvailable()) {
   const etcd = await startEtcd()
   try {
     results.push(await onServer('etcd', [`--store-servers=${etcd.clientUrl}`]))
@@ -193,6 +197,16 @@ report(
       baselineFigure: r.rssIdle,
       goal: '< 300 MB',
       met: r.rssPeak < 300,
+    },
+    {
+      // What the fan-out costs, whatever the load: the server's CPU time over the write phase
+      // (creates and deliveries) per delivered event; no goal of its own, it says how far the
+      // latency goal is from the machine (1,000 watchers × 100 events/s at 10 µs is a core).
+      subject: `${subject}, ${r.label}: server CPU per delivered event`,
+      figure: (r.serverCpuMs * 1000) / Math.max(1, r.delivered),
+      unit: 'µs',
+      baseline: "the watchers' process CPU per read event",
+      baselineFigure: (r.cpuMs * 1000) / Math.max(1, r.delivered),
     },
   ]),
 )
