@@ -34,6 +34,9 @@ const rssMb = (pid) => {
   return m ? Number(m[1]) / 1024 : NaN
 }
 
+/** The server's write syscalls so far (/proc/<pid>/io syscw): each watcher write is one (one TLS record or more). */
+const writeCalls = (pid) => Number(/syscw:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? NaN)
+
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]
 
 /** The server's CPU time so far (user + system, all threads), in ms. */
@@ -103,6 +106,7 @@ async function measure(label, server) {
   const creates = []
   const sentAt = new Array(total).fill(0)
   const serverCpu0 = cpuMs(child.pid)
+  const writeCalls0 = writeCalls(child.pid)
   const started = performance.now()
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / RATE
@@ -118,6 +122,7 @@ async function measure(label, server) {
   const writeSeconds = (performance.now() - started) / 1000
   const { result: seen } = await clients.ask({ finish: { sentAt, drainMs: DRAIN_MS, cpuStart } }, 'result')
   const serverCpuMs = cpuMs(child.pid) - serverCpu0
+  const serverWrites = writeCalls(child.pid) - writeCalls0
   clearInterval(sampler)
   clients.child.kill()
 
@@ -132,12 +137,14 @@ async function measure(label, server) {
     rssWatching,
     rssPeak,
     serverCpuMs,
+    serverWrites,
   }
   console.log(
     `${label}: ${result.delivered.toLocaleString('en-US')} of ${result.expected.toLocaleString('en-US')} events delivered (${result.short} watchers short, ${result.ended} watches ended by the server), ` +
       `${total} creates in ${writeSeconds.toFixed(1)} s; delivery p50 ${result.p50?.toFixed(1)} ms, p99 ${result.p99?.toFixed(1)} ms, max ${result.max?.toFixed(0)} ms; ` +
       `create round trip p99 ${result.createP99.toFixed(1)} ms; server RSS ${rssIdle.toFixed(0)} MB idle, ${rssWatching.toFixed(0)} MB with the watchers idle, ${rssPeak.toFixed(0)} MB at peak; ` +
-      `CPU from the first create to the last event: server ${(serverCpuMs / 1000).toFixed(1)} s, the watchers' process ${(result.cpuMs / 1000).toFixed(1)} s`,
+      `CPU from the first create to the last event: server ${(serverCpuMs / 1000).toFixed(1)} s, the watchers' process ${(result.cpuMs / 1000).toFixed(1)} s; ` +
+      `server write syscalls ${serverWrites.toLocaleString('en-US')} (${(serverWrites / Math.max(1, result.delivered)).toFixed(3)} per delivered event)`,
   )
   return result
 }
@@ -207,6 +214,13 @@ report(
       unit: 'µs',
       baseline: "the watchers' process CPU per read event",
       baselineFigure: (r.cpuMs * 1000) / Math.max(1, r.delivered),
+    },
+    {
+      // Each write is a TLS record and a syscall, the fan-out's largest cost: below 1 per
+      // event once a watcher's events share writes (the flush window, a busy turn).
+      subject: `${subject}, ${r.label}: server write syscalls per delivered event`,
+      figure: r.serverWrites / Math.max(1, r.delivered),
+      unit: 'writes',
     },
   ]),
 )

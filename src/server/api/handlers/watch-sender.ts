@@ -64,7 +64,7 @@ function flushWindowFromEnv(value: string | undefined): number | undefined {
 const FLUSH_WINDOW_BYTES = 16 * 1024
 
 /** Senders with frames to write at the end of this turn, flushed by one setImmediate. */
-const toFlush = new Set<WatchSender>()
+let toFlush: WatchSender[] = []
 let flushScheduled = false
 /** Senders whose window is still open: flushed by one shared timer when it closes. */
 const windowed = new Set<WatchSender>()
@@ -74,10 +74,15 @@ let windowTimerAt = Infinity
 
 function flushAll(): void {
   flushScheduled = false
-  const senders = [...toFlush]
-  toFlush.clear()
+  const senders = toFlush
+  toFlush = []
   const now = performance.now()
-  for (const sender of senders) sender.flushNow(now)
+  // A sender taken off the queue since (ended, closed, or moved) is skipped.
+  for (const sender of senders) {
+    if (sender.queued !== 'turn') continue
+    sender.queued = 'no'
+    sender.flushNow(now)
+  }
 }
 
 function flushWindowed(): void {
@@ -89,6 +94,7 @@ function flushWindowed(): void {
   for (const sender of windowed) {
     if (sender.flushDue <= now + 1) {
       windowed.delete(sender)
+      sender.queued = 'no'
       sender.flushNow(now)
     } else if (sender.flushDue < next) next = sender.flushDue
   }
@@ -116,6 +122,8 @@ export class WatchSender {
   closedAsUnresponsive = false
   /** When frames were last written (performance.now()). */
   private flushedAt = -Infinity
+  /** Where this sender waits for its flush: nowhere, this turn's (`toFlush`) or its window's (`windowed`). */
+  queued: 'no' | 'turn' | 'window' = 'no'
 
   constructor(
     private readonly res: Response,
@@ -132,8 +140,7 @@ export class WatchSender {
       this.waiting.length = 0
       this.waitingBytes = 0
       this.sharedFrames.length = 0
-      toFlush.delete(this)
-      windowed.delete(this)
+      this.unqueue()
       this.connection.close()
       this.wakeWaiters()
     })
@@ -178,7 +185,7 @@ export class WatchSender {
     const busy = () => (all ? this.waiting.length > 0 : this.waiting.length >= this.limit / 2 || (this.blocked && this.waiting.length > 0))
     while (busy() && !this.closedAsUnresponsive && !responseGone(this.res)) {
       // Someone waits for these frames (the initial events): no window.
-      if (windowed.has(this)) this.flushThisTurn()
+      if (this.queued === 'window') this.flushThisTurn()
       await new Promise<void>((resolve) => this.drainWaiters.push(resolve))
     }
   }
@@ -189,8 +196,7 @@ export class WatchSender {
    */
   end(): void {
     this.stopTimer()
-    toFlush.delete(this)
-    windowed.delete(this)
+    this.unqueue()
     if (!this.closedAsUnresponsive && !responseGone(this.res) && this.waiting.length > 0) {
       const size = this.waiting.reduce((n, f) => n + f.length, 0)
       this.connection.write(this.waiting.splice(0), size, false)
@@ -225,12 +231,13 @@ export class WatchSender {
   }
 
   private schedule(): void {
-    if (toFlush.has(this) || windowed.has(this)) return
+    if (this.queued !== 'no') return
     if (this.flushWindowMs > 0 && this.drainWaiters.length === 0) {
       const now = performance.now()
       const due = this.flushedAt + this.flushWindowMs
       if (due > now) {
         windowed.add(this)
+        this.queued = 'window'
         armWindowTimer(due, now)
         return
       }
@@ -239,8 +246,10 @@ export class WatchSender {
   }
 
   private flushThisTurn(): void {
-    windowed.delete(this)
-    toFlush.add(this)
+    if (this.queued === 'turn') return
+    if (this.queued === 'window') windowed.delete(this)
+    this.queued = 'turn'
+    toFlush.push(this)
     if (!flushScheduled) {
       flushScheduled = true
       setImmediate(flushAll)
@@ -258,6 +267,12 @@ export class WatchSender {
     if (this.drainWaiters.length > 0) for (const wake of this.drainWaiters.splice(0)) wake()
   }
 
+  /** Takes this sender off the flush queues. */
+  private unqueue(): void {
+    if (this.queued === 'window') windowed.delete(this)
+    this.queued = 'no'
+  }
+
   private stopTimer(): void {
     if (this.fullTimer !== undefined) clearTimeout(this.fullTimer)
     this.fullTimer = undefined
@@ -272,8 +287,7 @@ export class WatchSender {
     this.waiting.length = 0
     this.waitingBytes = 0
     this.sharedFrames.length = 0
-    toFlush.delete(this)
-    windowed.delete(this)
+    this.unqueue()
     this.wakeWaiters()
     this.onUnresponsive(buffered)
   }
