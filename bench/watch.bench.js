@@ -7,7 +7,9 @@
 //   the same run, is the creates' own round trip (its p99): no watcher can see an object sooner
 //   than the store has it;
 // - the server's resident memory (VmRSS of its /proc status), sampled every 100 ms, at its peak
-//   (goal: under 300 MB); the baseline is the server's RSS before the watchers opened.
+//   (goal: under 300 MB); the baseline is the server's RSS before the watchers opened;
+// - what does not depend on the machine's load (no goal): the server's CPU time per delivered
+//   event and its write syscalls per delivered event (/proc/<pid>/io syscw), over the write phase.
 // The watchers run in their own process (bench/support/watch-clients.js), which reads 100,000
 // events a second: it only looks for each event's name in the line, it does not parse the
 // JSON. Its CPU time and the server's are printed. On a 2-core machine it shares the CPU with
