@@ -81,6 +81,8 @@ await build({
 // 3. The fast entries. CommonJS, so that a CommonJS bin/run.js loads them without Node's ES
 // loader; import.meta.url (used to find js-yaml and package.json) becomes the file's own URL.
 const fastDir = join(root, 'src/cli/fast')
+const fastBanner =
+  "const __import_meta_url = require('node:url').pathToFileURL(__filename).href; const __dynamicImport = typeof __fastImport === 'function' ? __fastImport : (specifier) => import(specifier);"
 const fastEntries = readdirSync(fastDir)
   .filter((name) => name.endsWith('.ts') && !['outcome.ts', 'oclif-lite.ts'].includes(name))
   .map((name) => join(fastDir, name))
@@ -89,7 +91,14 @@ const fastEntries = readdirSync(fastDir)
 // code cache below covers the whole file). Left outside: better-sqlite3 (a native addon, found
 // by its own loader), etcd3 (required on first use of an etcd store; gRPC reads its .proto files
 // from its own directory) and ink and React (the live view of health watch, not in these entries).
-const fastExternal = ['better-sqlite3', 'etcd3', 'ink', 'react'].flatMap((name) => [name, `${name}/*`])
+// Packages that the entries only import dynamically and that most runs never reach are side
+// bundles of their own (dist/fast/side/, loaded by bin/load-fast.js on the first import()):
+// reading and compiling a bundle costs in proportion to its bytes, used or not. got (with
+// http2-wrapper, keyv, ...) is a third of `patch`, which reaches it only for a server;
+// @peculiar/x509 (with asn1js, tsyringe, reflect-metadata) a seventh of `server start`, which
+// reaches it only to generate a certificate.
+const sidePackages = ['got', '@peculiar/x509']
+const fastExternal = ['better-sqlite3', 'etcd3', 'ink', 'react', ...sidePackages].flatMap((name) => [name, `${name}/*`])
 await build({
   entryPoints: fastEntries,
   outdir: join(root, 'dist/fast'),
@@ -104,9 +113,7 @@ await build({
   sourcemap: 'linked',
   sourcesContent: false,
   define: { 'import.meta.url': '__import_meta_url' },
-  banner: {
-    js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href; const __dynamicImport = typeof __fastImport === 'function' ? __fastImport : (specifier) => import(specifier);",
-  },
+  banner: { js: fastBanner },
   logLevel: 'warning',
   plugins: [
     {
@@ -134,11 +141,35 @@ await build({
   ],
 })
 
+// The side bundles: one CommonJS file per package, its exports those of the package's import().
+mkdirSync(join(root, 'dist/fast/side'), { recursive: true })
+for (const name of sidePackages) {
+  await build({
+    stdin: { contents: `module.exports = require(${JSON.stringify(name)})`, resolveDir: root, sourcefile: `side-${name}.js` },
+    outfile: join(root, 'dist/fast/side', `${name.replace(/^@/, '').replace(/\//g, '+')}.cjs`),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    banner: { js: fastBanner },
+    logLevel: 'warning',
+  })
+}
+
 // bin/run.js compiles these files with node:vm (for the code cache), where import() itself
 // is not allowed: the bundles' dynamic imports of packages call the loader's instead.
-for (const name of readdirSync(join(root, 'dist/fast')).filter((n) => n.endsWith('.cjs'))) {
+const fastFiles = [
+  ...readdirSync(join(root, 'dist/fast')).filter((n) => n.endsWith('.cjs')),
+  ...readdirSync(join(root, 'dist/fast/side')).map((n) => `side/${n}`),
+]
+for (const name of fastFiles) {
   const file = join(root, 'dist/fast', name)
   const text = readFileSync(file, 'utf8')
+  // A side package reached by a static import would be required from node_modules (got is an ES
+  // module, which require() cannot load in Node 20): side packages are for import() only.
+  for (const side of sidePackages) {
+    if (text.includes(`require("${side}")`) || text.includes(`require("${side}/`)) throw new Error(`${name}: a static import of ${side}, which is a side bundle for import() only`)
+  }
   // Pure ASCII, as esbuild makes strings but not regular expressions and comments: V8 keeps an
   // ASCII source as a one-byte string, which Node reads, and V8 scans and checks against the code
   // cache, in about half the time of a two-byte one. A \u escape means the same character in a
@@ -148,7 +179,10 @@ for (const name of readdirSync(join(root, 'dist/fast')).filter((n) => n.endsWith
   const rewritten = ascii.replace(/\bimport\(("[^"./][^"]*")\)/g, '__dynamicImport($1)')
   // (A call `x.import(...)` or a method named import, as in bundled packages, is not one.)
   if (/(?<![.\w$])import\((?!specifier\))(?![^)]*\)\s*\{)/.test(rewritten)) throw new Error(`${name}: a dynamic import() that is not of a package name is left`)
-  writeFileSync(file, rewritten)
+  // Written inside the function Node's CommonJS loader would wrap it in (bin/load-fast.js), on
+  // the first line, so that lines keep their numbers for the source map: bin/load-fast.js then
+  // compiles the file as it is instead of a copy with the wrapper added.
+  writeFileSync(file, `(function (exports, require, module, __filename, __dirname, __fastImport) {${rewritten}\n})`)
 }
 
 // Checkpoints in each fast entry's source map, so that naming a log line's source at run time
