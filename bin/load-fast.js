@@ -46,9 +46,14 @@ function runCached(file) {
   return module.exports
 }
 
-/** import() for a bundle: a package's side bundle when the build made one, else Node's import(). */
+/**
+ * import() for a bundle: a side bundle when the build made one (`client-side:<name>` for a
+ * module of ours, side/<name>.cjs; a package `@scope/name` is side/scope+name.cjs), else
+ * Node's import().
+ */
 function fastImport(from, specifier) {
-  const side = path.join(path.dirname(from), from.includes(`${path.sep}side${path.sep}`) ? '' : 'side', `${specifier.replace(/^@/, '').replace(/\//g, '+')}.cjs`)
+  const name = specifier.startsWith('client-side:') ? specifier.slice('client-side:'.length) : specifier.replace(/^@/, '').replace(/\//g, '+')
+  const side = path.join(path.dirname(from), path.basename(path.dirname(from)) === 'side' ? '' : 'side', `${name}.cjs`)
   if (!specifier.startsWith('node:') && !specifier.startsWith('.') && (sides.has(side) || fs.existsSync(side))) {
     return new Promise((resolve) => {
       if (!sides.has(side)) sides.set(side, runCached(side))

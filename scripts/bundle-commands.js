@@ -78,6 +78,25 @@ await build({
     },
   ],
 })
+/** The JSON modules of a bundle written to `outDir`. */
+function jsonParsePlugin(outDir) {
+  return {
+      // Large JSON data (the patch metadata) as a JSON.parse of a string: V8 parses JSON text
+      // faster than it compiles and runs the same object as a JavaScript literal.
+      name: 'json-parse',
+      setup(b) {
+        // The protobuf descriptor (360 kB) is only imported when a codec is first needed
+        // (src/core/protobuf/index.ts): it stays a file of its own (tsc copies it to dist/core),
+        // read then, instead of making every fast entry read and compile it at start.
+        b.onLoad({ filter: /k8s-descriptor\.json$/ }, () => ({
+          contents: `export default require(require('node:path').join(__dirname, ${JSON.stringify(relative(outDir, join(root, 'dist/core/protobuf/generated/k8s-descriptor.json')))}))`,
+          loader: 'js',
+        }))
+        b.onLoad({ filter: /\.json$/ }, (args) => ({ contents: `export default JSON.parse(${JSON.stringify(readFileSync(args.path, 'utf8'))})`, loader: 'js' }))
+      },
+    }
+}
+
 // 3. The fast entries. CommonJS, so that a CommonJS bin/run.js loads them without Node's ES
 // loader; import.meta.url (used to find js-yaml and package.json) becomes the file's own URL.
 const fastDir = join(root, 'src/cli/fast')
@@ -98,6 +117,16 @@ const fastEntries = readdirSync(fastDir)
 // @peculiar/x509 (with asn1js, tsyringe, reflect-metadata) a seventh of `server start`, which
 // reaches it only to generate a certificate.
 const sidePackages = ['got', '@peculiar/x509']
+// Modules of ours in the same way, reached only by import() (a static import of the same module
+// keeps it in the entry): the OpenAPI document (a tenth of `server start`, read on the first
+// /openapi request) and the server's configuration-file parsers with the CEL engine (three
+// quarters of `flags validate`, which needs them only for a command line that names such a
+// file). A side bundle has its own copy of what it imports, so one is only a module whose
+// callers do not share state with it beyond what it returns.
+const sideModules = {
+  'openapi-data': 'src/server/api/generated/openapi-data.ts',
+  'config-file-parsers': 'src/core/flags/rules/config-file-parsers.ts',
+}
 const fastExternal = ['better-sqlite3', 'etcd3', 'ink', 'react', ...sidePackages].flatMap((name) => [name, `${name}/*`])
 await build({
   entryPoints: fastEntries,
@@ -116,19 +145,16 @@ await build({
   banner: { js: fastBanner },
   logLevel: 'warning',
   plugins: [
+    jsonParsePlugin(join(root, 'dist/fast')),
     {
-      // Large JSON data (the patch metadata) as a JSON.parse of a string: V8 parses JSON text
-      // faster than it compiles and runs the same object as a JavaScript literal.
-      name: 'json-parse',
+      // A dynamic import() of a side module: `client-side:<name>`, which bin/load-fast.js loads.
+      name: 'side-modules',
       setup(b) {
-        // The protobuf descriptor (360 kB) is only imported when a codec is first needed
-        // (src/core/protobuf/index.ts): it stays a file of its own (tsc copies it to dist/core),
-        // read then, instead of making every fast entry read and compile it at start.
-        b.onLoad({ filter: /k8s-descriptor\.json$/ }, () => ({
-          contents: "export default require(require('node:path').join(__dirname, '../core/protobuf/generated/k8s-descriptor.json'))",
-          loader: 'js',
-        }))
-        b.onLoad({ filter: /\.json$/ }, (args) => ({ contents: `export default JSON.parse(${JSON.stringify(readFileSync(args.path, 'utf8'))})`, loader: 'js' }))
+        b.onResolve({ filter: new RegExp(`/(${Object.keys(sideModules).join('|')})\\.js$`) }, (args) => {
+          if (args.kind !== 'dynamic-import') return undefined
+          const name = Object.keys(sideModules).find((n) => args.path.endsWith(`/${n}.js`))
+          return { path: `client-side:${name}`, external: true }
+        })
       },
     },
     {
@@ -153,6 +179,22 @@ for (const name of sidePackages) {
     target: 'node20',
     banner: { js: fastBanner },
     logLevel: 'warning',
+  })
+}
+
+for (const [name, entry] of Object.entries(sideModules)) {
+  await build({
+    entryPoints: [join(root, entry)],
+    outfile: join(root, 'dist/fast/side', `${name}.cjs`),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: fastExternal,
+    define: { 'import.meta.url': '__import_meta_url' },
+    banner: { js: fastBanner },
+    logLevel: 'warning',
+    plugins: [jsonParsePlugin(join(root, 'dist/fast/side'))],
   })
 }
 
