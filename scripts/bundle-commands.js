@@ -101,7 +101,7 @@ function jsonParsePlugin(outDir) {
 // loader; import.meta.url (used to find js-yaml and package.json) becomes the file's own URL.
 const fastDir = join(root, 'src/cli/fast')
 const fastBanner =
-  "const __import_meta_url = require('node:url').pathToFileURL(__filename).href; const __dynamicImport = typeof __fastImport === 'function' ? __fastImport : (specifier) => import(specifier);"
+  "const __import_meta_url = require('node:url').pathToFileURL(__filename).href; const __dynamicImport = typeof __fastImport === 'function' ? __fastImport : (specifier) => import(specifier); const __builtinESM = (mod) => Object.create(mod, { default: { value: mod, enumerable: true } });"
 const fastEntries = readdirSync(fastDir)
   .filter((name) => name.endsWith('.ts') && !['outcome.ts', 'oclif-lite.ts'].includes(name))
   .map((name) => join(fastDir, name))
@@ -218,7 +218,14 @@ for (const name of fastFiles) {
   // regular expression, a string or a comment.
   if (/\\[^\x00-\x7f]/.test(text)) throw new Error(`${name}: a non-ASCII character after a backslash, which its escape would change`)
   const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-  const rewritten = ascii.replace(/\bimport\(("[^"./][^"]*")\)/g, '__dynamicImport($1)')
+  // A built-in module imported by our code becomes esbuild's __toESM(require("node:fs"), 1): a
+  // copy of the module with one getter per export, made again in every module that imports it
+  // (node:fs has about a hundred), a few milliseconds of every start. The same view for what
+  // the code reads from it (named exports, `default`) at no cost: an object that inherits the
+  // module's exports and has the module as `default`.
+  const rewritten = ascii
+    .replace(/\bimport\(("[^"./][^"]*")\)/g, '__dynamicImport($1)')
+    .replace(/__toESM\(require\(("node:[a-z_/]+")\), 1\)/g, '__builtinESM(require($1))')
   // (A call `x.import(...)` or a method named import, as in bundled packages, is not one.)
   if (/(?<![.\w$])import\((?!specifier\))(?![^)]*\)\s*\{)/.test(rewritten)) throw new Error(`${name}: a dynamic import() that is not of a package name is left`)
   // Written inside the function Node's CommonJS loader would wrap it in (bin/load-fast.js), on
@@ -253,9 +260,14 @@ for (const [name, args] of Object.entries(trainingRuns)) {
   spawnSync(process.execPath, [join(root, 'bin/run.js'), ...args], { cwd: training, stdio: 'ignore', timeout: 60_000, env: { ...process.env, CLIENT_WRITE_CODE_CACHE: '1', HOME: training, KUBECONFIG: join(training, 'none') } })
 }
 // The server's cache: a start on a free port until /readyz answers 200, then SIGTERM (the
-// cache is written when the server has shut down). A first start, so that certificate and key
-// generation are compiled too.
-if (existsSync(join(root, 'dist/fast/server-start.cjs'))) await trainServerStart(training)
+// cache is written when the server has shut down). A first start (which writes the cache of the
+// certificate library's side bundle), then a start with its certificates present, the usual
+// case, whose cache of the entry is the one kept: smaller without the generation code, which a
+// first start compiles when it needs it.
+if (existsSync(join(root, 'dist/fast/server-start.cjs'))) {
+  await trainServerStart(training)
+  await trainServerStart(training)
+}
 rmSync(training, { recursive: true, force: true })
 
 async function trainServerStart(dir) {
