@@ -42,25 +42,39 @@ function runCached(file) {
   const script = new vm.Script(source, { filename: file, cachedData })
   compiled.push({ script, cacheFile, stamp })
   const module = { exports: {} }
-  script.runInThisContext().call(module.exports, module.exports, require('node:module').createRequire(file), module, file, path.dirname(file), (specifier) => fastImport(file, specifier))
+  const importer = (specifier) => fastImport(file, specifier)
+  importer.sync = (specifier) => fastRequire(file, specifier)
+  script.runInThisContext().call(module.exports, module.exports, require('node:module').createRequire(file), module, file, path.dirname(file), importer)
   return module.exports
 }
 
 /**
- * import() for a bundle: a side bundle when the build made one (`client-side:<name>` for a
- * module of ours, side/<name>.cjs; a package `@scope/name` is side/scope+name.cjs), else
- * Node's import().
+ * The side bundle the build made for a specifier (`client-side:<name>` for a module of ours,
+ * side/<name>.cjs; a package `@scope/name` is side/scope+name.cjs), or undefined.
  */
-function fastImport(from, specifier) {
+function sideFile(from, specifier) {
+  if (specifier.startsWith('node:') || specifier.startsWith('.')) return undefined
   const name = specifier.startsWith('client-side:') ? specifier.slice('client-side:'.length) : specifier.replace(/^@/, '').replace(/\//g, '+')
   const side = path.join(path.dirname(from), path.basename(path.dirname(from)) === 'side' ? '' : 'side', `${name}.cjs`)
-  if (!specifier.startsWith('node:') && !specifier.startsWith('.') && (sides.has(side) || fs.existsSync(side))) {
-    return new Promise((resolve) => {
-      if (!sides.has(side)) sides.set(side, runCached(side))
-      resolve(sides.get(side))
-    })
-  }
+  return sides.has(side) || fs.existsSync(side) ? side : undefined
+}
+
+function loadSide(side) {
+  if (!sides.has(side)) sides.set(side, runCached(side))
+  return sides.get(side)
+}
+
+/** import() for a bundle: its side bundle when the build made one, else Node's import(). */
+function fastImport(from, specifier) {
+  const side = sideFile(from, specifier)
+  if (side) return new Promise((resolve) => resolve(loadSide(side)))
   return import(specifier)
+}
+
+/** require() of a package for a bundle (`__fastImport.sync`): its side bundle, else Node's require. */
+function fastRequire(from, specifier) {
+  const side = sideFile(from, specifier)
+  return side ? loadSide(side) : require('node:module').createRequire(from)(specifier)
 }
 
 /**

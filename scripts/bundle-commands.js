@@ -101,7 +101,7 @@ function jsonParsePlugin(outDir) {
 // loader; import.meta.url (used to find js-yaml and package.json) becomes the file's own URL.
 const fastDir = join(root, 'src/cli/fast')
 const fastBanner =
-  "const __import_meta_url = require('node:url').pathToFileURL(__filename).href; const __dynamicImport = typeof __fastImport === 'function' ? __fastImport : (specifier) => import(specifier); const __builtinESM = (mod) => Object.create(mod, { default: { value: mod, enumerable: true } });"
+  "const __import_meta_url = require('node:url').pathToFileURL(__filename).href; const __dynamicImport = typeof __fastImport === 'function' ? __fastImport : (specifier) => import(specifier); const __builtinESM = (mod) => Object.create(mod, { default: { value: mod, enumerable: true } }); const __sideRequire = typeof __fastImport === 'function' && __fastImport.sync ? __fastImport.sync : require;"
 const fastEntries = readdirSync(fastDir)
   .filter((name) => name.endsWith('.ts') && !['outcome.ts', 'oclif-lite.ts'].includes(name))
   .map((name) => join(fastDir, name))
@@ -116,7 +116,10 @@ const fastEntries = readdirSync(fastDir)
 // http2-wrapper, keyv, ...) is a third of `patch`, which reaches it only for a server;
 // @peculiar/x509 (with asn1js, tsyringe, reflect-metadata) a seventh of `server start`, which
 // reaches it only to generate a certificate.
-const sidePackages = ['got', '@peculiar/x509']
+// js-yaml, which `patch` needs only for YAML input and the server for its kubeconfig and
+// configuration files, is one too, required synchronously (src/core/util/yaml.ts loads it on first
+// use): from node_modules it cost the server's start a tenth of a second to resolve and compile.
+const sidePackages = ['got', '@peculiar/x509', 'js-yaml']
 // Modules of ours in the same way, reached only by import() (a static import of the same module
 // keeps it in the entry): the OpenAPI document (a tenth of `server start`, read on the first
 // /openapi request) and the server's configuration-file parsers with the CEL engine (three
@@ -207,17 +210,23 @@ const fastFiles = [
 for (const name of fastFiles) {
   const file = join(root, 'dist/fast', name)
   const text = readFileSync(file, 'utf8')
-  // A side package reached by a static import would be required from node_modules (got is an ES
-  // module, which require() cannot load in Node 20): side packages are for import() only.
+  // A side package reached by a static import or a require is loaded from its side bundle too
+  // (__sideRequire, below): a package from node_modules would be resolved and compiled module
+  // by module (and got, an ES module, cannot be required by Node 20). A subpath of a side package
+  // has no side bundle.
+  let sided = text
   for (const side of sidePackages) {
-    if (text.includes(`require("${side}")`) || text.includes(`require("${side}/`)) throw new Error(`${name}: a static import of ${side}, which is a side bundle for import() only`)
+    if (text.includes(`require("${side}/`)) throw new Error(`${name}: a subpath of ${side}, which has a side bundle for the package only`)
+    sided = sided
+      .replaceAll(`require("${side}")`, `__sideRequire("${side}")`)
+      .replace(new RegExp(`\\(0, import_node_module\\d*\\.createRequire\\)\\(__import_meta_url\\)\\("${side.replace('/', '\\/')}"\\)`, 'g'), `__sideRequire("${side}")`)
   }
   // Pure ASCII, as esbuild makes strings but not regular expressions and comments: V8 keeps an
   // ASCII source as a one-byte string, which Node reads, and V8 scans and checks against the code
   // cache, in about half the time of a two-byte one. A \u escape means the same character in a
   // regular expression, a string or a comment.
-  if (/\\[^\x00-\x7f]/.test(text)) throw new Error(`${name}: a non-ASCII character after a backslash, which its escape would change`)
-  const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  if (/\\[^\x00-\x7f]/.test(sided)) throw new Error(`${name}: a non-ASCII character after a backslash, which its escape would change`)
+  const ascii = sided.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
   // A built-in module imported by our code becomes esbuild's __toESM(require("node:fs"), 1): a
   // copy of the module with one getter per export, made again in every module that imports it
   // (node:fs has about a hundred), a few milliseconds of every start. The same view for what
