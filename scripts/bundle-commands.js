@@ -15,7 +15,7 @@ import { createServer } from 'node:net'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
-import { join, relative } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -107,9 +107,10 @@ const fastEntries = readdirSync(fastDir)
   .map((name) => join(fastDir, name))
 // The packages are bundled in too, so that a fast entry is one file that Node neither resolves
 // module by module (each package.json read, each path probed) nor compiles from scratch (the
-// code cache below covers the whole file). Left outside: better-sqlite3 (a native addon, found
-// by its own loader), etcd3 (required on first use of an etcd store; gRPC reads its .proto files
-// from its own directory) and ink and React (the live view of health watch, not in these entries).
+// code cache below covers the whole file), better-sqlite3's JavaScript included (its addon is
+// loaded from its build directory, see the plugin below). Left outside: etcd3 (required on first
+// use of an etcd store; gRPC reads its .proto files from its own directory) and ink and React
+// (the live view of health watch, not in these entries).
 // Packages that the entries only import dynamically and that most runs never reach are side
 // bundles of their own (dist/fast/side/, loaded by bin/load-fast.js on the first import()):
 // reading and compiling a bundle costs in proportion to its bytes, used or not. got (with
@@ -130,7 +131,7 @@ const sideModules = {
   'openapi-data': 'src/server/api/generated/openapi-data.ts',
   'config-file-parsers': 'src/core/flags/rules/config-file-parsers.ts',
 }
-const fastExternal = ['better-sqlite3', 'etcd3', 'ink', 'react', ...sidePackages].flatMap((name) => [name, `${name}/*`])
+const fastExternal = ['etcd3', 'ink', 'react', 'better-sqlite3/package.json', ...sidePackages].flatMap((name) => [name, `${name}/*`])
 await build({
   entryPoints: fastEntries,
   outdir: join(root, 'dist/fast'),
@@ -149,6 +150,22 @@ await build({
   logLevel: 'warning',
   plugins: [
     jsonParsePlugin(join(root, 'dist/fast')),
+    {
+      // better-sqlite3's JavaScript is bundled (from node_modules its dozen files were resolved and
+      // compiled one by one at every start); its addon is required from the package's build
+      // directory, where its install puts it, in place of the bindings package, which probes a
+      // list of directories and reads the stack to find the package, neither of which works
+      // from a bundle.
+      name: 'sqlite-addon',
+      setup(b) {
+        b.onResolve({ filter: /^bindings$/ }, (args) => (args.importer.includes(`${sep}better-sqlite3${sep}`) ? { path: 'better-sqlite3-addon', namespace: 'sqlite-addon' } : undefined))
+        b.onLoad({ filter: /.*/, namespace: 'sqlite-addon' }, () => ({
+          contents:
+            "const { dirname, join } = require('node:path')\nmodule.exports = (name) => require(join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', name))\n",
+          loader: 'js',
+        }))
+      },
+    },
     {
       // A dynamic import() of a side module: `client-side:<name>`, which bin/load-fast.js loads.
       name: 'side-modules',
