@@ -92,6 +92,28 @@ function jsonParsePlugin(outDir) {
           contents: `export default require(require('node:path').join(__dirname, ${JSON.stringify(relative(outDir, join(root, 'dist/core/protobuf/generated/k8s-descriptor.json')))}))`,
           loader: 'js',
         }))
+        // The patch metadata's 727 definitions stay JSON texts until one is looked up (a patch reads
+        // a few): JSON.parse of the whole file, thousands of small objects, cost 7-13 ms of
+        // every `patch` and `server start`; of the texts alone, under 1 ms.
+        b.onLoad({ filter: /patch-meta\.json$/ }, (args) => {
+          const meta = JSON.parse(readFileSync(args.path, 'utf8'))
+          meta.defs = Object.fromEntries(Object.entries(meta.defs).map(([name, def]) => [name, JSON.stringify(def)]))
+          return {
+            contents: `const meta = JSON.parse(${JSON.stringify(JSON.stringify(meta))})
+const parsed = new Map()
+meta.defs = new Proxy(meta.defs, {
+  get(texts, name) {
+    if (typeof name !== 'string' || !Object.hasOwn(texts, name)) return undefined
+    let def = parsed.get(name)
+    if (def === undefined) parsed.set(name, (def = JSON.parse(texts[name])))
+    return def
+  },
+})
+export default meta
+`,
+            loader: 'js',
+          }
+        })
         b.onLoad({ filter: /\.json$/ }, (args) => ({ contents: `export default JSON.parse(${JSON.stringify(readFileSync(args.path, 'utf8'))})`, loader: 'js' }))
       },
     }
