@@ -11,7 +11,7 @@ import { DerError, altNamesFromDer, subjectFromDer } from '../../../src/server/t
 const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' }
 
 async function certificate(name: string, altNames: { type: 'dns' | 'ip'; value: string }[] | undefined, version3 = true): Promise<x509.X509Certificate> {
-  const keys = (await crypto.webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as CryptoKeyPair
+  const keys = (await crypto.webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as crypto.webcrypto.CryptoKeyPair
   const extensions = altNames ? [new x509.SubjectAlternativeNameExtension(altNames)] : []
   return x509.X509CertificateGenerator.createSelfSigned(
     { serialNumber: '01', name, notBefore: new Date(0), notAfter: new Date(Date.now() + 86_400_000), keys, signingAlgorithm: algorithm, extensions: version3 ? [new x509.BasicConstraintsExtension(false), ...extensions] : extensions },
