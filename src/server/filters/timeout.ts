@@ -3,6 +3,7 @@
  * that has started writing is cut off. Writes the handler makes afterwards go nowhere.
  */
 import { Http2ServerResponse } from 'node:http2'
+import { DeadlineQueue } from '../http/deadlines.js'
 import { onSettled } from '../http/settled.js'
 import type { Filter, Response } from '../http/types.js'
 
@@ -17,11 +18,12 @@ function silence(res: Response): void {
   r.end = () => res
 }
 
-export function withTimeout(): Filter {
+/** `deadlines`: the one timer of the server's request deadlines (see deadlines.ts). */
+export function withTimeout(deadlines: DeadlineQueue = new DeadlineQueue()): Filter {
   return (next) => (req, res, ctx) => {
     if (ctx.deadline === undefined) return next(req, res, ctx)
     const outerHeaders = res.getHeaderNames()
-    const timer = setTimeout(() => {
+    const deadline = deadlines.add(ctx.deadline, () => {
       if (res.writableEnded) return
       if (res.headersSent) {
         if (res instanceof Http2ServerResponse) res.stream.close(2 /* INTERNAL_ERROR: like Go's RST_STREAM */)
@@ -34,8 +36,8 @@ export function withTimeout(): Filter {
       res.statusCode = 504
       res.end(TIMEOUT_BODY)
       silence(res)
-    }, Math.max(0, ctx.deadline - Date.now()))
-    onSettled(res, () => clearTimeout(timer))
+    })
+    onSettled(res, () => deadlines.cancel(deadline))
     return next(req, res, ctx)
   }
 }
