@@ -3,7 +3,6 @@
  * that has started writing is cut off. Writes the handler makes afterwards go nowhere.
  */
 import { Http2ServerResponse } from 'node:http2'
-import { DeadlineQueue } from '../http/deadlines.js'
 import { onSettled } from '../http/settled.js'
 import type { Filter, Response } from '../http/types.js'
 
@@ -18,12 +17,11 @@ function silence(res: Response): void {
   r.end = () => res
 }
 
-/** `deadlines`: the one timer of the server's request deadlines (see deadlines.ts). */
-export function withTimeout(deadlines: DeadlineQueue = new DeadlineQueue()): Filter {
+export function withTimeout(): Filter {
   return (next) => (req, res, ctx) => {
     if (ctx.deadline === undefined) return next(req, res, ctx)
     const outerHeaders = res.getHeaderNames()
-    const deadline = deadlines.add(ctx.deadline, () => {
+    const timer = setTimeout(() => {
       if (res.writableEnded) return
       if (res.headersSent) {
         if (res instanceof Http2ServerResponse) res.stream.close(2 /* INTERNAL_ERROR: like Go's RST_STREAM */)
@@ -36,8 +34,8 @@ export function withTimeout(deadlines: DeadlineQueue = new DeadlineQueue()): Fil
       res.statusCode = 504
       res.end(TIMEOUT_BODY)
       silence(res)
-    })
-    onSettled(res, () => deadlines.cancel(deadline))
+    }, Math.max(0, ctx.deadline - Date.now()))
+    onSettled(res, () => clearTimeout(timer))
     return next(req, res, ctx)
   }
 }
