@@ -89,6 +89,12 @@ export interface WriteOptions {
    * no reference to it, so create may change it in place instead of writing on a copy.
    */
   handOver?: boolean
+  /**
+   * A fresh copy of the request's object (its body decoded again), for create to retry a
+   * generated name already taken on; without it create keeps a copy of every generateName
+   * object in case the first attempt fails, which costs more than the rare retry.
+   */
+  again?: () => Promise<KubeObject>
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -668,10 +674,13 @@ export class GenericStore {
   async create(input: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
     const meta = isPlainObject(input.metadata) ? input.metadata : undefined
     if (!meta || meta.name || !meta.generateName) return this.createOnce(input, options)
-    const template = structuredClone(input)
+    // A generated name already taken is made again on a fresh copy of the request's object (the
+    // first attempt may change `input` in place): the caller's `again`, else a copy kept now.
+    const template = options.again ? undefined : structuredClone(input)
+    const fresh = options.again ?? (async () => structuredClone(template!))
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.createOnce(attempt === 1 && options.handOver ? input : structuredClone(template), { ...options, handOver: true })
+        return await (attempt === 1 ? this.createOnce(input, options) : this.createOnce(await fresh(), { ...options, handOver: true }))
       } catch (err) {
         const taken = err instanceof ApiError && err.status.reason === 'AlreadyExists'
         if (!taken || attempt >= MAX_NAME_GENERATION_CREATE_ATTEMPTS) throw err
