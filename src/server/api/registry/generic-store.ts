@@ -717,8 +717,20 @@ export class GenericStore {
       return obj
     }
     try {
-      const kv = await this.store.create(key, this.encode(await this.toStorage(obj)), this.putOptions(obj))
-      const created = await this.servedOne(this.decodeKv(kv))
+      const value = this.encode(await this.toStorage(obj))
+      const written = this.store.create(key, value, this.putOptions(obj))
+      // The answer is the stored bytes decoded (as the reference's); decoded while the store
+      // commits and syncs, so that only its resourceVersion waits for the commit.
+      let answer: KubeObject
+      try {
+        answer = this.decode(value, 0)
+      } catch (err) {
+        void written.catch(() => undefined)
+        throw err
+      }
+      const kv = await written
+      answer.metadata.resourceVersion = String(kv.modRevision)
+      const created = await this.servedOne(answer)
       this.hooks.changed?.({ type: 'created', object: created, strategy: this.strategy })
       await this.hooks.afterCreate?.(created)
       return created
