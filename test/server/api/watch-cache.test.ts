@@ -94,6 +94,13 @@ describe('api: the watch cache', function () {
     }
     assert.deepEqual(names(await nextEvents(other, 1)), [['ADDED', 'b']])
     other.cancel()
+    // The last watcher of a namespace gone, a new one of it still gets its events (and only them).
+    const now = (await configmaps.list({ resourceVersion: '0' })).resourceVersion
+    const again = await configmaps.watch({ resourceVersion: now, namespace: 'other' })
+    await configmaps.create(cm('c'))
+    await configmaps.create(cm('d', 'other'))
+    assert.deepEqual(names(await nextEvents(again, 1)), [['ADDED', 'd']])
+    again.cancel()
   })
 
   it('serves resourceVersion=0 lists from memory and consistent lists from the store', async () => {

@@ -10,6 +10,13 @@ import type { ProtobufCodec } from '../../../core/protobuf/index.js'
 
 const frames = new WeakMap<object, Map<string, Buffer>>()
 
+/**
+ * The last JSON frame made or found: the watch cache hands one event to every watcher in
+ * turn, so a thousand watchers ask for the same frame one after another, and an identity check
+ * answers them without the maps (and without building the variant's key string each time).
+ */
+let lastJson: { object: object; type: string; frame: Buffer } | undefined
+
 function shared(object: object, variant: string, make: () => Buffer): Buffer {
   let byVariant = frames.get(object)
   if (!byVariant) frames.set(object, (byVariant = new Map()))
@@ -23,7 +30,10 @@ function shared(object: object, variant: string, make: () => Buffer): Buffer {
  * would be encoded again for every watcher's socket.
  */
 export function jsonFrame(type: string, object: Record<string, unknown>): Buffer {
-  return shared(object, `json\u0000${type}`, () => Buffer.from(`${JSON.stringify({ type, object })}\n`))
+  if (lastJson !== undefined && lastJson.object === object && lastJson.type === type) return lastJson.frame
+  const frame = shared(object, `json\u0000${type}`, () => Buffer.from(`${JSON.stringify({ type, object })}\n`))
+  lastJson = { object, type, frame }
+  return frame
 }
 
 /** One length-prefixed protobuf WatchEvent. */

@@ -1047,7 +1047,25 @@ export class GenericStore {
     }
   }
 
+  /**
+   * The last change translated for a read-only watch without selectors: every such watcher
+   * gets the same event object for it (the watch cache hands a change to its watchers one
+   * after another), instead of each matching and allocating its own.
+   */
+  private lastUnselective: { ev: WatchEvent; out: ApiWatchEvent | undefined } | undefined
+
   private translate(ev: WatchEvent, sel: WatchOptions): ApiWatchEvent | undefined {
+    if (sel.readOnly && !sel.labels?.length && !sel.fields?.length) {
+      const last = this.lastUnselective
+      if (last !== undefined && last.ev === ev) return last.out
+      const out = this.translateOne(ev, sel)
+      this.lastUnselective = { ev, out }
+      return out
+    }
+    return this.translateOne(ev, sel)
+  }
+
+  private translateOne(ev: WatchEvent, sel: WatchOptions): ApiWatchEvent | undefined {
     const shared = sel.readOnly ? this.sharedDecodes.get(ev, () => this.decode(ev.type === 'delete' ? ev.prevValue! : ev.value!, ev.revision)) : undefined
     if (ev.type === 'create') {
       const obj = shared?.object ?? this.decode(ev.value!, ev.revision)

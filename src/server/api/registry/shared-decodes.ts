@@ -18,15 +18,21 @@ export interface DecodedEvent {
 
 export class SharedDecodes {
   private readonly decoded = new Map<WatchEvent, DecodedEvent>()
+  /** The last event asked for: its watchers ask one after another (no map lookup for them). */
+  private lastEvent: WatchEvent | undefined
+  private lastEntry: DecodedEvent | undefined
 
   /** The decoded event, decoding it on first use. */
   get(ev: WatchEvent, decode: () => KubeObject): DecodedEvent {
+    if (ev === this.lastEvent) return this.lastEntry!
     let entry = this.decoded.get(ev)
     if (!entry) {
       entry = { object: decode() }
       if (this.decoded.size >= LIMIT) this.decoded.delete(this.decoded.keys().next().value as WatchEvent)
       this.decoded.set(ev, entry)
     }
+    this.lastEvent = ev
+    this.lastEntry = entry
     return entry
   }
 }

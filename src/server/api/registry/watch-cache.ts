@@ -82,6 +82,12 @@ class CachedWatch extends WatchStream {
   }
 }
 
+/** A watch served by a resource's cache: its stream, and the first revision it takes. */
+interface CachedWatcher {
+  stream: CachedWatch
+  next: number
+}
+
 /** The cache of one resource prefix (`/configmaps/`). */
 class ResourceCache {
   private objects = new Map<string, KeyValue>()
@@ -91,7 +97,12 @@ class ResourceCache {
   private listRevision = 0
   /** Revision the cached state is at. */
   revision = 0
-  private readonly watchers = new Set<{ stream: CachedWatch; prefix: string; next: number }>()
+  /**
+   * Watchers by the prefix they watch (the resource's, or one namespace's), as the reference's
+   * watch cache indexes its watchers by namespace (and by nothing for all namespaces): an event
+   * is matched against each prefix once, not against each watcher.
+   */
+  private readonly watchers = new Map<string, Set<CachedWatcher>>()
   private ready: Promise<void> | undefined
   private upstream: Watch | undefined
   private closed = false
@@ -145,7 +156,7 @@ class ResourceCache {
   /** The store watch broke: watchers end with the error, the next use lists again. */
   private breakAll(err: StoreError): void {
     this.settleWaiters(false)
-    for (const w of this.watchers) w.stream.fail(err)
+    for (const group of this.watchers.values()) for (const w of group) w.stream.fail(err)
     this.watchers.clear()
     this.ready = undefined
     this.upstream = undefined
@@ -164,8 +175,8 @@ class ResourceCache {
     const now = this.options.now()
     this.events.push({ event: ev, at: now })
     this.evict(now)
-    for (const w of this.watchers) {
-      if (ev.revision >= w.next && ev.key.startsWith(w.prefix)) w.stream.push(ev)
+    for (const [prefix, group] of this.watchers) {
+      if (ev.key.startsWith(prefix)) for (const w of group) if (ev.revision >= w.next) w.stream.push(ev)
     }
     if (this.freshWaiters.length > 0) this.wakeWaiters()
   }
@@ -273,12 +284,23 @@ class ResourceCache {
     if (from - 1 < oldest - 1) {
       throw new CompactedError(from, oldest - 1)
     }
-    const watcher = { stream: undefined as unknown as CachedWatch, prefix, next: from }
-    watcher.stream = new CachedWatch(`cached prefix "${prefix}"`, from, () => this.watchers.delete(watcher), () => this.revision)
+    const watcher: CachedWatcher = { stream: undefined as unknown as CachedWatch, next: from }
+    let group = this.watchers.get(prefix)
+    if (group === undefined) this.watchers.set(prefix, (group = new Set()))
+    const own = group
+    watcher.stream = new CachedWatch(
+      `cached prefix "${prefix}"`,
+      from,
+      () => {
+        own.delete(watcher)
+        if (own.size === 0 && this.watchers.get(prefix) === own) this.watchers.delete(prefix)
+      },
+      () => this.revision,
+    )
     for (const { event } of this.events) {
       if (event.revision >= from && event.key.startsWith(prefix)) watcher.stream.push(event)
     }
-    this.watchers.add(watcher)
+    group.add(watcher)
     return watcher.stream
   }
 
@@ -286,7 +308,7 @@ class ResourceCache {
     this.closed = true
     this.settleWaiters(false)
     this.upstream?.cancel()
-    for (const w of this.watchers) w.stream.end()
+    for (const group of this.watchers.values()) for (const w of group) w.stream.end()
     this.watchers.clear()
   }
 }

@@ -2,15 +2,15 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { WatchSender } from '../../../../src/server/api/handlers/watch-sender.js'
-import { chunkOf } from '../../../../src/server/api/handlers/watch-connection.js'
+import { WATCHER_BUFFER_EVENTS, WATCHER_FULL_BUDGET_MS, WatchSender } from '../../../../src/server/api/handlers/watch-sender.js'
+import { chunkOf, chunkOfBatch } from '../../../../src/server/api/handlers/watch-connection.js'
 
 /** An HTTP/1.1 server whose one response is a chunked stream fed by `feed`; returns the raw bytes a client read. */
-async function rawStream(feed: (sender: WatchSender, res: http.ServerResponse) => void): Promise<string> {
+async function rawStream(feed: (sender: WatchSender, res: http.ServerResponse) => void, flushWindowMs?: number): Promise<string> {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' })
     res.flushHeaders()
-    feed(new WatchSender(res, () => {}), res)
+    feed(new WatchSender(res, () => {}, WATCHER_BUFFER_EVENTS, WATCHER_FULL_BUDGET_MS, flushWindowMs), res)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   try {
@@ -42,16 +42,55 @@ describe('watch: WatchSender writes a turn\'s frames as one chunk', () => {
     assert.equal(body, `${Buffer.byteLength(all).toString(16)}\r\n${all}\r\n0\r\n\r\n`)
   })
 
-  it('frames of different turns are separate chunks, in order', async () => {
+  it('without a flush window, frames of different turns are separate chunks, in order', async () => {
     const raw = await rawStream((sender) => {
       sender.send(Buffer.from('{"n":1}\n'), true)
       setTimeout(() => {
         sender.send(Buffer.from('{"n":22}\n'), false)
         setTimeout(() => sender.end(), 20)
       }, 20)
-    })
+    }, 0)
     const body = raw.slice(raw.indexOf('\r\n\r\n') + 4)
     assert.equal(body, '8\r\n{"n":1}\n\r\n9\r\n{"n":22}\n\r\n0\r\n\r\n')
+  })
+
+  it('an idle watcher gets its first frame at once; frames of later turns within the window leave together when it closes', async () => {
+    let firstWrittenWithin: number | undefined
+    const raw = await rawStream((sender, res) => {
+      const before = res.socket!.bytesWritten
+      sender.send(Buffer.from('{"n":1}\n'), true)
+      // The first frame is written at the end of this turn, long before the window closes.
+      setImmediate(() => {
+        firstWrittenWithin = res.socket!.bytesWritten - before
+        sender.send(Buffer.from('{"n":2}\n'), true)
+        setImmediate(() => sender.send(Buffer.from('{"n":3}\n'), false))
+      })
+      // Timers fire in the order of their due times: the window's (300 ms after the first
+      // write) before this end.
+      setTimeout(() => sender.end(), 600)
+    }, 300)
+    const body = raw.slice(raw.indexOf('\r\n\r\n') + 4)
+    assert.equal(firstWrittenWithin, '8\r\n{"n":1}\n\r\n'.length)
+    assert.equal(body, '8\r\n{"n":1}\n\r\n10\r\n{"n":2}\n{"n":3}\n\r\n0\r\n\r\n')
+  })
+
+  it('a frame sent after the window has passed is written at once, without waiting', async () => {
+    let secondWrittenWithin: number | undefined
+    const raw = await rawStream((sender, res) => {
+      sender.send(Buffer.from('{"n":1}\n'), true)
+      setTimeout(() => {
+        const before = res.socket!.bytesWritten
+        sender.send(Buffer.from('{"n":2}\n'), true)
+        // Written at the end of this turn (setImmediate), not by the window's timer.
+        setImmediate(() => {
+          secondWrittenWithin = res.socket!.bytesWritten - before
+          sender.end()
+        })
+      }, 120)
+    }, 100)
+    const body = raw.slice(raw.indexOf('\r\n\r\n') + 4)
+    assert.equal(secondWrittenWithin, '8\r\n{"n":2}\n\r\n'.length)
+    assert.equal(body, '8\r\n{"n":1}\n\r\n8\r\n{"n":2}\n\r\n0\r\n\r\n')
   })
 
   it('end() writes what still waits before the last chunk', async () => {
@@ -69,5 +108,38 @@ describe('watch: WatchSender writes a turn\'s frames as one chunk', () => {
     assert.equal(chunkOf(frame, true), a)
     assert.equal(a.toString(), '11\r\n{"type":"ADDED"}\n\r\n')
     assert.notEqual(chunkOf(frame, false), a)
+  })
+
+  it('a batch of the same frames (the same Buffers, in order) is one chunk for every watcher; other frames make their own', () => {
+    const a = Buffer.from('{"n":1}\n')
+    const b = Buffer.from('{"n":2}\n')
+    const first = chunkOfBatch([a, b], a.length + b.length)
+    assert.equal(first.toString(), '10\r\n{"n":1}\n{"n":2}\n\r\n')
+    assert.equal(chunkOfBatch([a, b], a.length + b.length), first)
+    // Equal bytes in other Buffers, another order, or another count: made again.
+    const c = Buffer.from('{"n":2}\n')
+    assert.notEqual(chunkOfBatch([a, c], a.length + c.length), first)
+    assert.equal(chunkOfBatch([b, a], a.length + b.length).toString(), '10\r\n{"n":2}\n{"n":1}\n\r\n')
+    assert.equal(chunkOfBatch([a], a.length).toString(), '8\r\n{"n":1}\n\r\n')
+  })
+
+  it('a watcher whose frames fill a TLS record is written at once, not held for the window', async () => {
+    const big = Buffer.from(`${'x'.repeat(20_000)}\n`)
+    let writtenWithin: number | undefined
+    const raw = await rawStream((sender, res) => {
+      sender.send(Buffer.from('{"n":1}\n'), true)
+      setImmediate(() => {
+        // Within the (long) window of the first write: a large frame still goes this turn.
+        const before = res.socket!.bytesWritten
+        sender.send(big, true)
+        setImmediate(() => {
+          writtenWithin = res.socket!.bytesWritten - before
+          sender.end()
+        })
+      })
+    }, 60_000)
+    const body = raw.slice(raw.indexOf('\r\n\r\n') + 4)
+    assert.equal(writtenWithin, big.length + `${big.length.toString(16)}\r\n\r\n`.length)
+    assert.equal(body, `8\r\n{"n":1}\n\r\n${big.length.toString(16)}\r\n${big.toString()}\r\n0\r\n\r\n`)
   })
 })
