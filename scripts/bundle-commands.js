@@ -15,7 +15,7 @@ import { createServer } from 'node:net'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
-import { join, relative } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -78,18 +78,82 @@ await build({
     },
   ],
 })
+/** The JSON modules of a bundle written to `outDir`. */
+function jsonParsePlugin(outDir) {
+  return {
+      // Large JSON data (the patch metadata) as a JSON.parse of a string: V8 parses JSON text
+      // faster than it compiles and runs the same object as a JavaScript literal.
+      name: 'json-parse',
+      setup(b) {
+        // The protobuf descriptor (360 kB) is only imported when a codec is first needed
+        // (src/core/protobuf/index.ts): it stays a file of its own (tsc copies it to dist/core),
+        // read then, instead of making every fast entry read and compile it at start.
+        b.onLoad({ filter: /k8s-descriptor\.json$/ }, () => ({
+          contents: `export default require(require('node:path').join(__dirname, ${JSON.stringify(relative(outDir, join(root, 'dist/core/protobuf/generated/k8s-descriptor.json')))}))`,
+          loader: 'js',
+        }))
+        // The patch metadata's 727 definitions stay JSON texts until one is looked up (a patch reads
+        // a few): JSON.parse of the whole file, thousands of small objects, cost 7-13 ms of
+        // every `patch` and `server start`; of the texts alone, under 1 ms.
+        b.onLoad({ filter: /patch-meta\.json$/ }, (args) => {
+          const meta = JSON.parse(readFileSync(args.path, 'utf8'))
+          meta.defs = Object.fromEntries(Object.entries(meta.defs).map(([name, def]) => [name, JSON.stringify(def)]))
+          return {
+            contents: `const meta = JSON.parse(${JSON.stringify(JSON.stringify(meta))})
+const parsed = new Map()
+meta.defs = new Proxy(meta.defs, {
+  get(texts, name) {
+    if (typeof name !== 'string' || !Object.hasOwn(texts, name)) return undefined
+    let def = parsed.get(name)
+    if (def === undefined) parsed.set(name, (def = JSON.parse(texts[name])))
+    return def
+  },
+})
+export default meta
+`,
+            loader: 'js',
+          }
+        })
+        b.onLoad({ filter: /\.json$/ }, (args) => ({ contents: `export default JSON.parse(${JSON.stringify(readFileSync(args.path, 'utf8'))})`, loader: 'js' }))
+      },
+    }
+}
+
 // 3. The fast entries. CommonJS, so that a CommonJS bin/run.js loads them without Node's ES
 // loader; import.meta.url (used to find js-yaml and package.json) becomes the file's own URL.
 const fastDir = join(root, 'src/cli/fast')
+const fastBanner =
+  "const __import_meta_url = require('node:url').pathToFileURL(__filename).href; const __dynamicImport = typeof __fastImport === 'function' ? __fastImport : (specifier) => import(specifier); const __builtinESM = (mod) => Object.create(mod, { default: { value: mod, enumerable: true } }); const __sideRequire = typeof __fastImport === 'function' && __fastImport.sync ? __fastImport.sync : require;"
 const fastEntries = readdirSync(fastDir)
   .filter((name) => name.endsWith('.ts') && !['outcome.ts', 'oclif-lite.ts'].includes(name))
   .map((name) => join(fastDir, name))
 // The packages are bundled in too, so that a fast entry is one file that Node neither resolves
 // module by module (each package.json read, each path probed) nor compiles from scratch (the
-// code cache below covers the whole file). Left outside: better-sqlite3 (a native addon, found
-// by its own loader), etcd3 (required on first use of an etcd store; gRPC reads its .proto files
-// from its own directory) and ink and React (the live view of health watch, not in these entries).
-const fastExternal = ['better-sqlite3', 'etcd3', 'ink', 'react'].flatMap((name) => [name, `${name}/*`])
+// code cache below covers the whole file), better-sqlite3's JavaScript included (its addon is
+// loaded from its build directory, see the plugin below). Left outside: etcd3 (required on first
+// use of an etcd store; gRPC reads its .proto files from its own directory) and ink and React
+// (the live view of health watch, not in these entries).
+// Packages that the entries only import dynamically and that most runs never reach are side
+// bundles of their own (dist/fast/side/, loaded by bin/load-fast.js on the first import()):
+// reading and compiling a bundle costs in proportion to its bytes, used or not. got (with
+// http2-wrapper, keyv, ...) is a third of `patch`, which reaches it only for a server;
+// @peculiar/x509 (with asn1js, tsyringe, reflect-metadata) a seventh of `server start`, which
+// reaches it only to generate a certificate.
+// js-yaml, which `patch` needs only for YAML input and the server for its kubeconfig and
+// configuration files, is one too, required synchronously (src/core/util/yaml.ts loads it on first
+// use): from node_modules it cost the server's start a tenth of a second to resolve and compile.
+const sidePackages = ['got', '@peculiar/x509', 'js-yaml']
+// Modules of ours in the same way, reached only by import() (a static import of the same module
+// keeps it in the entry): the OpenAPI document (a tenth of `server start`, read on the first
+// /openapi request) and the server's configuration-file parsers with the CEL engine (three
+// quarters of `flags validate`, which needs them only for a command line that names such a
+// file). A side bundle has its own copy of what it imports, so one is only a module whose
+// callers do not share state with it beyond what it returns.
+const sideModules = {
+  'openapi-data': 'src/server/api/generated/openapi-data.ts',
+  'config-file-parsers': 'src/core/flags/rules/config-file-parsers.ts',
+}
+const fastExternal = ['etcd3', 'ink', 'react', 'better-sqlite3/package.json', ...sidePackages].flatMap((name) => [name, `${name}/*`])
 await build({
   entryPoints: fastEntries,
   outdir: join(root, 'dist/fast'),
@@ -104,24 +168,35 @@ await build({
   sourcemap: 'linked',
   sourcesContent: false,
   define: { 'import.meta.url': '__import_meta_url' },
-  banner: {
-    js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href; const __dynamicImport = typeof __fastImport === 'function' ? __fastImport : (specifier) => import(specifier);",
-  },
+  banner: { js: fastBanner },
   logLevel: 'warning',
   plugins: [
+    jsonParsePlugin(join(root, 'dist/fast')),
     {
-      // Large JSON data (the patch metadata) as a JSON.parse of a string: V8 parses JSON text
-      // faster than it compiles and runs the same object as a JavaScript literal.
-      name: 'json-parse',
+      // better-sqlite3's JavaScript is bundled (from node_modules its dozen files were resolved and
+      // compiled one by one at every start); its addon is required from the package's build
+      // directory, where its install puts it, in place of the bindings package, which probes a
+      // list of directories and reads the stack to find the package, neither of which works
+      // from a bundle.
+      name: 'sqlite-addon',
       setup(b) {
-        // The protobuf descriptor (360 kB) is only imported when a codec is first needed
-        // (src/core/protobuf/index.ts): it stays a file of its own (tsc copies it to dist/core),
-        // read then, instead of making every fast entry read and compile it at start.
-        b.onLoad({ filter: /k8s-descriptor\.json$/ }, () => ({
-          contents: "export default require(require('node:path').join(__dirname, '../core/protobuf/generated/k8s-descriptor.json'))",
+        b.onResolve({ filter: /^bindings$/ }, (args) => (args.importer.includes(`${sep}better-sqlite3${sep}`) ? { path: 'better-sqlite3-addon', namespace: 'sqlite-addon' } : undefined))
+        b.onLoad({ filter: /.*/, namespace: 'sqlite-addon' }, () => ({
+          contents:
+            "const { dirname, join } = require('node:path')\nmodule.exports = (name) => require(join(dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', name))\n",
           loader: 'js',
         }))
-        b.onLoad({ filter: /\.json$/ }, (args) => ({ contents: `export default JSON.parse(${JSON.stringify(readFileSync(args.path, 'utf8'))})`, loader: 'js' }))
+      },
+    },
+    {
+      // A dynamic import() of a side module: `client-side:<name>`, which bin/load-fast.js loads.
+      name: 'side-modules',
+      setup(b) {
+        b.onResolve({ filter: new RegExp(`/(${Object.keys(sideModules).join('|')})\\.js$`) }, (args) => {
+          if (args.kind !== 'dynamic-import') return undefined
+          const name = Object.keys(sideModules).find((n) => args.path.endsWith(`/${n}.js`))
+          return { path: `client-side:${name}`, external: true }
+        })
       },
     },
     {
@@ -134,21 +209,77 @@ await build({
   ],
 })
 
+// The side bundles: one CommonJS file per package, its exports those of the package's import().
+mkdirSync(join(root, 'dist/fast/side'), { recursive: true })
+for (const name of sidePackages) {
+  await build({
+    stdin: { contents: `module.exports = require(${JSON.stringify(name)})`, resolveDir: root, sourcefile: `side-${name}.js` },
+    outfile: join(root, 'dist/fast/side', `${name.replace(/^@/, '').replace(/\//g, '+')}.cjs`),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    banner: { js: fastBanner },
+    logLevel: 'warning',
+  })
+}
+
+for (const [name, entry] of Object.entries(sideModules)) {
+  await build({
+    entryPoints: [join(root, entry)],
+    outfile: join(root, 'dist/fast/side', `${name}.cjs`),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: fastExternal,
+    define: { 'import.meta.url': '__import_meta_url' },
+    banner: { js: fastBanner },
+    logLevel: 'warning',
+    plugins: [jsonParsePlugin(join(root, 'dist/fast/side'))],
+  })
+}
+
 // bin/run.js compiles these files with node:vm (for the code cache), where import() itself
 // is not allowed: the bundles' dynamic imports of packages call the loader's instead.
-for (const name of readdirSync(join(root, 'dist/fast')).filter((n) => n.endsWith('.cjs'))) {
+const fastFiles = [
+  ...readdirSync(join(root, 'dist/fast')).filter((n) => n.endsWith('.cjs')),
+  ...readdirSync(join(root, 'dist/fast/side')).map((n) => `side/${n}`),
+]
+for (const name of fastFiles) {
   const file = join(root, 'dist/fast', name)
   const text = readFileSync(file, 'utf8')
+  // A side package reached by a static import or a require is loaded from its side bundle too
+  // (__sideRequire, below): a package from node_modules would be resolved and compiled module
+  // by module (and got, an ES module, cannot be required by Node 20). A subpath of a side package
+  // has no side bundle.
+  let sided = text
+  for (const side of sidePackages) {
+    if (text.includes(`require("${side}/`)) throw new Error(`${name}: a subpath of ${side}, which has a side bundle for the package only`)
+    sided = sided
+      .replaceAll(`require("${side}")`, `__sideRequire("${side}")`)
+      .replace(new RegExp(`\\(0, import_node_module\\d*\\.createRequire\\)\\(__import_meta_url\\)\\("${side.replace('/', '\\/')}"\\)`, 'g'), `__sideRequire("${side}")`)
+  }
   // Pure ASCII, as esbuild makes strings but not regular expressions and comments: V8 keeps an
   // ASCII source as a one-byte string, which Node reads, and V8 scans and checks against the code
   // cache, in about half the time of a two-byte one. A \u escape means the same character in a
   // regular expression, a string or a comment.
-  if (/\\[^\x00-\x7f]/.test(text)) throw new Error(`${name}: a non-ASCII character after a backslash, which its escape would change`)
-  const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-  const rewritten = ascii.replace(/\bimport\(("[^"./][^"]*")\)/g, '__dynamicImport($1)')
+  if (/\\[^\x00-\x7f]/.test(sided)) throw new Error(`${name}: a non-ASCII character after a backslash, which its escape would change`)
+  const ascii = sided.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  // A built-in module imported by our code becomes esbuild's __toESM(require("node:fs"), 1): a
+  // copy of the module with one getter per export, made again in every module that imports it
+  // (node:fs has about a hundred), a few milliseconds of every start. The same view for what
+  // the code reads from it (named exports, `default`) at no cost: an object that inherits the
+  // module's exports and has the module as `default`.
+  const rewritten = ascii
+    .replace(/\bimport\(("[^"./][^"]*")\)/g, '__dynamicImport($1)')
+    .replace(/__toESM\(require\(("node:[a-z_/]+")\), 1\)/g, '__builtinESM(require($1))')
   // (A call `x.import(...)` or a method named import, as in bundled packages, is not one.)
   if (/(?<![.\w$])import\((?!specifier\))(?![^)]*\)\s*\{)/.test(rewritten)) throw new Error(`${name}: a dynamic import() that is not of a package name is left`)
-  writeFileSync(file, rewritten)
+  // Written inside the function Node's CommonJS loader would wrap it in (bin/load-fast.js), on
+  // the first line, so that lines keep their numbers for the source map: bin/load-fast.js then
+  // compiles the file as it is instead of a copy with the wrapper added.
+  writeFileSync(file, `(function (exports, require, module, __filename, __dirname, __fastImport) {${rewritten}\n})`)
 }
 
 // Checkpoints in each fast entry's source map, so that naming a log line's source at run time
@@ -177,9 +308,14 @@ for (const [name, args] of Object.entries(trainingRuns)) {
   spawnSync(process.execPath, [join(root, 'bin/run.js'), ...args], { cwd: training, stdio: 'ignore', timeout: 60_000, env: { ...process.env, CLIENT_WRITE_CODE_CACHE: '1', HOME: training, KUBECONFIG: join(training, 'none') } })
 }
 // The server's cache: a start on a free port until /readyz answers 200, then SIGTERM (the
-// cache is written when the server has shut down). A first start, so that certificate and key
-// generation are compiled too.
-if (existsSync(join(root, 'dist/fast/server-start.cjs'))) await trainServerStart(training)
+// cache is written when the server has shut down). A first start (which writes the cache of the
+// certificate library's side bundle), then a start with its certificates present, the usual
+// case, whose cache of the entry is the one kept: smaller without the generation code, which a
+// first start compiles when it needs it.
+if (existsSync(join(root, 'dist/fast/server-start.cjs'))) {
+  await trainServerStart(training)
+  await trainServerStart(training)
+}
 rmSync(training, { recursive: true, force: true })
 
 async function trainServerStart(dir) {

@@ -542,7 +542,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const mux = new Mux()
   // Only the health paths are routed here, so the handler always recognises them. Not async:
   // a report whose checks all answer at once is written before this returns.
-  const serveHealth: Handler = (req, res, ctx) => health.handle(req, res, ctx).then(() => undefined)
+  const serveHealth: Handler = (req, res, ctx) => {
+    const handled = health.handleNow(req, res, ctx)
+    if (typeof handled !== 'boolean') return handled.then(() => undefined)
+  }
   for (const path of health.paths()) mux.handle(path, serveHealth)
   const version = versionHandler(versionInfo(options.emulatedMinor, options.minCompatibilityMinor, options.productVersion))
   // The reference's /version is a go-restful service, which answers with or without the trailing slash.

@@ -4,7 +4,7 @@
  * reach packages.
  */
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, utimesSync, writeFileSync, existsSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync, existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -52,6 +52,31 @@ describe('bin/load-fast: code-cached fast entries', () => {
     const later = new Date(Date.now() + 5_000)
     utimesSync(file, later, later)
     assert.equal(await loadFast(file).entry.run(), 'other:.c')
+  })
+
+  it('compiles a bundle the build wrote inside its wrapper as it is', async () => {
+    const file = join(dir, 'wrapped.cjs')
+    writeFileSync(file, `(function (exports, require, module, __filename, __dirname, __fastImport) {${bundle('wrapped')}\n})`)
+    assert.equal(await loadFast(file).entry.run(), 'wrapped:.c')
+  })
+
+  it("loads a package's side bundle on its first import(), once, with its own cache", async () => {
+    const sideDir = join(dir, 'sides')
+    mkdirSync(join(sideDir, 'side'), { recursive: true })
+    // @scope/name is side/scope+name.cjs; a package without a side bundle comes from Node's import().
+    writeFileSync(join(sideDir, 'side', 'scope+pkg.cjs'), 'globalThis.__sideLoads = (globalThis.__sideLoads ?? 0) + 1\nexports.word = "side"\n')
+    const file = join(sideDir, 'entry.cjs')
+    writeFileSync(file, `exports.run = async () => { const a = await __fastImport('@scope/pkg'); const b = await __fastImport('@scope/pkg'); const { sep } = await __fastImport('node:path'); return a.word + (a === b) + sep }\n`)
+    process.env.CLIENT_WRITE_CODE_CACHE = '1'
+    const loaded = loadFast(file)
+    assert.equal(await loaded.entry.run(), 'sidetrue/')
+    assert.equal((globalThis as { __sideLoads?: number }).__sideLoads, 1)
+    loaded.writeCache()
+    delete process.env.CLIENT_WRITE_CODE_CACHE
+    assert.ok(readFileSync(join(sideDir, 'side', 'scope+pkg.cjs.cache')).length > 0, 'the side bundle has its cache')
+    const other = join(sideDir, 'other.cjs')
+    writeFileSync(other, `exports.run = () => __fastImport('@scope/missing')\n`)
+    await assert.rejects(loadFast(other).entry.run(), { code: 'ERR_MODULE_NOT_FOUND' })
   })
 
   it('runs with a damaged cache', async () => {

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core'
 import { KubectlStyleCommand } from '../../cli/kubectl-style-command.js'
+import { directWriter } from '../../core/util/direct-output.js'
 import { UsageError, gatherCommandLine } from '../../core/flags/input.js'
 import { passes, toJson, toText } from '../../core/flags/render.js'
 import { loadConfigFileParsers, namesConfigFile } from '../../core/flags/rules/config-files.js'
@@ -56,7 +57,8 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error (unreadable fi
     if (namesConfigFile(commandLine)) await loadConfigFileParsers()
     const report = validateServerCommandLine(commandLine, { target, profile: flags.profile as 'cis' | undefined })
     const out = flags.output === 'json' ? `${JSON.stringify(toJson(report, flags.strict, target), null, 2)}\n` : toText(report, flags.strict)
-    process.stdout.write(out)
+    // Straight to fd 1: process.stdout would load Node's stream modules for this one write.
+    directWriter(1)(out)
     if (!passes(report, flags.strict)) this.exit(1)
   }
 }

@@ -3,6 +3,7 @@
  * is the single integration point with `src/core/patch` and `src/core/printers`; both are
  * loaded on first use, after the command line has been validated.
  */
+import { directWriter } from '../util/direct-output.js'
 import { runPatch, type RunResult } from './run.js'
 import type { PatchDeps, PatchIO, Value } from './types.js'
 
@@ -43,13 +44,13 @@ function asPrinted(value: unknown, GoFloat: new (v: number) => { value: number }
   return value
 }
 
-/** The default I/O: the process's streams, stdin read once, URLs fetched with GET. */
+/** The default I/O: the process's standard output and error, stdin read once, URLs fetched with GET. */
 export function processIO(): PatchIO {
   let stdin: Promise<string> | undefined
   return {
     cwd: process.cwd(),
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
+    out: directWriter(1),
+    err: directWriter(2),
     readStdin: () =>
       (stdin ??= new Promise<string>((resolve, reject) => {
         const chunks: Buffer[] = []

@@ -130,7 +130,8 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
     try {
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
-      await storage.ready()
+      // Once the codec is loaded (every request but the first few), no promise to wait for.
+      if (!storage.isReady) await storage.ready()
       const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers)
       await withRequester(ctx.user ? { user: ctx.user, info: ctx.info } : undefined, serve)
     } catch (err) {

@@ -10,9 +10,11 @@ const EXPOSED_HEADERS = 'Date'
 
 export function withCors(allowedOrigins: readonly string[]): Filter {
   const patterns = allowedOrigins.map((expr) => new RegExp(expr))
+  // No --cors-allowed-origins: no link at all.
+  if (patterns.length === 0) return (next) => next
   return (next) => (req, res, ctx) => {
     const origin = req.headers.origin
-    if (patterns.length === 0 || typeof origin !== 'string' || origin === '') return next(req, res, ctx)
+    if (typeof origin !== 'string' || origin === '') return next(req, res, ctx)
     if (!patterns.some((p) => p.test(origin))) return next(req, res, ctx)
     res.setHeader('Access-Control-Allow-Origin', origin)
     res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS)

@@ -3,8 +3,10 @@ import type { Filter } from '../http/types.js'
 
 export function withHsts(directives: readonly string[]): Filter {
   const value = directives.join('; ')
+  // Not configured: no link at all (nothing to do per request).
+  if (value === '') return (next) => next
   return (next) => (req, res, ctx) => {
-    if (value !== '') res.setHeader('Strict-Transport-Security', value)
+    res.setHeader('Strict-Transport-Security', value)
     return next(req, res, ctx)
   }
 }

@@ -62,14 +62,8 @@ export function withPriorityAndFairness({ seats, now = Date.now, configuration, 
     res.setHeader('X-Kubernetes-Pf-Flowschema-Uid', uidOf('FlowSchema', found.schema.name, found.schema.uid))
     res.setHeader('X-Kubernetes-Pf-Prioritylevel-Uid', uidOf('PriorityLevelConfiguration', found.level.name, found.level.uid))
     const level = controller.level(found.level.name)
-    const spec = (level.object.spec ?? {}) as { limited?: { limitResponse?: { type?: string; queuing?: { queues?: number } } } }
-    const byUser = () => {
-      const schema = controller.schemaNamed(found.schema.name)
-      const method = ((schema?.spec ?? {}) as { distinguisherMethod?: { type?: string } }).distinguisherMethod?.type
-      return method === 'ByUser' ? (ctx.user?.name ?? '') : method === 'ByNamespace' ? (ctx.info.namespace ?? '') : ''
-    }
-    // The reference only computes a flow for levels with more than one queue.
-    const distinguisher = !level.exempt && (spec.limited?.limitResponse?.queuing?.queues ?? 0) > 1 ? byUser() : ''
+    // The reference only computes a flow for levels with more than one queue (never the exempt ones).
+    const distinguisher = level.exempt ? '' : flowDistinguisher(level.object.spec, found.schema.name, ctx)
     const info = ctx.info
     const meta: RequestMeta = {
       flowSchema: found.schema.name,
@@ -88,6 +82,15 @@ export function withPriorityAndFairness({ seats, now = Date.now, configuration, 
     const outcome = level.queueSet.start(meta, waitLimit(ctx), (cancel) => res.once('close', cancel))
     if (isPromise(outcome)) return outcome.then((o) => run(o, found.level.name, next, req, res, ctx))
     return run(outcome, found.level.name, next, req, res, ctx)
+  }
+
+  /** The flow's distinguisher (the user or the namespace, per the schema) on a level with several queues; else ''. */
+  function flowDistinguisher(levelSpec: unknown, schemaName: string, ctx: RequestContext): string {
+    const spec = (levelSpec ?? {}) as { limited?: { limitResponse?: { type?: string; queuing?: { queues?: number } } } }
+    if ((spec.limited?.limitResponse?.queuing?.queues ?? 0) <= 1) return ''
+    const schema = controller.schemaNamed(schemaName)
+    const method = ((schema?.spec ?? {}) as { distinguisherMethod?: { type?: string } }).distinguisherMethod?.type
+    return method === 'ByUser' ? (ctx.user?.name ?? '') : method === 'ByNamespace' ? (ctx.info.namespace ?? '') : ''
   }
 
   function run(outcome: Outcome, level: string, next: Handler, req: Request, res: Response, ctx: RequestContext): void | Promise<void> {

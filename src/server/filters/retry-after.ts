@@ -15,8 +15,10 @@ export function isExemptFromShutdown(req: Request, path: string): boolean {
 }
 
 export function withRetryAfter(signals: LifecycleSignals, enabled: boolean): Filter {
+  // Without --shutdown-send-retry-after: no link at all.
+  if (!enabled) return (next) => next
   return (next) => (req, res, ctx) => {
-    if (enabled && signals.notAcceptingNewRequest.signalled && !isExemptFromShutdown(req, ctx.url.pathname)) {
+    if (signals.notAcceptingNewRequest.signalled && !isExemptFromShutdown(req, ctx.url.pathname)) {
       closeAfterResponse(res)
       res.setHeader('Retry-After', '5')
       httpError(res, 429, 'The apiserver is shutting down, please try again later.')

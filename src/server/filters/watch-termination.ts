@@ -8,8 +8,10 @@ import { isExemptFromShutdown } from './retry-after.js'
 import { onSettled, shuttingDown503 } from './wait-group.js'
 
 export function withWatchTermination(signals: LifecycleSignals, watches: WaitGroup, gracePeriodMs: number): Filter {
+  // No grace period (the default): watches are not counted, so no link at all.
+  if (gracePeriodMs <= 0) return (next) => next
   return (next) => (req, res, ctx) => {
-    if (gracePeriodMs <= 0 || !ctx.info.longRunning) return next(req, res, ctx)
+    if (!ctx.info.longRunning) return next(req, res, ctx)
     if (signals.notAcceptingNewRequest.signalled && !isExemptFromShutdown(req, ctx.url.pathname)) {
       shuttingDown503(res)
       return

@@ -22,11 +22,16 @@ function rawBytes(s: string): number[] {
   return out
 }
 
+/** An escape, or a char that is more than one byte in UTF-8. */
+const NEEDS_DECODING = /[%\u0100-\uffff]/
+
 /**
  * Go's unescape: `%XX` decodes, any other `%` is an error (null); in query mode `+` is a
  * space. Returns a byte string.
  */
 export function goUnescape(s: string, mode: 'path' | 'query'): string | null {
+  // Nothing to decode (a probe's path): the byte string is the string itself.
+  if (!NEEDS_DECODING.test(s) && (mode === 'path' || !s.includes('+'))) return s
   const bytes = rawBytes(s)
   const out: number[] = []
   for (let i = 0; i < bytes.length; i++) {

@@ -9,6 +9,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import { httpError, textResponse } from '../http/respond.js'
+import type { MaybePromise } from '../http/maybe-promise.js'
 import type { Request, Response } from '../http/types.js'
 import type { Signal } from '../lifecycle/signals.js'
 import { errorText, ping, type HealthCheck } from './check.js'
@@ -41,6 +42,8 @@ export interface HealthHandlers {
   serve(word: HealthWord, req: Request, res: Response, url: UrlSource): Promise<boolean>
   /** `serve` for whichever word the path starts with. */
   handle(req: Request, res: Response, url: UrlSource): Promise<boolean>
+  /** `handle`, answering at once (no promise) when every check does: what the request path calls. */
+  handleNow(req: Request, res: Response, url: UrlSource): MaybePromise<boolean>
   /** Every path served, for the root listing. */
   paths(): string[]
   lastResults(): CheckResult[]
@@ -87,8 +90,26 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
     return error
   }
 
+  /**
+   * A plain probe (no query): when every check answers at once and passes, their results are
+   * recorded (with one clock reading) and true is returned; else nothing is recorded and the
+   * full report runs (checks that answer at once are cheap to ask again).
+   */
+  const passesAtOnce = (word: HealthWord): boolean => {
+    const checks = checksOf(word)
+    for (const check of checks) if (check.immediate?.() !== null) return false
+    const at = results.clock()
+    for (const check of checks) results.record(word, check.name, undefined, 0, at)
+    return true
+  }
+
   /** The report of `word`: synchronous when every check answers at once (the usual case). */
   const aggregate = (word: HealthWord, res: Response, query: string): void | Promise<void> => {
+    if (query === '' && passesAtOnce(word)) {
+      if (word === 'readyz') options.signals?.hasBeenReady.signal()
+      textResponse(res, 200, 'ok')
+      return
+    }
     const params = query === '' ? NO_PARAMS : goParseQuery(query)
     const excluded = new Set(params.get('exclude') ?? [])
     const matched = new Set<string>()
@@ -187,18 +208,24 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
     return true
   }
 
+  const handleNow = (req: Request, res: Response, url: UrlSource): MaybePromise<boolean> => {
+    const { path, query } = target(req, url)
+    const word = HEALTH_WORDS.find((w) => path === `/${w}` || path?.startsWith(`/${w}/`))
+    if (!word) return false
+    // The report itself (what probes ask for) is answered without a turn of the event loop when it can be.
+    if (path === `/${word}`) {
+      const done = aggregate(word, res, query)
+      return done ? done.then(() => true) : true
+    }
+    return serveOne(word, path!, res)
+  }
+
   return {
     serve,
+    handleNow,
     handle(req, res, url) {
-      const { path, query } = target(req, url)
-      const word = HEALTH_WORDS.find((w) => path === `/${w}` || path?.startsWith(`/${w}/`))
-      if (!word) return Promise.resolve(false)
-      // The report itself (what probes ask for) is answered without a turn of the event loop when it can be.
-      if (path === `/${word}`) {
-        const done = aggregate(word, res, query)
-        return done ? done.then(() => true) : TRUE
-      }
-      return serveOne(word, path!, res)
+      const handled = handleNow(req, res, url)
+      return typeof handled === 'boolean' ? (handled ? TRUE : Promise.resolve(false)) : handled
     },
     paths() {
       return HEALTH_WORDS.flatMap((word) => [`/${word}`, ...checksOf(word).map((c) => `/${word}/${c.name}`)])

@@ -26,13 +26,17 @@ export class CheckResults {
   private readonly order: Array<Mutable<CheckResult>> = []
 
   constructor(
-    private readonly clock: Clock = Date.now,
+    readonly clock: Clock = Date.now,
     /** Told of every result as it is recorded (the server feeds its metrics from it). */
     private readonly onRecord?: (word: HealthWord, name: string, ok: boolean) => void,
   ) {}
 
-  /** Called for every check a probe runs, so it updates in place rather than allocating. */
-  record(word: HealthWord, name: string, error: string | undefined, latencyMs: number): void {
+  /**
+   * Called for every check a probe runs, so it updates in place rather than allocating.
+   * `at`: when the run finished, if the caller has read the clock already (a probe's checks
+   * that answer at once share one reading).
+   */
+  record(word: HealthWord, name: string, error: string | undefined, latencyMs: number, at: number = this.clock()): void {
     let byName = this.byWord.get(word)
     if (!byName) this.byWord.set(word, (byName = new Map()))
     let entry = byName.get(name)
@@ -46,7 +50,7 @@ export class CheckResults {
     entry.ok = ok
     entry.error = error
     entry.latencyMs = latencyMs
-    entry.at = this.clock()
+    entry.at = at
     if (ok) entry.successes++
     else entry.failures++
   }

@@ -5,6 +5,7 @@
 import crypto from 'node:crypto'
 import { promisify } from 'node:util'
 import type { KeyAuth } from './ciphers.js'
+import { altNamesFromDer, subjectFromDer } from './der-names.js'
 
 const generateKeyPair = promisify(crypto.generateKeyPair)
 const webcrypto = crypto.webcrypto
@@ -165,19 +166,15 @@ function withNewline(pem: string): string {
   return text.endsWith('\n') ? text : `${text}\n`
 }
 
-/** Names a certificate serves: its last subject CN, DNS and IP SANs (IPs canonical as parsed). */
+/**
+ * Names a certificate serves: its last subject CN, DNS and IP SANs (IPs canonical as parsed).
+ * Read from the DER (der-names.ts), so that a start with its certificates present does not load
+ * @peculiar/x509.
+ */
 export async function certificateNames(certPem: string): Promise<{ commonName?: string; dns: string[]; ips: string[] }> {
-  const x509 = await loadX509()
-  const cert = new x509.X509Certificate(certPem)
-  const cns = cert.subjectName.getField('CN')
-  const san = cert.getExtension(x509.SubjectAlternativeNameExtension)
-  const dns: string[] = []
-  const ips: string[] = []
-  for (const item of san?.names.items ?? []) {
-    if (item.type === 'dns') dns.push(item.value)
-    else if (item.type === 'ip') ips.push(item.value)
-  }
-  const result: { commonName?: string; dns: string[]; ips: string[] } = { dns, ips }
+  const der = new crypto.X509Certificate(certPem).raw
+  const cns = subjectFromDer(der).commonNames
+  const result: { commonName?: string; dns: string[]; ips: string[] } = altNamesFromDer(der)
   if (cns.length > 0) result.commonName = cns[cns.length - 1]!
   return result
 }

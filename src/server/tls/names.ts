@@ -11,7 +11,9 @@ export function canonicalIp(text: string): string | undefined {
   if (s.startsWith('[') && s.endsWith(']')) s = s.slice(1, -1)
   const zone = s.indexOf('%')
   if (zone >= 0 && net.isIPv6(s)) s = s.slice(0, zone)
-  const kind = net.isIP(s)
+  // Without a colon a text is no IPv6 address: Node's IPv6 test is a large regular expression
+  // whose first use (compiling it) is a measurable part of the server's start-up.
+  const kind = s.includes(':') ? net.isIP(s) : net.isIPv4(s) ? 4 : 0
   if (kind === 4) return s
   if (kind !== 6) return undefined
   // The WHATWG URL serializer implements RFC 5952 (compression, lower case).

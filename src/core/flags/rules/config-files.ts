@@ -10,11 +10,7 @@ import { readFileSync } from 'node:fs'
 import type { Reporter } from '../rule.js'
 import type { Rule } from '../rule.js'
 
-type AuthenticationConfigModule = typeof import('../../../server/authentication/authentication-config.js')
-type ServiceAccountModule = typeof import('../../../server/authentication/service-account.js')
-type AuthorizationConfigModule = typeof import('../../../server/authorization/config.js')
-
-let parsers: { authn: AuthenticationConfigModule; sa: ServiceAccountModule; authz: AuthorizationConfigModule } | undefined
+let parsers: typeof import('./config-file-parsers.js') | undefined
 
 /** Whether a command line names one of the files these rules read. */
 export function namesConfigFile(argv: readonly string[]): boolean {
@@ -27,13 +23,7 @@ export function namesConfigFile(argv: readonly string[]): boolean {
  * `namesConfigFile` says a file is named.
  */
 export async function loadConfigFileParsers(): Promise<void> {
-  if (parsers) return
-  const [authn, sa, authz] = await Promise.all([
-    import('../../../server/authentication/authentication-config.js'),
-    import('../../../server/authentication/service-account.js'),
-    import('../../../server/authorization/config.js'),
-  ])
-  parsers = { authn, sa, authz }
+  parsers ??= await import('./config-file-parsers.js')
 }
 
 function loadedParsers(): NonNullable<typeof parsers> {

@@ -1,11 +1,23 @@
 /** Service networking: cluster IP ranges, the API service's node port, address families. */
-import { isIP } from 'node:net'
+import { createRequire } from 'node:module'
 import { networkInterfaces } from 'node:os'
 import { ENDPOINT_RECONCILER_TYPES } from '../../options/enums.js'
 import { formatPortRange } from '../../options/values.js'
 import type { PortRange } from '../../options/types.js'
 import type { ValidationContext } from '../context.js'
 import type { Rule } from '../rule.js'
+
+// Node's IPv4 syntax (node:net's isIPv4), here so that the usual command line does not load
+// node:net, whose stream modules are a fifth of `client flags validate`'s start-up.
+const IPV4_SEGMENT = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])'
+const IPV4 = new RegExp(`^(?:${IPV4_SEGMENT}\\.){3}${IPV4_SEGMENT}$`)
+
+/** node:net's isIP: 4, 6 or 0; node:net is only loaded for a text that may be IPv6. */
+function isIP(text: string): 0 | 4 | 6 {
+  if (IPV4.test(text)) return 4
+  if (!text.includes(':')) return 0
+  return (createRequire(import.meta.url)('node:net') as typeof import('node:net')).isIP(text) as 0 | 4 | 6
+}
 
 interface Cidr {
   text: string

@@ -29,6 +29,11 @@ export class StorageCodec {
     private readonly codecNow: () => ProtobufCodec | undefined = loadedProtobufCodec,
   ) {}
 
+  /** Whether writes can be encoded now (`ready()` would have nothing to wait for). */
+  get isReady(): boolean {
+    return this.mediaType !== PROTOBUF_MEDIA_TYPE || this.codecNow() !== undefined
+  }
+
   /** Resolves once writes can be encoded (loads the protobuf codec for a protobuf setting). */
   async ready(): Promise<void> {
     if (this.mediaType === PROTOBUF_MEDIA_TYPE && !this.codecNow()) await this.loadCodec()
