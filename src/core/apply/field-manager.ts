@@ -10,6 +10,7 @@
 import { FieldSet, FieldsV1Error, type PathElement, fieldElement, pathString } from './fieldpath.js'
 import type { TypeNode } from './schema.js'
 import { ApplySchemaError, compare, merge, removeItems, toFieldSet, validationErrors, withNamedFieldsAsMembers } from './walk.js'
+import { rfc3339Now } from '../util/rfc3339-now.js'
 
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -68,7 +69,7 @@ const BEFORE_FIRST_APPLY = 'before-first-apply'
 const ANCIENT_CHANGES = 'ancient-changes'
 
 export function nowRfc3339(): string {
-  return new Date().toISOString().replace(/\.\d+Z$/, 'Z')
+  return rfc3339Now()
 }
 
 /** Fields no manager owns: identity and server-set metadata (the reference's stripMeta). */
@@ -142,6 +143,18 @@ function withoutManagedFields(obj: Obj | undefined): Obj {
   const copy = structuredClone(obj)
   if (isObj(copy.metadata)) delete copy.metadata.managedFields
   return copy
+}
+
+/**
+ * `obj` without metadata.managedFields, copying only the object and its metadata: for the
+ * comparison of an update, which reads the objects and never changes them (a deep copy of every
+ * created and updated object cost more than the comparison of a small one).
+ */
+function shallowWithoutManagedFields(obj: Obj | undefined): Obj {
+  if (!obj) return {}
+  if (!isObj(obj.metadata)) return { ...obj }
+  const { managedFields: _dropped, ...metadata } = obj.metadata
+  return { ...obj, metadata }
 }
 
 function setManagedFields(obj: Obj, managed: Managed): void {
@@ -225,7 +238,8 @@ function decodeOrEmpty(entries: unknown): Managed {
  * Records a create (`live` undefined), update or non-apply patch by `manager` in `next`'s
  * metadata.managedFields. The request's own managedFields are taken when valid and non-empty
  * (clients may edit them; `[]` resets them), else the live object's; subresource writes always
- * keep the live object's.
+ * keep the live object's. The result is `next` with the new entries: a copy of its top level and
+ * metadata, sharing everything else with `next` (neither argument is changed).
  */
 export function updateManagedFields(live: Obj | undefined, next: Obj, manager: string, scope: FieldManagerScope): Obj {
   const nextEntries = isObj(next.metadata) ? next.metadata.managedFields : undefined
@@ -237,9 +251,10 @@ export function updateManagedFields(live: Obj | undefined, next: Obj, manager: s
     managed = decodeOrEmpty(nextEntries)
     if (managed.size === 0) managed = decodeOrEmpty(liveEntries)
   }
-  const out = withoutManagedFields(next)
+  // The result shares all but its top level and metadata with `next` (see the doc comment).
+  const out = shallowWithoutManagedFields(next)
   try {
-    recordUpdate(withoutManagedFields(live), out, managed, manager, scope)
+    recordUpdate(shallowWithoutManagedFields(live), out, managed, manager, scope)
   } catch (err) {
     // The reference keeps the live object's entries when tracking fails (UpdateNoErrors).
     if (!(err instanceof ApplySchemaError)) throw err

@@ -72,12 +72,23 @@ export class FieldSet {
     return true
   }
 
+  /** A copy sharing nothing with this set (results of set operations are changed later). */
+  clone(): FieldSet {
+    const out = new FieldSet()
+    for (const m of this.members) out.members.add(m)
+    for (const [pe, c] of this.children) out.children.set(pe, c.clone())
+    return out
+  }
+
   union(other: FieldSet): FieldSet {
     const out = new FieldSet()
     for (const m of this.members) out.members.add(m)
     for (const m of other.members) out.members.add(m)
-    for (const [pe, c] of this.children) out.children.set(pe, c.union(other.children.get(pe) ?? new FieldSet()))
-    for (const [pe, c] of other.children) if (!out.children.has(pe)) out.children.set(pe, c.union(new FieldSet()))
+    for (const [pe, c] of this.children) {
+      const o = other.children.get(pe)
+      out.children.set(pe, o ? c.union(o) : c.clone())
+    }
+    for (const [pe, c] of other.children) if (!out.children.has(pe)) out.children.set(pe, c.clone())
     return out
   }
 
@@ -86,7 +97,8 @@ export class FieldSet {
     for (const m of this.members) if (!other.members.has(m)) out.members.add(m)
     for (const [pe, c] of this.children) {
       const o = other.children.get(pe)
-      const d = o ? c.difference(o) : c.union(new FieldSet())
+      // Most subtrees have nothing taken away (whole specs against the stripped metadata): copied.
+      const d = o ? c.difference(o) : c.clone()
       if (!d.isEmpty()) out.children.set(pe, d)
     }
     return out

@@ -186,21 +186,36 @@ function compareAt(l: unknown, r: unknown, node: TypeNode, path: PathElement[], 
     else if (!equal(l, r)) c.modified.insert(path)
     return
   }
+  // `path` is one array for the whole walk, extended and restored around each step (the
+  // field sets copy what they keep): a copy per step cost more than the comparison.
   if (s.kind === 'list') {
     const left = indexItems(s.node, l)
     const right = indexItems(s.node, r)
-    for (const pe of left.order) compareAt(left.byElement.get(pe), right.byElement.get(pe), s.node.elem, [...path, pe], c)
-    for (const pe of right.order) if (!left.byElement.has(pe)) compareAt(undefined, right.byElement.get(pe), s.node.elem, [...path, pe], c)
+    for (const pe of left.order) {
+      path.push(pe)
+      compareAt(left.byElement.get(pe), right.byElement.get(pe), s.node.elem, path, c)
+      path.pop()
+    }
+    for (const pe of right.order) {
+      if (left.byElement.has(pe)) continue
+      path.push(pe)
+      compareAt(undefined, right.byElement.get(pe), s.node.elem, path, c)
+      path.pop()
+    }
   } else {
     const lo = isObj(l) ? l : {}
     const ro = isObj(r) ? r : {}
-    const keys = new Set([...Object.keys(lo), ...Object.keys(ro)])
-    for (const k of [...(s.node.values ?? []), ...(s.node.required ?? [])]) keys.add(k)
+    const keys = new Set(Object.keys(lo))
+    for (const k of Object.keys(ro)) keys.add(k)
+    if (s.node.values) for (const k of s.node.values) keys.add(k)
+    if (s.node.required) for (const k of s.node.required) keys.add(k)
     for (const k of keys) {
       const lv = asGoSerializes(s.node, l, k, lo[k])
       const rv = asGoSerializes(s.node, r, k, ro[k])
       if (lv === undefined && rv === undefined) continue
-      compareAt(lv, rv, fieldType(s.node, k), [...path, fieldElement(k)], c)
+      path.push(fieldElement(k))
+      compareAt(lv, rv, fieldType(s.node, k), path, c)
+      path.pop()
     }
   }
   if (path.length === 0) return

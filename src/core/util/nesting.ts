@@ -16,17 +16,27 @@ export const EXCEEDED_MAX_DEPTH = 'exceeded max depth'
  * (strings skipped) before any parser recurses into it.
  */
 export function jsonTextTooDeep(text: string, max = MAX_NESTING_DEPTH): boolean {
+  // Deeper than `max` takes more than `max` opening brackets.
+  if (text.length <= max) return false
   let depth = 0
-  let inString = false
+  // The next backslash at or after `i` (-1: none left), looked up once per backslash.
+  let slash = -2
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 0x5c) i++
-      else if (c === 0x22) inString = false
-      continue
-    }
-    if (c === 0x22) inString = true
-    else if (c === 0x7b || c === 0x5b) {
+    if (c === 0x22) {
+      // A string: jump from quote to quote (every request body is scanned, strings are most of it).
+      for (;;) {
+        const quote = text.indexOf('"', i + 1)
+        if (quote < 0) return false
+        if (slash !== -1 && slash <= i) slash = text.indexOf('\\', i + 1)
+        if (slash === -1 || slash > quote) {
+          i = quote
+          break
+        }
+        // The character after a backslash is escaped, a quote included.
+        i = slash + 1
+      }
+    } else if (c === 0x7b || c === 0x5b) {
       if (++depth > max) return true
     } else if (c === 0x7d || c === 0x5d) depth--
   }

@@ -85,6 +85,29 @@ describe('api: generic store over SQLite', function () {
     }
   })
 
+  it("retries a taken generated name on the caller's fresh copy (again), asked for only on a retry", async () => {
+    const realRandom = Math.random
+    const sequence: number[] = []
+    Math.random = () => (sequence.length ? sequence.shift()! : realRandom())
+    try {
+      const request = () => ({ metadata: { generateName: 'again-', namespace: 'default' }, data: { k: 'v' } })
+      let asked = 0
+      const again = async () => (asked++, request())
+      sequence.push(0, 0, 0, 0, 0)
+      const first = await configmaps().create(request(), { handOver: true, again })
+      assert.equal(first.metadata.name, 'again-bbbbb')
+      assert.equal(asked, 0, 'no copy asked for when the first attempt succeeds')
+      sequence.push(0, 0, 0, 0, 0)
+      const second = await configmaps().create(request(), { handOver: true, again })
+      assert.equal(asked, 1, 'one fresh copy for the one retry')
+      assert.match(second.metadata.name!, /^again-[bcdfghjklmnpqrstvwxz2456789]{5}$/)
+      assert.notEqual(second.metadata.name, 'again-bbbbb')
+      assert.deepEqual(second.data, { k: 'v' })
+    } finally {
+      Math.random = realRandom
+    }
+  })
+
   it('creates with server metadata, generateName, and the reference errors', async () => {
     const created = await configmaps().create(cm('a'))
     assert.match(created.metadata.uid!, /^[0-9a-f-]{36}$/)

@@ -105,6 +105,9 @@ describe('api: schema decoding and validation', function () {
   it('duplicate fields of the raw JSON, with their paths', () => {
     assert.deepEqual(duplicateFields('{"spec":{"replicas":1,"a":[{"x":1,"x":"}\\""}],"replicas":2},"b":{},"spec":1}'), ['spec.a[0].x', 'spec.replicas', 'spec'])
     assert.deepEqual(duplicateFields('apiVersion: v1\nkind: Pod\n'), [])
+    // Escaped keys are compared decoded; escaped quotes and backslashes end no string early.
+    assert.deepEqual(duplicateFields('{"u\\u0041":1,"uA":2,"a\\"b":"x\\\\","a\\"b":{"c":"\\\\\\"","c":3}}'), ['uA', 'a"b', 'a"b.c'])
+    assert.deepEqual(duplicateFields(' { "x" : [ [ {"k":1, "k":2} ] ] , "x" : { } } '), ['x[0][0].k', 'x'])
     assert.equal(duplicateFieldMessage('spec.replicas'), 'duplicate field "spec.replicas"')
   })
 

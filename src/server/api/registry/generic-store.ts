@@ -89,6 +89,12 @@ export interface WriteOptions {
    * no reference to it, so create may change it in place instead of writing on a copy.
    */
   handOver?: boolean
+  /**
+   * A fresh copy of the request's object (its body decoded again), for create to retry a
+   * generated name already taken on; without it create keeps a copy of every generateName
+   * object in case the first attempt fails, which costs more than the rare retry.
+   */
+  again?: () => Promise<KubeObject>
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -668,10 +674,13 @@ export class GenericStore {
   async create(input: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
     const meta = isPlainObject(input.metadata) ? input.metadata : undefined
     if (!meta || meta.name || !meta.generateName) return this.createOnce(input, options)
-    const template = structuredClone(input)
+    // A generated name already taken is made again on a fresh copy of the request's object (the
+    // first attempt may change `input` in place): the caller's `again`, else a copy kept now.
+    const template = options.again ? undefined : structuredClone(input)
+    const fresh = options.again ?? (async () => structuredClone(template!))
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.createOnce(attempt === 1 && options.handOver ? input : structuredClone(template), { ...options, handOver: true })
+        return await (attempt === 1 ? this.createOnce(input, options) : this.createOnce(await fresh(), { ...options, handOver: true }))
       } catch (err) {
         const taken = err instanceof ApiError && err.status.reason === 'AlreadyExists'
         if (!taken || attempt >= MAX_NAME_GENERATION_CREATE_ATTEMPTS) throw err
@@ -708,8 +717,20 @@ export class GenericStore {
       return obj
     }
     try {
-      const kv = await this.store.create(key, this.encode(await this.toStorage(obj)), this.putOptions(obj))
-      const created = await this.servedOne(this.decodeKv(kv))
+      const value = this.encode(await this.toStorage(obj))
+      const written = this.store.create(key, value, this.putOptions(obj))
+      // The answer is the stored bytes decoded (as the reference's); decoded while the store
+      // commits and syncs, so that only its resourceVersion waits for the commit.
+      let answer: KubeObject
+      try {
+        answer = this.decode(value, 0)
+      } catch (err) {
+        void written.catch(() => undefined)
+        throw err
+      }
+      const kv = await written
+      answer.metadata.resourceVersion = String(kv.modRevision)
+      const created = await this.servedOne(answer)
       this.hooks.changed?.({ type: 'created', object: created, strategy: this.strategy })
       await this.hooks.afterCreate?.(created)
       return created

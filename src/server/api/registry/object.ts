@@ -1,4 +1,5 @@
 /** The object model of the API: JSON objects with the reference's ObjectMeta. */
+import { rfc3339Now } from '../../../core/util/rfc3339-now.js'
 export interface ObjectMeta {
   name?: string
   generateName?: string
@@ -25,6 +26,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** RFC 3339 with whole seconds, as the reference writes metav1.Time. */
-export function nowTimestamp(now = new Date()): string {
+export function nowTimestamp(now?: Date): string {
+  if (now === undefined) return rfc3339Now()
   return now.toISOString().replace(/\.\d{3}Z$/, 'Z')
 }

@@ -67,12 +67,79 @@ function shortName(name: string): string {
 
 class DecodeError extends Error {}
 
-interface Context {
-  /** The strict decoder's path: `spec.containers[0].image`. */
-  path: string
-  /** encoding/json's error context: the struct and the JSON field names from the root. */
-  struct: string
-  fields: string[]
+/**
+ * Where a value is, for the messages of an unknown field or a type error: the strict decoder's
+ * path (`spec.containers[0].image`), and encoding/json's context (the struct holding the field,
+ * and the JSON field names from the root, list indexes left out). Spelled only when a message
+ * needs them: most objects decode without any, and building them for every field cost more
+ * than the decoding.
+ */
+class Context {
+  private pathText: string | undefined
+  private fieldNames: string[] | undefined
+
+  private constructor(
+    private readonly parent: Context | undefined,
+    /** A struct field (`field`, counted in `fields`), a list index or a map key (`index`, `key`). */
+    private readonly step: 'field' | 'index' | 'key' | 'root',
+    private readonly name: string,
+    readonly struct: string,
+  ) {}
+
+  static root(): Context {
+    return new Context(undefined, 'root', '', '')
+  }
+
+  /** The field `key` of a struct named `struct`. */
+  field(key: string, struct: string): Context {
+    return new Context(this, 'field', key, struct)
+  }
+
+  /** The item `i` of a list. */
+  index(i: number): Context {
+    return new Context(this, 'index', String(i), this.struct)
+  }
+
+  /** The entry `key` of a map. */
+  key(key: string): Context {
+    return new Context(this, 'key', key, this.struct)
+  }
+
+  get path(): string {
+    if (this.pathText === undefined) {
+      const parent = this.parent?.path ?? ''
+      switch (this.step) {
+        case 'root':
+          this.pathText = ''
+          break
+        case 'field':
+          this.pathText = parent === '' ? this.name : `${parent}.${this.name}`
+          break
+        case 'index':
+          this.pathText = `${parent}[${this.name}]`
+          break
+        case 'key':
+          this.pathText = `${parent}.${this.name}`
+          break
+      }
+    }
+    return this.pathText
+  }
+
+  get fields(): string[] {
+    if (this.fieldNames === undefined) {
+      const parent = this.parent?.fields ?? []
+      this.fieldNames = this.step === 'field' ? [...parent, this.name] : parent
+    }
+    return this.fieldNames
+  }
+}
+
+const DEFINITIONS = '#/definitions/'
+
+/** The definition a `$ref` names. */
+function refName(ref: string): string {
+  return ref.startsWith(DEFINITIONS) ? ref.slice(DEFINITIONS.length) : ref.replace(DEFINITIONS, '')
 }
 
 const SUFFIXES = new Set(['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E'])
@@ -115,7 +182,7 @@ export class TypedDecoder {
   decode(definition: string, value: unknown): TypedDecodeResult {
     const unknown: string[] = []
     try {
-      const out = this.ref(definition, value, { path: '', struct: '', fields: [] }, unknown)
+      const out = this.ref(definition, value, Context.root(), unknown)
       return { value: out, unknown }
     } catch (err) {
       if (err instanceof DecodeError) return { value, unknown, error: err.message }
@@ -147,7 +214,7 @@ export class TypedDecoder {
 
   private goType(schema: Json): string {
     if (typeof schema.$ref === 'string') {
-      const name = schema.$ref.replace('#/definitions/', '')
+      const name = refName(schema.$ref)
       if (name === INT_OR_STRING) return 'intstr.IntOrString'
       if (name === QUANTITY) return 'resource.Quantity'
       return goTypeOfDefinition(name)
@@ -204,16 +271,16 @@ export class TypedDecoder {
     if (!isObj(value)) throw this.typeError(value, goTypeOfDefinition(name), ctx)
     const properties = def.properties as Record<string, Json>
     const out: Json = {}
+    let struct: string | undefined
     for (const [key, v] of Object.entries(value)) {
-      const path = ctx.path === '' ? key : `${ctx.path}.${key}`
       const prop = properties[key]
       if (!prop) {
-        unknown.push(path)
+        unknown.push(ctx.path === '' ? key : `${ctx.path}.${key}`)
         continue
       }
       // A null leaves the Go field unset, and unset optional fields are omitted when encoded.
       if (v === null) continue
-      out[key] = this.schema(prop, v, { path, struct: shortName(name), fields: [...ctx.fields, key] }, unknown)
+      out[key] = this.schema(prop, v, ctx.field(key, (struct ??= shortName(name))), unknown)
     }
     return out
   }
@@ -227,36 +294,36 @@ export class TypedDecoder {
 
   private schema(schema: Json, value: unknown, ctx: Context, unknown: string[], goTypeName?: string): unknown {
     if (value === null) return value
-    if (typeof schema.$ref === 'string') return this.ref(schema.$ref.replace('#/definitions/', ''), value, ctx, unknown)
-    const goType = goTypeName ?? this.goType(schema)
+    if (typeof schema.$ref === 'string') return this.ref(refName(schema.$ref), value, ctx, unknown)
+    // The Go type is named in errors only (and decides an integer's width): found when needed.
     switch (schema.type) {
       case 'string':
-        if (typeof value !== 'string') throw this.typeError(value, goType, ctx)
+        if (typeof value !== 'string') throw this.typeError(value, (goTypeName ?? this.goType(schema)), ctx)
         if (schema.format === 'byte') {
           const bad = base64Error(value)
           if (bad) throw new DecodeError(bad)
         }
         return value
       case 'integer':
-        if (typeof value !== 'number') throw this.typeError(value, goType, ctx)
-        return this.integer(value, goType, ctx)
+        if (typeof value !== 'number') throw this.typeError(value, (goTypeName ?? this.goType(schema)), ctx)
+        return this.integer(value, (goTypeName ?? this.goType(schema)), ctx)
       case 'number':
-        if (typeof value !== 'number') throw this.typeError(value, goType, ctx)
+        if (typeof value !== 'number') throw this.typeError(value, (goTypeName ?? this.goType(schema)), ctx)
         return value
       case 'boolean':
-        if (typeof value !== 'boolean') throw this.typeError(value, goType, ctx)
+        if (typeof value !== 'boolean') throw this.typeError(value, (goTypeName ?? this.goType(schema)), ctx)
         return value
       case 'array': {
-        if (!Array.isArray(value)) throw this.typeError(value, goType, ctx)
+        if (!Array.isArray(value)) throw this.typeError(value, (goTypeName ?? this.goType(schema)), ctx)
         const items = isObj(schema.items) ? schema.items : undefined
-        return value.map((v, i) => (items ? this.schema(items, v, { ...ctx, path: `${ctx.path}[${i}]` }, unknown) : v))
+        return value.map((v, i) => (items ? this.schema(items, v, ctx.index(i), unknown) : v))
       }
       case 'object': {
-        if (isObj(schema.properties)) return this.struct(goType, schema, value, ctx, unknown)
+        if (isObj(schema.properties)) return this.struct((goTypeName ?? this.goType(schema)), schema, value, ctx, unknown)
         if (!isObj(schema.additionalProperties)) return value
-        if (!isObj(value)) throw this.typeError(value, goType, ctx)
+        if (!isObj(value)) throw this.typeError(value, (goTypeName ?? this.goType(schema)), ctx)
         const additional = schema.additionalProperties
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.schema(additional, v, { ...ctx, path: `${ctx.path}.${k}` }, unknown)]))
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.schema(additional, v, ctx.key(k), unknown)]))
       }
       default:
         return value
