@@ -6,51 +6,28 @@
  * start-up to load, which the server otherwise needs only to generate a certificate.
  */
 
-interface Element {
-  tag: number
-  /** Start and end of the contents. */
-  start: number
-  end: number
-}
+import { type DerElement as Element, DerError, derChildren, readDerElement } from '../../core/util/der.js'
 
-export class DerError extends Error {}
+export { DerError }
 
+/** An element of a certificate: certificates use single-byte tags only. */
 function element(der: Uint8Array, at: number, limit: number): Element {
-  if (at + 2 > limit) throw new DerError('truncated DER')
-  const tag = der[at]!
-  if ((tag & 0x1f) === 0x1f) throw new DerError('multi-byte DER tags are not used in certificates')
-  let length = der[at + 1]!
-  let start = at + 2
-  if (length & 0x80) {
-    const bytes = length & 0x7f
-    if (bytes === 0 || bytes > 4 || start + bytes > limit) throw new DerError('bad DER length')
-    length = 0
-    for (let i = 0; i < bytes; i++) length = length * 256 + der[start + i]!
-    start += bytes
-  }
-  const end = start + length
-  if (end > limit) throw new DerError('truncated DER')
-  return { tag, start, end }
+  if (at < limit && (der[at]! & 0x1f) === 0x1f) throw new DerError('multi-byte DER tags are not used in certificates')
+  return readDerElement(der, at, limit)
 }
 
 /** The elements directly inside a constructed element. */
 function children(der: Uint8Array, parent: Element): Element[] {
-  const out: Element[] = []
-  for (let at = parent.start; at < parent.end; ) {
-    const e = element(der, at, parent.end)
-    out.push(e)
-    at = e.end
-  }
-  return out
+  return derChildren(der, parent, element)
 }
 
 function bytesOf(der: Uint8Array, e: Element): Buffer {
-  return Buffer.from(der.buffer, der.byteOffset + e.start, e.end - e.start)
+  return Buffer.from(der.buffer, der.byteOffset + e.contentStart, e.end - e.contentStart)
 }
 
 function sameBytes(der: Uint8Array, e: Element, expected: readonly number[]): boolean {
-  if (e.end - e.start !== expected.length) return false
-  for (let i = 0; i < expected.length; i++) if (der[e.start + i] !== expected[i]) return false
+  if (e.end - e.contentStart !== expected.length) return false
+  for (let i = 0; i < expected.length; i++) if (der[e.contentStart + i] !== expected[i]) return false
   return true
 }
 
@@ -73,14 +50,14 @@ const OID_SUBJECT_ALT_NAME = [0x55, 0x1d, 0x11]
 /** tbsCertificate's fields: the subject Name and the extensions' list (when present). */
 function tbsFields(der: Uint8Array): { subject: Element; extensions: Element | undefined } {
   const cert = element(der, 0, der.length)
-  const tbs = element(der, cert.start, cert.end)
+  const tbs = element(der, cert.contentStart, cert.end)
   const fields = children(der, tbs)
   // [0] version is optional; then serial, signature, issuer, validity, subject.
   const first = fields[0]?.tag === 0xa0 ? 1 : 0
   const subject = fields[first + 4]
   if (!subject || subject.tag !== 0x30) throw new DerError('no subject in the certificate')
   const wrapper = fields.find((f) => f.tag === 0xa3)
-  return { subject, extensions: wrapper ? element(der, wrapper.start, wrapper.end) : undefined }
+  return { subject, extensions: wrapper ? element(der, wrapper.contentStart, wrapper.end) : undefined }
 }
 
 /** The subject's attribute values of one type, in order (every RDN, every value in it). */
@@ -134,7 +111,7 @@ export function altNamesFromDer(der: Uint8Array): { dns: string[]; ips: string[]
     const parts = children(der, extension)
     if (!parts[0] || !sameBytes(der, parts[0], OID_SUBJECT_ALT_NAME)) continue
     const value = parts[parts.length - 1]!
-    const names = element(der, value.start, value.end)
+    const names = element(der, value.contentStart, value.end)
     for (const name of children(der, names)) {
       if (name.tag === 0x82) dns.push(bytesOf(der, name).toString('latin1'))
       else if (name.tag === 0x87) ips.push(ipText(bytesOf(der, name)))

@@ -5,6 +5,7 @@
  * X509Certificate). Messages are Go's where the reference prints them.
  */
 import { X509Certificate, constants, createPublicKey, verify } from 'node:crypto'
+import { type DerElement, derChildren, readDerElement } from '../../../core/util/der.js'
 
 export interface PemBlock {
   type: string
@@ -58,42 +59,7 @@ export function decodePEM(data: string): { block?: PemBlock; rest: string } {
   }
 }
 
-/** One DER element: its tag, where its content starts and ends, and where it ends. */
-interface Tlv {
-  tag: number
-  start: number
-  contentStart: number
-  end: number
-}
-
-function readTlv(der: Buffer, at: number, limit: number): Tlv {
-  if (at + 2 > limit) throw new Error('truncated')
-  const tag = der[at]!
-  let len = der[at + 1]!
-  let contentStart = at + 2
-  if (len & 0x80) {
-    const n = len & 0x7f
-    if (n === 0 || n > 4 || contentStart + n > limit) throw new Error('bad length')
-    len = 0
-    for (let k = 0; k < n; k++) len = len * 256 + der[contentStart + k]!
-    contentStart += n
-  }
-  const end = contentStart + len
-  if (end > limit) throw new Error('truncated')
-  return { tag, start: at, contentStart, end }
-}
-
-function children(der: Buffer, parent: Tlv): Tlv[] {
-  const out: Tlv[] = []
-  for (let at = parent.contentStart; at < parent.end; ) {
-    const t = readTlv(der, at, parent.end)
-    out.push(t)
-    at = t.end
-  }
-  return out
-}
-
-function oid(der: Buffer, t: Tlv): string {
+function oid(der: Buffer, t: DerElement): string {
   const bytes = der.subarray(t.contentStart, t.end)
   const parts: number[] = [Math.floor(bytes[0]! / 40), bytes[0]! % 40]
   let n = 0
@@ -143,29 +109,29 @@ export function csrError(pem: Buffer): string | undefined {
   const { block } = decodePEM(pem.toString('latin1'))
   if (!block || block.type !== 'CERTIFICATE REQUEST') return 'PEM block type must be CERTIFICATE REQUEST'
   const der = block.bytes
-  let tbs: Tlv
-  let spki: Tlv
+  let tbs: DerElement
+  let spki: DerElement
   let algorithm: string
   let pssHash: string | undefined
   let signature: Buffer
   try {
-    const outer = readTlv(der, 0, der.length)
+    const outer = readDerElement(der, 0, der.length)
     if (outer.tag !== 0x30 || outer.end !== der.length) throw new Error('not a sequence')
-    const [info, algo, sig] = children(der, outer)
+    const [info, algo, sig] = derChildren(der, outer)
     if (!info || !algo || !sig || info.tag !== 0x30 || algo.tag !== 0x30 || sig.tag !== 0x03) throw new Error('bad structure')
     tbs = info
-    const infoParts = children(der, info)
+    const infoParts = derChildren(der, info)
     if (infoParts.length < 3 || infoParts[2]!.tag !== 0x30) throw new Error('bad info')
     spki = infoParts[2]!
-    const algoParts = children(der, algo)
+    const algoParts = derChildren(der, algo)
     if (!algoParts[0] || algoParts[0].tag !== 0x06) throw new Error('bad algorithm')
     algorithm = oid(der, algoParts[0])
     // RSASSA-PSS-params: the hash in [0] (SHA-1 when absent, which Go refuses).
     const params = algoParts[1]
     if (params && params.tag === 0x30) {
-      const hashField = children(der, params).find((t) => t.tag === 0xa0)
-      const hashAlgorithm = hashField ? children(der, hashField)[0] : undefined
-      const hashOid = hashAlgorithm ? children(der, hashAlgorithm)[0] : undefined
+      const hashField = derChildren(der, params).find((t) => t.tag === 0xa0)
+      const hashAlgorithm = hashField ? derChildren(der, hashField)[0] : undefined
+      const hashOid = hashAlgorithm ? derChildren(der, hashAlgorithm)[0] : undefined
       if (hashOid && hashOid.tag === 0x06) pssHash = PSS_HASHES[oid(der, hashOid)]
     }
     signature = der.subarray(sig.contentStart + 1, sig.end)
@@ -205,7 +171,7 @@ export function certificateBundleError(pem: Buffer): string | undefined {
     // x509.ParseCertificates: the block holds one or more DER certificates back to back.
     try {
       for (let at = 0; at < block.bytes.length; ) {
-        const t = readTlv(block.bytes, at, block.bytes.length)
+        const t = readDerElement(block.bytes, at, block.bytes.length)
         new X509Certificate(block.bytes.subarray(at, t.end))
         at = t.end
       }
