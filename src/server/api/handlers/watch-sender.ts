@@ -198,8 +198,7 @@ export class WatchSender {
     this.stopTimer()
     this.unqueue()
     if (!this.closedAsUnresponsive && !responseGone(this.res) && this.waiting.length > 0) {
-      const size = this.waiting.reduce((n, f) => n + f.length, 0)
-      this.connection.write(this.waiting.splice(0), size, false)
+      this.connection.write(this.waiting.splice(0), this.waitingBytes, false)
       this.sharedFrames.length = 0
       this.waitingBytes = 0
     }
