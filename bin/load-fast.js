@@ -27,7 +27,10 @@ const sides = new Map()
 /** Compiles and runs one bundle with its code cache; returns its module.exports. */
 function runCached(file) {
   const vm = require('node:vm')
-  let source = fs.readFileSync(file, 'utf8')
+  // Read as latin1, which for the build's pure-ASCII bundles (scripts/bundle-commands.js) is
+  // the same text: Node copies the bytes as they are, and above about a megabyte (the server's
+  // bundle) keeps them outside V8's heap, where UTF-8 is decoded into a heap string.
+  let source = fs.readFileSync(file, 'latin1')
   if (!source.startsWith(WRAPPER)) source = `${WRAPPER}${source}\n})`
   const cacheFile = `${file}.cache`
   const stat = fs.statSync(file)

@@ -78,6 +78,55 @@ await build({
     },
   ],
 })
+/**
+ * A generated artefact `{ ...tables, defs: { name: definition } }` as a data file in
+ * `<outDir>/data/<name>.txt` and the module that reads it: the first line is the JSON of the
+ * tables (the kinds' definition names), then one line per definition, its name, a tab and its
+ * JSON. The module's default export reads the file on the first access to any field and parses
+ * a definition on its first lookup (`defs[name]`, undefined for a name that is not there).
+ */
+function lazyDefinitions(outDir, name, artefact) {
+  const { defs, ...tables } = artefact
+  const lines = [JSON.stringify(tables), ...Object.entries(defs).map(([def, value]) => `${def}\t${JSON.stringify(value)}`)]
+  const text = `${lines.join('\n')}\n`
+  // Read as latin1 (bytes as they are, no decoding), which is the same text for ASCII.
+  if (/[^\x00-\x7f]/.test(text) || Object.keys(defs).some((def) => /[\t\n]/.test(def))) throw new Error(`${name}: not ASCII, or a definition name with a tab or a newline`)
+  mkdirSync(join(outDir, 'data'), { recursive: true })
+  writeFileSync(join(outDir, 'data', `${name}.txt`), text)
+  return `import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+let tables
+const texts = new Map()
+const parsed = new Map()
+function load() {
+  if (tables) return tables
+  const text = readFileSync(join(__dirname, ${JSON.stringify(relative(outDir, join(outDir, 'data', `${name}.txt`)))}), 'latin1')
+  let at = text.indexOf('\\n')
+  const head = JSON.parse(text.slice(0, at))
+  while (at < text.length - 1) {
+    const tab = text.indexOf('\\t', at + 1)
+    const end = text.indexOf('\\n', tab)
+    texts.set(text.slice(at + 1, tab), text.slice(tab + 1, end))
+    at = end
+  }
+  tables = head
+  return tables
+}
+const defs = new Proxy({}, {
+  get(_, def) {
+    load()
+    if (typeof def !== 'string' || !texts.has(def)) return undefined
+    let value = parsed.get(def)
+    if (value === undefined) parsed.set(def, (value = JSON.parse(texts.get(def))))
+    return value
+  },
+})
+const artefact = { defs }
+for (const key of ${JSON.stringify(Object.keys(tables))}) Object.defineProperty(artefact, key, { enumerable: true, get: () => load()[key] })
+export default artefact
+`
+}
+
 /** The JSON modules of a bundle written to `outDir`. */
 function jsonParsePlugin(outDir) {
   return {
@@ -92,27 +141,14 @@ function jsonParsePlugin(outDir) {
           contents: `export default require(require('node:path').join(__dirname, ${JSON.stringify(relative(outDir, join(root, 'dist/core/protobuf/generated/k8s-descriptor.json')))}))`,
           loader: 'js',
         }))
-        // The patch metadata's 727 definitions stay JSON texts until one is looked up (a patch reads
-        // a few): JSON.parse of the whole file, thousands of small objects, cost 7-13 ms of
-        // every `patch` and `server start`; of the texts alone, under 1 ms.
-        b.onLoad({ filter: /patch-meta\.json$/ }, (args) => {
-          const meta = JSON.parse(readFileSync(args.path, 'utf8'))
-          meta.defs = Object.fromEntries(Object.entries(meta.defs).map(([name, def]) => [name, JSON.stringify(def)]))
-          return {
-            contents: `const meta = JSON.parse(${JSON.stringify(JSON.stringify(meta))})
-const parsed = new Map()
-meta.defs = new Proxy(meta.defs, {
-  get(texts, name) {
-    if (typeof name !== 'string' || !Object.hasOwn(texts, name)) return undefined
-    let def = parsed.get(name)
-    if (def === undefined) parsed.set(name, (def = JSON.parse(texts[name])))
-    return def
-  },
-})
-export default meta
-`,
-            loader: 'js',
-          }
+        // The patch metadata (727 definitions, 139 kB) and the apply schema (660, 113 kB) are
+        // data files beside the bundle, read on their first lookup, each definition parsed when
+        // it is first looked up: in the bundle they were a tenth of `patch`'s bytes to read and
+        // compile at every start (and JSON.parse of the whole apply schema, thousands of small
+        // objects, part of every server start), though most runs look up a few definitions or none.
+        b.onLoad({ filter: /(patch-meta|apply-schema)\.json$/ }, (args) => {
+          const name = args.path.endsWith('patch-meta.json') ? 'patch-meta' : 'apply-schema'
+          return { contents: lazyDefinitions(outDir, name, JSON.parse(readFileSync(args.path, 'utf8'))), loader: 'js' }
         })
         b.onLoad({ filter: /\.json$/ }, (args) => ({ contents: `export default JSON.parse(${JSON.stringify(readFileSync(args.path, 'utf8'))})`, loader: 'js' }))
       },
@@ -152,6 +188,11 @@ const sidePackages = ['got', '@peculiar/x509', 'js-yaml']
 const sideModules = {
   'openapi-data': 'src/server/api/generated/openapi-data.ts',
   'config-file-parsers': 'src/core/flags/rules/config-file-parsers.ts',
+  // `patch` against a server (with the connection and REST client code, a fifth of the `patch`
+  // bundle), which `patch --local` never reaches. It shares the engine and printers through the
+  // arguments it is given; its errors for the command line are LocalError, which `instanceof`
+  // recognizes across the two copies (src/core/patch-command/steps.ts).
+  'patch-server': 'src/core/patch-command/server.ts',
 }
 const fastExternal = ['etcd3', 'ink', 'react', 'better-sqlite3/package.json', ...sidePackages].flatMap((name) => [name, `${name}/*`])
 await build({
@@ -192,10 +233,11 @@ await build({
       // A dynamic import() of a side module: `client-side:<name>`, which bin/load-fast.js loads.
       name: 'side-modules',
       setup(b) {
-        b.onResolve({ filter: new RegExp(`/(${Object.keys(sideModules).join('|')})\\.js$`) }, (args) => {
+        b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
           if (args.kind !== 'dynamic-import') return undefined
-          const name = Object.keys(sideModules).find((n) => args.path.endsWith(`/${n}.js`))
-          return { path: `client-side:${name}`, external: true }
+          const target = join(args.resolveDir, args.path).replace(/\.js$/, '.ts')
+          const name = Object.keys(sideModules).find((n) => join(root, sideModules[n]) === target)
+          return name ? { path: `client-side:${name}`, external: true } : undefined
         })
       },
     },
@@ -244,7 +286,7 @@ for (const [name, entry] of Object.entries(sideModules)) {
 // is not allowed: the bundles' dynamic imports of packages call the loader's instead.
 const fastFiles = [
   ...readdirSync(join(root, 'dist/fast')).filter((n) => n.endsWith('.cjs')),
-  ...readdirSync(join(root, 'dist/fast/side')).map((n) => `side/${n}`),
+  ...readdirSync(join(root, 'dist/fast/side')).filter((n) => n.endsWith('.cjs')).map((n) => `side/${n}`),
 ]
 for (const name of fastFiles) {
   const file = join(root, 'dist/fast', name)
@@ -284,12 +326,17 @@ for (const name of fastFiles) {
 
 // Checkpoints in each fast entry's source map, so that naming a log line's source at run time
 // decodes a few lines of the map instead of all of it (src/server/log/klog-format.ts).
-const { sourceMapCheckpoints } = await import(new URL('../dist/server/log/klog-format.js', import.meta.url).href)
+// And an index beside each map (`<map>.index`: its sources, the checkpoints, where the mappings
+// are in the file), so that the server's first lookups read a few lines of the mappings instead
+// of reading and parsing the whole map (1.8 MB) on the path of the first /readyz.
+const { sourceMapCheckpoints, sourceMapIndex } = await import(new URL('../dist/server/log/klog-format.js', import.meta.url).href)
 for (const name of readdirSync(join(root, 'dist/fast')).filter((n) => n.endsWith('.cjs.map'))) {
   const file = join(root, 'dist/fast', name)
   const map = JSON.parse(readFileSync(file, 'utf8'))
   map.x_client_checkpoints = sourceMapCheckpoints(map.mappings, 64)
-  writeFileSync(file, JSON.stringify(map))
+  const text = JSON.stringify(map)
+  writeFileSync(file, text)
+  writeFileSync(`${file}.index`, JSON.stringify(sourceMapIndex(text, 64)))
 }
 
 // The code cache of each fast entry, from a training run of a typical command line through
@@ -298,8 +345,15 @@ for (const name of readdirSync(join(root, 'dist/fast')).filter((n) => n.endsWith
 // slower start.
 const training = mkdtempSync(join(tmpdir(), 'client-code-cache-'))
 writeFileSync(join(training, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: "1"\n')
+writeFileSync(
+  join(training, 'deploy.json'),
+  JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', labels: { app: 'web' } }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } } } }),
+)
 const trainingRuns = {
-  'patch.cjs': ['patch', '--local', '-f', 'cm.yaml', '-p', '{"data":{"b":"2"}}', '-o', 'yaml'],
+  // YAML and JSON input, a strategic merge of a map and of a list merged by key, YAML output of
+  // both: what a typical `patch --local` compiles (a function the training did not run is
+  // compiled at first call, which costs more than reading it from the cache).
+  'patch.cjs': ['patch', '--local', '-f', 'cm.yaml', '-f', 'deploy.json', '-p', '{"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.28"}]}}}}', '-o', 'yaml'],
   'flags-validate.cjs': ['flags', 'validate', '--', '--secure-port=6443', '--authorization-mode=Node,RBAC'],
   'health-check.cjs': ['health', 'check', '--server', 'https://127.0.0.1:1', '--insecure-skip-tls-verify', '--request-timeout', '1s'],
 }

@@ -10,8 +10,20 @@ import { buildKustomization } from './kustomize.js'
 import type { PatchCommandOptions } from './options.js'
 import type { PatchDeps, PatchIO, Value } from './types.js'
 
+const LOCAL_ERROR = Symbol.for('client.patch-command.LocalError')
+
 /** A failure that ends the command before or instead of the per-object loop. */
-export class LocalError extends Error {}
+export class LocalError extends Error {
+  /**
+   * The server half of the command is a bundle of its own in the fast entry
+   * (scripts/bundle-commands.js), with its own copy of this class: `instanceof` recognizes a
+   * LocalError of either copy.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [LOCAL_ERROR]?: boolean })[LOCAL_ERROR] === true
+  }
+}
+Object.defineProperty(LocalError.prototype, LOCAL_ERROR, { value: true })
 
 /** The patch text (`-p` or `--patch-file`), and the patch parsed by the engine. */
 export function readPatch(options: PatchCommandOptions, io: PatchIO, deps: PatchDeps): { text: string; patch: unknown } {

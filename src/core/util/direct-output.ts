@@ -8,6 +8,18 @@
  */
 import { writeSync } from 'node:fs'
 
+/** Whether a writer has handed over to a stream, whose writes may still be pending. */
+let handedOver = false
+
+/**
+ * True when every write so far went whole to its descriptor: nothing is left in a stream's
+ * buffer, so a command that is done may end the process at once (bin/run.js) instead of
+ * waiting for Node's teardown of the heap.
+ */
+export function allWrittenDirectly(): boolean {
+  return !handedOver
+}
+
 export function directWriter(fd: 1 | 2): (text: string) => void {
   let useStream = false
   const stream = () => (fd === 1 ? process.stdout : process.stderr)
@@ -22,6 +34,7 @@ export function directWriter(fd: 1 | 2): (text: string) => void {
       while (written < bytes.length) written += writeSync(fd, bytes, written)
     } catch {
       useStream = true
+      handedOver = true
       stream().write(bytes.subarray(written))
     }
   }

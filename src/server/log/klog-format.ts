@@ -2,7 +2,7 @@
  * The reference's text log line: `Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg`, e.g.
  * `I1121 22:44:39.123456   1234 server.ts:12] Serving securely on 127.0.0.1:6443`.
  */
-import { readFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -48,9 +48,13 @@ class LineMap {
   private readonly checkpoints: number[]
   private readonly every: number
 
+  /**
+   * `mappings` is the whole mappings string, or (with stored checkpoints) a reader of the part
+   * between two offsets in it, so that a lookup reads only the lines it decodes.
+   */
   constructor(
     private readonly sources: string[],
-    private readonly mappings: string,
+    private readonly mappings: string | { length: number; slice(from: number, to: number): string },
     stored?: Checkpoints,
   ) {
     if (stored && stored.every > 0 && Array.isArray(stored.at)) {
@@ -58,7 +62,7 @@ class LineMap {
       this.checkpoints = stored.at
     } else {
       this.every = 1
-      this.checkpoints = sourceMapCheckpoints(mappings, 1).at
+      this.checkpoints = sourceMapCheckpoints(mappings as string, 1).at
     }
   }
 
@@ -70,18 +74,21 @@ class LineMap {
     const k = Math.floor(line / this.every)
     if (k * 5 >= this.checkpoints.length) return undefined
     const fields = [0, 0, 0, 0, 0]
-    let i = this.checkpoints[k * 5]!
+    // The asked line lies before the next checkpoint's: the text up to there is all it reads.
+    const from = this.checkpoints[k * 5]!
+    const text = typeof this.mappings === 'string' ? this.mappings : this.mappings.slice(from, (k + 1) * 5 < this.checkpoints.length ? this.checkpoints[(k + 1) * 5]! : this.mappings.length)
+    let i = typeof this.mappings === 'string' ? from : 0
     let source = this.checkpoints[k * 5 + 1]!
     let original = this.checkpoints[k * 5 + 2]!
     let mapped = this.checkpoints[k * 5 + 4] === 1
     // From the checkpoint's line to the asked one: the running sums at each line start.
     for (let at = k * this.every; at < line; at++) {
-      while (i < this.mappings.length && this.mappings.charCodeAt(i) !== 59) {
-        if (this.mappings.charCodeAt(i) === 44) {
+      while (i < text.length && text.charCodeAt(i) !== 59) {
+        if (text.charCodeAt(i) === 44) {
           i++
           continue
         }
-        const [next, count] = decodeSegment(this.mappings, i, fields)
+        const [next, count] = decodeSegment(text, i, fields)
         i = next
         if (count >= 4) {
           source += fields[1]!
@@ -89,19 +96,19 @@ class LineMap {
           mapped = true
         }
       }
-      if (i >= this.mappings.length) return undefined
+      if (i >= text.length) return undefined
       i++
     }
     let generated = 0
     let found = mapped ? { source: this.sources[source]!, line: original } : undefined
-    for (; i < this.mappings.length; ) {
-      const c = this.mappings.charCodeAt(i)
+    for (; i < text.length; ) {
+      const c = text.charCodeAt(i)
       if (c === 59) break
       if (c === 44) {
         i++
         continue
       }
-      const [next, count] = decodeSegment(this.mappings, i, fields)
+      const [next, count] = decodeSegment(text, i, fields)
       i = next
       generated += fields[0]!
       if (generated > column) break
@@ -186,15 +193,84 @@ const maps = new Map<string, LineMap | null>()
 function mapOf(file: string): LineMap | null {
   let map = maps.get(file)
   if (map === undefined) {
-    try {
-      const json = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; mappings: string; x_client_checkpoints?: Checkpoints }
-      map = new LineMap(json.sources, json.mappings, json.x_client_checkpoints)
-    } catch {
-      map = null
+    map = indexedMap(file)
+    if (map === undefined) {
+      try {
+        const json = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; mappings: string; x_client_checkpoints?: Checkpoints }
+        map = new LineMap(json.sources, json.mappings, json.x_client_checkpoints)
+      } catch {
+        map = null
+      }
     }
     maps.set(file, map)
   }
   return map
+}
+
+/**
+ * Where the build put a map's parts (`<bundle>.map.index`, see `sourceMapIndex`): its sources,
+ * checkpoints, and the byte offset and length of the mappings in the map file, so that a lookup
+ * reads a few lines of the mappings from the file instead of the whole map (1.8 MB for the
+ * server, read and parsed on the path of the first /readyz).
+ */
+export interface SourceMapIndex {
+  sources: string[]
+  checkpoints: Checkpoints
+  mappingsOffset: number
+  mappingsLength: number
+  /** The map file's size when the index was made: another size means another map. */
+  mapSize: number
+}
+
+/** The index of a source map file's text (the build writes it beside the map). */
+export function sourceMapIndex(mapText: string, every: number): SourceMapIndex {
+  const map = JSON.parse(mapText) as { sources: string[]; mappings: string }
+  const key = '"mappings":"'
+  const at = mapText.indexOf(key)
+  // The mappings are base64 digits, commas and semicolons: the same bytes in the file as in the string.
+  if (at === -1 || mapText.slice(at + key.length, at + key.length + map.mappings.length) !== map.mappings) throw new Error('the mappings are not written as one plain string')
+  return {
+    sources: map.sources,
+    checkpoints: sourceMapCheckpoints(map.mappings, every),
+    mappingsOffset: Buffer.byteLength(mapText.slice(0, at + key.length)),
+    mappingsLength: map.mappings.length,
+    mapSize: Buffer.byteLength(mapText),
+  }
+}
+
+/** The LineMap of a bundle with an index beside its map, reading the mappings on demand; undefined without one. */
+function indexedMap(file: string): LineMap | undefined {
+  let index: SourceMapIndex
+  try {
+    index = JSON.parse(readFileSync(`${file}.map.index`, 'latin1')) as SourceMapIndex
+  } catch {
+    return undefined
+  }
+  const mapFile = `${file}.map`
+  const mappings = {
+    length: index.mappingsLength,
+    /** The mappings from `from` to `to`; nothing (so no name from the map) when the map is gone or changed. */
+    slice(from: number, to: number): string {
+      let fd: number | undefined
+      try {
+        fd = openSync(mapFile, 'r')
+        if (fstatSync(fd).size !== index.mapSize) return ''
+        const bytes = Buffer.alloc(Math.max(0, to - from))
+        let read = 0
+        while (read < bytes.length) {
+          const n = readSync(fd, bytes, read, bytes.length - read, index.mappingsOffset + from + read)
+          if (n === 0) break
+          read += n
+        }
+        return bytes.toString('latin1', 0, read)
+      } catch {
+        return ''
+      } finally {
+        if (fd !== undefined) closeSync(fd)
+      }
+    },
+  }
+  return new LineMap(index.sources, mappings, index.checkpoints)
 }
 
 /**

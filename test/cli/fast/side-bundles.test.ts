@@ -24,16 +24,22 @@ describe('cli/fast: side bundles (built binary)', function () {
 
   it('leaves got, @peculiar/x509, js-yaml, the OpenAPI document and the configuration parsers out of the entries', () => {
     const left: Record<string, RegExp> = {
-      'patch.cjs': /^node_modules\/(got|@peculiar|js-yaml)\//,
+      'patch.cjs': /^(node_modules\/(got|@peculiar|js-yaml)\/|src\/core\/patch-command\/server\.ts|src\/core\/client\/(kubeconfig|connection|rest-client)\.ts)/,
       'health-check.cjs': /^node_modules\/(got|js-yaml)\//,
       'flags-validate.cjs': /^(node_modules\/(@marcbachmann\/cel-js|js-yaml)\/|src\/server\/authentication\/authentication-config\.ts)/,
       'server-start.cjs': /^(node_modules\/(@peculiar\/x509|asn1js|js-yaml)\/|src\/server\/api\/generated\/openapi-data\.ts)/,
     }
+    // The patch metadata and the apply schema are data files read on first lookup, not bundle text.
+    for (const file of ['patch.cjs', 'server-start.cjs']) {
+      const text = readFileSync(join(FAST, file), 'utf8')
+      assert.ok(!text.includes('"core.v1.PodSpec":'), `${file} holds the patch metadata or the apply schema`)
+    }
+    for (const data of ['patch-meta', 'apply-schema']) assert.ok(existsSync(join(FAST, 'data', `${data}.txt`)), `data/${data}.txt`)
     for (const [file, pattern] of Object.entries(left)) {
       const found = sources(file).filter((s) => pattern.test(s))
       assert.deepEqual(found, [], `${file} bundles ${found.join(', ')}`)
     }
-    for (const side of ['got', 'peculiar+x509', 'js-yaml', 'openapi-data', 'config-file-parsers']) {
+    for (const side of ['got', 'peculiar+x509', 'js-yaml', 'openapi-data', 'config-file-parsers', 'patch-server']) {
       assert.ok(existsSync(join(FAST, 'side', `${side}.cjs`)), `side/${side}.cjs`)
     }
     // better-sqlite3's JavaScript is in the server's entry, its addon found without the bindings package.
@@ -59,6 +65,8 @@ describe('cli/fast: side bundles (built binary)', function () {
       }
       assert.deepEqual(run('patch', '--local', '-f', 'cm.json', '-p', '{"data":{"b":"2"}}', '-o', 'json'), [])
       assert.deepEqual(run('patch', '--local', '-f', 'cm.yaml', '-p', '{"data":{"b":"2"}}', '-o', 'json'), ['js-yaml.cjs'])
+      // Without --local, the server half (which then fails: no kubeconfig, no server).
+      assert.deepEqual(run('patch', '-f', 'cm.json', '-p', '{"data":{"b":"2"}}'), ['patch-server.cjs'])
       assert.deepEqual(run('flags', 'validate', '--', '--secure-port=6443'), [])
       assert.deepEqual(run('health', 'check', '--server', 'https://127.0.0.1:1', '--insecure-skip-tls-verify'), ['got.cjs'])
     } finally {

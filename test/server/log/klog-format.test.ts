@@ -9,7 +9,7 @@ import { SourceMap } from 'node:module'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { build } from 'esbuild'
-import { callerSource, sourceMapCheckpoints, sourceName } from '../../../src/server/log/klog-format.js'
+import { callerSource, sourceMapCheckpoints, sourceMapIndex, sourceName } from '../../../src/server/log/klog-format.js'
 
 const files: Record<string, string> = {
   'entry.ts': "import { a } from './first.js'\nimport { b } from './second.js'\nexport function run(): string {\n  return a() + b()\n}\n",
@@ -78,6 +78,36 @@ describe('klog source names', () => {
     })
     assert.ok(compared > 20, `only ${compared} positions compared`)
     assert.equal(sourceName(`${copy}:${lines.length + 5}:1`), 'checkpointed.ts:' + (lines.length + 5), 'a line past the map is named as the file itself')
+  })
+
+  it('names the same source file and line through the index beside a map, reading only the mappings it needs', async () => {
+    const file = join(dir, 'bundle.cjs')
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'))
+    const reference = new SourceMap(map)
+    const lines = readFileSync(file, 'utf8').split('\n')
+    const copy = join(dir, 'indexed.cjs')
+    writeFileSync(copy, lines.join('\n'))
+    // Checkpoints every 2 lines, and text before the mappings that is not ASCII: the index's offset is in bytes.
+    const text = JSON.stringify({ x_note: 'été (two bytes each in the file)', ...map, x_client_checkpoints: sourceMapCheckpoints(map.mappings, 2) })
+    writeFileSync(`${copy}.map`, text)
+    writeFileSync(`${copy}.map.index`, JSON.stringify(sourceMapIndex(text, 2)))
+    let compared = 0
+    lines.forEach((line, n) => {
+      for (let column = 0; column < line.length; column += 3) {
+        const entry = reference.findEntry(n, column)
+        if (!('originalSource' in entry) || !entry.originalSource) continue
+        assert.equal(sourceName(`${copy}:${n + 1}:${column + 1}`), `${basename(entry.originalSource)}:${entry.originalLine + 1}`, `${n + 1}:${column + 1}`)
+        compared++
+      }
+    })
+    assert.ok(compared > 20, `only ${compared} positions compared`)
+    assert.equal(sourceName(`${copy}:${lines.length + 5}:1`), 'indexed.ts:' + (lines.length + 5), 'a line past the map is named as the file itself')
+    // A map that changed after its index was written is not read through the index.
+    const stale = join(dir, 'stale.cjs')
+    writeFileSync(stale, lines.join('\n'))
+    writeFileSync(`${stale}.map`, `${text} `)
+    writeFileSync(`${stale}.map.index`, JSON.stringify(sourceMapIndex(text, 2)))
+    assert.equal(sourceName(`${stale}:2:1`), 'stale.ts:2')
   })
 
   it('reads a file without a map as its TypeScript source, and a TypeScript position as it is', () => {
