@@ -81,43 +81,54 @@ await build({
 /**
  * A generated artefact `{ ...tables, defs: { name: definition } }` as a data file in
  * `<outDir>/data/<name>.txt` and the module that reads it: the first line is the JSON of the
- * tables (the kinds' definition names), then one line per definition, its name, a tab and its
- * JSON. The module's default export reads the file on the first access to any field and parses
- * a definition on its first lookup (`defs[name]`, undefined for a name that is not there).
+ * tables (the kinds' definition names), then one line per definition, sorted by name: its name,
+ * a tab and its JSON. The module's default export reads the file (as bytes) on the first access
+ * to any field; a definition is found by a binary search over the lines and parsed on its first
+ * lookup (`defs[name]`, undefined for a name that is not there), so a run pays for the few
+ * definitions it looks up, not for the 700 it does not.
  */
 function lazyDefinitions(outDir, name, artefact) {
   const { defs, ...tables } = artefact
-  const lines = [JSON.stringify(tables), ...Object.entries(defs).map(([def, value]) => `${def}\t${JSON.stringify(value)}`)]
-  const text = `${lines.join('\n')}\n`
-  // Read as latin1 (bytes as they are, no decoding), which is the same text for ASCII.
-  if (/[^\x00-\x7f]/.test(text) || Object.keys(defs).some((def) => /[\t\n]/.test(def))) throw new Error(`${name}: not ASCII, or a definition name with a tab or a newline`)
+  const names = Object.keys(defs).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const text = `${[JSON.stringify(tables), ...names.map((def) => `${def}\t${JSON.stringify(defs[def])}`)].join('\n')}\n`
+  // Bytes read as latin1 are the same text for ASCII, and byte order is string order.
+  if (/[^\x00-\x7f]/.test(text) || names.some((def) => /[\t\n]/.test(def))) throw new Error(`${name}: not ASCII, or a definition name with a tab or a newline`)
   mkdirSync(join(outDir, 'data'), { recursive: true })
   writeFileSync(join(outDir, 'data', `${name}.txt`), text)
   return `import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+let bytes
 let tables
-const texts = new Map()
 const parsed = new Map()
 function load() {
   if (tables) return tables
-  const text = readFileSync(join(__dirname, ${JSON.stringify(relative(outDir, join(outDir, 'data', `${name}.txt`)))}), 'latin1')
-  let at = text.indexOf('\\n')
-  const head = JSON.parse(text.slice(0, at))
-  while (at < text.length - 1) {
-    const tab = text.indexOf('\\t', at + 1)
-    const end = text.indexOf('\\n', tab)
-    texts.set(text.slice(at + 1, tab), text.slice(tab + 1, end))
-    at = end
-  }
-  tables = head
+  bytes = readFileSync(join(__dirname, 'data', ${JSON.stringify(`${name}.txt`)}))
+  tables = JSON.parse(bytes.toString('latin1', 0, bytes.indexOf(10)))
   return tables
+}
+/** The JSON text of a definition: a binary search over the sorted lines after the first. */
+function text(def) {
+  let lo = bytes.indexOf(10) + 1
+  let hi = bytes.length
+  while (lo < hi) {
+    const start = bytes.lastIndexOf(10, ((lo + hi) >>> 1) - 1) + 1
+    const tab = bytes.indexOf(9, start)
+    const end = bytes.indexOf(10, tab)
+    const name = bytes.toString('latin1', start, tab)
+    if (name === def) return bytes.toString('latin1', tab + 1, end)
+    if (name < def) lo = end + 1
+    else hi = start
+  }
+  return undefined
 }
 const defs = new Proxy({}, {
   get(_, def) {
     load()
-    if (typeof def !== 'string' || !texts.has(def)) return undefined
-    let value = parsed.get(def)
-    if (value === undefined) parsed.set(def, (value = JSON.parse(texts.get(def))))
+    if (typeof def !== 'string') return undefined
+    if (parsed.has(def)) return parsed.get(def)
+    const found = text(def)
+    const value = found === undefined ? undefined : JSON.parse(found)
+    parsed.set(def, value)
     return value
   },
 })

@@ -12,7 +12,10 @@ export function canonicalIp(text: string): string | undefined {
   const zone = s.indexOf('%')
   if (zone >= 0 && net.isIPv6(s)) s = s.slice(0, zone)
   // Without a colon a text is no IPv6 address: Node's IPv6 test is a large regular expression
-  // whose first use (compiling it) is a measurable part of the server's start-up.
+  // whose first uses (compiling it, then running it interpreted) are a measurable part of the
+  // server's start-up. `::1` (a name of every generated serving certificate) and `::` are
+  // canonical as they are written, so they do not need it either.
+  if (s === '::1' || s === '::') return s
   const kind = s.includes(':') ? net.isIP(s) : net.isIPv4(s) ? 4 : 0
   if (kind === 4) return s
   if (kind !== 6) return undefined
