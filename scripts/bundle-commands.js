@@ -141,8 +141,8 @@ export default artefact
 /** The JSON modules of a bundle written to `outDir`. */
 function jsonParsePlugin(outDir) {
   return {
-      // Large JSON data (the patch metadata) as a JSON.parse of a string: V8 parses JSON text
-      // faster than it compiles and runs the same object as a JavaScript literal.
+      // Other JSON as a JSON.parse of a string: V8 parses JSON text faster than it compiles and
+      // runs the same object as a JavaScript literal.
       name: 'json-parse',
       setup(b) {
         // The protobuf descriptor (360 kB) is only imported when a codec is first needed

@@ -12,7 +12,8 @@ export interface FastContext {
 
 /**
  * 'done' when the entry has run the command; `exit` when it has and the process must end now
- * with that status (a stopped server's timers and sockets must not keep it alive); otherwise
+ * with that status (a stopped server's timers and sockets must not keep it alive; a short
+ * command whose output is all written need not wait for Node's tear-down); otherwise
  * the command line oclif must run instead. An entry hands over only before it has printed or
  * changed anything.
  */

@@ -51,4 +51,11 @@ describe('direct output to the standard streams', () => {
     const r = await run(`${load} const fs = await import('node:fs'); fs.closeSync(1); const out = directWriter(1); process.stdout.on('error', (e) => { fs.writeSync(2, 'stream error ' + e.code + '\\n') }); out('lost\\n')`)
     assert.match(r.stderr, /stream error|EBADF/)
   })
+
+  it('says whether every write went straight to its descriptor (so the process may end at once)', async () => {
+    const direct = await run(`${load} const { allWrittenDirectly } = await import('./src/core/util/direct-output.ts'); directWriter(1)('one\\n'); process.stderr.write(String(allWrittenDirectly()))`)
+    assert.equal(direct.stderr, 'true')
+    const handed = await run(`${load} const { allWrittenDirectly } = await import('./src/core/util/direct-output.ts'); const fs = await import('node:fs'); fs.closeSync(1); process.stdout.on('error', () => {}); directWriter(1)('lost\\n'); fs.writeSync(2, String(allWrittenDirectly()))`)
+    assert.equal(handed.stderr, 'false')
+  })
 })
