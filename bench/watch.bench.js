@@ -28,6 +28,10 @@ import { startServer } from './support/server.js'
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000)
 const RATE = Number(process.env.BENCH_RATE ?? 100)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+/** HTTP/2 connections the watchers share in the HTTP/2 rounds (0: no HTTP/2 round). */
+const H2_CONNECTIONS = Number(process.env.BENCH_H2_CONNECTIONS ?? 10)
+/** BENCH_TRANSPORTS=http1 or http2: one kind of round only. */
+const TRANSPORTS = (process.env.BENCH_TRANSPORTS ?? 'http1,http2').split(',')
 const DRAIN_MS = 30_000
 const NAMESPACE = 'watch-bench'
 
@@ -66,7 +70,7 @@ function watchClients() {
   return { child, ask }
 }
 
-async function measure(label, server) {
+async function measure(label, server, h2Connections) {
   const { admin, child } = server
   await admin('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } } })
   const cms = `/api/v1/namespaces/${NAMESPACE}/configmaps`
@@ -85,6 +89,7 @@ async function measure(label, server) {
         path: `${cms}?watch=1&resourceVersion=${rv}&allowWatchBookmarks=false`,
         watchers: WATCHERS,
         total,
+        h2Connections,
       },
     },
     'opened',
@@ -151,11 +156,19 @@ async function measure(label, server) {
   return result
 }
 
-async function onServer(label, args) {
+/** The rounds of one store: the watchers on HTTP/1.1 (one connection each), then on HTTP/2 (streams of H2_CONNECTIONS connections), each on a fresh server. */
+async function onStore(label, args) {
+  const rounds = []
+  if (TRANSPORTS.includes('http1')) rounds.push(await onServer(label, args, 0))
+  if (TRANSPORTS.includes('http2') && H2_CONNECTIONS > 0) rounds.push(await onServer(`${label}, HTTP/2 (${WATCHERS.toLocaleString('en-US')} streams over ${H2_CONNECTIONS} connections)`, args, H2_CONNECTIONS))
+  return rounds
+}
+
+async function onServer(label, args, h2Connections) {
   const dir = mkdtempSync(join(tmpdir(), 'client-bench-watch-'))
   const server = await startServer(dir, args, { maxSockets: 64 })
   try {
-    return await measure(label, server)
+    return await measure(label, server, h2Connections)
   } finally {
     await server.stop()
     rmSync(dir, { recursive: true, force: true })
@@ -163,13 +176,13 @@ async function onServer(label, args) {
 }
 
 const STORES = (process.env.BENCH_STORES ?? 'embedded,etcd').split(',')
-const results = STORES.includes('embedded') ? [await onServer('embedded store', [])] : []
+const results = STORES.includes('embedded') ? await onStore('embedded store', []) : []
 if (!STORES.includes('etcd')) {
   // one store asked for
 } else if (etcdAvailable()) {
   const etcd = await startEtcd()
   try {
-    results.push(await onServer('etcd', [`--store-servers=${etcd.clientUrl}`]))
+    results.push(...(await onStore('etcd', [`--store-servers=${etcd.clientUrl}`])))
   } finally {
     await etcd.stop()
   }
