@@ -156,36 +156,45 @@ async function measure(label, server, h2Connections) {
   return result
 }
 
-/** The rounds of one store: the watchers on HTTP/1.1 (one connection each), then on HTTP/2 (streams of H2_CONNECTIONS connections), each on a fresh server. */
-async function onStore(label, args) {
+/**
+ * The rounds of one store: the watchers on HTTP/1.1 (one connection each), then on HTTP/2
+ * (streams of H2_CONNECTIONS connections), each on a fresh server and, for etcd, a fresh etcd
+ * (`withStore` starts it and resolves to the server's store arguments and a stop function).
+ */
+async function onStore(label, withStore) {
   const rounds = []
-  if (TRANSPORTS.includes('http1')) rounds.push(await onServer(label, args, 0))
-  if (TRANSPORTS.includes('http2') && H2_CONNECTIONS > 0) rounds.push(await onServer(`${label}, HTTP/2 (${WATCHERS.toLocaleString('en-US')} streams over ${H2_CONNECTIONS} connections)`, args, H2_CONNECTIONS))
+  if (TRANSPORTS.includes('http1')) rounds.push(await onServer(label, withStore, 0))
+  if (TRANSPORTS.includes('http2') && H2_CONNECTIONS > 0) rounds.push(await onServer(`${label}, HTTP/2 (${WATCHERS.toLocaleString('en-US')} streams over ${H2_CONNECTIONS} connections)`, withStore, H2_CONNECTIONS))
   return rounds
 }
 
-async function onServer(label, args, h2Connections) {
+async function onServer(label, withStore, h2Connections) {
   const dir = mkdtempSync(join(tmpdir(), 'client-bench-watch-'))
-  const server = await startServer(dir, args, { maxSockets: 64 })
+  const store = await withStore()
   try {
-    return await measure(label, server, h2Connections)
+    const server = await startServer(dir, store.args, { maxSockets: 64 })
+    try {
+      return await measure(label, server, h2Connections)
+    } finally {
+      await server.stop()
+    }
   } finally {
-    await server.stop()
+    await store.stop()
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
 const STORES = (process.env.BENCH_STORES ?? 'embedded,etcd').split(',')
-const results = STORES.includes('embedded') ? await onStore('embedded store', []) : []
+const results = STORES.includes('embedded') ? await onStore('embedded store', async () => ({ args: [], stop: async () => {} })) : []
 if (!STORES.includes('etcd')) {
   // one store asked for
 } else if (etcdAvailable()) {
-  const etcd = await startEtcd()
-  try {
-    results.push(...(await onStore('etcd', [`--store-servers=${etcd.clientUrl}`])))
-  } finally {
-    await etcd.stop()
-  }
+  results.push(
+    ...(await onStore('etcd', async () => {
+      const etcd = await startEtcd()
+      return { args: [`--store-servers=${etcd.clientUrl}`], stop: () => etcd.stop() }
+    })),
+  )
 } else console.error('etcd is not installed (Debian package etcd-server): the etcd round is left out')
 
 console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`)
