@@ -128,6 +128,33 @@ describe('etcd store configuration', function () {
     }
   })
 
+  it('writes values larger than an HTTP/2 window and lists past gRPC\'s 4 MiB default message size', async function () {
+    this.timeout(30_000)
+    const prefix = `/big-${randomBytes(4).toString('hex')}`
+    const store = await EtcdStore.open({ servers: [etcd!.clientUrl], prefix, compactionIntervalMs: 0 })
+    const raw = new Etcd3({ hosts: etcd!.clientUrl })
+    try {
+      // 10 values of 600 KiB: each request is ten times HTTP/2's initial 64 KiB window, the
+      // list's answer about 6 MiB.
+      const values = Array.from({ length: 10 }, (_, i) => Buffer.alloc(600 * 1024, 97 + i))
+      const written = await Promise.all(values.map((value, i) => store.create(`/big/k${i}`, value)))
+      // What etcd holds, read by another client.
+      assert.ok((await raw.get(`${prefix}/big/k3`).buffer())?.equals(values[3]!))
+      const list = await store.list('/big/')
+      assert.deepEqual(list.items.map(kv => kv.key), values.map((_, i) => `/big/k${i}`))
+      list.items.forEach((kv, i) => {
+        assert.ok(kv.value.equals(values[i]!), `value ${i} read back whole`)
+        assert.equal(kv.modRevision, written[i]!.modRevision)
+      })
+      const page = await store.list('/big/', { limit: 4 })
+      assert.equal(page.items.length, 4)
+      assert.equal(page.remaining, 6)
+    } finally {
+      raw.close()
+      await store.close()
+    }
+  })
+
   it('compacts like the reference compactor: to the revision seen one interval earlier', async function () {
     this.timeout(15_000)
     const prefix = `/compactor-${randomBytes(4).toString('hex')}`
