@@ -59,7 +59,6 @@ class Member {
   /** Whether the current session finished its handshake (a failure before it: nothing was sent). */
   connected = false
   lastError: Error | undefined
-  inFlight = 0
   skipUntil = 0
   pinger: NodeJS.Timeout | undefined
   constructor(readonly url: string) {}
@@ -141,6 +140,8 @@ export class EtcdKvClient {
     // Draining or gone: new calls open a new connection; calls in flight finish on this one.
     session.once('goaway', () => this.drop(member, session, false))
     session.once('close', () => this.drop(member, session, false))
+    // A call in flight keeps the process alive by its deadline timer, so the connection
+    // never has to (no ref and unref as calls come and go).
     session.unref()
     member.pinger = setInterval(() => this.ping(member, session), this.keepaliveMs)
     member.pinger.unref()
@@ -198,7 +199,6 @@ export class EtcdKvClient {
         reject(grpcError(UNAVAILABLE, `No connection established. Last error: ${(err as Error).message}`))
         return
       }
-      if (member.inFlight++ === 0) session.ref()
       const wasConnected = member.connected
       let settled = false
       let status: string | undefined
@@ -209,7 +209,6 @@ export class EtcdKvClient {
         if (settled) return
         settled = true
         clearTimeout(timer)
-        if (--member.inFlight === 0 && !session.destroyed) session.unref()
         if (err) reject(err)
         else resolve(value as T)
       }
@@ -241,9 +240,7 @@ export class EtcdKvClient {
           message = decodeMessage(trailers['grpc-message'])
         }
       })
-      stream.on('error', () => {
-        // Settled on 'close', which follows; the cause is read there.
-      })
+      stream.on('error', settledOnClose)
       stream.on('close', () => {
         if (settled) return
         if (status === undefined) {
@@ -281,6 +278,9 @@ export class EtcdKvClient {
     })
   }
 }
+
+/** A stream's error is followed by its 'close', where the call settles and reads the cause. */
+function settledOnClose(): void {}
 
 /** grpc-message is percent-encoded. */
 function decodeMessage(value: string | string[] | undefined): string {
