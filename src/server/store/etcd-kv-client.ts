@@ -14,6 +14,8 @@
  * (`castGrpcError`), so `mapEtcdError` maps them alike.
  */
 import http2 from 'node:http2'
+import net from 'node:net'
+import tls from 'node:tls'
 import { loadEtcd3 } from './etcd-client-module.js'
 import { failedBeforeSending, HostBlockedError } from './etcd-errors.js'
 import { decodeRange, decodeTxn, encodeRange, encodeTxn, type RangeRequest, type RangeResponse, type TxnRequest, type TxnResponse } from './etcd-wire.js'
@@ -120,12 +122,9 @@ export class EtcdKvClient {
   private session(member: Member): http2.ClientHttp2Session {
     const current = member.session
     if (current && !current.closed && !current.destroyed) return current
-    const tls = member.url.startsWith('https:') ? this.options.tls : undefined
     const session = http2.connect(member.url, {
-      ...(tls?.ca ? { ca: tls.ca } : {}),
-      ...(tls?.cert ? { cert: tls.cert } : {}),
-      ...(tls?.key ? { key: tls.key } : {}),
       settings: { enablePush: false, initialWindowSize: WINDOW },
+      createConnection: (authority: URL) => this.connect(authority),
     })
     member.session = session
     member.connected = false
@@ -146,6 +145,29 @@ export class EtcdKvClient {
     member.pinger = setInterval(() => this.ping(member, session), this.keepaliveMs)
     member.pinger.unref()
     return session
+  }
+
+  /**
+   * The connection under a session, with Nagle's algorithm off as grpc-js sets it: a call's
+   * small frames go out at once instead of waiting for the previous call's acknowledgement.
+   */
+  private connect(url: URL): net.Socket {
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
+    // An IPv6 literal comes bracketed in a URL, not in a host name to connect to.
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+    if (url.protocol !== 'https:') return net.connect({ host, port, noDelay: true })
+    const files = this.options.tls
+    const socket = tls.connect({
+      host,
+      port,
+      ...(net.isIP(host) ? {} : { servername: host }),
+      ALPNProtocols: ['h2'],
+      ...(files?.ca ? { ca: files.ca } : {}),
+      ...(files?.cert ? { cert: files.cert } : {}),
+      ...(files?.key ? { key: files.key } : {}),
+    })
+    socket.setNoDelay(true)
+    return socket
   }
 
   private drop(member: Member, session: http2.ClientHttp2Session | undefined, destroy: boolean): void {
