@@ -219,13 +219,16 @@ export class EtcdStore implements Store {
     return { deadline: Date.now() + timeoutMs }
   }
 
-  /** Runs one etcd call, mapping its failure to a typed error. */
-  private async run<T>(ctx: Omit<EtcdCallContext, 'servers' | 'timeoutMs'>, fn: () => Promise<T>, timeoutMs = this.requestTimeoutMs): Promise<T> {
-    if (this.closed) throw this.closedError()
-    try {
-      return await fn()
-    } catch (err) {
+  /** Runs one etcd call, mapping its failure to a typed error (no async frame of its own: one promise less per call). */
+  private run<T>(ctx: Omit<EtcdCallContext, 'servers' | 'timeoutMs'>, fn: () => Promise<T>, timeoutMs = this.requestTimeoutMs): Promise<T> {
+    if (this.closed) return Promise.reject(this.closedError())
+    const mapped = (err: unknown): never => {
       throw mapEtcdError(err, { ...ctx, servers: this.servers, timeoutMs })
+    }
+    try {
+      return fn().catch(mapped)
+    } catch (err) {
+      return Promise.reject(mapEtcdError(err, { ...ctx, servers: this.servers, timeoutMs }))
     }
   }
 
@@ -242,7 +245,8 @@ export class EtcdStore implements Store {
     checkKey(key)
     checkValue(key, value)
     const k = this.full(key)
-    const lease = await this.lease(key, options)
+    // Without a TTL no lease, and no await for one.
+    const lease = options.ttlSeconds === undefined ? 0 : await this.lease(key, options)
     const res = await this.run({ operation: 'create', key }, () =>
       this.kv.txn({ compare: [{ key: k, modRevision: 0 }], success: [{ put: { key: k, value, lease } }], failure: [] }, this.deadline()),
     )
@@ -256,7 +260,8 @@ export class EtcdStore implements Store {
     checkValue(key, value)
     checkRevision('expected mod revision', expectedModRevision, key)
     const k = this.full(key)
-    const lease = await this.lease(key, options)
+    // Without a TTL no lease, and no await for one.
+    const lease = options.ttlSeconds === undefined ? 0 : await this.lease(key, options)
     const res = await this.run({ operation: 'update', key }, () =>
       this.kv.txn(
         {
