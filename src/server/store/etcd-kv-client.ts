@@ -63,6 +63,8 @@ class Member {
   lastError: Error | undefined
   skipUntil = 0
   pinger: NodeJS.Timeout | undefined
+  /** The session a liveness ping is out on, if any. */
+  pinging: http2.ClientHttp2Session | undefined
   constructor(readonly url: string) {}
 }
 
@@ -181,18 +183,28 @@ export class EtcdKvClient {
     else if (!session.closed) session.close()
   }
 
-  /** A keepalive ping; no answer in time means a dead connection, dropped with its calls. */
+  /**
+   * A keepalive ping; no answer in time means a dead connection, dropped with its calls. One
+   * at a time per connection: many calls reaching their deadlines together ask once (and
+   * HTTP/2 refuses more than 10 outstanding pings without ever answering them).
+   */
   private ping(member: Member, session: http2.ClientHttp2Session): void {
-    if (session.destroyed || !member.connected) return
+    if (session.destroyed || !member.connected || member.pinging === session) return
+    member.pinging = session
+    const done = (): void => {
+      clearTimeout(timer)
+      if (member.pinging === session) member.pinging = undefined
+    }
     const timer = setTimeout(() => {
+      done()
       if (member.session === session) member.lastError = new Error('keepalive ping not answered')
       this.drop(member, session, true)
     }, this.keepaliveTimeoutMs)
     timer.unref()
     try {
-      session.ping(() => clearTimeout(timer))
+      if (session.ping(done) === false) done()
     } catch {
-      clearTimeout(timer)
+      done()
     }
   }
 
@@ -262,17 +274,25 @@ export class EtcdKvClient {
           message = decodeMessage(trailers['grpc-message'])
         }
       })
-      stream.on('error', settledOnClose)
+      let streamError: Error | undefined
+      stream.on('error', (err: Error) => {
+        // Settled on 'close', which follows; the cause is kept for it.
+        streamError = err
+      })
       stream.on('close', () => {
         if (settled) return
         if (status === undefined) {
           // No status: the stream was reset or the connection went away.
           if (!wasConnected && !member.connected) {
-            const cause = member.lastError?.message ?? 'the connection closed'
+            const cause = (streamError ?? member.lastError)?.message ?? 'the connection closed'
             finish(grpcError(UNAVAILABLE, `No connection established. Last error: ${cause}`))
           } else {
             const reset = stream.rstCode
-            const detail = member.lastError?.message ?? (reset ? `Received RST_STREAM with code ${reset}` : 'Connection dropped')
+            // REFUSED_STREAM: the server did not process the call (safe to send again).
+            const detail =
+              reset === http2.constants.NGHTTP2_REFUSED_STREAM
+                ? 'Stream refused by server'
+                : ((member.lastError ?? streamError)?.message ?? (reset ? `Received RST_STREAM with code ${reset}` : 'Connection dropped'))
             finish(grpcError(reset === http2.constants.NGHTTP2_CANCEL ? CANCELLED : UNAVAILABLE, detail))
           }
           return
@@ -300,9 +320,6 @@ export class EtcdKvClient {
     })
   }
 }
-
-/** A stream's error is followed by its 'close', where the call settles and reads the cause. */
-function settledOnClose(): void {}
 
 /** grpc-message is percent-encoded. */
 function decodeMessage(value: string | string[] | undefined): string {
