@@ -132,7 +132,7 @@ export class EtcdKvClient {
     member.connected = false
     member.lastError = undefined
     session.once('connect', () => {
-      member.connected = true
+      if (member.session === session) member.connected = true
       session.setLocalWindowSize(WINDOW)
     })
     session.on('error', (err: Error) => {
