@@ -72,6 +72,24 @@ let windowTimer: NodeJS.Timeout | undefined
 /** When the window timer fires (performance.now()). */
 let windowTimerAt = Infinity
 
+/**
+ * The time of this synchronous run of the event loop: a change fanned out to a thousand
+ * watchers asks for the time once per watcher (`schedule`), and `performance.now()` is a call
+ * into the runtime each time (4 % of the server's profile with 1,000 HTTP/2 watchers). It
+ * moves by the length of one dispatch at most, a millisecond or two of the 25 ms window.
+ */
+let runNow: number | undefined
+const forgetRunNow = (): void => {
+  runNow = undefined
+}
+function nowInThisRun(): number {
+  if (runNow === undefined) {
+    runNow = performance.now()
+    queueMicrotask(forgetRunNow)
+  }
+  return runNow
+}
+
 function flushAll(): void {
   flushScheduled = false
   const senders = toFlush
@@ -232,7 +250,7 @@ export class WatchSender {
   private schedule(): void {
     if (this.queued !== 'no') return
     if (this.flushWindowMs > 0 && this.drainWaiters.length === 0) {
-      const now = performance.now()
+      const now = nowInThisRun()
       const due = this.flushedAt + this.flushWindowMs
       if (due > now) {
         windowed.add(this)
