@@ -13,8 +13,10 @@
 // token; creates use generateName so one body makes new objects). Rounds are interleaved and
 // each figure is the median of its rounds, so the load of a shared machine falls on all
 // alike. The servers' CPU time per request (/proc/<pid>/stat) is printed too: it barely moves
-// with other load. Goals: create ≥ 0.5 of bare (embedded), ≥ 0.6 of raw puts (etcd); GET
-// ≥ 0.5 of bare (embedded), ≥ 0.6 of raw gets (etcd); protobuf GET and LIST ≥ 1x JSON's rate.
+// with other load; so is this process's CPU per operation of its in-process loops (the raw
+// etcd rows: the etcd3 client's cost per call, against the API server's per request).
+// Goals: create ≥ 0.5 of bare (embedded), ≥ 0.6 of raw puts (etcd); GET ≥ 0.5 of bare
+// (embedded), ≥ 0.6 of raw gets (etcd); protobuf GET and LIST ≥ 1x JSON's rate.
 // A row without a goal reads the embedded create against the embedded store alone (in this
 // process, 8 in flight): a durable create is bounded by the disk's sync latency, which the
 // bare server does not pay.
@@ -79,11 +81,16 @@ function wrk(url, { pid, post = false, accept = 'application/json' }) {
   return { rps, cpuUs: ((cpuSeconds(pid) - before) / requests) * 1e6 }
 }
 
-/** `op()` with `CLIENTS` in flight for `seconds`: operations per second. */
+/**
+ * `op()` with `CLIENTS` in flight for `seconds`: operations per second, and this process's CPU
+ * µs per operation (all its threads: for the raw etcd rows, what the etcd3 client costs per
+ * call, to read against the API server's CPU per request).
+ */
 async function loop(op) {
   let count = 0
   const end = process.hrtime.bigint() + BigInt(Math.round(seconds * 1e9))
   const started = process.hrtime.bigint()
+  const cpu = process.cpuUsage()
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       while (process.hrtime.bigint() < end) {
@@ -91,7 +98,8 @@ async function loop(op) {
       }
     }),
   )
-  return { rps: count / (Number(process.hrtime.bigint() - started) / 1e9) }
+  const used = process.cpuUsage(cpu)
+  return { rps: count / (Number(process.hrtime.bigint() - started) / 1e9), cpuUs: (used.user + used.system) / count }
 }
 
 /** One reader's GETs per second for `seconds`, alone or while `CLIENTS` writers create. */
@@ -130,7 +138,7 @@ const results = new Map()
 function add(name, figure) {
   if (!results.has(name)) results.set(name, [])
   results.get(name).push(figure)
-  console.error(`  ${name.padEnd(44)} ${Math.round(figure.rps)}/s${figure.cpuUs ? `  ${Math.round(figure.cpuUs)} µs CPU/request` : ''}`)
+  console.error(`  ${name.padEnd(52)} ${Math.round(figure.rps)}/s${figure.cpuUs ? `  ${Math.round(figure.cpuUs)} µs CPU/request` : ''}`)
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const figure = (name) => ({ rps: median(results.get(name).map((f) => f.rps)), cpuUs: results.get(name)[0].cpuUs === undefined ? undefined : median(results.get(name).map((f) => f.cpuUs)) })
@@ -202,7 +210,7 @@ try {
     add(`etcd: list ${LIST_SIZE} at resourceVersion=0`, wrk(`${listUrl(onEtcd)}?resourceVersion=0`, { pid: onEtcd.child.pid }))
   }
 
-  console.log(`\n| subject (${CLIENTS} clients, median of ${rounds} rounds of ${seconds} s) | per second | server CPU µs/request |`)
+  console.log(`\n| subject (${CLIENTS} clients, median of ${rounds} rounds of ${seconds} s) | per second | CPU µs/request (the server's; in-process rows: this process's) |`)
   console.log('|---|---:|---:|')
   for (const name of results.keys()) {
     const f = figure(name)

@@ -1,7 +1,8 @@
 // Store throughput: create, get, list (1,000 and 10,000 keys), update, and watch delivery to
 // 100 watchers, for the embedded SQLite store and the etcd store, against a direct etcd3 put
 // loop on the same etcd in the same run (the baseline). The issue's goal: the embedded
-// store creates at least as fast as the direct etcd write loop.
+// store creates at least as fast as the direct etcd write loop. Also the etcd client's CPU
+// per call (the etcd store's get and create against etcd3's get and put, 8 in flight).
 // Needs the compiled code (npx tsc -p tsconfig.json) and etcd on PATH (or ETCD_BIN).
 //   node bench/store.bench.js            BENCH_SCALE=0.2 for a quick run
 import fs from 'node:fs'
@@ -102,6 +103,42 @@ async function measure(label, store) {
   for (const watch of watchers) watch.cancel()
 }
 
+/**
+ * CPU of this process per call, `inFlight` calls at a time (all its threads: the etcd client's
+ * cost, etcd itself runs in its own process). Interleaved rounds, the median.
+ */
+async function cpuPerCall(count, inFlight, op) {
+  const cpu = process.cpuUsage()
+  await rate(count, inFlight, op)
+  const used = process.cpuUsage(cpu)
+  return (used.user + used.system) / count
+}
+
+// The etcd client's CPU per call: the store's get and create (its lean Range and Txn client)
+// against etcd3's get and put on the same etcd, 8 in flight, rounds interleaved.
+const CLIENT_IN_FLIGHT = 8
+async function clientCost(clientUrl, store) {
+  const client = new Etcd3({ hosts: clientUrl })
+  const figures = { storeGet: [], etcd3Get: [], storeCreate: [], etcd3Put: [] }
+  try {
+    await client.put('/bench-client/one').value(VALUE)
+    await store.create('/bench-client/one', VALUE)
+    const calls = n(3000)
+    for (let round = 0; round < 3; round++) {
+      figures.etcd3Get.push(await cpuPerCall(calls, CLIENT_IN_FLIGHT, () => client.get('/bench-client/one').buffer()))
+      figures.storeGet.push(await cpuPerCall(calls, CLIENT_IN_FLIGHT, () => store.get('/bench-client/one')))
+      figures.etcd3Put.push(await cpuPerCall(calls, CLIENT_IN_FLIGHT, (i) => client.put(`/bench-client/put/${round}/${i}`).value(VALUE)))
+      figures.storeCreate.push(await cpuPerCall(calls, CLIENT_IN_FLIGHT, (i) => store.create(`/bench-client/create/${round}/${i}`, VALUE)))
+    }
+  } finally {
+    client.close()
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+  const result = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, median(v)]))
+  for (const [k, v] of Object.entries(result)) console.error(`  client CPU per call, ${k.padEnd(12)} ${v.toFixed(1)} µs`)
+  return result
+}
+
 const common = {
   compactionIntervalMs: 0,
   healthcheckTimeoutMs: 2000,
@@ -112,6 +149,7 @@ const common = {
 const etcd = await startEtcd()
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-bench-'))
 let base
+let clientCpu
 try {
   console.error(`etcd ${etcd.clientUrl} (pid ${etcd.pid}); sqlite in ${dataDir}; scale ${scale}`)
   base = await baseline(etcd.clientUrl)
@@ -124,6 +162,7 @@ try {
   const remote = await openStore({ ...common, servers: [etcd.clientUrl], prefix: '/registry' })
   try {
     await measure('etcd', remote)
+    clientCpu = await clientCost(etcd.clientUrl, remote)
   } finally {
     await remote.close()
   }
@@ -171,7 +210,11 @@ report(
         goal,
         met: goal ? row.opsPerSecond / baselineFor(row) >= 1 : undefined,
       }
-    }),
+    })
+    .concat([
+      { subject: `etcd store: get, ${CLIENT_IN_FLIGHT} in flight, client CPU per call`, figure: clientCpu.storeGet, unit: 'µs', baseline: 'etcd3 get(key).buffer()', baselineFigure: clientCpu.etcd3Get },
+      { subject: `etcd store: create, ${CLIENT_IN_FLIGHT} in flight, client CPU per call`, figure: clientCpu.storeCreate, unit: 'µs', baseline: 'etcd3 put(key).value()', baselineFigure: clientCpu.etcd3Put },
+    ]),
 )
 fs.mkdirSync(new URL('../.bench-out/', import.meta.url), { recursive: true })
 fs.writeFileSync(new URL('../.bench-out/store.json', import.meta.url), JSON.stringify({ scale, rows }, null, 2))

@@ -91,7 +91,8 @@ export function mapEtcdError(err: unknown, ctx: EtcdCallContext): StoreError {
 export function failedBeforeSending(err: unknown): boolean {
   if (err instanceof HostBlockedError) return true
   const message = err instanceof Error ? err.message : String(err)
-  return /No connection established|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|failed to connect/i.test(message)
+  // "Stream refused by server": HTTP/2's REFUSED_STREAM, the server did not process the call.
+  return /No connection established|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|failed to connect|Stream refused by server/i.test(message)
 }
 
 /** Raised instead of calling a member that failed moments ago, so the pool tries another one. */

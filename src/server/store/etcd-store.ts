@@ -1,6 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Etcd3, IKeyValue, IOptions } from 'etcd3'
+import { EtcdKvClient } from './etcd-kv-client.js'
+import type { WireKeyValue } from './etcd-wire.js'
 import { loadEtcd3 } from './etcd-client-module.js'
 import type { Compactor } from './compactor.js'
 import { startEtcdCompactor } from './etcd-compactor.js'
@@ -72,7 +74,9 @@ export interface EtcdStoreOptions {
 }
 
 /**
- * The store on an etcd v3 cluster, through the etcd3 package. Writes are single
+ * The store on an etcd v3 cluster: reads and writes (KV.Range, KV.Txn) through the lean
+ * client of etcd-kv-client.ts, watches, leases, compaction and the rest through the etcd3
+ * package. Writes are single
  * transactions guarded by the key's mod revision, exactly as the reference's etcd3 storage
  * does them, so it can share a cluster with it. The client reconnects by itself: after an
  * etcd restart the same store object works again, no process restart needed.
@@ -83,6 +87,8 @@ export class EtcdStore implements Store {
   readonly prefix: string
 
   private readonly client: Etcd3
+  /** Range and Txn, the calls of every get, list and write: the lean client (etcd-kv-client.ts). */
+  private readonly kv: EtcdKvClient
   private readonly requestTimeoutMs: number
   private readonly healthcheckTimeoutMs: number
   private readonly readycheckTimeoutMs: number
@@ -125,6 +131,12 @@ export class EtcdStore implements Store {
     const credentials = loadCredentials(options, this.servers)
     if (credentials) clientOptions.credentials = credentials
     this.client = new (loadEtcd3().Etcd3)(clientOptions)
+    this.kv = new EtcdKvClient({
+      servers: this.servers,
+      ...(credentials
+        ? { tls: { ...(options.caFile ? { ca: credentials.rootCertificate } : {}), ...(credentials.certChain ? { cert: credentials.certChain } : {}), ...(credentials.privateKey ? { key: credentials.privateKey } : {}) } }
+        : {}),
+    })
     const onError = (err: unknown): void => {
       if (!this.closed) options.onBackgroundError?.(err)
     }
@@ -180,7 +192,17 @@ export class EtcdStore implements Store {
     return fullKey.subarray(Buffer.byteLength(this.prefix)).toString('utf8')
   }
 
-  private toKeyValue(kv: IKeyValue): KeyValue {
+  private toKeyValue(kv: WireKeyValue): KeyValue {
+    return {
+      key: this.strip(kv.key),
+      value: kv.value,
+      createRevision: kv.createRevision,
+      modRevision: kv.modRevision,
+    }
+  }
+
+  /** A pair as etcd3 reports it (an unconditional delete's previous value). */
+  private fromEtcd3(kv: IKeyValue): KeyValue {
     return {
       key: this.strip(kv.key),
       value: kv.value,
@@ -189,17 +211,24 @@ export class EtcdStore implements Store {
     }
   }
 
+  private deadline(timeoutMs = this.requestTimeoutMs): number {
+    return Date.now() + timeoutMs
+  }
+
   private call(timeoutMs = this.requestTimeoutMs): { deadline: number } {
     return { deadline: Date.now() + timeoutMs }
   }
 
-  /** Runs one etcd call, mapping its failure to a typed error. */
-  private async run<T>(ctx: Omit<EtcdCallContext, 'servers' | 'timeoutMs'>, fn: () => Promise<T>, timeoutMs = this.requestTimeoutMs): Promise<T> {
-    if (this.closed) throw this.closedError()
-    try {
-      return await fn()
-    } catch (err) {
+  /** Runs one etcd call, mapping its failure to a typed error (no async frame of its own: one promise less per call). */
+  private run<T>(ctx: Omit<EtcdCallContext, 'servers' | 'timeoutMs'>, fn: () => Promise<T>, timeoutMs = this.requestTimeoutMs): Promise<T> {
+    if (this.closed) return Promise.reject(this.closedError())
+    const mapped = (err: unknown): never => {
       throw mapEtcdError(err, { ...ctx, servers: this.servers, timeoutMs })
+    }
+    try {
+      return fn().catch(mapped)
+    } catch (err) {
+      return Promise.reject(mapEtcdError(err, { ...ctx, servers: this.servers, timeoutMs }))
     }
   }
 
@@ -216,19 +245,13 @@ export class EtcdStore implements Store {
     checkKey(key)
     checkValue(key, value)
     const k = this.full(key)
-    const lease = await this.lease(key, options)
+    // Without a TTL no lease, and no await for one.
+    const lease = options.ttlSeconds === undefined ? 0 : await this.lease(key, options)
     const res = await this.run({ operation: 'create', key }, () =>
-      this.client.kv.txn(
-        {
-          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: 0 }],
-          success: [{ request_put: { key: k, value, lease } }],
-          failure: [],
-        },
-        this.call(),
-      ),
+      this.kv.txn({ compare: [{ key: k, modRevision: 0 }], success: [{ put: { key: k, value, lease } }], failure: [] }, this.deadline()),
     )
     if (!res.succeeded) throw new AlreadyExistsError(key)
-    const rev = Number(res.header.revision)
+    const rev = res.revision
     return { key, value, createRevision: rev, modRevision: rev }
   }
 
@@ -237,25 +260,27 @@ export class EtcdStore implements Store {
     checkValue(key, value)
     checkRevision('expected mod revision', expectedModRevision, key)
     const k = this.full(key)
-    const lease = await this.lease(key, options)
+    // Without a TTL no lease, and no await for one.
+    const lease = options.ttlSeconds === undefined ? 0 : await this.lease(key, options)
     const res = await this.run({ operation: 'update', key }, () =>
-      this.client.kv.txn(
+      this.kv.txn(
         {
-          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
-          success: [{ request_put: { key: k, value, prev_kv: true, lease } }],
-          failure: [{ request_range: { key: k } }],
+          compare: [{ key: k, modRevision: expectedModRevision }],
+          success: [{ put: { key: k, value, prevKv: true, lease } }],
+          failure: [{ range: { key: k } }],
         },
-        this.call(),
+        this.deadline(),
       ),
     )
+    const op = res.responses[0]
     if (!res.succeeded) {
-      const current = res.responses[0]?.response_range.kvs[0]
+      const current = op && 'range' in op ? op.range.kvs[0] : undefined
       if (!current) throw new NotFoundError(key)
       throw new ConflictError(key, expectedModRevision, this.toKeyValue(current))
     }
-    const rev = Number(res.header.revision)
-    const prev = res.responses[0]?.response_put.prev_kv
-    return { key, value, createRevision: prev ? Number(prev.create_revision) : rev, modRevision: rev }
+    const rev = res.revision
+    const prev = op && 'put' in op ? op.put.prevKv : undefined
+    return { key, value, createRevision: prev ? prev.createRevision : rev, modRevision: rev }
   }
 
   async delete(key: string, options: DeleteOptions = {}): Promise<DeleteResult> {
@@ -268,34 +293,35 @@ export class EtcdStore implements Store {
       )
       const prev = res.prev_kvs[0]
       if (Number(res.deleted) === 0 || !prev) throw new NotFoundError(key)
-      return { revision: Number(res.header.revision), prev: this.toKeyValue(prev) }
+      return { revision: Number(res.header.revision), prev: this.fromEtcd3(prev) }
     }
     checkRevision('expected mod revision', expected, key)
     const res = await this.run({ operation: 'delete', key }, () =>
-      this.client.kv.txn(
+      this.kv.txn(
         {
-          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expected }],
-          success: [{ request_delete_range: { key: k, prev_kv: true } }],
-          failure: [{ request_range: { key: k } }],
+          compare: [{ key: k, modRevision: expected }],
+          success: [{ deleteRange: { key: k, prevKv: true } }],
+          failure: [{ range: { key: k } }],
         },
-        this.call(),
+        this.deadline(),
       ),
     )
+    const op = res.responses[0]
     if (!res.succeeded) {
-      const current = res.responses[0]?.response_range.kvs[0]
+      const current = op && 'range' in op ? op.range.kvs[0] : undefined
       if (!current) throw new NotFoundError(key)
       throw new ConflictError(key, expected, this.toKeyValue(current))
     }
-    const prev = res.responses[0]?.response_delete_range.prev_kvs[0]
+    const prev = op && 'deleteRange' in op ? op.deleteRange.prevKvs[0] : undefined
     if (!prev) throw new NotFoundError(key)
-    return { revision: Number(res.header.revision), prev: this.toKeyValue(prev) }
+    return { revision: res.revision, prev: this.toKeyValue(prev) }
   }
 
   // ---- reads --------------------------------------------------------------------------
 
   async get(key: string): Promise<KeyValue | null> {
     checkKey(key)
-    const res = await this.run({ operation: 'get', key }, () => this.client.kv.range({ key: this.full(key) }, this.call()))
+    const res = await this.run({ operation: 'get', key }, () => this.kv.range({ key: this.full(key) }, this.deadline()))
     const kv = res.kvs[0]
     return kv ? this.toKeyValue(kv) : null
   }
@@ -306,18 +332,10 @@ export class EtcdStore implements Store {
     const start = page.start === '' ? this.fullPrefix('') : this.full(page.start)
     const end = prefixEnd(this.fullPrefix(prefix))
     const res = await this.run({ operation: 'list', key: prefix, revision: page.revision }, () =>
-      this.client.kv.range(
-        {
-          key: start,
-          ...(end ? { range_end: end } : { range_end: Buffer.from([0]) }),
-          ...(page.limit > 0 ? { limit: page.limit } : {}),
-          ...(page.revision > 0 ? { revision: page.revision } : {}),
-        },
-        this.call(),
-      ),
+      this.kv.range({ key: start, rangeEnd: end ?? ZERO_KEY, limit: page.limit > 0 ? page.limit : 0, revision: page.revision > 0 ? page.revision : 0 }, this.deadline()),
     )
     // etcd reads a revision-0 range at its current revision and reports it in the header.
-    const revision = page.revision > 0 ? page.revision : Number(res.header.revision)
+    const revision = page.revision > 0 ? page.revision : res.revision
     const items = res.kvs.map(kv => this.toKeyValue(kv))
     if (res.more && items.length > 0) {
       const next = keyAfter(items[items.length - 1]!.key)
@@ -325,7 +343,7 @@ export class EtcdStore implements Store {
         items,
         revision,
         continue: encodeContinue(revision, next),
-        remaining: Number(res.count) - items.length,
+        remaining: res.count - items.length,
       }
     }
     return { items, revision }
@@ -336,9 +354,9 @@ export class EtcdStore implements Store {
     const start = this.fullPrefix(prefix)
     const end = prefixEnd(start)
     const res = await this.run({ operation: 'count', key: prefix }, () =>
-      this.client.kv.range({ key: start, range_end: end ?? Buffer.from([0]), count_only: true }, this.call()),
+      this.kv.range({ key: start, rangeEnd: end ?? ZERO_KEY, countOnly: true }, this.deadline()),
     )
-    return Number(res.count)
+    return res.count
   }
 
   async currentRevision(): Promise<number> {
@@ -349,10 +367,10 @@ export class EtcdStore implements Store {
   private async roundTrip(timeoutMs: number): Promise<number> {
     const res = await this.run(
       { operation: 'read', key: this.healthKey.toString() },
-      () => this.client.kv.range({ key: this.healthKey, count_only: true }, this.call(timeoutMs)),
+      () => this.kv.range({ key: this.healthKey, countOnly: true }, this.deadline(timeoutMs)),
       timeoutMs,
     )
-    return Number(res.header.revision)
+    return res.revision
   }
 
   // ---- watch --------------------------------------------------------------------------
@@ -370,7 +388,7 @@ export class EtcdStore implements Store {
       // etcd accepts a watch on compacted history and only then cancels it; asking for the
       // same revision first turns that into an immediate, clear rejection.
       await this.run({ operation: 'watch', key: keyOrPrefix, revision: from }, () =>
-        this.client.kv.range({ key, ...(rangeEnd ? { range_end: rangeEnd } : {}), revision: from, count_only: true }, this.call()),
+        this.kv.range({ key, ...(rangeEnd ? { rangeEnd } : {}), revision: from, countOnly: true }, this.deadline()),
       ).catch((err: unknown) => {
         if (err instanceof InvalidError && err.revision === from) return // a future revision is fine to watch from
         throw err
@@ -462,6 +480,7 @@ export class EtcdStore implements Store {
     await this.compactor.stop()
     for (const w of [...this.watches]) w.stream.end()
     this.watches.clear()
+    this.kv.close()
     this.client.close()
   }
 
@@ -469,6 +488,9 @@ export class EtcdStore implements Store {
     return new UnavailableError(`etcd store on [${this.servers.join(', ')}] is closed`)
   }
 }
+
+/** etcd's "to the end of the keyspace" range end. */
+const ZERO_KEY = Buffer.from([0])
 
 function normalizePrefix(prefix: string): string {
   if (prefix !== '' && !prefix.startsWith('/')) {

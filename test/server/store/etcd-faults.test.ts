@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import { StoreError, UnavailableError } from '../../../src/server/store/errors.js'
 import { EtcdStore } from '../../../src/server/store/etcd-store.js'
 import type { Store } from '../../../src/server/store/types.js'
-import { EtcdServer, requireEtcd } from '../../support/etcd.js'
+import { EtcdServer, freePorts, requireEtcd } from '../../support/etcd.js'
 import { collect, rejectsWith } from './contract.js'
 
 /** Retries `fn` until it succeeds or `timeoutMs` passes; only retryable store errors are retried. */
@@ -122,6 +122,29 @@ describe('etcd store with a real etcd failing', function () {
       process.kill(etcd!.pid!, 'SIGCONT')
     }
     assert.equal((await eventually(() => store.get('/a'), 10_000))?.value.toString(), 'x')
+  })
+
+  it('sends every call to the member that answers when another listed member refuses connections', async function () {
+    const [deadPort] = await freePorts(1)
+    const prefix = `/failover-${randomBytes(4).toString('hex')}`
+    const store = await EtcdStore.open({
+      // The dead member first, so that calls are tried on it too: a call that never left this
+      // process (connection refused) goes to the next member; none fails.
+      servers: [`http://127.0.0.1:${deadPort}`, etcd!.clientUrl],
+      prefix,
+      requestTimeoutMs: 2_000,
+      compactionIntervalMs: 0,
+      initializationTimeoutMs: 10_000,
+    })
+    stores.push(store)
+    for (let i = 0; i < 10; i++) {
+      const kv = await store.create(`/k/${i}`, Buffer.from(String(i)))
+      assert.equal((await store.get(`/k/${i}`))?.modRevision, kv.modRevision)
+      const updated = await store.update(`/k/${i}`, Buffer.from(`${i}b`), kv.modRevision)
+      await store.delete(`/k/${i}`, { expectedModRevision: updated.modRevision })
+    }
+    assert.deepEqual((await store.list('/k/')).items, [])
+    await store.healthCheck(1_000)
   })
 
   it('lets two store clients on one etcd see each other\'s writes and watch events', async function () {

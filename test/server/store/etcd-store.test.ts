@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Etcd3 } from 'etcd3'
-import { CompactedError, InvalidError, UnavailableError } from '../../../src/server/store/errors.js'
+import { CompactedError, InvalidError, TooLargeError, UnavailableError } from '../../../src/server/store/errors.js'
 import { EtcdStore, supportsWatchProgress } from '../../../src/server/store/etcd-store.js'
 import { requireTool } from '../../support/tools.js'
 import { EtcdServer, freePorts, makeTlsFiles, requireEtcd, type TlsFiles } from '../../support/etcd.js'
@@ -124,6 +124,53 @@ describe('etcd store configuration', function () {
       assert.deepEqual((await store.list('')).items.map(i => i.key), ['/pods/ns/p'])
     } finally {
       raw.close()
+      await store.close()
+    }
+  })
+
+  it('writes values larger than an HTTP/2 window and lists past gRPC\'s 4 MiB default message size', async function () {
+    this.timeout(30_000)
+    const prefix = `/big-${randomBytes(4).toString('hex')}`
+    const store = await EtcdStore.open({ servers: [etcd!.clientUrl], prefix, compactionIntervalMs: 0 })
+    const raw = new Etcd3({ hosts: etcd!.clientUrl })
+    try {
+      // 10 values of 600 KiB: each request is ten times HTTP/2's initial 64 KiB window, the
+      // list's answer about 6 MiB.
+      const values = Array.from({ length: 10 }, (_, i) => Buffer.alloc(600 * 1024, 97 + i))
+      const written = await Promise.all(values.map((value, i) => store.create(`/big/k${i}`, value)))
+      // What etcd holds, read by another client.
+      assert.ok((await raw.get(`${prefix}/big/k3`).buffer())?.equals(values[3]!))
+      const list = await store.list('/big/')
+      assert.deepEqual(list.items.map(kv => kv.key), values.map((_, i) => `/big/k${i}`))
+      list.items.forEach((kv, i) => {
+        assert.ok(kv.value.equals(values[i]!), `value ${i} read back whole`)
+        assert.equal(kv.modRevision, written[i]!.modRevision)
+      })
+      const page = await store.list('/big/', { limit: 4 })
+      assert.equal(page.items.length, 4)
+      assert.equal(page.remaining, 6)
+    } finally {
+      raw.close()
+      await store.close()
+    }
+  })
+
+  it('maps etcd\'s refusals on reads and writes to the store\'s errors', async function () {
+    const prefix = `/refusals-${randomBytes(4).toString('hex')}`
+    const store = await EtcdStore.open({ servers: [etcd!.clientUrl], prefix, compactionIntervalMs: 0 })
+    try {
+      // etcd's own limit (--max-request-bytes, 1.5 MiB by default), with etcd's text.
+      const tooLarge = await rejectsWith(store.create('/k', Buffer.alloc(1.7 * 1024 * 1024, 1)), TooLargeError, 'Invalid')
+      assert.equal(tooLarge.storeMessage, 'etcdserver: request is too large')
+      assert.match(tooLarge.message, /etcd create "\/k" on \[.*\] was refused as too large/)
+      // Past etcd's gRPC message limit (the request limit plus 512 KiB): gRPC's text.
+      const pastGrpc = await rejectsWith(store.create('/k', Buffer.alloc(2 * 1024 * 1024, 1)), TooLargeError, 'Invalid')
+      assert.match(pastGrpc.storeMessage, /^grpc: received message larger than max \(\d+ vs\. \d+\)$/)
+      const kv = await store.create('/k', Buffer.from('v'))
+      const future = await rejectsWith(store.list('/', { revision: kv.modRevision + 1000 }), InvalidError, 'Invalid')
+      assert.match(future.message, /required revision \d+ is a future revision/)
+      assert.equal(future.revision, kv.modRevision + 1000)
+    } finally {
       await store.close()
     }
   })
