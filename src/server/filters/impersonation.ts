@@ -25,14 +25,15 @@ interface ImpersonationRequest {
 }
 
 /** Each value of each header line, as Go's http.Header keeps them (not comma-split). */
-function headerValues(req: Request): Map<string, string[]> {
-  const values = new Map<string, string[]>()
+function headerValues(req: Request): Map<string, string[]> | undefined {
+  let values: Map<string, string[]> | undefined
   const raw = req.rawHeaders
   for (let i = 0; i + 1 < raw.length; i += 2) {
     // Most requests have no such header: skip the others without lower-casing them.
     if ((raw[i]!.charCodeAt(0) | 0x20) !== 0x69 /* i */) continue
     const name = raw[i]!.toLowerCase()
     if (!name.startsWith('impersonate-')) continue
+    values ??= new Map()
     const list = values.get(name) ?? []
     list.push(raw[i + 1]!)
     values.set(name, list)
@@ -67,8 +68,13 @@ function describe(requests: readonly ImpersonationRequest[]): string {
 
 export class ImpersonationError extends Error {}
 
-export function impersonationRequests(req: Request): ImpersonationRequest[] {
+/** What a request without Impersonate-* headers asks for (nearly every request): shared, never changed. */
+const NONE: readonly ImpersonationRequest[] = Object.freeze([])
+
+export function impersonationRequests(req: Request): readonly ImpersonationRequest[] {
   const headers = headerValues(req)
+  // Nothing to allocate for the usual request: no map, no list.
+  if (headers === undefined) return NONE
   const requests: ImpersonationRequest[] = []
   const user = headers.get('impersonate-user')?.[0] ?? ''
   if (user) {
@@ -108,7 +114,7 @@ function actingAs(requestor: UserInfo, r: ImpersonationRequest): Attributes {
 export function withImpersonation(authorizer: Authorizer): Filter {
   // A request without Impersonate-* headers (nearly all) goes straight on, without waiting a turn.
   return (next) => (req, res, ctx) => {
-    let requests: ImpersonationRequest[]
+    let requests: readonly ImpersonationRequest[]
     try {
       requests = impersonationRequests(req)
     } catch (err) {
@@ -119,7 +125,7 @@ export function withImpersonation(authorizer: Authorizer): Filter {
     return impersonate(requests, next, req, res, ctx)
   }
 
-  async function impersonate(requests: ImpersonationRequest[], next: Handler, req: Request, res: Response, ctx: RequestContext): Promise<void> {
+  async function impersonate(requests: readonly ImpersonationRequest[], next: Handler, req: Request, res: Response, ctx: RequestContext): Promise<void> {
     const requestor = ctx.user!
     // Groups given are the whole list; otherwise a service account gets its fixed groups.
     const groupsSpecified = requests.some((r) => r.kind === 'Group')

@@ -11,6 +11,7 @@
  * while waiting is `cancelled`.
  */
 import { dealHand, hashFlowID } from './shuffle-sharding.js'
+import { EntryList } from './entry-list.js'
 
 /** Flows repeat: their hashes are remembered (bounded: emptied when the map grows past the limit). */
 const flowHashes = new Map<string, bigint>()
@@ -66,12 +67,16 @@ export interface Entry {
   startR: number
   finishR: number
   settle?: (outcome: Outcome) => void
+  /** Links of the executing list the entry is in (entry-list.ts). */
+  prev?: Entry
+  next?: Entry
+  listed?: boolean
 }
 
 export interface Queue {
   index: number
   waiting: Entry[]
-  executing: Set<Entry>
+  executing: EntryList<Entry>
   seatsInUse: number
   /** The virtual finish of the last request given to this queue. */
   lastFinishR: number
@@ -130,7 +135,7 @@ function countRejection(counters: FlowCounters, reason: RejectReason): void {
 export class QueueSet {
   queues: Queue[] = []
   /** Executing requests that came through no queue (exempt and Reject levels). */
-  readonly queueless = new Set<Entry>()
+  readonly queueless = new EntryList<Entry>()
   concurrencyLimit = 0
   totals = { waiting: 0, executing: 0, seatsInUse: 0, seatsWaiting: 0, dispatched: 0, rejected: 0, timedout: 0, cancelled: 0 }
   private virtualTime = 0
@@ -166,14 +171,14 @@ export class QueueSet {
     this.queuing = queuing
     this.concurrencyLimit = concurrencyLimit
     const wanted = queuing ? queuing.queues : 0
-    while (this.queues.length < wanted) this.queues.push({ index: this.queues.length, waiting: [], executing: new Set(), seatsInUse: 0, lastFinishR: this.virtualTime })
+    while (this.queues.length < wanted) this.queues.push({ index: this.queues.length, waiting: [], executing: new EntryList(), seatsInUse: 0, lastFinishR: this.virtualTime })
     while (this.queues.length > wanted && this.queues.at(-1)!.waiting.length === 0 && this.queues.at(-1)!.executing.size === 0) this.queues.pop()
     this.dispatchAsMuchAsPossible()
   }
 
   /** Runs the request now, or queues it (the promise settles when it runs or is refused). */
   start(meta: RequestMeta, waitLimitMs: number, onCancel: (cancel: () => void) => void): Outcome | Promise<Outcome> {
-    const entry: Entry = { meta, counters: this.countersOf(meta.flowSchema), arrivedAt: this.now(), seq: this.arrivals++, startR: 0, finishR: 0 }
+    const entry: Entry = { meta, counters: this.countersOf(meta.flowSchema), arrivedAt: this.now(), seq: this.arrivals++, startR: 0, finishR: 0, prev: undefined, next: undefined, listed: false }
     if (!this.queuing) {
       if (!this.canAccommodate(meta.seats)) return this.reject(entry, 'concurrency-limit')
       return this.execute(entry)

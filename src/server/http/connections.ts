@@ -9,19 +9,23 @@ import type { Socket } from 'node:net'
 import type { Request, Response } from './types.js'
 import { onSettled } from './settled.js'
 
+/**
+ * The HTTP/1.1 requests of a socket not yet answered, kept on the socket itself: a map from
+ * socket to count grew and shrank (and rehashed) on nearly every request.
+ */
+const BUSY = Symbol('requests in progress')
+type Counted = Socket & { [BUSY]?: number }
+
 export class Connections {
   private readonly sockets = new Set<Socket>()
-  private readonly busy = new Map<Socket, number>()
   private readonly sessions = new Set<Http2Session>()
   private closing = false
 
   watch(server: Http2SecureServer | HttpsServer): void {
     server.on('secureConnection', (socket: Socket) => {
       this.sockets.add(socket)
-      socket.once('close', () => {
-        this.sockets.delete(socket)
-        this.busy.delete(socket)
-      })
+      ;(socket as Counted)[BUSY] = 0
+      socket.once('close', () => this.sockets.delete(socket))
     })
     server.on('session', (session: Http2Session) => {
       this.sessions.add(session)
@@ -33,22 +37,21 @@ export class Connections {
   /** Called for every request: counts HTTP/1.1 requests per socket. */
   track(req: Request, res: Response): void {
     if ((req as Http2ServerRequest).stream !== undefined) return
-    const socket = req.socket as Socket
-    this.busy.set(socket, (this.busy.get(socket) ?? 0) + 1)
+    const socket = req.socket as Counted
+    socket[BUSY] = (socket[BUSY] ?? 0) + 1
     // On the response's one pair of listeners (settled.ts) rather than a listener of its own.
     onSettled(res, () => {
-      const left = (this.busy.get(socket) ?? 1) - 1
-      if (left > 0) this.busy.set(socket, left)
-      else this.busy.delete(socket)
+      const left = Math.max(0, (socket[BUSY] ?? 1) - 1)
+      socket[BUSY] = left
       // Once shutting down, a connection is not kept alive past its last response.
-      if (this.closing && left <= 0) socket.end()
+      if (this.closing && left === 0) socket.end()
     })
   }
 
   /** Stops reuse: idle HTTP/1.1 connections close now, busy ones after their response; HTTP/2 sessions get GOAWAY. */
   closeIdle(): void {
     this.closing = true
-    for (const socket of this.sockets) if (!this.busy.has(socket) && !this.isHttp2(socket)) socket.end()
+    for (const socket of this.sockets) if (!((socket as Counted)[BUSY]! > 0) && !this.isHttp2(socket)) socket.end()
     for (const session of this.sessions) if (!session.closed) session.close()
   }
 

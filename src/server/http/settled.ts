@@ -28,12 +28,24 @@ export function onSettled(res: Response, done: Settled): void {
     return
   }
   tracked[CALLBACKS] = [done]
-  const settle = (finished: boolean) => {
-    const callbacks = tracked[CALLBACKS]
-    if (!Array.isArray(callbacks)) return
-    tracked[CALLBACKS] = finished ? 'finished' : 'closed'
-    for (const callback of callbacks) callback(finished)
-  }
-  res.once('finish', () => settle(true))
-  res.once('close', () => settle(false))
+  // Plain listeners shared by every response (an emitter calls them with the response as
+  // `this`), not two `once` wrappers and two closures per request; they stay on the response
+  // after it settled and do nothing then.
+  res.on('finish', settleFinished)
+  res.on('close', settleClosed)
+}
+
+function settleFinished(this: Response): void {
+  settle(this as Response & Tracked, true)
+}
+
+function settleClosed(this: Response): void {
+  settle(this as Response & Tracked, false)
+}
+
+function settle(tracked: Response & Tracked, finished: boolean): void {
+  const callbacks = tracked[CALLBACKS]
+  if (!Array.isArray(callbacks)) return
+  tracked[CALLBACKS] = finished ? 'finished' : 'closed'
+  for (const callback of callbacks) callback(finished)
 }
