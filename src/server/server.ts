@@ -7,7 +7,7 @@ import { dirname, resolve as resolvePath } from 'node:path'
 import { hostname } from 'node:os'
 import { createSecureServer, type Http2SecureServer } from 'node:http2'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
-import type { AddressInfo, Socket } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { authenticationInfo, builtInApiServices, servedGroupVersions, systemNamespaces, systemPriorityClasses, systemServiceAccounts } from './bootstrap/cluster.js'
 import { kubernetesService, endpointAddress } from './bootstrap/kubernetes-service.js'
 import { type BootstrapObject, ensureObjects } from './bootstrap/objects.js'
@@ -64,7 +64,7 @@ import { AUTOREGISTER_COMPLETION, ClientNotEstablishedError, type Health, NOT_ES
 import { chain } from './http/chain.js'
 import { Connections } from './http/connections.js'
 import { SERVING_TIMEOUT_OPTIONS, applyServingTimeouts } from './http/timeouts.js'
-import { readFromStreamWhenHeld } from './http/http1-reads.js'
+import { parseHttp1FromStream } from './http/http1-reads.js'
 import { ListenError, bindSecurePort, boundAddress, serveOn } from './http/listener.js'
 import { Mux } from './http/mux.js'
 import { decodeRequestPath } from './http/request-info.js'
@@ -677,8 +677,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const connections = new Connections()
   const onRequest = (req: Request, res: Response) => {
-    // HTTP/1.x: a connection Node has just held back reads through its stream from now on (http1-reads.ts).
-    if (req.httpVersionMajor === 1) readFromStreamWhenHeld(req.socket as Socket)
     connections.track(req, res)
     const target = req.url ?? '/'
     let path: string
@@ -717,6 +715,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         onRequest,
       )
   applyServingTimeouts(server)
+  parseHttp1FromStream(server)
   connections.watch(server)
   // Clients that connect by IP send no server name; this picks their certificate by local address.
   tls.attach(server)
