@@ -215,8 +215,9 @@ export class EtcdStore implements Store {
     return Date.now() + timeoutMs
   }
 
+  /** The same deadline as etcd3's call options. */
   private call(timeoutMs = this.requestTimeoutMs): { deadline: number } {
-    return { deadline: Date.now() + timeoutMs }
+    return { deadline: this.deadline(timeoutMs) }
   }
 
   /** Runs one etcd call, mapping its failure to a typed error (no async frame of its own: one promise less per call). */
