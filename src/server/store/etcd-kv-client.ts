@@ -132,6 +132,9 @@ export class EtcdKvClient {
     member.connected = false
     member.lastError = undefined
     session.once('connect', () => {
+      // 'connect' is emitted a tick after the handshake: a member that refuses our certificate
+      // may have ended the session by then, and a destroyed session throws on any setting.
+      if (session.destroyed || session.closed) return
       if (member.session === session) member.connected = true
       session.setLocalWindowSize(WINDOW)
     })
