@@ -49,7 +49,7 @@ function pathsByName(list: unknown, pathField: string): ReadonlyMap<string, stri
 
 export interface ContainerContext {
   volumes: VolumeMap
-  podClaimNames: Set<string>
+  podClaimNames: ReadonlySet<string>
   /** The pod's terminationGracePeriodSeconds (undefined when unset). */
   gracePeriod: number | undefined
   restartPolicy: string
@@ -61,8 +61,8 @@ function validateContainerPorts(ports: unknown, fldPath: Path): ErrorList {
   if (list.length === 0) return []
   const errs: ErrorList = []
   const names = new Set<string>()
-  list.forEach((x, i) => {
-    const port = obj(x)
+  for (let i = 0; i < list.length; i++) {
+    const port = obj(list[i])
     const idx = fldPath.index(i)
     const name = str(port.name)
     if (name) {
@@ -79,7 +79,7 @@ function validateContainerPorts(ports: unknown, fldPath: Path): ErrorList {
     const protocol = str(port.protocol)
     if (!protocol) errs.push(required(idx.child('protocol')))
     else if (!PROTOCOLS.includes(protocol)) errs.push(notSupported(idx.child('protocol'), protocol, PROTOCOLS))
-  })
+  }
   return errs
 }
 
@@ -88,8 +88,8 @@ function validateVolumeMounts(mounts: unknown, devices: ReadonlyMap<string, stri
   if (list.length === 0) return []
   const errs: ErrorList = []
   const mountpoints = new Set<string>()
-  list.forEach((x, i) => {
-    const mnt = obj(x)
+  for (let i = 0; i < list.length; i++) {
+    const mnt = obj(list[i])
     const idx = fldPath.index(i)
     const name = str(mnt.name)
     const mountPath = str(mnt.mountPath)
@@ -128,7 +128,7 @@ function validateVolumeMounts(mounts: unknown, devices: ReadonlyMap<string, stri
         if (has(mnt, 'mountPropagation') && str(mnt.mountPropagation) !== 'None') errs.push(forbidden(p, 'may only be specified when mountPropagation is None or not specified'))
       } else if (rro !== 'Disabled') errs.push(notSupported(p, rro, ['Disabled', 'Enabled', 'IfPossible']))
     }
-  })
+  }
   return errs
 }
 
@@ -295,16 +295,17 @@ function validateLifecycle(lifecycle: Obj, gracePeriod: number | undefined, fldP
 function checkHostPortConflicts(containers: Obj[], fldPath: Path): ErrorList {
   const errs: ErrorList = []
   const seen = new Set<string>()
-  containers.forEach((c, ci) => {
-    arr(c.ports).forEach((x, pi) => {
-      const port = obj(x)
+  for (let ci = 0; ci < containers.length; ci++) {
+    const ports = arr(containers[ci]!.ports)
+    for (let pi = 0; pi < ports.length; pi++) {
+      const port = obj(ports[pi])
       const hostPort = typeof port.hostPort === 'number' ? port.hostPort : 0
-      if (hostPort === 0) return
+      if (hostPort === 0) continue
       const key = `${str(port.protocol)}/${str(port.hostIP)}/${hostPort}`
       if (seen.has(key)) errs.push(duplicate(fldPath.index(ci).child('ports').index(pi).child('hostPort'), key))
       else seen.add(key)
-    })
-  })
+    }
+  }
   return errs
 }
 
@@ -314,7 +315,8 @@ export function validateContainers(list: unknown, ctx: ContainerContext, fldPath
   if (containers.length === 0) return [required(fldPath)]
   const errs: ErrorList = []
   const names = new Set<string>()
-  containers.forEach((c, i) => {
+  for (let i = 0; i < containers.length; i++) {
+    const c = containers[i]!
     const path = fldPath.index(i)
     errs.push(...validateContainerCommon(c, ctx, path))
     const name = str(c.name)
@@ -323,7 +325,7 @@ export function validateContainers(list: unknown, ctx: ContainerContext, fldPath
     if (has(c, 'lifecycle')) errs.push(...validateLifecycle(obj(c.lifecycle), ctx.gracePeriod, path.child('lifecycle')))
     errs.push(...validateProbes(c, ctx.gracePeriod, path))
     if (has(c, 'restartPolicy')) errs.push(forbidden(path.child('restartPolicy'), 'may not be set for non-init containers'))
-  })
+  }
   errs.push(...checkHostPortConflicts(containers, fldPath))
   return errs
 }
@@ -331,31 +333,34 @@ export function validateContainers(list: unknown, ctx: ContainerContext, fldPath
 /** validateInitContainers: restartPolicy Always makes a sidecar, which may have probes and a lifecycle. */
 export function validateInitContainers(list: unknown, regular: unknown, ctx: ContainerContext, fldPath: Path): ErrorList {
   const errs: ErrorList = []
-  const names = new Set(arr(regular).map((c) => str(obj(c).name)))
-  arr(list)
-    .map(obj)
-    .forEach((c, i) => {
-      const path = fldPath.index(i)
-      errs.push(...validateContainerCommon(c, ctx, path))
-      let restartAlways = false
-      if (has(c, 'restartPolicy')) {
-        const rp = str(c.restartPolicy)
-        if (rp !== 'Always') errs.push(notSupported(path.child('restartPolicy'), rp, ['Always']))
-        restartAlways = rp === 'Always'
+  const regularList = arr(regular)
+  const names = new Set<string>()
+  for (let i = 0; i < regularList.length; i++) names.add(str(obj(regularList[i]).name))
+  const initList = arr(list)
+  for (let i = 0; i < initList.length; i++) {
+    const c = obj(initList[i])
+    const path = fldPath.index(i)
+    errs.push(...validateContainerCommon(c, ctx, path))
+    let restartAlways = false
+    if (has(c, 'restartPolicy')) {
+      const rp = str(c.restartPolicy)
+      if (rp !== 'Always') errs.push(notSupported(path.child('restartPolicy'), rp, ['Always']))
+      restartAlways = rp === 'Always'
+    }
+    const name = str(c.name)
+    if (names.has(name)) errs.push(duplicate(path.child('name'), name))
+    else if (name) names.add(name)
+    // The reference checks each init container's host ports on their own.
+    if (arr(c.ports).length > 0) errs.push(...checkHostPortConflicts([c], fldPath))
+    if (restartAlways) {
+      if (has(c, 'lifecycle')) errs.push(...validateLifecycle(obj(c.lifecycle), ctx.gracePeriod, path.child('lifecycle')))
+      errs.push(...validateProbes(c, ctx.gracePeriod, path))
+    } else {
+      for (const f of INIT_FORBIDDEN) {
+        if (has(c, f)) errs.push(forbidden(path.child(f), 'may not be set for init containers without restartPolicy=Always'))
       }
-      const name = str(c.name)
-      if (names.has(name)) errs.push(duplicate(path.child('name'), name))
-      else if (name) names.add(name)
-      errs.push(...checkHostPortConflicts([c], fldPath))
-      if (restartAlways) {
-        if (has(c, 'lifecycle')) errs.push(...validateLifecycle(obj(c.lifecycle), ctx.gracePeriod, path.child('lifecycle')))
-        errs.push(...validateProbes(c, ctx.gracePeriod, path))
-      } else {
-        for (const f of INIT_FORBIDDEN) {
-          if (has(c, f)) errs.push(forbidden(path.child(f), 'may not be set for init containers without restartPolicy=Always'))
-        }
-      }
-    })
+    }
+  }
   return errs
 }
 

@@ -25,17 +25,34 @@ export interface PodValidationOptions {
   resourceIsPod?: boolean
 }
 
-function validateRestartPolicy(policy: string, fldPath: Path): ErrorList {
-  if (['Always', 'OnFailure', 'Never'].includes(policy)) return []
-  if (policy === '') return [required(fldPath)]
-  return [notSupported(fldPath, policy, ['Always', 'OnFailure', 'Never'])]
+// The lists consulted on every pod spec, made once (an array literal is a new array per call).
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never']
+const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']
+/** The claim names of a pod without resource claims (read only). */
+const NO_CLAIMS: ReadonlySet<string> = new Set()
+
+/** The names of the pod's resource claims, the empty ones left out. */
+function podClaimNamesOf(claims: unknown): ReadonlySet<string> {
+  const list = arr(claims)
+  if (list.length === 0) return NO_CLAIMS
+  const names = new Set<string>()
+  for (const c of list) {
+    const name = str(obj(c).name)
+    if (name) names.add(name)
+  }
+  return names
 }
 
-function validateDNSPolicy(policy: string, fldPath: Path): ErrorList {
-  const valid = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']
-  if (valid.includes(policy)) return []
-  if (policy === '') return [required(fldPath)]
-  return [notSupported(fldPath, policy, valid)]
+function validateRestartPolicy(policy: string, fldPath: Path, errs: ErrorList): void {
+  if (RESTART_POLICIES.includes(policy)) return
+  if (policy === '') errs.push(required(fldPath))
+  else errs.push(notSupported(fldPath, policy, RESTART_POLICIES))
+}
+
+function validateDNSPolicy(policy: string, fldPath: Path, errs: ErrorList): void {
+  if (DNS_POLICIES.includes(policy)) return
+  if (policy === '') errs.push(required(fldPath))
+  else errs.push(notSupported(fldPath, policy, DNS_POLICIES))
 }
 
 function validatePodDNSConfig(config: unknown, dnsPolicy: string, fldPath: Path): ErrorList {
@@ -107,8 +124,8 @@ export function validatePodSpec(specValue: unknown, podMeta: Obj | undefined, fl
   const hostUsers = sc.hostUsers !== false
   const { vols, errs: volErrs } = validateVolumes(spec.volumes, podMeta, fldPath.child('volumes'), opts.resourceIsPod === true)
   errs.push(...volErrs)
-  const podClaimNames = new Set(arr(spec.resourceClaims).map((c) => str(obj(c).name)).filter(Boolean))
-  errs.push(...validatePodResourceClaims(spec.resourceClaims, fldPath.child('resourceClaims')))
+  const podClaimNames = podClaimNamesOf(spec.resourceClaims)
+  if (arr(spec.resourceClaims).length > 0) errs.push(...validatePodResourceClaims(spec.resourceClaims, fldPath.child('resourceClaims')))
   const restartPolicy = str(spec.restartPolicy)
   const ctx: ContainerContext = { volumes: vols, podClaimNames, gracePeriod, restartPolicy, hostUsers }
   errs.push(...validateContainers(spec.containers, ctx, fldPath.child('containers')))
@@ -128,8 +145,8 @@ export function validatePodSpec(specValue: unknown, podMeta: Obj | undefined, fl
       })
     })
   }
-  errs.push(...validateRestartPolicy(restartPolicy, fldPath.child('restartPolicy')))
-  errs.push(...validateDNSPolicy(str(spec.dnsPolicy), fldPath.child('dnsPolicy')))
+  validateRestartPolicy(restartPolicy, fldPath.child('restartPolicy'), errs)
+  validateDNSPolicy(str(spec.dnsPolicy), fldPath.child('dnsPolicy'), errs)
   errs.push(...validateLabels(spec.nodeSelector, fldPath.child('nodeSelector')))
   errs.push(...validatePodSecurityContext(sc, fldPath.child('securityContext')))
   arr(spec.imagePullSecrets).forEach((s, i) => {
@@ -217,7 +234,7 @@ function validatePodResourceClaims(claims: unknown, fldPath: Path): ErrorList {
   return errs
 }
 
-function validatePodResources(spec: Obj, podClaimNames: Set<string>, fldPath: Path): ErrorList {
+function validatePodResources(spec: Obj, podClaimNames: ReadonlySet<string>, fldPath: Path): ErrorList {
   const resources = obj(spec.resources)
   const errs: ErrorList = []
   if (has(resources, 'claims')) errs.push(forbidden(fldPath.child('claims'), 'claims cannot be set for Resources at pod-level'))
@@ -263,7 +280,7 @@ export function validatePodSpecificAnnotations(annotations: unknown, spec: Obj, 
     if (!firstOK || !/^-?\d+$/.test(v) || n < -2147483648 || n > MAX_INT32) errs.push(invalid(fldPath.key(DELETION_COST), v, 'must be a 32bit integer'))
   }
   if (SECCOMP_POD in ann) errs.push(...validateSeccompProfileAnnotation(str(ann[SECCOMP_POD]), fldPath.child(SECCOMP_POD)))
-  for (const [k, v] of Object.entries(ann)) if (k.startsWith(SECCOMP_CONTAINER_PREFIX)) errs.push(...validateSeccompProfileAnnotation(str(v), fldPath.child(k)))
+  for (const k in ann) if (k.startsWith(SECCOMP_CONTAINER_PREFIX)) errs.push(...validateSeccompProfileAnnotation(str(ann[k]), fldPath.child(k)))
   return errs
 }
 

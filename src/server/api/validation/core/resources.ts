@@ -87,7 +87,7 @@ export function validateContainerResourceName(name: string, fldPath: Path): Erro
 }
 
 /** ValidateContainerResourceRequirements (validateResourceRequirements with container names). */
-export function validateContainerResourceRequirements(requirements: unknown, podClaimNames: Set<string> | undefined, fldPath: Path): ErrorList {
+export function validateContainerResourceRequirements(requirements: unknown, podClaimNames: ReadonlySet<string> | undefined, fldPath: Path): ErrorList {
   const r = obj(requirements)
   const errs: ErrorList = []
   const limPath = fldPath.child('limits')
@@ -134,7 +134,7 @@ export function validateContainerResourceRequirements(requirements: unknown, pod
 }
 
 /** validateResourceClaimNames: container claims name pod claims, once each. */
-function validateResourceClaimNames(claims: unknown, podClaimNames: Set<string> | undefined, fldPath: Path): ErrorList {
+function validateResourceClaimNames(claims: unknown, podClaimNames: ReadonlySet<string> | undefined, fldPath: Path): ErrorList {
   const list = arr(claims)
   if (list.length === 0) return []
   const errs: ErrorList = []

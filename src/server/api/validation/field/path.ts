@@ -19,10 +19,15 @@ export class Path {
     return p
   }
 
-  child(name: string, ...more: string[]): Path {
-    let p: Path = new Path(name, '', this)
-    for (const n of more) p = new Path(n, '', p)
-    return p
+  /**
+   * `child("a", "b")` is `.a.b`. Up to three names, as fixed parameters: a rest parameter is a
+   * new array on every call, and validation makes a child path for nearly every field it visits.
+   */
+  child(name: string, second?: string, third?: string): Path {
+    const p = new Path(name, '', this)
+    if (second === undefined) return p
+    const q = new Path(second, '', p)
+    return third === undefined ? q : new Path(third, '', q)
   }
 
   index(i: number): Path {
