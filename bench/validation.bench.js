@@ -11,6 +11,9 @@
 //   BENCH_VALIDATION_WARM=n (default 3000) dry-run creates of each kind warming each server up
 //   BENCH_VALIDATION_FAIRNESS=1            both servers without validation: the ratios must be ~1.0
 //   BENCH_VALIDATION_PROFILE=dir           CPU profiles of both servers (bench/support/cpu-profile-diff.js)
+//   BENCH_VALIDATION_TIMES=1               the validating server times each validation (hrtime around the
+//                                          call, src/server/api/validation/bench-timing.ts): the median µs
+//                                          of a validation among the measured creates is printed
 //   BENCH_PIN=0                            no CPU pinning (bench/support/cpu-pin.js)
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -169,6 +172,15 @@ const WARM = Number(process.env.BENCH_VALIDATION_WARM ?? 3000)
 // (~300 ms of CPU) reads it to about 3 %, and the median over the pairs does better.
 const ROUND = Number(process.env.BENCH_VALIDATION_ROUND ?? 250)
 const FAIRNESS = process.env.BENCH_VALIDATION_FAIRNESS === '1'
+const TIMES = process.env.BENCH_VALIDATION_TIMES === '1' ? path.join(tmp, 'validation-times.txt') : undefined
+/** The validation timings the server appended since `from` (bytes), as [kind, median µs] per 50. */
+function timesSince(from) {
+  if (!TIMES || !fs.existsSync(TIMES)) return []
+  const text = fs.readFileSync(TIMES, 'utf8').slice(from)
+  return text.split('\n').filter(Boolean).map((l) => l.split(' ')).map(([kind, , medianMicros]) => [kind, Number(medianMicros)])
+}
+const timesSize = () => (TIMES && fs.existsSync(TIMES) ? fs.statSync(TIMES).size : 0)
+const inServerMicros = { Pod: [], Deployment: [] }
 const KINDS = [
   ['pod', '/api/v1/namespaces/default/pods', pod],
   ['deployment', '/apis/apps/v1/namespaces/default/deployments', deployment],
@@ -191,7 +203,7 @@ async function warmUp(s, label, dryRuns = WARM) {
   }
   for (const [, url, make] of KINDS) await rate(300, CONCURRENCY, (i) => s.request('POST', url, make(`w-${i}`)))
   await clear(s)
-  console.error(`  warm-up ${label.padEnd(3)} µs of server CPU per dry-run create, per ${batch} (p: Pod, d: Deployment): ${line.join(' ')}`)
+  if (line.length > 0) console.error(`  warm-up ${label.padEnd(3)} µs of server CPU per dry-run create, per ${batch} (p: Pod, d: Deployment): ${line.join(' ')}`)
 }
 /**
  * Deletes the objects of every kind measured (a delete collection per kind, by 8 workers: the
@@ -224,7 +236,8 @@ try {
   const servers = {}
   for (const label of ['on', 'off']) {
     const validationOff = label === 'off' || FAIRNESS
-    servers[label] = await startServer(`${tmp}/${label}`, validationOff ? { CLIENT_BENCH_VALIDATION_OFF: '1' } : {}, profileDir && path.join(profileDir, label))
+    const env = validationOff ? { CLIENT_BENCH_VALIDATION_OFF: '1' } : TIMES ? { CLIENT_BENCH_VALIDATION_TIMES: TIMES } : {}
+    servers[label] = await startServer(`${tmp}/${label}`, env, profileDir && path.join(profileDir, label))
   }
   try {
     // Warmed alternately in halves, so that neither meets the bench's own cold client alone.
@@ -239,12 +252,14 @@ try {
         round[label] = {}
         for (const [kind, url, make] of KINDS) {
           const cpuBefore = cpuSeconds(s.child.pid)
+          const timesBefore = timesSize()
           const base = namesUsed
           const ops = await rate(ROUND, CONCURRENCY, (i) => s.request('POST', url, make(`m-${base + i}`)))
           const micros = ((cpuSeconds(s.child.pid) - cpuBefore) / ROUND) * 1e6
           round[label][kind] = { ops, micros }
           measured[kind][label].rate.push(ops)
           measured[kind][label].cpu.push(micros)
+          if (label === 'on') for (const [k, m] of timesSince(timesBefore)) inServerMicros[k]?.push(m)
         }
       }
       namesUsed += ROUND
@@ -272,6 +287,12 @@ try {
     const m = measured[kind]
     // Creates per CPU second of the server (1e6 / µs per create), so that higher is better as above.
     rows.push({ operation: `create ${label}: creates per server CPU second`, withValidation: 1e6 / median(m.on.cpu), without: 1e6 / median(m.off.cpu), ratio: median(m.cpuRatio) })
+  }
+  if (TIMES) {
+    for (const [kind, label] of [['pod', 'Pod'], ['deployment', 'Deployment']]) {
+      const m = measured[kind]
+      console.error(`  ${label}: a validation inside the serving server (median of the medians per 50 measured creates): ${median(inServerMicros[label]).toFixed(1)} µs; server CPU per create with / without validation (medians): ${Math.round(median(m.on.cpu))} / ${Math.round(median(m.off.cpu))} µs`)
+    }
   }
   for (const r of rows) console.error(`  ${r.operation.padEnd(50)} ${Math.round(r.withValidation)} / ${Math.round(r.without)}: median of ${PAIRS} per-pair ratios ${r.ratio.toFixed(3)}`)
 } finally {
