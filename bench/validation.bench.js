@@ -233,6 +233,18 @@ let namesUsed = 0
 try {
   console.error(`  ${pinningNote()}`)
   if (FAIRNESS) console.error('  fairness check: both servers run WITHOUT validation; every ratio should be about 1.0')
+  // The bench's own client is cold at first (its JIT, TLS), and a server warmed up by a cold
+  // client stays the slower one: in fairness runs without this step the first server (both
+  // without validation) used 10-17 % more CPU per create in every pair (sixth round: 13.1 s
+  // busy against 6.6-7.4 s for the same work). A throw-away server warms the client up first.
+  {
+    const s = await startServer(`${tmp}/client-warm-up`, { CLIENT_BENCH_VALIDATION_OFF: '1' })
+    try {
+      await warmUp(s, 'client', 1000)
+    } finally {
+      await s.stop()
+    }
+  }
   const servers = {}
   for (const label of ['on', 'off']) {
     const validationOff = label === 'off' || FAIRNESS
