@@ -100,7 +100,7 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
    */
   const passesAtOnce = (word: HealthWord): boolean => {
     const checks = checksOf(word)
-    for (const check of checks) if (check.immediate?.() !== null) return false
+    for (let i = 0; i < checks.length; i++) if (checks[i]!.immediate?.() !== null) return false
     results.recordPassed(word, checks, results.clock())
     return true
   }

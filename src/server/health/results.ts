@@ -71,7 +71,9 @@ export class CheckResults {
       return
     }
     const onRecord = this.onRecord
-    for (const entry of memo.entries) {
+    const entries = memo.entries
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!
       onRecord?.(word, entry.name, true)
       entry.ok = true
       entry.error = undefined
