@@ -111,11 +111,15 @@ export class EtcdKvClient {
   /**
    * A Watch stream (bidirectional: WatchRequests out, WatchResponses back) on the next member
    * not skipped for a recent failure. Its messages come as they arrive, reassembled from the
-   * HTTP/2 frames; any failure ends it with one `failed` call (the owner reconnects).
+   * HTTP/2 frames; any failure ends it with one `failed` call (the owner reconnects). A stream
+   * whose connection never came up (nothing reached the member) is opened again on the next
+   * member with what was written to it, as the unary calls fail over.
    */
   watch(handlers: WatchHandlers): WatchCall {
     let ended = false
     let stream: http2.ClientHttp2Stream | undefined
+    // What was written, kept until a member answers: sent again on the next member if needed.
+    let written: Buffer[] | undefined = []
     const fail = (err: Error | null): void => {
       if (ended) return
       ended = true
@@ -124,7 +128,9 @@ export class EtcdKvClient {
     }
     const call: WatchCall = {
       send: frame => {
-        if (!ended && stream && !stream.destroyed) stream.write(frame)
+        if (ended) return
+        written?.push(frame)
+        if (stream && !stream.destroyed) stream.write(frame)
       },
       cancel: () => {
         if (ended) return
@@ -136,80 +142,89 @@ export class EtcdKvClient {
       queueMicrotask(() => fail(new (loadEtcd3().ClientClosedError)('Watch')))
       return call
     }
-    const member = this.watchMember()
-    let session: http2.ClientHttp2Session
-    try {
-      session = this.session(member)
-      stream = session.request({ ':method': 'POST', ':path': WATCH, 'content-type': 'application/grpc', te: 'trailers' }, { endStream: false })
-    } catch (err) {
-      queueMicrotask(() => fail(grpcError(UNAVAILABLE, `No connection established. Last error: ${(err as Error).message}`)))
-      return call
-    }
-    const wasConnected = member.connected
-    let status: string | undefined
-    let message: string | undefined
-    // Bytes of a message not complete yet (a message can span DATA frames, a frame hold several).
-    let pending: Buffer | undefined
-    stream.on('response', headers => {
-      const httpStatus = headers[':status']
-      if (httpStatus !== 200) {
-        status ??= String(httpStatus === 503 || httpStatus === 502 || httpStatus === 504 ? UNAVAILABLE : UNKNOWN)
-        message ??= `Received HTTP status code ${String(httpStatus)}`
+    const open = (attempt: number): void => {
+      const member = this.watchMember()
+      let session: http2.ClientHttp2Session
+      let current: http2.ClientHttp2Stream
+      try {
+        session = this.session(member)
+        current = session.request({ ':method': 'POST', ':path': WATCH, 'content-type': 'application/grpc', te: 'trailers' }, { endStream: false })
+      } catch (err) {
+        queueMicrotask(() => fail(grpcError(UNAVAILABLE, `No connection established. Last error: ${(err as Error).message}`)))
+        return
       }
-      if (headers['grpc-status'] !== undefined) {
-        status = String(headers['grpc-status'])
-        message = decodeMessage(headers['grpc-message'])
-      }
-    })
-    stream.on('data', (chunk: Buffer) => {
-      let buf = pending ? Buffer.concat([pending, chunk]) : chunk
-      pending = undefined
-      while (!ended) {
-        if (buf.length < 5) break
-        if (buf[0] !== 0) return fail(grpcError(INTERNAL, 'compressed response not asked for'))
-        const end = 5 + buf.readUInt32BE(1)
-        if (buf.length < end) break
-        let res: WatchResponse
-        try {
-          res = decodeWatch(buf.subarray(5, end))
-        } catch (err) {
-          return fail(grpcError(INTERNAL, `Failed to parse server response: ${(err as Error).message}`))
+      stream = current
+      for (const frame of written ?? []) current.write(frame)
+      const wasConnected = member.connected
+      let status: string | undefined
+      let message: string | undefined
+      // Bytes of a message not complete yet (a message can span DATA frames, a frame hold several).
+      let pending: Buffer | undefined
+      current.on('response', headers => {
+        written = undefined
+        const httpStatus = headers[':status']
+        if (httpStatus !== 200) {
+          status ??= String(httpStatus === 503 || httpStatus === 502 || httpStatus === 504 ? UNAVAILABLE : UNKNOWN)
+          message ??= `Received HTTP status code ${String(httpStatus)}`
         }
-        buf = buf.subarray(end)
-        handlers.message(res)
-      }
-      if (buf.length > 0) pending = buf
-    })
-    stream.on('trailers', trailers => {
-      if (trailers['grpc-status'] !== undefined) {
-        status = String(trailers['grpc-status'])
-        message = decodeMessage(trailers['grpc-message'])
-      }
-    })
-    let streamError: Error | undefined
-    stream.on('error', (err: Error) => {
-      streamError = err
-    })
-    // The answer is over when its side ends (our side stays open: a server that does not reset
-    // the stream after its trailers would never 'close' it), or when the stream goes.
-    const over = (): void => {
-      if (ended) return
-      if (status === undefined) {
-        if (!wasConnected && !member.connected) {
-          if (this.skipMs > 0) member.skipUntil = Date.now() + this.skipMs
-          const cause = (streamError ?? member.lastError)?.message ?? 'the connection closed'
-          return fail(grpcError(UNAVAILABLE, `No connection established. Last error: ${cause}`))
+        if (headers['grpc-status'] !== undefined) {
+          status = String(headers['grpc-status'])
+          message = decodeMessage(headers['grpc-message'])
         }
-        const reset = stream!.rstCode
-        const detail = (member.lastError ?? streamError)?.message ?? (reset ? `Received RST_STREAM with code ${reset}` : 'Connection dropped')
-        return fail(grpcError(reset === http2.constants.NGHTTP2_CANCEL ? CANCELLED : UNAVAILABLE, detail))
+      })
+      current.on('data', (chunk: Buffer) => {
+        let buf = pending ? Buffer.concat([pending, chunk]) : chunk
+        pending = undefined
+        while (!ended) {
+          if (buf.length < 5) break
+          if (buf[0] !== 0) return fail(grpcError(INTERNAL, 'compressed response not asked for'))
+          const end = 5 + buf.readUInt32BE(1)
+          if (buf.length < end) break
+          let res: WatchResponse
+          try {
+            res = decodeWatch(buf.subarray(5, end))
+          } catch (err) {
+            return fail(grpcError(INTERNAL, `Failed to parse server response: ${(err as Error).message}`))
+          }
+          buf = buf.subarray(end)
+          handlers.message(res)
+        }
+        if (buf.length > 0) pending = buf
+      })
+      current.on('trailers', trailers => {
+        if (trailers['grpc-status'] !== undefined) {
+          status = String(trailers['grpc-status'])
+          message = decodeMessage(trailers['grpc-message'])
+        }
+      })
+      let streamError: Error | undefined
+      current.on('error', (err: Error) => {
+        streamError = err
+      })
+      // The answer is over when its side ends (our side stays open: a server that does not reset
+      // the stream after its trailers would never 'close' it), or when the stream goes.
+      const over = (): void => {
+        if (ended || stream !== current) return
+        if (status === undefined) {
+          if (!wasConnected && !member.connected) {
+            if (this.skipMs > 0) member.skipUntil = Date.now() + this.skipMs
+            // Never connected: nothing reached this member, so the next one may have it all.
+            if (attempt < this.members.length && !this.closed) return open(attempt + 1)
+            const cause = (streamError ?? member.lastError)?.message ?? 'the connection closed'
+            return fail(grpcError(UNAVAILABLE, `No connection established. Last error: ${cause}`))
+          }
+          const reset = current.rstCode
+          const detail = (member.lastError ?? streamError)?.message ?? (reset ? `Received RST_STREAM with code ${reset}` : 'Connection dropped')
+          return fail(grpcError(reset === http2.constants.NGHTTP2_CANCEL ? CANCELLED : UNAVAILABLE, detail))
+        }
+        if (status === '0') return fail(null)
+        const code = Number(status)
+        fail(grpcError(Number.isInteger(code) ? code : UNKNOWN, message ?? ''))
       }
-      if (status === '0') return fail(null)
-      const code = Number(status)
-      fail(grpcError(Number.isInteger(code) ? code : UNKNOWN, message ?? ''))
+      current.on('end', over)
+      current.on('close', over)
     }
-    stream.on('end', over)
-    stream.on('close', over)
+    open(1)
     return call
   }
 
