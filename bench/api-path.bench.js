@@ -20,6 +20,10 @@
 // A row without a goal reads the embedded create against the embedded store alone (in this
 // process, 8 in flight): a durable create is bounded by the disk's sync latency, which the
 // bare server does not pay.
+// The etcd create row also reads as CPU (no goal): the server's CPU per create against the etcd3
+// client's per put, the figure that stays put on a busy machine. The etcd rows are not pinned:
+// three processes (etcd, the server or the raw client, wrk) on 2 CPUs have no placement that
+// leaves the comparison alone (docs/performance.md, "Seventh round: the create path").
 // Needs the build, wrk and etcd.   BENCH_SECONDS (per round, default 3), BENCH_ROUNDS (default 3)
 import { fork } from 'node:child_process'
 import { spawnSync } from 'node:child_process'
@@ -225,6 +229,13 @@ try {
     row(`create, ${CLIENTS} clients, embedded store`, 'embedded: create', `the embedded store alone (${CLIENTS} in flight)`, 'embedded store alone: create'),
     row(`embedded store: GETs of one reader beside ${CLIENTS} writers (commits off the event loop)`, 'embedded store alone: get, 1 reader beside 8 writers', 'the same reader alone', 'embedded store alone: get, 1 reader'),
     row(`create, ${CLIENTS} clients, etcd`, 'etcd: create', `raw etcd puts (etcd3, ${CLIENTS} in flight)`, 'raw etcd: put', '≥ 0.6x'),
+    {
+      subject: `create, ${CLIENTS} clients, etcd: the server's CPU per create`,
+      figure: figure('etcd: create').cpuUs,
+      unit: 'µs',
+      baseline: "raw etcd puts: the etcd3 client's CPU per put",
+      baselineFigure: figure('raw etcd: put').cpuUs,
+    },
     row(`GET of one object, ${CLIENTS} clients, embedded store`, 'embedded: get', 'bare Node HTTPS answering its JSON', 'bare: get', '≥ 0.5x'),
     row(`GET of one object, ${CLIENTS} clients, etcd`, 'etcd: get', `raw etcd gets (etcd3, ${CLIENTS} in flight)`, 'raw etcd: get', '≥ 0.6x'),
     row(`GET of one object as protobuf, embedded store`, 'embedded: get (protobuf)', 'the same as JSON', 'embedded: get', '≥ 1x'),

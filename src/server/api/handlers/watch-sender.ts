@@ -17,7 +17,8 @@
  * are coalesced too: a watcher flushed less than `WATCHER_FLUSH_WINDOW_MS` ago is flushed
  * again only once that window has passed (one shared timer for all such senders), while an
  * idle watcher still gets each event at once, as the reference's watcher, whose writer
- * flushes whenever its channel is empty.
+ * flushes whenever its channel is empty. While the event loop itself is busy the window is
+ * longer (`WATCHER_BUSY_FLUSH_WINDOW_MS`): fewer writes is then what keeps events from queueing.
  */
 import type { Response } from '../../http/types.js'
 import { responseGone } from './list-stream.js'
@@ -51,7 +52,42 @@ export const WATCHER_FULL_BUDGET_MS = 100
  */
 export const WATCHER_FLUSH_WINDOW_MS = flushWindowFromEnv(process.env.CLIENT_WATCH_FLUSH_WINDOW_MS) ?? 25
 
-/** CLIENT_WATCH_FLUSH_WINDOW_MS (0 turns the window off): for measuring other windows in the bench. */
+/**
+ * The window while the server's event loop is busy (busy at least `BUSY_UTILIZATION` of the
+ * last ~100 ms). A fan-out that keeps the loop busy is one whose writes are most of its cost
+ * (about 21 µs of CPU per HTTP/1.1 write, 6-9 µs per HTTP/2 stream write, against about 2 µs
+ * for the rest of a delivery): with 100 events a second a 25 ms window makes a write per 2-3
+ * events, 50 ms one per 5, which takes the CPU that would otherwise queue every event and
+ * create behind the writes (docs/performance.md, "Seventh round: watch delivery"). An idle
+ * server keeps the short window, so an event's added wait stays 25 ms when nothing is behind
+ * and is at most 50 ms, half the goal's 100 ms and of the dispatch budget, when the loop is.
+ */
+export const WATCHER_BUSY_FLUSH_WINDOW_MS = flushWindowFromEnv(process.env.CLIENT_WATCH_BUSY_FLUSH_WINDOW_MS) ?? 50
+/** The share of the last sample period the event loop was busy from which it counts as busy. */
+const BUSY_UTILIZATION = 0.5
+/** How often the event loop's utilisation is sampled (at most; only while watchers get events). */
+const UTILIZATION_SAMPLE_MS = 100
+
+let utilizationSample = performance.eventLoopUtilization()
+let utilizationSampledAt = -Infinity
+let loopBusy = false
+
+/**
+ * Whether the event loop was busy over the last sample period, sampled at most every 100 ms
+ * by the watchers' own scheduling (no timer of its own). A sample older than three periods
+ * says nothing about now: the loop counts as idle and a new period starts.
+ */
+function eventLoopBusy(now: number): boolean {
+  const since = now - utilizationSampledAt
+  if (since < UTILIZATION_SAMPLE_MS) return loopBusy
+  const sample = performance.eventLoopUtilization()
+  loopBusy = since <= 3 * UTILIZATION_SAMPLE_MS && performance.eventLoopUtilization(sample, utilizationSample).utilization >= BUSY_UTILIZATION
+  utilizationSample = sample
+  utilizationSampledAt = now
+  return loopBusy
+}
+
+/** CLIENT_WATCH_FLUSH_WINDOW_MS (0 turns the window off) and CLIENT_WATCH_BUSY_FLUSH_WINDOW_MS: for measuring other windows in the bench. */
 function flushWindowFromEnv(value: string | undefined): number | undefined {
   const ms = value === undefined || value === '' ? NaN : Number(value)
   return Number.isFinite(ms) && ms >= 0 && ms <= 1000 ? ms : undefined
@@ -151,6 +187,8 @@ export class WatchSender {
     private readonly budgetMs = WATCHER_FULL_BUDGET_MS,
     /** The flush window (0: every turn's frames are written at the end of that turn). */
     private readonly flushWindowMs = WATCHER_FLUSH_WINDOW_MS,
+    /** The flush window while the event loop is busy (never shorter than `flushWindowMs`; none when that is 0). */
+    private readonly busyFlushWindowMs = WATCHER_BUSY_FLUSH_WINDOW_MS,
   ) {
     this.connection = new WatchConnection(res, () => this.drained())
     res.once('close', () => {
@@ -166,8 +204,11 @@ export class WatchSender {
 
   /** When this sender's window closes (performance.now()). */
   get flushDue(): number {
-    return this.flushedAt + this.flushWindowMs
+    return this.flushedAt + this.windowMs
   }
+
+  /** The window now: the busy one while the event loop is busy (decided when the window opened). */
+  private windowMs = 0
 
   /** Events encoded but not yet handed to the connection. */
   get buffered(): number {
@@ -251,7 +292,8 @@ export class WatchSender {
     if (this.queued !== 'no') return
     if (this.flushWindowMs > 0 && this.drainWaiters.length === 0) {
       const now = nowInThisRun()
-      const due = this.flushedAt + this.flushWindowMs
+      this.windowMs = eventLoopBusy(now) ? Math.max(this.flushWindowMs, this.busyFlushWindowMs) : this.flushWindowMs
+      const due = this.flushedAt + this.windowMs
       if (due > now) {
         windowed.add(this)
         this.queued = 'window'

@@ -6,11 +6,11 @@ import { WATCHER_BUFFER_EVENTS, WATCHER_FULL_BUDGET_MS, WatchSender } from '../.
 import { chunkOf, chunkOfBatch } from '../../../../src/server/api/handlers/watch-connection.js'
 
 /** An HTTP/1.1 server whose one response is a chunked stream fed by `feed`; returns the raw bytes a client read. */
-async function rawStream(feed: (sender: WatchSender, res: http.ServerResponse) => void, flushWindowMs?: number): Promise<string> {
+async function rawStream(feed: (sender: WatchSender, res: http.ServerResponse) => void, flushWindowMs?: number, busyFlushWindowMs?: number): Promise<string> {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' })
     res.flushHeaders()
-    feed(new WatchSender(res, () => {}, WATCHER_BUFFER_EVENTS, WATCHER_FULL_BUDGET_MS, flushWindowMs), res)
+    feed(new WatchSender(res, () => {}, WATCHER_BUFFER_EVENTS, WATCHER_FULL_BUDGET_MS, flushWindowMs, busyFlushWindowMs), res)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   try {
@@ -90,6 +90,56 @@ describe('watch: WatchSender writes a turn\'s frames as one chunk', () => {
     }, 100)
     const body = raw.slice(raw.indexOf('\r\n\r\n') + 4)
     assert.equal(secondWrittenWithin, '8\r\n{"n":2}\n\r\n'.length)
+    assert.equal(body, '8\r\n{"n":1}\n\r\n8\r\n{"n":2}\n\r\n0\r\n\r\n')
+  })
+
+  it('while the event loop is busy, the longer window holds frames of later turns and they leave together', async () => {
+    let heldBack: number | undefined
+    const raw = await rawStream(
+      (sender, res) => {
+        sender.send(Buffer.from('{"n":1}\n'), true)
+        setImmediate(() => {
+          // The loop busy for 150 ms: more than half of the period the next frame judges it by.
+          const until = performance.now() + 150
+          while (performance.now() < until);
+          const before = res.socket!.bytesWritten
+          sender.send(Buffer.from('{"n":2}\n'), true)
+          setImmediate(() => {
+            sender.send(Buffer.from('{"n":3}\n'), false)
+            heldBack = res.socket!.bytesWritten - before
+          })
+          setTimeout(() => sender.end(), 800)
+        })
+      },
+      1,
+      400,
+    )
+    const body = raw.slice(raw.indexOf('\r\n\r\n') + 4)
+    // The short window (1 ms) had long passed: only the busy window held frame 2 back.
+    assert.equal(heldBack, 0)
+    assert.equal(body, '8\r\n{"n":1}\n\r\n10\r\n{"n":2}\n{"n":3}\n\r\n0\r\n\r\n')
+  })
+
+  it('while the event loop is idle, the busy window does not apply', async () => {
+    let writtenWithin: number | undefined
+    const raw = await rawStream(
+      (sender, res) => {
+        sender.send(Buffer.from('{"n":1}\n'), true)
+        // 150 ms of an idle loop, well within the busy window (400 ms) of the first write.
+        setTimeout(() => {
+          const before = res.socket!.bytesWritten
+          sender.send(Buffer.from('{"n":2}\n'), true)
+          setImmediate(() => {
+            writtenWithin = res.socket!.bytesWritten - before
+            sender.end()
+          })
+        }, 150)
+      },
+      1,
+      400,
+    )
+    const body = raw.slice(raw.indexOf('\r\n\r\n') + 4)
+    assert.equal(writtenWithin, '8\r\n{"n":2}\n\r\n'.length)
     assert.equal(body, '8\r\n{"n":1}\n\r\n8\r\n{"n":2}\n\r\n0\r\n\r\n')
   })
 
