@@ -20,6 +20,14 @@
 // A row without a goal reads the embedded create against the embedded store alone (in this
 // process, 8 in flight): a durable create is bounded by the disk's sync latency, which the
 // bare server does not pay.
+// The GET and LIST rows of the embedded server and the bare server run pinned (support/cpu-pin.js:
+// the server measured, or the bare baseline in its turn, on the same CPUs, wrk on the others;
+// unpinned, back-to-back runs of one bare server varied 2x); the create and etcd rows run
+// unpinned as before (etcd and the store's commit thread share the machine). BENCH_PIN=0: none.
+// The etcd create row also reads as CPU (no goal): the server's CPU per create against the etcd3
+// client's per put, the figure that stays put on a busy machine. The etcd rows are not pinned:
+// three processes (etcd, the server or the raw client, wrk) on 2 CPUs have no placement that
+// leaves the comparison alone (docs/performance.md, "Seventh round: the create path").
 // Needs the build, wrk and etcd.   BENCH_SECONDS (per round, default 3), BENCH_ROUNDS (default 3)
 import { fork } from 'node:child_process'
 import { spawnSync } from 'node:child_process'
@@ -28,6 +36,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Etcd3 } from 'etcd3'
+import { pinPid, pinningNote, pinned, unpinPid } from './support/cpu-pin.js'
 import { etcdAvailable, startEtcd } from './support/etcd.js'
 import { freePort } from './support/net.js'
 import { meets, report } from './support/report.js'
@@ -67,11 +76,14 @@ writeFileSync(
 )
 
 /** One wrk run: requests/s and the server's CPU µs per request. */
-function wrk(url, { pid, post = false, accept = 'application/json' }) {
+function wrk(url, { pid, post = false, accept = 'application/json', pin = false }) {
+  // Pinned rows: the server (pid) on the 'server' CPUs, wrk on the others; otherwise both float.
+  if (pin) pinPid(pid, 'server')
+  else unpinPid(pid)
   const before = cpuSeconds(pid)
   const args = ['-t1', `-c${CLIENTS}`, `-d${seconds}s`, '-H', `Authorization: Bearer ${ADMIN_TOKEN}`, '-H', `Accept: ${accept}`]
   if (post) args.push('-s', postScript)
-  const run = spawnSync(toolCommand('wrk'), [...args, url], { encoding: 'utf8' })
+  const run = spawnSync(...(pin ? pinned(toolCommand('wrk'), [...args, url], 'load') : [toolCommand('wrk'), [...args, url]]), { encoding: 'utf8' })
   if (run.status !== 0) throw new Error(`wrk ${url} exited ${run.status}: ${run.stderr}`)
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(run.stdout)?.[1])
   const requests = Number(/(\d+) requests in/.exec(run.stdout)?.[1])
@@ -188,14 +200,14 @@ try {
     // Read again each round: a revision of the previous round may be compacted by now.
     const exact = { embedded: await exactUrl(embedded), etcd: await exactUrl(onEtcd) }
     add('bare: create', wrk(`https://127.0.0.1:${bare.port}/api/v1/namespaces/bench/configmaps`, { pid: bare.pid, post: true }))
-    add('bare: get', wrk(`https://127.0.0.1:${bare.port}/api/v1/namespaces/bench/configmaps/one`, { pid: bare.pid }))
+    add('bare: get', wrk(`https://127.0.0.1:${bare.port}/api/v1/namespaces/bench/configmaps/one`, { pid: bare.pid, pin: true }))
     add('embedded: create', wrk(cms(embedded), { pid: embedded.child.pid, post: true }))
-    add('embedded: get', wrk(`${cms(embedded)}/one`, { pid: embedded.child.pid }))
-    add('embedded: get (protobuf)', wrk(`${cms(embedded)}/one`, { pid: embedded.child.pid, accept: PROTOBUF }))
-    add(`embedded: list ${LIST_SIZE}`, wrk(`https://127.0.0.1:${embedded.port}/api/v1/namespaces/list/configmaps`, { pid: embedded.child.pid }))
-    add(`embedded: list ${LIST_SIZE} (protobuf)`, wrk(`https://127.0.0.1:${embedded.port}/api/v1/namespaces/list/configmaps`, { pid: embedded.child.pid, accept: PROTOBUF }))
-    add(`embedded: list ${LIST_SIZE} from the store (Exact)`, wrk(exact.embedded, { pid: embedded.child.pid }))
-    add(`embedded: list ${LIST_SIZE} at resourceVersion=0`, wrk(`${listUrl(embedded)}?resourceVersion=0`, { pid: embedded.child.pid }))
+    add('embedded: get', wrk(`${cms(embedded)}/one`, { pid: embedded.child.pid, pin: true }))
+    add('embedded: get (protobuf)', wrk(`${cms(embedded)}/one`, { pid: embedded.child.pid, accept: PROTOBUF, pin: true }))
+    add(`embedded: list ${LIST_SIZE}`, wrk(`https://127.0.0.1:${embedded.port}/api/v1/namespaces/list/configmaps`, { pid: embedded.child.pid, pin: true }))
+    add(`embedded: list ${LIST_SIZE} (protobuf)`, wrk(`https://127.0.0.1:${embedded.port}/api/v1/namespaces/list/configmaps`, { pid: embedded.child.pid, accept: PROTOBUF, pin: true }))
+    add(`embedded: list ${LIST_SIZE} from the store (Exact)`, wrk(exact.embedded, { pid: embedded.child.pid, pin: true }))
+    add(`embedded: list ${LIST_SIZE} at resourceVersion=0`, wrk(`${listUrl(embedded)}?resourceVersion=0`, { pid: embedded.child.pid, pin: true }))
     add('embedded store alone: create', await loop((i) => storeAlone.create(`/configmaps/bench/r${round}-${i}`, storedValue)))
     // The event loop while the store commits: one reader's GETs alone, then beside 8 writers.
     add('embedded store alone: get, 1 reader', await readerLoop(storeAlone, false))
@@ -210,6 +222,7 @@ try {
     add(`etcd: list ${LIST_SIZE} at resourceVersion=0`, wrk(`${listUrl(onEtcd)}?resourceVersion=0`, { pid: onEtcd.child.pid }))
   }
 
+  console.log(`\nGET and LIST rows of the embedded and bare servers: ${pinningNote()}`)
   console.log(`\n| subject (${CLIENTS} clients, median of ${rounds} rounds of ${seconds} s) | per second | CPU µs/request (the server's; in-process rows: this process's) |`)
   console.log('|---|---:|---:|')
   for (const name of results.keys()) {
@@ -225,6 +238,13 @@ try {
     row(`create, ${CLIENTS} clients, embedded store`, 'embedded: create', `the embedded store alone (${CLIENTS} in flight)`, 'embedded store alone: create'),
     row(`embedded store: GETs of one reader beside ${CLIENTS} writers (commits off the event loop)`, 'embedded store alone: get, 1 reader beside 8 writers', 'the same reader alone', 'embedded store alone: get, 1 reader'),
     row(`create, ${CLIENTS} clients, etcd`, 'etcd: create', `raw etcd puts (etcd3, ${CLIENTS} in flight)`, 'raw etcd: put', '≥ 0.6x'),
+    {
+      subject: `create, ${CLIENTS} clients, etcd: the server's CPU per create`,
+      figure: figure('etcd: create').cpuUs,
+      unit: 'µs',
+      baseline: "raw etcd puts: the etcd3 client's CPU per put",
+      baselineFigure: figure('raw etcd: put').cpuUs,
+    },
     row(`GET of one object, ${CLIENTS} clients, embedded store`, 'embedded: get', 'bare Node HTTPS answering its JSON', 'bare: get', '≥ 0.5x'),
     row(`GET of one object, ${CLIENTS} clients, etcd`, 'etcd: get', `raw etcd gets (etcd3, ${CLIENTS} in flight)`, 'raw etcd: get', '≥ 0.6x'),
     row(`GET of one object as protobuf, embedded store`, 'embedded: get (protobuf)', 'the same as JSON', 'embedded: get', '≥ 1x'),

@@ -5,7 +5,9 @@
 //   - GET of one small ConfigMap by a token user whom RBAC (the default authorization mode)
 //     allows through a RoleBinding, and the same on a second server with AlwaysAllow.
 // Rounds are interleaved (bare, readyz, ..., GET AlwaysAllow, again) and each figure is the
-// median of its rounds, so that the load of a shared machine falls on all alike.
+// median of its rounds, so that the load of a shared machine falls on all alike. The servers and
+// the bare baselines run pinned to the same CPUs and wrk to the others (support/cpu-pin.js:
+// unpinned, back-to-back runs of one bare server varied 2x); BENCH_PIN=0 turns it off.
 // Goals: /readyz ≥ 0.7 of bare; GET ≥ 0.4 of bare; GET with RBAC ≥ 0.8 of AlwaysAllow.
 // Needs wrk (Debian package `wrk`).   BENCH_SECONDS (per round, default 3), BENCH_ROUNDS (default 3)
 import { spawn, spawnSync } from 'node:child_process'
@@ -14,6 +16,7 @@ import https from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { pinned, pinningNote } from './support/cpu-pin.js'
 import { freePort } from './support/net.js'
 import { meets, report } from './support/report.js'
 import { toolCommand, whyMissing } from './support/tools.js'
@@ -37,7 +40,7 @@ function cpuSeconds(pid) {
 
 function wrk(url, headers = [], pid) {
   const cpuBefore = cpuSeconds(pid)
-  const run = spawnSync(WRK, ['-t1', '-c16', `-d${seconds}s`, '--latency', ...headers.flatMap((h) => ['-H', h]), url], { encoding: 'utf8' })
+  const run = spawnSync(...pinned(WRK, ['-t1', '-c16', `-d${seconds}s`, '--latency', ...headers.flatMap((h) => ['-H', h]), url], 'load'), { encoding: 'utf8' })
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(run.stdout)?.[1])
   const p50 = /50%\s+([\d.]+\w+)/.exec(run.stdout)?.[1]
   const p99 = /99%\s+([\d.]+\w+)/.exec(run.stdout)?.[1]
@@ -69,8 +72,11 @@ function admin(port, dir, method, path, body) {
 async function startServer(dir, name, args) {
   const port = await freePort()
   const child = spawn(
-    process.execPath,
-    [bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/${name}`, `--write-kubeconfig=${dir}/kubeconfig`, `--token-auth-file=${dir}/tokens.csv`, ...args],
+    ...pinned(
+      process.execPath,
+      [bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/${name}`, `--write-kubeconfig=${dir}/kubeconfig`, `--token-auth-file=${dir}/tokens.csv`, ...args],
+      'server',
+    ),
     { stdio: 'ignore' },
   )
   // As the administrator: with AlwaysAllow the reference turns anonymous requests off.
@@ -105,12 +111,12 @@ try {
   children.push(allow.child)
   const barePort = await freePort()
   const bareScript = fileURLToPath(new URL('./support/bare-https.js', import.meta.url))
-  const bare = spawn(process.execPath, [bareScript, String(barePort), `${dir}/certs/apiserver.crt`, `${dir}/certs/apiserver.key`], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  const bare = spawn(...pinned(process.execPath, [bareScript, String(barePort), `${dir}/certs/apiserver.crt`, `${dir}/certs/apiserver.key`], 'server'), { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   children.push(bare)
   await new Promise((resolve) => bare.once('message', resolve))
   // The same bare server sending /readyz's response headers: what answering as the reference does costs Node alone.
   const bareHeadersPort = await freePort()
-  const bareHeaders = spawn(process.execPath, [bareScript, String(bareHeadersPort), `${dir}/certs/apiserver.crt`, `${dir}/certs/apiserver.key`, 'headers'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  const bareHeaders = spawn(...pinned(process.execPath, [bareScript, String(bareHeadersPort), `${dir}/certs/apiserver.crt`, `${dir}/certs/apiserver.key`, 'headers'], 'server'), { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   children.push(bareHeaders)
   await new Promise((resolve) => bareHeaders.once('message', resolve))
 
@@ -134,6 +140,7 @@ try {
     return { ...runs.find((x) => x.rps === m), cpuUs: median(runs.map((x) => x.cpuUs)), errors: runs.reduce((n, x) => n + x.errors, 0) }
   })
   const base = figures[0]
+  console.log(`wrk -c16, ${rounds} interleaved rounds of ${seconds} s, medians; ${pinningNote()}\n`)
   console.log(`| request | requests/s | p50 | p99 | non-2xx | × bare (throughput) | server CPU µs/request | × bare (CPU) |`)
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|')
   subjects.forEach(([name], i) => {

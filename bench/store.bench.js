@@ -2,9 +2,12 @@
 // 100 watchers, for the embedded SQLite store and the etcd store, against a direct etcd3 put
 // loop on the same etcd in the same run (the baseline). The issue's goal: the embedded
 // store creates at least as fast as the direct etcd write loop. Also the etcd client's CPU
-// per call (the etcd store's get and create against etcd3's get and put, 8 in flight).
+// per call (the etcd store's get and create against etcd3's get and put, 8 in flight), and its
+// CPU per watch event (the etcd store's watch against etcd3's watcher, the writes made by a
+// child process so that only receiving them is counted).
 // Needs the compiled code (npx tsc -p tsconfig.json) and etcd on PATH (or ETCD_BIN).
 //   node bench/store.bench.js            BENCH_SCALE=0.2 for a quick run
+import { fork } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -114,12 +117,46 @@ async function cpuPerCall(count, inFlight, op) {
   return (used.user + used.system) / count
 }
 
+/**
+ * CPU of this process per watch event: `watch()` establishes a watch and resolves to `{ done }`,
+ * which settles once it has received the `count` events of the writes under `prefix` that a
+ * child process makes (8 in flight).
+ */
+async function cpuPerEvent(clientUrl, prefix, count, watch) {
+  const cpu = process.cpuUsage()
+  const { done } = await watch()
+  const child = fork(new URL('./support/etcd-putter.js', import.meta.url), [clientUrl, prefix, String(count), '8', String(VALUE.length)], { stdio: 'ignore' })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  await done
+  const used = process.cpuUsage(cpu)
+  if ((await exited) !== 0) throw new Error('the etcd putter failed')
+  return (used.user + used.system) / count
+}
+
 // The etcd client's CPU per call: the store's get and create (its lean Range and Txn client)
 // against etcd3's get and put on the same etcd, 8 in flight, rounds interleaved.
 const CLIENT_IN_FLIGHT = 8
 async function clientCost(clientUrl, store) {
   const client = new Etcd3({ hosts: clientUrl })
-  const figures = { storeGet: [], etcd3Get: [], storeCreate: [], etcd3Put: [] }
+  const figures = { storeGet: [], etcd3Get: [], storeCreate: [], etcd3Put: [], storeWatch: [], etcd3Watch: [] }
+  // Each resolves once its watch is established, to { done }: the `count` events received.
+  const storeWatch = async (prefix, count) => {
+    const watch = await store.watch(prefix)
+    const done = (async () => {
+      let seen = 0
+      for await (const _event of watch) if (++seen >= count) break
+      watch.cancel()
+    })()
+    return { done }
+  }
+  const etcd3Watch = async (prefix, count) => {
+    const watcher = await client.watch().prefix(prefix).withPreviousKV().create()
+    const done = new Promise((resolve) => {
+      let seen = 0
+      watcher.on('put', () => ++seen === count && resolve())
+    }).then(() => watcher.cancel())
+    return { done }
+  }
   try {
     await client.put('/bench-client/one').value(VALUE)
     await store.create('/bench-client/one', VALUE)
@@ -129,6 +166,9 @@ async function clientCost(clientUrl, store) {
       figures.storeGet.push(await cpuPerCall(calls, CLIENT_IN_FLIGHT, () => store.get('/bench-client/one')))
       figures.etcd3Put.push(await cpuPerCall(calls, CLIENT_IN_FLIGHT, (i) => client.put(`/bench-client/put/${round}/${i}`).value(VALUE)))
       figures.storeCreate.push(await cpuPerCall(calls, CLIENT_IN_FLIGHT, (i) => store.create(`/bench-client/create/${round}/${i}`, VALUE)))
+      // The store keeps its keys under '/registry' (its prefix): the writes go there.
+      figures.etcd3Watch.push(await cpuPerEvent(clientUrl, `/bench-client/watch-etcd3/${round}/`, calls, () => etcd3Watch(`/bench-client/watch-etcd3/${round}/`, calls)))
+      figures.storeWatch.push(await cpuPerEvent(clientUrl, `/registry/bench-client/watch-store/${round}/`, calls, () => storeWatch(`/bench-client/watch-store/${round}/`, calls)))
     }
   } finally {
     client.close()
@@ -214,6 +254,7 @@ report(
     .concat([
       { subject: `etcd store: get, ${CLIENT_IN_FLIGHT} in flight, client CPU per call`, figure: clientCpu.storeGet, unit: 'µs', baseline: 'etcd3 get(key).buffer()', baselineFigure: clientCpu.etcd3Get },
       { subject: `etcd store: create, ${CLIENT_IN_FLIGHT} in flight, client CPU per call`, figure: clientCpu.storeCreate, unit: 'µs', baseline: 'etcd3 put(key).value()', baselineFigure: clientCpu.etcd3Put },
+      { subject: 'etcd store: watch, client CPU per event received (writes from another process)', figure: clientCpu.storeWatch, unit: 'µs', baseline: "etcd3's watcher, 'put' events", baselineFigure: clientCpu.etcd3Watch },
     ]),
 )
 fs.mkdirSync(new URL('../.bench-out/', import.meta.url), { recursive: true })

@@ -45,3 +45,10 @@ export function pinningNote() {
     ? `measured process and its baseline on CPU ${CPU_SETS.server}, the load generator on CPU ${CPU_SETS.load} (BENCH_PIN=0 turns this off)`
     : 'processes not pinned to CPUs'
 }
+
+/** Lets a process pinned by `pinPid` (and all its threads) run on every CPU again. */
+export function unpinPid(pid) {
+  if (!pinning) return
+  const run = spawnSync('taskset', ['-a', '-p', '-c', range(0, cpus - 1), String(pid)], { stdio: 'ignore' })
+  if (run.status !== 0) throw new Error(`taskset could not unpin process ${pid}`)
+}

@@ -94,6 +94,7 @@ import { KINDS } from './api/kinds/index.js'
 import { setAllowPrivileged } from './api/kinds/capabilities.js'
 import { enabledKinds, servedAtVersion } from './api/runtime-config.js'
 import { defaultServiceCIDR, repairServiceIPs } from './controllers/service-ip-addresses.js'
+import { whenReady } from './bootstrap/after-ready.js'
 import { LeaseEndpointReconciler } from './controllers/endpoint-reconciler.js'
 import { EncryptionConfigError } from './encryption/config.js'
 import { EncryptingStore } from './encryption/encrypting-store.js'
@@ -415,6 +416,48 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await store.update(info!.key, bootstrapCodec.encode({ ...current, metadata, data: info!.object.data as Record<string, unknown> }), kv.modRevision)
   }
 
+  /** The start-service-ip-repair-controllers' pass: IPAddresses for Services that have none. */
+  const repairIPs = async (registry: ReturnType<typeof api.registryFor>) => {
+    const ipaddresses = registry.lookup('networking.k8s.io', 'v1', 'ipaddresses')
+    if (!ipaddresses) return
+    const repaired = await repairServiceIPs(registry.lookup('', 'v1', 'services')!, ipaddresses)
+    if (repaired > 0) log.v(2, `bootstrap-controller: wrote ${repaired} IPAddresses of existing Services`)
+  }
+  /**
+   * What the reference's kubernetes-service and cluster-authentication-trust controllers write
+   * once /readyz passes (bootstrap/after-ready.ts): the `kubernetes` Service, Endpoints and
+   * EndpointSlice (unchanged ones are not written again), the master lease, and
+   * kube-system/extension-apiserver-authentication.
+   */
+  const afterReadyWork = async () => {
+    const created = await ensure(
+      kubernetesService({
+        address: endpointAddress(config.advertiseAddress, config.bindAddress),
+        securePort: config.securePort,
+        clusterIPRange: config.serviceClusterIPRange,
+        nodePort: config.coreServiceNodePort,
+        withEndpoints: config.endpointReconcilerType !== 'none',
+      }),
+    )
+    const store = await storeNow()
+    const registry = api.registryFor(store)
+    // A Service written here has its IPAddress written as the repair pass would.
+    if (created > 0) await repairIPs(registry)
+    // --endpoint-reconciler-type=lease: every server on the store appears in the Endpoints.
+    if (config.endpointReconcilerType === 'lease' && !endpointReconciler && !signals.shutdownInitiated.signalled) {
+      endpointReconciler = new LeaseEndpointReconciler({
+        store: () => store,
+        endpoints: () => registry.lookup('', 'v1', 'endpoints'),
+        endpointSlices: () => registry.lookup('discovery.k8s.io', 'v1', 'endpointslices'),
+        ip: endpointAddress(config.advertiseAddress, config.bindAddress),
+        port: config.securePort,
+        log: (level, message) => log.v(level, message),
+      })
+      endpointReconciler.start()
+    }
+    await publishAuthenticationInfo()
+  }
+
   let autoregistered = false
   health.install({
     log: { name: 'log', check: () => faults.wrap('log', () => log.check()), immediate: () => (faults.enabled ? undefined : log.checkNow()) },
@@ -457,36 +500,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await ensure(systemServiceAccounts())
         // The priority and fairness configuration (the reference's own post-start hook is not in the spec's list).
         await ensure(flowControlConfiguration())
-        await ensure(
-          kubernetesService({
-            address: endpointAddress(config.advertiseAddress, config.bindAddress),
-            securePort: config.securePort,
-            clusterIPRange: config.serviceClusterIPRange,
-            nodePort: config.coreServiceNodePort,
-            withEndpoints: config.endpointReconcilerType !== 'none',
-          }),
-        )
         // ServiceCIDRs and IPAddresses where the emulated version serves them (1.33 and later).
         const registry = api.registryFor(await storeNow())
-        const ipaddresses = registry.lookup('networking.k8s.io', 'v1', 'ipaddresses')
         if (registry.lookup('networking.k8s.io', 'v1', 'servicecidrs')) await ensure([defaultServiceCIDR(config.serviceClusterIPRange.split(',').filter((c) => c !== ''))])
-        if (ipaddresses) {
-          const repaired = await repairServiceIPs(registry.lookup('', 'v1', 'services')!, ipaddresses)
-          if (repaired > 0) log.v(2, `bootstrap-controller: wrote ${repaired} IPAddresses of existing Services`)
-        }
-        // --endpoint-reconciler-type=lease: every server on the store appears in the Endpoints.
-        if (config.endpointReconcilerType === 'lease' && !endpointReconciler) {
-          const store = await storeNow()
-          endpointReconciler = new LeaseEndpointReconciler({
-            store: () => store,
-            endpoints: () => registry.lookup('', 'v1', 'endpoints'),
-            endpointSlices: () => registry.lookup('discovery.k8s.io', 'v1', 'endpointslices'),
-            ip: endpointAddress(config.advertiseAddress, config.bindAddress),
-            port: config.securePort,
-            log: (level, message) => log.v(level, message),
-          })
-          endpointReconciler.start()
-        }
+        await repairIPs(registry)
+        // The `kubernetes` Service, its Endpoints and the master lease: once ready (below).
       },
       'rbac/bootstrap-roles': async () => {
         const store = await storeNow()
@@ -501,8 +519,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await ensure(systemPriorityClasses())
       },
       'start-cluster-authentication-info-controller': async () => {
-        await publishAuthenticationInfo()
-        // The reference's controller follows the CA files: a reloaded bundle is published again.
+        // The reference's controller runs in the background (its first publication below, once
+        // ready) and follows the CA files: a reloaded bundle is published again.
         for (const file of authentication.caFiles) file.onChange(() => void publishAuthenticationInfo().catch((err: Error) => log.error(`cluster authentication info: ${err.message}`)))
       },
       'start-aggregator-informers': async () => {
@@ -769,7 +787,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       },
     )
   }
-  void health.startPostStartHooks()
+  const hooksDone = health.startPostStartHooks()
+  void whenReady({
+    hooksDone,
+    readyChecks: () => health.registry.checksFor('readyz'),
+    hasBeenReady: signals.hasBeenReady,
+    shutdownInitiated: signals.shutdownInitiated,
+  })
+    .then((ready) => (ready ? afterReadyWork() : undefined))
+    .catch((err: Error) => log.error(`bootstrap-controller: ${err.message}`))
   encryption?.start()
   storageMetrics.start()
   void pending.ready.then(() => Promise.all([storageMetrics.pollCounts(), storageMetrics.pollSize()]))

@@ -20,7 +20,7 @@ import { updateHandler } from './handlers/update.js'
 import { podBindingHandler } from './handlers/pod-binding.js'
 import { podEvictionHandler } from './handlers/pod-eviction.js'
 import { componentStatusHandler } from './handlers/component-status.js'
-import type { UpdateSubresource } from './registry/generic-store.js'
+import type { GenericStore, UpdateSubresource } from './registry/generic-store.js'
 import { watchHandler } from './handlers/watch.js'
 import { KINDS } from './kinds/index.js'
 import { withRequester } from './requester.js'
@@ -33,6 +33,7 @@ import type { Strategy } from './registry/strategy.js'
 import { enabledKinds, servedAtVersion } from './runtime-config.js'
 import { ApiError, errors, toApiError, writeError } from './status-errors.js'
 import { queryOf } from '../http/context.js'
+import { isPromise } from '../http/maybe-promise.js'
 
 export interface ApiDeps {
   store: () => Store | undefined
@@ -67,7 +68,10 @@ export interface VirtualScope {
 
 export type VirtualHandler = (scope: VirtualScope) => Promise<void>
 
-const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
+/** A verb's handler; one that answers within its call (a GET served at once) returns nothing. */
+type VerbHandler = (scope: Scope) => void | Promise<void>
+
+const VERB_HANDLERS: Record<string, VerbHandler> = {
   get: getHandler,
   list: listHandler,
   watch: watchHandler,
@@ -79,7 +83,7 @@ const VERB_HANDLERS: Record<string, (scope: Scope) => Promise<void>> = {
 }
 
 /** The verbs of the subresources (status, scale): get, update, patch of a named object. */
-const SUBRESOURCE_HANDLERS: Record<string, Record<string, (scope: Scope) => Promise<void>>> = {
+const SUBRESOURCE_HANDLERS: Record<string, Record<string, VerbHandler>> = {
   status: { get: getHandler, update: updateHandler, patch: patchHandler },
   scale: { get: getScaleHandler, update: updateScaleHandler, patch: patchScaleHandler },
   finalize: { update: updateHandler },
@@ -126,66 +130,100 @@ function servedApi(deps: ApiDeps): ServedApi {
 
 export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): Handler {
   const { kinds, registryFor, storage } = served
-  return async (req, res, ctx) => {
+  const failed = async (req: Parameters<Handler>[0], res: Parameters<Handler>[1], ctx: RequestContext, err: unknown): Promise<void> => {
+    const apiErr = toApiError(err)
+    // Every 500 is logged with its cause (the stack of an unexpected error), at the level the operator sees.
+    if (apiErr.code === 500) deps.log(0, `${req.method ?? ''} ${ctx.url.pathname}: ${err instanceof Error && !(err instanceof ApiError) ? (err.stack ?? err.message) : apiErr.message}`)
+    else if (apiErr.code > 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
+    const afterAnswer = bodyRefused(req) ? closeUnreadRequest(res) : undefined
+    await writeErrorNegotiated(req, res, apiErr)
+    afterAnswer?.()
+  }
+  // Not async: a request whose route answers within its call (a GET the store reads at once) makes no promise here.
+  return (req, res, ctx) => {
+    let done: void | Promise<void>
     try {
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
-      // Once the codec is loaded (every request but the first few), no promise to wait for.
-      if (!storage.isReady) await storage.ready()
       const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers)
-      await withRequester(ctx.user ? { user: ctx.user, info: ctx.info } : undefined, serve)
+      const who = ctx.user ? { user: ctx.user, info: ctx.info } : undefined
+      // Once the codec is loaded (every request but the first few), no promise to wait for.
+      done = storage.isReady ? withRequester(who, serve) : storage.ready().then(() => withRequester(who, serve))
     } catch (err) {
-      const apiErr = toApiError(err)
-      // Every 500 is logged with its cause (the stack of an unexpected error), at the level the operator sees.
-      if (apiErr.code === 500) deps.log(0, `${req.method ?? ''} ${ctx.url.pathname}: ${err instanceof Error && !(err instanceof ApiError) ? (err.stack ?? err.message) : apiErr.message}`)
-      else if (apiErr.code > 500) deps.log(2, `${req.method ?? ''} ${ctx.url.pathname}: ${apiErr.message}`)
-      const afterAnswer = bodyRefused(req) ? closeUnreadRequest(res) : undefined
-      await writeErrorNegotiated(req, res, apiErr)
-      afterAnswer?.()
+      return failed(req, res, ctx, err)
     }
+    if (isPromise(done)) return done.catch((err: unknown) => failed(req, res, ctx, err))
   }
 }
 
-async function route(
+/**
+ * Routes an API request. Not async: a request for a built-in kind goes on to its verb's handler
+ * within this call (a throw here is the caller's to answer); discovery and custom resources,
+ * which read the registry's custom kinds, continue once they are read.
+ */
+function route(
   registry: Registry,
   builtin: readonly Strategy[],
   req: Parameters<Handler>[0],
   res: Parameters<Handler>[1],
   ctx: RequestContext,
   virtualHandlers?: ReadonlyMap<string, VirtualHandler>,
-): Promise<void> {
+): void | Promise<void> {
+  const { info } = ctx
+  if (!info.isResourceRequest) return routeNonResource(registry, builtin, req, res, ctx)
+  const group = info.apiGroup ?? ''
+  const version = info.apiVersion ?? ''
+  const resource = info.resource ?? ''
+  const known = registry.lookup(group, version, resource)
+  if (known) return routeResource(known, registry, req, res, ctx, virtualHandlers)
+  return registry.resolve(group, version, resource).then(async (store) => {
+    if (!store) {
+      // An unknown group version is not routed at all; an unknown resource in a served one is a Status.
+      const kinds = info.apiGroup ? await registry.kinds() : builtin
+      if (!apiResourceList(kinds, info.apiGroup ?? '', info.apiVersion ?? '')) return notFound(res)
+      throw errors.resourceNotFound()
+    }
+    return routeResource(store, registry, req, res, ctx, virtualHandlers)
+  })
+}
+
+/** Discovery: /api, /apis, a group, a group version's resources. */
+async function routeNonResource(registry: Registry, builtin: readonly Strategy[], req: Parameters<Handler>[0], res: Parameters<Handler>[1], ctx: RequestContext): Promise<void> {
   const { info } = ctx
   const path = info.path.replace(/\/+$/, '') || '/'
-  if (!info.isResourceRequest) {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(res)
-    const aggregated = path === '/api' || path === '/apis' ? aggregatedDiscoveryVersion(req.headers.accept) : undefined
-    if (path === '/api') {
-      if (aggregated) return writeAggregatedDiscovery(req, res, builtin.filter((k) => k.group === ''), aggregated)
-      if (!builtin.some((k) => k.group === '')) return notFound(res)
-      return writeObject(res, 200, apiVersions(req), negotiateOutput(req.headers.accept, { table: false }))
-    }
-    const kinds = path.startsWith('/apis') ? await registry.kinds() : builtin
-    if (aggregated) return writeAggregatedDiscovery(req, res, kinds.filter((k) => k.group !== ''), aggregated)
-    if (path === '/apis') return writeObject(res, 200, apiGroupList(kinds), negotiateOutput(req.headers.accept, { table: false }))
-    const groupOnly = /^\/apis\/([^/]+)$/.exec(path)
-    if (groupOnly) {
-      const group = apiGroup(kinds, groupOnly[1]!)
-      if (group) return writeObject(res, 200, group, negotiateOutput(req.headers.accept, { table: false }))
-      return notFound(res)
-    }
-    if (info.apiVersion !== undefined) {
-      const list = apiResourceList(kinds, info.apiGroup ?? '', info.apiVersion)
-      if (list) return writeObject(res, 200, list, negotiateOutput(req.headers.accept, { table: false }))
-    }
+  if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(res)
+  const aggregated = path === '/api' || path === '/apis' ? aggregatedDiscoveryVersion(req.headers.accept) : undefined
+  if (path === '/api') {
+    if (aggregated) return writeAggregatedDiscovery(req, res, builtin.filter((k) => k.group === ''), aggregated)
+    if (!builtin.some((k) => k.group === '')) return notFound(res)
+    return writeObject(res, 200, apiVersions(req), negotiateOutput(req.headers.accept, { table: false }))
+  }
+  const kinds = path.startsWith('/apis') ? await registry.kinds() : builtin
+  if (aggregated) return writeAggregatedDiscovery(req, res, kinds.filter((k) => k.group !== ''), aggregated)
+  if (path === '/apis') return writeObject(res, 200, apiGroupList(kinds), negotiateOutput(req.headers.accept, { table: false }))
+  const groupOnly = /^\/apis\/([^/]+)$/.exec(path)
+  if (groupOnly) {
+    const group = apiGroup(kinds, groupOnly[1]!)
+    if (group) return writeObject(res, 200, group, negotiateOutput(req.headers.accept, { table: false }))
     return notFound(res)
   }
-  const store = await registry.resolve(info.apiGroup ?? '', info.apiVersion ?? '', info.resource ?? '')
-  if (!store) {
-    // An unknown group version is not routed at all; an unknown resource in a served one is a Status.
-    const kinds = info.apiGroup ? await registry.kinds() : builtin
-    if (!apiResourceList(kinds, info.apiGroup ?? '', info.apiVersion ?? '')) return notFound(res)
-    throw errors.resourceNotFound()
+  if (info.apiVersion !== undefined) {
+    const list = apiResourceList(kinds, info.apiGroup ?? '', info.apiVersion)
+    if (list) return writeObject(res, 200, list, negotiateOutput(req.headers.accept, { table: false }))
   }
+  return notFound(res)
+}
+
+/** A resource request for `store`'s kind: its subresource or verb handler. */
+function routeResource(
+  store: GenericStore,
+  registry: Registry,
+  req: Parameters<Handler>[0],
+  res: Parameters<Handler>[1],
+  ctx: RequestContext,
+  virtualHandlers?: ReadonlyMap<string, VirtualHandler>,
+): void | Promise<void> {
+  const { info } = ctx
   const { strategy } = store
   if (info.name !== undefined) checkPathSegmentName(info.name)
   let namespace = info.namespace
@@ -203,7 +241,7 @@ async function route(
     if (!virtual) throw errors.resourceNotFound()
     if (verb !== 'create') throw errors.methodNotAllowed()
     if (info.subresource === undefined && info.name !== undefined) throw errors.methodNotAllowed()
-    await virtual({
+    return virtual({
       req,
       res,
       ctx,
@@ -212,7 +250,6 @@ async function route(
       ...(info.name !== undefined ? { name: info.name } : {}),
       query: queryOf(ctx),
     })
-    return
   }
   const common = { req, res, ctx, store, ...(namespace !== undefined ? { namespace } : {}), query: queryOf(ctx) }
   if (strategy.group === '' && strategy.resource === 'componentstatuses' && info.subresource === undefined) {
@@ -234,7 +271,7 @@ async function route(
     }
     const handler = SUBRESOURCE_HANDLERS[sub]?.[verb]
     if (!handler) throw errors.methodNotAllowed()
-    await handler({
+    return handler({
       req,
       res,
       ctx,
@@ -244,7 +281,6 @@ async function route(
       ...(UPDATE_SUBRESOURCES.has(sub) ? { subresource: sub as UpdateSubresource } : {}),
       query: queryOf(ctx),
     })
-    return
   }
   if (!VERB_HANDLERS[verb] || !strategy.verbs.includes(verb)) throw errors.methodNotAllowed()
   if (NAMED.has(verb) && info.name === undefined) throw errors.methodNotAllowed()
@@ -253,7 +289,7 @@ async function route(
   if (strategy.namespaced && namespace === undefined && (verb === 'create' || verb === 'deletecollection' || info.name !== undefined)) {
     throw errors.methodNotAllowed()
   }
-  await VERB_HANDLERS[verb]!({
+  return VERB_HANDLERS[verb]!({
     req,
     res,
     ctx,

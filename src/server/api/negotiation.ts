@@ -183,9 +183,32 @@ function toOutput(matches: Match[]): Output {
  */
 export function negotiateOutput(accept: string | undefined, options: { table: boolean; yaml?: boolean; customResource?: boolean }): Output {
   if (options.yaml === false) return negotiateWatchOutput(accept, options)
+  // Clients send the same few Accept headers again and again: the answer is kept per header (frozen, shared).
+  const memo = OUTPUT_MEMO[(options.table ? 1 : 0) + (options.customResource ? 2 : 0)]!
+  const key = accept ?? ''
+  const known = memo.get(key)
+  if (known) return known
   const matches = negotiateAll(accept, { table: options.table, resource: true, customResource: options.customResource ?? false })
   if (matches.length === 0) throw errors.notAcceptable(SERVED_MEDIA_TYPES)
-  return toOutput(matches)
+  const output = toOutput(matches)
+  if (key.length <= OUTPUT_MEMO_MAX_HEADER) {
+    if (memo.size >= OUTPUT_MEMO_ENTRIES) memo.clear()
+    memo.set(key, deepFreeze(output))
+  }
+  return output
+}
+
+/** negotiateOutput's answers by Accept header, one map per (table, customResource); bounded, emptied when full. */
+const OUTPUT_MEMO: Map<string, Output>[] = [new Map(), new Map(), new Map(), new Map()]
+const OUTPUT_MEMO_ENTRIES = 64
+const OUTPUT_MEMO_MAX_HEADER = 512
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v)
+    Object.freeze(value)
+  }
+  return value
 }
 
 /**

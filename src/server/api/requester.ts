@@ -29,13 +29,13 @@ export function currentRequester(): Requester | undefined {
 }
 
 /** Runs `serve` with `who` as the requester when the request is one that reads it; else just runs it. */
-export function withRequester(who: Requester | undefined, serve: () => Promise<void>): Promise<void> {
+export function withRequester(who: Requester | undefined, serve: () => void | Promise<void>): void | Promise<void> {
   // Not async itself: most requests get `serve`'s own promise, without one more wrapped around it.
   if (!who || who.info.apiGroup !== REQUESTER_GROUP) return serve()
   return serveAs(who, serve)
 }
 
-async function serveAs(who: Requester, serve: () => Promise<void>): Promise<void> {
+async function serveAs(who: Requester, serve: () => void | Promise<void>): Promise<void> {
   running++
   try {
     await storage.run(who, serve)

@@ -7,7 +7,7 @@
  * chain stays.
  */
 import fs from 'node:fs'
-import yaml from 'js-yaml'
+import { jsYaml } from '../../core/util/yaml.js'
 import type { Attributes, Authorizer, Decision, RuleResolver, Rules } from './authorizer.js'
 import type { UserInfo } from '../http/types.js'
 import { type AuthorizerChain, type ChainOptions, buildChain } from './index.js'
@@ -64,7 +64,7 @@ const supported = (values: string[]) => `supported values: ${values.map((v) => J
 export function parseAuthorizationConfig(text: string): ConfiguredAuthorizer[] {
   let doc: Obj | undefined
   try {
-    doc = obj(yaml.load(text))
+    doc = obj(jsYaml().load(text))
   } catch (err) {
     throw new AuthorizationConfigFileError(`error decoding: ${(err as Error).message}`)
   }

@@ -13,7 +13,7 @@
 import fs from 'node:fs'
 import https from 'node:https'
 import http from 'node:http'
-import yaml from 'js-yaml'
+import { jsYaml } from '../../core/util/yaml.js'
 import type { Attributes, Authorizer, Decision, RuleResolver, Rules } from './authorizer.js'
 import { type MatchCondition, evaluateMatchConditions } from './match-conditions.js'
 
@@ -59,7 +59,7 @@ const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : [])
 export function loadWebhookKubeconfig(file: string): Connection {
   let doc: Obj
   try {
-    doc = obj(yaml.load(fs.readFileSync(file, 'utf8')))
+    doc = obj(jsYaml().load(fs.readFileSync(file, 'utf8')))
   } catch (err) {
     throw new WebhookConfigError(`invalid configuration: ${file}: ${(err as Error).message}`)
   }

@@ -9,7 +9,7 @@ import type { AuthenticationResult, UnionAuthenticator } from '../authentication
 import { isPromise } from '../http/maybe-promise.js'
 import { jsonResponse } from '../http/respond.js'
 import { failureStatus } from '../http/status.js'
-import type { Filter, RequestContext } from '../http/types.js'
+import type { Filter, Handler, Request, RequestContext, Response } from '../http/types.js'
 import type { AuthenticationContext } from '../authentication/authenticator.js'
 
 /** The path only when an authenticator reads it (the anonymous conditions): most requests never parse their URL. */
@@ -34,19 +34,19 @@ export interface AuthenticationFilterOptions {
 
 export function withAuthentication(options: AuthenticationFilterOptions): Filter {
   const { union, audiences, log } = options
-  return (next) => (req, res, ctx) => {
-    const decide = (result: AuthenticationResult) => {
-      if (!result.ok) {
-        if (result.errors.length > 0) log?.(`Unable to authenticate the request: ${result.errors.map((e) => e.message).join(', ')}`)
-        jsonResponse(res, 401, failureStatus(401, 'Unauthorized', 'Unauthorized'))
-        return
-      }
-      delete req.headers.authorization
-      ctx.user = result.response.user
-      return next(req, res, ctx)
+  const decide = (next: Handler, req: Request, res: Response, ctx: RequestContext, result: AuthenticationResult): void | Promise<void> => {
+    if (!result.ok) {
+      if (result.errors.length > 0) log?.(`Unable to authenticate the request: ${result.errors.map((e) => e.message).join(', ')}`)
+      jsonResponse(res, 401, failureStatus(401, 'Unauthorized', 'Unauthorized'))
+      return
     }
-    // Methods that answer at once (a client certificate, no credentials) do not make the request wait.
+    delete req.headers.authorization
+    ctx.user = result.response.user
+    return next(req, res, ctx)
+  }
+  return (next) => (req, res, ctx) => {
+    // Methods that answer at once (a client certificate, no credentials) do not make the request wait (nor make a closure).
     const result = union.authenticate(req, new RequestAuthenticationContext(audiences, ctx))
-    return isPromise(result) ? result.then(decide) : decide(result)
+    return isPromise(result) ? result.then((r) => decide(next, req, res, ctx, r)) : decide(next, req, res, ctx, result)
   }
 }

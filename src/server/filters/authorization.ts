@@ -6,8 +6,8 @@
 import { httpError } from '../http/respond.js'
 import { writeErrorNegotiated } from '../api/negotiation.js'
 import { ApiError } from '../api/status-errors.js'
-import type { Filter } from '../http/types.js'
-import { type Authorizer, type Decision, requestAttributes } from '../authorization/authorizer.js'
+import type { Filter, Handler, Request, RequestContext, Response } from '../http/types.js'
+import { type Attributes, type Authorizer, type Decision, requestAttributes } from '../authorization/authorizer.js'
 import { isPromise } from '../http/maybe-promise.js'
 import { requestForbidden, sanitizeHtml } from '../authorization/forbidden.js'
 
@@ -15,16 +15,17 @@ export function withAuthorization(authorizer: Authorizer): Filter {
   return (next) => (req, res, ctx) => {
     // The field selector only when there is a query (the URL is not parsed otherwise).
     const attributes = requestAttributes(ctx.user!, ctx.info, ctx.rawQuery === '' ? undefined : (ctx.url.searchParams.get('fieldSelector') ?? undefined))
-    const decide = ({ decision, reason, error }: Decision) => {
-      if (decision === 'allow') return next(req, res, ctx)
-      if (error) {
-        httpError(res, 500, sanitizeHtml(`Internal Server Error: ${JSON.stringify(req.url ?? '')}: ${error}`))
-        return
-      }
-      return writeErrorNegotiated(req, res, new ApiError(requestForbidden(attributes, reason)))
-    }
-    // RBAC, Node and ABAC decide at once; only a webhook makes the request wait.
+    // RBAC, Node and ABAC decide at once (no closure then); only a webhook makes the request wait.
     const decision = authorizer.authorize(attributes)
-    return isPromise(decision) ? decision.then(decide) : decide(decision)
+    return isPromise(decision) ? decision.then((d) => decide(next, req, res, ctx, attributes, d)) : decide(next, req, res, ctx, attributes, decision)
   }
+}
+
+function decide(next: Handler, req: Request, res: Response, ctx: RequestContext, attributes: Attributes, { decision, reason, error }: Decision): void | Promise<void> {
+  if (decision === 'allow') return next(req, res, ctx)
+  if (error) {
+    httpError(res, 500, sanitizeHtml(`Internal Server Error: ${JSON.stringify(req.url ?? '')}: ${error}`))
+    return
+  }
+  return writeErrorNegotiated(req, res, new ApiError(requestForbidden(attributes, reason)))
 }

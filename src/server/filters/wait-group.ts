@@ -19,6 +19,8 @@ export function shuttingDown503(res: Response): void {
 }
 
 export function withWaitGroup(signals: LifecycleSignals, inFlight: WaitGroup): Filter {
+  // One callback for every request, not a closure each.
+  const done = () => inFlight.done()
   return (next) => (req, res, ctx) => {
     if (ctx.info.longRunning) return next(req, res, ctx)
     if (signals.notAcceptingNewRequest.signalled && !isExemptFromShutdown(req, ctx.url.pathname)) {
@@ -26,7 +28,7 @@ export function withWaitGroup(signals: LifecycleSignals, inFlight: WaitGroup): F
       return
     }
     inFlight.add()
-    onSettled(res, () => inFlight.done())
+    onSettled(res, done)
     return next(req, res, ctx)
   }
 }

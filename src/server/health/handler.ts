@@ -53,6 +53,9 @@ export interface HealthHandlers {
 export const PASSED_LINE = 'healthz check passed\n'
 
 const NO_PARAMS: ReadonlyMap<string, string[]> = new Map()
+const PING_ONLY: readonly HealthCheck[] = Object.freeze([ping])
+/** `/healthz`, `/livez`, `/readyz`: the aggregate reports, by path. */
+const REPORT_PATHS: ReadonlyMap<string, HealthWord> = new Map(HEALTH_WORDS.map((w) => [`/${w}`, w]))
 const TRUE = Promise.resolve(true)
 
 /** The raw request target split into decoded path (byte string, null if undecodable) and raw query. */
@@ -74,7 +77,7 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
 
   const checksOf = (word: HealthWord): readonly HealthCheck[] => {
     const checks = registry.checksFor(word)
-    return checks.length > 0 ? checks : [ping]
+    return checks.length > 0 ? checks : PING_ONLY
   }
 
   /** Runs one check; resolves with its failure text, or undefined when it passed. */
@@ -97,9 +100,8 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
    */
   const passesAtOnce = (word: HealthWord): boolean => {
     const checks = checksOf(word)
-    for (const check of checks) if (check.immediate?.() !== null) return false
-    const at = results.clock()
-    for (const check of checks) results.record(word, check.name, undefined, 0, at)
+    for (let i = 0; i < checks.length; i++) if (checks[i]!.immediate?.() !== null) return false
+    results.recordPassed(word, checks, results.clock())
     return true
   }
 
@@ -210,10 +212,12 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
 
   const handleNow = (req: Request, res: Response, url: UrlSource): MaybePromise<boolean> => {
     const { path, query } = target(req, url)
-    const word = HEALTH_WORDS.find((w) => path === `/${w}` || path?.startsWith(`/${w}/`))
+    if (path === null) return false
+    const report = REPORT_PATHS.get(path)
+    const word = report ?? HEALTH_WORDS.find((w) => path.startsWith(`/${w}/`))
     if (!word) return false
     // The report itself (what probes ask for) is answered without a turn of the event loop when it can be.
-    if (path === `/${word}`) {
+    if (report) {
       const done = aggregate(word, res, query)
       return done ? done.then(() => true) : true
     }

@@ -40,6 +40,8 @@ export class HealthRegistry {
   private readonly lists: Record<HealthWord, HealthCheck[]> = { healthz: [], livez: [], readyz: [] }
   /** Ready-only checks: always listed after every other readyz check. */
   private readonly readyTail: HealthCheck[] = []
+  /** checksFor's lists, made once per change of the lists. */
+  private views: Partial<Record<HealthWord, readonly HealthCheck[]>> = {}
   private readonly clock: Clock
   private readonly graceMs: number
 
@@ -83,14 +85,23 @@ export class HealthRegistry {
     this.readyTail.push(check)
   }
 
-  /** The word's checks in report order (a copy). */
-  checksFor(word: HealthWord): HealthCheck[] {
+  /**
+   * The word's checks in report order: a frozen list, the same one until a check is added (every
+   * probe asks for it; a copy per probe was the handler's largest allocation).
+   */
+  checksFor(word: HealthWord): readonly HealthCheck[] {
+    return (this.views[word] ??= Object.freeze(this.listOf(word)))
+  }
+
+  private listOf(word: HealthWord): HealthCheck[] {
     return word === 'readyz' ? [...this.lists.readyz, ...this.readyTail] : [...this.lists[word]]
   }
 
   private refuseDuplicate(check: HealthCheck, words: readonly HealthWord[]): void {
+    // Every add starts here: the lists are about to change.
+    this.views = {}
     for (const word of words) {
-      if (this.checksFor(word).some((c) => c.name === check.name)) {
+      if (this.listOf(word).some((c) => c.name === check.name)) {
         throw new Error(`health check "${check.name}" is already registered on /${word}`)
       }
     }

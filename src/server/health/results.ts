@@ -24,6 +24,8 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 export class CheckResults {
   private readonly byWord = new Map<HealthWord, Map<string, Mutable<CheckResult>>>()
   private readonly order: Array<Mutable<CheckResult>> = []
+  /** recordPassed's entries for the list of checks it was last given, per word. */
+  private readonly passedEntries = new Map<HealthWord, { checks: readonly unknown[]; entries: Array<Mutable<CheckResult>> }>()
 
   constructor(
     readonly clock: Clock = Date.now,
@@ -53,6 +55,32 @@ export class CheckResults {
     entry.at = at
     if (ok) entry.successes++
     else entry.failures++
+  }
+
+  /**
+   * record(word, name, undefined, 0, at) for each of `checks` (all passed at once): a plain
+   * probe's case. The word's entries are looked up by name once per list of checks (checksFor
+   * keeps one list until a check is added), not twice per check per probe.
+   */
+  recordPassed(word: HealthWord, checks: readonly { readonly name: string }[], at: number): void {
+    let memo = this.passedEntries.get(word)
+    if (!memo || memo.checks !== checks) {
+      for (const check of checks) this.record(word, check.name, undefined, 0, at)
+      const byName = this.byWord.get(word)!
+      this.passedEntries.set(word, { checks, entries: checks.map((c) => byName.get(c.name)!) })
+      return
+    }
+    const onRecord = this.onRecord
+    const entries = memo.entries
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!
+      onRecord?.(word, entry.name, true)
+      entry.ok = true
+      entry.error = undefined
+      entry.latencyMs = 0
+      entry.at = at
+      entry.successes++
+    }
   }
 
   /** One entry per (word, check) that has run, in first-run order. */

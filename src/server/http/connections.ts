@@ -14,7 +14,9 @@ import { onSettled } from './settled.js'
  * socket to count grew and shrank (and rehashed) on nearly every request.
  */
 const BUSY = Symbol('requests in progress')
-type Counted = Socket & { [BUSY]?: number }
+/** The socket's callback for a response that settled, made once per connection rather than per request. */
+const SETTLED = Symbol('response settled')
+type Counted = Socket & { [BUSY]?: number; [SETTLED]?: () => void }
 
 export class Connections {
   private readonly sockets = new Set<Socket>()
@@ -24,7 +26,9 @@ export class Connections {
   watch(server: Http2SecureServer | HttpsServer): void {
     server.on('secureConnection', (socket: Socket) => {
       this.sockets.add(socket)
-      ;(socket as Counted)[BUSY] = 0
+      const counted = socket as Counted
+      counted[BUSY] = 0
+      this.settledOf(counted)
       socket.once('close', () => this.sockets.delete(socket))
     })
     server.on('session', (session: Http2Session) => {
@@ -40,7 +44,12 @@ export class Connections {
     const socket = req.socket as Counted
     socket[BUSY] = (socket[BUSY] ?? 0) + 1
     // On the response's one pair of listeners (settled.ts) rather than a listener of its own.
-    onSettled(res, () => {
+    onSettled(res, socket[SETTLED] ?? this.settledOf(socket))
+  }
+
+  /** The socket's callback for each of its responses that settles, made at connection time (or on first use). */
+  private settledOf(socket: Counted): () => void {
+    return (socket[SETTLED] = () => {
       const left = Math.max(0, (socket[BUSY] ?? 1) - 1)
       socket[BUSY] = left
       // Once shutting down, a connection is not kept alive past its last response.

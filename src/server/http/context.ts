@@ -3,7 +3,7 @@
  * once. The WHATWG URL is only built when something reads it (a handler's query parameters);
  * most requests on the hot path (probes, GET of one object) never need it.
  */
-import { randomUUID } from 'node:crypto'
+import { randomUuid } from '../../core/util/random-uuid.js'
 import type { Request, RequestContext, RequestInfo, UserInfo } from './types.js'
 import { resolveRequestInfo } from './request-info.js'
 
@@ -25,7 +25,7 @@ export class IncomingContext implements RequestContext {
     path: string,
   ) {
     const given = req.headers['audit-id']
-    this.auditId = typeof given === 'string' && given !== '' ? given : randomUUID()
+    this.auditId = typeof given === 'string' && given !== '' ? given : randomUuid()
     const q = target.indexOf('?')
     this.rawQuery = q < 0 ? '' : target.slice(q + 1).split('#', 1)[0]!
     this.info = resolveRequestInfo(req.method ?? 'GET', this, path)

@@ -1,11 +1,12 @@
 /**
- * A lean gRPC client for the store's hot unary calls, KV.Range and KV.Txn, straight over
- * `node:http2` with the messages encoded by hand (`etcd-wire.ts`). Measured against etcd3 on
+ * A lean gRPC client for the store's hot calls, KV.Range and KV.Txn, and the Watch streams
+ * (each write comes back on the store's own watch), straight over `node:http2` with the
+ * messages encoded by hand (`etcd-wire.ts`). Measured against etcd3 on
  * grpc-js (docs/performance.md, "Sixth round: the etcd store"), the per-call layers above
  * HTTP/2 (etcd3's connection pool and policies, proto-loader's object conversion, grpc-js's
  * channel, call stack, filters and retry bookkeeping) cost more CPU than the call itself; a
- * get here costs about a third of etcd3's client CPU, a create about two thirds. Watches,
- * leases, compaction and maintenance stay on etcd3.
+ * get here costs about a third of etcd3's client CPU, a create about two thirds. Leases,
+ * compaction and maintenance stay on etcd3.
  *
  * What it keeps of a gRPC client: TLS with the CA and client certificate, a deadline per call
  * (sent as `grpc-timeout` and enforced here too), reconnection after a member restarts,
@@ -18,7 +19,7 @@ import net from 'node:net'
 import tls from 'node:tls'
 import { loadEtcd3 } from './etcd-client-module.js'
 import { failedBeforeSending, HostBlockedError } from './etcd-errors.js'
-import { decodeRange, decodeTxn, encodeRange, encodeTxn, type RangeRequest, type RangeResponse, type TxnRequest, type TxnResponse } from './etcd-wire.js'
+import { decodeRange, decodeTxn, decodeWatch, encodeRange, encodeTxn, type RangeRequest, type RangeResponse, type TxnRequest, type TxnResponse, type WatchResponse } from './etcd-wire.js'
 
 export interface EtcdKvClientOptions {
   servers: readonly string[]
@@ -49,7 +50,23 @@ function grpcError(code: number, details: string): Error {
   return loadEtcd3().castGrpcError(err)
 }
 
+/** What a watch stream tells its owner; nothing more is called once `failed` was. */
+export interface WatchHandlers {
+  /** One WatchResponse, in order. */
+  message(res: WatchResponse): void
+  /** The stream ended: a gRPC error (etcd3's types), or `null` when etcd closed it cleanly. */
+  failed(err: Error | null): void
+}
+
+/** An open Watch stream: WatchRequests out (each a gRPC frame), `cancel` to end it. */
+export interface WatchCall {
+  send(frame: Buffer): void
+  /** Ends the stream (RST_STREAM CANCEL); its handlers are not called again. */
+  cancel(): void
+}
+
 const RANGE = '/etcdserverpb.KV/Range'
+const WATCH = '/etcdserverpb.Watch/Watch'
 const TXN = '/etcdserverpb.KV/Txn'
 /** gRPC's timeout header takes at most 8 digits. */
 const MAX_TIMEOUT_MS = 99_999_999
@@ -89,6 +106,137 @@ export class EtcdKvClient {
 
   txn(req: TxnRequest, deadline: number): Promise<TxnResponse> {
     return this.unary(TXN, encodeTxn(req), decodeTxn, deadline)
+  }
+
+  /**
+   * A Watch stream (bidirectional: WatchRequests out, WatchResponses back) on the next member
+   * not skipped for a recent failure. Its messages come as they arrive, reassembled from the
+   * HTTP/2 frames; any failure ends it with one `failed` call (the owner reconnects). A stream
+   * whose connection never came up (nothing reached the member) is opened again on the next
+   * member with what was written to it, as the unary calls fail over.
+   */
+  watch(handlers: WatchHandlers): WatchCall {
+    let ended = false
+    let stream: http2.ClientHttp2Stream | undefined
+    // What was written, kept until a member answers: sent again on the next member if needed.
+    let written: Buffer[] | undefined = []
+    const fail = (err: Error | null): void => {
+      if (ended) return
+      ended = true
+      if (stream && !stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL)
+      handlers.failed(err)
+    }
+    const call: WatchCall = {
+      send: frame => {
+        if (ended) return
+        written?.push(frame)
+        if (stream && !stream.destroyed) stream.write(frame)
+      },
+      cancel: () => {
+        if (ended) return
+        ended = true
+        if (stream && !stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL)
+      },
+    }
+    if (this.closed) {
+      queueMicrotask(() => fail(new (loadEtcd3().ClientClosedError)('Watch')))
+      return call
+    }
+    const open = (attempt: number): void => {
+      const member = this.watchMember()
+      let session: http2.ClientHttp2Session
+      let current: http2.ClientHttp2Stream
+      try {
+        session = this.session(member)
+        current = session.request({ ':method': 'POST', ':path': WATCH, 'content-type': 'application/grpc', te: 'trailers' }, { endStream: false })
+      } catch (err) {
+        queueMicrotask(() => fail(grpcError(UNAVAILABLE, `No connection established. Last error: ${(err as Error).message}`)))
+        return
+      }
+      stream = current
+      for (const frame of written ?? []) current.write(frame)
+      const wasConnected = member.connected
+      let status: string | undefined
+      let message: string | undefined
+      // Bytes of a message not complete yet (a message can span DATA frames, a frame hold several).
+      let pending: Buffer | undefined
+      current.on('response', headers => {
+        written = undefined
+        const httpStatus = headers[':status']
+        if (httpStatus !== 200) {
+          status ??= String(httpStatus === 503 || httpStatus === 502 || httpStatus === 504 ? UNAVAILABLE : UNKNOWN)
+          message ??= `Received HTTP status code ${String(httpStatus)}`
+        }
+        if (headers['grpc-status'] !== undefined) {
+          status = String(headers['grpc-status'])
+          message = decodeMessage(headers['grpc-message'])
+        }
+      })
+      current.on('data', (chunk: Buffer) => {
+        let buf = pending ? Buffer.concat([pending, chunk]) : chunk
+        pending = undefined
+        while (!ended) {
+          if (buf.length < 5) break
+          if (buf[0] !== 0) return fail(grpcError(INTERNAL, 'compressed response not asked for'))
+          const end = 5 + buf.readUInt32BE(1)
+          if (buf.length < end) break
+          let res: WatchResponse
+          try {
+            res = decodeWatch(buf.subarray(5, end))
+          } catch (err) {
+            return fail(grpcError(INTERNAL, `Failed to parse server response: ${(err as Error).message}`))
+          }
+          buf = buf.subarray(end)
+          handlers.message(res)
+        }
+        if (buf.length > 0) pending = buf
+      })
+      current.on('trailers', trailers => {
+        if (trailers['grpc-status'] !== undefined) {
+          status = String(trailers['grpc-status'])
+          message = decodeMessage(trailers['grpc-message'])
+        }
+      })
+      let streamError: Error | undefined
+      current.on('error', (err: Error) => {
+        streamError = err
+      })
+      // The answer is over when its side ends (our side stays open: a server that does not reset
+      // the stream after its trailers would never 'close' it), or when the stream goes.
+      const over = (): void => {
+        if (ended || stream !== current) return
+        if (status === undefined) {
+          if (!wasConnected && !member.connected) {
+            if (this.skipMs > 0) member.skipUntil = Date.now() + this.skipMs
+            // Never connected: nothing reached this member, so the next one may have it all.
+            if (attempt < this.members.length && !this.closed) return open(attempt + 1)
+            const cause = (streamError ?? member.lastError)?.message ?? 'the connection closed'
+            return fail(grpcError(UNAVAILABLE, `No connection established. Last error: ${cause}`))
+          }
+          const reset = current.rstCode
+          const detail = (member.lastError ?? streamError)?.message ?? (reset ? `Received RST_STREAM with code ${reset}` : 'Connection dropped')
+          return fail(grpcError(reset === http2.constants.NGHTTP2_CANCEL ? CANCELLED : UNAVAILABLE, detail))
+        }
+        if (status === '0') return fail(null)
+        const code = Number(status)
+        fail(grpcError(Number.isInteger(code) ? code : UNKNOWN, message ?? ''))
+      }
+      current.on('end', over)
+      current.on('close', over)
+    }
+    open(1)
+    return call
+  }
+
+  /** The member a new watch goes to: the next in turn that is not skipped for a recent failure. */
+  private watchMember(): Member {
+    const count = this.members.length
+    const now = Date.now()
+    for (let i = 0; i < count; i++) {
+      const member = this.members[this.next++ % count]!
+      if (now >= member.skipUntil) return member
+    }
+    return this.members[this.next++ % count]!
   }
 
   close(): void {

@@ -74,9 +74,9 @@ export interface EtcdStoreOptions {
 }
 
 /**
- * The store on an etcd v3 cluster: reads and writes (KV.Range, KV.Txn) through the lean
- * client of etcd-kv-client.ts, watches, leases, compaction and the rest through the etcd3
- * package. Writes are single
+ * The store on an etcd v3 cluster: reads, writes and watches (KV.Range, KV.Txn, Watch)
+ * through the lean client of etcd-kv-client.ts, leases, compaction and the rest through the
+ * etcd3 package. Writes are single
  * transactions guarded by the key's mod revision, exactly as the reference's etcd3 storage
  * does them, so it can share a cluster with it. The client reconnects by itself: after an
  * etcd restart the same store object works again, no process restart needed.
@@ -87,7 +87,7 @@ export class EtcdStore implements Store {
   readonly prefix: string
 
   private readonly client: Etcd3
-  /** Range and Txn, the calls of every get, list and write: the lean client (etcd-kv-client.ts). */
+  /** Range, Txn and Watch, the calls of every get, list, write and watch: the lean client (etcd-kv-client.ts). */
   private readonly kv: EtcdKvClient
   private readonly requestTimeoutMs: number
   private readonly healthcheckTimeoutMs: number
@@ -400,7 +400,7 @@ export class EtcdStore implements Store {
     let watch: EtcdWatch | undefined
     watch = await EtcdWatch.start(
       {
-        client: this.client,
+        client: this.kv,
         servers: this.servers,
         key,
         ...(rangeEnd ? { rangeEnd } : {}),

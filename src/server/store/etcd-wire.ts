@@ -1,6 +1,6 @@
 /**
- * The few etcd v3 protobuf messages of the store's hot calls (KV.Range and KV.Txn), encoded
- * and decoded by hand. etcd3's generic path (proto-loader's protobufjs objects with
+ * The few etcd v3 protobuf messages of the store's hot calls (KV.Range, KV.Txn, and the
+ * Watch stream that follows every write), encoded and decoded by hand. etcd3's generic path (proto-loader's protobufjs objects with
  * `longs: String` and every default filled in, then etcd3's conversions) costs more CPU per
  * call than the call's own bytes; these read only the fields the store uses and skip the
  * rest by wire type, so a newer etcd adding fields still decodes.
@@ -207,6 +207,31 @@ export function encodeTxn(req: TxnRequest): Buffer {
   for (const op of req.success) fields.message(2, requestOpFields(op))
   for (const op of req.failure) fields.message(3, requestOpFields(op))
   return fields.frame()
+}
+
+export interface WatchCreateRequest {
+  key: Buffer
+  rangeEnd?: Buffer
+  /** 0: from the member's current revision. */
+  startRevision: number
+  progressNotify: boolean
+  prevKv: boolean
+}
+
+/** A WatchRequest with its create_request, in its gRPC frame. */
+export function encodeWatchCreate(req: WatchCreateRequest): Buffer {
+  const create = new Fields()
+    .bytes(1, req.key)
+    .bytes(2, req.rangeEnd)
+    .varint(3, req.startRevision)
+    .bool(4, req.progressNotify)
+    .bool(6, req.prevKv)
+  return new Fields().message(1, create).frame()
+}
+
+/** A WatchRequest with an (empty) progress_request, in its gRPC frame. */
+export function encodeWatchProgress(): Buffer {
+  return new Fields().message(3, new Fields()).frame()
 }
 
 /** For tests: the message without its frame. */
@@ -436,6 +461,67 @@ export function decodeTxn(buf: Buffer): TxnResponse {
     else if (tag === ((2 << 3) | VARINT)) res.succeeded = r.varint() !== 0
     else if (tag === ((3 << 3) | LENGTH)) res.responses.push(responseOp(r.sub()))
     else r.skip(tag & 7)
+  }
+  return res
+}
+
+export interface WireWatchEvent {
+  type: 'put' | 'delete'
+  kv: WireKeyValue
+  prevKv?: WireKeyValue
+}
+
+export interface WatchResponse {
+  /** The header's revision. */
+  revision: number
+  created: boolean
+  canceled: boolean
+  compactRevision: number
+  cancelReason: string
+  events: WireWatchEvent[]
+}
+
+function watchEvent(r: Reader): WireWatchEvent {
+  const ev: WireWatchEvent = { type: 'put', kv: { key: EMPTY, value: EMPTY, createRevision: 0, modRevision: 0 } }
+  while (r.more()) {
+    const tag = r.varint()
+    // mvccpb.Event.EventType: PUT = 0, DELETE = 1.
+    if (tag === ((1 << 3) | VARINT)) ev.type = r.varint() === 1 ? 'delete' : 'put'
+    else if (tag === ((2 << 3) | LENGTH)) ev.kv = keyValue(r.sub())
+    else if (tag === ((3 << 3) | LENGTH)) ev.prevKv = keyValue(r.sub())
+    else r.skip(tag & 7)
+  }
+  return ev
+}
+
+/** A WatchResponse message (without its gRPC frame). */
+export function decodeWatch(buf: Buffer): WatchResponse {
+  const r = new Reader(buf, 0, buf.length)
+  const res: WatchResponse = { revision: 0, created: false, canceled: false, compactRevision: 0, cancelReason: '', events: [] }
+  while (r.more()) {
+    const tag = r.varint()
+    switch (tag) {
+      case (1 << 3) | LENGTH:
+        res.revision = headerRevision(r.sub())
+        break
+      case (3 << 3) | VARINT:
+        res.created = r.varint() !== 0
+        break
+      case (4 << 3) | VARINT:
+        res.canceled = r.varint() !== 0
+        break
+      case (5 << 3) | VARINT:
+        res.compactRevision = r.varint()
+        break
+      case (6 << 3) | LENGTH:
+        res.cancelReason = r.bytes().toString('utf8')
+        break
+      case (11 << 3) | LENGTH:
+        res.events.push(watchEvent(r.sub()))
+        break
+      default:
+        r.skip(tag & 7)
+    }
   }
   return res
 }

@@ -69,6 +69,11 @@ export class RoutedStore implements Store {
     return this.storeFor(key).get(key)
   }
 
+  getNow(key: string): KeyValue | null | undefined {
+    const store = this.storeFor(key)
+    return store.getNow ? store.getNow(key) : undefined
+  }
+
   update(key: string, value: Buffer, expectedModRevision: number, options?: PutOptions): Promise<KeyValue> {
     return this.storeFor(key).update(key, value, expectedModRevision, options)
   }

@@ -568,6 +568,11 @@ export class SqliteStore implements Store {
   // ---- reads --------------------------------------------------------------------------
 
   async get(key: string): Promise<KeyValue | null> {
+    return this.getNow(key)
+  }
+
+  /** get() without the promise: the read is synchronous anyway. */
+  getNow(key: string): KeyValue | null {
     this.ensureOpen()
     checkKey(key)
     const row = this.read(() => this.stmt.latestAt.get(Buffer.from(key), this.rev) as Row | undefined)

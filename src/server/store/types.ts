@@ -167,6 +167,12 @@ export interface Store {
   /** The key's current version, or null when it does not exist. */
   get(key: string, options?: GetOptions): Promise<KeyValue | null>
   /**
+   * The key's current version read at once, as get() without options would give it, by a store
+   * that can answer without waiting (the embedded store); undefined when it cannot (the caller
+   * uses get). Lets a GET of one object be answered within its request's own call.
+   */
+  getNow?(key: string): KeyValue | null | undefined
+  /**
    * Compare-and-swap: writes only if the key's mod revision is `expectedModRevision`.
    * `ConflictError` (carrying the current version) when it differs; `NotFoundError` when absent.
    */

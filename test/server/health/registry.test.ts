@@ -75,11 +75,16 @@ describe('HealthRegistry', () => {
     assert.equal(inner.calls, 1)
   })
 
-  it('checksFor returns a copy', () => {
+  it('checksFor returns a list callers cannot change, made again when a check is added', () => {
     const r = new HealthRegistry()
     r.addToAll(ping)
-    r.checksFor('readyz').pop()
+    const first = r.checksFor('readyz')
+    assert.throws(() => (first as HealthCheck[]).pop(), TypeError)
     assert.deepEqual(names(r.checksFor('readyz')), ['ping'])
+    assert.equal(r.checksFor('readyz'), first)
+    r.addReadyOnly({ name: 'shutdown', check: () => Promise.resolve() })
+    assert.deepEqual(names(r.checksFor('readyz')), ['ping', 'shutdown'])
+    assert.deepEqual(names(first), ['ping'])
   })
 })
 

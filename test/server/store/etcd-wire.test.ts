@@ -5,9 +5,12 @@ import protobuf from 'protobufjs'
 import {
   decodeRange,
   decodeTxn,
+  decodeWatch,
   encodeRange,
   encodeRangeMessage,
   encodeTxnMessage,
+  encodeWatchCreate,
+  encodeWatchProgress,
 } from '../../../src/server/store/etcd-wire.js'
 
 // The messages are checked against protobufjs reading etcd's own .proto files (the copies the
@@ -20,6 +23,8 @@ const RangeRequest = type('etcdserverpb.RangeRequest')
 const RangeResponse = type('etcdserverpb.RangeResponse')
 const TxnRequest = type('etcdserverpb.TxnRequest')
 const TxnResponse = type('etcdserverpb.TxnResponse')
+const WatchRequest = type('etcdserverpb.WatchRequest')
+const WatchResponse = type('etcdserverpb.WatchResponse')
 
 const b = (s: string): Buffer => Buffer.from(s)
 
@@ -183,5 +188,59 @@ describe('etcd wire messages (Range, Txn)', () => {
   it('rejects truncated messages instead of reading past them', () => {
     const bytes = Buffer.from(RangeResponse.encode(RangeResponse.fromObject({ header: { revision: 3 }, kvs: [{ key: b('/k'), value: b('vvvv') }] })).finish())
     assert.throws(() => decodeRange(bytes.subarray(0, bytes.length - 2)), /truncated/)
+  })
+})
+
+describe('etcd wire messages (Watch)', () => {
+  it('encodes the create request as etcd reads it, in its gRPC frame', () => {
+    const framed = encodeWatchCreate({ key: b('/registry/pods/'), rangeEnd: b('/registry/pods0'), startRevision: 2 ** 40 + 1, prevKv: true, progressNotify: true })
+    assert.equal(framed[0], 0)
+    assert.equal(framed.readUInt32BE(1), framed.length - 5)
+    const fields = { key: b('/registry/pods/'), range_end: b('/registry/pods0'), start_revision: 2 ** 40 + 1, progress_notify: true, prev_kv: true }
+    assert.deepEqual(decoded(WatchRequest, framed.subarray(5)), {
+      create_request: { key: fields.key.toString('base64'), range_end: fields.range_end.toString('base64'), start_revision: String(2 ** 40 + 1), progress_notify: true, prev_kv: true },
+    })
+    // Byte for byte what protobufjs writes for the same request.
+    assert.deepEqual(framed.subarray(5), Buffer.from(WatchRequest.encode(WatchRequest.fromObject({ create_request: fields })).finish()))
+    // From "now" on one key: no start revision, no range end, no flags.
+    const now = encodeWatchCreate({ key: b('/k'), startRevision: 0, prevKv: false, progressNotify: false })
+    assert.deepEqual(decoded(WatchRequest, now.subarray(5)), { create_request: { key: b('/k').toString('base64') } })
+  })
+
+  it('encodes the progress request: the oneof member set, empty', () => {
+    const framed = encodeWatchProgress()
+    assert.equal(framed.readUInt32BE(1), framed.length - 5)
+    const message = WatchRequest.decode(framed.subarray(5)) as unknown as { request_union?: string }
+    assert.equal(WatchRequest.toObject(message as protobuf.Message, { oneofs: true }).request_union, 'progress_request')
+    assert.deepEqual(framed.subarray(5), Buffer.from(WatchRequest.encode(WatchRequest.fromObject({ progress_request: {} })).finish()))
+  })
+
+  it('decodes watch responses: created, events with prev_kv, progress, cancellation on compaction', () => {
+    const header = { cluster_id: '14841639068965178418', member_id: '10276657743932975437', revision: 2 ** 40 + 9, raft_term: 3 }
+    const encode = (o: Record<string, unknown>): Buffer => Buffer.from(WatchResponse.encode(WatchResponse.fromObject(o)).finish())
+    assert.deepEqual(decodeWatch(encode({ header, watch_id: 0, created: true })), { revision: 2 ** 40 + 9, created: true, canceled: false, compactRevision: 0, cancelReason: '', events: [] })
+    const res = decodeWatch(
+      encode({
+        header,
+        watch_id: 7,
+        events: [
+          { type: 'Put', kv: { key: b('/registry/a'), create_revision: 5, mod_revision: 5, version: 1, value: b('A') } },
+          { type: 'Put', kv: { key: b('/registry/a'), create_revision: 5, mod_revision: 6, version: 2, value: b('B') }, prev_kv: { key: b('/registry/a'), create_revision: 5, mod_revision: 5, version: 1, value: b('A') } },
+          { type: 'Delete', kv: { key: b('/registry/a'), mod_revision: 7 }, prev_kv: { key: b('/registry/a'), create_revision: 5, mod_revision: 6, version: 2, value: b('B') } },
+        ],
+      }),
+    )
+    assert.equal(res.revision, 2 ** 40 + 9)
+    assert.deepEqual(
+      res.events.map(e => [e.type, e.kv.key.toString(), e.kv.value.toString(), e.kv.createRevision, e.kv.modRevision, e.prevKv?.value.toString(), e.prevKv?.modRevision]),
+      [
+        ['put', '/registry/a', 'A', 5, 5, undefined, undefined],
+        ['put', '/registry/a', 'B', 5, 6, 'A', 5],
+        ['delete', '/registry/a', '', 0, 7, 'B', 6],
+      ],
+    )
+    assert.deepEqual(decodeWatch(encode({ header: { revision: 40 } })), { revision: 40, created: false, canceled: false, compactRevision: 0, cancelReason: '', events: [] })
+    const canceled = decodeWatch(encode({ header, canceled: true, compact_revision: 33, cancel_reason: 'mvcc: required revision has been compacted' }))
+    assert.deepEqual([canceled.canceled, canceled.compactRevision, canceled.cancelReason], [true, 33, 'mvcc: required revision has been compacted'])
   })
 })

@@ -257,7 +257,7 @@ const UINT64_MAX = 2n ** 64n - 1n
  * loop the request deadline would end anyway.
  */
 const MAX_UPDATE_RETRIES = 1000
-/** getJson keeps this many objects per resource and version, each at most this large (a few MiB at most). */
+/** getJson (and getForProtobuf) keep this many objects per resource and version, each at most this large (a few MiB at most). */
 const JSON_CACHE_ENTRIES = 256
 const JSON_CACHE_MAX_BYTES = 16 * 1024
 
@@ -328,6 +328,14 @@ function podSpecPartOnly(current: KubeObject, produced: KubeObject, part: 'ephem
   return obj
 }
 
+/** Keeps `bytes` for `key` at `modRevision` in one of the read caches (bounded in entries and entry size, oldest dropped first). */
+function remember(cache: Map<string, { modRevision: number; json: Buffer }>, key: string, modRevision: number, bytes: Buffer): void {
+  cache.delete(key)
+  if (bytes.length > JSON_CACHE_MAX_BYTES) return
+  if (cache.size >= JSON_CACHE_ENTRIES) cache.delete(cache.keys().next().value!)
+  cache.set(key, { modRevision, json: bytes })
+}
+
 function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/')
   return slash < 0 ? '' : apiVersion.slice(0, slash)
@@ -338,6 +346,8 @@ export class GenericStore {
   private readonly sharedDecodes = new SharedDecodes()
   /** The JSON of objects read recently, by key, with the revision it was made from (getJson). */
   private readonly jsonByKey = new Map<string, { modRevision: number; json: Buffer }>()
+  /** The same for protobuf readers: the stored bytes with their resourceVersion spliced in (getForProtobuf). */
+  private readonly protobufByKey = new Map<string, { modRevision: number; json: Buffer }>()
   constructor(
     private readonly store: Store,
     readonly strategy: Strategy,
@@ -402,6 +412,22 @@ export class GenericStore {
       throw toApiError(e, this.res, name)
     })
     if (!kv) throw errors.notFound(this.res, name)
+    return kv
+  }
+
+  /**
+   * stored() within the caller's own call, for a read of the current state (no resourceVersion)
+   * from a store that answers at once; undefined when the caller must use stored().
+   */
+  private storedNow(key: string, name: string, resourceVersion: string | undefined): KeyValue | undefined {
+    if (resourceVersion || !this.store.getNow) return undefined
+    let kv: KeyValue | null | undefined
+    try {
+      kv = this.store.getNow(key)
+    } catch (e) {
+      throw toApiError(e, this.res, name)
+    }
+    if (kv === null) throw errors.notFound(this.res, name)
     return kv
   }
 
@@ -472,13 +498,35 @@ export class GenericStore {
    * version), which spares decoding and encoding them again; otherwise the object, as get().
    */
   async getForProtobuf(namespace: string | undefined, name: string, resourceVersion?: string): Promise<{ bytes: Buffer } | { object: KubeObject }> {
-    const kv = await this.stored(this.key(namespace, name), name, resourceVersion)
+    const key = this.key(namespace, name)
+    const kv = await this.stored(key, name, resourceVersion)
+    const bytes = this.protobufOf(key, kv)
+    return bytes ? { bytes } : { object: await this.servedOne(this.decodeKv(kv)) }
+  }
+
+  /**
+   * getForProtobuf within the caller's own call, when the store answers at once and the served
+   * form needs no conversion; undefined when the caller must use getForProtobuf.
+   */
+  getForProtobufNow(namespace: string | undefined, name: string, resourceVersion?: string): { bytes: Buffer } | { object: KubeObject } | undefined {
+    if (this.strategy.conversion) return undefined
+    const key = this.key(namespace, name)
+    const kv = this.storedNow(key, name, resourceVersion)
+    if (!kv) return undefined
+    const bytes = this.protobufOf(key, kv)
+    // Without a conversion webhook the served object is the decoded one (servedOne changes nothing).
+    return bytes ? { bytes } : { object: this.decodeKv(kv) }
+  }
+
+  /** The stored protobuf with its resourceVersion, kept per key for its revision as getJson's JSON is; undefined when not the served form. */
+  private protobufOf(key: string, kv: KeyValue): Buffer | undefined {
     const s = this.strategy
-    if (!s.customResource && !s.storageVersion && !s.conversion) {
-      const bytes = withResourceVersion(kv.value, { apiVersion: this.apiVersion, kind: s.kind }, String(kv.modRevision))
-      if (bytes) return { bytes }
-    }
-    return { object: await this.servedOne(this.decodeKv(kv)) }
+    if (s.customResource || s.storageVersion || s.conversion) return undefined
+    const cached = this.protobufByKey.get(key)
+    if (cached && cached.modRevision === kv.modRevision) return cached.json
+    const bytes = withResourceVersion(kv.value, { apiVersion: this.apiVersion, kind: s.kind }, String(kv.modRevision))
+    if (bytes) remember(this.protobufByKey, key, kv.modRevision, bytes)
+    return bytes
   }
 
   /**
@@ -494,14 +542,27 @@ export class GenericStore {
     const kv = await this.stored(key, name, resourceVersion)
     const s = this.strategy
     if (s.customResource || s.conversion) return Buffer.from(`${JSON.stringify(await this.servedOne(this.decodeKv(kv)))}\n`)
+    return this.jsonOf(key, kv)
+  }
+
+  /**
+   * getJson within the caller's own call, when the store answers at once and the served form
+   * is the stored object's (no conversion); undefined when the caller must use getJson.
+   */
+  getJsonNow(namespace: string | undefined, name: string, resourceVersion?: string): Buffer | undefined {
+    const s = this.strategy
+    if (s.customResource || s.conversion) return undefined
+    const key = this.key(namespace, name)
+    const kv = this.storedNow(key, name, resourceVersion)
+    return kv && this.jsonOf(key, kv)
+  }
+
+  /** The JSON of the stored `kv`, kept per key for its revision. */
+  private jsonOf(key: string, kv: KeyValue): Buffer {
     const cached = this.jsonByKey.get(key)
     if (cached && cached.modRevision === kv.modRevision) return cached.json
     const json = Buffer.from(`${JSON.stringify(this.decodeKv(kv))}\n`)
-    if (cached) this.jsonByKey.delete(key)
-    if (json.length <= JSON_CACHE_MAX_BYTES) {
-      if (this.jsonByKey.size >= JSON_CACHE_ENTRIES) this.jsonByKey.delete(this.jsonByKey.keys().next().value!)
-      this.jsonByKey.set(key, { modRevision: kv.modRevision, json })
-    }
+    remember(this.jsonByKey, key, kv.modRevision, json)
     return json
   }
 

@@ -110,6 +110,12 @@ export class StorageCodec {
             if (this.needsCodec(kv?.value)) await load()
             return kv
           }
+        case 'getNow':
+          // At once only when nothing is to be loaded first; else undefined, and the caller uses get.
+          return (...a: unknown[]) => {
+            const kv = fn.apply(target, a) as { value: Buffer } | null | undefined
+            return kv && this.needsCodec(kv.value) ? undefined : kv
+          }
         case 'delete':
           return async (...a: unknown[]) => {
             const r = (await fn.apply(target, a)) as { prev: { value: Buffer } }

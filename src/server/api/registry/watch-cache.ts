@@ -344,6 +344,15 @@ export class WatchCachedStore extends DelegatingStore {
     return this.caches.find((c) => prefix.startsWith(c.prefix))
   }
 
+  /**
+   * A GET of the current state (no resourceVersion) never comes from the cache: it is the inner
+   * store's read, at once when that store can answer at once.
+   */
+  getNow(key: string): KeyValue | null | undefined {
+    const inner = this.inner
+    return inner.getNow ? inner.getNow(key) : undefined
+  }
+
   /** GETs that accept an older state (resourceVersion=0, not older than N) from memory, as the reference's cacher. */
   override async get(key: string, options: GetOptions = {}): Promise<KeyValue | null> {
     const cache = options.notOlderThan !== undefined ? this.cacheFor(key) : undefined
