@@ -156,21 +156,12 @@ export class EtcdKvClient {
       stream = current
       for (const frame of written ?? []) current.write(frame)
       const wasConnected = member.connected
-      let status: string | undefined
-      let message: string | undefined
+      const status = new CallStatus()
       // Bytes of a message not complete yet (a message can span DATA frames, a frame hold several).
       let pending: Buffer | undefined
       current.on('response', headers => {
         written = undefined
-        const httpStatus = headers[':status']
-        if (httpStatus !== 200) {
-          status ??= String(httpStatus === 503 || httpStatus === 502 || httpStatus === 504 ? UNAVAILABLE : UNKNOWN)
-          message ??= `Received HTTP status code ${String(httpStatus)}`
-        }
-        if (headers['grpc-status'] !== undefined) {
-          status = String(headers['grpc-status'])
-          message = decodeMessage(headers['grpc-message'])
-        }
+        status.fromHeaders(headers)
       })
       current.on('data', (chunk: Buffer) => {
         let buf = pending ? Buffer.concat([pending, chunk]) : chunk
@@ -191,12 +182,7 @@ export class EtcdKvClient {
         }
         if (buf.length > 0) pending = buf
       })
-      current.on('trailers', trailers => {
-        if (trailers['grpc-status'] !== undefined) {
-          status = String(trailers['grpc-status'])
-          message = decodeMessage(trailers['grpc-message'])
-        }
-      })
+      current.on('trailers', trailers => status.fromTrailers(trailers))
       let streamError: Error | undefined
       current.on('error', (err: Error) => {
         streamError = err
@@ -205,7 +191,7 @@ export class EtcdKvClient {
       // the stream after its trailers would never 'close' it), or when the stream goes.
       const over = (): void => {
         if (ended || stream !== current) return
-        if (status === undefined) {
+        if (status.code === undefined) {
           if (!wasConnected && !member.connected) {
             if (this.skipMs > 0) member.skipUntil = Date.now() + this.skipMs
             // Never connected: nothing reached this member, so the next one may have it all.
@@ -217,9 +203,7 @@ export class EtcdKvClient {
           const detail = (member.lastError ?? streamError)?.message ?? (reset ? `Received RST_STREAM with code ${reset}` : 'Connection dropped')
           return fail(grpcError(reset === http2.constants.NGHTTP2_CANCEL ? CANCELLED : UNAVAILABLE, detail))
         }
-        if (status === '0') return fail(null)
-        const code = Number(status)
-        fail(grpcError(Number.isInteger(code) ? code : UNKNOWN, message ?? ''))
+        fail(status.error() ?? null)
       }
       current.on('end', over)
       current.on('close', over)
@@ -386,8 +370,7 @@ export class EtcdKvClient {
       }
       const wasConnected = member.connected
       let settled = false
-      let status: string | undefined
-      let message: string | undefined
+      const status = new CallStatus()
       let first: Buffer | undefined
       let rest: Buffer[] | undefined
       const finish = (err: Error | undefined, value?: T): void => {
@@ -403,28 +386,12 @@ export class EtcdKvClient {
         // A connection that stopped answering is found out by the ping, not by every call.
         this.ping(member, session)
       }, timeoutMs)
-      stream.on('response', headers => {
-        const httpStatus = headers[':status']
-        if (httpStatus !== 200) {
-          status ??= String(httpStatus === 503 || httpStatus === 502 || httpStatus === 504 ? UNAVAILABLE : UNKNOWN)
-          message ??= `Received HTTP status code ${String(httpStatus)}`
-        }
-        // A trailers-only answer carries its status in the headers.
-        if (headers['grpc-status'] !== undefined) {
-          status = String(headers['grpc-status'])
-          message = decodeMessage(headers['grpc-message'])
-        }
-      })
+      stream.on('response', headers => status.fromHeaders(headers))
       stream.on('data', (chunk: Buffer) => {
         if (first === undefined) first = chunk
         else (rest ??= [first]).push(chunk)
       })
-      stream.on('trailers', trailers => {
-        if (trailers['grpc-status'] !== undefined) {
-          status = String(trailers['grpc-status'])
-          message = decodeMessage(trailers['grpc-message'])
-        }
-      })
+      stream.on('trailers', trailers => status.fromTrailers(trailers))
       let streamError: Error | undefined
       stream.on('error', (err: Error) => {
         // Settled on 'close', which follows; the cause is kept for it.
@@ -432,7 +399,7 @@ export class EtcdKvClient {
       })
       stream.on('close', () => {
         if (settled) return
-        if (status === undefined) {
+        if (status.code === undefined) {
           // No status: the stream was reset or the connection went away.
           if (!wasConnected && !member.connected) {
             const cause = (streamError ?? member.lastError)?.message ?? 'the connection closed'
@@ -448,9 +415,9 @@ export class EtcdKvClient {
           }
           return
         }
-        if (status !== '0') {
-          const code = Number(status)
-          finish(grpcError(Number.isInteger(code) ? code : UNKNOWN, message ?? ''))
+        const err = status.error()
+        if (err) {
+          finish(err)
           return
         }
         const body = rest ? Buffer.concat(rest) : (first ?? Buffer.alloc(0))
@@ -469,6 +436,37 @@ export class EtcdKvClient {
       })
       stream.end(frame)
     })
+  }
+}
+
+/**
+ * A call's gRPC status, from its response headers (a non-200 HTTP status, or a trailers-only
+ * answer carrying grpc-status there) and its trailers.
+ */
+class CallStatus {
+  code: string | undefined
+  message: string | undefined
+
+  fromHeaders(headers: http2.IncomingHttpHeaders & http2.IncomingHttpStatusHeader): void {
+    const httpStatus = headers[':status']
+    if (httpStatus !== 200) {
+      this.code ??= String(httpStatus === 503 || httpStatus === 502 || httpStatus === 504 ? UNAVAILABLE : UNKNOWN)
+      this.message ??= `Received HTTP status code ${String(httpStatus)}`
+    }
+    this.fromTrailers(headers)
+  }
+
+  fromTrailers(trailers: http2.IncomingHttpHeaders): void {
+    if (trailers['grpc-status'] === undefined) return
+    this.code = String(trailers['grpc-status'])
+    this.message = decodeMessage(trailers['grpc-message'])
+  }
+
+  /** The call's error; undefined for OK. Only once a status is known (`code` set). */
+  error(): Error | undefined {
+    if (this.code === '0') return undefined
+    const code = Number(this.code)
+    return grpcError(Number.isInteger(code) ? code : UNKNOWN, this.message ?? '')
   }
 }
 
