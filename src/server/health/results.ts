@@ -39,6 +39,11 @@ export class CheckResults {
    * that answer at once share one reading).
    */
   record(word: HealthWord, name: string, error: string | undefined, latencyMs: number, at: number = this.clock()): void {
+    this.update(this.entryOf(word, name), error, latencyMs, at)
+  }
+
+  /** The (word, check) entry, made on its first result. */
+  private entryOf(word: HealthWord, name: string): Mutable<CheckResult> {
     let byName = this.byWord.get(word)
     if (!byName) this.byWord.set(word, (byName = new Map()))
     let entry = byName.get(name)
@@ -47,8 +52,12 @@ export class CheckResults {
       byName.set(name, entry)
       this.order.push(entry)
     }
+    return entry
+  }
+
+  private update(entry: Mutable<CheckResult>, error: string | undefined, latencyMs: number, at: number): void {
     const ok = error === undefined
-    this.onRecord?.(word, name, ok)
+    this.onRecord?.(entry.word, entry.name, ok)
     entry.ok = ok
     entry.error = error
     entry.latencyMs = latencyMs
@@ -64,23 +73,9 @@ export class CheckResults {
    */
   recordPassed(word: HealthWord, checks: readonly { readonly name: string }[], at: number): void {
     let memo = this.passedEntries.get(word)
-    if (!memo || memo.checks !== checks) {
-      for (const check of checks) this.record(word, check.name, undefined, 0, at)
-      const byName = this.byWord.get(word)!
-      this.passedEntries.set(word, { checks, entries: checks.map((c) => byName.get(c.name)!) })
-      return
-    }
-    const onRecord = this.onRecord
+    if (!memo || memo.checks !== checks) this.passedEntries.set(word, (memo = { checks, entries: checks.map((c) => this.entryOf(word, c.name)) }))
     const entries = memo.entries
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!
-      onRecord?.(word, entry.name, true)
-      entry.ok = true
-      entry.error = undefined
-      entry.latencyMs = 0
-      entry.at = at
-      entry.successes++
-    }
+    for (let i = 0; i < entries.length; i++) this.update(entries[i]!, undefined, 0, at)
   }
 
   /** One entry per (word, check) that has run, in first-run order. */
