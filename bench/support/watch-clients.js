@@ -1,7 +1,8 @@
 // The watchers of bench/watch.bench.js, in their own process (forked), so that reading
 // 100,000 events a second does not share an event loop with the bench's creates and timers.
 // Messages from the parent: {open: {port, ca, cert, key, path, watchers, total, h2Connections}}
-// → {opened}; {finish: {sentAt: [epoch ms per create], drainMs, cpuStart}} → {result}.
+// → {opened}; {mark: true} (the measured creates start) → {cpuStart};
+// {finish: {sentAt: [epoch ms per create], measuredFrom, drainMs, cpuStart}} → {result}.
 // Each watcher is one HTTPS request: on its own HTTP/1.1 connection (h2Connections 0), or one
 // stream of `h2Connections` HTTP/2 connections shared round-robin, as client-go multiplexes its
 // watches over one connection (its transport's flow-control windows: 1 GiB per connection,
@@ -149,29 +150,34 @@ process.on('message', async (msg) => {
       await Promise.all(group)
     }
     process.send({ opened: true, cpuStart: process.cpuUsage() })
+  } else if (msg.mark) {
+    // The measured seconds start: the CPU counted from here.
+    process.send({ cpuStart: process.cpuUsage() })
   } else if (msg.finish) {
-    const { sentAt, drainMs, cpuStart } = msg.finish
+    // Every event counts for delivery; the latencies are those of the creates from measuredFrom.
+    const { sentAt, measuredFrom, drainMs, cpuStart } = msg.finish
     const drained = delivered === total * watchers || (await Promise.race([new Promise((r) => (onAll = () => r(true))), new Promise((r) => setTimeout(() => r(false), drainMs))]))
     const cpu = process.cpuUsage(cpuStart)
     for (const close of closers) close()
     const latencies = new Float64Array(delivered)
     let n = 0
-    for (let i = 0; i < total; i++) {
+    for (let i = measuredFrom; i < total; i++) {
       for (let k = 0; k < watchers; k++) {
         const at = arrivals[i * watchers + k]
         if (at !== 0) latencies[n++] = at - sentAt[i]
       }
     }
-    latencies.sort()
+    const measured = latencies.subarray(0, n).sort()
     process.send({
       result: {
         delivered,
+        deliveredMeasured: n,
         drained,
         ended,
         short: counts.filter((c) => c !== total).length,
-        p50: quantile(latencies, 0.5),
-        p99: quantile(latencies, 0.99),
-        max: latencies[latencies.length - 1],
+        p50: quantile(measured, 0.5),
+        p99: quantile(measured, 0.99),
+        max: measured[measured.length - 1],
         cpuMs: (cpu.user + cpu.system) / 1000,
       },
     })
