@@ -13,7 +13,7 @@ import { kubernetesService, endpointAddress } from './bootstrap/kubernetes-servi
 import { type BootstrapObject, ensureObjects } from './bootstrap/objects.js'
 import { StorageCodec } from './api/registry/storage-codec.js'
 import { bootstrapRbac } from './bootstrap/rbac.js'
-import { reconcileRbac } from './bootstrap/rbac-reconcile.js'
+import { RESOURCES as RBAC_RESOURCES, reconcileRbac } from './bootstrap/rbac-reconcile.js'
 import type { ServerConfig } from './config.js'
 import { withAuditId } from './filters/audit-id.js'
 import { withAudit } from './filters/audit.js'
@@ -511,8 +511,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         const defaults = bootstrapRbac()
         // The namespaced defaults live in kube-system and kube-public, which the bootstrap controller creates.
         await ensure(systemNamespaces())
-        const updated = await reconcileRbac(api.registryFor(store), defaults)
-        const created = await ensure(defaults)
+        // Reconciled from the RBAC informers' list (started by generic-apiserver-start-informers)
+        // instead of a read and a decode of each default: on a restart they are all there.
+        await rbacPolicy.synced
+        const cached = (o: KubeObject) => rbacPolicy.stored(RBAC_RESOURCES[o.kind ?? ''] ?? '', o.metadata.namespace ?? '', o.metadata.name ?? '')
+        const updated = await reconcileRbac(api.registryFor(store), defaults, cached)
+        // A default the informers have seen exists: only the others are asked for.
+        const created = await ensure(defaults.filter((d) => !cached(d.object as KubeObject)))
         if (created + updated > 0) log.v(2, `rbac/bootstrap-roles: created ${created} and reconciled ${updated} default roles and bindings`)
       },
       'scheduling/bootstrap-system-priority-classes': async () => {

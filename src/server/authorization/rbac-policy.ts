@@ -95,8 +95,13 @@ export class PolicyCache implements PolicySource {
   private readonly clusterRoleMap = new Map<string, Role>()
   private readonly clusterBindingMap = new Map<string, Binding>()
   private informers: Informer[] = []
+  /** The informers by resource (`roles`, `clusterroles`, ...), for stored(). */
+  private readonly informerOf = new Map<string, Informer>()
   private readonly listeners: Array<() => void> = []
   private changes = 0
+  private resolveSynced!: () => void
+  /** Resolves once start() has every informer's initial state. */
+  readonly synced = new Promise<void>((resolve) => (this.resolveSynced = resolve))
 
   /** Counts every change, so that decisions made on the policy can be kept until the next one. */
   get generation(): number {
@@ -191,13 +196,25 @@ export class PolicyCache implements PolicySource {
     ]
     this.informers = kinds.flatMap(([resource, put, remove]) => {
       const store = registry.lookup(RBAC_GROUP, 'v1', resource)
-      return store ? [new Informer(store, { upsert: put, remove }, onError)] : []
+      if (!store) return []
+      const informer = new Informer(store, { upsert: put, remove }, onError)
+      this.informerOf.set(resource, informer)
+      return [informer]
     })
     for (const informer of this.informers) informer.start()
     await Promise.all(this.informers.map((i) => i.synced))
     this.fallback = undefined
     this.changes++
     for (const l of this.listeners) l()
+    this.resolveSynced()
+  }
+
+  /**
+   * The stored object as the informer of `resource` last saw it (`namespace` '' for cluster
+   * roles and bindings); undefined when it has not seen it, or before synced.
+   */
+  stored(resource: string, namespace: string, name: string): KubeObject | undefined {
+    return this.informerOf.get(resource)?.get(name, namespace)
   }
 
   stop(): void {

@@ -16,7 +16,7 @@ import type { BootstrapObject } from './objects.js'
 
 export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate'
 
-const RESOURCES: Record<string, string> = { ClusterRole: 'clusterroles', Role: 'roles', ClusterRoleBinding: 'clusterrolebindings', RoleBinding: 'rolebindings' }
+export const RESOURCES: Record<string, string> = { ClusterRole: 'clusterroles', Role: 'roles', ClusterRoleBinding: 'clusterrolebindings', RoleBinding: 'rolebindings' }
 
 type Selectors = { clusterRoleSelectors?: unknown[] }
 
@@ -67,15 +67,23 @@ export function reconciled(existing: KubeObject, expected: KubeObject): KubeObje
   return deepEqual(out, existing) ? existing : out
 }
 
+/** The stored object for a default as an informer's cache has it, or undefined. */
+export type CachedRbac = (expected: KubeObject) => KubeObject | undefined
+
 /**
  * Reconciles each default object that exists; returns how many were updated. All at once:
  * each is its own read and (rarely) write of a different object, which on etcd one after the
- * other cost a round trip each on every start.
+ * other cost a round trip each on every start. With `cached` (the RBAC informers' view, just
+ * listed from the store), a default whose cached copy needs nothing is neither read nor decoded
+ * again: the usual restart. One the cache does not have, or that it shows changed, is read and
+ * reconciled from the store as before.
  */
-export async function reconcileRbac(registry: Registry, objects: readonly BootstrapObject[]): Promise<number> {
+export async function reconcileRbac(registry: Registry, objects: readonly BootstrapObject[], cached?: CachedRbac): Promise<number> {
   const outcomes = await Promise.all(
     objects.map(async ({ object }) => {
       const expected = object as KubeObject
+      const seen = cached?.(expected)
+      if (seen && reconciled(seen, expected) === seen) return 0
       const store = registry.lookup(RBAC_GROUP, 'v1', RESOURCES[expected.kind ?? ''] ?? '')
       if (!store) return 0
       const namespace = expected.metadata.namespace

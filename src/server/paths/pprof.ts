@@ -16,7 +16,7 @@
  *
  * Error texts and headers are Go's: `serveError` plain text with `X-Go-Pprof: 1`.
  */
-import { Session } from 'node:inspector/promises'
+import type { Session as InspectorSession } from 'node:inspector/promises'
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks'
 import type { Writable } from 'node:stream'
 import type { Mux } from '../http/mux.js'
@@ -97,9 +97,18 @@ export function cpuProfileInProgress(): boolean {
   return cpuProfiling
 }
 
+/**
+ * An inspector session. node:inspector/promises is loaded on the first profile, not at start:
+ * it brings node:inspector and node:worker_threads, which no start needs.
+ */
+async function inspectorSession(): Promise<InspectorSession> {
+  const { Session } = await import('node:inspector/promises')
+  return new Session()
+}
+
 /** A V8 CPU profile of `ms` (cut short if `res` closes); the `.cpuprofile` JSON. */
 async function takeCpuProfile(res: Response, ms: number): Promise<string> {
-  const session = new Session()
+  const session = await inspectorSession()
   session.connect()
   try {
     await session.post('Profiler.enable')
@@ -151,7 +160,7 @@ const heapHandler: Handler = async (_req, res) => {
   res.setHeader('X-Content-Type-Options', 'nosniff')
   res.setHeader('Content-Type', 'application/octet-stream')
   res.setHeader('Content-Disposition', 'attachment; filename="heap"')
-  const session = new Session()
+  const session = await inspectorSession()
   session.connect()
   try {
     // V8 hands the snapshot over in chunks as it serialises it; each goes out as it comes.
