@@ -496,13 +496,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await store.list('/apiextensions.k8s.io/customresourcedefinitions/')
       },
       'bootstrap-controller': async () => {
-        await ensure(systemNamespaces())
-        await ensure(systemServiceAccounts())
-        // The priority and fairness configuration (the reference's own post-start hook is not in the spec's list).
-        await ensure(flowControlConfiguration())
-        // ServiceCIDRs and IPAddresses where the emulated version serves them (1.33 and later).
         const registry = api.registryFor(await storeNow())
-        if (registry.lookup('networking.k8s.io', 'v1', 'servicecidrs')) await ensure([defaultServiceCIDR(config.serviceClusterIPRange.split(',').filter((c) => c !== ''))])
+        // All at once, so that a first start commits them together (one WAL sync, where one
+        // after the other each waited for its own): the system namespaces, their default
+        // service accounts, the priority and fairness configuration (the reference's own
+        // post-start hook is not in the spec's list) and, where the emulated version serves
+        // them (1.33 and later), the default ServiceCIDR. None of these needs another first.
+        await Promise.all([
+          ensure(systemNamespaces()),
+          ensure(systemServiceAccounts()),
+          ensure(flowControlConfiguration()),
+          registry.lookup('networking.k8s.io', 'v1', 'servicecidrs') ? ensure([defaultServiceCIDR(config.serviceClusterIPRange.split(',').filter((c) => c !== ''))]) : undefined,
+        ])
         await repairIPs(registry)
         // The `kubernetes` Service, its Endpoints and the master lease: once ready (below).
       },

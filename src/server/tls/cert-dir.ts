@@ -19,6 +19,7 @@ import {
   createCaCertificate,
   createLeafCertificate,
   generateKey,
+  loadX509,
   privateKeyPem,
   type KeyPair,
 } from './generate.js'
@@ -186,7 +187,11 @@ export async function ensureSelfSigned(req: SelfSignedRequest): Promise<SelfSign
     // A new CA means a new serving pair too: make both keys at once.
     servingKey = generateKey(servingKeyType)
     servingKey.catch(() => {})
-    const key = await generateKey('rsa')
+    const caKey = generateKey('rsa')
+    // @peculiar/x509 is loaded (its bundle read and compiled) while libuv's pool generates the
+    // keys, not after: signing needs both.
+    loadX509().catch(() => {})
+    const key = await caKey
     const certPem = await createCaCertificate({
       key,
       commonName: `${req.publicHost}-ca@${stamp}`,
