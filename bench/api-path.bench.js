@@ -28,6 +28,7 @@
 // client's per put, the figure that stays put on a busy machine. The etcd rows are not pinned:
 // three processes (etcd, the server or the raw client, wrk) on 2 CPUs have no placement that
 // leaves the comparison alone (docs/performance.md, "Seventh round: the create path").
+// The embedded and bare GET and LIST rows are warmed up for BENCH_WARMUP_SECONDS each (default 6).
 // Needs the build, wrk and etcd.   BENCH_SECONDS (per round, default 3), BENCH_ROUNDS (default 3)
 import { fork } from 'node:child_process'
 import { spawnSync } from 'node:child_process'
@@ -47,6 +48,9 @@ import { loadStoreForBench } from './support/store-bench.js'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+// The pinned GET and LIST rows (and the bare GET) are warmed up first, not measured: a fresh
+// server's first seconds of GETs cost 4x the steady state's CPU per request (the JIT's warm-up).
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 6)
 const CLIENTS = 8
 const LIST_SIZE = 500
 const PROTOBUF = 'application/vnd.kubernetes.protobuf'
@@ -76,12 +80,12 @@ writeFileSync(
 )
 
 /** One wrk run: requests/s and the server's CPU µs per request. */
-function wrk(url, { pid, post = false, accept = 'application/json', pin = false }) {
+function wrk(url, { pid, post = false, accept = 'application/json', pin = false, duration = seconds }) {
   // Pinned rows: the server (pid) on the 'server' CPUs, wrk on the others; otherwise both float.
   if (pin) pinPid(pid, 'server')
   else unpinPid(pid)
   const before = cpuSeconds(pid)
-  const args = ['-t1', `-c${CLIENTS}`, `-d${seconds}s`, '-H', `Authorization: Bearer ${ADMIN_TOKEN}`, '-H', `Accept: ${accept}`]
+  const args = ['-t1', `-c${CLIENTS}`, `-d${duration}s`, '-H', `Authorization: Bearer ${ADMIN_TOKEN}`, '-H', `Accept: ${accept}`]
   if (post) args.push('-s', postScript)
   const run = spawnSync(...(pin ? pinned(toolCommand('wrk'), [...args, url], 'load') : [toolCommand('wrk'), [...args, url]]), { encoding: 'utf8' })
   if (run.status !== 0) throw new Error(`wrk ${url} exited ${run.status}: ${run.stderr}`)
@@ -195,6 +199,15 @@ try {
     return `${listUrl(server)}?resourceVersion=${metadata.resourceVersion}&resourceVersionMatch=Exact`
   }
 
+  // Warm-up of the pinned read rows, the bare baseline's GET alike (same duration, not recorded).
+  if (warmupSeconds > 0) {
+    console.error(`warm-up: ${warmupSeconds} s per read row`)
+    wrk(`https://127.0.0.1:${bare.port}/api/v1/namespaces/bench/configmaps/one`, { pid: bare.pid, pin: true, duration: warmupSeconds })
+    wrk(`${cms(embedded)}/one`, { pid: embedded.child.pid, pin: true, duration: warmupSeconds })
+    wrk(`${cms(embedded)}/one`, { pid: embedded.child.pid, accept: PROTOBUF, pin: true, duration: warmupSeconds })
+    wrk(listUrl(embedded), { pid: embedded.child.pid, pin: true, duration: warmupSeconds })
+    wrk(listUrl(embedded), { pid: embedded.child.pid, accept: PROTOBUF, pin: true, duration: warmupSeconds })
+  }
   for (let round = 1; round <= rounds; round++) {
     console.error(`round ${round} of ${rounds}`)
     // Read again each round: a revision of the previous round may be compacted by now.
@@ -222,7 +235,7 @@ try {
     add(`etcd: list ${LIST_SIZE} at resourceVersion=0`, wrk(`${listUrl(onEtcd)}?resourceVersion=0`, { pid: onEtcd.child.pid }))
   }
 
-  console.log(`\nGET and LIST rows of the embedded and bare servers: ${pinningNote()}`)
+  console.log(`\nGET and LIST rows of the embedded and bare servers: ${pinningNote()}; each warmed up for ${warmupSeconds} s first`)
   console.log(`\n| subject (${CLIENTS} clients, median of ${rounds} rounds of ${seconds} s) | per second | CPU µs/request (the server's; in-process rows: this process's) |`)
   console.log('|---|---:|---:|')
   for (const name of results.keys()) {

@@ -1,15 +1,22 @@
-// What object validation costs a create: a full Pod and a full Deployment created over HTTPS
-// on two servers of the same build, one as built and one with validation turned off (the
-// CLIENT_BENCH_VALIDATION_OFF switch only this benchmark sets), side by side on the same pinned
-// CPU and measured in alternate short rounds, and the validation alone (defaulting +
-// validateForCreate of the built strategies) in process, with the ratio that cost predicts.
+// What object validation costs a create: a full Pod and a full Deployment created over HTTPS,
+// with validation and without it, in alternate short rounds on one server pinned to its CPU:
+// the rounds without validation create objects whose names start with `nv-`, which that server
+// (and only a server this bench starts: CLIENT_BENCH_VALIDATION_OFF_PREFIX) creates without
+// validating them; the rounds with validation create `va-` objects, validated as always. So
+// nothing but the validation differs between the two sides: not the process, its heap, its JIT
+// state or where it sits in memory (with two servers, the one started first stayed the costlier
+// one in fairness runs: docs/performance.md, "Eighth round: validation's cost"). Also the
+// validation alone (defaulting + validateForCreate of the built strategies) in process, with
+// the ratio that cost predicts.
 // Goal: creates at most 10% slower with validation (the median of the per-pair ratios).
 // Needs the build (npm run build).
 //   node bench/validation.bench.js         (--quick / BENCH_QUICK: 11 pairs instead of 21, the same warm-up)
 //   BENCH_VALIDATION_PAIRS=n               pairs of rounds (one round on each server)
 //   BENCH_VALIDATION_ROUND=n (default 250) creates of each kind per round
 //   BENCH_VALIDATION_WARM=n (default 3000) dry-run creates of each kind warming each server up
-//   BENCH_VALIDATION_FAIRNESS=1            both servers without validation: the ratios must be ~1.0
+//   BENCH_VALIDATION_FAIRNESS=1            both sides without validation: the ratios must be ~1.0
+//   BENCH_VALIDATION_SERVERS=2             the seventh round's layout: two servers side by side, one
+//                                          as built, one with validation off (CLIENT_BENCH_VALIDATION_OFF)
 //   BENCH_VALIDATION_PROFILE=dir           CPU profiles of both servers (bench/support/cpu-profile-diff.js)
 //   BENCH_VALIDATION_TIMES=1               the validating server times each validation (hrtime around the
 //                                          call, src/server/api/validation/bench-timing.ts): the median µs
@@ -172,6 +179,9 @@ const WARM = Number(process.env.BENCH_VALIDATION_WARM ?? 3000)
 // (~300 ms of CPU) reads it to about 3 %, and the median over the pairs does better.
 const ROUND = Number(process.env.BENCH_VALIDATION_ROUND ?? 250)
 const FAIRNESS = process.env.BENCH_VALIDATION_FAIRNESS === '1'
+const ONE_SERVER = process.env.BENCH_VALIDATION_SERVERS !== '2'
+/** The name prefix of a side's objects: in one server, `nv-` objects skip validation. */
+const prefix = (label) => (!ONE_SERVER ? 'm-' : label === 'off' || FAIRNESS ? 'nv-' : 'va-')
 const TIMES = process.env.BENCH_VALIDATION_TIMES === '1' ? path.join(tmp, 'validation-times.txt') : undefined
 /** The validation timings the server appended since `from` (bytes), as [kind, median µs] per 50. */
 function timesSince(from) {
@@ -197,11 +207,11 @@ async function warmUp(s, label, dryRuns = WARM) {
     const count = Math.min(batch, dryRuns - done)
     for (const [kind, url, make] of KINDS) {
       const before = cpuSeconds(s.child.pid)
-      await rate(count, CONCURRENCY, (i) => s.request('POST', `${url}?dryRun=All`, make(`w-${done + i}`)))
+      await rate(count, CONCURRENCY, (i) => s.request('POST', `${url}?dryRun=All`, make(`${prefix(label)}w${done + i}`)))
       line.push(`${kind[0]}${Math.round(((cpuSeconds(s.child.pid) - before) / count) * 1e6)}`)
     }
   }
-  for (const [, url, make] of KINDS) await rate(300, CONCURRENCY, (i) => s.request('POST', url, make(`w-${i}`)))
+  for (const [, url, make] of KINDS) await rate(300, CONCURRENCY, (i) => s.request('POST', url, make(`${prefix(label)}w${i}`)))
   await clear(s)
   if (line.length > 0) console.error(`  warm-up ${label.padEnd(3)} µs of server CPU per dry-run create, per ${batch} (p: Pod, d: Deployment): ${line.join(' ')}`)
 }
@@ -232,7 +242,8 @@ const measured = Object.fromEntries(KINDS.map(([kind]) => [kind, { on: { rate: [
 let namesUsed = 0
 try {
   console.error(`  ${pinningNote()}`)
-  if (FAIRNESS) console.error('  fairness check: both servers run WITHOUT validation; every ratio should be about 1.0')
+  console.error(ONE_SERVER ? '  one server: `va-` objects created with validation, `nv-` objects without (CLIENT_BENCH_VALIDATION_OFF_PREFIX)' : '  two servers: one as built, one with validation off (CLIENT_BENCH_VALIDATION_OFF)')
+  if (FAIRNESS) console.error('  fairness check: both sides run WITHOUT validation; every ratio should be about 1.0')
   // The bench's own client is cold at first (its JIT, TLS), and a server warmed up by a cold
   // client stays the slower one: in fairness runs without this step the first server (both
   // without validation) used 10-17 % more CPU per create in every pair (sixth round: 13.1 s
@@ -246,10 +257,16 @@ try {
     }
   }
   const servers = {}
-  for (const label of ['on', 'off']) {
-    const validationOff = label === 'off' || FAIRNESS
-    const env = validationOff ? { CLIENT_BENCH_VALIDATION_OFF: '1' } : TIMES ? { CLIENT_BENCH_VALIDATION_TIMES: TIMES } : {}
-    servers[label] = await startServer(`${tmp}/${label}`, env, profileDir && path.join(profileDir, label))
+  if (ONE_SERVER) {
+    // One server for both sides: `nv-` objects are created without validation, `va-` ones with.
+    const env = { CLIENT_BENCH_VALIDATION_OFF_PREFIX: 'nv-', ...(TIMES ? { CLIENT_BENCH_VALIDATION_TIMES: TIMES } : {}) }
+    servers.on = servers.off = await startServer(`${tmp}/server`, env, profileDir && path.join(profileDir, 'server'))
+  } else {
+    for (const label of ['on', 'off']) {
+      const validationOff = label === 'off' || FAIRNESS
+      const env = validationOff ? { CLIENT_BENCH_VALIDATION_OFF: '1' } : TIMES ? { CLIENT_BENCH_VALIDATION_TIMES: TIMES } : {}
+      servers[label] = await startServer(`${tmp}/${label}`, env, profileDir && path.join(profileDir, label))
+    }
   }
   try {
     // Warmed alternately in halves, so that neither meets the bench's own cold client alone.
@@ -266,7 +283,8 @@ try {
           const cpuBefore = cpuSeconds(s.child.pid)
           const timesBefore = timesSize()
           const base = namesUsed
-          const ops = await rate(ROUND, CONCURRENCY, (i) => s.request('POST', url, make(`m-${base + i}`)))
+          // In one server, both sides' names differ by the prefix only and never repeat.
+          const ops = await rate(ROUND, CONCURRENCY, (i) => s.request('POST', url, make(`${prefix(label)}${label === 'on' ? 'a' : 'b'}${base + i}`)))
           const micros = ((cpuSeconds(s.child.pid) - cpuBefore) / ROUND) * 1e6
           round[label][kind] = { ops, micros }
           measured[kind][label].rate.push(ops)
@@ -284,10 +302,10 @@ try {
         cells.push(`${kind} ${Math.round(on.ops)}/${Math.round(off.ops)} ops/s (${(on.ops / off.ops).toFixed(2)}), ${Math.round(on.micros)}/${Math.round(off.micros)} µs CPU (${(off.micros / on.micros).toFixed(2)})`)
       }
       console.error(`  pair ${String(pair).padStart(2)} ${pair % 2 === 0 ? 'on first ' : 'off first'} on/off: ${cells.join('; ')}`)
-      for (const label of ['on', 'off']) await clear(servers[label])
+      for (const label of ONE_SERVER ? ['on'] : ['on', 'off']) await clear(servers[label])
     }
   } finally {
-    await Promise.all([servers.on?.stop(), servers.off?.stop()])
+    await Promise.all([servers.on?.stop(), servers.off !== servers.on ? servers.off?.stop() : undefined])
   }
   for (const [kind, label] of [['pod', 'Pod'], ['deployment', 'Deployment']]) {
     const m = measured[kind]

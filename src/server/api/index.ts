@@ -234,8 +234,11 @@ function routeResource(
     namespace = undefined
   }
   const verb = info.verb
-  const virtualKey = `${strategy.group}/${strategy.version}/${strategy.resource}${info.subresource !== undefined ? `/${info.subresource}` : ''}`
-  const virtual = strategy.virtual || info.subresource !== undefined ? virtualHandlers?.get(virtualKey) : undefined
+  // The key is built only when a virtual handler may answer (not for a plain GET of a stored kind).
+  const virtual =
+    strategy.virtual || info.subresource !== undefined
+      ? virtualHandlers?.get(`${strategy.group}/${strategy.version}/${strategy.resource}${info.subresource !== undefined ? `/${info.subresource}` : ''}`)
+      : undefined
   if (strategy.virtual || virtual) {
     if (info.subresource !== undefined && (!strategy.subresources?.includes(info.subresource) || info.name === undefined)) throw errors.resourceNotFound()
     if (!virtual) throw errors.resourceNotFound()

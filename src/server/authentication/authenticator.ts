@@ -58,3 +58,19 @@ export function lineAt(text: string, index: number): number {
   for (let i = 0; i < index && i < text.length; i++) if (text.charCodeAt(i) === 10) line++
   return line
 }
+
+/**
+ * A copy of a cached user that later links of the chain (the group adder, impersonation) may
+ * change without changing the cache: its lists are copied, its strings shared. (structuredClone
+ * did the same for ~13 µs a request, more than the rest of a cached authentication.)
+ */
+export function copyOfUser(user: UserInfo): UserInfo {
+  const copy: UserInfo = { ...user, groups: [...user.groups] }
+  if (user.extra !== undefined) {
+    const extra: Record<string, string[]> = {}
+    for (const key of Object.keys(user.extra)) extra[key] = [...user.extra[key]!]
+    copy.extra = extra
+  }
+  return copy
+}
+

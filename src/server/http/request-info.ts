@@ -51,9 +51,13 @@ function pathOf(url: URL): string {
 }
 
 /** Go's splitPath: the path without its leading and trailing slashes, split on `/`. */
+/** The path's segments between its leading and trailing slashes (a scan: a regexp replace cost more per request). */
 function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, '')
-  return trimmed === '' ? [] : trimmed.split('/')
+  let start = 0
+  let end = path.length
+  while (start < end && path.charCodeAt(start) === 47) start++
+  while (end > start && path.charCodeAt(end - 1) === 47) end--
+  return start === end ? [] : path.slice(start, end).split('/')
 }
 
 export function resolveRequestInfo(method: string, url: QuerySource, decodedPath: string = pathOf(url instanceof URL ? url : url.url)): RequestInfo {

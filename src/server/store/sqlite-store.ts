@@ -38,6 +38,7 @@ import type {
   WatchEvent,
   WatchOptions,
 } from './types.js'
+import { LatestReads } from './latest-reads.js'
 import { WatchStream } from './watch-stream.js'
 import { withTimeout } from './timeout.js'
 
@@ -139,6 +140,13 @@ export class SqliteStore implements Store {
   private queue: WriteOp[] = []
   private flushScheduled = false
   private readonly watchers = new Set<Watcher>()
+  /**
+   * The latest durable version (or absence) of keys read lately, so that a GET of an unchanged
+   * object does not ask SQLite again: the process is the store's only writer (exclusive lock),
+   * and every write reaches readers through one place (a batch's sync completing), which drops
+   * the keys it wrote before anything may read at the new revision.
+   */
+  private readonly latestRead = new LatestReads()
   private eventLog: WatchEvent[] = []
   private compaction: Promise<void> = Promise.resolve()
   private readonly compactor: Compactor
@@ -520,6 +528,7 @@ export class SqliteStore implements Store {
         this.failSync(err, batches)
       } else {
         for (const batch of batches) {
+          this.latestRead.forget(batch.events)
           this.rev = batch.revision
           this.publish(batch.events)
           for (const settle of batch.outcomes) settle()
@@ -574,9 +583,13 @@ export class SqliteStore implements Store {
   /** get() without the promise: the read is synchronous anyway. */
   getNow(key: string): KeyValue | null {
     this.ensureOpen()
+    const known = this.latestRead.get(key)
+    if (known !== undefined) return known
     checkKey(key)
     const row = this.read(() => this.stmt.latestAt.get(Buffer.from(key), this.rev) as Row | undefined)
-    return row === undefined || row.deleted !== 0 ? null : toKeyValue(key, row)
+    const kv = row === undefined || row.deleted !== 0 ? null : toKeyValue(key, row)
+    this.latestRead.remember(key, kv)
+    return kv
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {

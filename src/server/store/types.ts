@@ -131,13 +131,23 @@ export interface WatchOptions {
  * watch is cancelled or the store closed; it throws a `StoreError` when the watch breaks
  * (for example `CompactedError` when the store compacted past a watch that fell behind).
  */
+/** A consumer of a watch's events as they come (see Watch.listen). */
+export interface WatchListener {
+  event(event: WatchEvent): void
+  end(error: Error | undefined): void
+}
+
 export interface Watch extends AsyncIterableIterator<WatchEvent> {
   /** The first revision this watch can deliver. */
   readonly startRevision: number
   /** Stop the watch; pending and later `next()` calls finish with `done`. Idempotent. */
   cancel(): void
-  /** Events handed over as they come instead of iterated (WatchStream.listen); not every watch has it. */
-  listen?(sink: { event(event: WatchEvent): void; end(error: Error | undefined): void }): void
+  /**
+   * Events handed over as they come instead of iterated (WatchStream.listen); not every watch
+   * has it. With `group`, a producer that fans changes out (the watch cache) may hand later
+   * changes to the group once for all its members, `sink` being this watch's member.
+   */
+  listen?<M extends WatchListener>(sink: M, group?: { event(event: WatchEvent, members: readonly M[]): void }): void
   /**
    * Asks the store for a `progress` event on this watch: the store's current revision, once
    * every event of the watch up to it was delivered (etcd's progress request). From the first

@@ -9,6 +9,18 @@ export interface WatchSink {
 }
 
 /**
+ * Consumers that take every event the same way (one format, no selectors): a producer that
+ * fans one change out to many watches (the watch cache) hands it to the group once, with the
+ * members it is for, instead of to each member's sink in turn, so the change is translated
+ * and encoded once per group. Each member still has its own sink for everything else (what
+ * was buffered before it joined, and the end), and its own order: a member gets an event
+ * either through its sink or through its group, never both, in revision order.
+ */
+export interface WatchGroup<M extends WatchSink = WatchSink> {
+  event(event: WatchEvent, members: readonly M[]): void
+}
+
+/**
  * The consumer side of a watch, shared by the store implementations: producers `push`
  * events in revision order, `fail` or `end` it; consumers iterate. The buffer is bounded so
  * a consumer that stopped reading cannot grow the server's memory without end: past the
@@ -127,7 +139,7 @@ export class WatchStream implements Watch {
    * watchers then makes no promise at all. `end` is called once, with the failure if any
    * (not after cancel). Only for a consumer that has no `next()` pending.
    */
-  listen(sink: WatchSink): void {
+  listen<M extends WatchSink>(sink: M, group?: WatchGroup<M>): void {
     if (this.waiter) throw new Error('WatchStream: listen() while next() is pending')
     this.sink = sink
     while (this.head < this.buffer.length && this.sink === sink) sink.event(this.buffer[this.head++]!)
@@ -136,7 +148,15 @@ export class WatchStream implements Watch {
     if (this.sink !== sink) return
     if (this.failure) sink.end(this.failure)
     else if (this.finished) sink.end(undefined)
+    else if (group) this.join(sink, group)
   }
+
+  /**
+   * A producer that fans events out to groups takes this listening watch's further events
+   * there (`group`, with `sink` as the member): everything pushed so far was handed to the
+   * sink. Here, without such a producer, events keep going to the sink one by one.
+   */
+  protected join<M extends WatchSink>(_sink: M, _group: WatchGroup<M>): void {}
 
   cancel(): void {
     this.buffer.length = 0

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { X509Certificate, createPrivateKey } from 'node:crypto'
 import { AuthenticationConfigError, AuthenticationError } from '../../../src/server/authentication/authenticator.js'
-import { mergeBundles, parseCaBundle, verifyClientChain } from '../../../src/server/authentication/x509.js'
+import { mergeBundles, parseCaBundle, verifyClientChain, x509Authenticator } from '../../../src/server/authentication/x509.js'
+import type { Request } from '../../../src/server/http/types.js'
 import { createLeafCertificate, generateKey } from '../../../src/server/tls/generate.js'
 import { makeCa, makeClientCert, type TestCa } from './helpers.js'
 
@@ -47,6 +48,34 @@ describe('authentication: x509 chain verification', function () {
       notAfter: new Date(Date.now() + DAY),
     })
     assert.throws(() => verifyClientChain([x(grandchild), x(notCa.cert)], [x(ca.certPem)]), /certificate signed by unknown authority/)
+  })
+
+  it('re-verifies a connection\'s certificate once the time leaves its validity, and hands out copies of the user', async () => {
+    const now = Date.now()
+    const leaf = await makeClientCert(ca, 'jane', ['team'], { notBefore: new Date(now - DAY), notAfter: new Date(now + DAY) })
+    const der = x(leaf.cert).raw
+    // One connection presenting the certificate (the verification is remembered per certificate).
+    const socket = { getPeerCertificate: () => ({ raw: der }) }
+    const req = { socket } as unknown as Request
+    const authn = await x509Authenticator(parseCaBundle(ca.certPem, 'ca.crt'))
+    const first = authn.authenticate(req, {} as never) as { user: { name: string; groups: string[]; extra: Record<string, string[]> } }
+    assert.equal(first.user.name, 'jane')
+    assert.deepEqual(first.user.groups, ['team'])
+    first.user.groups.push('system:masters')
+    first.user.extra['authentication.kubernetes.io/credential-id']!.push('changed')
+    const second = authn.authenticate(req, {} as never) as { user: { groups: string[]; extra: Record<string, string[]> } }
+    assert.deepEqual(second.user.groups, ['team'])
+    assert.equal(second.user.extra['authentication.kubernetes.io/credential-id']!.length, 1)
+    const realNow = Date.now
+    try {
+      Date.now = () => now + 2 * DAY
+      assert.throws(() => authn.authenticate(req, {} as never), /x509: certificate has expired or is not yet valid/)
+      Date.now = () => now - 2 * DAY
+      assert.throws(() => authn.authenticate(req, {} as never), /x509: certificate has expired or is not yet valid/)
+    } finally {
+      Date.now = realNow
+    }
+    assert.equal((authn.authenticate(req, {} as never) as { user: { name: string } }).user.name, 'jane')
   })
 
   it('reads CA bundles, naming the line of a block that does not parse', () => {

@@ -91,6 +91,36 @@ describe('sqlite store: the WAL sync off the event loop', function () {
     watch.cancel()
   })
 
+  it('answers GETs of a key read before from what it remembers, and shows each later write (update, delete, create) once durable, not before', async function () {
+    const s = store!
+    const created = await s.create('/r/a', Buffer.from('one'))
+    const first = s.getNow('/r/a')
+    assert.equal(first?.value.toString(), 'one')
+    assert.equal(s.getNow('/r/a'), first, 'a second GET of an unchanged key read SQLite again')
+
+    holding = true
+    const updated = s.update('/r/a', Buffer.from('two'), created.modRevision)
+    await syncsHeld(1)
+    assert.equal(s.getNow('/r/a')?.value.toString(), 'one', 'an update visible before its sync')
+    holding = false
+    held.shift()!()
+    const kv = await updated
+    assert.deepEqual(s.getNow('/r/a'), { key: '/r/a', value: Buffer.from('two'), createRevision: created.modRevision, modRevision: kv.modRevision })
+
+    holding = true
+    const deleted = s.delete('/r/a')
+    await syncsHeld(1)
+    assert.equal(s.getNow('/r/a')?.value.toString(), 'two', 'a delete visible before its sync')
+    holding = false
+    held.shift()!()
+    await deleted
+    assert.equal(s.getNow('/r/a'), null, 'a durable delete not shown')
+    assert.equal(await s.get('/r/a'), null)
+
+    await s.create('/r/a', Buffer.from('three'))
+    assert.equal((await s.get('/r/a'))?.value.toString(), 'three', 'a create after a remembered absence not shown')
+  })
+
   it('commits the writes arriving while a sync runs together and makes them durable with one more sync, in revision order', async function () {
     const s = store!
     holding = true

@@ -17,6 +17,7 @@ import { toTable } from '../table.js'
 import { type Scope, forbidden, includeObject, listOptionsInvalid, selection } from './scope.js'
 import { WatchSender } from './watch-sender.js'
 import { jsonFrame, protobufFrame } from './watch-frames.js'
+import { type GroupMember, jsonWatchGroup, protobufWatchGroup } from './watch-group.js'
 
 /** How often bookmarks are sent when allowed (the reference: about once a minute). */
 export const BOOKMARK_INTERVAL_MS = Number(process.env.CLIENT_WATCH_BOOKMARK_INTERVAL_MS ?? '') || 60_000
@@ -82,6 +83,8 @@ export async function watchHandler(scope: Scope): Promise<void> {
   ;(res as { flushHeaders?: () => void }).flushHeaders?.()
 
   let lastRv = query.get('resourceVersion') ?? ''
+  /** The last change taken through a group, newer than `lastRv` (its version is read when a bookmark needs it). */
+  let lastShared: ApiWatchEvent | undefined
   let first = true
   let stop = () => {}
   const resource = `${store.strategy.group ? `${scope.ctx.info.resource ?? ''}.${store.strategy.group}` : (scope.ctx.info.resource ?? '')}`
@@ -121,6 +124,10 @@ export async function watchHandler(scope: Scope): Promise<void> {
   const timer = timeoutMs > 0 ? setTimeout(() => stop(), timeoutMs) : undefined
   const bookmarkTimer = bookmarks
     ? setInterval(() => {
+        if (lastShared !== undefined) {
+          lastRv = resourceVersionOf(lastShared, lastRv)
+          lastShared = undefined
+        }
         // A cached watch knows how far the resource got, also past events this watch filtered out.
         const progress = w.progress?.()
         if (progress !== undefined && (lastRv === '' || !/^\d+$/.test(lastRv) || Number(progress) > Number(lastRv))) lastRv = progress
@@ -132,7 +139,10 @@ export async function watchHandler(scope: Scope): Promise<void> {
   res.on('close', () => w.cancel())
   /** Writes one event; false once the watch must end (an ERROR was sent). */
   const deliver = (ev: ApiWatchEvent): boolean => {
-    if (ev.type !== 'ERROR') lastRv = String((ev.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? lastRv)
+    if (ev.type !== 'ERROR') {
+      lastShared = undefined
+      lastRv = resourceVersionOf(ev, lastRv)
+    }
     write(ev)
     return ev.type !== 'ERROR'
   }
@@ -151,13 +161,31 @@ export async function watchHandler(scope: Scope): Promise<void> {
       // Changes as the store pushes them: no promise per event and watcher.
       if (res.writableEnded || sender.closedAsUnresponsive) return
       const direct = w.direct
+      // Plain objects are the same bytes for every watcher of the format: such watches may
+      // take changes through their format's group (watch-group.ts); the store decides.
+      const group = output.kind === 'table' || output.kind === 'partial' ? undefined : protobuf ? protobufWatchGroup(codec!, store.apiVersion) : jsonWatchGroup()
       await new Promise<void>((resolve) => {
+        let stopped = false
         res.once('close', () => resolve())
         stop = () => {
+          stopped = true
           w.cancel()
           resolve()
         }
-        direct.listen({
+        const member: GroupMember = {
+          take: (frame, ev) => {
+            if (stopped || res.writableEnded) return
+            lastShared = ev
+            try {
+              sender.send(frame, true)
+            } catch (err) {
+              member.broken(err as Error)
+            }
+          },
+          broken: (err) => {
+            scope.log?.(1, `Ending a ${resource} watch that failed to send an event: ${err.message}`)
+            stop()
+          },
           event: (ev) => {
             // Called by the store's dispatch for every watcher in turn: a failure ends this
             // watch only (as a throw out of the iterating loop would), never the others'.
@@ -170,10 +198,12 @@ export async function watchHandler(scope: Scope): Promise<void> {
             if (!more) stop()
           },
           end: (error) => {
+            stopped = true
             if (error) deliver(error)
             resolve()
           },
-        })
+        }
+        direct.listen(member, group)
       })
       return
     }
@@ -190,6 +220,11 @@ export async function watchHandler(scope: Scope): Promise<void> {
     w.cancel()
     sender.end()
   }
+}
+
+/** The resourceVersion of an event's object (a bookmark's), else `fallback`. */
+function resourceVersionOf(ev: ApiWatchEvent, fallback: string): string {
+  return String((ev.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? fallback)
 }
 
 /**

@@ -20,7 +20,7 @@
  */
 import { CompactedError, StoreError, UnavailableError } from '../../store/errors.js'
 import type { GetOptions, KeyValue, ListOptions, ListResult, Store, Watch, WatchEvent, WatchOptions } from '../../store/types.js'
-import { WatchStream } from '../../store/watch-stream.js'
+import { WatchStream, type WatchGroup, type WatchSink } from '../../store/watch-stream.js'
 import { DelegatingStore } from '../../store/delegating-store.js'
 
 export interface WatchCacheOptions {
@@ -69,8 +69,14 @@ class CachedWatch extends WatchStream {
     private readonly from: number,
     onStop: () => void,
     private readonly cacheRevision: () => number,
+    private readonly onJoin: (sink: WatchSink, group: WatchGroup) => void,
   ) {
     super(description, from, onStop)
+  }
+
+  /** Further changes go to the member through its group (the cache's dispatch). */
+  protected override join<M extends WatchSink>(sink: M, group: WatchGroup<M>): void {
+    this.onJoin(sink, group as unknown as WatchGroup)
   }
 
   /**
@@ -86,6 +92,21 @@ class CachedWatch extends WatchStream {
 interface CachedWatcher {
   stream: CachedWatch
   next: number
+  /** The group it takes changes through, once it joined one. */
+  group?: GroupedWatchers
+}
+
+/**
+ * The watchers of one prefix that take changes through one group: a change is handed to the
+ * group once, with the members' sinks, instead of to each watcher's stream in turn. The arrays
+ * are replaced, never changed, so a dispatch in progress keeps the members it started with.
+ */
+interface GroupedWatchers {
+  readonly group: WatchGroup
+  watchers: CachedWatcher[]
+  sinks: WatchSink[]
+  /** The latest first revision of a member: an older event is not for every member. */
+  maxNext: number
 }
 
 /** The cache of one resource prefix (`/configmaps/`). */
@@ -103,6 +124,8 @@ class ResourceCache {
    * is matched against each prefix once, not against each watcher.
    */
   private readonly watchers = new Map<string, Set<CachedWatcher>>()
+  /** Watchers that joined a group (WatchGroup), by prefix and group. */
+  private readonly groups = new Map<string, Map<WatchGroup, GroupedWatchers>>()
   private ready: Promise<void> | undefined
   private upstream: Watch | undefined
   private closed = false
@@ -157,7 +180,9 @@ class ResourceCache {
   private breakAll(err: StoreError): void {
     this.settleWaiters(false)
     for (const group of this.watchers.values()) for (const w of group) w.stream.fail(err)
+    for (const byGroup of this.groups.values()) for (const g of byGroup.values()) for (const w of g.watchers) w.stream.fail(err)
     this.watchers.clear()
+    this.groups.clear()
     this.ready = undefined
     this.upstream = undefined
   }
@@ -178,7 +203,52 @@ class ResourceCache {
     for (const [prefix, group] of this.watchers) {
       if (ev.key.startsWith(prefix)) for (const w of group) if (ev.revision >= w.next) w.stream.push(ev)
     }
+    for (const [prefix, byGroup] of this.groups) {
+      if (ev.key.startsWith(prefix)) for (const g of byGroup.values()) this.dispatchToGroup(g, ev)
+    }
     if (this.freshWaiters.length > 0) this.wakeWaiters()
+  }
+
+  /** One change to a group's members that take it (a member's first revision may be later). */
+  private dispatchToGroup(g: GroupedWatchers, ev: WatchEvent): void {
+    const watchers = g.watchers
+    const sinks = ev.revision >= g.maxNext ? g.sinks : g.sinks.filter((_, i) => ev.revision >= watchers[i]!.next)
+    if (sinks.length === 0) return
+    try {
+      g.group.event(ev, sinks)
+    } catch (err) {
+      // A group's failure ends its members' watches, never the cache's store watch.
+      const failure = new UnavailableError(`watch on ${this.prefix} failed to send an event: ${(err as Error).message}`)
+      for (const w of watchers) w.stream.fail(failure)
+    }
+  }
+
+  /** A listening watcher moves from its prefix's watchers to a group's. */
+  private joinGroup(prefix: string, watcher: CachedWatcher, sink: WatchSink, group: WatchGroup): void {
+    if (watcher.group !== undefined || watcher.stream.closed) return
+    const own = this.watchers.get(prefix)
+    if (own?.delete(watcher) && own.size === 0) this.watchers.delete(prefix)
+    let byGroup = this.groups.get(prefix)
+    if (byGroup === undefined) this.groups.set(prefix, (byGroup = new Map()))
+    let g = byGroup.get(group)
+    if (g === undefined) byGroup.set(group, (g = { group, watchers: [], sinks: [], maxNext: 0 }))
+    g.watchers = [...g.watchers, watcher]
+    g.sinks = [...g.sinks, sink]
+    if (watcher.next > g.maxNext) g.maxNext = watcher.next
+    watcher.group = g
+  }
+
+  private leaveGroup(prefix: string, watcher: CachedWatcher): void {
+    const g = watcher.group!
+    const at = g.watchers.indexOf(watcher)
+    if (at < 0) return
+    g.watchers = g.watchers.filter((_, i) => i !== at)
+    g.sinks = g.sinks.filter((_, i) => i !== at)
+    const byGroup = this.groups.get(prefix)
+    if (g.watchers.length === 0 && byGroup?.get(g.group) === g) {
+      byGroup.delete(g.group)
+      if (byGroup.size === 0) this.groups.delete(prefix)
+    }
   }
 
   private wakeWaiters(): void {
@@ -292,10 +362,12 @@ class ResourceCache {
       `cached prefix "${prefix}"`,
       from,
       () => {
+        if (watcher.group !== undefined) return this.leaveGroup(prefix, watcher)
         own.delete(watcher)
         if (own.size === 0 && this.watchers.get(prefix) === own) this.watchers.delete(prefix)
       },
       () => this.revision,
+      (sink, sharedGroup) => this.joinGroup(prefix, watcher, sink, sharedGroup),
     )
     for (const { event } of this.events) {
       if (event.revision >= from && event.key.startsWith(prefix)) watcher.stream.push(event)
@@ -309,7 +381,9 @@ class ResourceCache {
     this.settleWaiters(false)
     this.upstream?.cancel()
     for (const group of this.watchers.values()) for (const w of group) w.stream.end()
+    for (const byGroup of this.groups.values()) for (const g of byGroup.values()) for (const w of g.watchers) w.stream.end()
     this.watchers.clear()
+    this.groups.clear()
   }
 }
 
