@@ -516,10 +516,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         const defaults = bootstrapRbac()
         // The namespaced defaults live in kube-system and kube-public, which the bootstrap controller creates.
         await ensure(systemNamespaces())
-        // Reconciled from the RBAC informers' list (started by generic-apiserver-start-informers)
-        // instead of a read and a decode of each default: on a restart they are all there.
-        await rbacPolicy.synced
-        const cached = (o: KubeObject) => rbacPolicy.stored(RBAC_RESOURCES[o.kind ?? ''] ?? '', o.metadata.namespace ?? '', o.metadata.name ?? '')
+        // On a restart (cluster-admin is there) the defaults are reconciled from the RBAC
+        // informers' list (started by generic-apiserver-start-informers) instead of a read and
+        // a decode of each. On a first start there is nothing to reconcile, and the creates do
+        // not wait for the list (which would then take each of them as a watch event).
+        const restart = Boolean(await store.get('/clusterroles/cluster-admin'))
+        if (restart) await rbacPolicy.synced
+        const cached = (o: KubeObject) => (restart ? rbacPolicy.stored(RBAC_RESOURCES[o.kind ?? ''] ?? '', o.metadata.namespace ?? '', o.metadata.name ?? '') : undefined)
         const updated = await reconcileRbac(api.registryFor(store), defaults, cached)
         // A default the informers have seen exists: only the others are asked for.
         const created = await ensure(defaults.filter((d) => !cached(d.object as KubeObject)))
