@@ -497,8 +497,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       },
       'bootstrap-controller': async () => {
         const registry = api.registryFor(await storeNow())
-        // All at once, so that a first start commits them together (one WAL sync, where one
-        // after the other each waited for its own): the system namespaces, their default
+        // All at once, so that a first start can commit them in one group (one after the
+        // other, each waited for the previous one's WAL sync): the system namespaces, their default
         // service accounts, the priority and fairness configuration (the reference's own
         // post-start hook is not in the spec's list) and, where the emulated version serves
         // them (1.33 and later), the default ServiceCIDR. None of these needs another first.
