@@ -168,6 +168,14 @@ process.on('message', async (msg) => {
       }
     }
     const measured = latencies.subarray(0, n).sort()
+    const warm = []
+    for (let i = 0; i < measuredFrom; i++) {
+      for (let k = 0; k < watchers; k++) {
+        const at = arrivals[i * watchers + k]
+        if (at !== 0) warm.push(at - sentAt[i])
+      }
+    }
+    const warmup = Float64Array.from(warm).sort()
     process.send({
       result: {
         delivered,
@@ -178,6 +186,7 @@ process.on('message', async (msg) => {
         p50: quantile(measured, 0.5),
         p99: quantile(measured, 0.99),
         max: measured[measured.length - 1],
+        warmupP99: warmup.length > 0 ? quantile(warmup, 0.99) : undefined,
         cpuMs: (cpu.user + cpu.system) / 1000,
       },
     })
