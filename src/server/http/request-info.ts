@@ -50,8 +50,7 @@ function pathOf(url: URL): string {
   }
 }
 
-/** Go's splitPath: the path without its leading and trailing slashes, split on `/`. */
-/** The path's segments between its leading and trailing slashes (a scan: a regexp replace cost more per request). */
+/** Go's splitPath: the path without its leading and trailing slashes, split on `/` (a scan: a regexp replace cost more per request). */
 function splitPath(path: string): string[] {
   let start = 0
   let end = path.length

@@ -126,17 +126,17 @@ export interface WatchOptions {
   readonly exact?: boolean
 }
 
-/**
- * A running watch: an async iterator of events in revision order. Iteration ends when the
- * watch is cancelled or the store closed; it throws a `StoreError` when the watch breaks
- * (for example `CompactedError` when the store compacted past a watch that fell behind).
- */
 /** A consumer of a watch's events as they come (see Watch.listen). */
 export interface WatchListener {
   event(event: WatchEvent): void
   end(error: Error | undefined): void
 }
 
+/**
+ * A running watch: an async iterator of events in revision order. Iteration ends when the
+ * watch is cancelled or the store closed; it throws a `StoreError` when the watch breaks
+ * (for example `CompactedError` when the store compacted past a watch that fell behind).
+ */
 export interface Watch extends AsyncIterableIterator<WatchEvent> {
   /** The first revision this watch can deliver. */
   readonly startRevision: number

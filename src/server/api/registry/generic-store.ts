@@ -210,6 +210,9 @@ interface TranslatingSink<S extends ApiWatchSink = ApiWatchSink> {
   fail(error: unknown): void
 }
 
+/** The store-side half of an API watch group: a change translated once for all its members. */
+type TranslatingGroup<S extends ApiWatchSink = ApiWatchSink> = { event(ev: WatchEvent, members: readonly TranslatingSink<S>[]): void }
+
 /** The options every grouped watch translates with: read-only, no selectors. */
 const UNSELECTIVE_READ_ONLY: WatchOptions = { readOnly: true }
 
@@ -1147,17 +1150,17 @@ export class GenericStore {
   }
 
   /** The store-side group of each API group: translates a change once for all its members. */
-  private readonly translatingGroups = new WeakMap<ApiWatchGroup<ApiWatchSink>, { event(ev: WatchEvent, members: readonly TranslatingSink[]): void }>()
+  private readonly translatingGroups = new WeakMap<ApiWatchGroup<ApiWatchSink>, TranslatingGroup>()
 
-  private translatingGroup<S extends ApiWatchSink>(group: ApiWatchGroup<S>): { event(ev: WatchEvent, members: readonly TranslatingSink<S>[]): void } {
+  private translatingGroup<S extends ApiWatchSink>(group: ApiWatchGroup<S>): TranslatingGroup<S> {
     const known = this.translatingGroups.get(group as unknown as ApiWatchGroup<ApiWatchSink>)
-    if (known) return known as unknown as { event(ev: WatchEvent, members: readonly TranslatingSink<S>[]): void }
+    if (known) return known as unknown as TranslatingGroup<S>
     // The members' API sinks, mapped again only when the members changed (the watch cache
     // replaces its member array on every change, so an unchanged one is the same array).
     let lastMembers: readonly TranslatingSink<S>[] | undefined
     let lastSinks: S[] = []
-    const made = {
-      event: (ev: WatchEvent, members: readonly TranslatingSink<S>[]): void => {
+    const made: TranslatingGroup<S> = {
+      event: (ev, members) => {
         let out: ApiWatchEvent | undefined
         try {
           out = this.translate(ev, UNSELECTIVE_READ_ONLY)
@@ -1173,7 +1176,7 @@ export class GenericStore {
         group.event(out, lastSinks)
       },
     }
-    this.translatingGroups.set(group as unknown as ApiWatchGroup<ApiWatchSink>, made as unknown as { event(ev: WatchEvent, members: readonly TranslatingSink[]): void })
+    this.translatingGroups.set(group as unknown as ApiWatchGroup<ApiWatchSink>, made as unknown as TranslatingGroup)
     return made
   }
 
