@@ -27,7 +27,7 @@
 // The etcd create row also reads as CPU (no goal): the server's CPU per create against the etcd3
 // client's per put, the figure that stays put on a busy machine. The etcd rows are not pinned:
 // three processes (etcd, the server or the raw client, wrk) on 2 CPUs have no placement that
-// leaves the comparison alone (docs/performance.md, "Seventh round: the create path").
+// leaves the comparison alone (docs/performance-history.md, "Seventh round: the create path").
 // The embedded and bare GET and LIST rows are warmed up for BENCH_WARMUP_SECONDS each (default 6).
 // Needs the build, wrk and etcd.   BENCH_SECONDS (per round, default 3), BENCH_ROUNDS (default 3)
 import { fork } from 'node:child_process'

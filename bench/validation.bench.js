@@ -5,7 +5,8 @@
 // validating them; the rounds with validation create `va-` objects, validated as always. So
 // nothing but the validation differs between the two sides: not the process, its heap, its JIT
 // state or where it sits in memory (with two servers, the one started first stayed the costlier
-// one in fairness runs: docs/performance.md, "Eighth round: validation's cost"). Also the
+// one in fairness runs: docs/performance-history.md, "Eighth round: the coordinator's
+// measurements", "Validation's cost: one server, both sides"). Also the
 // validation alone (defaulting + validateForCreate of the built strategies) in process, with
 // the ratio that cost predicts.
 // Goal: creates at most 10% slower with validation (the median of the per-pair ratios).
@@ -159,7 +160,7 @@ function record(operation, withValidation, without) {
 // validation is about 8,000 lines of small functions which V8 runs interpreted until it has
 // optimised them, one by one, on its compiler threads. Timed inside a server, a validation took
 // 150-250 µs (median) over the first 1,600 creates of a kind and about 50 µs from the 3,000th on
-// (docs/performance.md, "Validation's cost", "Sixth round"); the fifth round's quick runs measured
+// (docs/performance-history.md, "Validation's cost", "Sixth round"); the fifth round's quick runs measured
 // the JIT at work. A serving API server is warm; the goal is about it. The warm-up creates are dry
 // runs (`?dryRun=All`: decoding, admission, defaulting, validation, managedFields and the answer,
 // everything but the store's write), then a few hundred real creates warm the store's path.

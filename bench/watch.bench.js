@@ -257,7 +257,7 @@ const perEvent = (ms, r) => (ms * 1000) / Math.max(1, r.deliveredMeasured)
 const rows = (r, http1) => {
   const goals = r.h2Connections === 0
   // The latency and memory goals are also shown on the HTTP/2 rounds (seventh round): on 2 cores
-  // the HTTP/1.1 write floor may keep those rows from the goal (docs/performance.md, "Seventh
+  // the HTTP/1.1 write floor may keep those rows from the goal (docs/performance-history.md, "Seventh
   // round: watch delivery"), and the HTTP/2 rows say whether the server meets it the way
   // client-go sends watches.
   return [

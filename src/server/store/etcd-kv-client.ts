@@ -2,7 +2,7 @@
  * A lean gRPC client for the store's hot calls, KV.Range and KV.Txn, and the Watch streams
  * (each write comes back on the store's own watch), straight over `node:http2` with the
  * messages encoded by hand (`etcd-wire.ts`). Measured against etcd3 on
- * grpc-js (docs/performance.md, "Sixth round: the etcd store"), the per-call layers above
+ * grpc-js (docs/performance-history.md, "Sixth round: the etcd store"), the per-call layers above
  * HTTP/2 (etcd3's connection pool and policies, proto-loader's object conversion, grpc-js's
  * channel, call stack, filters and retry bookkeeping) cost more CPU than the call itself; a
  * get here costs about a third of etcd3's client CPU, a create about two thirds. Leases,

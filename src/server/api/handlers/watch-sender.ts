@@ -48,7 +48,7 @@ export const WATCHER_FULL_BUDGET_MS = 100
  * write. It adds at most this much to an event's delivery, and only to a watcher that was
  * written to this recently; 25 ms keeps the delivery p99 well under the 100 ms goal and the
  * dispatch budget (`WATCHER_FULL_BUDGET_MS`), while longer windows saved little more CPU
- * (docs/performance.md, "Fifth round: watch fan-out").
+ * (docs/performance-history.md, "Fifth round: watch fan-out").
  */
 export const WATCHER_FLUSH_WINDOW_MS = flushWindowFromEnv(process.env.CLIENT_WATCH_FLUSH_WINDOW_MS) ?? 25
 
@@ -58,7 +58,7 @@ export const WATCHER_FLUSH_WINDOW_MS = flushWindowFromEnv(process.env.CLIENT_WAT
  * (about 21 µs of CPU per HTTP/1.1 write, 6-9 µs per HTTP/2 stream write, against about 2 µs
  * for the rest of a delivery): with 100 events a second a 25 ms window makes a write per 2-3
  * events, 50 ms one per 5, which takes the CPU that would otherwise queue every event and
- * create behind the writes (docs/performance.md, "Seventh round: watch delivery"). An idle
+ * create behind the writes (docs/performance-history.md, "Seventh round: watch delivery"). An idle
  * server keeps the short window, so an event's added wait stays 25 ms when nothing is behind
  * and is at most 50 ms, half the goal's 100 ms and of the dispatch budget, when the loop is.
  */
