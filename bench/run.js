@@ -33,7 +33,9 @@ if (files.length === 0) {
 }
 
 // --quick: the benches' own knobs, turned down.
-const quickEnv = quick ? { BENCH_QUICK: '1', BENCH_SCALE: '0.2', BENCH_RUNS: '10', BENCH_SECONDS: '2', BENCH_ROUNDS: '1', BENCH_OBJECTS: '100' } : {}
+// The watch rounds keep the 10 s the goal is defined over ("100 creates/s for 10 s"): in 2 s the
+// p99 is the second slowest of 200 creates.
+const quickEnv = quick ? { BENCH_QUICK: '1', BENCH_SCALE: '0.2', BENCH_RUNS: '10', BENCH_SECONDS: '2', BENCH_WATCH_SECONDS: '10', BENCH_ROUNDS: '1', BENCH_OBJECTS: '100' } : {}
 const scratch = mkdtempSync(join(tmpdir(), 'client-bench-report-'))
 const reportFile = join(scratch, 'rows.jsonl')
 const failed = []

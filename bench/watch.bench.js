@@ -31,7 +31,7 @@
 // 35, sent in the first 0.4 s, and set the p99 of 1,000; with 2 s of warm-up, the 2 measured
 // seconds of --quick still saw the compiler at work (server CPU 2.1 s in 2 s, p99 224 ms, against
 // 1.7 s and 86 ms after 5 s).
-//   node bench/watch.bench.js     BENCH_WATCHERS=1000 BENCH_RATE=100 BENCH_SECONDS=10 BENCH_WATCH_WARMUP_SECONDS=2 (BENCH_PROFILE=/tmp/w: CPU profiles;
+//   node bench/watch.bench.js     BENCH_WATCHERS=1000 BENCH_RATE=100 BENCH_WATCH_SECONDS (or BENCH_SECONDS)=10 BENCH_WATCH_WARMUP_SECONDS=5 (BENCH_PROFILE=/tmp/w: CPU profiles;
 //                                 BENCH_STORES=embedded or etcd: one store only; BENCH_TRANSPORTS=http1 or
 //                                 http2: one kind of round only; BENCH_H2_CONNECTIONS=10)
 import { fork } from 'node:child_process'
@@ -46,7 +46,9 @@ import { startServer } from './support/server.js'
 
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000)
 const RATE = Number(process.env.BENCH_RATE ?? 100)
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+// BENCH_WATCH_SECONDS before BENCH_SECONDS: `npm run bench -- --quick` keeps the goal's 10 s here
+// (bench/run.js), because a 2 s round's p99 is the second slowest of 200 creates, not the goal's.
+const SECONDS = Number(process.env.BENCH_WATCH_SECONDS ?? process.env.BENCH_SECONDS ?? 10)
 /** Seconds of creates at RATE before the measured ones (their events delivered, not measured). */
 const WARMUP_SECONDS = Number(process.env.BENCH_WATCH_WARMUP_SECONDS ?? 5)
 /** HTTP/2 connections the watchers share in the HTTP/2 rounds (0: no HTTP/2 round). */
