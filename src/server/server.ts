@@ -719,18 +719,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return
     }
     const ctx = new IncomingContext(req, target, path)
-    const failed = (err: unknown) => {
-      log.error(`request ${req.method} ${ctx.url.pathname} failed: ${(err as Error).stack ?? err}`)
-      if (!res.headersSent) {
-        res.statusCode = 500
-        res.end()
-      }
-    }
     try {
       const done = handler(req, res, ctx)
-      if (isPromise(done)) done.catch(failed)
+      // The closure only for a request that is still in progress (most probes and GETs are not).
+      if (isPromise(done)) done.catch((err: unknown) => failed(req, res, ctx, err))
     } catch (err) {
-      failed(err)
+      failed(req, res, ctx, err)
+    }
+  }
+  /** A request whose handling threw: logged, and answered 500 if nothing was sent yet. */
+  const failed = (req: Request, res: Response, ctx: IncomingContext, err: unknown) => {
+    log.error(`request ${req.method} ${ctx.url.pathname} failed: ${(err as Error).stack ?? err}`)
+    if (!res.headersSent) {
+      res.statusCode = 500
+      res.end()
     }
   }
 

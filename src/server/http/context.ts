@@ -27,7 +27,11 @@ export class IncomingContext implements RequestContext {
     const given = req.headers['audit-id']
     this.auditId = typeof given === 'string' && given !== '' ? given : randomUuid()
     const q = target.indexOf('?')
-    this.rawQuery = q < 0 ? '' : target.slice(q + 1).split('#', 1)[0]!
+    if (q < 0) this.rawQuery = ''
+    else {
+      const h = target.indexOf('#', q + 1)
+      this.rawQuery = target.slice(q + 1, h < 0 ? target.length : h)
+    }
     this.info = resolveRequestInfo(req.method ?? 'GET', this, path)
   }
 

@@ -21,12 +21,19 @@ const LONG_RUNNING_SUBRESOURCES = new Set(['proxy', 'attach', 'exec', 'log', 'po
 
 export class MalformedPathError extends Error {}
 
+/** Where the path of a request target ends: at its first `?` or `#` (indexOf: two splits made two arrays per request). */
+function pathEnd(target: string): number {
+  const q = target.indexOf('?')
+  const h = target.indexOf('#')
+  return q < 0 ? (h < 0 ? target.length : h) : h < 0 || q < h ? q : h
+}
+
 /**
  * The request target's path as Go's url.Parse leaves it in URL.Path: percent escapes decoded
  * to bytes (read as UTF-8), dot segments kept; a `%` not followed by two hex digits is malformed.
  */
 export function decodeRequestPath(target: string): string {
-  const raw = target.split('?', 1)[0]!.split('#', 1)[0]!
+  const raw = target.slice(0, pathEnd(target))
   if (!raw.includes('%')) return raw
   const bytes: number[] = []
   for (let i = 0; i < raw.length; i++) {

@@ -48,8 +48,13 @@ function seriesKey(labels: RequestLabels): string {
 function recordRequest(series: RequestSeries, code: number | string, seconds: number): void {
   const c = typeof code === 'string' ? code : String(code)
   series.codes.set(c, (series.codes.get(c) ?? 0) + 1)
-  const i = REQUEST_DURATION_BUCKETS.findIndex((bound) => seconds <= bound)
-  if (i !== -1) series.buckets[i]!++
+  // A loop, not findIndex: its callback closed over `seconds`, a closure per request.
+  for (let i = 0; i < REQUEST_DURATION_BUCKETS.length; i++) {
+    if (seconds <= REQUEST_DURATION_BUCKETS[i]!) {
+      series.buckets[i]!++
+      break
+    }
+  }
   series.sum += seconds
   series.count++
 }
@@ -268,6 +273,20 @@ function reportedVerb(method: string, ctx: RequestContext, contentType: string |
   return VALID_VERBS.has(verb) ? verb : 'other'
 }
 
+/**
+ * The series key of a non-resource request (probes, /metrics, /version): it depends on the verb
+ * and scope only, both from small fixed sets, so each key string is built once and kept
+ * (a string made per request is hashed anew by every map lookup).
+ */
+const nonResourceKeys = new Map<string, string>()
+function nonResourceKey(verb: string, scope: string): string {
+  const known = scope === '' ? nonResourceKeys.get(verb) : undefined
+  if (known !== undefined) return known
+  const key = `${verb}\u0000\u0000\u0000\u0000\u0000${scope}`
+  if (scope === '') nonResourceKeys.set(verb, key)
+  return key
+}
+
 /** The request's series: found by its key without building the labels once the label set has been seen. */
 function requestSeries(metrics: ServerMetrics, req: Request, ctx: RequestContext): RequestSeries {
   const info = ctx.info
@@ -276,7 +295,7 @@ function requestSeries(metrics: ServerMetrics, req: Request, ctx: RequestContext
   const scope = requestScope(info)
   const key = info.isResourceRequest
     ? `${verb}\u0000${info.apiGroup ?? ''}\u0000${info.apiVersion ?? ''}\u0000${info.resource ?? ''}\u0000${info.subresource ?? ''}\u0000${scope}`
-    : `${verb}\u0000\u0000\u0000\u0000\u0000${scope}`
+    : nonResourceKey(verb, scope)
   return metrics.seriesByKey(key) ?? metrics.seriesFor(requestLabels(req, ctx), key)
 }
 

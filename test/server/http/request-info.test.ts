@@ -11,6 +11,15 @@ describe('server/http/request-info: paths as the reference resolves them', () =>
     assert.throws(() => decodeRequestPath('/api/%2'), MalformedPathError)
   })
 
+  it('the path ends at the first `?` or `#`, whichever comes first (Go keeps neither in URL.Path)', () => {
+    assert.equal(decodeRequestPath('/readyz'), '/readyz')
+    assert.equal(decodeRequestPath('/readyz?verbose#x'), '/readyz')
+    assert.equal(decodeRequestPath('/readyz#x?verbose'), '/readyz')
+    assert.equal(decodeRequestPath('/a%3Fb?c#d'), '/a?b')
+    assert.equal(decodeRequestPath('/?'), '/')
+    assert.equal(decodeRequestPath('/#'), '/')
+  })
+
   it('a dot segment never widens the namespace: it is a namespace of its own', () => {
     for (const target of ['/api/v1/namespaces/%2e%2e/secrets', '/api/v1/namespaces/../secrets', '/api/v1/namespaces/%2E%2E/secrets']) {
       const i = info('GET', target)
