@@ -59,6 +59,14 @@ function wrkCreates(server, duration) {
   })
 }
 
+/** etcd's count of handled calls by method (its own metrics): { Range, Txn, ... }. */
+async function etcdCalls(etcd) {
+  const text = await (await fetch(`${etcd.clientUrl}/metrics`)).text()
+  const calls = {}
+  for (const m of text.matchAll(/^grpc_server_handled_total\{[^}]*grpc_method="(\w+)"[^}]*\} (\d+)/gm)) calls[m[1]] = (calls[m[1]] ?? 0) + Number(m[2])
+  return calls
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const sides = []
 try {
@@ -67,7 +75,7 @@ try {
     const args = etcd ? [`--store-servers=${etcd.clientUrl}`] : []
     if (profileDir) args.push('--profiling')
     const server = await startServer(join(scratch, `server-${i}`), args, { runScript: join(root, 'bin/run.js') })
-    sides.push({ root, etcd, server, perCreate: [], etcdPerCreate: [], rates: [] })
+    sides.push({ root, etcd, server, perCreate: [], etcdPerCreate: [], rates: [], rangesPerSecond: [], txnsPerCreate: [] })
     await server.admin('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } } })
   }
   for (const side of sides) await wrkCreates(side.server, warmup)
@@ -87,9 +95,16 @@ try {
         const pid = side.server.child.pid
         const cpu0 = cpuMicros(pid)
         const etcd0 = side.etcd ? cpuMicros(side.etcd.pid) : 0
+        const calls0 = side.etcd ? await etcdCalls(side.etcd) : undefined
+        const started = Date.now()
         const creates = await wrkCreates(side.server, seconds)
         side.perCreate.push((cpuMicros(pid) - cpu0) / creates)
-        if (side.etcd) side.etcdPerCreate.push((cpuMicros(side.etcd.pid) - etcd0) / creates)
+        if (side.etcd) {
+          side.etcdPerCreate.push((cpuMicros(side.etcd.pid) - etcd0) / creates)
+          const calls = await etcdCalls(side.etcd)
+          side.rangesPerSecond.push(((calls.Range ?? 0) - (calls0.Range ?? 0)) / ((Date.now() - started) / 1000))
+          side.txnsPerCreate.push(((calls.Txn ?? 0) - (calls0.Txn ?? 0)) / creates)
+        }
         side.rates.push(creates / seconds)
       }
     }
@@ -99,6 +114,7 @@ try {
       const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(' ')
       console.log(`${side.root}\n  server µs/create ${fmt(side.perCreate)}  median ${median(side.perCreate).toFixed(0)}`)
       if (side.etcd) console.log(`  etcd µs/create ${fmt(side.etcdPerCreate)}  median ${median(side.etcdPerCreate).toFixed(0)}`)
+      if (side.etcd) console.log(`  etcd Range calls/s ${side.rangesPerSecond.map((x) => x.toFixed(1)).join(' ')}; Txn per create ${side.txnsPerCreate.map((x) => x.toFixed(3)).join(' ')}`)
       console.log(`  creates/s ${fmt(side.rates)}  median ${median(side.rates).toFixed(0)}`)
     }
     if (sides.length === 2) {
