@@ -24,8 +24,10 @@ export function adminCredentials(kubeconfig) {
 /**
  * Starts a server in `dir` with `args` added; resolves once /readyz answers 200 to the
  * administrator. `tokenFile: false` leaves --token-auth-file to the bench's own args.
+ * `runScript` is another build's bin/run.js (an A/B comparison of two builds); `nodeArgs` go
+ * to node before it (--cpu-prof).
  */
-export async function startServer(dir, args = [], { maxSockets = 32, tokenFile = true, timeoutMs = 60_000 } = {}) {
+export async function startServer(dir, args = [], { maxSockets = 32, tokenFile = true, timeoutMs = 60_000, runScript = bin, nodeArgs = [] } = {}) {
   mkdirSync(dir, { recursive: true })
   const port = await freePort()
   const kubeconfig = join(dir, 'admin.kubeconfig')
@@ -36,7 +38,7 @@ export async function startServer(dir, args = [], { maxSockets = 32, tokenFile =
   }
   const child = spawn(
     process.execPath,
-    [bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, `--write-kubeconfig=${kubeconfig}`, ...extra, ...args],
+    [...nodeArgs, runScript, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, `--write-kubeconfig=${kubeconfig}`, ...extra, ...args],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   )
   let stderr = ''

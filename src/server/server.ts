@@ -656,6 +656,35 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const configuration = { schemas: await read('/flowschemas/'), levels: await read('/prioritylevelconfigurations/') }
     if (flowController) void keepFlowSchemaStatus(store, configuration)
     return configuration
+  }, undefined, undefined, {
+    changes: async (changed, ended) => {
+      const store = pending.store
+      if (!store) throw new Error('the store is not open yet')
+      const opened = await Promise.allSettled(['/flowschemas/', '/prioritylevelconfigurations/'].map((prefix) => store.watch(prefix)))
+      const watches = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []))
+      const stop = () => watches.forEach((w) => w.cancel())
+      if (watches.length < opened.length) {
+        stop()
+        throw (opened.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason
+      }
+      // Either watch ending (an error, compaction, the store closing) ends both: one is opened again.
+      let over = false
+      for (const watch of watches) {
+        void (async () => {
+          try {
+            for await (const _event of watch) changed()
+          } catch {
+            // Ended below.
+          }
+          if (over) return
+          over = true
+          stop()
+          ended()
+        })()
+      }
+    },
+    // A deleted level drains before it goes: the digest of a fresh read removes it once idle.
+    poll: () => flowController?.quiescing === true,
   })
   /** The configuration controller's Dangling condition on each FlowSchema, written through status. */
   const keepFlowSchemaStatus = async (store: Store, configuration: { schemas: FlowObject[]; levels: FlowObject[] }) => {
@@ -676,7 +705,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           },
           { subresource: 'status' },
         )
-        .catch((err: unknown) => log.v(2, `flowschema ${name} status: ${(err as Error).message}`))
+        .catch((err: unknown) => {
+          log.v(2, `flowschema ${name} status: ${(err as Error).message}`)
+          // Tried again with the next read, as when the configuration was read every second.
+          flowConfiguration.invalidate()
+        })
     }
   }
   const flowControl = flowController

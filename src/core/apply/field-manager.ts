@@ -191,8 +191,35 @@ function recordUpdate(live: Obj, next: Obj, managed: Managed, manager: string, s
   capUpdateManagers(managed)
 }
 
+/**
+ * recordUpdate then encodeManagedFields for a create without entries given (live undefined,
+ * nothing decoded): the same entry, built directly. No other owner can lose a field, so the
+ * creator's entry is the only one, and the general path's bookkeeping for other owners (their
+ * identifiers, the cap on Update managers, the sort) is all of a create's cost that the
+ * comparison and the fieldsV1 encoding are not.
+ */
+function creatorEntries(next: Obj, manager: string, scope: FieldManagerScope): ManagedFieldsEntry[] | undefined {
+  const c = compare({}, next, scope.type)
+  let taken = filter(c.added, scope)
+  if (!c.modified.isEmpty() || !c.removed.isEmpty()) taken = filter(c.modified, scope).union(taken).difference(filter(c.removed, scope))
+  if (taken.isEmpty()) return undefined
+  return [
+    {
+      manager,
+      operation: 'Update',
+      apiVersion: scope.apiVersion,
+      time: scope.now ?? nowRfc3339(),
+      fieldsType: 'FieldsV1',
+      fieldsV1: taken.toFieldsV1(),
+      ...(scope.subresource ? { subresource: scope.subresource } : {}),
+    },
+  ]
+}
+
 /** At most MAX_UPDATE_MANAGERS Update entries: the oldest merge into `ancient-changes` per version. */
 function capUpdateManagers(managed: Managed): void {
+  // Fewer owners than the cap: fewer Update owners too (the common case, without the lists).
+  if (managed.size <= MAX_UPDATE_MANAGERS) return
   const updaters = [...managed.entries()].filter(([, o]) => o.operation === 'Update').map(([k]) => k)
   if (updaters.length <= MAX_UPDATE_MANAGERS) return
   updaters.sort((a, b) => seconds(managed.get(a)!.time) - seconds(managed.get(b)!.time) || cmp(a, b))
@@ -253,6 +280,19 @@ export function updateManagedFields(live: Obj | undefined, next: Obj, manager: s
   }
   // The result shares all but its top level and metadata with `next` (see the doc comment).
   const out = shallowWithoutManagedFields(next)
+  if (live === undefined && managed.size === 0) {
+    let entries: ManagedFieldsEntry[] | undefined
+    try {
+      entries = creatorEntries(out, manager, scope)
+    } catch (err) {
+      // As below: no live entries to keep.
+      if (!(err instanceof ApplySchemaError)) throw err
+      return out
+    }
+    if (!isObj(out.metadata)) out.metadata = {}
+    if (entries) (out.metadata as Obj).managedFields = entries
+    return out
+  }
   try {
     recordUpdate(shallowWithoutManagedFields(live), out, managed, manager, scope)
   } catch (err) {

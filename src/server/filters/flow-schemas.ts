@@ -3,7 +3,8 @@
  * classifier: the schemas sorted by matchingPrecedence (then name), the first whose rules
  * match the request's user and what it asks for wins, and its priority level is the one the
  * request is accounted to. The schemas and levels are read from the store at most once a
- * second, so a FlowSchema a user creates takes effect within that time.
+ * second, so a FlowSchema a user creates takes effect within that time; with a watch on them
+ * open, only after one of them changed.
  */
 import type { MaybePromise } from '../http/maybe-promise.js'
 import type { RequestContext } from '../http/types.js'
@@ -128,14 +129,78 @@ function classifyNow(sorted: readonly FlowObject[], levels: readonly FlowObject[
   return undefined
 }
 
-/** The store's FlowSchemas and priority levels, re-read at most every `ttlMs`. */
-export function flowConfigurationCache(read: () => Promise<{ schemas: FlowObject[]; levels: FlowObject[] }>, ttlMs = 1000, now: () => number = Date.now) {
+/**
+ * Notifications of changes to the stored configuration (a store watch on the FlowSchemas and
+ * priority levels): resolves once established, calling `changed` for every change after that
+ * and `ended` once when it stops (then it is opened again).
+ */
+export type ConfigurationChanges = (changed: () => void, ended: () => void) => Promise<void>
+
+export interface FlowConfigurationCacheOptions {
+  /** With them, the configuration is re-read only after a change instead of every `ttlMs`. */
+  changes?: ConfigurationChanges
+  /** True while the configuration must be re-read every `ttlMs` even without a change. */
+  poll?: () => boolean
+}
+
+export interface FlowConfigurationCache {
+  (): MaybePromise<{ schemas: FlowObject[]; levels: FlowObject[] } | undefined>
+  /** Makes the next call (after `ttlMs`) read the configuration again. */
+  invalidate(): void
+}
+
+/**
+ * The store's FlowSchemas and priority levels, re-read at most every `ttlMs`. With `changes`
+ * established, only after one of them changed (or `invalidate`, or while `poll` says so): as
+ * the reference's configuration controller, which is driven by its informers, rather than
+ * listing and decoding every object once a second under any load. Without a watch (not yet
+ * open, or ended) it reads every `ttlMs` as before.
+ */
+export function flowConfigurationCache(
+  read: () => Promise<{ schemas: FlowObject[]; levels: FlowObject[] }>,
+  ttlMs = 1000,
+  now: () => number = Date.now,
+  { changes, poll }: FlowConfigurationCacheOptions = {},
+): FlowConfigurationCache {
   let cached: { schemas: FlowObject[]; levels: FlowObject[] } | undefined
   let readAt = -Infinity
   let reading: Promise<void> | undefined
-  // Not async: once read, the configuration is there at once for every request.
-  return (): MaybePromise<{ schemas: FlowObject[]; levels: FlowObject[] } | undefined> => {
-    if (now() - readAt >= ttlMs && !reading) {
+  // Whether a change may have been missed since the last read began: a read begun after the
+  // watch was established and before any change since is current.
+  let changed = true
+  let watching = false
+  let opening = false
+  let openedAt = -Infinity
+  const open = (changes: ConfigurationChanges) => {
+    opening = true
+    openedAt = now()
+    let ended = false
+    changes(
+      () => {
+        changed = true
+      },
+      () => {
+        ended = true
+        watching = false
+        changed = true
+      },
+    )
+      .then(() => {
+        // Changes before the watch began are not in it: the next read is what covers them.
+        watching = !ended
+        changed = true
+      })
+      .catch(() => {
+        // The store is not there yet (or failing): polling until a later attempt.
+      })
+      .finally(() => {
+        opening = false
+      })
+  }
+  const cache = (): MaybePromise<{ schemas: FlowObject[]; levels: FlowObject[] } | undefined> => {
+    if (changes && !watching && !opening && now() - openedAt >= ttlMs) open(changes)
+    if (now() - readAt >= ttlMs && !reading && (changed || !watching || poll?.() === true)) {
+      changed = false
       reading = read()
         .then((c) => {
           cached = c
@@ -144,6 +209,7 @@ export function flowConfigurationCache(read: () => Promise<{ schemas: FlowObject
         .catch(() => {
           // The store is not there yet (or failing): keep the last configuration.
           readAt = now()
+          changed = true
         })
         .finally(() => {
           reading = undefined
@@ -152,4 +218,10 @@ export function flowConfigurationCache(read: () => Promise<{ schemas: FlowObject
     if (!cached && reading) return reading.then(() => cached)
     return cached
   }
+  // Not async: once read, the configuration is there at once for every request.
+  return Object.assign(cache, {
+    invalidate: () => {
+      changed = true
+    },
+  })
 }

@@ -112,6 +112,12 @@ export class FlowController {
   }
 
   /** Takes in a configuration read from the store (undefined: none yet). Cheap when unchanged. */
+  /** True while a level no longer configured drains (a later digest removes it once idle). */
+  get quiescing(): boolean {
+    for (const state of this.levels.values()) if (state.quiescing) return true
+    return false
+  }
+
   digest(config: FlowConfiguration | undefined): void {
     if (config === this.digested) return
     this.digested = config

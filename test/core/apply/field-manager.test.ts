@@ -157,6 +157,27 @@ describe('apply: managedFields of Update operations', () => {
     })
   })
 
+  it('a create (no live object) records exactly what an update from an empty live object records', () => {
+    // The create builds the creator's entry directly; the update path is the general one.
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels: { app: 'd' } }, spec: { replicas: 2, selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } }, status: { replicas: 2 } }
+    const cases: [Obj, string, FieldManagerScope][] = [
+      [kubectlRunPod(), 'kubectl-run', podScope],
+      [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'c-', namespace: 'bench', labels: { app: 'bench' } }, data: { payload: 'x' } }, 'wrk', cmScope],
+      [deployment, 'kubectl-create', deployScope],
+      [{ apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 't' }, spec: { replicas: 1, list: [1, 2] } }, 'creator', { type: DEDUCED, apiVersion: 'example.com/v1', now: NOW }],
+      [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'nothing-owned' } }, 'creator', cmScope],
+      [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: 'not an object', data: { a: '1' } }, 'creator', cmScope],
+      [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad' }, data: ['not', 'a', 'map'] }, 'creator', cmScope],
+      [kubectlRunPod(), 'kubelet', { ...podScope, subresource: 'status', resetFields: undefined }],
+    ]
+    for (const [obj, manager, scope] of cases) {
+      const created = updateManagedFields(undefined, structuredClone(obj), manager, scope)
+      const general = updateManagedFields({}, structuredClone(obj), manager, scope)
+      assert.equal(JSON.stringify(created), JSON.stringify(general), `${manager} ${JSON.stringify(obj.metadata)}`)
+    }
+    assert.equal(updateManagedFields(undefined, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'nothing-owned' } }, 'creator', cmScope).metadata.managedFields, undefined)
+  })
+
   it('keeps at most 10 update managers: the oldest merge into ancient-changes', () => {
     let obj: Obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: {} }
     for (let i = 0; i < 12; i++) {

@@ -75,4 +75,97 @@ describe('server: APF classification by the FlowSchemas', () => {
     await cache()
     assert.equal(reads, 2)
   })
+  it('with a watch on the configuration it is re-read only after a change, an invalidation or while polled', async () => {
+    let reads = 0
+    let t = 0
+    let changed: () => void = () => undefined
+    let ended: () => void = () => undefined
+    let opens = 0
+    let polling = false
+    const cache = flowConfigurationCache(
+      async () => {
+        reads++
+        return { schemas: [], levels: [] }
+      },
+      1000,
+      () => t,
+      {
+        changes: async (onChange, onEnd) => {
+          opens++
+          changed = onChange
+          ended = onEnd
+        },
+        poll: () => polling,
+      },
+    )
+    const tick = async (ms: number) => {
+      t += ms
+      await cache()
+      await new Promise((r) => setImmediate(r))
+    }
+    await tick(0)
+    assert.equal(reads, 1)
+    // Established after the first read began: one more read covers what happened before it.
+    await tick(1000)
+    assert.equal(reads, 2)
+    await tick(1000)
+    await tick(1000)
+    assert.equal(reads, 2, 'no change, no read')
+    changed()
+    await tick(10)
+    assert.equal(reads, 3, 'a change: read again')
+    changed()
+    await tick(10)
+    assert.equal(reads, 3, 'at most once per interval')
+    await tick(1000)
+    assert.equal(reads, 4)
+    await tick(1000)
+    assert.equal(reads, 4)
+    cache.invalidate()
+    await tick(1000)
+    assert.equal(reads, 5)
+    polling = true
+    await tick(1000)
+    await tick(1000)
+    assert.equal(reads, 7, 'polled every interval')
+    polling = false
+    await tick(1000)
+    assert.equal(reads, 7)
+    // The watch ends: polled again, and a new watch opened.
+    assert.equal(opens, 1)
+    ended()
+    await tick(1000)
+    assert.equal(reads, 8)
+    assert.equal(opens, 2)
+    await tick(1000)
+    await tick(1000)
+    assert.equal(reads, 9, 'the read after the new watch was established, then none')
+  })
+
+  it('without a watch (it cannot be opened) the configuration is read every interval', async () => {
+    let reads = 0
+    let t = 0
+    let opens = 0
+    const cache = flowConfigurationCache(
+      async () => {
+        reads++
+        return { schemas: [], levels: [] }
+      },
+      1000,
+      () => t,
+      {
+        changes: async () => {
+          opens++
+          throw new Error('the store is not open yet')
+        },
+      },
+    )
+    for (let i = 0; i < 4; i++) {
+      await cache()
+      await new Promise((r) => setImmediate(r))
+      t += 1000
+    }
+    assert.equal(reads, 4)
+    assert.equal(opens, 4)
+  })
 })
