@@ -111,13 +111,13 @@ export class FlowController {
     this.timer = undefined
   }
 
-  /** Takes in a configuration read from the store (undefined: none yet). Cheap when unchanged. */
   /** True while a level no longer configured drains (a later digest removes it once idle). */
   get quiescing(): boolean {
     for (const state of this.levels.values()) if (state.quiescing) return true
     return false
   }
 
+  /** Takes in a configuration read from the store (undefined: none yet). Cheap when unchanged. */
   digest(config: FlowConfiguration | undefined): void {
     if (config === this.digested) return
     this.digested = config
