@@ -294,7 +294,8 @@ function validateLifecycle(lifecycle: Obj, gracePeriod: number | undefined, fldP
 /** AccumulateUniqueHostPorts / checkHostPortConflicts. */
 function checkHostPortConflicts(containers: Obj[], fldPath: Path): ErrorList {
   const errs: ErrorList = []
-  const seen = new Set<string>()
+  // Host ports are rare: the set is made for the first one.
+  let seen: Set<string> | undefined
   for (let ci = 0; ci < containers.length; ci++) {
     const ports = arr(containers[ci]!.ports)
     for (let pi = 0; pi < ports.length; pi++) {
@@ -302,8 +303,8 @@ function checkHostPortConflicts(containers: Obj[], fldPath: Path): ErrorList {
       const hostPort = typeof port.hostPort === 'number' ? port.hostPort : 0
       if (hostPort === 0) continue
       const key = `${str(port.protocol)}/${str(port.hostIP)}/${hostPort}`
-      if (seen.has(key)) errs.push(duplicate(fldPath.index(ci).child('ports').index(pi).child('hostPort'), key))
-      else seen.add(key)
+      if (seen?.has(key) === true) errs.push(duplicate(fldPath.index(ci).child('ports').index(pi).child('hostPort'), key))
+      else (seen ??= new Set()).add(key)
     }
   }
   return errs
