@@ -257,8 +257,11 @@ function validateHandler(handler: Obj, kinds: readonly string[], gracePeriod: nu
 
 function validateProbe(probe: Obj, gracePeriod: number | undefined, fldPath: Path): ErrorList {
   const errs = validateHandler(probe, PROBE_HANDLERS, gracePeriod, fldPath)
-  for (const f of PROBE_COUNTS) {
-    errs.push(...validateNonnegativeField(typeof probe[f] === 'number' ? (probe[f] as number) : 0, fldPath.child(f)))
+  for (let i = 0; i < PROBE_COUNTS.length; i++) {
+    const f = PROBE_COUNTS[i]!
+    const value = probe[f]
+    // Only a negative count is an error: the list of one is made for it alone.
+    if (typeof value === 'number' && value < 0) errs.push(...validateNonnegativeField(value, fldPath.child(f)))
   }
   if (typeof probe.terminationGracePeriodSeconds === 'number' && probe.terminationGracePeriodSeconds <= 0) {
     errs.push(invalid(fldPath.child('terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds, 'must be greater than 0'))
