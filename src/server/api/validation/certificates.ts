@@ -243,7 +243,7 @@ const TRUST_BUNDLE = Path.of('spec', 'trustBundle')
  * ValidateClusterTrustBundleName: with a signer name, `<signer name with ':' for '/'>:` then a
  * DNS subdomain; without one, a DNS subdomain without ':'.
  */
-function clusterTrustBundleNameErrors(name: string, signerName: string): string[] {
+function clusterTrustBundleNameErrors(name: string, signerName: string): readonly string[] {
   if (signerName === '') return name.includes(':') ? ['ClusterTrustBundle without signer name must not have ":" in its name'] : isDNS1123Subdomain(name)
   const requiredPrefix = `${signerName.replaceAll('/', ':')}:`
   if (!name.startsWith(requiredPrefix)) return [`ClusterTrustBundle for signerName ${signerName} must be named with prefix ${requiredPrefix}`]

@@ -24,7 +24,9 @@ export function selectorEmpty(selector: unknown): boolean {
 /** labels.Selector.Matches of a parsed LabelSelector (a nil selector matches nothing). */
 export function selectorMatches(selector: unknown, labels: unknown): boolean {
   if (selector === undefined || selector === null) return false
-  const l = Object.fromEntries(Object.entries(obj(labels)).map(([k, v]) => [k, str(v)]))
+  const given = obj(labels)
+  const l: Record<string, string> = {}
+  for (const k of Object.keys(given)) l[k] = str(given[k])
   return matchesLabelSelector(obj(selector), l)
 }
 

@@ -6,7 +6,7 @@
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isValidPathSegmentName, isValidPathSegmentPrefix } from './strings.js'
 
 /** A kind's name rule: the messages of what is wrong with the name (or generateName when prefix). */
-export type NameValidator = (name: string, prefix?: boolean) => string[]
+export type NameValidator = (name: string, prefix?: boolean) => readonly string[]
 
 /** maskTrailingDash: a generateName's final dash stands for the generated suffix. */
 function maskTrailingDash(name: string): string {

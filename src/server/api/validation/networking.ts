@@ -287,7 +287,7 @@ function validateIngressRules(rules: unknown[], fldPath: Path, opts: IngressVali
 }
 
 /** validateTLSSecretName: empty is allowed, else a Secret's name. */
-function validateTLSSecretName(name: string): string[] {
+function validateTLSSecretName(name: string): readonly string[] {
   return name.length === 0 ? [] : nameIsDNSSubdomain(name, false)
 }
 

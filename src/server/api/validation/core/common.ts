@@ -11,24 +11,34 @@ export const IS_NOT_POSITIVE_ERROR_MSG = 'must be greater than zero'
 export const IS_NOT_INTEGER_ERROR_MSG = 'must be an integer'
 export const FILE_MODE_ERROR_MSG = 'must be a number between 0 and 0777 (octal), both inclusive'
 
+/**
+ * One Invalid error of the value per message, in order. A loop, not `messages.map(m => ...)`:
+ * that is a closure per call, and these run for nearly every name a valid object has.
+ */
+function invalidEach(fldPath: Path, value: unknown, messages: readonly string[]): ErrorList {
+  const errs: ErrorList = []
+  for (let i = 0; i < messages.length; i++) errs.push(invalid(fldPath, value, messages[i]!))
+  return errs
+}
+
 export function validateDNS1123Label(value: string, fldPath: Path): ErrorList {
-  return isDNS1123Label(value).map((m) => invalid(fldPath, value, m))
+  return invalidEach(fldPath, value, isDNS1123Label(value))
 }
 
 export function validateDNS1123Subdomain(value: string, fldPath: Path): ErrorList {
-  return isDNS1123Subdomain(value).map((m) => invalid(fldPath, value, m))
+  return invalidEach(fldPath, value, isDNS1123Subdomain(value))
 }
 
 export function validateQualifiedName(value: string, fldPath: Path): ErrorList {
-  return isQualifiedName(value).map((m) => invalid(fldPath, value, m))
+  return invalidEach(fldPath, value, isQualifiedName(value))
 }
 
 /** ValidatePortNumOrName: an IntOrString port. */
 export function validatePortNumOrName(value: unknown, fldPath: Path): ErrorList {
   // An absent IntOrString is the integer 0.
   const port = value === undefined || value === null ? 0 : value
-  if (typeof port === 'number') return isValidPortNum(port).map((m) => invalid(fldPath, port, m))
-  if (typeof port === 'string') return isValidPortName(port).map((m) => invalid(fldPath, port, m))
+  if (typeof port === 'number') return invalidEach(fldPath, port, isValidPortNum(port))
+  if (typeof port === 'string') return invalidEach(fldPath, port, isValidPortName(port))
   return [internalError(fldPath, 'unknown type: 2')]
 }
 

@@ -257,8 +257,11 @@ function validateHandler(handler: Obj, kinds: readonly string[], gracePeriod: nu
 
 function validateProbe(probe: Obj, gracePeriod: number | undefined, fldPath: Path): ErrorList {
   const errs = validateHandler(probe, PROBE_HANDLERS, gracePeriod, fldPath)
-  for (const f of PROBE_COUNTS) {
-    errs.push(...validateNonnegativeField(typeof probe[f] === 'number' ? (probe[f] as number) : 0, fldPath.child(f)))
+  for (let i = 0; i < PROBE_COUNTS.length; i++) {
+    const f = PROBE_COUNTS[i]!
+    const value = probe[f]
+    // Only a negative count is an error: the list of one is made for it alone.
+    if (typeof value === 'number' && value < 0) errs.push(...validateNonnegativeField(value, fldPath.child(f)))
   }
   if (typeof probe.terminationGracePeriodSeconds === 'number' && probe.terminationGracePeriodSeconds <= 0) {
     errs.push(invalid(fldPath.child('terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds, 'must be greater than 0'))
@@ -294,7 +297,8 @@ function validateLifecycle(lifecycle: Obj, gracePeriod: number | undefined, fldP
 /** AccumulateUniqueHostPorts / checkHostPortConflicts. */
 function checkHostPortConflicts(containers: Obj[], fldPath: Path): ErrorList {
   const errs: ErrorList = []
-  const seen = new Set<string>()
+  // Host ports are rare: the set is made for the first one.
+  let seen: Set<string> | undefined
   for (let ci = 0; ci < containers.length; ci++) {
     const ports = arr(containers[ci]!.ports)
     for (let pi = 0; pi < ports.length; pi++) {
@@ -302,8 +306,8 @@ function checkHostPortConflicts(containers: Obj[], fldPath: Path): ErrorList {
       const hostPort = typeof port.hostPort === 'number' ? port.hostPort : 0
       if (hostPort === 0) continue
       const key = `${str(port.protocol)}/${str(port.hostIP)}/${hostPort}`
-      if (seen.has(key)) errs.push(duplicate(fldPath.index(ci).child('ports').index(pi).child('hostPort'), key))
-      else seen.add(key)
+      if (seen?.has(key) === true) errs.push(duplicate(fldPath.index(ci).child('ports').index(pi).child('hostPort'), key))
+      else (seen ??= new Set()).add(key)
     }
   }
   return errs

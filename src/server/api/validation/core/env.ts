@@ -16,14 +16,15 @@ const has = (o: Obj, k: string) => o[k] !== undefined && o[k] !== null
 /** ValidateEnv (RelaxedEnvironmentVariableValidation is on by default since 1.34). */
 export function validateEnv(vars: unknown, fldPath: Path): ErrorList {
   const errs: ErrorList = []
-  arr(vars).forEach((v, i) => {
-    const ev = obj(v)
+  const list = arr(vars)
+  for (let i = 0; i < list.length; i++) {
+    const ev = obj(list[i])
     const idxPath = fldPath.index(i)
     const name = str(ev.name)
     if (!name) errs.push(required(idxPath.child('name')))
     else for (const m of isRelaxedEnvVarName(name)) errs.push(invalid(idxPath.child('name'), name, m))
     errs.push(...validateEnvVarValueFrom(ev, idxPath.child('valueFrom')))
-  })
+  }
   return errs
 }
 

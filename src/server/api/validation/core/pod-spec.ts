@@ -149,20 +149,26 @@ export function validatePodSpec(specValue: unknown, podMeta: Obj | undefined, fl
   validateDNSPolicy(str(spec.dnsPolicy), fldPath.child('dnsPolicy'), errs)
   errs.push(...validateLabels(spec.nodeSelector, fldPath.child('nodeSelector')))
   errs.push(...validatePodSecurityContext(sc, fldPath.child('securityContext')))
-  arr(spec.imagePullSecrets).forEach((s, i) => {
-    const keys = Object.keys(obj(s)).filter((k) => k !== 'name')
-    if (keys.length > 0) errs.push(invalid(fldPath.child('imagePullSecrets').index(i), { Name: str(obj(s).name) }, 'only name may be set'))
-  })
+  const pullSecrets = arr(spec.imagePullSecrets)
+  for (let i = 0; i < pullSecrets.length; i++) {
+    const s = obj(pullSecrets[i])
+    const keys = Object.keys(s).filter((k) => k !== 'name')
+    if (keys.length > 0) errs.push(invalid(fldPath.child('imagePullSecrets').index(i), { Name: str(s.name) }, 'only name may be set'))
+  }
   errs.push(...validateAffinity(spec.affinity, fldPath.child('affinity')))
   errs.push(...validatePodDNSConfig(spec.dnsConfig, str(spec.dnsPolicy), fldPath.child('dnsConfig')))
-  arr(spec.readinessGates).forEach((g, i) => errs.push(...validateQualifiedName(str(obj(g).conditionType), fldPath.child('readinessGates').index(i).child('conditionType'))))
-  const gates = new Set<string>()
-  arr(spec.schedulingGates).forEach((g, i) => {
-    const name = str(obj(g).name)
-    errs.push(...validateQualifiedName(name, fldPath.child('schedulingGates').index(i)))
-    if (gates.has(name)) errs.push(duplicate(fldPath.child('schedulingGates').index(i), name))
-    gates.add(name)
-  })
+  const readinessGates = arr(spec.readinessGates)
+  for (let i = 0; i < readinessGates.length; i++) errs.push(...validateQualifiedName(str(obj(readinessGates[i]).conditionType), fldPath.child('readinessGates').index(i).child('conditionType')))
+  const schedulingGates = arr(spec.schedulingGates)
+  if (schedulingGates.length > 0) {
+    const gates = new Set<string>()
+    for (let i = 0; i < schedulingGates.length; i++) {
+      const name = str(obj(schedulingGates[i]).name)
+      errs.push(...validateQualifiedName(name, fldPath.child('schedulingGates').index(i)))
+      if (gates.has(name)) errs.push(duplicate(fldPath.child('schedulingGates').index(i), name))
+      gates.add(name)
+    }
+  }
   errs.push(...validateTopologySpreadConstraints(spec.topologySpreadConstraints, fldPath.child('topologySpreadConstraints')))
   if (sc.hostUsers === false) {
     if (sc.hostNetwork) errs.push(forbidden(fldPath.child('hostNetwork'), 'when `pod.Spec.HostUsers` is false'))

@@ -66,7 +66,11 @@ export function validateNodeSelector(ns: Obj, allowInvalidLabelValue: boolean, f
 function validatePodAffinityTerm(term: Obj, fldPath: Path): ErrorList {
   const errs = validateLabelSelector(term.labelSelector, {}, fldPath.child('labelSelector'))
   errs.push(...validateLabelSelector(term.namespaceSelector, {}, fldPath.child('namespaceSelector')))
-  for (const ns of arr(term.namespaces).map((n) => str(n))) for (const m of nameIsDNSLabel(ns, false)) errs.push(invalid(fldPath.child('namespace'), ns, m))
+  const namespaces = arr(term.namespaces)
+  for (let i = 0; i < namespaces.length; i++) {
+    const ns = str(namespaces[i])
+    for (const m of nameIsDNSLabel(ns, false)) errs.push(invalid(fldPath.child('namespace'), ns, m))
+  }
   errs.push(...validateMatchLabelKeys(fldPath, term))
   if (!str(term.topologyKey)) errs.push(required(fldPath.child('topologyKey'), 'can not be empty'))
   errs.push(...validateLabelName(str(term.topologyKey), fldPath.child('topologyKey')))
@@ -75,6 +79,8 @@ function validatePodAffinityTerm(term: Obj, fldPath: Path): ErrorList {
 
 /** validateMatchLabelKeysAndMismatchLabelKeys (as far as the keys themselves go). */
 function validateMatchLabelKeys(fldPath: Path, term: Obj): ErrorList {
+  // Nearly every term has neither list: nothing to check, and no lists, set or closures to make.
+  if (arr(term.matchLabelKeys).length === 0 && arr(term.mismatchLabelKeys).length === 0) return []
   const errs: ErrorList = []
   const match = arr(term.matchLabelKeys).map((k) => str(k))
   const mismatch = arr(term.mismatchLabelKeys).map((k) => str(k))
@@ -93,16 +99,22 @@ function validateMatchLabelKeys(fldPath: Path, term: Obj): ErrorList {
 }
 
 function validatePodAffinityTerms(terms: unknown, fldPath: Path): ErrorList {
-  return arr(terms).flatMap((t, i) => validatePodAffinityTerm(obj(t), fldPath.index(i)))
+  const list = arr(terms)
+  const errs: ErrorList = []
+  for (let i = 0; i < list.length; i++) errs.push(...validatePodAffinityTerm(obj(list[i]), fldPath.index(i)))
+  return errs
 }
 
 function validateWeightedPodAffinityTerms(terms: unknown, fldPath: Path): ErrorList {
-  return arr(terms).flatMap((t, j) => {
-    const term = obj(t)
+  const list = arr(terms)
+  const errs: ErrorList = []
+  for (let j = 0; j < list.length; j++) {
+    const term = obj(list[j])
     const weight = typeof term.weight === 'number' ? term.weight : 0
-    const errs: ErrorList = weight <= 0 || weight > 100 ? [invalid(fldPath.index(j).child('weight'), weight, 'must be in the range 1-100')] : []
-    return [...errs, ...validatePodAffinityTerm(obj(term.podAffinityTerm), fldPath.index(j).child('podAffinityTerm'))]
-  })
+    if (weight <= 0 || weight > 100) errs.push(invalid(fldPath.index(j).child('weight'), weight, 'must be in the range 1-100'))
+    errs.push(...validatePodAffinityTerm(obj(term.podAffinityTerm), fldPath.index(j).child('podAffinityTerm')))
+  }
+  return errs
 }
 
 /** validateAffinity. */

@@ -1,9 +1,22 @@
 /**
  * The path from an object's root to one of its fields, as the reference's
  * `k8s.io/apimachinery/pkg/util/validation/field/path.go`: `spec.containers[0].ports[1]`,
- * `metadata.labels[app]`. Immutable: child, index and key return new paths.
+ * `metadata.labels[app]`. Immutable: child, index and key return other paths.
+ *
+ * Validation asks for a path for nearly every field it visits, and needs one only when it
+ * reports an error, which a valid object never does: building them was ~10 % of what a
+ * validation of a full Pod allocates. As paths are immutable, the roots (`of`), the named
+ * children (`child`) and the small subscripts (`index`) are made once and kept: after the first
+ * object of a kind, a validation builds no path. Map keys (`key`) are data (label names,
+ * resource names), so they are never kept, and the whole store is bounded (CACHE_LIMIT nodes):
+ * names from data that reach `of` or `child` cannot make it grow without bound.
  */
 export class Path {
+  /** The kept named children of this path, by name (made on the first `child`). */
+  private children: Map<string, Path> | undefined = undefined
+  /** The kept `index(i)` children of this path, for i < INDEX_LIMIT. */
+  private indexes: Path[] | undefined = undefined
+
   private constructor(
     /** The field's name, or '' when this element is a subscript. */
     private readonly name: string,
@@ -14,24 +27,43 @@ export class Path {
 
   /** A root path (`field.NewPath("spec", "template")` is `spec.template`). */
   static of(name: string, ...more: string[]): Path {
-    let p = new Path(name, '', undefined)
-    for (const n of more) p = new Path(n, '', p)
+    let p = ROOTS.get(name)
+    if (p === undefined) {
+      p = new Path(name, '', undefined)
+      if (keep()) ROOTS.set(name, p)
+    }
+    for (const n of more) p = p.child(n)
     return p
   }
 
   /**
    * `child("a", "b")` is `.a.b`. Up to three names, as fixed parameters: a rest parameter is a
-   * new array on every call, and validation makes a child path for nearly every field it visits.
+   * new array on every call.
    */
   child(name: string, second?: string, third?: string): Path {
-    const p = new Path(name, '', this)
+    const p = this.namedChild(name)
     if (second === undefined) return p
-    const q = new Path(second, '', p)
-    return third === undefined ? q : new Path(third, '', q)
+    const q = p.namedChild(second)
+    return third === undefined ? q : q.namedChild(third)
+  }
+
+  private namedChild(name: string): Path {
+    let p = this.children?.get(name)
+    if (p === undefined) {
+      p = new Path(name, '', this)
+      if (keep()) (this.children ??= new Map()).set(name, p)
+    }
+    return p
   }
 
   index(i: number): Path {
-    return new Path('', String(i), this)
+    if (i >= INDEX_LIMIT || !Number.isInteger(i) || i < 0) return new Path('', String(i), this)
+    let p = this.indexes?.[i]
+    if (p === undefined) {
+      p = new Path('', String(i), this)
+      if (keep()) (this.indexes ??= [])[i] = p
+    }
+    return p
   }
 
   key(k: string): Path {
@@ -50,6 +82,20 @@ export class Path {
     }
     return out
   }
+}
+
+/** Subscripts kept per path: lists longer than this are rare, their paths made on each use. */
+const INDEX_LIMIT = 64
+/** Paths kept in all (roots and children): far more than the built-in kinds' fields need. */
+const CACHE_LIMIT = 20_000
+let kept = 0
+const ROOTS = new Map<string, Path>()
+
+/** Whether one more path may be kept (counts it). */
+function keep(): boolean {
+  if (kept >= CACHE_LIMIT) return false
+  kept++
+  return true
 }
 
 /** A path given as a Path or as its already-rendered text; undefined is Go's nil path. */
