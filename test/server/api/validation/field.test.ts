@@ -33,6 +33,19 @@ describe('validation/field: Path', () => {
     assert.equal(Path.of('root', 'first').child('second', 'third').index(0).toString(), 'root.first.second.third[0]')
     assert.equal(Path.of('metadata').child('labels').key('app.kubernetes.io/name').toString(), 'metadata.labels[app.kubernetes.io/name]')
   })
+
+  it('keeps the paths of fields and small indexes, never those under a map key or a long list', () => {
+    const spec = Path.of('spec')
+    assert.equal(Path.of('spec'), spec)
+    assert.equal(spec.child('containers').index(0).child('name'), spec.child('containers').index(0).child('name'))
+    // Under a key (data) or an index past the kept ones, every use makes new paths: rendered the same.
+    const underKey = () => spec.child('selector').key('app').child('value')
+    assert.notEqual(underKey(), underKey())
+    assert.equal(underKey().toString(), 'spec.selector[app].value')
+    const underLongList = () => spec.child('containers').index(64).child('name')
+    assert.notEqual(underLongList(), underLongList())
+    assert.equal(underLongList().toString(), 'spec.containers[64].name')
+  })
 })
 
 describe('validation/field: error messages (errors_test.go TestErrorFormatting)', () => {

@@ -16,6 +16,11 @@ export class Path {
   private children: Map<string, Path> | undefined = undefined
   /** The kept `index(i)` children of this path, for i < INDEX_LIMIT. */
   private indexes: Path[] | undefined = undefined
+  /**
+   * Whether this path is kept. Only a kept path keeps children: those of a path made per use
+   * (a map key's, a long list's) would die with it, and counting them would spend the bound.
+   */
+  private kept = false
 
   private constructor(
     /** The field's name, or '' when this element is a subscript. */
@@ -25,12 +30,20 @@ export class Path {
     private readonly parent: Path | undefined,
   ) {}
 
+  /** Whether one more path may be kept (then marks and counts it). */
+  private static keep(p: Path): boolean {
+    if (keptCount >= CACHE_LIMIT) return false
+    keptCount++
+    p.kept = true
+    return true
+  }
+
   /** A root path (`field.NewPath("spec", "template")` is `spec.template`). */
   static of(name: string, ...more: string[]): Path {
     let p = ROOTS.get(name)
     if (p === undefined) {
       p = new Path(name, '', undefined)
-      if (keep()) ROOTS.set(name, p)
+      if (Path.keep(p)) ROOTS.set(name, p)
     }
     for (const n of more) p = p.child(n)
     return p
@@ -51,7 +64,7 @@ export class Path {
     let p = this.children?.get(name)
     if (p === undefined) {
       p = new Path(name, '', this)
-      if (keep()) (this.children ??= new Map()).set(name, p)
+      if (this.kept && Path.keep(p)) (this.children ??= new Map()).set(name, p)
     }
     return p
   }
@@ -61,7 +74,7 @@ export class Path {
     let p = this.indexes?.[i]
     if (p === undefined) {
       p = new Path('', String(i), this)
-      if (keep()) (this.indexes ??= [])[i] = p
+      if (this.kept && Path.keep(p)) (this.indexes ??= [])[i] = p
     }
     return p
   }
@@ -88,15 +101,8 @@ export class Path {
 const INDEX_LIMIT = 64
 /** Paths kept in all (roots and children): far more than the built-in kinds' fields need. */
 const CACHE_LIMIT = 20_000
-let kept = 0
+let keptCount = 0
 const ROOTS = new Map<string, Path>()
-
-/** Whether one more path may be kept (counts it). */
-function keep(): boolean {
-  if (kept >= CACHE_LIMIT) return false
-  kept++
-  return true
-}
 
 /** A path given as a Path or as its already-rendered text; undefined is Go's nil path. */
 export type PathLike = Path | string | undefined
