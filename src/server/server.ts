@@ -50,6 +50,7 @@ import { withMaxInFlight } from './filters/max-in-flight.js'
 import { withPanicRecovery } from './filters/panic-recovery.js'
 import { withPriorityAndFairness } from './filters/priority-and-fairness.js'
 import { type FlowObject, flowConfigurationCache } from './filters/flow-schemas.js'
+import { configurationWatch } from './flowcontrol/configuration-watch.js'
 import { flowControlConfiguration } from './bootstrap/flowcontrol.js'
 import { FlowController } from './flowcontrol/controller.js'
 import { DEBUG_PATHS, dumpPriorityLevels, dumpQueues, dumpRequests } from './flowcontrol/debug-dump.js'
@@ -657,32 +658,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (flowController) void keepFlowSchemaStatus(store, configuration)
     return configuration
   }, undefined, undefined, {
-    changes: async (changed, ended) => {
-      const store = pending.store
-      if (!store) throw new Error('the store is not open yet')
-      const opened = await Promise.allSettled(['/flowschemas/', '/prioritylevelconfigurations/'].map((prefix) => store.watch(prefix)))
-      const watches = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []))
-      const stop = () => watches.forEach((w) => w.cancel())
-      if (watches.length < opened.length) {
-        stop()
-        throw (opened.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason
-      }
-      // Either watch ending (an error, compaction, the store closing) ends both: one is opened again.
-      let over = false
-      for (const watch of watches) {
-        void (async () => {
-          try {
-            for await (const _event of watch) changed()
-          } catch {
-            // Ended below.
-          }
-          if (over) return
-          over = true
-          stop()
-          ended()
-        })()
-      }
-    },
+    changes: configurationWatch(() => pending.store),
     // A deleted level drains before it goes: the digest of a fresh read removes it once idle.
     poll: () => flowController?.quiescing === true,
   })
