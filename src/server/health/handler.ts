@@ -72,16 +72,50 @@ function target(req: Request, source: UrlSource): { path: string | null; query: 
 }
 
 export function healthHandlers(registry: CheckSource, options: HealthHandlerOptions = {}): HealthHandlers {
-  const results = options.results ?? new CheckResults()
-  const log = options.log ?? (() => {})
+  const endpoints = new HealthEndpoints(registry, options)
+  // Plain functions: callers spread and pass them around without their object.
+  return {
+    serve: (word, req, res, url) => endpoints.serve(word, req, res, url),
+    handle: (req, res, url) => endpoints.handle(req, res, url),
+    handleNow: (req, res, url) => endpoints.handleNow(req, res, url),
+    paths: () => endpoints.paths(),
+    lastResults: () => endpoints.lastResults(),
+  }
+}
 
-  const checksOf = (word: HealthWord): readonly HealthCheck[] => {
-    const checks = registry.checksFor(word)
+/** One aggregate report under way: each check's line, failure or pending run, by position. */
+interface Report {
+  readonly word: HealthWord
+  readonly params: ReadonlyMap<string, string[]>
+  readonly excluded: ReadonlySet<string>
+  readonly checks: readonly HealthCheck[]
+  /** The line of an excluded check. */
+  readonly lines: string[]
+  /** A check's failure text; undefined when it passed. */
+  readonly errors: Array<string | undefined>
+  /** The names in `exclude` that matched a check or a group. */
+  readonly matched: Set<string>
+}
+
+class HealthEndpoints implements HealthHandlers {
+  private readonly results: CheckResults
+  private readonly log: HealthLog
+
+  constructor(
+    private readonly registry: CheckSource,
+    private readonly options: HealthHandlerOptions,
+  ) {
+    this.results = options.results ?? new CheckResults()
+    this.log = options.log ?? (() => {})
+  }
+
+  private checksOf(word: HealthWord): readonly HealthCheck[] {
+    const checks = this.registry.checksFor(word)
     return checks.length > 0 ? checks : PING_ONLY
   }
 
   /** Runs one check; resolves with its failure text, or undefined when it passed. */
-  const run = async (word: HealthWord, check: HealthCheck): Promise<string | undefined> => {
+  private async run(word: HealthWord, check: HealthCheck): Promise<string | undefined> {
     const start = performance.now()
     let error: string | undefined
     try {
@@ -89,7 +123,7 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
     } catch (err) {
       error = errorText(err)
     }
-    results.record(word, check.name, error, performance.now() - start)
+    this.results.record(word, check.name, error, performance.now() - start)
     return error
   }
 
@@ -98,30 +132,34 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
    * recorded (with one clock reading) and true is returned; else nothing is recorded and the
    * full report runs (checks that answer at once are cheap to ask again).
    */
-  const passesAtOnce = (word: HealthWord): boolean => {
-    const checks = checksOf(word)
+  private passesAtOnce(word: HealthWord): boolean {
+    const checks = this.checksOf(word)
     for (let i = 0; i < checks.length; i++) if (checks[i]!.immediate?.() !== null) return false
-    results.recordPassed(word, checks, results.clock())
+    this.results.recordPassed(word, checks, this.results.clock())
     return true
   }
 
-  /** The report of `word`: synchronous when every check answers at once (the usual case). */
-  const aggregate = (word: HealthWord, res: Response, query: string): void | Promise<void> => {
-    if (query === '' && passesAtOnce(word)) {
-      if (word === 'readyz') options.signals?.hasBeenReady.signal()
-      textResponse(res, 200, 'ok')
-      return
-    }
-    const params = query === '' ? NO_PARAMS : goParseQuery(query)
-    const excluded = new Set(params.get('exclude') ?? [])
-    const matched = new Set<string>()
-    const checks = checksOf(word)
+  /** A passing report: the first passing /readyz marks the server as having been ready. */
+  private passed(word: HealthWord, res: Response, body: string): void {
+    if (word === 'readyz') this.options.signals?.hasBeenReady.signal()
+    textResponse(res, 200, body)
+  }
 
-    // Excluded checks are not run; the others all start at once and report in order.
-    const lines: string[] = []
-    const errors: Array<string | undefined> = []
+  /** The report of `word`: synchronous when every check answers at once (the usual case). */
+  private aggregate(word: HealthWord, res: Response, query: string): void | Promise<void> {
+    if (query === '' && this.passesAtOnce(word)) return this.passed(word, res, 'ok')
+    const params = query === '' ? NO_PARAMS : goParseQuery(query)
+    const report: Report = { word, params, excluded: new Set(params.get('exclude') ?? []), checks: this.checksOf(word), lines: [], errors: [], matched: new Set() }
+    const pending = this.startChecks(report)
+    if (pending.length === 0) return this.writeReport(report, res)
+    return Promise.all(pending).then(() => this.writeReport(report, res))
+  }
+
+  /** Excluded checks are not run; the others all start at once and report in order. */
+  private startChecks(report: Report): Array<Promise<void>> {
+    const { word, excluded, matched, lines, errors } = report
     const pending: Array<Promise<void>> = []
-    checks.forEach((check, i) => {
+    report.checks.forEach((check, i) => {
       if (excluded.size > 0) {
         const name = toByteString(check.name)
         if (excluded.has(name)) {
@@ -137,80 +175,73 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
       }
       const now = check.immediate?.()
       if (now !== undefined) {
-        results.record(word, check.name, now ?? undefined, 0)
+        this.results.record(word, check.name, now ?? undefined, 0)
         errors[i] = now ?? undefined
         return
       }
-      pending.push(run(word, check).then((error) => void (errors[i] = error)))
+      pending.push(this.run(word, check).then((error) => void (errors[i] = error)))
     })
-
-    const report = (): void => {
-      // A plain probe that passes answers `ok`: the listing is only written when it is shown.
-      if (!params.has('verbose') && excluded.size === 0 && errors.every((e) => e === undefined)) {
-        if (word === 'readyz') options.signals?.hasBeenReady.signal()
-        textResponse(res, 200, 'ok')
-        return
-      }
-      let listing = ''
-      const failed: Array<{ name: string; error: string }> = []
-      checks.forEach((check, i) => {
-        if (lines[i] !== undefined) listing += lines[i]
-        else if (errors[i] === undefined) listing += `[+]${check.name} ok\n`
-        else {
-          listing += `[-]${check.name} failed: reason withheld\n`
-          failed.push({ name: check.name, error: errors[i]! })
-        }
-      })
-
-      const unknown = [...excluded].filter((name) => !matched.has(name))
-      if (unknown.length > 0) {
-        const list = formatQuoted(unknown)
-        listing += `warn: some health checks cannot be excluded: no matches for ${list}\n`
-        log(6, `cannot exclude some health checks, no health checks are installed matching ${list}`)
-      }
-
-      if (failed.length > 0) {
-        const details = failed.map((f) => `[-]${f.name} failed: ${f.error}\n`).join('')
-        log(2, `${failed.map((f) => f.name).join(',')} check failed: ${word}\n${details}`)
-        httpError(res, 500, `${listing}${word} check failed`)
-        return
-      }
-
-      if (word === 'readyz') options.signals?.hasBeenReady.signal()
-      textResponse(res, 200, params.has('verbose') ? `${listing}${PASSED_LINE}` : 'ok')
-    }
-    if (pending.length === 0) return report()
-    return Promise.all(pending).then(report)
+    return pending
   }
 
-  const individual = async (word: HealthWord, check: HealthCheck, res: Response): Promise<void> => {
-    const error = await run(word, check)
+  private writeReport(report: Report, res: Response): void {
+    const { word, params, excluded, matched, lines, errors } = report
+    // A plain probe that passes answers `ok`: the listing is only written when it is shown.
+    if (!params.has('verbose') && excluded.size === 0 && errors.every((e) => e === undefined)) return this.passed(word, res, 'ok')
+    let listing = ''
+    const failed: Array<{ name: string; error: string }> = []
+    report.checks.forEach((check, i) => {
+      if (lines[i] !== undefined) listing += lines[i]
+      else if (errors[i] === undefined) listing += `[+]${check.name} ok\n`
+      else {
+        listing += `[-]${check.name} failed: reason withheld\n`
+        failed.push({ name: check.name, error: errors[i]! })
+      }
+    })
+
+    const unknown = [...excluded].filter((name) => !matched.has(name))
+    if (unknown.length > 0) {
+      const list = formatQuoted(unknown)
+      listing += `warn: some health checks cannot be excluded: no matches for ${list}\n`
+      this.log(6, `cannot exclude some health checks, no health checks are installed matching ${list}`)
+    }
+
+    if (failed.length > 0) {
+      const details = failed.map((f) => `[-]${f.name} failed: ${f.error}\n`).join('')
+      this.log(2, `${failed.map((f) => f.name).join(',')} check failed: ${word}\n${details}`)
+      httpError(res, 500, `${listing}${word} check failed`)
+      return
+    }
+    this.passed(word, res, params.has('verbose') ? `${listing}${PASSED_LINE}` : 'ok')
+  }
+
+  private async individual(word: HealthWord, check: HealthCheck, res: Response): Promise<void> {
+    const error = await this.run(word, check)
     if (error !== undefined) httpError(res, 500, `internal server error: ${error}`)
     else textResponse(res, 200, 'ok', false)
   }
 
-  const serve = async (word: HealthWord, req: Request, res: Response, url: UrlSource): Promise<boolean> => {
+  async serve(word: HealthWord, req: Request, res: Response, url: UrlSource): Promise<boolean> {
     const { path, query } = target(req, url)
     if (path === null) return false
-    const root = `/${word}`
-    if (path === root) {
-      await aggregate(word, res, query)
+    if (path === `/${word}`) {
+      await this.aggregate(word, res, query)
       return true
     }
-    return serveOne(word, path, res)
+    return this.serveOne(word, path, res)
   }
 
-  const serveOne = async (word: HealthWord, path: string, res: Response): Promise<boolean> => {
+  private async serveOne(word: HealthWord, path: string, res: Response): Promise<boolean> {
     const root = `/${word}`
     if (!path.startsWith(`${root}/`)) return false
     const name = path.slice(root.length + 1)
-    const check = checksOf(word).find((c) => toByteString(c.name) === name)
+    const check = this.checksOf(word).find((c) => toByteString(c.name) === name)
     if (!check) return false
-    await individual(word, check, res)
+    await this.individual(word, check, res)
     return true
   }
 
-  const handleNow = (req: Request, res: Response, url: UrlSource): MaybePromise<boolean> => {
+  handleNow(req: Request, res: Response, url: UrlSource): MaybePromise<boolean> {
     const { path, query } = target(req, url)
     if (path === null) return false
     const report = REPORT_PATHS.get(path)
@@ -218,22 +249,22 @@ export function healthHandlers(registry: CheckSource, options: HealthHandlerOpti
     if (!word) return false
     // The report itself (what probes ask for) is answered without a turn of the event loop when it can be.
     if (report) {
-      const done = aggregate(word, res, query)
+      const done = this.aggregate(word, res, query)
       return done ? done.then(() => true) : true
     }
-    return serveOne(word, path!, res)
+    return this.serveOne(word, path, res)
   }
 
-  return {
-    serve,
-    handleNow,
-    handle(req, res, url) {
-      const handled = handleNow(req, res, url)
-      return typeof handled === 'boolean' ? (handled ? TRUE : Promise.resolve(false)) : handled
-    },
-    paths() {
-      return HEALTH_WORDS.flatMap((word) => [`/${word}`, ...checksOf(word).map((c) => `/${word}/${c.name}`)])
-    },
-    lastResults: () => results.lastResults(),
+  handle(req: Request, res: Response, url: UrlSource): Promise<boolean> {
+    const handled = this.handleNow(req, res, url)
+    return typeof handled === 'boolean' ? (handled ? TRUE : Promise.resolve(false)) : handled
+  }
+
+  paths(): string[] {
+    return HEALTH_WORDS.flatMap((word) => [`/${word}`, ...this.checksOf(word).map((c) => `/${word}/${c.name}`)])
+  }
+
+  lastResults(): CheckResult[] {
+    return this.results.lastResults()
   }
 }

@@ -12,7 +12,7 @@ import { queryFlag, queryInt64 } from '../../http/query.js'
 import { type Cause, toApiError } from '../status-errors.js'
 import type { ApiWatch, ApiWatchEvent } from '../registry/generic-store.js'
 import { PROTOBUF_WATCH_MEDIA_TYPE, type ProtobufCodec } from '../../../core/protobuf/index.js'
-import { negotiateWatchOutput, partialObjectMetadata, protobufCodec } from '../negotiation.js'
+import { type Output, negotiateWatchOutput, partialObjectMetadata, protobufCodec } from '../negotiation.js'
 import { toTable } from '../table.js'
 import { type Scope, forbidden, includeObject, listOptionsInvalid, selection } from './scope.js'
 import { WatchSender } from './watch-sender.js'
@@ -36,17 +36,15 @@ export function watchTimeoutMs(timeoutSeconds: number | undefined, minRequestTim
 }
 
 export async function watchHandler(scope: Scope): Promise<void> {
-  const { query, store, res } = scope
+  const { query, store } = scope
   const output = negotiateWatchOutput(scope.req.headers.accept, { table: true, customResource: store.strategy.customResource ?? false })
   // Protobuf when it is the first choice and the codec knows the kind (else the next choice, JSON).
   const codec: ProtobufCodec | undefined = output.kind === 'protobuf' ? await protobufCodec() : undefined
-  const protobuf = codec !== undefined && codec.hasType(store.apiVersion, store.strategy.kind)
+  const protobuf = codec !== undefined && codec.hasType(store.apiVersion, store.strategy.kind) ? codec : undefined
   const sel = selection(scope)
   if (scope.name !== undefined) sel.fields = [...(sel.fields ?? []), { field: 'metadata.name', operator: '=', value: scope.name }]
-  const timeoutSeconds = queryInt64(query, 'timeoutSeconds')
-  const timeoutMs = watchTimeoutMs(timeoutSeconds, scope.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_S)
+  const timeoutMs = watchTimeoutMs(queryInt64(query, 'timeoutSeconds'), scope.minRequestTimeoutSeconds ?? DEFAULT_MIN_REQUEST_TIMEOUT_S)
   const bookmarks = queryFlag(query, 'allowWatchBookmarks') === true
-  const include = includeObject(query)
   const resourceVersion = query.get('resourceVersion') ?? ''
   const sendInitialEvents = watchListOptions(query, resourceVersion)
 
@@ -68,157 +66,199 @@ export async function watchHandler(scope: Scope): Promise<void> {
     initialError = { type: 'ERROR', object: apiErr.status as unknown as Record<string, unknown> }
   }
 
-  res.setHeader(
-    'Content-Type',
-    protobuf
-      ? PROTOBUF_WATCH_MEDIA_TYPE
-      : output.kind === 'table'
-        ? `application/json;as=Table;v=${output.apiVersion.split('/')[1]};g=meta.k8s.io`
-        : output.kind === 'partial'
-          ? `application/json;as=PartialObjectMetadata;v=${output.apiVersion.split('/')[1]};g=meta.k8s.io`
-          : 'application/json',
-  )
-  res.statusCode = 200
-  res.writeHead(200)
-  ;(res as { flushHeaders?: () => void }).flushHeaders?.()
+  const response = new WatchResponse(scope, output, protobuf, resourceVersion)
+  if (initialError || !watch) {
+    if (initialError) response.write(initialError)
+    response.sender.end()
+    return
+  }
+  await response.stream(watch, timeoutMs, bookmarks)
+}
 
-  let lastRv = query.get('resourceVersion') ?? ''
+/** The Content-Type of a watch's stream of events in the negotiated output. */
+function watchContentType(output: Output, protobuf: boolean): string {
+  if (protobuf) return PROTOBUF_WATCH_MEDIA_TYPE
+  if (output.kind === 'table') return `application/json;as=Table;v=${output.apiVersion.split('/')[1]};g=meta.k8s.io`
+  if (output.kind === 'partial') return `application/json;as=PartialObjectMetadata;v=${output.apiVersion.split('/')[1]};g=meta.k8s.io`
+  return 'application/json'
+}
+
+/**
+ * One watch's response: the headers flushed at once, then the events at the client's pace
+ * (watch-sender.ts), bookmarks, and the end (timeout, client gone, unresponsive, an ERROR).
+ */
+class WatchResponse {
+  readonly sender: WatchSender
+  /** The resourceVersion the client has seen (the start, then each event's). */
+  private lastRv: string
   /** The last change taken through a group, newer than `lastRv` (its version is read when a bookmark needs it). */
-  let lastShared: ApiWatchEvent | undefined
-  let first = true
-  let stop = () => {}
-  const resource = `${store.strategy.group ? `${scope.ctx.info.resource ?? ''}.${store.strategy.group}` : (scope.ctx.info.resource ?? '')}`
-  const sender = new WatchSender(res, (buffered) => {
-    scope.log?.(1, `Forcing ${resource} watcher close due to unresponsiveness: ${scope.ctx.url.pathname}${scope.ctx.url.search}. buffered events = ${buffered}`)
-    stop()
-  })
-  const write = (ev: ApiWatchEvent) => {
+  private lastShared: ApiWatchEvent | undefined
+  /** The next Table is the first (it carries the column definitions). */
+  private first = true
+  private stop = () => {}
+  private readonly include: ReturnType<typeof includeObject>
+  /** `pods` or `deployments.apps`, for the log lines. */
+  private readonly resource: string
+
+  constructor(
+    private readonly scope: Scope,
+    private readonly output: Output,
+    private readonly codec: ProtobufCodec | undefined,
+    resourceVersion: string,
+  ) {
+    const { res, store } = scope
+    this.include = includeObject(scope.query)
+    this.lastRv = resourceVersion
+    this.resource = `${store.strategy.group ? `${scope.ctx.info.resource ?? ''}.${store.strategy.group}` : (scope.ctx.info.resource ?? '')}`
+    res.setHeader('Content-Type', watchContentType(output, codec !== undefined))
+    res.statusCode = 200
+    res.writeHead(200)
+    ;(res as { flushHeaders?: () => void }).flushHeaders?.()
+    this.sender = new WatchSender(res, (buffered) => {
+      scope.log?.(1, `Forcing ${this.resource} watcher close due to unresponsiveness: ${scope.ctx.url.pathname}${scope.ctx.url.search}. buffered events = ${buffered}`)
+      this.stop()
+    })
+  }
+
+  /** Writes one event in the negotiated output. */
+  write(ev: ApiWatchEvent): void {
+    const { res, store } = this.scope
     if (res.writableEnded) return
+    const { output, codec } = this
     let object: unknown = ev.object
     if (output.kind === 'table' && (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED')) {
       const obj = ev.object as Parameters<typeof store.strategy.table.cells>[0]
-      object = toTable(store.strategy.table, [obj], { resourceVersion: obj.metadata.resourceVersion }, { apiVersion: output.apiVersion, include, noHeaders: !first })
-      first = false
+      object = toTable(store.strategy.table, [obj], { resourceVersion: obj.metadata.resourceVersion }, { apiVersion: output.apiVersion, include: this.include, noHeaders: !this.first })
+      this.first = false
     }
     // A metadata watch (metadata informers): each object as its PartialObjectMetadata.
     if (output.kind === 'partial' && ev.type !== 'ERROR') object = partialObjectMetadata(ev.object, output.apiVersion)
     // Plain objects (JSON or protobuf) are serialized once per format for every watcher that
     // sends the same event; Tables and PartialObjectMetadata are made for this watcher.
     const own = object !== ev.object
-    const frame = protobuf
+    const frame = codec
       ? own
-        ? codec!.encodeWatchFrame(ev.type, object as Record<string, unknown>, store.apiVersion)
-        : protobufFrame(codec!, ev.type, ev.object, store.apiVersion)
+        ? codec.encodeWatchFrame(ev.type, object as Record<string, unknown>, store.apiVersion)
+        : protobufFrame(codec, ev.type, ev.object, store.apiVersion)
       : own
         ? Buffer.from(`${JSON.stringify({ type: ev.type, object })}\n`)
         : jsonFrame(ev.type, ev.object)
-    sender.send(frame, !own)
+    this.sender.send(frame, !own)
   }
-  if (initialError || !watch) {
-    if (initialError) write(initialError)
-    sender.end()
-    return
-  }
-  const w = watch
-  stop = () => w.cancel()
-  const timer = timeoutMs > 0 ? setTimeout(() => stop(), timeoutMs) : undefined
-  const bookmarkTimer = bookmarks
-    ? setInterval(() => {
-        if (lastShared !== undefined) {
-          lastRv = resourceVersionOf(lastShared, lastRv)
-          lastShared = undefined
-        }
-        // A cached watch knows how far the resource got, also past events this watch filtered out.
-        const progress = w.progress?.()
-        if (progress !== undefined && (lastRv === '' || !/^\d+$/.test(lastRv) || Number(progress) > Number(lastRv))) lastRv = progress
-        if (lastRv === '' || lastRv === '0') return
-        write({ type: 'BOOKMARK', object: { kind: store.strategy.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: lastRv } } })
-      }, BOOKMARK_INTERVAL_MS)
-    : undefined
-  // Not req 'close': Node emits that once the (empty) body is read.
-  res.on('close', () => w.cancel())
+
   /** Writes one event; false once the watch must end (an ERROR was sent). */
-  const deliver = (ev: ApiWatchEvent): boolean => {
+  private deliver(ev: ApiWatchEvent): boolean {
     if (ev.type !== 'ERROR') {
-      lastShared = undefined
-      lastRv = resourceVersionOf(ev, lastRv)
+      this.lastShared = undefined
+      this.lastRv = resourceVersionOf(ev, this.lastRv)
     }
-    write(ev)
+    this.write(ev)
     return ev.type !== 'ERROR'
   }
-  let initialPhase = false
-  try {
-    if (w.direct) {
-      // The state the watch starts from goes at the client's pace (it never counts against the
-      // buffer): all of it is handed to the connection before the first change is queued.
-      if (w.direct.initial) {
-        for await (const ev of w.direct.initial) {
-          if (!deliver(ev)) return
-          await sender.settled(false)
-        }
-        await sender.settled(true)
+
+  /** A BOOKMARK at the newest version this watch knows of, if any. */
+  private bookmark(w: ApiWatch): void {
+    const { store } = this.scope
+    if (this.lastShared !== undefined) {
+      this.lastRv = resourceVersionOf(this.lastShared, this.lastRv)
+      this.lastShared = undefined
+    }
+    // A cached watch knows how far the resource got, also past events this watch filtered out.
+    const progress = w.progress?.()
+    const lastRv = this.lastRv
+    if (progress !== undefined && (lastRv === '' || !/^\d+$/.test(lastRv) || Number(progress) > Number(lastRv))) this.lastRv = progress
+    if (this.lastRv === '' || this.lastRv === '0') return
+    this.write({ type: 'BOOKMARK', object: { kind: store.strategy.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: this.lastRv } } })
+  }
+
+  /** Streams the watch's events until it ends, times out or the client goes. */
+  async stream(w: ApiWatch, timeoutMs: number, bookmarks: boolean): Promise<void> {
+    this.stop = () => w.cancel()
+    const timer = timeoutMs > 0 ? setTimeout(() => this.stop(), timeoutMs) : undefined
+    const bookmarkTimer = bookmarks ? setInterval(() => this.bookmark(w), BOOKMARK_INTERVAL_MS) : undefined
+    // Not req 'close': Node emits that once the (empty) body is read.
+    this.scope.res.on('close', () => w.cancel())
+    try {
+      if (w.direct) await this.streamDirect(w, w.direct)
+      else await this.streamIterated(w)
+    } finally {
+      clearTimeout(timer)
+      if (bookmarkTimer) clearInterval(bookmarkTimer)
+      w.cancel()
+      this.sender.end()
+    }
+  }
+
+  /** A watch whose store pushes changes: no promise per event and watcher. */
+  private async streamDirect(w: ApiWatch, direct: NonNullable<ApiWatch['direct']>): Promise<void> {
+    const { res } = this.scope
+    // The state the watch starts from goes at the client's pace (it never counts against the
+    // buffer): all of it is handed to the connection before the first change is queued.
+    if (direct.initial) {
+      for await (const ev of direct.initial) {
+        if (!this.deliver(ev)) return
+        await this.sender.settled(false)
       }
-      // Changes as the store pushes them: no promise per event and watcher.
-      if (res.writableEnded || sender.closedAsUnresponsive) return
-      const direct = w.direct
-      // Plain objects are the same bytes for every watcher of the format: such watches may
-      // take changes through their format's group (watch-group.ts); the store decides.
-      const group = output.kind === 'table' || output.kind === 'partial' ? undefined : protobuf ? protobufWatchGroup(codec!, store.apiVersion) : jsonWatchGroup()
-      await new Promise<void>((resolve) => {
-        let stopped = false
-        res.once('close', () => resolve())
-        stop = () => {
+      await this.sender.settled(true)
+    }
+    if (res.writableEnded || this.sender.closedAsUnresponsive) return
+    // Plain objects are the same bytes for every watcher of the format: such watches may
+    // take changes through their format's group (watch-group.ts); the store decides.
+    const { output, codec } = this
+    const group = output.kind === 'table' || output.kind === 'partial' ? undefined : codec ? protobufWatchGroup(codec, this.scope.store.apiVersion) : jsonWatchGroup()
+    await new Promise<void>((resolve) => {
+      let stopped = false
+      res.once('close', () => resolve())
+      this.stop = () => {
+        stopped = true
+        w.cancel()
+        resolve()
+      }
+      const member: GroupMember = {
+        take: (frame, ev) => {
+          if (stopped || res.writableEnded) return
+          this.lastShared = ev
+          try {
+            this.sender.send(frame, true)
+          } catch (err) {
+            member.broken(err as Error)
+          }
+        },
+        broken: (err) => {
+          this.scope.log?.(1, `Ending a ${this.resource} watch that failed to send an event: ${err.message}`)
+          this.stop()
+        },
+        event: (ev) => {
+          // Called by the store's dispatch for every watcher in turn: a failure ends this
+          // watch only (as a throw out of the iterating loop would), never the others'.
+          let more = false
+          try {
+            more = this.deliver(ev)
+          } catch (err) {
+            this.scope.log?.(1, `Ending a ${this.resource} watch that failed to send an event: ${(err as Error).message}`)
+          }
+          if (!more) this.stop()
+        },
+        end: (error) => {
           stopped = true
-          w.cancel()
+          if (error) this.deliver(error)
           resolve()
-        }
-        const member: GroupMember = {
-          take: (frame, ev) => {
-            if (stopped || res.writableEnded) return
-            lastShared = ev
-            try {
-              sender.send(frame, true)
-            } catch (err) {
-              member.broken(err as Error)
-            }
-          },
-          broken: (err) => {
-            scope.log?.(1, `Ending a ${resource} watch that failed to send an event: ${err.message}`)
-            stop()
-          },
-          event: (ev) => {
-            // Called by the store's dispatch for every watcher in turn: a failure ends this
-            // watch only (as a throw out of the iterating loop would), never the others'.
-            let more = false
-            try {
-              more = deliver(ev)
-            } catch (err) {
-              scope.log?.(1, `Ending a ${resource} watch that failed to send an event: ${(err as Error).message}`)
-            }
-            if (!more) stop()
-          },
-          end: (error) => {
-            stopped = true
-            if (error) deliver(error)
-            resolve()
-          },
-        }
-        direct.listen(member, group)
-      })
-      return
-    }
+        },
+      }
+      direct.listen(member, group)
+    })
+  }
+
+  /** A watch read as an async iterator of events. */
+  private async streamIterated(w: ApiWatch): Promise<void> {
+    let initialPhase = false
     for await (const ev of w) {
-      if (initialPhase && !ev.initial) await sender.settled(true)
+      if (initialPhase && !ev.initial) await this.sender.settled(true)
       initialPhase = ev.initial === true
-      if (!deliver(ev)) break
+      if (!this.deliver(ev)) break
       // Initial events are written in batches as the connection takes them; changes wait in the sender.
-      if (ev.initial) await sender.settled(false)
+      if (ev.initial) await this.sender.settled(false)
     }
-  } finally {
-    clearTimeout(timer)
-    if (bookmarkTimer) clearInterval(bookmarkTimer)
-    w.cancel()
-    sender.end()
   }
 }
 
