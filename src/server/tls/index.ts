@@ -114,68 +114,75 @@ function createContext(pair: LoadedPair, common: tls.SecureContextOptions, optio
   }
 }
 
-/** Loads or generates everything TLS serving needs; throws TlsConfigError for user errors. */
-export async function prepareServing(options: ServingOptions): Promise<ServingTls> {
-  const now = options.now?.() ?? new Date()
-  const policy = resolveTlsPolicy(options.minVersion, options.cipherSuites ?? [])
-  const warnings = [...policy.warnings]
-  const common: tls.SecureContextOptions = {}
-  if (policy.minVersion) common.minVersion = policy.minVersion
-  if (policy.ciphers) common.ciphers = policy.ciphers
+/** What serving checks as it loads each certificate: the policy, the time, and where warnings go. */
+interface LoadContext {
+  readonly policy: ReturnType<typeof resolveTlsPolicy>
+  readonly common: tls.SecureContextOptions
+  readonly now: Date
+  readonly warnings: string[]
+}
 
-  const checkKeyFits = (pair: LoadedPair, what: string): void => {
-    const auth = keyAuth(pair.key)
-    if (policy.tls12Auth && (!auth || !policy.tls12Auth.has(auth))) {
-      warnings.push(
-        `--tls-cipher-suites lists TLS 1.2 suites for ${describeAuthNeed(policy.tls12Auth)} keys only, but ${what} ${pair.certFile} has a ${describeKey(pair.key)} key: clients limited to TLS 1.2 cannot connect with it`,
-      )
-    }
+/** Warns when a TLS 1.2 cipher-suite list cannot be used with the pair's key. */
+function checkKeyFits(ctx: LoadContext, pair: LoadedPair, what: string): void {
+  const auth = keyAuth(pair.key)
+  if (ctx.policy.tls12Auth && (!auth || !ctx.policy.tls12Auth.has(auth))) {
+    ctx.warnings.push(
+      `--tls-cipher-suites lists TLS 1.2 suites for ${describeAuthNeed(ctx.policy.tls12Auth)} keys only, but ${what} ${pair.certFile} has a ${describeKey(pair.key)} key: clients limited to TLS 1.2 cannot connect with it`,
+    )
   }
+}
 
-  // The default serving certificate.
+/** The default serving pair: the files given, or a self-signed pair in the certificate directory. */
+interface DefaultPair {
+  pair: LoadedPair
+  caCertPem?: string
+  generated: boolean
+  created: { ca: boolean; serving: boolean }
+  caFiles?: { cert: string; key: string }
+  generationReasons: string[]
+}
+
+async function defaultServingPair(options: ServingOptions, ctx: LoadContext): Promise<DefaultPair> {
   const certFile = options.certFile ?? ''
   const keyFile = options.keyFile ?? ''
-  let pair: LoadedPair
-  let caCertPem: string | undefined
-  let generated = false
-  let created = { ca: false, serving: false }
-  let caFiles: { cert: string; key: string } | undefined
-  let generationReasons: string[] = []
   if (certFile !== '' || keyFile !== '') {
     if (certFile === '' || keyFile === '') {
       throw new TlsConfigError('--tls-cert-file and --tls-private-key-file must be given together (or neither, to have a self-signed pair generated)', {
         option: certFile === '' ? '--tls-cert-file' : '--tls-private-key-file',
       })
     }
-    pair = loadCertKeyPair(certFile, keyFile, { cert: '--tls-cert-file', key: '--tls-private-key-file', option: '--tls-cert-file' })
-    const problem = validityProblem(pair.leaf, now)
-    if (problem) warnings.push(`--tls-cert-file ${certFile} ${problem}`)
-    checkKeyFits(pair, '--tls-cert-file')
-  } else {
-    const hostname = options.hostname ?? os.hostname()
-    const names = neededNames({ advertiseAddress: options.advertiseAddress, bindAddress: options.bindAddress, hostname })
-    const publicHost = [options.advertiseAddress, options.bindAddress]
-      .find((a) => a !== undefined && !isUnspecifiedAddress(a))?.trim() ?? 'localhost'
-    const request: Parameters<typeof ensureSelfSigned>[0] = {
-      dir: options.certDir && options.certDir !== '' ? options.certDir : defaultCertDir(),
-      names,
-      publicHost,
-      now,
-    }
-    if (policy.tls12Auth) request.keyAuth = policy.tls12Auth
-    const result = await ensureSelfSigned(request)
-    pair = result.serving
-    caCertPem = result.caCertPem
-    generated = true
-    created = result.created
-    if (created.ca || created.serving) generationReasons = result.reasons
-    caFiles = { cert: result.caCertFile, key: result.caKeyFile }
+    const pair = loadCertKeyPair(certFile, keyFile, { cert: '--tls-cert-file', key: '--tls-private-key-file', option: '--tls-cert-file' })
+    const problem = validityProblem(pair.leaf, ctx.now)
+    if (problem) ctx.warnings.push(`--tls-cert-file ${certFile} ${problem}`)
+    checkKeyFits(ctx, pair, '--tls-cert-file')
+    return { pair, generated: false, created: { ca: false, serving: false }, generationReasons: [] }
   }
-  const defaultContext = createContext(pair, common, certFile !== '' ? '--tls-cert-file' : '--cert-dir')
+  const hostname = options.hostname ?? os.hostname()
+  const names = neededNames({ advertiseAddress: options.advertiseAddress, bindAddress: options.bindAddress, hostname })
+  const publicHost = [options.advertiseAddress, options.bindAddress]
+    .find((a) => a !== undefined && !isUnspecifiedAddress(a))?.trim() ?? 'localhost'
+  const request: Parameters<typeof ensureSelfSigned>[0] = {
+    dir: options.certDir && options.certDir !== '' ? options.certDir : defaultCertDir(),
+    names,
+    publicHost,
+    now: ctx.now,
+  }
+  if (ctx.policy.tls12Auth) request.keyAuth = ctx.policy.tls12Auth
+  const result = await ensureSelfSigned(request)
+  return {
+    pair: result.serving,
+    caCertPem: result.caCertPem,
+    generated: true,
+    created: result.created,
+    caFiles: { cert: result.caCertFile, key: result.caKeyFile },
+    generationReasons: result.created.ca || result.created.serving ? result.reasons : [],
+  }
+}
 
-  // SNI certificates.
+/** The `--tls-sni-cert-key` pairs, loaded and checked, each with the names it is chosen for. */
+async function loadSniCertificates(entries: NonNullable<ServingOptions['sniCertKeys']>, ctx: LoadContext): Promise<SniCertificate[]> {
   const sniCerts: SniCertificate[] = []
-  for (const [index, entry] of (options.sniCertKeys ?? []).entries()) {
+  for (const [index, entry] of entries.entries()) {
     if (!entry.certFile || !entry.keyFile) {
       throw new TlsConfigError('--tls-sni-cert-key: failed to load SNI cert and key: certificate and key paths must not be empty', {
         option: '--tls-sni-cert-key',
@@ -186,9 +193,9 @@ export async function prepareServing(options: ServingOptions): Promise<ServingTl
       key: '--tls-sni-cert-key key',
       option: '--tls-sni-cert-key',
     })
-    const problem = validityProblem(sniPair.leaf, now)
-    if (problem) warnings.push(`--tls-sni-cert-key certificate ${entry.certFile} ${problem}`)
-    checkKeyFits(sniPair, '--tls-sni-cert-key certificate')
+    const problem = validityProblem(sniPair.leaf, ctx.now)
+    if (problem) ctx.warnings.push(`--tls-sni-cert-key certificate ${entry.certFile} ${problem}`)
+    checkKeyFits(ctx, sniPair, '--tls-sni-cert-key certificate')
     let fromCert: string[]
     try {
       fromCert = await namesFromCertificate(sniPair.leaf.toString())
@@ -201,16 +208,41 @@ export async function prepareServing(options: ServingOptions): Promise<ServingTl
     }
     const explicitNames = [...new Set((entry.names ?? []).map(nameKey).filter((n) => n !== ''))]
     if (explicitNames.length === 0 && fromCert.length === 0) {
-      warnings.push(`--tls-sni-cert-key certificate ${entry.certFile} has no usable names (CN or SANs) and no names were given: it is never chosen`)
+      ctx.warnings.push(`--tls-sni-cert-key certificate ${entry.certFile} has no usable names (CN or SANs) and no names were given: it is never chosen`)
     }
     sniCerts.push({
       index,
       pair: sniPair,
       explicitNames,
       certificateNames: fromCert,
-      context: createContext(sniPair, common, '--tls-sni-cert-key'),
+      context: createContext(sniPair, ctx.common, '--tls-sni-cert-key'),
     })
   }
+  return sniCerts
+}
+
+/** The ALPN protocols offered, without empty or repeated ones. */
+function alpnProtocols(requested: readonly string[]): string[] {
+  const alpn = requested.filter((p) => p !== '')
+  for (const protocol of alpn) {
+    if (Buffer.byteLength(protocol) > 255) {
+      throw new TlsConfigError(`ALPN protocol ${JSON.stringify(protocol.slice(0, 40))}... is longer than 255 bytes`)
+    }
+  }
+  return [...new Set(alpn)]
+}
+
+/** Loads or generates everything TLS serving needs; throws TlsConfigError for user errors. */
+export async function prepareServing(options: ServingOptions): Promise<ServingTls> {
+  const policy = resolveTlsPolicy(options.minVersion, options.cipherSuites ?? [])
+  const common: tls.SecureContextOptions = {}
+  if (policy.minVersion) common.minVersion = policy.minVersion
+  if (policy.ciphers) common.ciphers = policy.ciphers
+  const ctx: LoadContext = { policy, common, now: options.now?.() ?? new Date(), warnings: [...policy.warnings] }
+
+  const { pair, caCertPem, generated, created, caFiles, generationReasons } = await defaultServingPair(options, ctx)
+  const defaultContext = createContext(pair, common, (options.certFile ?? '') !== '' ? '--tls-cert-file' : '--cert-dir')
+  const sniCerts = await loadSniCertificates(options.sniCertKeys ?? [], ctx)
   const nameMap = buildNameMap(sniCerts)
 
   // Client certificates are asked for but not required, and verified by the authenticators
@@ -218,13 +250,8 @@ export async function prepareServing(options: ServingOptions): Promise<ServingTl
   // authorities are named, so a client always presents the certificate it has.
   const secureOptions: SecureServerOptions = { ...common, cert: pair.certPem, key: pair.keyPem, requestCert: true, rejectUnauthorized: false }
   if (nameMap.size > 0) secureOptions.SNICallback = createSniCallback(nameMap, defaultContext)
-  const alpn = (options.alpn ?? []).filter((p) => p !== '')
-  for (const protocol of alpn) {
-    if (Buffer.byteLength(protocol) > 255) {
-      throw new TlsConfigError(`ALPN protocol ${JSON.stringify(protocol.slice(0, 40))}... is longer than 255 bytes`)
-    }
-  }
-  if (alpn.length > 0) secureOptions.ALPNProtocols = [...new Set(alpn)]
+  const alpn = alpnProtocols(options.alpn ?? [])
+  if (alpn.length > 0) secureOptions.ALPNProtocols = alpn
 
   const result: ServingTls = {
     secureOptions,
@@ -238,7 +265,7 @@ export async function prepareServing(options: ServingOptions): Promise<ServingTl
       names: c.explicitNames.length > 0 ? c.explicitNames : c.certificateNames,
       explicit: c.explicitNames.length > 0,
     })),
-    warnings,
+    warnings: ctx.warnings,
     attach(server: tls.Server): void {
       attachLocalAddressSelection(server, nameMap)
     },
