@@ -1,8 +1,8 @@
 // What object validation costs a create: a full Pod and a full Deployment created over HTTPS,
 // with validation and without it, in alternate short rounds on one server pinned to its CPU:
 // the rounds without validation create objects whose names start with `nv-`, which that server
-// (and only a server this bench starts: CLIENT_BENCH_VALIDATION_OFF_PREFIX) creates without
-// validating them; the rounds with validation create `va-` objects, validated as always. So
+// (and only a server this bench starts: bench/support/validation-server.js, a launcher that
+// replaces the store's validation step) creates without validating them; the rounds with validation create `va-` objects, validated as always. So
 // nothing but the validation differs between the two sides: not the process, its heap, its JIT
 // state or where it sits in memory (with two servers, the one started first stayed the costlier
 // one in fairness runs: docs/performance-history.md, "Eighth round: the coordinator's
@@ -18,10 +18,10 @@
 //   BENCH_VALIDATION_WARM=n (default 3000) dry-run creates of each kind warming each server up
 //   BENCH_VALIDATION_FAIRNESS=1            both sides without validation: the ratios must be ~1.0
 //   BENCH_VALIDATION_SERVERS=2             the seventh round's layout: two servers side by side, one
-//                                          as built, one with validation off (CLIENT_BENCH_VALIDATION_OFF)
+//                                          with validation, one without (bench/support/validation-server.js)
 //   BENCH_VALIDATION_PROFILE=dir           CPU profiles of both servers (bench/support/cpu-profile-diff.js)
 //   BENCH_VALIDATION_TIMES=1               the validating server times each validation (hrtime around the
-//                                          call, src/server/api/validation/bench-timing.ts): the median µs
+//                                          call, bench/support/validation-server.js): the median µs
 //                                          of a validation among the measured creates is printed
 //   BENCH_PIN=0                            no CPU pinning (bench/support/cpu-pin.js)
 import { spawn } from 'node:child_process'
@@ -39,7 +39,9 @@ import { deployment, pod, preparedForValidation } from './support/validation-obj
 // This process is the load generator: on the CPUs the servers do not get.
 pinPid(process.pid, 'load')
 
-const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
+// Every server of this bench runs from the build through a launcher that replaces the store's
+// validation step as the bench asks (BENCH_SERVER_VALIDATION_*): the production code has no switch for it.
+const launcher = fileURLToPath(new URL('./support/validation-server.js', import.meta.url))
 const dist = (p) => new URL(`../dist/${p}`, import.meta.url).href
 const scale = Number(process.env.BENCH_SCALE ?? 1)
 const n = (count) => Math.max(20, Math.round(count * scale))
@@ -60,7 +62,7 @@ async function startServer(dir, env, profileTo) {
   const port = await freePort()
   const [command, args] = pinned(
     process.execPath,
-    [...(profileTo ? ['--cpu-prof', `--cpu-prof-dir=${profileTo}`] : []), bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, `--write-kubeconfig=${dir}/admin.kubeconfig`, '--delete-collection-workers=8'],
+    [...(profileTo ? ['--cpu-prof', `--cpu-prof-dir=${profileTo}`] : []), launcher, '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, `--write-kubeconfig=${dir}/admin.kubeconfig`, '--delete-collection-workers=8'],
     'server',
   )
   const child = spawn(command, args, { stdio: 'ignore', env: { ...process.env, ...env } })
@@ -223,14 +225,14 @@ const measured = Object.fromEntries(KINDS.map(([kind]) => [kind, { on: { rate: [
 let namesUsed = 0
 try {
   console.error(`  ${pinningNote()}`)
-  console.error(ONE_SERVER ? '  one server: `va-` objects created with validation, `nv-` objects without (CLIENT_BENCH_VALIDATION_OFF_PREFIX)' : '  two servers: one as built, one with validation off (CLIENT_BENCH_VALIDATION_OFF)')
+  console.error(ONE_SERVER ? '  one server: `va-` objects created with validation, `nv-` objects without (BENCH_SERVER_VALIDATION_OFF_PREFIX)' : '  two servers: one with validation, one without (BENCH_SERVER_VALIDATION_OFF)')
   if (FAIRNESS) console.error('  fairness check: both sides run WITHOUT validation; every ratio should be about 1.0')
   // The bench's own client is cold at first (its JIT, TLS), and a server warmed up by a cold
   // client stays the slower one: in fairness runs without this step the first server (both
   // without validation) used 10-17 % more CPU per create in every pair (sixth round: 13.1 s
   // busy against 6.6-7.4 s for the same work). A throw-away server warms the client up first.
   {
-    const s = await startServer(`${tmp}/client-warm-up`, { CLIENT_BENCH_VALIDATION_OFF: '1' })
+    const s = await startServer(`${tmp}/client-warm-up`, { BENCH_SERVER_VALIDATION_OFF: '1' })
     try {
       await warmUp(s, 'client', 1000)
     } finally {
@@ -239,12 +241,12 @@ try {
   }
   if (ONE_SERVER) {
     // One server for both sides: `nv-` objects are created without validation, `va-` ones with.
-    const env = { CLIENT_BENCH_VALIDATION_OFF_PREFIX: 'nv-', ...(TIMES ? { CLIENT_BENCH_VALIDATION_TIMES: TIMES } : {}) }
+    const env = { BENCH_SERVER_VALIDATION_OFF_PREFIX: 'nv-', ...(TIMES ? { BENCH_SERVER_VALIDATION_TIMES: TIMES } : {}) }
     servers.on = servers.off = await startServer(`${tmp}/server`, env, profileDir && path.join(profileDir, 'server'))
   } else {
     for (const label of ['on', 'off']) {
       const validationOff = label === 'off' || FAIRNESS
-      const env = validationOff ? { CLIENT_BENCH_VALIDATION_OFF: '1' } : TIMES ? { CLIENT_BENCH_VALIDATION_TIMES: TIMES } : {}
+      const env = validationOff ? { BENCH_SERVER_VALIDATION_OFF: '1' } : TIMES ? { BENCH_SERVER_VALIDATION_TIMES: TIMES } : {}
       servers[label] = await startServer(`${tmp}/${label}`, env, profileDir && path.join(profileDir, label))
     }
   }

@@ -6,8 +6,10 @@
 import type { ValidationContext } from '../core/flags/context.js'
 import type { KeyValue, NamedCertKey, PortRange } from '../core/options/types.js'
 import { STORAGE_MEDIA_TYPES } from '../core/options/enums.js'
-import type { StorageMediaType } from './api/registry/storage-codec.js'
-import type { OidcOptions } from './authentication/authentication-config.js'
+import type { OidcOptions } from '../core/config-files/authentication-config.js'
+
+/** A `--storage-media-type` value (the storage codec's StorageMediaType, src/server/api/registry/storage-codec.ts). */
+type StorageMediaType = (typeof STORAGE_MEDIA_TYPES)[number]
 
 export interface ServerConfig {
   bindAddress: string

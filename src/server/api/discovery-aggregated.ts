@@ -9,6 +9,7 @@ import type { Request, Response } from '../http/types.js'
 import { parseMediaRanges } from './negotiation.js'
 import type { Strategy } from './registry/strategy.js'
 import { subresourceKind, subresourceVerbs } from './discovery.js'
+import { groupPriority } from './discovery-group-priority.js'
 
 export type DiscoveryVersion = 'v2' | 'v2beta1'
 
@@ -28,39 +29,6 @@ export function aggregatedDiscoveryVersion(accept: string | undefined): Discover
     if (r.params.as === DISCOVERY_KIND && r.params.g === DISCOVERY_GROUP && (r.params.v === 'v2' || r.params.v === 'v2beta1')) return r.params.v
   }
   return undefined
-}
-
-/** The reference's group priorities (kube-aggregator's APIService priorities); CRD groups get 1000. */
-const GROUP_PRIORITY: Readonly<Record<string, number>> = {
-  '': 18000,
-  'apiregistration.k8s.io': 18000,
-  apps: 17800,
-  'events.k8s.io': 17750,
-  'authentication.k8s.io': 17700,
-  'authorization.k8s.io': 17600,
-  autoscaling: 17500,
-  batch: 17400,
-  'certificates.k8s.io': 17300,
-  'networking.k8s.io': 17200,
-  policy: 17100,
-  'rbac.authorization.k8s.io': 17000,
-  'storage.k8s.io': 16800,
-  'admissionregistration.k8s.io': 16700,
-  'apiextensions.k8s.io': 16700,
-  'scheduling.k8s.io': 16600,
-  'coordination.k8s.io': 16500,
-  'node.k8s.io': 16300,
-  'discovery.k8s.io': 16200,
-  'flowcontrol.apiserver.k8s.io': 16100,
-  'internal.apiserver.k8s.io': 16000,
-  'resource.k8s.io': 15900,
-  'storagemigration.k8s.io': 15800,
-}
-const CUSTOM_GROUP_PRIORITY = 1000
-
-/** A built-in group's discovery priority (higher first); custom groups get the CRDs' 1000. */
-export function groupPriority(group: string, custom = false): number {
-  return custom ? CUSTOM_GROUP_PRIORITY : (GROUP_PRIORITY[group] ?? CUSTOM_GROUP_PRIORITY)
 }
 
 /** apimachinery's CompareKubeAwareVersionStrings as a sort key: GA, then beta, then alpha, newest first. */
@@ -110,7 +78,7 @@ export function groupDiscoveries(kinds: readonly Strategy[]): Record<string, unk
     groups.set(k.group, versions)
     if (k.customResource) custom.add(k.group)
   }
-  const priority = (g: string) => (custom.has(g) ? CUSTOM_GROUP_PRIORITY : (GROUP_PRIORITY[g] ?? CUSTOM_GROUP_PRIORITY))
+  const priority = (g: string) => groupPriority(g, custom.has(g))
   const names = [...groups.keys()].sort((a, b) => priority(b) - priority(a) || (a < b ? -1 : a > b ? 1 : 0))
   return names.map((name) => ({
     metadata: { name, creationTimestamp: null },

@@ -5,7 +5,7 @@
  */
 import type { Request } from '../http/types.js'
 import type { Strategy } from './registry/strategy.js'
-import { groupPriority } from './discovery-aggregated.js'
+import { groupPriority } from './discovery-group-priority.js'
 
 export function groupVersion(s: Pick<Strategy, 'group' | 'version'>): string {
   return s.group === '' ? s.version : `${s.group}/${s.version}`

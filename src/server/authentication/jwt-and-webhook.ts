@@ -6,7 +6,7 @@
  */
 import type { ServerConfig } from '../config.js'
 import type { Logger } from '../log/logger.js'
-import { type AnonymousSpec, AuthenticationConfigError } from './authentication-config.js'
+import { type AnonymousSpec, AuthenticationConfigError } from '../../core/config-files/authentication-config.js'
 import { audienceAgnostic } from './bearer-token.js'
 import type { AuthenticationOptions } from './index.js'
 import { JwtIssuers } from './jwt-issuers.js'

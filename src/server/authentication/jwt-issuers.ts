@@ -20,7 +20,7 @@ import {
   type OidcOptions,
   oidcOptionsConfig,
   validateAuthenticationConfig,
-} from './authentication-config.js'
+} from '../../core/config-files/authentication-config.js'
 import { ALL_SIGNING_ALGS, JwtAuthenticator, JwtAuthenticationError, type JwtLog } from './jwt.js'
 
 /** How often the file is read even without a change notification (the reference: every minute). */

@@ -9,7 +9,7 @@
 import { compactVerify, decodeProtectedHeader, errors as joseErrors, type JWTPayload } from 'jose'
 
 import type { UserInfo } from '../http/types.js'
-import type { CompiledJwtAuthenticator, CompiledRule } from './authentication-config.js'
+import type { CompiledJwtAuthenticator, CompiledRule } from '../../core/config-files/authentication-config.js'
 import { AuthenticationError } from './authenticator.js'
 import { OidcProvider } from './oidc-discovery.js'
 

@@ -24,8 +24,7 @@ import type { SigningKey, VerificationKey } from './service-account-keys.js'
 import type { ServiceAccountTokenEvents } from './service-account-metrics.js'
 
 export const LEGACY_ISSUER = 'kubernetes/serviceaccount'
-/** The reference's default issuer for a cluster with no --service-account-issuer (kubeadm's). */
-export const DEFAULT_ISSUER = 'https://kubernetes.default.svc.cluster.local'
+export { DEFAULT_ISSUER } from '../../core/config-files/service-account-issuer.js'
 /** TokenRequest's `expirationSeconds` that asks for an extended, warn-only token (1 hour and 7 seconds). */
 export const WARN_ONLY_EXPIRATION_SECONDS = 3607
 /** How long an extended token lasts (one year). */

@@ -10,7 +10,7 @@ import { type NodeGraph, NodeAuthorizer } from './node.js'
 import type { PolicySource } from './rbac-policy.js'
 import { RbacAuthorizer } from './rbac.js'
 import { UnionAuthorizer, UnionRuleResolver } from './union.js'
-import { nodeRules } from '../bootstrap/rbac.js'
+import { nodeRules } from './rbac-bootstrap-policy.js'
 
 export class AuthorizationConfigError extends Error {}
 

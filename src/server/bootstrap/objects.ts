@@ -5,12 +5,9 @@
 import { randomUUID } from 'node:crypto'
 import { AlreadyExistsError } from '../store/errors.js'
 import type { Store } from '../store/types.js'
+import type { BootstrapObject } from '../api/bootstrap/object.js'
 
-export interface BootstrapObject {
-  /** Store key relative to the prefix, e.g. `/namespaces/default`. */
-  key: string
-  object: Record<string, unknown>
-}
+export type { BootstrapObject }
 
 /** Adds the metadata the server sets on create (uid, creationTimestamp). */
 function withServerMetadata(object: Record<string, unknown>, now = new Date()): Record<string, unknown> {

@@ -13,7 +13,7 @@ import { type MaybePromise, isPromise } from '../http/maybe-promise.js'
 import type { Filter, Handler, Request, RequestContext, Response } from '../http/types.js'
 import { tooManyRequests } from './max-in-flight.js'
 import { onSettled } from './wait-group.js'
-import type { FlowObject } from './flow-schemas.js'
+import type { FlowObject } from '../flowcontrol/flow-schemas.js'
 import { FlowController } from '../flowcontrol/controller.js'
 import type { Outcome, RequestMeta } from '../flowcontrol/queue-set.js'
 

@@ -1,9 +1,9 @@
 /**
- * What tells the flow-control configuration cache (filters/flow-schemas.ts) that a FlowSchema or
+ * What tells the flow-control configuration cache (flow-schemas.ts) that a FlowSchema or
  * a priority level changed: a store watch on both prefixes, as the reference's configuration
  * controller is driven by its informers, so the configuration is read again only after a change.
  */
-import type { ConfigurationChanges } from '../filters/flow-schemas.js'
+import type { ConfigurationChanges } from './flow-schemas.js'
 import type { Store } from '../store/types.js'
 
 const PREFIXES = ['/flowschemas/', '/prioritylevelconfigurations/']

@@ -7,8 +7,8 @@
  * default configuration is); a level deleted while busy drains before it goes (quiescing);
  * every 10 s the current limits are re-divided by recent seat demand (borrowing).
  */
-import { flowControlConfiguration } from '../bootstrap/flowcontrol.js'
-import { type FlowObject, type Classification, classify } from '../filters/flow-schemas.js'
+import { flowControlConfiguration } from '../api/bootstrap/flowcontrol.js'
+import { type FlowObject, type Classification, classify } from './flow-schemas.js'
 import type { RequestContext } from '../http/types.js'
 import {
   BORROWING_ADJUSTMENT_PERIOD_MS,

@@ -5,7 +5,7 @@
  * This finds the schemas whose stored condition differs from that; the server writes them
  * through the status subresource, as the controller does with server-side apply.
  */
-import type { FlowObject } from '../filters/flow-schemas.js'
+import type { FlowObject } from './flow-schemas.js'
 
 export interface DanglingCondition {
   type: 'Dangling'

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'mocha'
 
-import { decodeAuthenticationConfig, oidcOptionsConfig, validateAuthenticationConfig } from '../../../src/server/authentication/authentication-config.js'
+import { decodeAuthenticationConfig, oidcOptionsConfig, validateAuthenticationConfig } from '../../../src/core/config-files/authentication-config.js'
 import { ALL_SIGNING_ALGS, JwtAuthenticator, untrustedIssuer } from '../../../src/server/authentication/jwt.js'
 import { JwtIssuers } from '../../../src/server/authentication/jwt-issuers.js'
 import { OidcIssuer, signingKey } from '../../support/oidc-issuer.js'

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { FlowController } from '../../../src/server/flowcontrol/controller.js'
 import { danglingUpdates } from '../../../src/server/flowcontrol/flow-schema-status.js'
 import type { Outcome } from '../../../src/server/flowcontrol/queue-set.js'
-import type { FlowObject } from '../../../src/server/filters/flow-schemas.js'
+import type { FlowObject } from '../../../src/server/flowcontrol/flow-schemas.js'
 
 const limited = (name: string, shares: number, extra: Record<string, unknown> = {}): FlowObject => ({
   metadata: { name, uid: `uid-${name}` },

@@ -9,7 +9,7 @@
  * for a collection, deleted by --delete-collection-workers workers.
  */
 import { decodeRequestBody, readBody, writeObject } from '../negotiation.js'
-import { queryFlag, queryInt64 } from '../../http/query.js'
+import { queryFlag, queryInt64 } from '../query.js'
 import type { DeleteOptions } from '../registry/generic-store.js'
 import { isPlainObject } from '../registry/object.js'
 import { invalidValue } from '../registry/strategy.js'

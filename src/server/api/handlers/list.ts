@@ -1,5 +1,5 @@
 /** GET of a collection: `<Kind>List` or a Table, with selectors, paging and resourceVersion. */
-import { queryInt64 } from '../../http/query.js'
+import { queryInt64 } from '../query.js'
 import { checkPartialForm, partialObjectMetadata } from '../negotiation.js'
 import type { KubeObject } from '../registry/object.js'
 import { tableHead, tableRow } from '../table.js'

@@ -8,7 +8,7 @@
  * The reference's WatchList options (`sendInitialEvents` with `resourceVersionMatch=NotOlderThan`)
  * are defaulted and validated as its ListOptions are.
  */
-import { queryFlag, queryInt64 } from '../../http/query.js'
+import { queryFlag, queryInt64 } from '../query.js'
 import { type Cause, toApiError } from '../status-errors.js'
 import type { ApiWatch, ApiWatchEvent } from '../registry/generic-store.js'
 import { PROTOBUF_WATCH_MEDIA_TYPE, type ProtobufCodec } from '../../../core/protobuf/index.js'

@@ -26,19 +26,6 @@ import {
   markAsDeleting,
   shouldDeleteDuringUpdate,
 } from './deletion.js'
-import { VALIDATION_TIMES_FILE, timedValidation } from '../validation/bench-timing.js'
-
-/**
- * Object validation turned off: only bench/validation.bench.js sets this, to measure what
- * validation costs a create; nothing else may (a server without validation is not the reference).
- */
-const VALIDATION_OFF = process.env.CLIENT_BENCH_VALIDATION_OFF === '1'
-/**
- * The same, for the creates whose name starts with this prefix only: the bench measures creates
- * with and without validation in one server, alternately, so that nothing but the validation
- * differs between the two (not the process, its heap, its JIT state or where it sits in memory).
- */
-const VALIDATION_OFF_PREFIX = process.env.CLIENT_BENCH_VALIDATION_OFF_PREFIX || undefined
 
 export interface Selection {
   namespace?: string
@@ -747,14 +734,13 @@ export class GenericStore {
     return errors.invalid(this.strategy.group, this.strategy.kind, name, causes)
   }
 
+  // bench/validation.bench.js's server (bench/support/validation-server.js) replaces these two.
   private validateCreate(obj: KubeObject): void {
-    if (VALIDATION_OFF || (VALIDATION_OFF_PREFIX !== undefined && obj.metadata.name?.startsWith(VALIDATION_OFF_PREFIX))) return
-    const causes = VALIDATION_TIMES_FILE === undefined ? validateForCreate(this.strategy, obj) : timedValidation(this.strategy.kind, () => validateForCreate(this.strategy, obj))
+    const causes = validateForCreate(this.strategy, obj)
     if (causes.length > 0) throw this.invalid(obj.metadata.name || obj.metadata.generateName || '', causes)
   }
 
   private validateUpdate(obj: KubeObject, old: KubeObject, subresource: string | undefined): void {
-    if (VALIDATION_OFF) return
     const causes = validateForUpdate(this.strategy, obj, old, subresource)
     if (causes.length > 0) throw this.invalid(obj.metadata.name ?? '', causes)
   }

@@ -6,7 +6,7 @@
  * PriorityLevelConfiguration (type, limited and exempt settings, limit response, the queuing
  * parameters and shuffle sharding's entropy; the mandatory levels' fixed specs).
  */
-import { flowControlConfiguration } from '../../bootstrap/flowcontrol.js'
+import { flowControlConfiguration } from '../bootstrap/flowcontrol.js'
 import type { KubeObject } from '../registry/object.js'
 import { type ErrorList, Path, Rendered, duplicate, forbidden, goJSON, invalid, notSupported, required } from './field/index.js'
 import { arr, obj, semanticEqual, str } from './helpers.js'

@@ -4,7 +4,7 @@
  * suggested ones (staging/src/k8s.io/apiserver/pkg/apis/flowcontrol/bootstrap/default.go),
  * each annotated for automatic update as the reference's configuration controller writes them.
  */
-import type { BootstrapObject } from './objects.js'
+import type { BootstrapObject } from './object.js'
 
 const AUTOUPDATE = { 'apf.kubernetes.io/autoupdate-spec': 'true' }
 const GROUP = 'flowcontrol.apiserver.k8s.io'

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { flowControlConfiguration } from '../../../src/server/bootstrap/flowcontrol.js'
-import { type FlowObject, classify, flowConfigurationCache } from '../../../src/server/filters/flow-schemas.js'
+import { flowControlConfiguration } from '../../../src/server/api/bootstrap/flowcontrol.js'
+import { type FlowObject, classify, flowConfigurationCache } from '../../../src/server/flowcontrol/flow-schemas.js'
 import { resolveRequestInfo } from '../../../src/server/http/request-info.js'
 import type { RequestContext } from '../../../src/server/http/types.js'
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
-import { parseInt64, queryFlag, queryInt64 } from '../../../src/server/http/query.js'
+import { parseInt64, queryFlag, queryInt64 } from '../../../src/server/api/query.js'
 
 const q = (s: string) => new URLSearchParams(s)
 
-describe('server/http/query: query parameters as the reference converts them', () => {
+describe('server/api/query: query parameters as the reference converts them', () => {
   it('a boolean is false only for 0 and false in any case; every other value, empty included, is true', () => {
     for (const v of ['True', 'TRUE', 'true', 't', '1', 'yes', '']) assert.equal(queryFlag(q(`watch=${v}`), 'watch'), true, v)
     for (const v of ['False', 'FALSE', 'false', 'fAlSe', '0']) assert.equal(queryFlag(q(`watch=${v}`), 'watch'), false, v)

@@ -15,7 +15,7 @@ import {
   loadAuthenticationConfigFile,
   oidcOptionsConfig,
   validateAuthenticationConfig,
-} from '../../../src/server/authentication/authentication-config.js'
+} from '../../../src/core/config-files/authentication-config.js'
 
 function yamlConfig(body: string, apiVersion = 'apiserver.config.k8s.io/v1beta1'): string {
   return `apiVersion: ${apiVersion}\nkind: AuthenticationConfiguration\n${body}`

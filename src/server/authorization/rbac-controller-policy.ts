@@ -7,7 +7,7 @@
  * trust bundles, storage versions and their migrator) are not created. They carry the same
  * labels and autoupdate annotation as the other defaults and are reconciled with them.
  */
-import type { BootstrapObject } from './objects.js'
+import type { BootstrapObject } from '../api/bootstrap/object.js'
 
 type Rule = { apiGroups: string[]; resources: string[]; resourceNames?: string[]; verbs: string[] }
 

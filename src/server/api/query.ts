@@ -5,7 +5,7 @@
  * `watch=True`, `watch=yes` and `watch=` all watch); an integer is Go's strconv.ParseInt in
  * base 10 within int64, with its error text.
  */
-import { errors } from '../api/status-errors.js'
+import { errors } from './status-errors.js'
 
 /** A boolean option: undefined when the parameter is absent. */
 export function queryFlag(query: URLSearchParams, name: string): boolean | undefined {

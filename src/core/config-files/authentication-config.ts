@@ -9,8 +9,8 @@
 import { X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 
-import { type CelProgram, CelCompileError, celEnvironment, compileCel } from '../../core/cel/index.js'
-import { jsYaml } from '../../core/util/yaml.js'
+import { type CelProgram, CelCompileError, celEnvironment, compileCel } from '../cel/index.js'
+import { jsYaml } from '../util/yaml.js'
 
 export const GROUP = 'apiserver.config.k8s.io'
 const VERSIONS = ['v1alpha1', 'v1beta1', 'v1']
