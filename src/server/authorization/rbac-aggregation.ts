@@ -1,12 +1,10 @@
 /**
- * The ClusterRole aggregation controller (the reference's clusterroleaggregation): a
- * ClusterRole with an `aggregationRule` gets, as its rules, the rules of every other
- * ClusterRole its selectors match, in name order and without duplicates. This is how `admin`,
- * `edit` and `view` grow when a ClusterRole labelled `rbac.authorization.k8s.io/aggregate-to-*`
- * is created.
+ * ClusterRole aggregation's rule (the reference's clusterroleaggregation): a ClusterRole with an
+ * `aggregationRule` gets, as its rules, the rules of every other ClusterRole its selectors
+ * match, in name order and without duplicates. The controller that writes them is
+ * controllers/clusterrole-aggregation.ts.
  */
 import { deepEqual } from '../../core/patch/index.js'
-import type { GenericStore } from '../api/registry/generic-store.js'
 import { labelSelectorRequirements, matchesLabels } from '../api/selectors.js'
 import type { PolicySource, Role } from './rbac-policy.js'
 import type { PolicyRule } from './rbac-rules.js'
@@ -29,39 +27,4 @@ export function aggregatedRules(role: Role, policy: PolicySource): PolicyRule[] 
     }
   }
   return rules
-}
-
-export class ClusterRoleAggregator {
-  private scheduled = false
-  private running: Promise<void> = Promise.resolve()
-
-  constructor(
-    private readonly policy: PolicySource,
-    private readonly clusterRoles: () => GenericStore | undefined,
-    private readonly onError: (err: Error) => void = () => {},
-  ) {}
-
-  /** Runs a pass soon; changes arriving meanwhile share it. */
-  schedule(): void {
-    if (this.scheduled) return
-    this.scheduled = true
-    setImmediate(() => {
-      this.scheduled = false
-      this.running = this.running.then(() => this.reconcile()).catch((err: Error) => this.onError(err))
-    })
-  }
-
-  async reconcile(): Promise<void> {
-    const store = this.clusterRoles()
-    if (!store) return
-    for (const role of [...this.policy.clusterRoles()]) {
-      if (!role.aggregationRule) continue
-      const wanted = aggregatedRules(role, this.policy)
-      const current = (role.object.rules as PolicyRule[] | undefined) ?? []
-      if (deepEqual(wanted, current)) continue
-      await store.rewrite(undefined, role.name, (o) => {
-        o.rules = wanted
-      })
-    }
-  }
 }

@@ -10,6 +10,7 @@ import type { GenericStore } from '../api/registry/generic-store.js'
 import type { KubeObject } from '../api/registry/object.js'
 import { ApiError } from '../api/status-errors.js'
 import type { Store } from '../store/types.js'
+import type { Controller, ControllerContext } from './controller.js'
 
 /** The reference's masterLeases prefix, lease TTL and reconcile interval. */
 export const MASTER_LEASES_PREFIX = '/masterleases/'
@@ -108,6 +109,53 @@ export class LeaseEndpointReconciler {
       endpoints,
       ports: [{ name: 'https', port, protocol: 'TCP' }],
     }, (o) => ({ ...o, endpoints, ports: [{ name: 'https', port, protocol: 'TCP' }] }))
+  }
+}
+
+export interface EndpointReconcilerControllerOptions {
+  /** This server's address and port in the Endpoints. */
+  ip: string
+  port: number
+  /** The open store as the server holds it (the leases are not API objects: no codec). */
+  store(): Store
+  /**
+   * Resolves true once the `kubernetes` Service is written after /readyz first passed (the
+   * reference's kubernetes-service controller reconciles its endpoints then), false when
+   * shutdown started first.
+   */
+  kubernetesServiceWritten: Promise<boolean>
+}
+
+/** The lease reconciler as a controller: it runs from the `kubernetes` Service's first write after ready until shutdown. */
+export class EndpointReconcilerController implements Controller {
+  readonly name = 'lease-endpoint-reconciler'
+  private reconciler: LeaseEndpointReconciler | undefined
+  private stopped = false
+  private ctx: ControllerContext | undefined
+
+  constructor(private readonly options: EndpointReconcilerControllerOptions) {}
+
+  start(ctx: ControllerContext): void {
+    this.ctx = ctx
+    void this.options.kubernetesServiceWritten.then((written) => {
+      if (!written || this.stopped || this.reconciler) return
+      const { registry } = ctx
+      this.reconciler = new LeaseEndpointReconciler({
+        store: () => this.options.store(),
+        endpoints: () => registry.lookup('', 'v1', 'endpoints'),
+        endpointSlices: () => registry.lookup('discovery.k8s.io', 'v1', 'endpointslices'),
+        ip: this.options.ip,
+        port: this.options.port,
+        log: (level, message) => ctx.log(level, message),
+      })
+      this.reconciler.start()
+    })
+  }
+
+  /** Removes this server's lease and address; a failure is only logged (the store may be gone). */
+  async stop(): Promise<void> {
+    this.stopped = true
+    await this.reconciler?.stop().catch((err: unknown) => this.ctx?.log(2, `endpoint reconciler: ${(err as Error).message}`))
   }
 }
 

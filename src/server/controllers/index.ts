@@ -3,12 +3,36 @@
  * initialisers: one line per controller, in start order. A controller is one file in this
  * room implementing Controller (controller.ts); adding one is that file plus one line here.
  */
+import type { PolicyCache } from '../authorization/rbac-policy.js'
+import type { SigningKey } from '../authentication/service-account-keys.js'
 import type { ServerConfig } from '../config.js'
+import type { Logger } from '../log/logger.js'
+import type { Store } from '../store/types.js'
+import { ClusterRoleAggregationController } from './clusterrole-aggregation.js'
 import type { Controller } from './controller.js'
+import { EndpointReconcilerController } from './endpoint-reconciler.js'
+import { type FlowConfigurationReads, FlowSchemaStatusController } from './flowschema-status.js'
+import { LegacyTokenController } from './serviceaccount-token.js'
 
 /** What the server hands the table when it builds the controllers. */
 export interface ControllerDeps {
   readonly config: ServerConfig
+  /** Where controllers report what the operator should see (warnings). */
+  readonly log: Logger
+  /** The RBAC informers' cache: ClusterRole aggregation follows its ClusterRoles. */
+  readonly rbacPolicy: PolicyCache
+  /** The service-account signing key: legacy token secrets are signed with it. */
+  readonly serviceAccountSigningKey: SigningKey
+  /** The cluster CA published in token secrets as `ca.crt` (the server's CA, when it made one). */
+  readonly caPem?: string
+  /** The open store as the server holds it, for keys that are not API objects (the master leases). */
+  store(): Store
+  /** The address this server advertises in the `kubernetes` Endpoints. */
+  readonly endpointAddress: string
+  /** Resolves true once the `kubernetes` Service is written after ready, false when shutdown came first. */
+  readonly kubernetesServiceWritten: Promise<boolean>
+  /** Each read of the flow-control configuration (the FlowSchema status writer follows them). */
+  readonly flowConfigurationReads: FlowConfigurationReads
 }
 
 export interface ControllerEntry {
@@ -18,7 +42,22 @@ export interface ControllerEntry {
   create(deps: ControllerDeps): Controller
 }
 
-export const CONTROLLERS: readonly ControllerEntry[] = []
+export const CONTROLLERS: readonly ControllerEntry[] = [
+  // As the reference's controller manager does whatever the authorization mode.
+  { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
+  // The controller manager's token controller: legacy service-account token secrets are filled.
+  {
+    name: 'serviceaccount-token-controller',
+    create: (d) => new LegacyTokenController({ key: d.serviceAccountSigningKey, ...(d.caPem ? { caPem: d.caPem } : {}), onError: (err) => d.log.warning(`legacy service-account token controller: ${err.message}`) }),
+  },
+  // --endpoint-reconciler-type=lease: every server on the store appears in the Endpoints.
+  {
+    name: 'lease-endpoint-reconciler',
+    enabled: (d) => d.config.endpointReconcilerType === 'lease',
+    create: (d) => new EndpointReconcilerController({ ip: d.endpointAddress, port: d.config.securePort, store: () => d.store(), kubernetesServiceWritten: d.kubernetesServiceWritten }),
+  },
+  { name: 'priority-and-fairness-config-consumer', enabled: (d) => d.config.enablePriorityAndFairness, create: (d) => new FlowSchemaStatusController(d.flowConfigurationReads) },
+]
 
 /** The enabled controllers of the table, built. */
 export function buildControllers(deps: ControllerDeps, table: readonly ControllerEntry[] = CONTROLLERS): Controller[] {

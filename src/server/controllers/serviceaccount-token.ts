@@ -12,8 +12,9 @@ import { SignJWT } from 'jose'
 import { Informer } from '../api/registry/informer.js'
 import type { KubeObject } from '../api/registry/object.js'
 import type { Registry } from '../api/registry/registry.js'
-import { LEGACY_ISSUER, serviceAccountUsername } from './service-account.js'
-import type { SigningKey } from './service-account-keys.js'
+import { LEGACY_ISSUER, serviceAccountUsername } from '../authentication/service-account.js'
+import type { SigningKey } from '../authentication/service-account-keys.js'
+import type { Controller, ControllerContext } from './controller.js'
 
 export const SERVICE_ACCOUNT_TOKEN_TYPE = 'kubernetes.io/service-account-token'
 export const SA_NAME_ANNOTATION = 'kubernetes.io/service-account.name'
@@ -42,7 +43,9 @@ export interface LegacyTokenControllerOptions {
   onError?: (err: Error) => void
 }
 
-export class LegacyTokenController {
+export class LegacyTokenController implements Controller {
+  /** kube-controller-manager's name for its TokensController. */
+  readonly name = 'serviceaccount-token-controller'
   private informers: Informer[] = []
   private queue: Promise<void> = Promise.resolve()
   /** Token secrets by namespace/service-account name, for deleting them with their account. */
@@ -50,7 +53,8 @@ export class LegacyTokenController {
 
   constructor(private readonly options: LegacyTokenControllerOptions) {}
 
-  start(registry: Registry): void {
+  start(ctx: ControllerContext): void {
+    const { registry } = ctx
     const secrets = registry.lookup('', 'v1', 'secrets')
     const accounts = registry.lookup('', 'v1', 'serviceaccounts')
     if (!secrets || !accounts) return

@@ -1,0 +1,80 @@
+/**
+ * The filter chain around the mux, as the reference's DefaultBuildHandlerChain composes it
+ * (staging/src/k8s.io/apiserver/pkg/server/config.go): one-file filters of src/server/filters,
+ * outermost first. The order is the reference's (research health.md section 9).
+ */
+import type { Authentication } from '../authentication/index.js'
+import type { Authorizer } from '../authorization/authorizer.js'
+import type { ServerConfig } from '../config.js'
+import { withAuditId } from '../filters/audit-id.js'
+import { withAudit } from '../filters/audit.js'
+import { withAuthentication } from '../filters/authentication.js'
+import { withAuthorization } from '../filters/authorization.js'
+import { withCacheControl } from '../filters/cache-control.js'
+import { withCors } from '../filters/cors.js'
+import { withProbabilisticGoaway } from '../filters/goaway.js'
+import { withHsts } from '../filters/hsts.js'
+import { withImpersonation } from '../filters/impersonation.js'
+import { withMaxInFlight } from '../filters/max-in-flight.js'
+import { withPanicRecovery } from '../filters/panic-recovery.js'
+import { withPriorityAndFairness } from '../filters/priority-and-fairness.js'
+import { withRequestDeadline } from '../filters/request-deadline.js'
+import { withRetryAfter } from '../filters/retry-after.js'
+import { withTimeout } from '../filters/timeout.js'
+import { withWaitGroup } from '../filters/wait-group.js'
+import { withWatchTermination } from '../filters/watch-termination.js'
+import { chain } from '../http/chain.js'
+import type { Filter, Handler } from '../http/types.js'
+import type { LifecycleSignals, WaitGroup } from '../lifecycle/signals.js'
+import type { Logger } from '../log/logger.js'
+import { type ServerMetrics, withMetrics } from '../paths/metrics.js'
+import type { FlowControl } from './flow-control.js'
+
+export interface HandlerChainParts {
+  readonly config: ServerConfig
+  readonly log: Logger
+  readonly metrics: ServerMetrics
+  readonly signals: LifecycleSignals
+  /** Requests in flight, drained at shutdown. */
+  readonly inFlight: WaitGroup
+  /** Watches, ended with a grace period at shutdown. */
+  readonly watches: WaitGroup
+  readonly authentication: Authentication
+  readonly authorizer: Authorizer
+  readonly flowControl: FlowControl
+}
+
+/** Priority and fairness when it is on, else the max-in-flight limits. */
+function flowControlFilter(config: ServerConfig, flowControl: FlowControl): Filter {
+  const controller = flowControl.controller
+  return controller
+    ? withPriorityAndFairness({ seats: controller.serverConcurrencyLimit, configuration: flowControl.configuration, controller })
+    : withMaxInFlight(config.maxRequestsInflight, config.maxMutatingRequestsInflight)
+}
+
+/** The handler chain around `handler` (the mux), outermost filter first. */
+export function buildHandlerChain(handler: Handler, parts: HandlerChainParts): Handler {
+  const { config, log, signals, authentication } = parts
+  return chain(
+    [
+      withAuditId(),
+      withPanicRecovery(log),
+      withMetrics(parts.metrics),
+      withRetryAfter(signals, config.shutdownSendRetryAfter),
+      withHsts(config.hstsDirectives),
+      withCacheControl(),
+      withProbabilisticGoaway(config.goawayChance),
+      withWatchTermination(signals, parts.watches, config.shutdownWatchTerminationGracePeriodMs),
+      withWaitGroup(signals, parts.inFlight),
+      withRequestDeadline(config.requestTimeoutMs),
+      withTimeout(),
+      withCors(config.corsAllowedOrigins),
+      withAuthentication({ union: authentication.union, audiences: authentication.audiences, log: (message) => log.error(message) }),
+      withAudit([]),
+      withImpersonation(parts.authorizer),
+      flowControlFilter(config, parts.flowControl),
+      withAuthorization(parts.authorizer),
+    ],
+    handler,
+  )
+}

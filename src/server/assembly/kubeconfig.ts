@@ -1,0 +1,45 @@
+/**
+ * `--write-kubeconfig`: a kubeconfig for the administrator, with the server's CA and (when the
+ * server has a CA of its own) a client certificate it signed. Written before the first
+ * connection is accepted, so before /readyz can answer 200.
+ */
+import { dirname, resolve as resolvePath } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import { urlHost, writeKubeconfigFile } from '../../core/client/kubeconfig-writer.js'
+import type { ServerConfig } from '../config.js'
+import { StartupError } from '../lifecycle/startup-error.js'
+import type { Logger } from '../log/logger.js'
+import { adminClientCertMissing, ensureAdminClientCert } from '../tls/admin-client.js'
+import { generateKey } from '../tls/generate.js'
+import type { ServingTls } from '../tls/index.js'
+
+/**
+ * The administrator's client key, generated at once on a first start (on libuv's thread pool,
+ * with the serving certificate's and the CA's), written only by writeKubeconfig.
+ */
+export function adminKeyInAdvance(config: ServerConfig, certDir: string): ReturnType<typeof generateKey> | undefined {
+  const adminKey = config.writeKubeconfig && !config.tlsCertFile && adminClientCertMissing(certDir) ? generateKey('rsa') : undefined
+  adminKey?.catch(() => undefined)
+  return adminKey
+}
+
+/** Writes `--write-kubeconfig` (when set) for the server at `address`. */
+export async function writeKubeconfig(config: ServerConfig, parts: { address: AddressInfo; tls: ServingTls; certDir: string; adminKey?: ReturnType<typeof generateKey> }, log: Logger): Promise<void> {
+  if (!config.writeKubeconfig) return
+  const { tls, certDir, adminKey } = parts
+  const server = `https://${urlHost(config.bindAddress)}:${parts.address.port}`
+  try {
+    // With a user-supplied serving certificate there is no CA of ours to sign a client certificate.
+    const adminDir = tls.caFiles ? dirname(tls.caFiles.cert) : undefined
+    const admin = adminDir ? await ensureAdminClientCert(adminDir, new Date(), resolvePath(adminDir) === resolvePath(certDir) ? adminKey : undefined) : undefined
+    writeKubeconfigFile(config.writeKubeconfig, {
+      server,
+      name: 'client',
+      ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}),
+      ...(admin ? { clientCertPem: admin.certPem, clientKeyPem: admin.keyPem } : {}),
+    })
+  } catch (err) {
+    throw new StartupError(`--write-kubeconfig: cannot write ${config.writeKubeconfig}: ${(err as Error).message}`)
+  }
+  log.info(`wrote a kubeconfig for ${server} to ${config.writeKubeconfig} (kubectl --kubeconfig ${config.writeKubeconfig} get ns)`)
+}
