@@ -17,7 +17,7 @@ const ABSOLUTE = /(?:['"`]|file:\/\/)(\/(?:work|home|root|Users|usr|opt|tmp|var|
 
 /** file -> absolute path literal -> why it is not a path of this machine the code depends on. */
 const ALLOWED: Record<string, Record<string, string>> = {
-  'src/server/api/kinds/builtin.ts': { '/dev/termination-log': "the reference's default terminationMessagePath of a container" },
+  'src/server/api/kinds/pod-defaults.ts': { '/dev/termination-log': "the reference's default terminationMessagePath of a container" },
   'src/server/paths/logs.ts': { '/var/log': "the reference's /logs directory (kube-apiserver serves /var/log)" },
   'test/core/apply/field-manager.test.ts': { '/dev/termination-log': 'a defaulted container field inside a sample object' },
   'test/server/api/builtin-kinds.test.ts': { '/dev/termination-log': 'the expected defaulted container field' },

@@ -9,7 +9,7 @@ import { finalizersOf } from '../api/registry/deletion.js'
 import type { KubeObject } from '../api/registry/object.js'
 import { ApiError } from '../api/status-errors.js'
 import { RetryTimer } from '../gc/retry-timer.js'
-import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, type CRDCondition, isConditionTrue, setCondition } from './crd-conditions.js'
+import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, type CRDCondition, isConditionTrue, setCondition } from '../api/kinds/crd-conditions.js'
 
 export interface CRDFinalizerDeps {
   crds(): GenericStore

@@ -3,7 +3,7 @@
  * (their handlers are in src/server/authentication/reviews.ts).
  */
 import type { Strategy } from '../registry/strategy.js'
-import { dataStrategy } from './builtin.js'
+import { dataStrategy } from './data-strategy.js'
 
 function review(kind: string, resource: string): Strategy {
   return {

@@ -5,7 +5,7 @@
  */
 import type { ResourceInfo } from '../generated/resources.js'
 import type { Strategy } from '../registry/strategy.js'
-import { dataStrategy } from './builtin.js'
+import { dataStrategy } from './data-strategy.js'
 
 export const AUTHORIZATION_GROUP = 'authorization.k8s.io'
 

@@ -9,7 +9,7 @@ import type { KubeObject } from '../registry/object.js'
 import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerStatusUpdate, validateHorizontalPodAutoscalerUpdate } from '../validation/autoscaling.js'
 import type { StorageVersion } from '../registry/strategy.js'
 import { AGE_COLUMN, NAME_COLUMN, type TableColumns, age } from '../table.js'
-import type { KindOverrides } from './builtin.js'
+import type { KindOverrides, KindTable } from './kind.js'
 import { type Obj, arr, col, num, obj, str } from './values.js'
 
 const V2 = 'autoscaling/v2'
@@ -218,12 +218,14 @@ function hpaTable(toV2: (o: KubeObject) => KubeObject): TableColumns {
 }
 
 const common: KindOverrides = {
+  statusOwnedBySubresource: true,
+  generation: true,
   prepareForCreate(o) {
     o.status = {}
   },
 }
 
-export const AUTOSCALING: Record<string, KindOverrides> = {
+export const AUTOSCALING: KindTable = {
   'autoscaling/v2/horizontalpodautoscalers': {
     ...common,
     defaults: v2Defaults,

@@ -17,7 +17,7 @@ import {
 import { validatePodCertificateRequestCreate, validatePodCertificateRequestStatusUpdate, validatePodCertificateRequestUpdate } from '../validation/certificates-pod.js'
 import { anyName } from '../validation/names.js'
 import { NAME_COLUMN, age, humanDuration } from '../table.js'
-import type { KindOverrides } from './builtin.js'
+import type { KindOverrides, KindTable } from './kind.js'
 import { arr, col, obj, str } from './values.js'
 
 /** The requester's identity in the spec (the reference's PrepareForCreate). */
@@ -55,7 +55,7 @@ function condition(o: KubeObject): string {
   return status
 }
 
-export const CERTIFICATES: Record<string, KindOverrides> = {
+export const CERTIFICATES: KindTable = {
   // Beta only: its version is its own override (no GA version to borrow from).
   'certificates.k8s.io/v1beta1/podcertificaterequests': {
     defaults(o) {
@@ -69,6 +69,7 @@ export const CERTIFICATES: Record<string, KindOverrides> = {
     validateStatusUpdate: (o, old) => validatePodCertificateRequestStatusUpdate(o, old),
   },
   'certificates.k8s.io/v1/certificatesigningrequests': {
+    statusOwnedBySubresource: true,
     fromRequester: fillRequester,
     prepareForStatusUpdate: stampConditions,
     prepareForCreate(o) {

@@ -6,7 +6,9 @@
 import type { KubeObject } from '../registry/object.js'
 import { isPlainObject } from '../registry/object.js'
 import { errors } from '../status-errors.js'
-import { SERVICE_CLUSTER_IP_RANGE } from './builtin.js'
+
+/** The default `--service-cluster-ip-range`. */
+export const SERVICE_CLUSTER_IP_RANGE = '10.0.0.0/24'
 
 function parseCidr(cidr: string): { base: number; size: number } {
   const [ip, bits] = cidr.split('/') as [string, string]

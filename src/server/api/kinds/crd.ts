@@ -1,19 +1,23 @@
 /**
  * apiextensions.k8s.io/v1 CustomResourceDefinitions (cluster-scoped), with the reference's
- * defaulting (singular, listKind), validation and storedVersions (the conditions and accepted
- * names are the controllers' in src/server/controllers/); and the strategy of the custom resources each served version of an
- * established CRD describes, served dynamically by the Registry.
+ * defaulting (singular, listKind), validation and storedVersions, the status controllers' pass
+ * before each write (crd-conditions.ts) and the DELETE that hands the CRD to the CRD finalizer;
+ * and the strategy of the custom resources each served version of an established CRD
+ * describes, served dynamically by the Registry.
  */
 import { deepEqual } from '../../../core/patch/index.js'
 import type { ResourceInfo } from '../generated/resources.js'
-import { type KubeObject, isPlainObject } from '../registry/object.js'
+import { type KubeObject, isPlainObject, nowTimestamp } from '../registry/object.js'
+import type { KindDeleteOptions, KindDeleteResult, KindStoreHooks, StoreHooksContext } from '../registry/store-hooks.js'
 import type { ScalePaths, Strategy } from '../registry/strategy.js'
-import type { Cause } from '../status-errors.js'
+import { type Cause, errors } from '../status-errors.js'
 import { AGE_COLUMN, type ColumnDefinition, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
 import { type ScaleSpec, validateCustomResource, validateCustomResourceStatus } from '../schema/custom-resource.js'
 import { ValidateCustomResourceDefinition, ValidateCustomResourceDefinitionUpdate, ValidateUpdateCustomResourceDefinitionStatus } from '../validation/apiextensions.js'
-import { CREATED_AT, dataStrategy } from './builtin.js'
-import { type ServiceLookup, webhookConverter } from '../../controllers/crd-conversion.js'
+import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, reconcileStatus, setCondition } from './crd-conditions.js'
+import { type ServiceLookup, webhookConverter } from './crd-conversion.js'
+import { dataStrategy } from './data-strategy.js'
+import { CREATED_AT } from './values.js'
 
 type Obj = Record<string, unknown>
 
@@ -57,8 +61,52 @@ export function storageVersion(o: KubeObject): string | undefined {
   return v ? str(v.name) : undefined
 }
 
+/**
+ * The CRD registry's writes: the CRD status controllers' pass over a CRD being written,
+ * against the other CRDs; and its DELETE.
+ */
+function crdStoreHooks(ctx: StoreHooksContext): KindStoreHooks {
+  const reconcileCRDStatus = async (crd: KubeObject): Promise<void> => {
+    const { items } = await ctx.lookup(CRD_GROUP, 'v1', CRD_RESOURCE)!.list()
+    reconcileStatus(crd, items)
+  }
+  return {
+    beforeCreate: (obj) => reconcileCRDStatus(obj),
+    beforeUpdate: (obj) => reconcileCRDStatus(obj),
+    delete: (current, options, proceed) => deleteCRD(ctx, current, options, proceed),
+  }
+}
+
+/**
+ * The CRD registry's DELETE: the first one marks the CRD (deletionTimestamp, the
+ * customresourcecleanup finalizer, Terminating True) and answers it; the CRD finalizer then
+ * deletes its custom resources and the CRD. Later ones are the generic deletion.
+ */
+async function deleteCRD({ lookup }: StoreHooksContext, current: KubeObject, options: KindDeleteOptions, proceed: () => Promise<KindDeleteResult>): Promise<KindDeleteResult> {
+  if (current.metadata.deletionTimestamp) return proceed()
+  const marked = await lookup(CRD_GROUP, 'v1', CRD_RESOURCE)!.rewrite(
+    undefined,
+    current.metadata.name!,
+    (obj) => {
+      if (options.preconditions?.uid && obj.metadata.uid !== options.preconditions.uid) throw errors.conflict({ group: CRD_GROUP, resource: CRD_RESOURCE }, obj.metadata.name!)
+      obj.metadata.deletionTimestamp ??= nowTimestamp()
+      const finalizers = Array.isArray(obj.metadata.finalizers) ? obj.metadata.finalizers : []
+      if (!finalizers.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) obj.metadata.finalizers = [...finalizers, CUSTOM_RESOURCE_CLEANUP_FINALIZER]
+      setCondition(obj, {
+        type: 'Terminating',
+        status: 'True',
+        reason: 'InstanceDeletionPending',
+        message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+      })
+    },
+    options.dryRun,
+  )
+  return { object: marked, deleted: false, updated: true }
+}
+
 export const customresourcedefinitions: Strategy = dataStrategy(CRD_INFO, {
   generation: true,
+  storeHooks: crdStoreHooks,
   table: CREATED_AT,
   prepareForCreate(o) {
     const spec = obj(o.spec)
@@ -66,8 +114,8 @@ export const customresourcedefinitions: Strategy = dataStrategy(CRD_INFO, {
     defaultNames(obj(spec.names))
     defaultConversion(spec)
     // The reference's PrepareForCreate: the status starts with the storage version only; the
-    // conditions and accepted names are the controllers' (src/server/controllers/crd-conditions.ts,
-    // run by the registry before the write).
+    // conditions and accepted names are the controllers' (crd-conditions.ts, run by the store
+    // hooks before the write).
     const stored = storageVersion(o)
     o.status = { storedVersions: stored ? [stored] : [] }
   },

@@ -8,7 +8,8 @@
 import type { KubeObject } from '../registry/object.js'
 import type { StorageVersion, Strategy } from '../registry/strategy.js'
 import { validateEventCreateV1, validateStrictEventUpdate } from '../validation/core/index.js'
-import type { KindOverrides } from './builtin.js'
+import { coreEvents } from './core-events.js'
+import type { KindOverrides, KindTable } from './kind.js'
 
 /** [core field, events.k8s.io field] */
 const RENAMED: readonly [string, string][] = [
@@ -37,10 +38,10 @@ export const fromCoreEvent = (o: KubeObject): KubeObject => rename(o, 'events.k8
 const STORED_AS_CORE: StorageVersion = { apiVersion: 'v1', kind: 'Event', toStorage: toCoreEvent, fromStorage: fromCoreEvent }
 
 /**
- * The events.k8s.io overrides: the core Event's Table and field selectors, read through the
- * core form; validation of the core form with the strict rules of this API version.
+ * The events.k8s.io overrides: the core Event's Table, field selectors and TTL, read through
+ * the core form; validation of the core form with the strict rules of this API version.
  */
-export function eventsV1(core: KindOverrides): KindOverrides {
+function eventsV1(core: KindOverrides): KindOverrides {
   const table = core.table!
   const fields = core.fields!
   return {
@@ -51,5 +52,8 @@ export function eventsV1(core: KindOverrides): KindOverrides {
     selectableFields: core.selectableFields!,
     fields: (o) => fields(toCoreEvent(o)),
     table: { definitions: table.definitions, cells: (o, now) => table.cells(toCoreEvent(o), now) },
+    storeHooks: core.storeHooks!,
   } satisfies Partial<Strategy>
 }
+
+export const EVENTS: KindTable = { 'events.k8s.io/v1/events': eventsV1(coreEvents) }

@@ -1,7 +1,6 @@
 /**
  * The networking.k8s.io/v1 kinds (Ingress, NetworkPolicy, IngressClass, ServiceCIDR,
- * IPAddress), node.k8s.io RuntimeClass and discovery.k8s.io EndpointSlice: the reference
- * printer's columns (Ingress and NetworkPolicy in core-printers.ts), defaulting, validation
+ * IPAddress): the reference printer's columns, defaulting, validation
  * (validation/networking.ts) and the field selectors the reference supports.
  */
 import {
@@ -20,29 +19,54 @@ import {
   validateServiceCIDR,
   validateServiceCIDRUpdate,
 } from '../validation/networking.js'
-import { validateEndpointSlice, validateEndpointSliceUpdate } from '../validation/discovery.js'
-import { validateRuntimeClass, validateRuntimeClassUpdate } from '../validation/node.js'
 import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
-import type { KindOverrides } from './builtin.js'
+import type { KindTable } from './kind.js'
 import { arr, col, obj, str } from './values.js'
 
-/** listWithMoreString: the first three, then "+ N more...", "<unset>" for none. */
-function listWithMore(list: readonly string[], max = 3): string {
-  if (list.length === 0) return '<unset>'
-  if (list.length > max) return `${list.slice(0, max).join(',')} + ${list.length - max} more...`
-  return list.join(',')
-}
-
-export const NETWORKING: Record<string, KindOverrides> = {
+export const NETWORKING: KindTable = {
   'networking.k8s.io/v1/ingresses': {
+    statusOwnedBySubresource: true,
+    generation: true,
     validate: validateIngress,
     validateUpdate: validateIngressUpdate,
     validateStatusUpdate: validateIngressStatusUpdate,
+    table: {
+      definitions: [
+        NAME_COLUMN,
+        col('Class', 'The name of the IngressClass resource that should be used for additional configuration'),
+        col('Hosts', 'Hosts that incoming requests are matched against before the ingress rule'),
+        col('Address', 'Address is a list containing ingress points for the load-balancer'),
+        col('Ports', 'Ports of TLS configurations that open'),
+        AGE_COLUMN,
+      ],
+      cells: (o, now) => {
+        const spec = obj(o.spec)
+        const className = str(spec.ingressClassName) || str((o.metadata.annotations ?? {})['kubernetes.io/ingress.class']) || '<none>'
+        const hosts = arr(spec.rules).map((r) => str(obj(r).host)).filter(Boolean)
+        const hostText = hosts.length === 0 ? '*' : hosts.length > 4 ? `${hosts.slice(0, 4).join(',')} + ${hosts.length - 4} more...` : hosts.join(',')
+        const addresses = arr(obj(obj(o.status).loadBalancer).ingress).map((i) => str(obj(i).ip) || str(obj(i).hostname)).filter(Boolean)
+        return [o.metadata.name, className, hostText, addresses.join(','), arr(spec.tls).length > 0 ? '80, 443' : '80', age(o, now)]
+      },
+    },
   },
   'networking.k8s.io/v1/networkpolicies': {
+    generation: true,
     defaults: defaultNetworkPolicy,
     validate: validateNetworkPolicy,
     validateUpdate: validateNetworkPolicyUpdate,
+    table: {
+      definitions: [NAME_COLUMN, col('Pod-Selector', 'podSelector selects the pods to which this NetworkPolicy object applies.'), AGE_COLUMN],
+      cells: (o, now) => {
+        const selector = obj(obj(o.spec).podSelector)
+        const parts = Object.entries(obj(selector.matchLabels)).map(([k, v]) => `${k}=${str(v)}`)
+        for (const e of arr(selector.matchExpressions).map(obj)) {
+          const values = arr(e.values).map((v) => str(v)).join(',')
+          const op = str(e.operator)
+          parts.push(op === 'In' ? `${str(e.key)} in (${values})` : op === 'NotIn' ? `${str(e.key)} notin (${values})` : op === 'Exists' ? str(e.key) : `!${str(e.key)}`)
+        }
+        return [o.metadata.name, parts.join(',') || '<none>', age(o, now)]
+      },
+    },
   },
   'networking.k8s.io/v1/ingressclasses': {
     defaults: defaultIngressClass,
@@ -62,6 +86,7 @@ export const NETWORKING: Record<string, KindOverrides> = {
     },
   },
   'networking.k8s.io/v1/servicecidrs': {
+    statusOwnedBySubresource: true,
     validate: validateServiceCIDR,
     validateUpdate: validateServiceCIDRUpdate,
     table: {
@@ -80,42 +105,6 @@ export const NETWORKING: Record<string, KindOverrides> = {
         if (Object.keys(ref).length === 0) return [o.metadata.name, '<none>']
         const gr = ref.group ? `${str(ref.resource)}.${str(ref.group)}` : str(ref.resource)
         return [o.metadata.name, `${gr.toLowerCase()}${ref.namespace ? `/${str(ref.namespace)}` : ''}/${str(ref.name)}`]
-      },
-    },
-  },
-  'node.k8s.io/v1/runtimeclasses': {
-    validate: validateRuntimeClass,
-    validateUpdate: validateRuntimeClassUpdate,
-    table: {
-      definitions: [NAME_COLUMN, col('Handler', 'handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class.'), AGE_COLUMN],
-      cells: (o, now) => [o.metadata.name, str(o.handler), age(o, now)],
-    },
-  },
-  'discovery.k8s.io/v1/endpointslices': {
-    defaults(o) {
-      for (const p of arr(o.ports)) {
-        const port = obj(p)
-        port.name ??= ''
-        port.protocol ??= 'TCP'
-      }
-    },
-    validate: validateEndpointSlice,
-    validateUpdate: validateEndpointSliceUpdate,
-    table: {
-      definitions: [
-        NAME_COLUMN,
-        col('AddressType', 'addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type.'),
-        col('Ports', 'ports specifies the list of network ports exposed by each endpoint in this slice.'),
-        col('Endpoints', 'endpoints is a list of unique endpoints in this slice.'),
-        AGE_COLUMN,
-      ],
-      cells: (o, now) => {
-        const ports = arr(o.ports).map((p) => {
-          const port = obj(p)
-          return typeof port.port === 'number' ? String(port.port) : port.name ? str(port.name) : '*'
-        })
-        const addresses = arr(o.endpoints).flatMap((e) => arr(obj(e).addresses).map((a) => str(a)))
-        return [o.metadata.name, str(o.addressType), listWithMore(ports), listWithMore(addresses), age(o, now)]
       },
     },
   },

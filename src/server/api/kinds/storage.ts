@@ -8,7 +8,7 @@ import { validateStorageClass, validateStorageClassUpdate, validateVolumeAttribu
 import { validateVolumeAttachment, validateVolumeAttachmentUpdate } from '../validation/storage-attachment.js'
 import { validateCSIDriver, validateCSIDriverUpdate, validateCSINode, validateCSINodeUpdate, validateCSIStorageCapacity, validateCSIStorageCapacityUpdate } from '../validation/storage-csi.js'
 import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
-import type { KindOverrides } from './builtin.js'
+import type { KindTable } from './kind.js'
 import { arr, col, obj, str } from './values.js'
 
 const DEFAULT_CLASS = 'storageclass.kubernetes.io/is-default-class'
@@ -16,7 +16,7 @@ const DEFAULT_VAC = 'resource.kubernetes.io/is-default-class'
 
 const isDefault = (o: KubeObject, annotation: string) => (o.metadata.annotations ?? {})[annotation] === 'true'
 
-export const STORAGE: Record<string, KindOverrides> = {
+export const STORAGE: KindTable = {
   'storage.k8s.io/v1/storageclasses': {
     defaults(o) {
       o.reclaimPolicy ??= 'Delete'
@@ -110,6 +110,7 @@ export const STORAGE: Record<string, KindOverrides> = {
     },
   },
   'storage.k8s.io/v1/volumeattachments': {
+    statusOwnedBySubresource: true,
     validate: validateVolumeAttachment,
     validateUpdate: validateVolumeAttachmentUpdate,
     validateStatusUpdate: validateVolumeAttachmentUpdate,

@@ -5,28 +5,26 @@
  * and the garbage collector (when on) sees every write.
  */
 import type { Store } from '../../store/types.js'
-import { allocateClusterIP } from '../kinds/cluster-ip.js'
-import { allocateNodePorts } from '../kinds/node-ports.js'
 import { CRD_GROUP, CRD_RESOURCE, customResourceStrategies, customResourceStrategy, storageVersion } from '../kinds/crd.js'
 import { CRDFinalizer } from '../../controllers/crd-finalizer.js'
-import { recordServiceIPs, releaseServiceIPs } from '../../controllers/service-ip-addresses.js'
-import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, isConditionTrue, reconcileStatus, setCondition } from '../../controllers/crd-conditions.js'
+import { isConditionTrue, reconcileStatus } from '../kinds/crd-conditions.js'
 import { KINDS } from '../kinds/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
 import { ApiError, errors } from '../status-errors.js'
-import type { ServiceLookup } from '../../controllers/crd-conversion.js'
+import type { ServiceLookup } from '../kinds/crd-conversion.js'
 import { admitNamespaceLifecycle } from '../../admission/namespace-lifecycle.js'
 import { GarbageCollector } from '../../gc/garbage-collector.js'
 import { NamespaceController } from '../../gc/namespace-controller.js'
 import { ServiceAccountsController } from '../../gc/service-accounts.js'
 import { PodGraceReaper } from '../../gc/pod-grace-reaper.js'
-import { finalizersForPropagation, isNamespaces, isPods } from './deletion.js'
-import { type DeleteOptions, type DeleteResult, GenericStore, type ObjectChange } from './generic-store.js'
+import { isNamespaces, isPods } from './deletion.js'
+import { GenericStore, type ObjectChange } from './generic-store.js'
 import type { RegistryOptions } from './options.js'
 import { shareStorageCodec } from './storage-codec.js'
 import { WatchCachedStore, disabledByWatchCacheSizes } from './watch-cache.js'
 import { Informer } from './informer.js'
-import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
+import type { KubeObject } from './object.js'
+import type { StoreHooksContext } from './store-hooks.js'
 import type { Strategy } from './strategy.js'
 
 /** How long the custom resource stores read from the CRDs are reused (see Registry.customStores). */
@@ -56,48 +54,15 @@ export class Registry {
     this.watchCache?.startAll()
     const cachedStore = this.watchCache ?? store
     if (this.watchCache) shareStorageCodec(store, this.watchCache)
-    const services = async () => (await this.byResource.get('/v1/services')!.list()).items
-    const ipAddresses = () => this.lookup('networking.k8s.io', 'v1', 'ipaddresses')
-    const takenAddresses = async () => {
-      const store = ipAddresses()
-      return store ? (await store.list()).items.map((a) => a.metadata.name ?? '') : []
-    }
+    // What a kind's own store hooks (Strategy.storeHooks) may reach of this registry.
+    const hooksContext: StoreHooksContext = { lookup: (group, version, resource) => this.lookup(group, version, resource), options, log }
     for (const strategy of kinds) {
-      const isServices = strategy.group === '' && strategy.resource === 'services'
       const hooks = {
-        ...(isServices
-          ? {
-              beforeCreate: async (obj: KubeObject) => {
-                await allocateClusterIP(services, obj, options.serviceClusterIPRange, takenAddresses)
-                await allocateNodePorts(services, obj, options.serviceNodePortRange)
-              },
-              beforeUpdate: (obj: KubeObject, old: KubeObject) => allocateNodePorts(services, obj, options.serviceNodePortRange, old),
-              // The IPAddress objects of 1.33 and later (when the emulated version serves them).
-              afterCreate: async (obj: KubeObject) => {
-                const store = ipAddresses()
-                if (store) await recordServiceIPs(store, obj).catch((err: unknown) => log(2, `ipaddresses of service ${obj.metadata.name ?? ''}: ${(err as Error).message}`))
-              },
-              afterDelete: async (obj: KubeObject) => {
-                const store = ipAddresses()
-                if (store) await releaseServiceIPs(store, obj).catch((err: unknown) => log(2, `ipaddresses of service ${obj.metadata.name ?? ''}: ${(err as Error).message}`))
-              },
-            }
-          : {}),
+        ...strategy.storeHooks?.(hooksContext),
         ...options.writeChecks?.[`${strategy.group}/${strategy.resource}`],
         checkNamespace: (namespace: string, name: string) => this.checkNamespace(strategy, namespace, name),
         changed: (change: ObjectChange) => this.changed(change),
         garbageCollection: options.garbageCollector === true,
-        ...(isNamespaces(strategy) ? { delete: (current: KubeObject, o: DeleteOptions, proceed: () => Promise<DeleteResult>) => this.deleteNamespace(current, o, proceed) } : {}),
-        ...(strategy.resource === 'events' && (strategy.group === '' || strategy.group === 'events.k8s.io') && options.eventTtlSeconds
-          ? { ttlSeconds: () => options.eventTtlSeconds }
-          : {}),
-        ...(isCRDs(strategy)
-          ? {
-              beforeCreate: (obj: KubeObject) => this.reconcileCRDStatus(obj),
-              beforeUpdate: (obj: KubeObject) => this.reconcileCRDStatus(obj),
-              delete: (current: KubeObject, o: DeleteOptions, proceed: () => Promise<DeleteResult>) => this.deleteCRD(current, o, proceed),
-            }
-          : {}),
       }
       this.byResource.set(`${strategy.group}/${strategy.version}/${strategy.resource}`, new GenericStore(cachedStore, strategy, hooks))
     }
@@ -164,38 +129,6 @@ export class Registry {
       this.namespaceInformer.start()
     }
     return this.namespaceInformer
-  }
-
-  /**
-   * The namespace registry's DELETE: the first one marks the namespace (deletionTimestamp,
-   * phase Terminating, the propagation policy's finalizers) and answers it; the namespace
-   * controller then empties it. Until spec.finalizers is empty a DELETE answers the namespace;
-   * then the generic deletion runs.
-   */
-  private async deleteNamespace(current: KubeObject, options: DeleteOptions, proceed: () => Promise<DeleteResult>): Promise<DeleteResult> {
-    const name = current.metadata.name!
-    const namespaces = this.lookup('', 'v1', 'namespaces')!
-    if (!current.metadata.deletionTimestamp) {
-      const marked = await namespaces.rewrite(
-        undefined,
-        name,
-        (obj) => {
-          if (options.preconditions?.uid && obj.metadata.uid !== options.preconditions.uid) throw errors.conflict({ group: '', resource: 'namespaces' }, name)
-          obj.metadata.deletionTimestamp ??= nowTimestamp()
-          obj.status = { ...(isPlainObject(obj.status) ? obj.status : {}), phase: 'Terminating' }
-          const finalizers = this.options.garbageCollector === true ? finalizersForPropagation(namespaces.strategy, obj, options) : undefined
-          if (finalizers) {
-            if (finalizers.length > 0) obj.metadata.finalizers = finalizers
-            else delete obj.metadata.finalizers
-          }
-        },
-        options.dryRun,
-      )
-      return { object: marked, deleted: false, updated: true }
-    }
-    const spec = isPlainObject(current.spec) ? current.spec : {}
-    if (Array.isArray(spec.finalizers) && spec.finalizers.length > 0) return { object: current, deleted: false, updated: true }
-    return proceed()
   }
 
   /** The store of the CRDs themselves. */
@@ -274,12 +207,6 @@ export class Registry {
     },
   }
 
-  /** The CRD status controllers' pass over a CRD being written, against the other CRDs. */
-  private async reconcileCRDStatus(crd: KubeObject): Promise<void> {
-    const { items } = await this.crds!.list()
-    reconcileStatus(crd, items)
-  }
-
   /**
    * A CRD went and freed its names: the naming controller looks again at the other CRDs of its
    * group whose names are not all accepted.
@@ -291,33 +218,6 @@ export class Registry {
       if ((crd.spec as { group?: unknown } | undefined)?.group !== group || isConditionTrue(crd, 'NamesAccepted')) continue
       await this.crds!.rewrite(undefined, crd.metadata.name!, (o) => reconcileStatus(o, items))
     }
-  }
-
-  /**
-   * The CRD registry's DELETE: the first one marks the CRD (deletionTimestamp, the
-   * customresourcecleanup finalizer, Terminating True) and answers it; the CRD finalizer then
-   * deletes its custom resources and the CRD. Later ones are the generic deletion.
-   */
-  private async deleteCRD(current: KubeObject, options: DeleteOptions, proceed: () => Promise<DeleteResult>): Promise<DeleteResult> {
-    if (current.metadata.deletionTimestamp) return proceed()
-    const marked = await this.crds!.rewrite(
-      undefined,
-      current.metadata.name!,
-      (obj) => {
-        if (options.preconditions?.uid && obj.metadata.uid !== options.preconditions.uid) throw errors.conflict({ group: CRD_GROUP, resource: CRD_RESOURCE }, obj.metadata.name!)
-        obj.metadata.deletionTimestamp ??= nowTimestamp()
-        const finalizers = Array.isArray(obj.metadata.finalizers) ? obj.metadata.finalizers : []
-        if (!finalizers.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) obj.metadata.finalizers = [...finalizers, CUSTOM_RESOURCE_CLEANUP_FINALIZER]
-        setCondition(obj, {
-          type: 'Terminating',
-          status: 'True',
-          reason: 'InstanceDeletionPending',
-          message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
-        })
-      },
-      options.dryRun,
-    )
-    return { object: marked, deleted: false, updated: true }
   }
 
   /**

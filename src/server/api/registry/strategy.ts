@@ -13,7 +13,8 @@ import { Path } from '../validation/field/path.js'
 import type { TableColumns } from '../table.js'
 import type { KubeObject } from './object.js'
 import type { UserInfo } from '../../http/types.js'
-import type { ObjectConverter } from '../../controllers/crd-conversion.js'
+import type { ObjectConverter } from '../kinds/crd-conversion.js'
+import type { KindStoreHooks, StoreHooksContext } from './store-hooks.js'
 
 export interface Strategy {
   group: string
@@ -98,6 +99,11 @@ export interface Strategy {
   conversion?: { storageAPIVersion: string; converter: ObjectConverter }
   /** Preparation of a write through the status-like subresources (status, approval). */
   prepareForStatusUpdate?(obj: KubeObject, old: KubeObject): void
+  /**
+   * The kind's own steps around its store's writes (a Service's IP allocation, an Event's TTL,
+   * the Namespace and CRD DELETE), built once by the Registry for the kind's store.
+   */
+  storeHooks?(ctx: StoreHooksContext): KindStoreHooks
 }
 
 /** The stored form of a kind served in several versions. */

@@ -12,8 +12,8 @@
  * within milliseconds on one server, and clients wait for it the same way (`kubectl wait
  * --for condition=established`).
  */
-import { isPlainObject, nowTimestamp } from '../api/registry/object.js'
-import type { KubeObject } from '../api/registry/object.js'
+import { isPlainObject, nowTimestamp } from '../registry/object.js'
+import type { KubeObject } from '../registry/object.js'
 
 type Obj = Record<string, unknown>
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { repairServiceIPs } from '../../../src/server/controllers/service-ip-addresses.js'
-import { type TestRegistry, openTestRegistry } from '../api/support.js'
+import { repairServiceIPs } from '../../../../src/server/api/kinds/service-ip-addresses.js'
+import { type TestRegistry, openTestRegistry } from '../support.js'
 
 describe('controllers: the IPAddress objects of the cluster-IP allocator', () => {
   let t: TestRegistry

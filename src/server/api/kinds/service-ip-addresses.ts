@@ -10,10 +10,9 @@
  * repair pass at start-up gives the Services stored without one (the `kubernetes` Service,
  * Services from before) their IPAddress, as the reference's repair loop does.
  */
-import type { GenericStore } from '../api/registry/generic-store.js'
-import { type KubeObject, isPlainObject, nowTimestamp } from '../api/registry/object.js'
-import { ApiError } from '../api/status-errors.js'
-import type { BootstrapObject } from '../bootstrap/objects.js'
+import { type KubeObject, isPlainObject, nowTimestamp } from '../registry/object.js'
+import { ApiError } from '../status-errors.js'
+import type { KindStore } from '../registry/store-hooks.js'
 
 export const IP_FAMILY_LABEL = 'ipaddress.kubernetes.io/ip-family'
 export const MANAGED_BY_LABEL = 'ipaddress.kubernetes.io/managed-by'
@@ -45,7 +44,7 @@ function ownedBy(address: KubeObject, service: KubeObject): boolean {
 const isCode = (err: unknown, code: number) => err instanceof ApiError && err.code === code
 
 /** Writes the IPAddress of each of the Service's cluster IPs (an existing one is left). */
-export async function recordServiceIPs(ipaddresses: GenericStore, service: KubeObject): Promise<void> {
+export async function recordServiceIPs(ipaddresses: KindStore, service: KubeObject): Promise<void> {
   for (const ip of clusterIPsOf(service)) {
     try {
       await ipaddresses.create(ipAddressObject(ip, service))
@@ -56,7 +55,7 @@ export async function recordServiceIPs(ipaddresses: GenericStore, service: KubeO
 }
 
 /** Deletes the IPAddresses the Service held (those it owns). */
-export async function releaseServiceIPs(ipaddresses: GenericStore, service: KubeObject): Promise<void> {
+export async function releaseServiceIPs(ipaddresses: KindStore, service: KubeObject): Promise<void> {
   for (const ip of clusterIPsOf(service)) {
     try {
       const address = await ipaddresses.get(undefined, ip)
@@ -68,7 +67,7 @@ export async function releaseServiceIPs(ipaddresses: GenericStore, service: Kube
 }
 
 /** The repair pass: every Service's cluster IPs get their IPAddress. Returns how many were written. */
-export async function repairServiceIPs(services: GenericStore, ipaddresses: GenericStore): Promise<number> {
+export async function repairServiceIPs(services: KindStore, ipaddresses: KindStore): Promise<number> {
   const existing = new Set((await ipaddresses.list()).items.map((a) => a.metadata.name))
   let written = 0
   for (const service of (await services.list()).items) {
@@ -85,8 +84,11 @@ export async function repairServiceIPs(services: GenericStore, ipaddresses: Gene
   return written
 }
 
-/** The default ServiceCIDR, as the reference's default-servicecidr controller writes it. */
-export function defaultServiceCIDR(cidrs: readonly string[]): BootstrapObject {
+/**
+ * The default ServiceCIDR, as the reference's default-servicecidr controller writes it: a
+ * bootstrap object (bootstrap/objects.ts's BootstrapObject, by shape: bootstrap is a room above).
+ */
+export function defaultServiceCIDR(cidrs: readonly string[]): { key: string; object: KubeObject } {
   return {
     key: `/servicecidrs/${DEFAULT_SERVICE_CIDR}`,
     object: {

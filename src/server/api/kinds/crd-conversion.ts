@@ -16,8 +16,8 @@ import { randomUUID } from 'node:crypto'
 import { request as httpsRequest } from 'node:https'
 import { isIP } from 'node:net'
 import { rootCertificates } from 'node:tls'
-import type { KubeObject } from '../api/registry/object.js'
-import { isPlainObject } from '../api/registry/object.js'
+import type { KubeObject } from '../registry/object.js'
+import { isPlainObject } from '../registry/object.js'
 
 type Obj = Record<string, unknown>
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { apiApprovalCondition, findCondition, reconcileStatus, setCondition } from '../../../src/server/controllers/crd-conditions.js'
-import type { KubeObject } from '../../../src/server/api/registry/object.js'
+import { apiApprovalCondition, findCondition, reconcileStatus, setCondition } from '../../../../src/server/api/kinds/crd-conditions.js'
+import type { KubeObject } from '../../../../src/server/api/registry/object.js'
 
 function crd(plural: string, kind: string, extra: { shortNames?: string[]; group?: string; annotations?: Record<string, string> } = {}): KubeObject {
   const group = extra.group ?? 'example.com'

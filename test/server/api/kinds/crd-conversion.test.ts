@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import type { KubeObject } from '../../../src/server/api/registry/object.js'
-import { ApiError } from '../../../src/server/api/status-errors.js'
-import { ConversionWebhook } from '../../support/conversion-webhook.js'
-import { type TestRegistry, openTestRegistry } from '../api/support.js'
+import type { KubeObject } from '../../../../src/server/api/registry/object.js'
+import { ApiError } from '../../../../src/server/api/status-errors.js'
+import { ConversionWebhook } from '../../../support/conversion-webhook.js'
+import { type TestRegistry, openTestRegistry } from '../support.js'
 
 function crd(clientConfig: Record<string, unknown>, reviewVersions = ['v1']): KubeObject {
   const schema = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }
