@@ -1,6 +1,7 @@
 /**
- * The generic stores of every served kind over one Store, wired together: namespaced creates
- * need their namespace to exist (and not Terminating), deleting a namespace marks it
+ * The generic stores of every served kind over one Store, wired together: every create goes
+ * through the admission chain of the options (NamespaceLifecycle there: namespaced creates
+ * need their namespace to exist and not be Terminating), deleting a namespace marks it
  * Terminating and the namespace controller empties and removes it, pods' grace periods end,
  * and the garbage collector (when on) sees every write.
  */
@@ -15,7 +16,6 @@ import { KINDS } from '../kinds/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
 import { ApiError, errors } from '../status-errors.js'
 import type { ServiceLookup } from '../../controllers/crd-conversion.js'
-import { admitNamespaceLifecycle } from '../../admission/namespace-lifecycle.js'
 import { GarbageCollector } from '../../gc/garbage-collector.js'
 import { NamespaceController } from '../../gc/namespace-controller.js'
 import { ServiceAccountsController } from '../../gc/service-accounts.js'
@@ -25,7 +25,6 @@ import { type DeleteOptions, type DeleteResult, GenericStore, type ObjectChange 
 import type { RegistryOptions } from './options.js'
 import { shareStorageCodec } from './storage-codec.js'
 import { WatchCachedStore, disabledByWatchCacheSizes } from './watch-cache.js'
-import { Informer } from './informer.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
 import type { Strategy } from './strategy.js'
 
@@ -33,7 +32,6 @@ import type { Strategy } from './strategy.js'
 const CUSTOM_STORES_TTL_MS = 1000
 
 export class Registry {
-  private namespaceInformer: Informer | undefined
   private readonly byResource = new Map<string, GenericStore>()
   /** The built-in kinds' watch caches, when on. */
   readonly watchCache: WatchCachedStore | undefined
@@ -84,7 +82,7 @@ export class Registry {
             }
           : {}),
         ...options.writeChecks?.[`${strategy.group}/${strategy.resource}`],
-        checkNamespace: (namespace: string, name: string) => this.checkNamespace(strategy, namespace, name),
+        ...(options.admission ? { admission: options.admission } : {}),
         changed: (change: ObjectChange) => this.changed(change),
         garbageCollection: options.garbageCollector === true,
         ...(isNamespaces(strategy) ? { delete: (current: KubeObject, o: DeleteOptions, proceed: () => Promise<DeleteResult>) => this.deleteNamespace(current, o, proceed) } : {}),
@@ -122,7 +120,6 @@ export class Registry {
 
   /** Stops the controllers (the store is closing). */
   stop(): void {
-    this.namespaceInformer?.stop()
     this.namespaceController.stop()
     this.podGraceReaper.stop()
     this.crdFinalizer.stop()
@@ -143,27 +140,6 @@ export class Registry {
     const ns = object.metadata.namespace
     if (change.type === 'deleted' && ns && this.namespaceController.has(ns)) this.namespaceController.enqueue(ns)
     this.garbageCollector?.observe(change)
-  }
-
-  /** The NamespaceLifecycle admission plugin (src/server/admission/namespace-lifecycle.ts). */
-  private checkNamespace(strategy: Strategy, namespace: string, name: string): Promise<void> {
-    // As the reference's plugin reads its namespace informer: an active namespace in memory
-    // admits without a store read. Anything else (not seen yet, terminating) is looked up
-    // live, as the reference does when its cache may lag.
-    const seen = this.namespaceCache()?.get(namespace)
-    if (seen && !seen.metadata.deletionTimestamp && (seen.status as { phase?: unknown } | undefined)?.phase !== 'Terminating') return Promise.resolve()
-    return admitNamespaceLifecycle({ store: this.store, namespaces: () => this.lookup('', 'v1', 'namespaces') }, strategy, namespace, name)
-  }
-
-  /** The namespaces kept in memory, started on the first namespaced create. */
-  private namespaceCache(): Informer | undefined {
-    if (!this.namespaceInformer) {
-      const namespaces = this.lookup('', 'v1', 'namespaces')
-      if (!namespaces) return undefined
-      this.namespaceInformer = new Informer(namespaces, { upsert: () => {}, remove: () => {} }, (err) => this.log(3, `namespace informer: ${err.message}`))
-      this.namespaceInformer.start()
-    }
-    return this.namespaceInformer
   }
 
   /**
@@ -204,14 +180,14 @@ export class Registry {
   }
 
   /**
-   * A store for the custom resources of one strategy (namespaced creates need their namespace;
-   * the CRD's handler refuses creates while the CRD is terminating).
+   * A store for the custom resources of one strategy (creates go through admission; the CRD's
+   * handler refuses creates while the CRD is terminating).
    */
   private customStore(strategy: Strategy, crd?: KubeObject): GenericStore {
     const terminating = crd !== undefined && isConditionTrue(crd, 'Terminating')
     return new GenericStore(this.store, strategy, {
-      ...(terminating ? { admitCreate: () => { throw errors.crdTerminating(strategy.group, strategy.resource, 'create') } } : {}),
-      checkNamespace: (namespace: string, name: string) => this.checkNamespace(strategy, namespace, name),
+      ...(terminating ? { refuseCreate: () => { throw errors.crdTerminating(strategy.group, strategy.resource, 'create') } } : {}),
+      ...(this.options.admission ? { admission: this.options.admission } : {}),
       changed: (change: ObjectChange) => this.changed(change),
       garbageCollection: this.options.garbageCollector === true,
     })
