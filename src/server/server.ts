@@ -17,6 +17,7 @@ import { RESOURCES as RBAC_RESOURCES, reconcileRbac } from './bootstrap/rbac-rec
 import type { ServerConfig } from './config.js'
 import { withAuditId } from './filters/audit-id.js'
 import { withAudit } from './filters/audit.js'
+import { admissionFromConfig } from './admission/from-config.js'
 import { withAuthentication } from './filters/authentication.js'
 import { withAuthorization } from './filters/authorization.js'
 import { AuthorizationConfigError, type AuthorizerChain, buildChain } from './authorization/index.js'
@@ -583,6 +584,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // The reference's /version is a go-restful service, which answers with or without the trailing slash.
   mux.handle('/version', version)
   mux.handle('/version/', version)
+  // The admission chain reads the registry the API makes over the open store, once it is made.
+  const admission = admissionFromConfig({ config, stores: () => (pending.store ? api.registryFor(pending.store) : undefined), log })
   const api = installApi(mux, {
     store: () => pending.store,
     log: (level, message) => log.v(level, message),
@@ -615,6 +618,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       garbageCollector: config.enableGarbageCollector,
       deleteCollectionWorkers: config.deleteCollectionWorkers,
       serviceAccountsController: true,
+      admission,
     },
   })
   readObject = api.readObject
@@ -707,7 +711,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       withTimeout(),
       withCors(config.corsAllowedOrigins),
       withAuthentication({ union: authentication.union, audiences: authentication.audiences, log: (message) => log.error(message) }),
-      withAudit([]),
+      withAudit({}),
       withImpersonation(authorization.authorizer),
       flowControl,
       withAuthorization(authorization.authorizer),
@@ -846,6 +850,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         flowController?.stop()
         encryption?.stop()
         rbacPolicy.stop()
+        admission.stop()
         reloading?.stop()
         nodeGraph.stop()
         legacyTokens?.stop()
