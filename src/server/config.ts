@@ -126,6 +126,12 @@ export interface ServerConfig {
   runtimeConfig: KeyValue[]
   /** The effective feature gates (defaults, AllAlpha/AllBeta, then each --feature-gates entry). */
   featureGates: ReadonlyMap<string, boolean>
+  /**
+   * --enable-admission-plugins, --disable-admission-plugins and the deprecated
+   * --admission-control (undefined unless given); `given` when any of them is. The enabled set
+   * is computed in src/server/admission/enabled-plugins.ts.
+   */
+  admissionPlugins: { enable: string[]; disable: string[]; admissionControl?: string[]; given: boolean }
 }
 
 /**
@@ -237,6 +243,10 @@ export const BUILT_OPTIONS = new Set([
   'runtime-config',
   'enable-garbage-collector',
   'delete-collection-workers',
+  // The admission plugins they enable and this server has not yet are named on their own line.
+  'enable-admission-plugins',
+  'disable-admission-plugins',
+  'admission-control',
 ])
 
 export function notBuiltOptions(ctx: ValidationContext): string[] {
@@ -395,5 +405,11 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     logFlushFrequencyMs: num('log-flush-frequency', 5000),
     runtimeConfig: ctx.value<KeyValue[]>('runtime-config') ?? [],
     featureGates: new Map(ctx.gates),
+    admissionPlugins: {
+      enable: ctx.list('enable-admission-plugins'),
+      disable: ctx.list('disable-admission-plugins'),
+      ...(ctx.has('admission-control') ? { admissionControl: ctx.list('admission-control') } : {}),
+      given: ctx.has('enable-admission-plugins') || ctx.has('disable-admission-plugins') || ctx.has('admission-control'),
+    },
   }
 }

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { KINDS } from './api/kinds/index.js'
 import type { KubeObject } from './api/registry/object.js'
 import { enabledKinds, servedAtVersion } from './api/runtime-config.js'
+import { admissionFromConfig } from './admission/from-config.js'
 import { authenticationFromConfig } from './authentication/from-config.js'
 import type { ServiceAccountTokenEvents } from './authentication/service-account-metrics.js'
 import { authorizationFromConfig } from './authorization/from-config.js'
@@ -124,7 +125,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const mux = new Mux()
   installStatusRoutes(mux, health, options)
-  api.set(installServedApi(mux, { config, log, emulatedMinor: options.emulatedMinor, store: () => pending.store, authentication: authn, authorization }))
+  // The admission chain reads the registry the API makes over the open store, once it is made.
+  const admission = admissionFromConfig({ config, stores: () => (pending.store ? api.registryFor(pending.store) : undefined), log })
+  releases.add('admission', () => admission.stop())
+  api.set(installServedApi(mux, { config, log, emulatedMinor: options.emulatedMinor, store: () => pending.store, authentication: authn, authorization, admission }))
   const flowControl = flowControlFromConfig({ config, metrics, store: () => pending.store, codec: writes.codec, reads: flowReads })
   releases.add('flow-controller', () => flowControl.controller?.stop())
   installNonResourceRoutes(mux, { config, log, metrics, ...(flowControl.controller ? { flowController: flowControl.controller } : {}), authentication: authn })

@@ -1,35 +1,82 @@
 /**
  * The NamespaceLifecycle admission plugin (the reference's
- * `plugin/pkg/admission/namespace/lifecycle`): a namespaced create needs its namespace to
- * exist (404 for the namespace), and a namespace being terminated takes no new content (403
- * with the NamespaceTerminating cause), with the reference's messages. The registry runs it
- * for every namespaced create, after defaulting and validation and before the write.
+ * `k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle`): a namespaced create needs its
+ * namespace to exist (404 for the namespace), and a namespace being terminated takes no new
+ * content (403 with the NamespaceTerminating cause), with the reference's messages. It is the
+ * first plugin of the chain; the store admits every create after defaulting and validation,
+ * before the write.
  */
 import { failureStatus } from '../http/status.js'
 import type { GenericStore } from '../api/registry/generic-store.js'
-import type { Strategy } from '../api/registry/strategy.js'
+import { Informer } from '../api/registry/informer.js'
 import { ApiError, errors } from '../api/status-errors.js'
-import type { Store } from '../store/types.js'
+import { type AdmissionAttributes, CREATE, nameForRefusal, qualifiedResource } from './attributes.js'
+import { type MutationInterface, handlesOnly } from './interfaces.js'
+import type { PluginInitialization } from './plugins.js'
 
-export interface NamespaceLifecycleDeps {
-  store: Store
-  /** The namespaces' generic store, to decode what is stored. */
-  namespaces(): GenericStore | undefined
-}
+export const NAMESPACE_LIFECYCLE = 'NamespaceLifecycle'
 
-export async function admitNamespaceLifecycle(deps: NamespaceLifecycleDeps, strategy: Strategy, namespace: string, name: string): Promise<void> {
-  const kv = await deps.store.get(`/namespaces/${namespace}`)
-  if (!kv) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace)
-  const ns = deps.namespaces()?.decode(kv.value, kv.modRevision)
-  if ((ns?.status as { phase?: unknown } | undefined)?.phase !== 'Terminating') return
-  const why = `unable to create new content in namespace ${namespace} because it is being terminated`
-  const qualifiedName = strategy.group === '' ? strategy.resource : `${strategy.resource}.${strategy.group}`
-  throw new ApiError(
-    failureStatus(403, 'Forbidden', `${qualifiedName} "${name}" is forbidden: ${why}`, {
-      name,
-      ...(strategy.group ? { group: strategy.group } : {}),
-      kind: strategy.resource,
-      causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
-    }),
-  )
+export class NamespaceLifecycle implements MutationInterface {
+  /** The namespaces kept in memory, started on the first namespaced create. */
+  private informer: Informer | undefined
+  /** The namespaces' store the informer reads (a new registry brings a new one). */
+  private informerOver: GenericStore | undefined
+
+  constructor(private readonly init: PluginInitialization) {}
+
+  // Creates only, as this server has always checked (the reference's plugin also handles
+  // UPDATE and DELETE: the immortal namespaces refuse deletion).
+  readonly handles = handlesOnly(CREATE)
+
+  admit(attributes: AdmissionAttributes): Promise<void> {
+    // Cluster-scoped objects, namespaces themselves included, have no namespace to check.
+    if (attributes.namespace === '') return Promise.resolve()
+    // As the reference's plugin reads its namespace informer: an active namespace in memory
+    // admits without a store read. Anything else (not seen yet, terminating) is looked up
+    // live, as the reference does when its cache may lag.
+    const seen = this.namespaceCache()?.get(attributes.namespace)
+    if (seen && !seen.metadata.deletionTimestamp && (seen.status as { phase?: unknown } | undefined)?.phase !== 'Terminating') return Promise.resolve()
+    return this.admitLive(attributes)
+  }
+
+  stop(): void {
+    this.informer?.stop()
+    this.informer = undefined
+    this.informerOver = undefined
+  }
+
+  /** The namespace read from the store: missing is a 404, terminating a 403. */
+  private async admitLive(attributes: AdmissionAttributes): Promise<void> {
+    const stores = this.init.stores()
+    if (!stores) return
+    const namespace = attributes.namespace
+    const kv = await stores.store.get(`/namespaces/${namespace}`)
+    if (!kv) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace)
+    const ns = stores.lookup('', 'v1', 'namespaces')?.decode(kv.value, kv.modRevision)
+    if ((ns?.status as { phase?: unknown } | undefined)?.phase !== 'Terminating') return
+    const why = `unable to create new content in namespace ${namespace} because it is being terminated`
+    const name = nameForRefusal(attributes)
+    const { group, resource } = attributes.resource
+    throw new ApiError(
+      failureStatus(403, 'Forbidden', `${qualifiedResource(attributes)} "${name}" is forbidden: ${why}`, {
+        name,
+        ...(group ? { group } : {}),
+        kind: resource,
+        causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+      }),
+    )
+  }
+
+  /** The informer over the current registry's namespaces, started when first needed. */
+  private namespaceCache(): Informer | undefined {
+    const namespaces = this.init.stores()?.lookup('', 'v1', 'namespaces')
+    if (!namespaces) return undefined
+    if (this.informerOver !== namespaces) {
+      this.informer?.stop()
+      this.informer = new Informer(namespaces, { upsert: () => {}, remove: () => {} }, (err) => this.init.log(3, `namespace informer: ${err.message}`))
+      this.informerOver = namespaces
+      this.informer.start()
+    }
+    return this.informer
+  }
 }

@@ -10,6 +10,7 @@ import { authenticationApi } from '../authentication/api.js'
 import type { AuthenticationFromConfig } from '../authentication/from-config.js'
 import { TokenIssuer, type ObjectReader } from '../authentication/service-account.js'
 import { tokenRequestHandler } from '../authentication/token-request.js'
+import type { AdmissionChain } from '../admission/chain.js'
 import type { Authorization } from '../authorization/from-config.js'
 import { escalationChecks } from '../authorization/rbac-escalation.js'
 import { authorizationApi } from '../authorization/reviews.js'
@@ -49,6 +50,8 @@ export interface ServedApiParts {
   readonly store: () => Store | undefined
   readonly authentication: AuthenticationFromConfig
   readonly authorization: Authorization
+  /** The admission plugins every create goes through. */
+  readonly admission: AdmissionChain
 }
 
 /** Installs the resource API on the mux, with the reviews and the token requests as virtual kinds. */
@@ -88,6 +91,7 @@ export function installServedApi(mux: Mux, parts: ServedApiParts): InstalledApi 
       garbageCollector: config.enableGarbageCollector,
       deleteCollectionWorkers: config.deleteCollectionWorkers,
       serviceAccountsController: true,
+      admission: parts.admission,
     },
   })
 }

@@ -70,7 +70,7 @@ export function buildHandlerChain(handler: Handler, parts: HandlerChainParts): H
       withTimeout(),
       withCors(config.corsAllowedOrigins),
       withAuthentication({ union: authentication.union, audiences: authentication.audiences, log: (message) => log.error(message) }),
-      withAudit([]),
+      withAudit({}),
       withImpersonation(parts.authorizer),
       flowControlFilter(config, parts.flowControl),
       withAuthorization(parts.authorizer),

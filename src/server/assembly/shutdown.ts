@@ -22,6 +22,7 @@ export const RELEASE_ORDER = [
   'flow-controller',
   'encryption-config',
   'rbac-informers',
+  'admission',
   'authorization-config',
   'node-authorizer-informers',
   'token-authenticators',

@@ -1,12 +1,22 @@
 /**
- * What an audit backend implements (the reference's `k8s.io/apiserver/pkg/audit` Backend):
- * told of each request as it arrives and of its response once written. The log and webhook
- * backends (`--audit-log-*`, `--audit-webhook-*`) will each be one file of this folder; the
- * audit filter (`src/server/filters/audit.ts`) calls every configured backend.
+ * What an audit backend implements (the reference's `k8s.io/apiserver/pkg/audit` Backend and
+ * Sink): given the events of each request, run before the first and shut down at the end. The
+ * log and webhook backends (`--audit-log-*`, `--audit-webhook-*`) will each be one file of
+ * this folder; the audit filter (`src/server/filters/audit.ts`) hands them every event the
+ * policy lets through.
  */
-import type { RequestContext } from '../http/types.js'
+import type { AuditEvent } from './event.js'
 
 export interface AuditBackend {
-  requestReceived(ctx: RequestContext, method: string): void
-  responseComplete(ctx: RequestContext, status: number): void
+  /**
+   * Takes events (up to one per stage of a request). The caller reuses an event after the
+   * call, so a backend that keeps one copies it. False when they could not be handled.
+   */
+  processEvents(...events: AuditEvent[]): boolean
+  /** Starts the backend's work (batching, delivery) before the first event; never blocks. */
+  run(): void
+  /** Delivers what is pending, then stops. */
+  shutdown(): Promise<void>
+  /** The backend's name (`log`, `webhook`), for messages and metrics. */
+  readonly name: string
 }

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { admissionFromConfig } from '../../../src/server/admission/from-config.js'
 import type { RegistryOptions } from '../../../src/server/api/registry/options.js'
 import { Registry } from '../../../src/server/api/registry/registry.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
@@ -22,12 +23,15 @@ export async function openTestRegistry(prefix: string, namespaces: readonly stri
   for (const ns of namespaces) {
     await store.create(`/namespaces/${ns}`, Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, status: { phase: 'Active' } })))
   }
-  const registry = new Registry(store, undefined, undefined, options)
+  // The server's admission chain (the default plugins) over this registry, as the server passes it.
+  const admission = admissionFromConfig({ config: {}, stores: () => registry, log: { v: () => {}, warning: () => {} } })
+  const registry: Registry = new Registry(store, undefined, undefined, { admission, ...options })
   return {
     dir,
     store,
     registry,
     close: async () => {
+      admission.stop()
       registry.stop()
       await store.close()
       rmSync(dir, { recursive: true, force: true })

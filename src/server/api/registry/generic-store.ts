@@ -13,6 +13,7 @@ import { CompactedError, ConflictError, StoreError } from '../../store/errors.js
 import type { KeyValue, PutOptions, Store, Watch, WatchEvent } from '../../store/types.js'
 import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLabels } from '../selectors.js'
 import { ApiError, CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-errors.js'
+import type { AdmissionAttributes, AdmissionHook } from './admission-hook.js'
 import { SharedDecodes } from './shared-decodes.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
 import { storageCodecFor } from './storage-codec.js'
@@ -205,10 +206,10 @@ const UNSELECTIVE_READ_ONLY: WatchOptions = { readOnly: true }
 
 export interface GenericStoreHooks {
   /**
-   * Throws the NotFound of the namespace when a namespaced create names a missing one (the
-   * Forbidden of a terminating one); `name` is the requested name ('' with generateName).
+   * The admission chain (src/server/admission/, passed in by the server): every create is
+   * admitted after defaulting and validation, before the write; it throws to refuse.
    */
-  checkNamespace?(namespace: string, name: string): Promise<void>
+  admission?: AdmissionHook
   /**
    * Takes over a DELETE (the namespace registry's): `proceed` runs the generic deletion.
    */
@@ -220,8 +221,11 @@ export interface GenericStoreHooks {
   garbageCollection?: boolean
   /** Every write this store made (not dry runs), for the controllers. */
   changed?(change: ObjectChange): void
-  /** Refuses a create before anything else (a custom resource of a terminating CRD). */
-  admitCreate?(): void
+  /**
+   * Refuses a create before anything else: a custom resource of a terminating CRD (the
+   * reference's CRD handler refuses it before admission is reached).
+   */
+  refuseCreate?(): void
   /** Runs after defaulting and validation, before the write (allocations that need the store). */
   beforeCreate?(obj: KubeObject): Promise<void>
   /** The same for updates (not status writes), with the stored object. */
@@ -746,6 +750,26 @@ export class GenericStore {
   }
 
   /**
+   * Runs the admission chain over a create: its mutating plugins, then its validating ones.
+   * Both run here, after defaulting and validation, where this server has always admitted.
+   */
+  private async admitCreate(admission: AdmissionHook, obj: KubeObject, presentedName: string, options: WriteOptions): Promise<void> {
+    const { group, version, kind, resource } = this.strategy
+    const attributes: AdmissionAttributes = {
+      operation: 'CREATE',
+      kind: { group, version, kind },
+      resource: { group, version, resource },
+      subresource: '',
+      namespace: obj.metadata.namespace ?? '',
+      name: presentedName,
+      object: obj,
+      dryRun: options.dryRun === true,
+    }
+    await admission.admit(attributes)
+    await admission.validate(attributes)
+  }
+
+  /**
    * Creates the object (namespace already set for namespaced kinds); returns it as stored. A
    * name made from `generateName` that is already taken is made again and the whole create
    * retried, up to 8 attempts in all, as the reference's store does (RetryGenerateName, GA in
@@ -769,15 +793,15 @@ export class GenericStore {
   }
 
   private async createOnce(input: KubeObject, options: WriteOptions): Promise<KubeObject> {
-    this.hooks.admitCreate?.()
+    this.hooks.refuseCreate?.()
     const obj = options.handOver ? input : structuredClone(input)
     obj.apiVersion = this.apiVersion
     obj.kind = this.strategy.kind
     const meta = obj.metadata
     if (!this.strategy.namespaced) delete meta.namespace
     if (meta.resourceVersion) throw errors.badRequest('resourceVersion should not be set on objects to be created')
-    // The name admission reports: the requested one, else generateName (named before generation).
-    const requestedName = meta.name || meta.generateName || 'Unknown'
+    // The name as the request presents it ('' with generateName), for admission.
+    const presentedName = meta.name || ''
     if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${randomSuffix()}`
     meta.uid = randomUUID()
     meta.creationTimestamp = nowTimestamp()
@@ -789,7 +813,7 @@ export class GenericStore {
     options.trackFields?.(obj)
     this.validateCreate(obj)
     const name = meta.name!
-    if (this.strategy.namespaced) await this.hooks.checkNamespace?.(meta.namespace!, requestedName)
+    if (this.hooks.admission) await this.admitCreate(this.hooks.admission, obj, presentedName, options)
     await this.hooks.beforeCreate?.(obj)
     const key = this.key(meta.namespace, name)
     if (options.dryRun) {

@@ -1,3 +1,4 @@
+import type { AdmissionHook } from './admission-hook.js'
 import type { KubeObject } from './object.js'
 import type { PortRange } from '../kinds/node-ports.js'
 import type { WatchCacheOptions } from './watch-cache.js'
@@ -32,6 +33,11 @@ export interface RegistryOptions {
   writeChecks?: Readonly<Record<string, WriteCheck>>
   /** Create the `default` service account of every namespace, as the controller manager does (the server turns it on). */
   serviceAccountsController?: boolean
+  /**
+   * The admission chain every store's creates go through (the server builds it from the
+   * enabled plugins, src/server/admission/); absent: nothing is admitted beyond validation.
+   */
+  admission?: AdmissionHook
   /** Window sizing of the caches (tests). */
   watchCacheWindow?: WatchCacheOptions
 }

@@ -1,6 +1,7 @@
 /**
- * The generic stores of every served kind over one Store, wired together: namespaced creates
- * need their namespace to exist (and not Terminating), deleting a namespace marks it
+ * The generic stores of every served kind over one Store, wired together: every create goes
+ * through the admission chain of the options (NamespaceLifecycle there: namespaced creates
+ * need their namespace to exist and not be Terminating), deleting a namespace marks it
  * Terminating and the namespace controller empties and removes it, pods' grace periods end,
  * and the garbage collector (when on) sees every write.
  */
@@ -12,7 +13,6 @@ import { KINDS } from '../kinds/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
 import { ApiError, errors } from '../status-errors.js'
 import type { ServiceLookup } from '../kinds/crd-conversion.js'
-import { admitNamespaceLifecycle } from '../../admission/namespace-lifecycle.js'
 import { GarbageCollector } from '../../gc/garbage-collector.js'
 import { NamespaceController } from '../../gc/namespace-controller.js'
 import { ServiceAccountsController } from '../../gc/service-accounts.js'
@@ -22,7 +22,6 @@ import { GenericStore, type ObjectChange } from './generic-store.js'
 import type { RegistryOptions } from './options.js'
 import { shareStorageCodec } from './storage-codec.js'
 import { WatchCachedStore, disabledByWatchCacheSizes } from './watch-cache.js'
-import { Informer } from './informer.js'
 import type { KubeObject } from './object.js'
 import type { StoreHooksContext } from './store-hooks.js'
 import type { Strategy } from './strategy.js'
@@ -31,7 +30,6 @@ import type { Strategy } from './strategy.js'
 const CUSTOM_STORES_TTL_MS = 1000
 
 export class Registry {
-  private namespaceInformer: Informer | undefined
   private readonly byResource = new Map<string, GenericStore>()
   /** The built-in kinds' watch caches, when on. */
   readonly watchCache: WatchCachedStore | undefined
@@ -60,7 +58,7 @@ export class Registry {
       const hooks = {
         ...strategy.storeHooks?.(hooksContext),
         ...options.writeChecks?.[`${strategy.group}/${strategy.resource}`],
-        checkNamespace: (namespace: string, name: string) => this.checkNamespace(strategy, namespace, name),
+        ...(options.admission ? { admission: options.admission } : {}),
         changed: (change: ObjectChange) => this.changed(change),
         garbageCollection: options.garbageCollector === true,
       }
@@ -87,7 +85,6 @@ export class Registry {
 
   /** Stops the controllers (the store is closing). */
   stop(): void {
-    this.namespaceInformer?.stop()
     this.namespaceController.stop()
     this.podGraceReaper.stop()
     this.crdFinalizer.stop()
@@ -110,41 +107,20 @@ export class Registry {
     this.garbageCollector?.observe(change)
   }
 
-  /** The NamespaceLifecycle admission plugin (src/server/admission/namespace-lifecycle.ts). */
-  private checkNamespace(strategy: Strategy, namespace: string, name: string): Promise<void> {
-    // As the reference's plugin reads its namespace informer: an active namespace in memory
-    // admits without a store read. Anything else (not seen yet, terminating) is looked up
-    // live, as the reference does when its cache may lag.
-    const seen = this.namespaceCache()?.get(namespace)
-    if (seen && !seen.metadata.deletionTimestamp && (seen.status as { phase?: unknown } | undefined)?.phase !== 'Terminating') return Promise.resolve()
-    return admitNamespaceLifecycle({ store: this.store, namespaces: () => this.lookup('', 'v1', 'namespaces') }, strategy, namespace, name)
-  }
-
-  /** The namespaces kept in memory, started on the first namespaced create. */
-  private namespaceCache(): Informer | undefined {
-    if (!this.namespaceInformer) {
-      const namespaces = this.lookup('', 'v1', 'namespaces')
-      if (!namespaces) return undefined
-      this.namespaceInformer = new Informer(namespaces, { upsert: () => {}, remove: () => {} }, (err) => this.log(3, `namespace informer: ${err.message}`))
-      this.namespaceInformer.start()
-    }
-    return this.namespaceInformer
-  }
-
   /** The store of the CRDs themselves. */
   private get crds(): GenericStore | undefined {
     return this.byResource.get(`${CRD_GROUP}/v1/${CRD_RESOURCE}`)
   }
 
   /**
-   * A store for the custom resources of one strategy (namespaced creates need their namespace;
-   * the CRD's handler refuses creates while the CRD is terminating).
+   * A store for the custom resources of one strategy (creates go through admission; the CRD's
+   * handler refuses creates while the CRD is terminating).
    */
   private customStore(strategy: Strategy, crd?: KubeObject): GenericStore {
     const terminating = crd !== undefined && isConditionTrue(crd, 'Terminating')
     return new GenericStore(this.store, strategy, {
-      ...(terminating ? { admitCreate: () => { throw errors.crdTerminating(strategy.group, strategy.resource, 'create') } } : {}),
-      checkNamespace: (namespace: string, name: string) => this.checkNamespace(strategy, namespace, name),
+      ...(terminating ? { refuseCreate: () => { throw errors.crdTerminating(strategy.group, strategy.resource, 'create') } } : {}),
+      ...(this.options.admission ? { admission: this.options.admission } : {}),
       changed: (change: ObjectChange) => this.changed(change),
       garbageCollection: this.options.garbageCollector === true,
     })

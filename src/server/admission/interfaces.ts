@@ -1,0 +1,37 @@
+/**
+ * What an admission plugin is (the reference's admission.Interface, MutationInterface and
+ * ValidationInterface): it says which operations it handles, and admits (may change the
+ * object) or validates (may not), or both. Either throws an ApiError to refuse.
+ */
+import type { AdmissionAttributes, AdmissionOperation } from './attributes.js'
+
+export interface AdmissionPlugin {
+  /** Whether the plugin has anything to say about `operation` (CREATE, UPDATE, DELETE, CONNECT). */
+  handles(operation: AdmissionOperation): boolean
+  /** Releases what the plugin started (informers); the server calls it at shutdown. */
+  stop?(): void
+}
+
+/** A mutating plugin: runs in the first phase, in the plugins' order, and may change the object. */
+export interface MutationInterface extends AdmissionPlugin {
+  admit(attributes: AdmissionAttributes): Promise<void>
+}
+
+/** A validating plugin: runs after every mutating one, and must not change the object. */
+export interface ValidationInterface extends AdmissionPlugin {
+  validate(attributes: AdmissionAttributes): Promise<void>
+}
+
+export function isMutation(plugin: AdmissionPlugin): plugin is MutationInterface {
+  return typeof (plugin as Partial<MutationInterface>).admit === 'function'
+}
+
+export function isValidation(plugin: AdmissionPlugin): plugin is ValidationInterface {
+  return typeof (plugin as Partial<ValidationInterface>).validate === 'function'
+}
+
+/** The reference's admission.Handler: a plugin handling a fixed set of operations. */
+export function handlesOnly(...operations: AdmissionOperation[]): (operation: AdmissionOperation) => boolean {
+  const set = new Set(operations)
+  return (operation) => set.has(operation)
+}

@@ -1,0 +1,18 @@
+/**
+ * The admission plugins this server has, by name (the reference's
+ * RegisterAllAdmissionPlugins): one line per plugin. A plugin enabled but not registered here
+ * is named at start-up as not in effect yet; its place in the order is in enabled-plugins.ts.
+ */
+import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
+import { Plugins } from './plugins.js'
+
+export function registerAllAdmissionPlugins(plugins: Plugins): void {
+  plugins.register(NAMESPACE_LIFECYCLE, (init) => new NamespaceLifecycle(init))
+}
+
+/** A registry holding every plugin of this server. */
+export function allAdmissionPlugins(): Plugins {
+  const plugins = new Plugins()
+  registerAllAdmissionPlugins(plugins)
+  return plugins
+}
