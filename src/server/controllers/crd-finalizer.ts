@@ -8,7 +8,7 @@ import type { GenericStore } from '../api/registry/generic-store.js'
 import { finalizersOf } from '../api/registry/deletion.js'
 import type { KubeObject } from '../api/registry/object.js'
 import { ApiError } from '../api/status-errors.js'
-import { RetryTimer } from '../gc/retry-timer.js'
+import { RetryTimer } from './retry-timer.js'
 import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, type CRDCondition, isConditionTrue, setCondition } from './crd-conditions.js'
 
 export interface CRDFinalizerDeps {
