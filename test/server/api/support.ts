@@ -1,6 +1,7 @@
 /**
  * A registry over a fresh embedded store in a temporary directory, with namespaces written
- * as the bootstrap post-start hook writes them (no resourceVersion).
+ * as the bootstrap post-start hook writes them (no resourceVersion), and the controllers that
+ * follow it started (test/server/controllers/support.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -8,6 +9,7 @@ import { join } from 'node:path'
 import type { RegistryOptions } from '../../../src/server/api/registry/options.js'
 import { Registry } from '../../../src/server/api/registry/registry.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
+import { startControllers } from '../controllers/support.js'
 
 export interface TestRegistry {
   dir: string
@@ -23,11 +25,13 @@ export async function openTestRegistry(prefix: string, namespaces: readonly stri
     await store.create(`/namespaces/${ns}`, Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, status: { phase: 'Active' } })))
   }
   const registry = new Registry(store, undefined, undefined, options)
+  const controllers = await startControllers(registry)
   return {
     dir,
     store,
     registry,
     close: async () => {
+      await controllers.stop()
       registry.stop()
       await store.close()
       rmSync(dir, { recursive: true, force: true })
@@ -35,7 +39,7 @@ export async function openTestRegistry(prefix: string, namespaces: readonly stri
   }
 }
 
-/** Polls `condition` until it holds (controllers in the registry work in the background). */
+/** Polls `condition` until it holds (the controllers work in the background). */
 export async function eventually(condition: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await condition())) {
