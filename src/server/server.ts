@@ -97,6 +97,8 @@ import { enabledKinds, servedAtVersion } from './api/runtime-config.js'
 import { defaultServiceCIDR, repairServiceIPs } from './controllers/service-ip-addresses.js'
 import { whenReady } from './bootstrap/after-ready.js'
 import { LeaseEndpointReconciler } from './controllers/endpoint-reconciler.js'
+import { buildControllers } from './controllers/index.js'
+import { ControllerManager } from './controllers/manager.js'
 import { EncryptionConfigError } from './encryption/config.js'
 import { EncryptingStore } from './encryption/encrypting-store.js'
 import { ProviderConfig } from './encryption/provider-config.js'
@@ -386,6 +388,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const storeNow = async () => pending.ready
   setAllowPrivileged(config.allowPrivileged)
   let endpointReconciler: LeaseEndpointReconciler | undefined
+  // The controllers of the table (controllers/index.ts), started once the registry exists;
+  // some wait until /readyz has first passed (readiness, resolved below).
+  const controllers = new ControllerManager(buildControllers({ config }))
+  let resolveReadiness: (ready: boolean) => void = () => {}
+  const readiness = new Promise<boolean>((resolve) => (resolveReadiness = resolve))
   const apiGroupVersions = servedGroupVersions(servedAtVersion(enabledKinds(KINDS, config.runtimeConfig, config.featureGates), options.emulatedMinor))
   // Objects the server writes itself are stored in the storage media type too.
   const bootstrapCodec = new StorageCodec(config.storageMediaType)
@@ -472,6 +479,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       'generic-apiserver-start-informers': async () => {
         const store = await storeNow()
         const registry = api.registryFor(store)
+        await controllers.start({ registry, ready: readiness, log: (level, message) => log.v(level, message) })
         const modes = config.authorizationModes
         await Promise.all([
           rbacPolicy.start(registry, (err) => log.v(2, `rbac informer: ${err.message}`)),
@@ -614,7 +622,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       watchCacheSizes: config.watchCacheSizes,
       garbageCollector: config.enableGarbageCollector,
       deleteCollectionWorkers: config.deleteCollectionWorkers,
-      serviceAccountsController: true,
     },
   })
   readObject = api.readObject
@@ -818,8 +825,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     hasBeenReady: signals.hasBeenReady,
     shutdownInitiated: signals.shutdownInitiated,
   })
-    .then((ready) => (ready ? afterReadyWork() : undefined))
-    .catch((err: Error) => log.error(`bootstrap-controller: ${err.message}`))
+    .then((ready) => {
+      resolveReadiness(ready)
+      return ready ? afterReadyWork() : undefined
+    })
+    .catch((err: Error) => {
+      resolveReadiness(false)
+      log.error(`bootstrap-controller: ${err.message}`)
+    })
   encryption?.start()
   storageMetrics.start()
   void pending.ready.then(() => Promise.all([storageMetrics.pollCounts(), storageMetrics.pollSize()]))
@@ -841,6 +854,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       closeIdleConnections: () => connections.closeIdle(),
       destroyConnections: () => connections.destroyAll(),
       releaseResources: async () => {
+        await controllers.stop()
         await endpointReconciler?.stop().catch((err: unknown) => log.v(2, `endpoint reconciler: ${(err as Error).message}`))
         storageMetrics.stop()
         flowController?.stop()
