@@ -118,7 +118,7 @@ function servedApi(deps: ApiDeps): ServedApi {
     storage,
     registryFor(store) {
       if (!registry || registryStore !== store) {
-        // The controllers of a registry over a store that is gone stop with it.
+        // A registry over a store that is gone releases what it keeps running (its informers).
         registry?.stop()
         registry = new Registry(storage.wrap(store), kinds, deps.log, deps.options)
         registryStore = store

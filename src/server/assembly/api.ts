@@ -90,7 +90,6 @@ export function installServedApi(mux: Mux, parts: ServedApiParts): InstalledApi 
       watchCacheSizes: config.watchCacheSizes,
       garbageCollector: config.enableGarbageCollector,
       deleteCollectionWorkers: config.deleteCollectionWorkers,
-      serviceAccountsController: true,
       admission: parts.admission,
     },
   })

@@ -2,24 +2,18 @@
  * The reference's CRD finalizer (staging/src/k8s.io/apiextensions-apiserver/pkg/controller/finalizer):
  * a CustomResourceDefinition being deleted keeps the `customresourcecleanup.apiextensions.k8s.io`
  * finalizer while its custom resources are deleted (Terminating True); once none is left, the
- * finalizer goes (Terminating False, InstanceDeletionCompleted) and the CRD with it.
+ * finalizer goes (Terminating False, InstanceDeletionCompleted) and the CRD with it. It follows
+ * the registry's CRD writes.
  */
+import { CRD_GROUP, CRD_RESOURCE } from '../api/kinds/crd.js'
 import type { GenericStore } from '../api/registry/generic-store.js'
 import { finalizersOf } from '../api/registry/deletion.js'
 import type { KubeObject } from '../api/registry/object.js'
+import type { Registry } from '../api/registry/registry.js'
 import { ApiError } from '../api/status-errors.js'
-import { RetryTimer } from '../gc/retry-timer.js'
+import type { Controller, ControllerContext } from './controller.js'
+import { RetryTimer } from './retry-timer.js'
 import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, type CRDCondition, isConditionTrue, setCondition } from '../api/kinds/crd-conditions.js'
-
-export interface CRDFinalizerDeps {
-  crds(): GenericStore
-  /**
-   * The store of the CRD's custom resources in its storage version; undefined when its
-   * objects' keys are a built-in kind's (the reference's OverlappingBuiltInResources).
-   */
-  instances(crd: KubeObject): GenericStore | undefined
-  log(level: number, msg: string): void
-}
 
 /** How soon a CRD whose custom resources are still going (finalizers) is looked at again. */
 const RECHECK_MS = 1000
@@ -28,44 +22,58 @@ const CONFIRM_TIMEOUT_MS = 60_000
 
 const terminating = (status: CRDCondition['status'], reason: string, message: string): CRDCondition => ({ type: 'Terminating', status, reason, message })
 
-export class CRDFinalizer {
+export class CRDFinalizer implements Controller {
+  /** The reference's queue name (apiextensions-apiserver's finalizer controller). */
+  readonly name = 'crd_finalizer'
   private readonly pending = new Set<string>()
   /** When the deletion of each CRD's instances started (for the one-minute check). */
   private readonly since = new Map<string, number>()
-  private readonly timer: RetryTimer
+  private readonly timer = new RetryTimer(
+    () => this.syncAll(),
+    (err) => this.log(2, `crd finalizer: ${(err as Error).message}`),
+  )
   private resync = false
+  private registry: Registry | undefined
+  private log: ControllerContext['log'] = () => {}
+  private unsubscribe: (() => void) | undefined
 
-  constructor(private readonly deps: CRDFinalizerDeps) {
-    this.timer = new RetryTimer(
-      () => this.syncAll(),
-      (err) => deps.log(2, `crd finalizer: ${(err as Error).message}`),
-    )
-  }
-
-  /** Picks up the CRDs already being deleted (after a restart). */
-  start(): void {
+  /** Follows the registry's CRD writes and picks up the CRDs already being deleted (after a restart). */
+  start(ctx: ControllerContext): void {
+    if (!ctx.registry.crds) return
+    this.registry = ctx.registry
+    this.log = ctx.log
+    this.unsubscribe = ctx.registry.onChange((change) => {
+      const { group, resource } = change.strategy
+      if (group === CRD_GROUP && resource === CRD_RESOURCE && change.type !== 'deleted') this.observe(change.object)
+    })
     this.resync = true
     this.timer.schedule(0)
   }
 
   /** A CRD was written: look at it when it is being deleted with our finalizer. */
-  observe(crd: KubeObject): void {
+  private observe(crd: KubeObject): void {
     if (crd.metadata.deletionTimestamp && finalizersOf(crd).includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) this.enqueue(crd.metadata.name!)
   }
 
-  enqueue(name: string, delayMs = 0): void {
+  private enqueue(name: string, delayMs = 0): void {
     this.pending.add(name)
     this.timer.schedule(delayMs)
   }
 
   stop(): void {
+    this.unsubscribe?.()
+    this.unsubscribe = undefined
     this.timer.stop()
+  }
+
+  private crds(): GenericStore {
+    return this.registry!.crds!
   }
 
   private async syncAll(): Promise<void> {
     if (this.resync) {
       this.resync = false
-      for (const crd of (await this.deps.crds().list()).items) this.observe(crd)
+      for (const crd of (await this.crds().list()).items) this.observe(crd)
     }
     let waiting = false
     let failure: unknown
@@ -85,7 +93,7 @@ export class CRDFinalizer {
 
   /** True when the CRD is done with (gone, not being deleted, or finalized). */
   private async sync(name: string): Promise<boolean> {
-    const crds = this.deps.crds()
+    const crds = this.crds()
     let crd: KubeObject
     try {
       crd = await crds.get(undefined, name)
@@ -96,7 +104,7 @@ export class CRDFinalizer {
     if (!crd.metadata.deletionTimestamp || !finalizersOf(crd).includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) return true
     crd = await crds.rewrite(undefined, name, (o) => setCondition(o, terminating('True', 'InstanceDeletionInProgress', 'CustomResource deletion is in progress')))
     let outcome: CRDCondition
-    const instances = this.deps.instances(crd)
+    const instances = this.registry!.instancesOf(crd)
     if (!instances) {
       outcome = terminating('False', 'OverlappingBuiltInResource', 'instances overlap with built-in resources in storage')
     } else if (isConditionTrue(crd, 'Established')) {
@@ -121,7 +129,7 @@ export class CRDFinalizer {
         if (!(err instanceof ApiError && err.code === 404)) throw err
       })
     }
-    this.deps.log(2, `custom resource definition ${name}: ${outcome.message}`)
+    this.log(2, `custom resource definition ${name}: ${outcome.message}`)
     return true
   }
 
@@ -156,7 +164,7 @@ export class CRDFinalizer {
     if (Date.now() - started > CONFIRM_TIMEOUT_MS) {
       return terminating('True', 'InstanceDeletionCheck', 'could not confirm zero CustomResources remaining: timed out waiting for the condition')
     }
-    this.deps.log(2, `${name} waiting for ${left} items to be removed`)
+    this.log(2, `${name} waiting for ${left} items to be removed`)
     return terminating('True', 'InstanceDeletionInProgress', 'CustomResource deletion is in progress')
   }
 }

@@ -10,9 +10,15 @@ import type { Logger } from '../log/logger.js'
 import type { Store } from '../store/types.js'
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.js'
 import type { Controller } from './controller.js'
+import { CRDFinalizer } from './crd-finalizer.js'
+import { CRDNamingController } from './crd-naming.js'
 import { EndpointReconcilerController } from './endpoint-reconciler.js'
 import { type FlowConfigurationReads, FlowSchemaStatusController } from './flowschema-status.js'
 import { LegacyTokenController } from './serviceaccount-token.js'
+import { GarbageCollector } from './garbage-collector.js'
+import { NamespaceController } from './namespace-controller.js'
+import { PodGraceReaper } from './pod-grace-reaper.js'
+import { ServiceAccountsController } from './service-accounts.js'
 
 /** What the server hands the table when it builds the controllers. */
 export interface ControllerDeps {
@@ -43,6 +49,12 @@ export interface ControllerEntry {
 }
 
 export const CONTROLLERS: readonly ControllerEntry[] = [
+  { name: 'serviceaccount-controller', create: () => new ServiceAccountsController() },
+  { name: 'crd_finalizer', create: () => new CRDFinalizer() },
+  { name: 'namespace-controller', create: () => new NamespaceController() },
+  { name: 'pod-grace-reaper', create: () => new PodGraceReaper() },
+  { name: 'garbage-collector-controller', enabled: ({ config }) => config.enableGarbageCollector, create: () => new GarbageCollector() },
+  { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
   // The controller manager's token controller: legacy service-account token secrets are filled.

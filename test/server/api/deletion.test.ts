@@ -5,6 +5,7 @@ import type { KubeObject } from '../../../src/server/api/registry/object.js'
 import { Registry } from '../../../src/server/api/registry/registry.js'
 import { ApiError } from '../../../src/server/api/status-errors.js'
 import { type TestRegistry, eventually, openTestRegistry } from './support.js'
+import { startControllers } from '../controllers/support.js'
 
 async function rejectsWith(p: Promise<unknown>, code: number, reason: string, message: string): Promise<ApiError> {
   try {
@@ -219,10 +220,12 @@ describe('api: deletion (finalizers, graceful pods, propagation, namespaces)', f
       raw({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'left', uid: 'u-left', deletionTimestamp: '2026-01-01T00:00:00Z' }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' } }),
     )
     const restarted = new Registry(t.store)
+    const controllers = await startControllers(restarted)
     try {
       await eventually(async () => !(await t.store.get('/namespaces/left')) && !(await t.store.get('/configmaps/left/c')), 'the namespace and its contents to go')
       await eventually(async () => !(await t.store.get('/pods/default/p')), 'the pod to go')
     } finally {
+      await controllers.stop()
       restarted.stop()
     }
   })

@@ -1,6 +1,7 @@
 /**
  * A registry over a fresh embedded store in a temporary directory, with namespaces written
- * as the bootstrap post-start hook writes them (no resourceVersion).
+ * as the bootstrap post-start hook writes them (no resourceVersion), and the controllers that
+ * follow it started (test/server/controllers/support.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,6 +10,7 @@ import { admissionFromConfig } from '../../../src/server/admission/from-config.j
 import type { RegistryOptions } from '../../../src/server/api/registry/options.js'
 import { Registry } from '../../../src/server/api/registry/registry.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
+import { startControllers } from '../controllers/support.js'
 
 export interface TestRegistry {
   dir: string
@@ -26,11 +28,13 @@ export async function openTestRegistry(prefix: string, namespaces: readonly stri
   // The server's admission chain (the default plugins) over this registry, as the server passes it.
   const admission = admissionFromConfig({ config: {}, stores: () => registry, log: { v: () => {}, warning: () => {} } })
   const registry: Registry = new Registry(store, undefined, undefined, { admission, ...options })
+  const controllers = await startControllers(registry)
   return {
     dir,
     store,
     registry,
     close: async () => {
+      await controllers.stop()
       admission.stop()
       registry.stop()
       await store.close()
@@ -39,7 +43,7 @@ export async function openTestRegistry(prefix: string, namespaces: readonly stri
   }
 }
 
-/** Polls `condition` until it holds (controllers in the registry work in the background). */
+/** Polls `condition` until it holds (the controllers work in the background). */
 export async function eventually(condition: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await condition())) {

@@ -24,15 +24,16 @@ export interface RegistryOptions {
   serviceNodePortRange?: PortRange
   /** `--delete-collection-workers`: how many objects a deletecollection deletes at once (default 1). */
   deleteCollectionWorkers?: number
-  /** `--enable-garbage-collector`: run the garbage collector over the registry (off unless set). */
+  /**
+   * `--enable-garbage-collector` (off unless set): deletions add the propagation policy's
+   * finalizers, which the garbage collector (src/server/controllers) then acts on.
+   */
   garbageCollector?: boolean
   /**
    * Checks a kind's writes get before they are stored (RBAC's escalation prevention): throw
    * an ApiError to refuse. Keyed by `<group>/<resource>`.
    */
   writeChecks?: Readonly<Record<string, WriteCheck>>
-  /** Create the `default` service account of every namespace, as the controller manager does (the server turns it on). */
-  serviceAccountsController?: boolean
   /**
    * The admission chain every store's creates go through (the server builds it from the
    * enabled plugins, src/server/admission/); absent: nothing is admitted beyond validation.

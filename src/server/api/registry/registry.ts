@@ -1,23 +1,19 @@
 /**
  * The generic stores of every served kind over one Store, wired together: every create goes
  * through the admission chain of the options (NamespaceLifecycle there: namespaced creates
- * need their namespace to exist and not be Terminating), deleting a namespace marks it
- * Terminating and the namespace controller empties and removes it, pods' grace periods end,
- * and the garbage collector (when on) sees every write.
+ * need their namespace to exist and not be Terminating), each kind's own store hooks run
+ * (Strategy.storeHooks: deleting a namespace marks it Terminating, services get their IPs),
+ * and every write is published (onChange) to whoever follows the registry: the controllers
+ * (src/server/controllers) empty and remove such namespaces, end pods' grace periods, collect
+ * garbage. The registry starts no controller.
  */
 import type { Store } from '../../store/types.js'
 import { CRD_GROUP, CRD_RESOURCE, customResourceStrategies, customResourceStrategy, storageVersion } from '../kinds/crd.js'
-import { CRDFinalizer } from '../../controllers/crd-finalizer.js'
 import { isConditionTrue, reconcileStatus } from '../kinds/crd-conditions.js'
 import { KINDS } from '../kinds/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
 import { ApiError, errors } from '../status-errors.js'
 import type { ServiceLookup } from '../kinds/crd-conversion.js'
-import { GarbageCollector } from '../../gc/garbage-collector.js'
-import { NamespaceController } from '../../gc/namespace-controller.js'
-import { ServiceAccountsController } from '../../gc/service-accounts.js'
-import { PodGraceReaper } from '../../gc/pod-grace-reaper.js'
-import { isNamespaces, isPods } from './deletion.js'
 import { GenericStore, type ObjectChange } from './generic-store.js'
 import type { RegistryOptions } from './options.js'
 import { shareStorageCodec } from './storage-codec.js'
@@ -29,18 +25,14 @@ import type { Strategy } from './strategy.js'
 /** How long the custom resource stores read from the CRDs are reused (see Registry.customStores). */
 const CUSTOM_STORES_TTL_MS = 1000
 
+/** Follows the registry's writes (see Registry.onChange). */
+export type ChangeListener = (change: ObjectChange) => void
+
 export class Registry {
   private readonly byResource = new Map<string, GenericStore>()
   /** The built-in kinds' watch caches, when on. */
   readonly watchCache: WatchCachedStore | undefined
-  readonly namespaceController: NamespaceController
-  readonly podGraceReaper: PodGraceReaper
-  /** With RegistryOptions.serviceAccountsController. */
-  readonly serviceAccounts: ServiceAccountsController | undefined
-  /** When --enable-garbage-collector. */
-  readonly garbageCollector: GarbageCollector | undefined
-  /** Deletes the custom resources of a CRD being deleted, then the CRD. */
-  readonly crdFinalizer: CRDFinalizer
+  private readonly listeners = new Set<ChangeListener>()
 
   constructor(
     readonly store: Store,
@@ -64,51 +56,37 @@ export class Registry {
       }
       this.byResource.set(`${strategy.group}/${strategy.version}/${strategy.resource}`, new GenericStore(cachedStore, strategy, hooks))
     }
-    const namespacesStore = () => this.lookup('', 'v1', 'namespaces')!
-    this.namespaceController = new NamespaceController({
-      namespaces: namespacesStore,
-      namespacedStores: async () => [...this.all(), ...(await this.customStores())].filter((g) => g.strategy.namespaced),
-      log,
-    })
-    this.serviceAccounts = options.serviceAccountsController ? new ServiceAccountsController(namespacesStore, () => this.lookup('', 'v1', 'serviceaccounts'), log) : undefined
-    if (this.serviceAccounts && this.lookup('', 'v1', 'namespaces') && this.lookup('', 'v1', 'serviceaccounts')) {
-      this.serviceAccounts.sweep().catch((err) => log(2, `service accounts: ${(err as Error).message}`))
-    }
-    this.podGraceReaper = new PodGraceReaper(() => this.lookup('', 'v1', 'pods')!, log)
-    this.crdFinalizer = new CRDFinalizer({ crds: () => this.crds!, instances: (crd) => this.instancesOf(crd), log })
-    if (this.crds) this.crdFinalizer.start()
-    this.garbageCollector = options.garbageCollector ? new GarbageCollector({ stores: async () => [...this.all(), ...(await this.customStores())], log }) : undefined
-    if (this.lookup('', 'v1', 'namespaces')) this.namespaceController.start()
-    if (this.lookup('', 'v1', 'pods')) this.podGraceReaper.start()
-    this.garbageCollector?.start()
   }
 
-  /** Stops the controllers (the store is closing). */
+  /** Releases what the registry keeps running (the store is closing or replaced). */
   stop(): void {
-    this.namespaceController.stop()
-    this.podGraceReaper.stop()
-    this.crdFinalizer.stop()
-    this.garbageCollector?.stop()
+    this.listeners.clear()
+  }
+
+  /**
+   * Calls `listener` with every write of the built-in and custom resource stores, once it is
+   * stored; answers the function that stops the calls.
+   */
+  onChange(listener: ChangeListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
   }
 
   private changed(change: ObjectChange): void {
-    const { object, strategy } = change
-    if (isCRDs(strategy)) {
-      this.customStoresCache = undefined
-      if (change.type === 'deleted') void this.reconcileGroupNames(object).catch((err: unknown) => this.log(2, `crd names: ${(err as Error).message}`))
-      else this.crdFinalizer.observe(object)
+    // A CRD write changes the custom resources served: read them again.
+    if (isCRDs(change.strategy)) this.customStoresCache = undefined
+    for (const listener of this.listeners) {
+      try {
+        listener(change)
+      } catch (err) {
+        // The write is stored: a follower's failure is its own, not the request's.
+        this.log(2, `change listener: ${(err as Error).message}`)
+      }
     }
-    if (isPods(strategy) && change.type !== 'deleted') this.podGraceReaper.observe(object)
-    if (isNamespaces(strategy) && change.type !== 'deleted' && object.metadata.deletionTimestamp) this.namespaceController.enqueue(object.metadata.name!)
-    if (isNamespaces(strategy) && change.type === 'created') void this.serviceAccounts?.observe(object)
-    // Something in a terminating namespace went: look at the namespace again at once.
-    const ns = object.metadata.namespace
-    if (change.type === 'deleted' && ns && this.namespaceController.has(ns)) this.namespaceController.enqueue(ns)
-    this.garbageCollector?.observe(change)
   }
 
   /** The store of the CRDs themselves. */
-  private get crds(): GenericStore | undefined {
+  get crds(): GenericStore | undefined {
     return this.byResource.get(`${CRD_GROUP}/v1/${CRD_RESOURCE}`)
   }
 
@@ -184,23 +162,10 @@ export class Registry {
   }
 
   /**
-   * A CRD went and freed its names: the naming controller looks again at the other CRDs of its
-   * group whose names are not all accepted.
-   */
-  private async reconcileGroupNames(deleted: KubeObject): Promise<void> {
-    const group = (deleted.spec as { group?: unknown } | undefined)?.group
-    const { items } = await this.crds!.list()
-    for (const crd of items) {
-      if ((crd.spec as { group?: unknown } | undefined)?.group !== group || isConditionTrue(crd, 'NamesAccepted')) continue
-      await this.crds!.rewrite(undefined, crd.metadata.name!, (o) => reconcileStatus(o, items))
-    }
-  }
-
-  /**
    * The store of a CRD's custom resources in its storage version, for the CRD finalizer;
    * undefined when their keys would be a built-in kind's (never touched).
    */
-  private instancesOf(crd: KubeObject): GenericStore | undefined {
+  instancesOf(crd: KubeObject): GenericStore | undefined {
     const version = storageVersion(crd)
     if (!version) return undefined
     const strategy = customResourceStrategy(crd, version, this.serviceLookup)

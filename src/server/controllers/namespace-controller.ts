@@ -2,61 +2,77 @@
  * What the reference's namespace controller does for a namespace being deleted (phase
  * Terminating): delete every namespaced object in it, wait until they are gone (finalizers,
  * pods' grace periods), then take `kubernetes` out of spec.finalizers and delete the
- * namespace. Runs inside the server for every Terminating namespace, again after failures.
+ * namespace. Runs inside the server for every Terminating namespace, again after failures;
+ * it follows the registry's changes.
  */
-import type { GenericStore } from '../api/registry/generic-store.js'
-import { NAMESPACE_FINALIZER, finalizersOf } from '../api/registry/deletion.js'
+import type { GenericStore, ObjectChange } from '../api/registry/generic-store.js'
+import { NAMESPACE_FINALIZER, finalizersOf, isNamespaces } from '../api/registry/deletion.js'
 import { type KubeObject, isPlainObject } from '../api/registry/object.js'
+import type { Registry } from '../api/registry/registry.js'
 import { toApiError } from '../api/status-errors.js'
+import type { Controller, ControllerContext } from './controller.js'
 import { RetryTimer } from './retry-timer.js'
-
-interface NamespaceControllerDeps {
-  namespaces(): GenericStore
-  /** Every namespaced store: built-in kinds and custom resources. */
-  namespacedStores(): Promise<GenericStore[]>
-  log(level: number, msg: string): void
-}
 
 /** How soon a namespace whose contents are still going is looked at again. */
 const RECHECK_MS = 500
 
-export class NamespaceController {
+export class NamespaceController implements Controller {
+  readonly name = 'namespace-controller'
   private readonly pending = new Set<string>()
-  private readonly timer: RetryTimer
+  private readonly timer = new RetryTimer(
+    () => this.syncAll(),
+    (err) => this.log(2, `namespace controller: ${(err as Error).message}`),
+  )
   /** List every namespace on the next run (start-up). */
   private resync = false
+  private registry: Registry | undefined
+  private log: ControllerContext['log'] = () => {}
+  private unsubscribe: (() => void) | undefined
 
-  constructor(private readonly deps: NamespaceControllerDeps) {
-    this.timer = new RetryTimer(
-      () => this.syncAll(),
-      (err) => deps.log(2, `namespace controller: ${(err as Error).message}`),
-    )
-  }
-
-  /** Picks up the namespaces already Terminating (after a restart). */
-  start(): void {
+  /** Follows the registry's changes and picks up the namespaces already Terminating (after a restart). */
+  start(ctx: ControllerContext): void {
+    if (!ctx.registry.lookup('', 'v1', 'namespaces')) return
+    this.registry = ctx.registry
+    this.log = ctx.log
+    this.unsubscribe = ctx.registry.onChange((change) => this.observe(change))
     this.resync = true
     this.timer.schedule(0)
   }
 
   /** A namespace was marked for deletion, or something in a terminating one went. */
-  enqueue(name: string, delayMs = 0): void {
+  private observe(change: ObjectChange): void {
+    const { object, strategy } = change
+    if (isNamespaces(strategy) && change.type !== 'deleted' && object.metadata.deletionTimestamp) this.enqueue(object.metadata.name!)
+    // Something in a terminating namespace went: look at the namespace again at once.
+    const ns = object.metadata.namespace
+    if (change.type === 'deleted' && ns && this.pending.has(ns)) this.enqueue(ns)
+  }
+
+  private enqueue(name: string, delayMs = 0): void {
     this.pending.add(name)
     this.timer.schedule(delayMs)
   }
 
-  has(name: string): boolean {
-    return this.pending.has(name)
+  stop(): void {
+    this.unsubscribe?.()
+    this.unsubscribe = undefined
+    this.timer.stop()
   }
 
-  stop(): void {
-    this.timer.stop()
+  private namespaces(): GenericStore {
+    return this.registry!.lookup('', 'v1', 'namespaces')!
+  }
+
+  /** Every namespaced store: built-in kinds and custom resources. */
+  private async namespacedStores(): Promise<GenericStore[]> {
+    const registry = this.registry!
+    return [...registry.all(), ...(await registry.customStores())].filter((g) => g.strategy.namespaced)
   }
 
   private async syncAll(): Promise<void> {
     if (this.resync) {
       this.resync = false
-      const { items } = await this.deps.namespaces().list()
+      const { items } = await this.namespaces().list()
       for (const ns of items) if (ns.metadata.deletionTimestamp) this.pending.add(ns.metadata.name!)
     }
     let waiting = false
@@ -75,7 +91,7 @@ export class NamespaceController {
 
   /** True when the namespace is done with (gone, or not being deleted). */
   private async sync(name: string): Promise<boolean> {
-    const namespaces = this.deps.namespaces()
+    const namespaces = this.namespaces()
     let ns: KubeObject
     try {
       ns = await namespaces.get(undefined, name)
@@ -106,7 +122,7 @@ export class NamespaceController {
   /** Deletes what is in the namespace; answers how many objects are still there. */
   private async deleteContents(namespace: string): Promise<number> {
     let remaining = 0
-    for (const store of await this.deps.namespacedStores()) {
+    for (const store of await this.namespacedStores()) {
       const { items } = await store.list({ namespace })
       remaining += items.length
       for (const obj of items) {
@@ -123,7 +139,7 @@ export class NamespaceController {
     if (remaining === 0) return 0
     // Count again: most objects go at once.
     let left = 0
-    for (const store of await this.deps.namespacedStores()) left += (await store.list({ namespace })).items.length
+    for (const store of await this.namespacedStores()) left += (await store.list({ namespace })).items.length
     return left
   }
 }

@@ -8,20 +8,16 @@
  *   first (foreground); the finalizer goes once no dependent with blockOwnerDeletion is left;
  * - an owner being deleted with the `orphan` finalizer has its references taken out of its
  *   dependents, then the finalizer goes.
- * A pass runs after writes that may need one (and every RESYNC_MS for other servers' writes);
- * a failed pass runs again later.
+ * A pass runs after writes that may need one (the registry's changes, and every RESYNC_MS for
+ * other servers' writes); a failed pass runs again later.
  */
 import type { GenericStore, ObjectChange } from '../api/registry/generic-store.js'
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, finalizersOf } from '../api/registry/deletion.js'
 import { type KubeObject, isPlainObject } from '../api/registry/object.js'
+import type { Registry } from '../api/registry/registry.js'
 import { toApiError } from '../api/status-errors.js'
+import type { Controller, ControllerContext } from './controller.js'
 import { RetryTimer } from './retry-timer.js'
-
-interface GarbageCollectorDeps {
-  /** Every store served now: built-in kinds and custom resources. */
-  stores(): Promise<GenericStore[]>
-  log(level: number, msg: string): void
-}
 
 interface OwnerReference {
   apiVersion: string
@@ -51,30 +47,41 @@ function ignoreGone(err: unknown): void {
   if (code !== 404 && code !== 409) throw err
 }
 
-export class GarbageCollector {
-  private readonly timer: RetryTimer
+export class GarbageCollector implements Controller {
+  readonly name = 'garbage-collector-controller'
+  private readonly timer = new RetryTimer(
+    () => this.pass(),
+    (err) => this.log(2, `garbage collector: ${(err as Error).message}`),
+  )
   private resync: NodeJS.Timeout | undefined
+  private registry: Registry | undefined
+  private log: ControllerContext['log'] = () => {}
+  private unsubscribe: (() => void) | undefined
 
-  constructor(private readonly deps: GarbageCollectorDeps) {
-    this.timer = new RetryTimer(
-      () => this.pass(),
-      (err) => deps.log(2, `garbage collector: ${(err as Error).message}`),
-    )
-  }
-
-  start(): void {
+  start(ctx: ControllerContext): void {
+    this.registry = ctx.registry
+    this.log = ctx.log
+    this.unsubscribe = ctx.registry.onChange((change) => this.observe(change))
     this.timer.schedule(0)
     this.resync = setInterval(() => this.timer.schedule(0), RESYNC_MS)
     this.resync.unref()
   }
 
   stop(): void {
+    this.unsubscribe?.()
+    this.unsubscribe = undefined
     this.timer.stop()
     if (this.resync) clearInterval(this.resync)
   }
 
+  /** Every store served now: built-in kinds and custom resources. */
+  private async stores(): Promise<GenericStore[]> {
+    const registry = this.registry!
+    return [...registry.all(), ...(await registry.customStores())]
+  }
+
   /** A write of the registry: deletions and writes touching owners or finalizers need a pass. */
-  observe(change: ObjectChange): void {
+  private observe(change: ObjectChange): void {
     const obj = change.object
     const finalizers = finalizersOf(obj)
     if (
@@ -88,7 +95,7 @@ export class GarbageCollector {
 
   /** One pass over every object. */
   async pass(): Promise<void> {
-    const stores = await this.deps.stores()
+    const stores = await this.stores()
     const nodes: Node[] = []
     for (const store of stores) for (const obj of (await store.list()).items) nodes.push({ store, obj })
     const byUid = new Map<string, Node>()

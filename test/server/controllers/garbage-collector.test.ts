@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import type { GenericStore } from '../../../src/server/api/registry/generic-store.js'
 import type { KubeObject } from '../../../src/server/api/registry/object.js'
-import { RetryTimer } from '../../../src/server/gc/retry-timer.js'
+import { RetryTimer } from '../../../src/server/controllers/retry-timer.js'
 import { type TestRegistry, eventually, openTestRegistry } from '../api/support.js'
 
 const ref = (owner: KubeObject, extra: Record<string, unknown> = {}) => ({
