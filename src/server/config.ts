@@ -291,6 +291,16 @@ function oidcOptions(ctx: ValidationContext): OidcOptions | undefined {
   }
 }
 
+/** The admission options as the plugin registry reads them (src/server/admission/enabled-plugins.ts). */
+function admissionPluginOptions(ctx: ValidationContext): ServerConfig['admissionPlugins'] {
+  return {
+    enable: ctx.list('enable-admission-plugins'),
+    disable: ctx.list('disable-admission-plugins'),
+    ...(ctx.has('admission-control') ? { admissionControl: ctx.list('admission-control') } : {}),
+    given: ctx.has('enable-admission-plugins') || ctx.has('disable-admission-plugins') || ctx.has('admission-control'),
+  }
+}
+
 export function serverConfig(ctx: ValidationContext): ServerConfig {
   const str = (name: string) => {
     const v = ctx.value<string>(name)
@@ -405,11 +415,6 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     logFlushFrequencyMs: num('log-flush-frequency', 5000),
     runtimeConfig: ctx.value<KeyValue[]>('runtime-config') ?? [],
     featureGates: new Map(ctx.gates),
-    admissionPlugins: {
-      enable: ctx.list('enable-admission-plugins'),
-      disable: ctx.list('disable-admission-plugins'),
-      ...(ctx.has('admission-control') ? { admissionControl: ctx.list('admission-control') } : {}),
-      given: ctx.has('enable-admission-plugins') || ctx.has('disable-admission-plugins') || ctx.has('admission-control'),
-    },
+    admissionPlugins: admissionPluginOptions(ctx),
   }
 }

@@ -25,7 +25,6 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/server/assembly/'],
   ['src/server/filters/'],
   ['src/server/controllers/'],
-  ['src/server/gc/'],
   ['src/server/bootstrap/'],
   ['src/server/admission/', 'src/server/audit/'],
   ['src/server/authentication/', 'src/server/authorization/', 'src/server/flowcontrol/', 'src/server/encryption/'],

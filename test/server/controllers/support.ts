@@ -6,7 +6,7 @@
  */
 import type { Registry } from '../../../src/server/api/registry/registry.js'
 import type { ServerConfig } from '../../../src/server/config.js'
-import { CONTROLLERS, buildControllers } from '../../../src/server/controllers/index.js'
+import { CONTROLLERS, type ControllerDeps, buildControllers } from '../../../src/server/controllers/index.js'
 import { ControllerManager } from '../../../src/server/controllers/manager.js'
 
 export const REGISTRY_CONTROLLERS: readonly string[] = ['crd_finalizer', 'namespace-controller', 'pod-grace-reaper', 'garbage-collector-controller', 'crd_naming_condition_controller']
@@ -15,7 +15,8 @@ export async function startControllers(registry: Registry, names: readonly strin
   const config = { enableGarbageCollector: registry.options.garbageCollector === true } as ServerConfig
   const manager = new ControllerManager(
     buildControllers(
-      { config },
+      // The registry's controllers take nothing but the configuration from the table's deps.
+      { config } as ControllerDeps,
       CONTROLLERS.filter((entry) => names.includes(entry.name)),
     ),
   )
