@@ -81,6 +81,34 @@ export interface Authentication {
   warnings: string[]
 }
 
+/** A bearer-token method: its authenticators from the options (none when it is off); start-up warnings go to `warnings`. */
+export interface TokenMethod {
+  readonly name: string
+  build(options: AuthenticationOptions, warnings: string[]): TokenAuthenticator[]
+}
+
+/**
+ * The bearer-token methods, one line each, in the reference's order (a token is tried with each
+ * in turn): a token authenticator is one file in this room and its line here, with the option
+ * it is built from in AuthenticationOptions (filled from the server's configuration in
+ * from-config.ts). Bearer tokens and WebSocket token subprotocols both use this list.
+ */
+export const TOKEN_METHODS: readonly TokenMethod[] = [
+  {
+    name: 'token-file',
+    build: (options, warnings) => {
+      if (!options.tokenAuthFile) return []
+      const file = readTokenFile(options.tokenAuthFile)
+      warnings.push(...file.warnings)
+      return [audienceAgnostic(tokenFileAuthenticator(file))]
+    },
+  },
+  { name: 'service-account', build: (options) => options.serviceAccountTokens ?? [] },
+  { name: 'bootstrap-token', build: (options) => (options.bootstrapTokens ? [audienceAgnostic(options.bootstrapTokens)] : []) },
+  { name: 'jwt', build: (options) => options.jwt ?? [] },
+  { name: 'webhook', build: (options) => (options.webhook ? [options.webhook] : []) },
+]
+
 export async function buildAuthentication(options: AuthenticationOptions): Promise<Authentication> {
   const warnings: string[] = []
   const methods: Authenticator[] = []
@@ -103,16 +131,7 @@ export async function buildAuthentication(options: AuthenticationOptions): Promi
   const clientCa = clientCaSources.length > 0 ? mergedCa(clientCaSources, (bundles) => mergeBundles(bundles)!) : undefined
   if (clientCa) methods.push(await x509Authenticator(clientCa))
 
-  const tokenMethods: TokenAuthenticator[] = []
-  if (options.tokenAuthFile) {
-    const file = readTokenFile(options.tokenAuthFile)
-    warnings.push(...file.warnings)
-    tokenMethods.push(audienceAgnostic(tokenFileAuthenticator(file)))
-  }
-  tokenMethods.push(...(options.serviceAccountTokens ?? []))
-  if (options.bootstrapTokens) tokenMethods.push(audienceAgnostic(options.bootstrapTokens))
-  tokenMethods.push(...(options.jwt ?? []))
-  if (options.webhook) tokenMethods.push(options.webhook)
+  const tokenMethods = TOKEN_METHODS.flatMap((method) => method.build(options, warnings))
   if (tokenMethods.length > 0) methods.push(bearerTokenAuthenticator(tokenMethods), webSocketProtocolAuthenticator(tokenMethods))
 
   const union = new UnionAuthenticator(methods, options.anonymous ? anonymousAuthenticator(options.anonymousConditions) : undefined)

@@ -37,46 +37,49 @@ export interface AuthorizerChain {
   rbac?: RbacAuthorizer
 }
 
+/** A mode's authorizer from the chain's options; throws AuthorizationConfigError when it cannot be built. */
+type ModeFactory = (options: ChainOptions) => Authorizer & RuleResolver
+
+function abac(options: ChainOptions): Authorizer & RuleResolver {
+  if (!options.policyFile) throw new AuthorizationConfigError("authorization-mode ABAC's authorization policy file not passed")
+  try {
+    return AbacAuthorizer.fromFile(options.policyFile)
+  } catch (err) {
+    if (err instanceof AbacPolicyError) throw new AuthorizationConfigError(err.message)
+    throw err
+  }
+}
+
+/**
+ * The authorizer of each `--authorization-mode`, one line per mode (the reference's
+ * pkg/kubeapiserver/authorizer/config.go): an authorizer is one file in this room and its
+ * line here. Modes built outside this room (Webhook, with its kubeconfig) come in `extra`.
+ */
+export const AUTHORIZATION_MODES: Readonly<Record<string, ModeFactory>> = {
+  AlwaysAllow: () => alwaysAllow,
+  AlwaysDeny: () => alwaysDeny,
+  ABAC: abac,
+  Node: (options) => {
+    if (!options.nodeGraph) throw new AuthorizationConfigError('authorizer type Node is not allowed if it was not enabled at initial server startup')
+    return new NodeAuthorizer(options.nodeGraph, nodeRules())
+  },
+  RBAC: (options) => {
+    if (!options.rbacPolicy) throw new AuthorizationConfigError('authorizer type RBAC is not allowed if it was not enabled at initial server startup')
+    return new RbacAuthorizer(options.rbacPolicy)
+  },
+  // Not built here: without an opinion it only ever narrows.
+  Webhook: (options) => options.extra?.Webhook ?? webhookNotBuilt,
+}
+
 export function buildChain(options: ChainOptions): AuthorizerChain {
   const authorizers: Authorizer[] = [privilegedGroups(PRIVILEGED_GROUP)]
   const resolvers: RuleResolver[] = []
   let rbac: RbacAuthorizer | undefined
   for (const mode of options.modes) {
-    let built: Authorizer & RuleResolver
-    switch (mode) {
-      case 'AlwaysAllow':
-        built = alwaysAllow
-        break
-      case 'AlwaysDeny':
-        built = alwaysDeny
-        break
-      case 'ABAC':
-        if (!options.policyFile) throw new AuthorizationConfigError("authorization-mode ABAC's authorization policy file not passed")
-        try {
-          built = AbacAuthorizer.fromFile(options.policyFile)
-        } catch (err) {
-          if (err instanceof AbacPolicyError) throw new AuthorizationConfigError(err.message)
-          throw err
-        }
-        break
-      case 'Node':
-        if (!options.nodeGraph) throw new AuthorizationConfigError('authorizer type Node is not allowed if it was not enabled at initial server startup')
-        built = new NodeAuthorizer(options.nodeGraph, nodeRules())
-        break
-      case 'RBAC':
-        if (!options.rbacPolicy) throw new AuthorizationConfigError('authorizer type RBAC is not allowed if it was not enabled at initial server startup')
-        built = rbac = new RbacAuthorizer(options.rbacPolicy)
-        break
-      case 'Webhook':
-        // Not built yet: named in the start-up warning; without an opinion it only ever narrows.
-        built = options.extra?.Webhook ?? webhookNotBuilt
-        break
-      default: {
-        const other = options.extra?.[mode]
-        if (!other) throw new AuthorizationConfigError(`unknown authorization mode ${mode} specified`)
-        built = other
-      }
-    }
+    const factory = Object.hasOwn(AUTHORIZATION_MODES, mode) ? AUTHORIZATION_MODES[mode] : undefined
+    const built = factory ? factory(options) : options.extra?.[mode]
+    if (!built) throw new AuthorizationConfigError(`unknown authorization mode ${mode} specified`)
+    if (built instanceof RbacAuthorizer) rbac = built
     authorizers.push(built)
     resolvers.push(built)
   }
