@@ -6,6 +6,7 @@
 import type { Authentication } from '../authentication/index.js'
 import type { Authorizer } from '../authorization/authorizer.js'
 import type { ServerConfig } from '../config.js'
+import type { Audit } from '../audit/from-config.js'
 import { withAuditId } from '../filters/audit-id.js'
 import { withAudit } from '../filters/audit.js'
 import { withAuthentication } from '../filters/authentication.js'
@@ -42,6 +43,8 @@ export interface HandlerChainParts {
   readonly authentication: Authentication
   readonly authorizer: Authorizer
   readonly flowControl: FlowControl
+  /** The audit backend and policy (none: no events). */
+  readonly audit: Audit
 }
 
 /** Priority and fairness when it is on, else the max-in-flight limits. */
@@ -70,7 +73,7 @@ export function buildHandlerChain(handler: Handler, parts: HandlerChainParts): H
       withTimeout(),
       withCors(config.corsAllowedOrigins),
       withAuthentication({ union: authentication.union, audiences: authentication.audiences, log: (message) => log.error(message) }),
-      withAudit({}),
+      withAudit(parts.audit),
       withImpersonation(parts.authorizer),
       flowControlFilter(config, parts.flowControl),
       withAuthorization(parts.authorizer),

@@ -18,6 +18,7 @@ export interface Stoppable {
 
 export const RELEASE_ORDER = [
   'controllers',
+  'audit',
   'storage-metrics',
   'flow-controller',
   'encryption-config',
