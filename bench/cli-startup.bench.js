@@ -14,12 +14,12 @@ import { toolCommand, whyMissing } from './support/tools.js'
 
 const bin = process.env.BENCH_BIN ?? fileURLToPath(new URL('../bin/run.js', import.meta.url))
 const runs = Number(process.env.BENCH_RUNS ?? 40)
-const missing = whyMissing('kubectl')
+const missing = whyMissing('kubectl-1.32')
 if (missing) {
   console.error(missing)
   process.exit(1)
 }
-const kubectl = toolCommand('kubectl')
+const kubectl = toolCommand('kubectl-1.32')
 const dir = mkdtempSync(join(tmpdir(), 'client-cli-startup-'))
 const deployment = {
   apiVersion: 'apps/v1',

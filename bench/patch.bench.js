@@ -1,4 +1,4 @@
-// client patch --local against kubectl patch --local (the versioned kubectl.1.32 binary) in one
+// client patch --local against kubectl patch --local (kubectl 1.32, from test/support/tools.json) in one
 // run: start-up on a small file, a strategic patch touching 1,000 of a pod's 5,000
 // containers, and a JSON patch of 10,000 operations. Goal: within 2x kubectl's wall time.
 import { spawnSync } from 'node:child_process'
@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { meets, report } from './support/report.js'
+import { toolCommand } from './support/tools.js'
 
 const bin = fileURLToPath(new URL('../bin/run.js', import.meta.url))
-const kubectl = process.env.KUBECTL ?? '/usr/lib/google-cloud-sdk/bin/kubectl.1.32'
+const kubectl = process.env.KUBECTL ?? toolCommand('kubectl-1.32')
 const runs = Number(process.env.BENCH_RUNS ?? 10)
 const dir = mkdtempSync(join(tmpdir(), 'client-patch-bench-'))
 

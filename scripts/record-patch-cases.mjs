@@ -26,7 +26,8 @@ const opt = (name) => {
   const i = argv.indexOf(name)
   return i >= 0 ? argv[i + 1] : undefined
 }
-const kubectl = opt('--kubectl') ?? '/usr/lib/google-cloud-sdk/bin/kubectl.1.32'
+// Default: kubectl 1.32 as scripts/install-test-clients.mjs installs it.
+const kubectl = opt('--kubectl') ?? path.join(root, '.tools/kubectl-1.32/kubectl')
 const only = opt('--only')
 const wantOwn = argv.includes('--own') || !argv.includes('--imported')
 const wantImported = argv.includes('--imported') || !argv.includes('--own')

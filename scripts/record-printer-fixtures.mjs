@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const fixtures = join(root, 'test/fixtures/printers')
-const kubectl = process.argv[2] ?? '/usr/lib/google-cloud-sdk/bin/kubectl.1.32'
+// Default: kubectl 1.32 as scripts/install-test-clients.mjs installs it.
+const kubectl = process.argv[2] ?? join(root, '.tools/kubectl-1.32/kubectl')
 
 const D = 'deployment.yaml'
 const T = 'tricky.json'

@@ -2,13 +2,17 @@
 // share (test/support/tools.json).
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { isAbsolute, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
+const root = fileURLToPath(new URL('../..', import.meta.url))
 const { tools } = JSON.parse(readFileSync(new URL('../../test/support/tools.json', import.meta.url), 'utf8'))
 
-/** The command to run for a tool of the list (its environment override first). */
+/** The command to run for a tool of the list (its environment override first); a path relative to the repository comes back absolute. */
 export function toolCommand(name) {
   const tool = tools[name]
-  return (tool.env && process.env[tool.env]) || tool.command
+  const command = (tool.env && process.env[tool.env]) || tool.command
+  return command.includes('/') && !isAbsolute(command) ? resolve(root, command) : command
 }
 
 /** Why the tool cannot be run here, or undefined when it can. */

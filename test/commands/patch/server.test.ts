@@ -157,7 +157,7 @@ describe('patch against a server (end to end, built binary)', function () {
   })
 
   it('matches kubectl 1.32 on the same server (stdout and exit code)', async function () {
-    const kubectl = requireTool(this, 'kubectl')
+    const kubectl = requireTool(this, 'kubectl-1.32')
     // kubectl asks for a user name on a terminal-less HTTPS connection without credentials:
     // it is the administrator of the server's written kubeconfig.
     for (const [i, step] of STEPS.entries()) {

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict'
 import { KubectlSession, type Run } from '../../support/kubectl-session.js'
-import { describeEachStore } from '../../support/stores.js'
+import { describeEachStoreAndKubectl } from '../../support/kubectl-versions.js'
 
-/** Server-side apply with the real kubectl 1.32 against the built server, on each store. */
-describeEachStore('api: kubectl apply --server-side (end to end)', 'apply-e2e', function (store) {
+/** Server-side apply with the real kubectl against the built server: 1.35 on each store, 1.32 on the embedded one. */
+describeEachStoreAndKubectl('api: kubectl apply --server-side (end to end)', 'apply-e2e', function (store, client) {
   this.timeout(120_000)
   let session: KubectlSession
 
   before(async function () {
-    session = await KubectlSession.open(this, 'api-apply-', { waitFor: 'ready', store })
+    session = await KubectlSession.open(this, 'api-apply-', { waitFor: 'ready', store, kubectl: client.tool })
   })
   after(async () => {
     await session?.close()

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import type { ApiServer } from '../../support/api-server.js'
 import { KubectlSession, type Run } from '../../support/kubectl-session.js'
-import { describeEachStore } from '../../support/stores.js'
+import { deletedLine, describeEachStoreAndKubectl } from '../../support/kubectl-versions.js'
 import { ConversionWebhook } from '../../support/conversion-webhook.js'
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
@@ -50,14 +50,14 @@ spec:
   replicas: 1
 `
 
-describeEachStore('api: CustomResourceDefinitions and their custom resources with the real kubectl (end to end)', 'crd-e2e', function (store) {
+describeEachStoreAndKubectl('api: CustomResourceDefinitions and their custom resources with the real kubectl (end to end)', 'crd-e2e', function (store, client) {
   this.timeout(180_000)
   let session: KubectlSession
   let server: ApiServer
   let tmp: string
 
   before(async function () {
-    session = await KubectlSession.open(this, 'api-crd-', { waitFor: 'ready', store })
+    session = await KubectlSession.open(this, 'api-crd-', { waitFor: 'ready', store, kubectl: client.tool })
     server = session.server
     tmp = session.tmp
   })
@@ -150,7 +150,7 @@ describeEachStore('api: CustomResourceDefinitions and their custom resources wit
     assert.equal(list.kind, 'CronTabList')
     assert.deepEqual((list.items as Array<{ metadata: { name: string } }>).map((i) => i.metadata.name), ['x'])
 
-    assert.equal(await ok('delete', 'ct', 'x'), 'crontab.stable.example.com "x" deleted\n')
+    assert.equal(await ok('delete', 'ct', 'x'), deletedLine(client, 'crontab.stable.example.com "x"', 'default'))
     // deletecollection.
     await ok('create', '-f', file('ct2.yaml', CT.replace('name: x', 'name: z2')))
     const deleted = await server.get('/apis/stable.example.com/v1/namespaces/default/crontabs', {}, 'DELETE')

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { KubectlSession, type Run } from '../../support/kubectl-session.js'
+import { MAIN_KUBECTL, deletedLine, describeEachKubectl } from '../../support/kubectl-versions.js'
 
 async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
@@ -9,12 +10,12 @@ async function until(condition: () => Promise<boolean>, what: string, timeoutMs 
   }
 }
 
-describe('api: deletion with the real kubectl (finalizers, cascade, namespaces, deletecollection)', function () {
+describeEachKubectl('api: deletion with the real kubectl (finalizers, cascade, namespaces, deletecollection)', function (client) {
   this.timeout(120_000)
   let session: KubectlSession
 
   before(async function () {
-    session = await KubectlSession.open(this, 'api-deletion-', { waitFor: 'ready', args: ['--delete-collection-workers=3'] })
+    session = await KubectlSession.open(this, 'api-deletion-', { waitFor: 'ready', args: ['--delete-collection-workers=3'], kubectl: client.tool })
   })
   after(async () => {
     await session?.close()
@@ -31,12 +32,12 @@ describe('api: deletion with the real kubectl (finalizers, cascade, namespaces, 
 
   it('finalizers: delete marks the object, patch removing the last finalizer deletes it', async () => {
     await ok('create', '-f', file('fin.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fin\n  finalizers: [example.com/keep]\ndata:\n  a: "1"\n'))
-    assert.equal(await ok('delete', 'cm', 'fin', '--wait=false'), 'configmap "fin" deleted\n')
+    assert.equal(await ok('delete', 'cm', 'fin', '--wait=false'), deletedLine(client, 'configmap "fin"', 'default'))
     const obj = JSON.parse(await ok('get', 'cm', 'fin', '-o', 'json'))
     assert.match(obj.metadata.deletionTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
     assert.equal(obj.metadata.deletionGracePeriodSeconds, 0)
     // Deleting again answers the object again.
-    assert.equal(await ok('delete', 'cm', 'fin', '--wait=false'), 'configmap "fin" deleted\n')
+    assert.equal(await ok('delete', 'cm', 'fin', '--wait=false'), deletedLine(client, 'configmap "fin"', 'default'))
     const added = await kubectl('patch', 'cm', 'fin', '--type=json', '-p', '[{"op":"add","path":"/metadata/finalizers/-","value":"b"}]')
     assert.notEqual(added.code, 0)
     assert.equal(
@@ -50,10 +51,10 @@ describe('api: deletion with the real kubectl (finalizers, cascade, namespaces, 
 
   it('pods on a node are deleted gracefully; kubectl waits until the grace period is over', async () => {
     await ok('create', '-f', file('pod.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  nodeName: node-1\n  containers:\n  - name: c\n    image: nginx\n'))
-    assert.equal(await ok('delete', 'pod', 'p', '--wait=false', '--grace-period=2'), 'pod "p" deleted\n')
+    assert.equal(await ok('delete', 'pod', 'p', '--wait=false', '--grace-period=2'), deletedLine(client, 'pod "p"', 'default'))
     const pod = JSON.parse(await ok('get', 'pod', 'p', '-o', 'json'))
     assert.equal(pod.metadata.deletionGracePeriodSeconds, 2)
-    assert.equal(await ok('delete', 'pod', 'p', '--ignore-not-found'), 'pod "p" deleted\n')
+    assert.equal(await ok('delete', 'pod', 'p', '--ignore-not-found'), deletedLine(client, 'pod "p"', 'default'))
     assert.ok(await gone('pod', 'p'))
   })
 
@@ -68,14 +69,14 @@ describe('api: deletion with the real kubectl (finalizers, cascade, namespaces, 
 
   it('--cascade=foreground: the dependents go first, then the owner', async () => {
     await ownerAndDependents('fg')
-    assert.equal(await ok('delete', 'deploy', 'fg', '--cascade=foreground'), 'deployment.apps "fg" deleted\n')
+    assert.equal(await ok('delete', 'deploy', 'fg', '--cascade=foreground'), deletedLine(client, 'deployment.apps "fg"', 'default'))
     assert.ok(await gone('deploy', 'fg'))
     assert.ok(await gone('cm', 'fg-dep'))
   })
 
   it('--cascade=orphan: the owner goes, the dependents stay without the reference', async () => {
     await ownerAndDependents('orph')
-    assert.equal(await ok('delete', 'deploy', 'orph', '--cascade=orphan'), 'deployment.apps "orph" deleted\n')
+    assert.equal(await ok('delete', 'deploy', 'orph', '--cascade=orphan'), deletedLine(client, 'deployment.apps "orph"', 'default'))
     assert.ok(await gone('deploy', 'orph'))
     const dep = JSON.parse(await ok('get', 'cm', 'orph-dep', '-o', 'json'))
     assert.equal(dep.metadata.ownerReferences, undefined)
@@ -84,7 +85,7 @@ describe('api: deletion with the real kubectl (finalizers, cascade, namespaces, 
 
   it('--cascade=background (the default): the owner goes at once, the collector deletes the dependents', async () => {
     await ownerAndDependents('bg')
-    assert.equal(await ok('delete', 'deploy', 'bg', '--cascade=background'), 'deployment.apps "bg" deleted\n')
+    assert.equal(await ok('delete', 'deploy', 'bg', '--cascade=background'), deletedLine(client, 'deployment.apps "bg"', 'default'))
     assert.ok(await gone('deploy', 'bg'))
     await until(() => gone('cm', 'bg-dep'), 'the dependent to be collected')
   })
@@ -148,7 +149,7 @@ describe('api: deletion with the real kubectl (finalizers, cascade, namespaces, 
     assert.equal(pending.kind, 'Status')
     assert.equal(pending.status, 'Success')
     assert.equal(pending.details.kind, 'pods')
-    assert.equal(await ok('delete', 'pod', 'slow', '--grace-period=0', '--force'), 'pod "slow" force deleted\n')
+    assert.equal(await ok('delete', 'pod', 'slow', '--grace-period=0', '--force'), deletedLine(client, 'pod "slow"', 'default', 'force deleted'))
     assert.ok(await gone('pod', 'slow'))
   })
 
@@ -184,7 +185,7 @@ describe('api: deletion with --enable-garbage-collector=false (end to end)', fun
       '-f',
       session.file('dep.yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dep\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: web\n    uid: ${uid}\n`),
     )
-    assert.equal(await session.ok('delete', 'deploy', 'web', '--cascade=orphan'), 'deployment.apps "web" deleted\n')
+    assert.equal(await session.ok('delete', 'deploy', 'web', '--cascade=orphan'), deletedLine(MAIN_KUBECTL, 'deployment.apps "web"', 'default'))
     assert.equal((await session.run('get', 'deploy', 'web')).stderr, 'Error from server (NotFound): deployments.apps "web" not found\n')
     await new Promise((resolve) => setTimeout(resolve, 500))
     const dep = JSON.parse(await session.ok('get', 'cm', 'dep', '-o', 'json'))

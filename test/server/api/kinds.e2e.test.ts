@@ -1,5 +1,5 @@
 /**
- * Issue #16's end-to-end list with the real kubectl 1.32: the kinds a real cluster's manifests
+ * Issue #16's end-to-end list with the real kubectl (1.35, and 1.32 for skew): the kinds a real cluster's manifests
  * and kubectl's commands need beyond the workloads (autoscaling, storage, ingress and runtime
  * classes, priority classes, certificate requests and their approval, endpoint slices, flow
  * schemas), an eviction that a PodDisruptionBudget blocks (as `kubectl drain` meets it), and a
@@ -10,14 +10,14 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { KubectlSession, type Run } from '../../support/kubectl-session.js'
-import { describeEachStore } from '../../support/stores.js'
+import { describeEachStoreAndKubectl } from '../../support/kubectl-versions.js'
 
-describeEachStore('api: the rest of the built-in kinds with the real kubectl (end to end)', 'kinds-e2e', function (store) {
+describeEachStoreAndKubectl('api: the rest of the built-in kinds with the real kubectl (end to end)', 'kinds-e2e', function (store, client) {
   this.timeout(120_000)
   let session: KubectlSession
 
   before(async function () {
-    session = await KubectlSession.open(this, 'api-kinds-', { waitFor: 'ready', store })
+    session = await KubectlSession.open(this, 'api-kinds-', { waitFor: 'ready', store, kubectl: client.tool })
   })
   after(async () => {
     await session?.close()

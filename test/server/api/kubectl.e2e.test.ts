@@ -2,19 +2,19 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import type { ApiServer } from '../../support/api-server.js'
-import { KUBECTL, KubectlSession, type Run } from '../../support/kubectl-session.js'
+import { KubectlSession, type Run } from '../../support/kubectl-session.js'
+import { deletedLine, describeEachStoreAndKubectl } from '../../support/kubectl-versions.js'
 import { SPEC_CHECKS } from '../../support/spec-checks.js'
 import { REFERENCE_GROUP_ORDER } from '../../support/reference-discovery.js'
-import { describeEachStore } from '../../support/stores.js'
 
-describeEachStore('api: the real kubectl against the built server (end to end)', 'kubectl-e2e', function (store) {
+describeEachStoreAndKubectl('api: the real kubectl against the built server (end to end)', 'kubectl-e2e', function (store, client) {
   this.timeout(120_000)
   let session: KubectlSession
   let server: ApiServer
   let tmp: string
 
   before(async function () {
-    session = await KubectlSession.open(this, 'api-kubectl-', { waitFor: 'ready', store })
+    session = await KubectlSession.open(this, 'api-kubectl-', { waitFor: 'ready', store, kubectl: client.tool })
     server = session.server
     tmp = session.tmp
   })
@@ -25,9 +25,15 @@ describeEachStore('api: the real kubectl against the built server (end to end)',
   const kubectl = (...args: string[]): Promise<Run> => session.run(...args)
   const ok = (...args: string[]): Promise<string> => session.ok(...args)
   const file = (name: string, text: string) => session.file(name, text)
+  const deleted = (what: string, namespace?: string, operation?: string, dryRun?: 'server') => deletedLine(client, what, namespace, operation, dryRun)
 
   it('version, api-resources and the bootstrap namespaces', async () => {
-    assert.match(await ok('version'), /Server Version: v1\.\d+\.\d+/)
+    const version = await kubectl('version')
+    assert.equal(version.code, 0, version.stderr)
+    assert.match(version.stdout, /Server Version: v1\.\d+\.\d+/)
+    // kubectl warns when the server is more than one minor away: never for 1.35, always for 1.32.
+    if (client.minor >= 34) assert.equal(version.stderr, '')
+    else assert.match(version.stderr, /^WARNING: version difference between client \(1\.32\) and server \(1\.35\) exceeds the supported minor version skew of \+\/-1\n$/)
     const resources = await ok('api-resources')
     assert.match(resources, /^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m)
     assert.match(resources, /^namespaces\s+ns\s+v1\s+false\s+Namespace$/m)
@@ -99,7 +105,7 @@ describeEachStore('api: the real kubectl against the built server (end to end)',
     assert.deepEqual(obj.metadata.labels, { a: 'b' })
     assert.deepEqual(obj.metadata.annotations, { note: 'hi' })
     assert.match(await ok('get', 'cm', '-l', 'a in (b,c)', '-o', 'name'), /^configmap\/x$/m)
-    assert.equal(await ok('delete', 'cm', 'x'), 'configmap "x" deleted\n')
+    assert.equal(await ok('delete', 'cm', 'x'), deleted('configmap "x"', 'default'))
     const missing = await kubectl('get', 'cm', 'x')
     assert.equal(missing.code, 1)
     assert.equal(missing.stderr, 'Error from server (NotFound): configmaps "x" not found\n')
@@ -122,7 +128,7 @@ describeEachStore('api: the real kubectl against the built server (end to end)',
   })
 
   it('get -w prints an event when another kubectl creates a config map', async () => {
-    const watcher = spawn(KUBECTL, [...session.base, 'get', 'cm', '-n', 'default', '-w'], { env: { ...process.env, HOME: tmp } })
+    const watcher = spawn(session.kubectl, [...session.base, 'get', 'cm', '-n', 'default', '-w'], { env: { ...process.env, HOME: tmp } })
     let out = ''
     watcher.stdout.on('data', (d) => (out += d))
     watcher.stderr.on('data', (d) => (out += d))
@@ -165,7 +171,7 @@ describeEachStore('api: the real kubectl against the built server (end to end)',
     const cms = (list: Array<[string, string]>) =>
       file(`cms-${list[0]![0]}.yaml`, list.map(([name, labels]) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, namespace: dc, labels: {${labels}}}\ndata: {k: v}\n`).join('---\n'))
     await ok('create', '-f', cms([['a1', 'a: b'], ['a2', 'a: b'], ['c1', 'a: c'], ['c2', 'a: c'], ['d1', 'x: z']]))
-    assert.equal(await ok('delete', 'cm', '-l', 'a=b', '-n', 'dc'), 'configmap "a1" deleted\nconfigmap "a2" deleted\n')
+    assert.equal(await ok('delete', 'cm', '-l', 'a=b', '-n', 'dc'), deleted('configmap "a1"', 'dc') + deleted('configmap "a2"', 'dc'))
     assert.equal(await ok('get', 'cm', '-n', 'dc', '-o', 'name'), 'configmap/c1\nconfigmap/c2\nconfigmap/d1\n')
 
     // DELETE on the collection: selectors, dry run, the deleted objects as a list.
@@ -204,7 +210,7 @@ describeEachStore('api: the real kubectl against the built server (end to end)',
     const dryDelete = await del('/api/v1/namespaces/dc/configmaps/d1?dryRun=All', { gracePeriodSeconds: 0, propagationPolicy: 'Foreground' })
     assert.equal(dryDelete.status, 200)
     assert.match(await ok('get', 'cm', '-n', 'dc', '-o', 'name'), /configmap\/d1/)
-    assert.equal(await ok('delete', 'cm', 'd1', '-n', 'dc', '--dry-run=server'), 'configmap "d1" deleted (server dry run)\n')
+    assert.equal(await ok('delete', 'cm', 'd1', '-n', 'dc', '--dry-run=server'), deleted('configmap "d1"', 'dc', 'deleted', 'server'))
     const good = await del('/api/v1/namespaces/dc/configmaps/d1?gracePeriodSeconds=30', {
       propagationPolicy: 'Foreground',
       preconditions: { uid: d1.metadata.uid, resourceVersion: d1.metadata.resourceVersion },
@@ -212,7 +218,7 @@ describeEachStore('api: the real kubectl against the built server (end to end)',
     assert.equal(good.status, 200)
 
     await ok('create', '-f', cms([['e1', ''], ['e2', '']]))
-    assert.equal(await ok('delete', 'cm', '--all', '-n', 'dc', '--grace-period=0', '--force'), 'configmap "e1" force deleted\nconfigmap "e2" force deleted\n')
+    assert.equal(await ok('delete', 'cm', '--all', '-n', 'dc', '--grace-period=0', '--force'), deleted('configmap "e1"', 'dc', 'force deleted') + deleted('configmap "e2"', 'dc', 'force deleted'))
     assert.equal(await ok('get', 'cm', '-n', 'dc', '-o', 'name'), '')
     await ok('delete', 'ns', 'dc')
   })
@@ -403,7 +409,7 @@ describeEachStore('api: the real kubectl against the built server (end to end)',
 
     assert.equal(
       await ok('delete', '-f', manifest),
-      'deployment.apps "web" deleted\nservice "web" deleted\nsecret "creds" deleted\nrole.rbac.authorization.k8s.io "reader" deleted\npod "solo" deleted\n',
+      ['deployment.apps "web"', 'service "web"', 'secret "creds"', 'role.rbac.authorization.k8s.io "reader"', 'pod "solo"'].map((what) => deleted(what, 'default')).join(''),
     )
     const empty = await kubectl('get', 'deploy,svc,secret,role,po', '-n', 'default')
     assert.equal(empty.code, 0)

@@ -1,5 +1,6 @@
 /**
- * Protobuf end to end with the real kubectl 1.32, on the embedded store and on a real etcd:
+ * Protobuf end to end with the real kubectl 1.35, on the embedded store and on a real etcd (and
+ * with kubectl 1.32 on the embedded store):
  * kubectl's generator commands (create namespace/configmap/secret/deployment/service, run,
  * expose) send protobuf bodies and accept protobuf answers; `get` prints Tables and watches;
  * raw requests check protobuf objects, lists, watches and Status errors, the 406/415 answers
@@ -19,7 +20,8 @@ import { openStore } from '../../../src/server/store/index.js'
 import type { ApiServer } from '../../support/api-server.js'
 import { rawHttps } from '../../support/raw-https.js'
 import { EtcdServer, requireEtcd } from '../../support/etcd.js'
-import { KUBECTL, KubectlSession } from '../../support/kubectl-session.js'
+import { KubectlSession } from '../../support/kubectl-session.js'
+import { type KubectlChoice, MAIN_KUBECTL, SKEW_KUBECTL } from '../../support/kubectl-versions.js'
 
 const PB = 'application/vnd.kubernetes.protobuf'
 const NOT_ACCEPTABLE = 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf'
@@ -74,9 +76,9 @@ async function storedValues(where: { servers?: string[]; dataDir?: string }, key
   }
 }
 
-/** The suite for one backend; `backend()` gives the server arguments naming the store. */
-function protobufSuite(title: string, backend: (ctx: Mocha.Context) => Promise<string[]>, cleanup: () => Promise<void>, etcdUrl?: () => string) {
-  describe(title, function () {
+/** The suite for one backend and one kubectl; `backend()` gives the server arguments naming the store. */
+function protobufSuite(title: string, client: KubectlChoice, backend: (ctx: Mocha.Context) => Promise<string[]>, cleanup: () => Promise<void>, etcdUrl?: () => string) {
+  describe(`${title} [kubectl ${client.version}]`, function () {
     this.timeout(120_000)
     let session: KubectlSession
     let codec: ProtobufCodec
@@ -84,7 +86,7 @@ function protobufSuite(title: string, backend: (ctx: Mocha.Context) => Promise<s
 
     before(async function () {
       const args = await backend(this)
-      session = await KubectlSession.open(this, 'api-protobuf-', { waitFor: 'ready', args })
+      session = await KubectlSession.open(this, 'api-protobuf-', { waitFor: 'ready', args, kubectl: client.tool })
       codec = await loadProtobufCodec()
     })
     after(async () => {
@@ -200,7 +202,7 @@ function protobufSuite(title: string, backend: (ctx: Mocha.Context) => Promise<s
     })
 
     it('get -w prints the pod another kubectl creates with run (protobuf)', async () => {
-      const watcher = spawn(KUBECTL, [...session.base, 'get', 'pods', '-w'], { env: { ...process.env, HOME: session.tmp } })
+      const watcher = spawn(session.kubectl, [...session.base, 'get', 'pods', '-w'], { env: { ...process.env, HOME: session.tmp } })
       let out = ''
       watcher.stdout.on('data', (d) => (out += d))
       watcher.stderr.on('data', (d) => (out += d))
@@ -394,11 +396,13 @@ function protobufSuite(title: string, backend: (ctx: Mocha.Context) => Promise<s
 let etcd: EtcdServer | undefined
 protobufSuite(
   'api: protobuf with kubectl on the embedded store (end to end)',
+  MAIN_KUBECTL,
   async () => [],
   async () => {},
 )
 protobufSuite(
   'api: protobuf with kubectl on etcd (end to end)',
+  MAIN_KUBECTL,
   async (ctx) => {
     requireEtcd(ctx)
     etcd = await EtcdServer.start()
@@ -408,6 +412,13 @@ protobufSuite(
     await etcd?.destroy()
   },
   () => etcd!.clientUrl,
+)
+// The older kubectl asks for protobuf too (typed clients, generators): on the embedded store only.
+protobufSuite(
+  'api: protobuf with kubectl on the embedded store (end to end)',
+  SKEW_KUBECTL,
+  async () => [],
+  async () => {},
 )
 
 describe('api: --storage-media-type across a restart (end to end)', function () {

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 import * as x509 from '@peculiar/x509'
 import type { ApiServer } from '../../support/api-server.js'
 import { KubectlSession } from '../../support/kubectl-session.js'
-import { describeEachStore } from '../../support/stores.js'
+import { describeEachStoreAndKubectl } from '../../support/kubectl-versions.js'
 
 type Ops = Record<string, { action: string; gvk?: { group: string; version: string; kind: string } }>
 const PATHS = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/api-resources/openapi-resources.json'), 'utf8')) as Record<string, Ops>
@@ -198,13 +198,13 @@ function objectFor(key: string, kind: string, apiVersion: string, name: string):
   return { ...base, ...(bodies[key] ?? {}) }
 }
 
-describeEachStore('api: the reference default set of resources, from its OpenAPI document (end to end)', 'served-resources-e2e', function (store) {
+describeEachStoreAndKubectl('api: the reference default set of resources, from its OpenAPI document (end to end)', 'served-resources-e2e', function (store, client) {
   this.timeout(180_000)
   let session: KubectlSession
   let server: ApiServer
 
   before(async function () {
-    session = await KubectlSession.open(this, 'api-served-', { waitFor: 'ready', store })
+    session = await KubectlSession.open(this, 'api-served-', { waitFor: 'ready', store, kubectl: client.tool })
     server = session.server
   })
   after(async () => {

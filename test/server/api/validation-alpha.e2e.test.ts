@@ -1,5 +1,5 @@
 /**
- * Validation of the beta and alpha kinds through the real kubectl 1.32 (one server for the
+ * Validation of the beta and alpha kinds through the real kubectl 1.35 (one server for the
  * file, with their versions and feature gates on): an invalid MutatingAdmissionPolicy, its
  * binding, PodCertificateRequest, Workload and ResourceSlice print the reference's errors as
  * kubectl renders them (cmdutil.checkErr). Texts from

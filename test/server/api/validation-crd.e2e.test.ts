@@ -1,5 +1,5 @@
 /**
- * CustomResourceDefinition and custom resource validation through the real kubectl 1.32 (one
+ * CustomResourceDefinition and custom resource validation through the real kubectl 1.35 (one
  * server for the file). The expected texts are kubectl's rendering (cmdutil.checkErr) of the
  * reference's messages: apiextensions-apiserver's `pkg/apis/apiextensions/validation` for CRDs
  * (a bad value that is a Go struct prints as JSON with Go's field names) and kube-openapi's

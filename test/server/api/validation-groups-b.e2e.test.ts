@@ -1,5 +1,5 @@
 /**
- * Validation of the configuration groups through the real kubectl 1.32 (one server for the
+ * Validation of the configuration groups through the real kubectl 1.35 (one server for the
  * file): invalid webhook configurations, admission policies, flow schemas, priority levels,
  * resource claims, storage objects and a pod resize print the reference's errors, as kubectl
  * renders them (cmdutil.checkErr). Texts from `pkg/apis/admissionregistration/validation`,

@@ -1,5 +1,5 @@
 /**
- * Object validation through the real kubectl 1.32 (one server for the file): `kubectl apply`
+ * Object validation through the real kubectl 1.35 (one server for the file): `kubectl apply`
  * of invalid objects and `kubectl patch` of an immutable field print the reference's errors.
  * The expected texts are kubectl's rendering (cmdutil.checkErr) of the reference's messages
  * (`pkg/apis/apps/validation`, `pkg/apis/batch/validation`, `pkg/registry/apps/deployment/strategy.go`).

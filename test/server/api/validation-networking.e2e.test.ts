@@ -1,6 +1,6 @@
 /**
  * Validation of networking.k8s.io, autoscaling, certificates.k8s.io and events.k8s.io through
- * the real kubectl 1.32 (one server for the file): `kubectl apply` of invalid objects and
+ * the real kubectl 1.35 (one server for the file): `kubectl apply` of invalid objects and
  * `kubectl patch` of an immutable field print the reference's errors. The expected texts are
  * kubectl's rendering (cmdutil.checkErr) of the reference's messages
  * (`pkg/apis/networking/validation`, `pkg/apis/autoscaling/validation`,

@@ -1,19 +1,20 @@
 /**
  * Object validation end to end: the built server answers an invalid object with the
- * reference's 422 Status (message, details and causes in order), and the real kubectl 1.32
- * prints it as it prints a real cluster's, through create, apply, server-side dry run and
+ * reference's 422 Status (message, details and causes in order), and the real kubectl (1.35
+ * and 1.32) prints it as it prints a real cluster's, through create, apply, server-side dry run and
  * patch. Expected texts are the reference's (validation.go messages, kubectl's
  * MultilineError layout), written by hand.
  */
 import assert from 'node:assert/strict'
 import { KubectlSession } from '../../support/kubectl-session.js'
+import { describeEachKubectl } from '../../support/kubectl-versions.js'
 
-describe('api: object validation with the real kubectl (end to end)', function () {
+describeEachKubectl('api: object validation with the real kubectl (end to end)', function (client) {
   this.timeout(120_000)
   let session: KubectlSession
 
   before(async function () {
-    session = await KubectlSession.open(this, 'api-validation-', { waitFor: 'ready' })
+    session = await KubectlSession.open(this, 'api-validation-', { waitFor: 'ready', kubectl: client.tool })
   })
   after(async () => {
     await session?.close()

@@ -1,5 +1,5 @@
 /**
- * --client-ca-file reloaded while the server runs (end to end, kubectl 1.32): a certificate of
+ * --client-ca-file reloaded while the server runs (end to end, kubectl 1.35): a certificate of
  * a CA added to the file is accepted within seconds, the published
  * extension-apiserver-authentication config map follows, and a broken file is logged while the
  * last good bundle stays in effect.

@@ -1,5 +1,5 @@
 /**
- * Authorization end to end with the real kubectl 1.32 and real identities (client
+ * Authorization end to end with the real kubectl 1.35 and real identities (client
  * certificates from a --client-ca-file CA, a token from --token-auth-file, a node
  * certificate) against the default Node,RBAC: the reference's 403 texts, aggregation,
  * escalation, `auth can-i` (with --list, --subresource, paths and --as), the Node graph.

@@ -1,5 +1,5 @@
 /**
- * End to end with the real kubectl 1.32 against the built server: an OIDC ID token from a test
+ * End to end with the real kubectl 1.35 against the built server: an OIDC ID token from a test
  * issuer served over HTTPS (--oidc-* and --authentication-config with CEL), and a token
  * answered by a test webhook (and its cache); `kubectl auth whoami -o json` shows who the
  * token is. Each bad credential is a 401 (kubectl: "You must be logged in to the server
@@ -73,7 +73,7 @@ class Session {
   }
 }
 
-describe('e2e: JWT, structured authentication configuration and token webhook (kubectl 1.32)', function () {
+describe('e2e: JWT, structured authentication configuration and token webhook (kubectl 1.35)', function () {
   this.timeout(120_000)
   let issuer: OidcIssuer
   let dir: string
