@@ -4,6 +4,7 @@
  */
 import type { Mux } from '../http/mux.js'
 import { closeUnreadRequest, notFound } from '../http/respond.js'
+import { pathName } from '../http/request-info.js'
 import type { Handler, RequestContext } from '../http/types.js'
 import type { Store } from '../store/types.js'
 import type { KeyValue } from '../../core/options/types.js'
@@ -171,6 +172,8 @@ function route(
 ): void | Promise<void> {
   const { info } = ctx
   if (!info.isResourceRequest) return routeNonResource(registry, builtin, req, res, ctx)
+  // The `/proxy/` paths are resolved (and authorized) as the reference does, but nothing serves them since v1.10.
+  if (info.verb === 'proxy') throw errors.resourceNotFound()
   const group = info.apiGroup ?? ''
   const version = info.apiVersion ?? ''
   const resource = info.resource ?? ''
@@ -225,11 +228,13 @@ function routeResource(
 ): void | Promise<void> {
   const { info } = ctx
   const { strategy } = store
-  if (info.name !== undefined) checkPathSegmentName(info.name)
+  // A list's field-selector name is not the path's: the request stays a collection read.
+  const name = pathName(info)
+  if (name !== undefined) checkPathSegmentName(name)
   let namespace = info.namespace
   if (!strategy.namespaced) {
     // request-info reports `namespaces/<name>` as that namespace; any other namespace segment is wrong here.
-    const own = strategy.resource === 'namespaces' && strategy.group === '' && info.name === namespace
+    const own = strategy.resource === 'namespaces' && strategy.group === '' && name === namespace
     if (namespace !== undefined && !own) throw errors.resourceNotFound()
     namespace = undefined
   }
@@ -240,37 +245,37 @@ function routeResource(
       ? virtualHandlers?.get(`${strategy.group}/${strategy.version}/${strategy.resource}${info.subresource !== undefined ? `/${info.subresource}` : ''}`)
       : undefined
   if (strategy.virtual || virtual) {
-    if (info.subresource !== undefined && (!strategy.subresources?.includes(info.subresource) || info.name === undefined)) throw errors.resourceNotFound()
+    if (info.subresource !== undefined && (!strategy.subresources?.includes(info.subresource) || name === undefined)) throw errors.resourceNotFound()
     if (!virtual) throw errors.resourceNotFound()
     if (verb !== 'create') throw errors.methodNotAllowed()
-    if (info.subresource === undefined && info.name !== undefined) throw errors.methodNotAllowed()
+    if (info.subresource === undefined && name !== undefined) throw errors.methodNotAllowed()
     return virtual({
       req,
       res,
       ctx,
       registry,
       ...(namespace !== undefined ? { namespace } : {}),
-      ...(info.name !== undefined ? { name: info.name } : {}),
+      ...(name !== undefined ? { name } : {}),
       query: queryOf(ctx),
     })
   }
   const common = { req, res, ctx, store, ...(namespace !== undefined ? { namespace } : {}), query: queryOf(ctx) }
   if (strategy.group === '' && strategy.resource === 'componentstatuses' && info.subresource === undefined) {
     if (verb !== 'get' && verb !== 'list') throw errors.methodNotAllowed()
-    return componentStatusHandler({ ...common, ...(info.name !== undefined ? { name: info.name } : {}) }, registry.store)
+    return componentStatusHandler({ ...common, ...(name !== undefined ? { name } : {}) }, registry.store)
   }
   if (strategy.group === '' && strategy.resource === 'bindings' && info.subresource === undefined) {
     // The bindings collection binds the pod its body names.
-    if (verb !== 'create' || info.name !== undefined || namespace === undefined) throw errors.methodNotAllowed()
+    if (verb !== 'create' || name !== undefined || namespace === undefined) throw errors.methodNotAllowed()
     return podBindingHandler({ ...common, store: registry.lookup('', 'v1', 'pods')! })
   }
   if (info.subresource !== undefined) {
     const sub = info.subresource
-    if (!strategy.subresources?.includes(sub) || info.name === undefined) throw errors.resourceNotFound()
+    if (!strategy.subresources?.includes(sub) || name === undefined) throw errors.resourceNotFound()
     if (sub === 'binding' || sub === 'eviction') {
       if (verb !== 'create') throw errors.methodNotAllowed()
-      if (sub === 'binding') return podBindingHandler({ ...common, name: info.name })
-      return podEvictionHandler({ ...common, name: info.name }, registry.lookup('policy', 'v1', 'poddisruptionbudgets'))
+      if (sub === 'binding') return podBindingHandler({ ...common, name })
+      return podEvictionHandler({ ...common, name }, registry.lookup('policy', 'v1', 'poddisruptionbudgets'))
     }
     const handler = SUBRESOURCE_HANDLERS[sub]?.[verb]
     if (!handler) throw errors.methodNotAllowed()
@@ -280,16 +285,16 @@ function routeResource(
       ctx,
       store,
       ...(namespace !== undefined ? { namespace } : {}),
-      name: info.name,
+      name,
       ...(UPDATE_SUBRESOURCES.has(sub) ? { subresource: sub as UpdateSubresource } : {}),
       query: queryOf(ctx),
     })
   }
   if (!VERB_HANDLERS[verb] || !strategy.verbs.includes(verb)) throw errors.methodNotAllowed()
-  if (NAMED.has(verb) && info.name === undefined) throw errors.methodNotAllowed()
-  if (COLLECTION.has(verb) && info.name !== undefined) throw errors.methodNotAllowed()
+  if (NAMED.has(verb) && name === undefined) throw errors.methodNotAllowed()
+  if (COLLECTION.has(verb) && name !== undefined) throw errors.methodNotAllowed()
   // The all-namespaces path of a namespaced kind serves list and watch only.
-  if (strategy.namespaced && namespace === undefined && (verb === 'create' || verb === 'deletecollection' || info.name !== undefined)) {
+  if (strategy.namespaced && namespace === undefined && (verb === 'create' || verb === 'deletecollection' || name !== undefined)) {
     throw errors.methodNotAllowed()
   }
   return VERB_HANDLERS[verb]!({
@@ -298,7 +303,7 @@ function routeResource(
     ctx,
     store,
     ...(namespace !== undefined ? { namespace } : {}),
-    ...(info.name !== undefined ? { name: info.name } : {}),
+    ...(name !== undefined ? { name } : {}),
     query: queryOf(ctx),
     log: registry.log,
     ...(registry.options.minRequestTimeoutSeconds !== undefined ? { minRequestTimeoutSeconds: registry.options.minRequestTimeoutSeconds } : {}),

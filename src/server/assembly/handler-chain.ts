@@ -19,6 +19,7 @@ import { withImpersonation } from '../filters/impersonation.js'
 import { withMaxInFlight } from '../filters/max-in-flight.js'
 import { withPanicRecovery } from '../filters/panic-recovery.js'
 import { withPriorityAndFairness } from '../filters/priority-and-fairness.js'
+import { withRequestInfo } from '../filters/request-info.js'
 import { withRequestDeadline } from '../filters/request-deadline.js'
 import { withRetryAfter } from '../filters/retry-after.js'
 import { withTimeout } from '../filters/timeout.js'
@@ -62,6 +63,7 @@ export function buildHandlerChain(handler: Handler, parts: HandlerChainParts): H
     [
       withAuditId(),
       withPanicRecovery(log),
+      withRequestInfo(),
       withMetrics(parts.metrics),
       withRetryAfter(signals, config.shutdownSendRetryAfter),
       withHsts(config.hstsDirectives),

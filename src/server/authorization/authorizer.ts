@@ -67,9 +67,9 @@ export const NO_OPINION: Decision = { decision: 'noOpinion' }
 export const ALLOW: Decision = { decision: 'allow' }
 
 /** The attributes of a request, from what the request-info resolver found. */
-export function requestAttributes(user: UserInfo, info: RequestInfo, fieldSelector?: string): Attributes {
+export function requestAttributes(user: UserInfo, info: RequestInfo): Attributes {
   return {
-    ...(fieldSelector ? { fieldSelector } : {}),
+    ...(info.fieldSelector ? { fieldSelector: info.fieldSelector } : {}),
     user,
     verb: info.verb,
     resourceRequest: info.isResourceRequest,

@@ -11,8 +11,10 @@
  * admission, as the reference leaves it to NodeRestriction.
  */
 import { Informer } from '../api/registry/informer.js'
+import { goQuote } from '../api/validation/field/go-format.js'
 import type { KubeObject } from '../api/registry/object.js'
 import type { Registry } from '../api/registry/registry.js'
+import { SelectorError, parseFieldSelectorTerms } from '../http/selectors.js'
 import type { UserInfo } from '../http/types.js'
 import type { Attributes, Authorizer, Decision, RuleResolver, Rules } from './authorizer.js'
 import { type PolicyRule, ruleAllows } from './rbac-rules.js'
@@ -241,13 +243,19 @@ export class NodeGraph {
   }
 }
 
-/** The `fieldName=value` (or `==`) requirements of a raw field selector. */
+/**
+ * Whether a raw field selector requires `field=value` (or `==`), as the reference reads the
+ * requirements fields.ParseSelector gives (nothing trimmed, escapes undone); a selector that
+ * does not parse requires nothing.
+ */
 function fieldEquals(selector: string | undefined, field: string, value: string): boolean {
-  for (const part of (selector ?? '').split(',')) {
-    const m = /^\s*([^=!\s]+)\s*==?\s*(.*?)\s*$/.exec(part)
-    if (m && m[1] === field && m[2] === value) return true
+  if (!selector) return false
+  try {
+    return parseFieldSelectorTerms(selector).some((r) => r.field === field && r.operator === '=' && r.value === value)
+  } catch (err) {
+    if (err instanceof SelectorError) return false
+    throw err
   }
-  return false
 }
 
 const noOpinion = (reason: string): Decision => ({ decision: 'noOpinion', reason })
@@ -262,7 +270,7 @@ export class NodeAuthorizer implements Authorizer, RuleResolver {
   authorize(a: Attributes): Decision {
     const node = nodeIdentity(a.user)
     if (node === undefined) return { decision: 'noOpinion' }
-    if (node === '') return noOpinion(`unknown node for user ${JSON.stringify(a.user.name)}`)
+    if (node === '') return noOpinion(`unknown node for user ${goQuote(a.user.name)}`)
     if (a.resourceRequest) {
       const decided = this.subdivided(node, a)
       if (decided) return decided

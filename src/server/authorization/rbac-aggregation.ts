@@ -5,7 +5,7 @@
  * controllers/clusterrole-aggregation.ts.
  */
 import { deepEqual } from '../../core/patch/index.js'
-import { labelSelectorRequirements, matchesLabels } from '../api/selectors.js'
+import { labelSelectorRequirements, matchesLabels } from '../http/selectors.js'
 import type { PolicySource, Role } from './rbac-policy.js'
 import type { PolicyRule } from './rbac-rules.js'
 

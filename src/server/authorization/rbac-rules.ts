@@ -57,7 +57,8 @@ export function resourceNameMatches(rule: PolicyRule, name: string): boolean {
 export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
   for (const url of rule.nonResourceURLs ?? []) {
     if (url === ALL || url === path) return true
-    if (url.endsWith(ALL) && path.startsWith(url.slice(0, -1))) return true
+    // strings.TrimRight(url, "*"): every trailing star goes.
+    if (url.endsWith(ALL) && path.startsWith(url.replace(/\*+$/, ''))) return true
   }
   return false
 }

@@ -7,11 +7,17 @@
 import type { UserInfo } from '../http/types.js'
 import type { Attributes, Authorizer, Decision, NonResourceRuleInfo, ResourceRuleInfo, RuleResolver, Rules } from './authorizer.js'
 import { type Binding, type PolicySource, RBAC_GROUP } from './rbac-policy.js'
-import { type PolicyRule, type RoleRef, ruleAllows, subjectAppliesTo } from './rbac-rules.js'
+import { type PolicyRule, type RoleRef, type Subject, ruleAllows, subjectAppliesTo } from './rbac-rules.js'
 import { aggregate } from './union.js'
 
+/** Where a rule comes from: a binding and the first of its subjects that names the user. */
+interface RuleSource {
+  binding: Binding
+  subject: Subject
+}
+
 /** Visits each rule that applies; returning false stops. `error` is a resolution error. */
-type Visitor = (rule: PolicyRule | undefined, error: string | undefined, binding?: Binding) => boolean
+type Visitor = (rule: PolicyRule | undefined, error: string | undefined, source?: RuleSource) => boolean
 
 /** Decisions kept per policy generation; beyond this many distinct requests the memo starts afresh. */
 const MEMO_LIMIT = 4096
@@ -53,12 +59,16 @@ export class RbacAuthorizer implements Authorizer, RuleResolver {
   private decide(a: Attributes): Decision {
     const errors: string[] = []
     let allowed = false
-    this.visitRulesFor(a.user, a.namespace, (rule, error) => {
+    let allowedBy: RuleSource | undefined
+    this.visitRulesFor(a.user, a.namespace, (rule, error, source) => {
+      if (rule && ruleAllows(a, rule)) {
+        allowedBy = source
+        return false
+      }
       if (error !== undefined) errors.push(error)
-      if (rule && ruleAllows(a, rule)) allowed = true
-      return !allowed
+      return true
     })
-    if (allowed) return { decision: 'allow' }
+    if (allowedBy) return { decision: 'allow', reason: `RBAC: allowed by ${describeSource(allowedBy)}` }
     return { decision: 'noOpinion', ...(errors.length ? { reason: `RBAC: ${aggregate(errors)}` } : {}) }
   }
 
@@ -107,17 +117,36 @@ export class RbacAuthorizer implements Authorizer, RuleResolver {
   private visitRulesFor(user: UserInfo, namespace: string, visit: Visitor): void {
     const visitBindings = (bindings: Iterable<Binding>, bindingNamespace: string): boolean => {
       for (const binding of bindings) {
-        if (!binding.subjects.some((s) => subjectAppliesTo(user, s, bindingNamespace))) continue
+        const subject = binding.subjects.find((s) => subjectAppliesTo(user, s, bindingNamespace))
+        if (!subject) continue
+        const source = { binding, subject }
         const rules = this.roleReferenceRules(binding.roleRef, bindingNamespace)
         if (typeof rules === 'string') {
-          if (!visit(undefined, rules, binding)) return false
+          if (!visit(undefined, rules, source)) return false
           continue
         }
-        for (const rule of rules) if (!visit(rule, undefined, binding)) return false
+        for (const rule of rules) if (!visit(rule, undefined, source)) return false
       }
       return true
     }
     if (!visitBindings(this.policy.clusterRoleBindings(), '')) return
     if (namespace) visitBindings(this.policy.roleBindings(namespace), namespace)
   }
+}
+
+/**
+ * The reference's clusterRoleBindingDescriber and roleBindingDescriber (registry/rbac/validation
+ * rule.go), which the allow reason names: `ClusterRoleBinding "cluster-admin" of ClusterRole
+ * "cluster-admin" to Group "system:masters"`, `RoleBinding "name/namespace" of Role "r" to
+ * ServiceAccount "sa/namespace"`.
+ */
+export function describeSource({ binding, subject }: RuleSource): string {
+  const roleRef = `${binding.roleRef.kind} ${JSON.stringify(binding.roleRef.name)}`
+  if (!binding.namespace) return `ClusterRoleBinding ${JSON.stringify(binding.name)} of ${roleRef} to ${describeSubject(subject, '')}`
+  return `RoleBinding ${JSON.stringify(`${binding.name}/${binding.namespace}`)} of ${roleRef} to ${describeSubject(subject, binding.namespace)}`
+}
+
+function describeSubject(subject: Subject, bindingNamespace: string): string {
+  if (subject.kind === 'ServiceAccount') return `${subject.kind} ${JSON.stringify(`${subject.name}/${subject.namespace || bindingNamespace}`)}`
+  return `${subject.kind} ${JSON.stringify(subject.name)}`
 }

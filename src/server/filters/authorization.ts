@@ -10,11 +10,11 @@ import type { Filter, Handler, Request, RequestContext, Response } from '../http
 import { type Attributes, type Authorizer, type Decision, requestAttributes } from '../authorization/authorizer.js'
 import { isPromise } from '../http/maybe-promise.js'
 import { requestForbidden, sanitizeHtml } from '../authorization/forbidden.js'
+import { goQuote } from '../api/validation/field/go-format.js'
 
 export function withAuthorization(authorizer: Authorizer): Filter {
   return (next) => (req, res, ctx) => {
-    // The field selector only when there is a query (the URL is not parsed otherwise).
-    const attributes = requestAttributes(ctx.user!, ctx.info, ctx.rawQuery === '' ? undefined : (ctx.url.searchParams.get('fieldSelector') ?? undefined))
+    const attributes = requestAttributes(ctx.user!, ctx.info)
     // RBAC, Node and ABAC decide at once (no closure then); only a webhook makes the request wait.
     const decision = authorizer.authorize(attributes)
     return isPromise(decision) ? decision.then((d) => decide(next, req, res, ctx, attributes, d)) : decide(next, req, res, ctx, attributes, decision)
@@ -24,7 +24,7 @@ export function withAuthorization(authorizer: Authorizer): Filter {
 function decide(next: Handler, req: Request, res: Response, ctx: RequestContext, attributes: Attributes, { decision, reason, error }: Decision): void | Promise<void> {
   if (decision === 'allow') return next(req, res, ctx)
   if (error) {
-    httpError(res, 500, sanitizeHtml(`Internal Server Error: ${JSON.stringify(req.url ?? '')}: ${error}`))
+    httpError(res, 500, sanitizeHtml(`Internal Server Error: ${goQuote(req.url ?? '')}: ${error}`))
     return
   }
   return writeErrorNegotiated(req, res, new ApiError(requestForbidden(attributes, reason)))

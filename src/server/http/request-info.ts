@@ -12,12 +12,23 @@
  * authorization is asked about. The router works on the same path.
  */
 import type { RequestContext, RequestInfo } from './types.js'
+import { SelectorError, exactFieldMatch, parseFieldSelectorTerms, parseLabelSelector } from './selectors.js'
 
 /** Where the query comes from: a URL, or a request context (whose URL is only parsed when there is a query). */
 type QuerySource = URL | Pick<RequestContext, 'url' | 'rawQuery'>
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize'])
+/** Verbs a path may give (`/api/v1/watch/pods`); a proxy path has no subresource. */
+const SPECIAL_VERBS = new Set(['proxy', 'watch'])
+const SPECIAL_VERBS_NO_SUBRESOURCES = new Set(['proxy'])
+/** The verbs whose selectors authorization is told about. */
+const VERBS_WITH_SELECTORS = new Set(['list', 'watch', 'deletecollection'])
+/** The reference's BasicLongRunningRequestCheck: these verbs and subresources. */
+const LONG_RUNNING_VERBS = new Set(['watch', 'proxy'])
 const LONG_RUNNING_SUBRESOURCES = new Set(['proxy', 'attach', 'exec', 'log', 'portforward'])
+/** The ListOptions parameters decoded as Go int64s: one that is not makes the decoding fail. */
+const INT64_PARAMETERS = ['timeoutSeconds', 'limit']
+const METHOD_VERBS: Readonly<Record<string, string>> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }
 
 export class MalformedPathError extends Error {}
 
@@ -74,6 +85,7 @@ export function resolveRequestInfo(method: string, url: QuerySource, decodedPath
   const parts = splitPath(path)
   const prefix = parts[0]
   if (prefix !== 'api' && prefix !== 'apis') return { isResourceRequest: false, path, verb: lower, longRunning: false }
+  // The group and version of a discovery path are kept for the router (the reference leaves them empty).
   const info: RequestInfo = { isResourceRequest: false, path, verb: lower, apiPrefix: prefix, longRunning: false }
   let rest = parts.slice(1)
   if (prefix === 'apis') {
@@ -89,52 +101,99 @@ export function resolveRequestInfo(method: string, url: QuerySource, decodedPath
   }
   if (rest.length === 0) return info
   info.isResourceRequest = true
-  switch (method) {
-    case 'POST':
-      info.verb = 'create'
-      break
-    case 'GET':
-    case 'HEAD':
-      info.verb = 'get'
-      break
-    case 'PUT':
-      info.verb = 'update'
-      break
-    case 'PATCH':
-      info.verb = 'patch'
-      break
-    case 'DELETE':
-      info.verb = 'delete'
-      break
-    default:
-      info.verb = ''
-  }
-  if (rest[0] === 'watch') {
-    info.verb = 'watch'
+  // `/watch/...` and `/proxy/...`: the verb is in the path (deprecated, still resolved).
+  const verbViaPathPrefix = SPECIAL_VERBS.has(rest[0]!)
+  if (verbViaPathPrefix) {
+    if (rest.length < 2) return { ...info, error: 'unable to determine kind and namespace from url' }
+    info.verb = rest[0]!
     rest = rest.slice(1)
-  }
+  } else info.verb = METHOD_VERBS[method] ?? ''
   // `namespaces/<name>` (and its status and finalize subresources) is the namespace itself;
   // anything else under it is a namespaced resource.
   if (rest[0] === 'namespaces' && rest.length > 1) {
     info.namespace = rest[1]
-    if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2])) rest = rest.slice(2)
+    if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2]!)) rest = rest.slice(2)
   }
+  info.parts = rest
   info.resource = rest[0]
-  if (rest.length >= 2) info.name = rest[1]
-  if (rest.length >= 3) info.subresource = rest[2]
+  // An empty name (`pods//status`) is no name, as the reference's len(Name) == 0 checks say.
+  if (rest.length >= 2 && rest[1] !== '') info.name = rest[1]
+  // A proxy path's further parts are the proxied path, not a subresource.
+  if (rest.length >= 3 && !SPECIAL_VERBS_NO_SUBRESOURCES.has(info.verb)) info.subresource = rest[2]
   if (info.name === undefined) {
-    if (info.verb === 'get') info.verb = watchRequested(url) ? 'watch' : 'list'
+    if (info.verb === 'get') collectionRead(info, url)
     else if (info.verb === 'delete') info.verb = 'deletecollection'
   }
-  info.longRunning = info.verb === 'watch' || (info.subresource !== undefined && LONG_RUNNING_SUBRESOURCES.has(info.subresource))
+  if (!verbViaPathPrefix && VERBS_WITH_SELECTORS.has(info.verb)) {
+    const query = queryOf(url)
+    const fieldSelector = query?.get('fieldSelector')
+    const labelSelector = query?.get('labelSelector')
+    if (fieldSelector) info.fieldSelector = fieldSelector
+    if (labelSelector) info.labelSelector = labelSelector
+  }
+  info.longRunning = LONG_RUNNING_VERBS.has(info.verb) || (info.subresource !== undefined && LONG_RUNNING_SUBRESOURCES.has(info.subresource))
   return info
 }
 
+/**
+ * A GET of a collection is a list, or a watch when asked; either asks for one object when its
+ * field selector requires `metadata.name=<name>` (how node agents watch one secret, and how a
+ * Role's resourceNames can allow the list or watch of one object). The reference takes that
+ * name only when the whole query decodes as ListOptions.
+ */
+function collectionRead(info: RequestInfo, source: QuerySource): void {
+  const query = queryOf(source)
+  info.verb = query !== undefined && watchRequested(query) ? 'watch' : 'list'
+  const name = query === undefined ? undefined : selectedName(query)
+  if (name !== undefined) info.name = name
+}
+
+/** The name a query's `metadata.name=` field selector asks for; undefined when ListOptions would not decode or the name could not be a path segment. */
+function selectedName(query: URLSearchParams): string | undefined {
+  const fieldSelector = query.get('fieldSelector')
+  if (!fieldSelector) return undefined
+  let name: string | undefined
+  try {
+    name = exactFieldMatch(parseFieldSelectorTerms(fieldSelector), 'metadata.name')
+    parseLabelSelector(query.get('labelSelector'))
+  } catch (err) {
+    if (err instanceof SelectorError) return undefined
+    throw err
+  }
+  for (const param of INT64_PARAMETERS) {
+    const value = query.get(param)
+    if (value !== null && !isGoInt64(value)) return undefined
+  }
+  if (name === undefined || name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('%')) return undefined
+  return name
+}
+
+/** strconv.ParseInt(s, 10, 64) succeeds. */
+function isGoInt64(value: string): boolean {
+  if (!/^[+-]?[0-9]+$/.test(value)) return false
+  const n = BigInt(value)
+  return n >= -(2n ** 63n) && n < 2n ** 63n
+}
+
+/** The query of a request; undefined when it has none (its URL is then not parsed). */
+function queryOf(source: QuerySource): URLSearchParams | undefined {
+  if (!(source instanceof URL) && source.rawQuery === '') return undefined
+  return (source instanceof URL ? source : source.url).searchParams
+}
+
 /** The reference's rule for `watch` on a collection GET: any value but "0" or "false" (any case) watches. */
-function watchRequested(source: QuerySource): boolean {
-  if (!(source instanceof URL) && source.rawQuery === '') return false
-  const value = (source instanceof URL ? source : source.url).searchParams.get('watch')
+function watchRequested(query: URLSearchParams): boolean {
+  const value = query.get('watch')
   if (value === null) return false
   const lower = value.toLowerCase()
   return lower !== '0' && lower !== 'false'
+}
+
+/**
+ * The name the path gives, which the router serves; a list's or watch's `metadata.name=`
+ * field selector also names an object (for authorization, audit and metrics) but stays a
+ * collection read.
+ */
+export function pathName(info: RequestInfo): string | undefined {
+  return info.parts !== undefined && info.parts.length >= 2 ? info.name : undefined
 }

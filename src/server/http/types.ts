@@ -29,7 +29,15 @@ export interface RequestInfo {
   namespace?: string
   resource?: string
   subresource?: string
+  /** The path's name, or for list and watch the name a `metadata.name=` field selector asks for (as the reference's). */
   name?: string
+  /** The path's parts from the resource on (`pods/foo/status`), as the reference's Parts; resource requests only. */
+  parts?: string[]
+  /** The raw `fieldSelector` and `labelSelector` of a list, watch or deletecollection (not of a /watch/ path), for authorization. */
+  fieldSelector?: string
+  labelSelector?: string
+  /** Why the resolver could not make sense of a resource path (`/api/v1/watch`): the request is answered 500. */
+  error?: string
   /** Watches and other streams: exempt from in-flight limits and the request timeout. */
   longRunning: boolean
 }

@@ -4,7 +4,7 @@ import { RESOURCES } from '../../../src/server/api/generated/resources.js'
 import { KINDS } from '../../../src/server/api/kinds/index.js'
 import { Registry } from '../../../src/server/api/registry/registry.js'
 import { ApiError } from '../../../src/server/api/status-errors.js'
-import { parseFieldSelector } from '../../../src/server/api/selectors.js'
+import { parseFieldSelector } from '../../../src/server/http/selectors.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
 import { type TestRegistry, eventually, openTestRegistry } from './support.js'
 

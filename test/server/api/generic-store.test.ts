@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import type { ApiWatchEvent } from '../../../src/server/api/registry/generic-store.js'
 import { Registry } from '../../../src/server/api/registry/registry.js'
-import { parseLabelSelector } from '../../../src/server/api/selectors.js'
+import { parseLabelSelector } from '../../../src/server/http/selectors.js'
 import { ApiError } from '../../../src/server/api/status-errors.js'
 import { SqliteStore } from '../../../src/server/store/sqlite-store.js'
 import { type TestRegistry, eventually, openTestRegistry } from './support.js'

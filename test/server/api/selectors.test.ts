@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { SelectorError, matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from '../../../src/server/api/selectors.js'
+import { SelectorError, matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from '../../../src/server/http/selectors.js'
 
 const labels = { app: 'web', tier: 'front', n: '5', 'example.com/team': 'a' }
 const matches = (sel: string, l: Record<string, string> = labels) => matchesLabels(parseLabelSelector(sel), l)

@@ -127,3 +127,35 @@ describe('RBAC decisions kept per policy generation', () => {
     assert.equal(rbac.authorize(web).decision, 'allow')
   })
 })
+
+/** The reasons of plugin/pkg/auth/authorizer/rbac/rbac.go and the describers of pkg/registry/rbac/validation/rule.go. */
+describe('RBAC reasons as the reference gives them', () => {
+  const cache = new PolicyCache()
+  cache.put(role('ClusterRole', 'admin', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]))
+  cache.put(role('Role', 'cm-reader', [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }], 'team'))
+  cache.put(binding('ClusterRoleBinding', 'admins', { kind: 'ClusterRole', name: 'admin' }, [{ kind: 'User', name: 'x' }, { kind: 'Group', name: 'admins' }]))
+  cache.put(binding('RoleBinding', 'robots', { kind: 'Role', name: 'cm-reader' }, [{ kind: 'ServiceAccount', name: 'robot' }], 'team'))
+  cache.put(binding('RoleBinding', 'robots-elsewhere', { kind: 'Role', name: 'cm-reader' }, [{ kind: 'ServiceAccount', name: 'robot', namespace: 'other' }], 'team'))
+  const rbac = new RbacAuthorizer(cache)
+
+  it('an allow names the binding, its role and the first subject that matched', () => {
+    const admin: UserInfo = { name: 'boss', groups: ['admins'] }
+    assert.deepEqual(rbac.authorize(get(admin, { resource: 'pods', namespace: 'team' })), {
+      decision: 'allow',
+      reason: 'RBAC: allowed by ClusterRoleBinding "admins" of ClusterRole "admin" to Group "admins"',
+    })
+    const robot: UserInfo = { name: 'system:serviceaccount:team:robot', groups: [] }
+    assert.equal(rbac.authorize(get(robot, { resource: 'configmaps', namespace: 'team' })).reason, 'RBAC: allowed by RoleBinding "robots/team" of Role "cm-reader" to ServiceAccount "robot/team"')
+    const other: UserInfo = { name: 'system:serviceaccount:other:robot', groups: [] }
+    assert.equal(rbac.authorize(get(other, { resource: 'configmaps', namespace: 'team' })).reason, 'RBAC: allowed by RoleBinding "robots-elsewhere/team" of Role "cm-reader" to ServiceAccount "robot/other"')
+  })
+
+  it('no opinion without resolution errors has no reason', () => {
+    assert.deepEqual(rbac.authorize(get(jane, { resource: 'pods', namespace: 'team' })), { decision: 'noOpinion' })
+  })
+
+  it('a non-resource URL rule trims every trailing star (strings.TrimRight)', () => {
+    assert.equal(nonResourceURLMatches({ verbs: ['get'], nonResourceURLs: ['/logs**'] }, '/logs/x'), true)
+    assert.equal(nonResourceURLMatches({ verbs: ['get'], nonResourceURLs: ['/logs/**'] }, '/logs'), false)
+  })
+})

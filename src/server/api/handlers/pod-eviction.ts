@@ -9,7 +9,7 @@
  * computed for its generation gets it computed now from the pods it selects (healthy: Running
  * and Ready), so that an eviction gets an answer instead of "still being processed".
  */
-import { matchesLabelSelector } from '../selectors.js'
+import { matchesLabelSelector } from '../../http/selectors.js'
 import { readBody, decodeRequestBody, writeObject } from '../negotiation.js'
 import type { GenericStore } from '../registry/generic-store.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from '../registry/object.js'

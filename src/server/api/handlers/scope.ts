@@ -2,7 +2,7 @@
 import type { Request, RequestContext, Response } from '../../http/types.js'
 import type { GenericStore, Selection, UpdateSubresource } from '../registry/generic-store.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
-import { SelectorError, parseFieldSelector, parseLabelSelector } from '../selectors.js'
+import { SelectorError, parseFieldSelector, parseLabelSelector } from '../../http/selectors.js'
 import { type ApiError, type Cause, errors } from '../status-errors.js'
 import type { IncludeObject } from '../table.js'
 import { type Output, negotiateOutput } from '../negotiation.js'

@@ -11,7 +11,7 @@ import { listItemWithResourceVersion, withResourceVersion } from '../../../core/
 import { defaultKeyPrefix } from '../../store/overrides.js'
 import { CompactedError, ConflictError, StoreError } from '../../store/errors.js'
 import type { KeyValue, PutOptions, Store, Watch, WatchEvent } from '../../store/types.js'
-import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLabels } from '../selectors.js'
+import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLabels } from '../../http/selectors.js'
 import { ApiError, CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-errors.js'
 import type { AdmissionAttributes, AdmissionHook } from './admission-hook.js'
 import { SharedDecodes } from './shared-decodes.js'

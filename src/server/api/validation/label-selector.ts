@@ -3,7 +3,7 @@
  * Empty), and its json.Marshal form for the bad values of field errors.
  */
 import { Rendered, goJSON } from './field/index.js'
-import { matchesLabelSelector } from '../selectors.js'
+import { matchesLabelSelector } from '../../http/selectors.js'
 import { arr, obj, str } from './helpers.js'
 import { validateLabelSelector } from './meta-v1.js'
 import { Path } from './field/index.js'

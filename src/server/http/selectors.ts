@@ -147,6 +147,75 @@ export function parseFieldSelector(text: string | null | undefined, supported: r
   return reqs
 }
 
+/**
+ * fields.ParseSelector, as the reference reads a request's `fieldSelector` before it knows the
+ * kind (the request-info resolver decodes ListOptions with it): terms split on commas not
+ * escaped by `\`, each split at its first `!=`, `==` or `=` (nothing trimmed), its value
+ * unescaped (`\\`, `\,`, `\=`; a bare `,` or `=` or another escape is an error), the terms
+ * sorted as Go sorts them. Throws SelectorError with the reference's messages.
+ */
+export function parseFieldSelectorTerms(text: string): FieldRequirement[] {
+  const reqs: FieldRequirement[] = []
+  for (const part of splitFieldTerms(text).sort()) {
+    if (part === '') continue
+    const term = splitFieldTerm(part)
+    if (!term) throw new SelectorError(`invalid selector: '${text}'; can't understand '${part}'`)
+    reqs.push({ field: term.field, operator: term.operator, value: unescapeFieldValue(term.value) })
+  }
+  return reqs
+}
+
+/** The value of the first `<field>=` or `<field>==` term (Selector.RequiresExactMatch); undefined when there is none. */
+export function exactFieldMatch(reqs: readonly FieldRequirement[], field: string): string | undefined {
+  return reqs.find((r) => r.field === field && r.operator === '=')?.value
+}
+
+function splitFieldTerms(text: string): string[] {
+  if (text === '') return []
+  const terms: string[] = []
+  let start = 0
+  let inSlash = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (inSlash) inSlash = false
+    else if (c === '\\') inSlash = true
+    else if (c === ',') {
+      terms.push(text.slice(start, i))
+      start = i + 1
+    }
+  }
+  terms.push(text.slice(start))
+  return terms
+}
+
+function splitFieldTerm(term: string): { field: string; operator: '=' | '!='; value: string } | undefined {
+  for (let i = 0; i < term.length; i++) {
+    const rest = term.slice(i)
+    if (rest.startsWith('!=')) return { field: term.slice(0, i), operator: '!=', value: term.slice(i + 2) }
+    if (rest.startsWith('==')) return { field: term.slice(0, i), operator: '=', value: term.slice(i + 2) }
+    if (rest.startsWith('=')) return { field: term.slice(0, i), operator: '=', value: term.slice(i + 1) }
+  }
+  return undefined
+}
+
+/** fields.UnescapeValue; a rune is printed as its number, as Go's %v prints one. */
+function unescapeFieldValue(value: string): string {
+  if (!/[\\,=]/.test(value)) return value
+  let out = ''
+  let inSlash = false
+  for (const c of value) {
+    if (inSlash) {
+      if (c !== '\\' && c !== ',' && c !== '=') throw new SelectorError(`invalid field selector: invalid escape sequence: \\${c}`)
+      out += c
+      inSlash = false
+    } else if (c === '\\') inSlash = true
+    else if (c === ',' || c === '=') throw new SelectorError(`invalid field selector: unescaped character in value: ${c.codePointAt(0)}`)
+    else out += c
+  }
+  if (inSlash) throw new SelectorError('invalid field selector: invalid escape sequence: \\')
+  return out
+}
+
 export function matchesFields(reqs: readonly FieldRequirement[], fields: Readonly<Record<string, string>>): boolean {
   return reqs.every((r) => ((fields[r.field] ?? '') === r.value) === (r.operator === '='))
 }
