@@ -308,6 +308,7 @@ function routeResource(
     log: registry.log,
     ...(registry.options.minRequestTimeoutSeconds !== undefined ? { minRequestTimeoutSeconds: registry.options.minRequestTimeoutSeconds } : {}),
     ...(registry.options.deleteCollectionWorkers !== undefined ? { deleteCollectionWorkers: registry.options.deleteCollectionWorkers } : {}),
+    ...(registry.options.authorizeCreate !== undefined ? { authorizeCreate: registry.options.authorizeCreate } : {}),
   })
 }
 

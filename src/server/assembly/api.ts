@@ -12,6 +12,7 @@ import { TokenIssuer, type ObjectReader } from '../authentication/service-accoun
 import { tokenRequestHandler } from '../authentication/token-request.js'
 import type { AdmissionChain } from '../admission/chain.js'
 import type { Authorization } from '../authorization/from-config.js'
+import { createAuthorizer } from '../authorization/authorizer.js'
 import { escalationChecks } from '../authorization/rbac-escalation.js'
 import { authorizationApi } from '../authorization/reviews.js'
 import type { ServerConfig } from '../config.js'
@@ -82,6 +83,7 @@ export function installServedApi(mux: Mux, parts: ServedApiParts): InstalledApi 
     ]),
     options: {
       writeChecks: escalationChecks(authorization.chain.authorizer, () => authorization.ruleResolver),
+      authorizeCreate: createAuthorizer(authorization.chain.authorizer),
       serviceClusterIPRange: config.serviceClusterIPRange,
       serviceNodePortRange: config.serviceNodePortRange,
       eventTtlSeconds: Math.ceil(config.eventTtlMs / 1000),

@@ -4,6 +4,7 @@
  * question) so that every mode reads the same fields.
  */
 import type { RequestInfo, UserInfo } from '../http/types.js'
+import type { CreateAuthorizer } from '../api/registry/options.js'
 
 export interface Attributes {
   user: UserInfo
@@ -86,4 +87,25 @@ export function requestAttributes(user: UserInfo, info: RequestInfo): Attributes
 /** Resource attributes with defaults for the fields not given. */
 export function resourceAttributes(user: UserInfo, fields: Partial<Omit<Attributes, 'user' | 'resourceRequest'>> & { verb: string; resource: string }): Attributes {
   return { path: '', namespace: '', apiGroup: '', apiVersion: '', subresource: '', name: '', ...fields, user, resourceRequest: true }
+}
+
+/**
+ * The API's question whether the requester may create what a PUT or an apply is about to
+ * create (api/registry/options.ts), asked of `authorizer` with the verb `create` as the
+ * reference's update and patch handlers build the attributes.
+ */
+export function createAuthorizer(authorizer: Authorizer): CreateAuthorizer {
+  return (r) =>
+    authorizer.authorize({
+      user: r.user ?? { name: '', groups: [] },
+      verb: 'create',
+      resourceRequest: true,
+      path: r.path,
+      namespace: r.namespace,
+      apiGroup: r.group,
+      apiVersion: r.version,
+      resource: r.resource,
+      subresource: r.subresource,
+      name: r.name,
+    })
 }

@@ -12,6 +12,7 @@ import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { ApiError, errors } from '../status-errors.js'
 import { readBody, writeObject } from '../negotiation.js'
 import { fieldManagerScope, requestedFieldManager } from './field-manager.js'
+import { createAuthorization } from './create-authorization.js'
 import { type Scope, checkFieldValidation, isDryRun, responseOutput } from './scope.js'
 
 export const APPLY_PATCH_TYPE = 'application/apply-patch+yaml'
@@ -130,7 +131,9 @@ export async function applyPatchHandler(scope: Scope): Promise<void> {
   }
   if (store.strategy.namespaced && created.metadata.namespace === undefined) created.metadata.namespace = scope.namespace
   created.metadata.name ??= scope.name!
-  await writeObject(scope.res, 201, await store.create(created, { dryRun }), output)
+  // The apply's create must be allowed as a create too (forceAllowCreate with the reference's withAuthorization).
+  const checkCreate = createAuthorization(scope)
+  await writeObject(scope.res, 201, await store.create(created, { dryRun, ...(checkCreate ? { checkCreate } : {}) }), output)
 }
 
 /** The reference's checkName: the applied name and namespace must be those of the URL. */

@@ -1,6 +1,7 @@
 /** What every resource handler gets, and the request parsing they share. */
 import type { Request, RequestContext, Response } from '../../http/types.js'
 import type { GenericStore, Selection, UpdateSubresource } from '../registry/generic-store.js'
+import type { CreateAuthorizer } from '../registry/options.js'
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { SelectorError, parseFieldSelector, parseLabelSelector } from '../../http/selectors.js'
 import { type ApiError, type Cause, errors } from '../status-errors.js'
@@ -24,6 +25,8 @@ export interface Scope {
   deleteCollectionWorkers?: number
   /** The server's log (klog verbosity levels). */
   log?: (level: number, msg: string) => void
+  /** May the requester create what a PUT or an apply is about to create (RegistryOptions.authorizeCreate)? */
+  authorizeCreate?: CreateAuthorizer
 }
 
 /** The representation of the answer, from the Accept header (custom resources have no protobuf). */

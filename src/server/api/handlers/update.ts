@@ -2,9 +2,14 @@
  * PUT of one object: a full replacement; a stale metadata.resourceVersion is a 409 Conflict.
  * Without one (absent, "" or "0") the update is unconditional where the kind's strategy allows
  * it (the reference's AllowUnconditionalUpdate), else a 409 saying it must be specified.
+ * An object that does not exist is created (201) where the strategy allows it (the
+ * reference's AllowCreateOnUpdate, registry/generic/registry/store.go Update), if the
+ * requester may also create it; else it is the store's 404.
  */
-import { errors } from '../status-errors.js'
-import { writeObject } from '../negotiation.js'
+import { ApiError, errors } from '../status-errors.js'
+import { type Output, writeObject } from '../negotiation.js'
+import type { KubeObject } from '../registry/object.js'
+import { createAuthorization } from './create-authorization.js'
 import { managerOf, trackFields } from './field-manager.js'
 import { type Scope, checkFieldValidation, isDryRun, responseOutput } from './scope.js'
 import { readRequestObject } from './request-object.js'
@@ -19,6 +24,25 @@ export async function updateHandler(scope: Scope): Promise<void> {
     throw errors.badRequest(`the name of the object () does not match the name on the URL (${scope.name!})`)
   }
   if (bodyName !== scope.name) throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${scope.name!})`)
+  const createOnUpdate = scope.store.strategy.createOnUpdate === true && scope.subresource === undefined
+  // A create that lost a race to another create replaces what that one made, as the reference's
+  // GuaranteedUpdate would on its next attempt.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // The store changes what it is given: a create after a 404 starts from the request's object.
+      return await replace(scope, createOnUpdate ? structuredClone(obj) : obj, dryRun, output)
+    } catch (err) {
+      if (!createOnUpdate || !isReason(err, 'NotFound')) throw err
+    }
+    try {
+      return await create(scope, obj, dryRun, output)
+    } catch (err) {
+      if (attempt > 0 || !isReason(err, 'AlreadyExists')) throw err
+    }
+  }
+}
+
+async function replace(scope: Scope, obj: KubeObject, dryRun: boolean, output: Output): Promise<void> {
   const rv = obj.metadata.resourceVersion
   const conditional = typeof rv === 'string' && rv !== '' && rv !== '0'
   if (rv === '0') delete obj.metadata.resourceVersion
@@ -35,4 +59,23 @@ export async function updateHandler(scope: Scope): Promise<void> {
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
   })
   await writeObject(scope.res, 200, updated, output)
+}
+
+/** The PUT's object created: its resourceVersion is no precondition (the stored object gets a new one); the managed fields record an Update. */
+async function create(scope: Scope, obj: KubeObject, dryRun: boolean, output: Output): Promise<void> {
+  const fresh = structuredClone(obj)
+  delete fresh.metadata.resourceVersion
+  if (scope.store.strategy.namespaced) fresh.metadata.namespace = scope.namespace
+  const checkCreate = createAuthorization(scope)
+  const created = await scope.store.create(fresh, {
+    dryRun,
+    handOver: true,
+    trackFields: trackFields(scope.store, managerOf(scope, 'UpdateOptions')),
+    ...(checkCreate ? { checkCreate } : {}),
+  })
+  await writeObject(scope.res, 201, created, output)
+}
+
+function isReason(err: unknown, reason: string): boolean {
+  return err instanceof ApiError && err.status.reason === reason
 }

@@ -5,10 +5,11 @@ import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
 import { col, obj, str } from './values.js'
 
 /** LeaseCandidates (beta and alpha only): their name a config map key, ValidateLeaseCandidate. */
-const leaseCandidates: KindOverrides = { validateName: leaseCandidateName, validate: validateLeaseCandidate, validateUpdate: validateLeaseCandidateUpdate }
+const leaseCandidates: KindOverrides = { validateName: leaseCandidateName, validate: validateLeaseCandidate, validateUpdate: validateLeaseCandidateUpdate, createOnUpdate: true }
 
 export const COORDINATION: KindTable = {
   'coordination.k8s.io/v1/leases': {
+    createOnUpdate: true,
     validate: validateLease,
     table: {
       definitions: [NAME_COLUMN, col('Holder', 'The holder of the lease'), AGE_COLUMN],

@@ -88,7 +88,7 @@ export const CORE_CONFIG: KindTable = {
       cells: (o, now) => [o.metadata.name, arr(o.secrets).length, age(o, now)],
     },
   },
-  '/v1/limitranges': { validate: validateLimitRange },
+  '/v1/limitranges': { validate: validateLimitRange, createOnUpdate: true },
   '/v1/resourcequotas': {
     statusOwnedBySubresource: true,
     validate: validateResourceQuota,

@@ -16,6 +16,7 @@ function eventStoreHooks({ options }: StoreHooksContext): KindStoreHooks {
 }
 
 export const coreEvents: KindOverrides = {
+  createOnUpdate: true,
   storeHooks: eventStoreHooks,
   validateName: anyName,
   validate: validateEvent,

@@ -106,6 +106,7 @@ function serviceStoreHooks({ lookup, options, log }: StoreHooksContext): KindSto
 
 export const CORE_SERVICES: KindTable = {
   '/v1/services': {
+    createOnUpdate: true,
     statusOwnedBySubresource: true,
     storeHooks: serviceStoreHooks,
     validateName: nameIsDNS1035Label,
@@ -166,6 +167,7 @@ export const CORE_SERVICES: KindTable = {
     },
   },
   '/v1/endpoints': {
+    createOnUpdate: true,
     defaults(o) {
       // SetDefaults_EndpointPort.
       for (const s of arr(o.subsets)) for (const p of arr(obj(s).ports)) if (isPlainObject(p)) p.protocol ??= 'TCP'

@@ -53,6 +53,7 @@ function eventsV1(core: KindOverrides): KindOverrides {
     fields: (o) => fields(toCoreEvent(o)),
     table: { definitions: table.definitions, cells: (o, now) => table.cells(toCoreEvent(o), now) },
     storeHooks: core.storeHooks!,
+    createOnUpdate: core.createOnUpdate!,
   } satisfies Partial<Strategy>
 }
 

@@ -28,10 +28,18 @@ function bindingTable(): TableColumns {
 }
 
 export const RBAC: KindTable = {
-  'rbac.authorization.k8s.io/v1/roles': { validateName: pathSegmentName, validate: validateRole, table: CREATED_AT },
-  'rbac.authorization.k8s.io/v1/clusterroles': { validateName: pathSegmentName, validate: validateClusterRole, table: CREATED_AT },
-  'rbac.authorization.k8s.io/v1/rolebindings': { validateName: pathSegmentName, defaults: defaultBinding, validate: validateRoleBinding, validateUpdate: validateRoleBindingUpdate, table: bindingTable() },
+  'rbac.authorization.k8s.io/v1/roles': { validateName: pathSegmentName, validate: validateRole, table: CREATED_AT, createOnUpdate: true },
+  'rbac.authorization.k8s.io/v1/clusterroles': { validateName: pathSegmentName, validate: validateClusterRole, table: CREATED_AT, createOnUpdate: true },
+  'rbac.authorization.k8s.io/v1/rolebindings': {
+    validateName: pathSegmentName,
+    defaults: defaultBinding,
+    validate: validateRoleBinding,
+    validateUpdate: validateRoleBindingUpdate,
+    table: bindingTable(),
+    createOnUpdate: true,
+  },
   'rbac.authorization.k8s.io/v1/clusterrolebindings': {
+    createOnUpdate: true,
     validateName: pathSegmentName,
     defaults: defaultBinding,
     validate: validateClusterRoleBinding,

@@ -90,6 +90,11 @@ export interface WriteOptions {
    * object in case the first attempt fails, which costs more than the rare retry.
    */
   again?: () => Promise<KubeObject>
+  /**
+   * A create made by a PUT or an apply: the reference's createValidation beyond admission (may
+   * the requester create it?), run once the object is valid and before admission.
+   */
+  checkCreate?: (obj: KubeObject) => Promise<void>
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -813,6 +818,7 @@ export class GenericStore {
     options.trackFields?.(obj)
     this.validateCreate(obj)
     const name = meta.name!
+    await options.checkCreate?.(obj)
     if (this.hooks.admission) await this.admitCreate(this.hooks.admission, obj, presentedName, options)
     await this.hooks.beforeCreate?.(obj)
     const key = this.key(meta.namespace, name)

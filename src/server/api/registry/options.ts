@@ -1,7 +1,29 @@
+import type { UserInfo } from '../../http/types.js'
 import type { AdmissionHook } from './admission-hook.js'
 import type { KubeObject } from './object.js'
 import type { PortRange } from '../kinds/node-ports.js'
 import type { WatchCacheOptions } from './watch-cache.js'
+
+/** What a create that a PUT or an apply would make is authorized as (the URL's resource, verb `create`). */
+export interface CreateRequest {
+  user: UserInfo | undefined
+  group: string
+  version: string
+  resource: string
+  subresource: string
+  namespace: string
+  name: string
+  path: string
+}
+
+/** The authorizers' answer to a CreateRequest (the authorization room's Decision). */
+export interface CreateDecision {
+  decision: 'allow' | 'deny' | 'noOpinion'
+  reason?: string
+  error?: string
+}
+
+export type CreateAuthorizer = (request: CreateRequest) => CreateDecision | Promise<CreateDecision>
 
 export interface WriteCheck {
   beforeCreate?(obj: KubeObject): Promise<void>
@@ -39,6 +61,12 @@ export interface RegistryOptions {
    * enabled plugins, src/server/admission/); absent: nothing is admitted beyond validation.
    */
   admission?: AdmissionHook
+  /**
+   * Whether the requester may create what a PUT (of a kind that allows create on update) or an
+   * apply is about to create: the reference's withAuthorization around createValidation
+   * (endpoints/handlers/rest.go). Absent: not asked (tests without authorization).
+   */
+  authorizeCreate?: CreateAuthorizer
   /** Window sizing of the caches (tests). */
   watchCacheWindow?: WatchCacheOptions
 }

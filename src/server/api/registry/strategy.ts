@@ -84,6 +84,12 @@ export interface Strategy {
    * must read first).
    */
   unconditionalUpdate?: boolean
+  /**
+   * Whether a PUT of an object that does not exist creates it (201): the reference's
+   * AllowCreateOnUpdate, true for Endpoints, Events, LimitRanges, Services, Leases,
+   * LeaseCandidates and the four RBAC kinds; else such a PUT is 404.
+   */
+  createOnUpdate?: boolean
   /** What the requester's identity puts into a created object (a CSR's spec.username, ...). */
   fromRequester?(obj: KubeObject, user: UserInfo | undefined): void
   /** A beta or alpha kind's feature gate, which must be on for it to be served. */
