@@ -94,7 +94,24 @@ export const errors = {
   internal: (message: string) =>
     new ApiError(failureStatus(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] })),
   timeout: (message: string) => new ApiError(failureStatus(504, 'Timeout', message)),
+  /**
+   * storage.NewTooLargeResourceVersionError as the watch cache returns it for a read or a
+   * watch-list at a revision the store has not reached (cacher/watch_cache.go, retry after
+   * resourceVersionTooHighRetrySeconds): NewTimeoutError's Status with the
+   * ResourceVersionTooLarge cause, which client-go's reflector looks for.
+   */
+  tooLargeResourceVersion: (minimum: number, current: number) =>
+    new ApiError(
+      failureStatus(504, 'Timeout', `Timeout: Too large resource version: ${minimum}, current: ${current}`, {
+        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+        retryAfterSeconds: TOO_LARGE_RESOURCE_VERSION_RETRY_SECONDS,
+      }),
+      { 'Retry-After': String(TOO_LARGE_RESOURCE_VERSION_RETRY_SECONDS) },
+    ),
 }
+
+/** The watch cache's resourceVersionTooHighRetrySeconds. */
+const TOO_LARGE_RESOURCE_VERSION_RETRY_SECONDS = 1
 
 export const CONTINUE_EXPIRED =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.'

@@ -191,7 +191,9 @@ describe('api: the watch cache', function () {
     const beyond = String(Number(a.metadata.resourceVersion) + 1000)
     await assert.rejects(configmaps.get('default', 'a', beyond), (err: ApiError) => {
       assert.equal(err.status.code, 504)
-      assert.match(err.status.message ?? '', new RegExp(`^Too large resource version: ${beyond}, current: \\d+$`))
+      // storage/errors.go NewTooLargeResourceVersionError, as the watch cache returns it.
+      assert.match(err.status.message ?? '', new RegExp(`^Timeout: Too large resource version: ${beyond}, current: \\d+$`))
+      assert.deepEqual(err.status.details, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 })
       return true
     })
   })

@@ -149,9 +149,11 @@ describeEachStore('api: watch with sendInitialEvents (WatchList, end to end)', '
     const events = await watch(`sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${current + 1000}`, count(1))
     assert.equal(events.length, 1)
     assert.equal(events[0]!.type, 'ERROR')
-    const status = events[0]!.object as unknown as { kind: string; code: number; reason: string; message: string }
+    const status = events[0]!.object as unknown as { kind: string; code: number; reason: string; message: string; details: unknown }
     assert.deepEqual([status.kind, status.code, status.reason], ['Status', 504, 'Timeout'])
-    assert.match(status.message, new RegExp(`^Too large resource version: ${current + 1000}, current: \\d+$`))
+    // storage/errors.go NewTooLargeResourceVersionError, as the cacher's watch sends it.
+    assert.match(status.message, new RegExp(`^Timeout: Too large resource version: ${current + 1000}, current: \\d+$`))
+    assert.deepEqual(status.details, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 })
   })
 
   it('the initial-events-end BOOKMARK in a protobuf watch stream', async () => {

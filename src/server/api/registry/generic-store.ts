@@ -434,7 +434,7 @@ export class GenericStore {
       const current = await this.store.currentRevision().catch((e: unknown) => {
         throw toApiError(e, this.res, name)
       })
-      if (notOlderThan > current) throw errors.timeout(`Too large resource version: ${resourceVersion}, current: ${current}`)
+      if (notOlderThan > current) throw errors.tooLargeResourceVersion(notOlderThan, current)
     }
     const kv = await this.store.get(key, notOlderThan !== undefined ? { notOlderThan } : undefined).catch((e: unknown) => {
       throw toApiError(e, this.res, name)
@@ -668,7 +668,7 @@ export class GenericStore {
     const rv = parseResourceVersion(options.resourceVersion)
     const current = await this.store.currentRevision()
     // A revision the store has not reached (Exact too) is the reference's 504, never a store error.
-    if (rv > current) throw errors.timeout(`Too large resource version: ${options.resourceVersion}, current: ${current}`)
+    if (rv > current) throw errors.tooLargeResourceVersion(rv, current)
     if (options.resourceVersionMatch === 'Exact') return { revision: rv, notOlderThan: undefined }
     return { revision: 0, notOlderThan: rv }
   }
@@ -1059,7 +1059,7 @@ export class GenericStore {
         // A state not older than the resourceVersion: the latest, unless that is older still.
         const wanted = parseResourceVersion(rv)
         const current = await this.store.currentRevision()
-        if (wanted > current) throw errors.timeout(`Too large resource version: ${rv}, current: ${current}`)
+        if (wanted > current) throw errors.tooLargeResourceVersion(wanted, current)
       }
       const state = await this.streamList({
         ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),

@@ -4,7 +4,7 @@
  * authentication had run. For handler tests that need real requests but no server process.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, request } from 'node:http'
+import { type IncomingHttpHeaders, createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,7 +18,9 @@ import { SqliteStore } from '../../../../src/server/store/sqlite-store.js'
 
 export interface Reply {
   status: number
+  headers: IncomingHttpHeaders
   body: Record<string, unknown>
+  text: string
 }
 
 export interface InProcessApi {
@@ -58,7 +60,8 @@ export async function openInProcessApi(prefix: string, options: RegistryOptions 
             res.on('data', (c: Buffer) => chunks.push(c))
             res.on('end', () => {
               const text = Buffer.concat(chunks).toString('utf8')
-              resolve({ status: res.statusCode ?? 0, body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : { text } })
+              const json = text.startsWith('{') && !text.trimEnd().includes('\n')
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, body: json ? (JSON.parse(text) as Record<string, unknown>) : {}, text })
             })
           },
         )
