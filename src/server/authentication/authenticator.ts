@@ -23,6 +23,11 @@ export interface AuthenticationContext {
   audiences: readonly string[]
   /** The request path, for the anonymous authenticator's conditions. */
   path: string
+  /**
+   * A `Warning` header for the response, whatever the outcome (the reference's
+   * warning.AddWarning on the request's context): odd credentials the client should hear of.
+   */
+  warn?(text: string): void
 }
 
 export interface Authenticator {

@@ -10,16 +10,28 @@ import { AuthenticationError, type AuthenticationContext, type AuthenticationRes
 
 export const INVALID_BEARER_TOKEN = 'invalid bearer token'
 
+/** The reference's warning for `Bearer  <token>`: the header is read as carrying no token. */
+export const INVALID_TOKEN_WITH_SPACE_WARNING = 'the provided Authorization header contains extra space before the bearer token, and is ignored'
+
 /** The token of the request's Authorization header, as the reference reads it; undefined when there is none. */
 export function bearerToken(req: Request): string | undefined {
+  return readBearer(req).token
+}
+
+/**
+ * The header as request/bearertoken reads it: SplitN(auth, " ", 3), the token the second
+ * field; an empty one (two spaces) is no token, and with something after it (`Bearer  x`)
+ * the client hears why.
+ */
+function readBearer(req: Request): { token?: string; extraSpace?: boolean } {
   const header = req.headers.authorization
   const auth = (Array.isArray(header) ? header[0] : header)?.trim() ?? ''
-  if (auth === '') return undefined
+  if (auth === '') return {}
   const parts = auth.split(' ')
-  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined
-  // SplitN(auth, " ", 3): the token is the second field; an empty one (two spaces) is no token.
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return {}
   const token = parts[1]!
-  return token === '' ? undefined : token
+  if (token === '') return { extraSpace: parts.length >= 3 }
+  return { token }
 }
 
 /**
@@ -61,7 +73,8 @@ export function bearerTokenAuthenticator(methods: readonly TokenAuthenticator[])
     name: 'bearer token',
     // Not async: a request without a token goes on without waiting.
     authenticate(req, ctx) {
-      const token = bearerToken(req)
+      const { token, extraSpace } = readBearer(req)
+      if (extraSpace) ctx.warn?.(INVALID_TOKEN_WITH_SPACE_WARNING)
       if (token === undefined) return null
       return authenticateToken(methods, token, ctx)
     },

@@ -12,6 +12,7 @@ import { decodeRequestBody, negotiateOutput, readBody, writeObject } from '../ap
 import { isPlainObject, nowTimestamp } from '../api/registry/object.js'
 import { ApiError, errors } from '../api/status-errors.js'
 import { failureStatus } from '../http/status.js'
+import { addWarnings } from '../http/warnings.js'
 import type { UnionAuthenticator } from './union.js'
 
 const GROUP_VERSION = 'authentication.k8s.io/v1'
@@ -52,7 +53,8 @@ export function tokenReviewHandler(union: UnionAuthenticator, apiAudiences: read
     const audiences = asked.length > 0 ? asked : [...apiAudiences]
     // A request that carries nothing but the token.
     const fake = { headers: { authorization: `Bearer ${token}` }, rawHeaders: ['Authorization', `Bearer ${token}`] } as unknown as Request
-    const result = await union.authenticate(fake, { audiences, path: '' })
+    // The reference authenticates it with the review request's context: its warnings are the review's.
+    const result = await union.authenticate(fake, { audiences, path: '', warn: (text) => addWarnings(res, [text]) })
     const status: Record<string, unknown> = { authenticated: result.ok }
     if (!result.ok && result.errors.length > 0) status.error = result.errors.length === 1 ? result.errors[0]!.message : `[${result.errors.map((e) => e.message).join(', ')}]`
     if (result.ok) {

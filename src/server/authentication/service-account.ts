@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto'
 import { type JWTPayload, SignJWT, compactVerify, decodeJwt, decodeProtectedHeader, errors as joseErrors } from 'jose'
 import type { UserInfo } from '../http/types.js'
-import { AuthenticationError, CREDENTIAL_ID_KEY, type TokenAuthenticator } from './authenticator.js'
+import { type AuthenticationContext, AuthenticationError, CREDENTIAL_ID_KEY, type TokenAuthenticator } from './authenticator.js'
 import type { SigningKey, VerificationKey } from './service-account-keys.js'
 import type { ServiceAccountTokenEvents } from './service-account-metrics.js'
 
@@ -179,7 +179,7 @@ export function serviceAccountAuthenticator(options: ServiceAccountOptions): Tok
       await verifySignature(token, options.keys)
       const now = Math.floor(clock() / 1000)
       if (legacy) {
-        const response = await authenticateLegacy(token, claims, options)
+        const response = await authenticateLegacy(token, claims, options, ctx)
         options.events?.legacyToken()
         return response
       }
@@ -239,7 +239,11 @@ function goQuoted(values: string[]): string {
   return `[${values.map((v) => JSON.stringify(v)).join(' ')}]`
 }
 
-async function authenticateLegacy(token: string, claims: JWTPayload, options: ServiceAccountOptions): Promise<{ user: UserInfo }> {
+/** The label that marks a legacy token's secret as no longer valid (the legacy token cleaner's), and the warning of an auto-generated one. */
+export const LEGACY_TOKEN_INVALID_SINCE_LABEL = 'kubernetes.io/legacy-token-invalid-since'
+export const AUTO_GENERATED_TOKEN_WARNING = 'Use tokens from the TokenRequest API or manually created secret-based tokens instead of auto-generated secret-based tokens.'
+
+async function authenticateLegacy(token: string, claims: JWTPayload, options: ServiceAccountOptions, ctx: AuthenticationContext): Promise<{ user: UserInfo }> {
   const claim = (name: string) => {
     const v = claims[`kubernetes.io/serviceaccount/${name}`]
     return typeof v === 'string' ? v : ''
@@ -261,6 +265,15 @@ async function authenticateLegacy(token: string, claims: JWTPayload, options: Se
     if (!sa || deleted(sa)) throw new AuthenticationError(`service account ${namespace}/${saName} has been deleted`)
     if (meta(sa).uid !== saUid) throw new AuthenticationError(`service account UID (${saUid}) does not match server's copy (${meta(sa).uid})`)
     if (stored !== token) throw new AuthenticationError("token does not match server's copy")
+    const labels = ((secret.metadata as Obj | undefined)?.labels ?? {}) as Obj
+    if (labels[LEGACY_TOKEN_INVALID_SINCE_LABEL]) {
+      throw new AuthenticationError(
+        `the token in secret ${namespace}/${secretName} for service account ${namespace}/${saName} has been marked invalid. Use tokens from the TokenRequest API or manually created secret-based tokens, or remove the '${LEGACY_TOKEN_INVALID_SINCE_LABEL}' label from the secret to temporarily allow use of this token`,
+      )
+    }
+    // A secret the service account lists is one the token controller made: the client hears it should move on (legacy.go).
+    const listed = Array.isArray(sa.secrets) ? (sa.secrets as unknown[]) : []
+    if (listed.some((ref) => typeof ref === 'object' && ref !== null && (ref as Obj).name === secretName)) ctx.warn?.(AUTO_GENERATED_TOKEN_WARNING)
   }
   return { user: serviceAccountUser(namespace, saName, saUid) }
 }

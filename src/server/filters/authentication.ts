@@ -7,20 +7,29 @@
  */
 import type { AuthenticationResult, UnionAuthenticator } from '../authentication/union.js'
 import { isPromise } from '../http/maybe-promise.js'
-import { jsonResponse } from '../http/respond.js'
+import { Http2ServerResponse } from 'node:http2'
+import { closeAfterResponse } from '../http/respond.js'
+import { writeErrorNegotiated } from '../api/negotiation.js'
+import { ApiError } from '../api/status-errors.js'
 import { failureStatus } from '../http/status.js'
-import type { Filter, Handler, Request, RequestContext, Response } from '../http/types.js'
-import type { AuthenticationContext } from '../authentication/authenticator.js'
+import { addWarnings } from '../http/warnings.js'
+import type { Filter, Handler, Request, RequestContext, Response, UserInfo } from '../http/types.js'
+import { ALL_UNAUTHENTICATED, ANONYMOUS_USER, type AuthenticationContext } from '../authentication/authenticator.js'
 
 /** The path only when an authenticator reads it (the anonymous conditions): most requests never parse their URL. */
 class RequestAuthenticationContext implements AuthenticationContext {
   constructor(
     readonly audiences: readonly string[],
     private readonly request: RequestContext,
+    private readonly response: Response,
   ) {}
 
   get path(): string {
     return this.request.url.pathname
+  }
+
+  warn(text: string): void {
+    addWarnings(this.response, [text])
   }
 }
 
@@ -32,21 +41,37 @@ export interface AuthenticationFilterOptions {
   log?: (message: string) => void
 }
 
+/**
+ * The reference's Unauthorized handler: the 401 Status in the negotiated type. An HTTP/2
+ * connection of a client nobody knows serves this one request (UnauthenticatedHTTP2DOSMitigation,
+ * on by default: Go's server ends it with a GOAWAY), as does one of an anonymous request.
+ */
+function unauthorized(req: Request, res: Response): Promise<void> {
+  if (res instanceof Http2ServerResponse) closeAfterResponse(res)
+  return writeErrorNegotiated(req, res, new ApiError(failureStatus(401, 'Unauthorized', 'Unauthorized')))
+}
+
+/** The reference's isAnonymousUser: the anonymous user, or anyone in system:unauthenticated. */
+function isAnonymous(user: UserInfo): boolean {
+  return user.name === ANONYMOUS_USER || user.groups.includes(ALL_UNAUTHENTICATED)
+}
+
 export function withAuthentication(options: AuthenticationFilterOptions): Filter {
   const { union, audiences, log } = options
   const decide = (next: Handler, req: Request, res: Response, ctx: RequestContext, result: AuthenticationResult): void | Promise<void> => {
     if (!result.ok) {
       if (result.errors.length > 0) log?.(`Unable to authenticate the request: ${result.errors.map((e) => e.message).join(', ')}`)
-      jsonResponse(res, 401, failureStatus(401, 'Unauthorized', 'Unauthorized'))
-      return
+      return unauthorized(req, res)
     }
     delete req.headers.authorization
-    ctx.user = result.response.user
+    const { user } = result.response
+    if (res instanceof Http2ServerResponse && isAnonymous(user)) closeAfterResponse(res)
+    ctx.user = user
     return next(req, res, ctx)
   }
   return (next) => (req, res, ctx) => {
     // Methods that answer at once (a client certificate, no credentials) do not make the request wait (nor make a closure).
-    const result = union.authenticate(req, new RequestAuthenticationContext(audiences, ctx))
+    const result = union.authenticate(req, new RequestAuthenticationContext(audiences, ctx, res))
     return isPromise(result) ? result.then((r) => decide(next, req, res, ctx, r)) : decide(next, req, res, ctx, result)
   }
 }
