@@ -4,7 +4,7 @@
 // - It is CommonJS (bin/package.json): an ES-module entry makes Node set up its ES loader
 //   before the first line runs, about a fifth of Node's own start-up.
 // - `patch`, `flags validate`, `health check` and `server start` run from one bundled file each
-//   (dist/fast/*.cjs, built from src/cli/fast/ by scripts/bundle-commands.js) without oclif,
+//   (dist/fast/*.cjs, built from src/fast/ by scripts/bundle-commands.js) without oclif,
 //   whose loading and configuration cost more than Node's start-up. A fast entry hands the
 //   command line back to oclif for what it does not do itself (help, unusual command lines),
 //   before it has printed anything.

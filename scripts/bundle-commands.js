@@ -6,7 +6,7 @@
 // 2. Each compiled command in dist/commands is replaced by one bundled file (plus shared
 //    chunks in dist/commands/_chunks, loaded only when a command imports them at run time).
 // 3. `patch`, `flags validate` and `health check` also get one CommonJS file each in dist/fast,
-//    from src/cli/fast/*.ts, which bin/run.js runs without oclif (see there why).
+//    from src/fast/*.ts, which bin/run.js runs without oclif (see there why).
 // Other npm packages stay external and load from node_modules as usual.
 import { build } from 'esbuild'
 import { spawn, spawnSync } from 'node:child_process'
@@ -168,7 +168,7 @@ function jsonParsePlugin(outDir) {
 
 // 3. The fast entries. CommonJS, so that a CommonJS bin/run.js loads them without Node's ES
 // loader; import.meta.url (used to find js-yaml and package.json) becomes the file's own URL.
-const fastDir = join(root, 'src/cli/fast')
+const fastDir = join(root, 'src/fast')
 const fastBanner =
   "const __import_meta_url = require('node:url').pathToFileURL(__filename).href; const __dynamicImport = typeof __fastImport === 'function' ? __fastImport : (specifier) => import(specifier); const __builtinESM = (mod) => Object.create(mod, { default: { value: mod, enumerable: true } }); const __sideRequire = typeof __fastImport === 'function' && __fastImport.sync ? __fastImport.sync : require;"
 const fastEntries = readdirSync(fastDir)
@@ -253,7 +253,7 @@ await build({
       },
     },
     {
-      // The commands' oclif base class and flag builders, without oclif (src/cli/fast/oclif-lite.ts).
+      // The commands' oclif base class and flag builders, without oclif (src/fast/oclif-lite.ts).
       name: 'oclif-lite',
       setup(b) {
         b.onResolve({ filter: /^@oclif\/core$/ }, () => ({ path: join(fastDir, 'oclif-lite.ts') }))

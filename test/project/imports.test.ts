@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
  * it. Rooms of one layer do not import each other.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['src/cli/fast/'],
+  ['src/fast/'],
   ['src/commands/'],
   ['src/cli/'],
   ['src/server/main.ts'],

@@ -126,6 +126,11 @@ async function bootstrapRoles(parts: PostStartHookParts): Promise<void> {
   // A default the informers have seen exists: only the others are asked for.
   const created = await writes.ensure(defaults.filter((d) => !cached(d.object as KubeObject)))
   if (created + updated > 0) parts.log.v(2, `rbac/bootstrap-roles: created ${created} and reconciled ${updated} default roles and bindings`)
+  // Done means in effect: the authorizer decides on the informers' copy, which a write reaches a
+  // moment later. Ready before that, a store lost at once would leave e.g. system:public-info-viewer
+  // unbound for as long as the store is away (anonymous /readyz answered 403).
+  const written = defaults.map((d) => d.object as KubeObject)
+  await rbacPolicy.whenStored(written.map((o) => ({ resource: RBAC_RESOURCES[o.kind ?? ''] ?? '', namespace: o.metadata.namespace ?? '', name: o.metadata.name ?? '' })))
 }
 
 async function startClusterAuthenticationInfo(parts: PostStartHookParts): Promise<void> {

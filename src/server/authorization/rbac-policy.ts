@@ -103,6 +103,9 @@ export class PolicyCache implements PolicySource {
   /** Resolves once start() has every informer's initial state. */
   readonly synced = new Promise<void>((resolve) => (this.resolveSynced = resolve))
 
+  /** Callers of whenStored() waiting for objects the informers have not delivered yet. */
+  private storedWaiters: Array<{ missing: () => boolean; resolve: () => void }> = []
+
   /** Counts every change, so that decisions made on the policy can be kept until the next one. */
   get generation(): number {
     return this.changes
@@ -147,39 +150,39 @@ export class PolicyCache implements PolicySource {
   }
 
   putRole(obj: KubeObject): void {
-    this.changes++
+    this.changed()
     const role = toRole(obj)
     this.roles.set(role.namespace, role.name, role)
   }
   deleteRole(obj: KubeObject): void {
-    this.changes++
+    this.changed()
     this.roles.delete(obj.metadata.namespace ?? '', obj.metadata.name ?? '')
   }
   putClusterRole(obj: KubeObject): void {
-    this.changes++
+    this.changed()
     this.clusterRoleMap.set(obj.metadata.name ?? '', toRole(obj))
     for (const l of this.listeners) l()
   }
   deleteClusterRole(obj: KubeObject): void {
-    this.changes++
+    this.changed()
     this.clusterRoleMap.delete(obj.metadata.name ?? '')
     for (const l of this.listeners) l()
   }
   putRoleBinding(obj: KubeObject): void {
-    this.changes++
+    this.changed()
     const binding = toBinding(obj)
     this.bindings.set(binding.namespace, binding.name, binding)
   }
   deleteRoleBinding(obj: KubeObject): void {
-    this.changes++
+    this.changed()
     this.bindings.delete(obj.metadata.namespace ?? '', obj.metadata.name ?? '')
   }
   putClusterRoleBinding(obj: KubeObject): void {
-    this.changes++
+    this.changed()
     this.clusterBindingMap.set(obj.metadata.name ?? '', toBinding(obj))
   }
   deleteClusterRoleBinding(obj: KubeObject): void {
-    this.changes++
+    this.changed()
     this.clusterBindingMap.delete(obj.metadata.name ?? '')
   }
 
@@ -204,7 +207,7 @@ export class PolicyCache implements PolicySource {
     for (const informer of this.informers) informer.start()
     await Promise.all(this.informers.map((i) => i.synced))
     this.fallback = undefined
-    this.changes++
+    this.changed()
     for (const l of this.listeners) l()
     this.resolveSynced()
   }
@@ -215,6 +218,26 @@ export class PolicyCache implements PolicySource {
    */
   stored(resource: string, namespace: string, name: string): KubeObject | undefined {
     return this.informerOf.get(resource)?.get(name, namespace)
+  }
+
+  /**
+   * Resolves once the informers have synced and hold every object named (resource, namespace
+   * '' for cluster-scoped, name): what was just written is then in effect for authorization.
+   */
+  whenStored(objects: ReadonlyArray<{ resource: string; namespace: string; name: string }>): Promise<void> {
+    const missing = () => this.fallback !== undefined || objects.some((o) => !this.stored(o.resource, o.namespace, o.name))
+    if (!missing()) return Promise.resolve()
+    return new Promise((resolve) => this.storedWaiters.push({ missing, resolve }))
+  }
+
+  private changed(): void {
+    this.changes++
+    if (this.storedWaiters.length === 0) return
+    this.storedWaiters = this.storedWaiters.filter((w) => {
+      if (w.missing()) return true
+      w.resolve()
+      return false
+    })
   }
 
   stop(): void {

@@ -159,3 +159,32 @@ describe('RBAC reasons as the reference gives them', () => {
     assert.equal(nonResourceURLMatches({ verbs: ['get'], nonResourceURLs: ['/logs/**'] }, '/logs'), false)
   })
 })
+
+describe('RBAC policy cache: whenStored', () => {
+  it('resolves only once the informers hold every named object (what the bootstrap-roles hook waits for)', async () => {
+    const { openTestRegistry } = await import('../api/support.js')
+    const t = await openTestRegistry('rbac-when-stored-')
+    const policy = PolicyCache.withFallback([])
+    try {
+      await policy.start(t.registry)
+      let done = false
+      const named = [
+        { resource: 'clusterroles', namespace: '', name: 'viewer' },
+        { resource: 'clusterrolebindings', namespace: '', name: 'viewers' },
+      ]
+      const waiting = policy.whenStored(named).then(() => (done = true))
+      const store = t.registry.lookup('rbac.authorization.k8s.io', 'v1', 'clusterroles')!
+      await store.create(role('ClusterRole', 'viewer', [{ verbs: ['get'], nonResourceURLs: ['/readyz'] }]))
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      assert.equal(done, false, 'resolved before the binding was stored')
+      const bindings = t.registry.lookup('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings')!
+      await bindings.create(binding('ClusterRoleBinding', 'viewers', { kind: 'ClusterRole', name: 'viewer' }, [{ kind: 'Group', name: 'system:unauthenticated' }]))
+      await waiting
+      assert.ok(policy.stored('clusterrolebindings', '', 'viewers'))
+      await policy.whenStored(named.slice(0, 1))
+    } finally {
+      policy.stop()
+      await t.close()
+    }
+  })
+})

@@ -10,16 +10,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { BIN } from '../../support/api-server.js'
+import { BIN } from '../support/api-server.js'
 
-const FAST = fileURLToPath(new URL('../../../dist/fast/', import.meta.url))
+const FAST = fileURLToPath(new URL('../../dist/fast/', import.meta.url))
 
 /** The bundled sources of a fast file (esbuild names each with a `// path` comment). */
 function sources(name: string): string[] {
   return [...readFileSync(join(FAST, name), 'utf8').matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)].map((m) => m[1]!)
 }
 
-describe('cli/fast: side bundles (built binary)', function () {
+describe('fast: side bundles (built binary)', function () {
   this.timeout(60_000)
 
   it('leaves got, @peculiar/x509, js-yaml, the OpenAPI document and the configuration parsers out of the entries', () => {

@@ -1,5 +1,5 @@
 /**
- * The contract between bin/run.js and a fast command entry (src/cli/fast/*.ts, bundled into
+ * The contract between bin/run.js and a fast command entry (src/fast/*.ts, bundled into
  * dist/fast/*.cjs and run without oclif).
  */
 

@@ -1,13 +1,13 @@
 /**
- * The fast entries' flag parser (src/cli/fast/oclif-lite.ts) against oclif's own parser, on
+ * The fast entries' flag parser (src/fast/oclif-lite.ts) against oclif's own parser, on
  * the real flag definitions of `flags validate` and `health check`: for every command line it
  * either hands over to oclif or gives oclif's result, flags and arguments alike.
  */
 import assert from 'node:assert/strict'
 import { Parser } from '@oclif/core'
-import FlagsValidate from '../../../src/commands/flags/validate.js'
-import HealthCheck from '../../../src/commands/health/check.js'
-import { Command as LiteCommand, HandToOclif, LiteExit, runCommand, type LiteFlag } from '../../../src/cli/fast/oclif-lite.js'
+import FlagsValidate from '../../src/commands/flags/validate.js'
+import HealthCheck from '../../src/commands/health/check.js'
+import { Command as LiteCommand, HandToOclif, LiteExit, runCommand, type LiteFlag } from '../../src/fast/oclif-lite.js'
 
 type Flags = Record<string, LiteFlag>
 
@@ -92,7 +92,7 @@ const commands: Array<[string, Flags, boolean, string[][], string[][]]> = [
   ],
 ]
 
-describe('cli/fast: the fast entries parse as oclif does, or hand over', () => {
+describe('fast: the fast entries parse as oclif does, or hand over', () => {
   for (const [name, flags, strict, plain, others] of commands) {
     it(`${name}: the plain forms give oclif's flags and arguments`, async () => {
       for (const argv of plain) {

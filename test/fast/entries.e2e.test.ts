@@ -10,12 +10,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { BIN } from '../../support/api-server.js'
+import { BIN } from '../support/api-server.js'
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const OCLIF = pathToFileURL(join(ROOT, 'dist/vendor/oclif-core.mjs')).href
 
-describe('cli/fast: the fast entries answer as oclif does (built binary)', function () {
+describe('fast: the fast entries answer as oclif does (built binary)', function () {
   this.timeout(120_000)
   let dir: string
   before(() => {

@@ -1,8 +1,8 @@
 /**
  * `client health check` without oclif: the command's own class, bundled with
- * src/cli/fast/oclif-lite.ts in place of @oclif/core (scripts/bundle-commands.js).
+ * src/fast/oclif-lite.ts in place of @oclif/core (scripts/bundle-commands.js).
  */
-import HealthCheck from '../../commands/health/check.js'
+import HealthCheck from '../commands/health/check.js'
 import { runCommand } from './oclif-lite.js'
 import type { FastContext, FastOutcome } from './outcome.js'
 

@@ -1,9 +1,9 @@
 /**
  * `client flags validate` without oclif: the command's own class, bundled with
- * src/cli/fast/oclif-lite.ts in place of @oclif/core (scripts/bundle-commands.js).
+ * src/fast/oclif-lite.ts in place of @oclif/core (scripts/bundle-commands.js).
  */
-import FlagsValidate from '../../commands/flags/validate.js'
-import { allWrittenDirectly } from '../../core/util/direct-output.js'
+import FlagsValidate from '../commands/flags/validate.js'
+import { allWrittenDirectly } from '../core/util/direct-output.js'
 import { runCommand } from './oclif-lite.js'
 import type { FastContext, FastOutcome } from './outcome.js'
 

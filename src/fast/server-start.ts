@@ -6,7 +6,7 @@
  * compiled with a code cache (scripts/bundle-commands.js), so that the server's modules are
  * neither resolved one by one nor compiled from scratch on every start.
  */
-import { runServer } from '../../server/main.js'
+import { runServer } from '../server/main.js'
 import type { FastContext, FastOutcome } from './outcome.js'
 
 export async function run(argv: readonly string[], context: FastContext): Promise<FastOutcome> {

@@ -3,8 +3,8 @@
  * nothing of the framework is needed to run it. Help goes back to oclif, whose help plugin
  * prints it.
  */
-import { processIO, runPatchCommand } from '../../core/patch-command/index.js'
-import { allWrittenDirectly } from '../../core/util/direct-output.js'
+import { processIO, runPatchCommand } from '../core/patch-command/index.js'
+import { allWrittenDirectly } from '../core/util/direct-output.js'
 import type { FastContext, FastOutcome } from './outcome.js'
 
 export async function run(argv: readonly string[], context: FastContext): Promise<FastOutcome> {
