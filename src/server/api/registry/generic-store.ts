@@ -925,7 +925,9 @@ export class GenericStore {
       // The mutating plugins see the new object beside the stored one before the kind's
       // defaulting and validation (the reference's update handler admits in the object's
       // transformers, within each attempt); the validating ones see it just before the write.
-      const attributes = this.admissionAttributes('UPDATE', namespace, name, { object: obj, oldObject: structuredClone(current) }, options)
+      // The stored object is handed over uncopied, as the reference's transformers get it:
+      // plugins read it and never change it.
+      const attributes = this.admissionAttributes('UPDATE', namespace, name, { object: obj, oldObject: current }, options)
       await this.admissionPhase('admit', attributes, options)
       // The pod-spec subresources get the kind's defaulting too (the reference defaults every
       // decoded body): a new ephemeral container its pull and termination message policies.
