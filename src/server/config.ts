@@ -132,6 +132,8 @@ export interface ServerConfig {
    * is computed in src/server/admission/enabled-plugins.ts.
    */
   admissionPlugins: { enable: string[]; disable: string[]; admissionControl?: string[]; given: boolean }
+  /** --admission-control-config-file: the plugins' configuration (src/core/config-files/admission-config.ts). */
+  admissionControlConfigFile?: string
 }
 
 /**
@@ -247,6 +249,7 @@ export const BUILT_OPTIONS = new Set([
   'enable-admission-plugins',
   'disable-admission-plugins',
   'admission-control',
+  'admission-control-config-file',
 ])
 
 export function notBuiltOptions(ctx: ValidationContext): string[] {
@@ -416,5 +419,6 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     runtimeConfig: ctx.value<KeyValue[]>('runtime-config') ?? [],
     featureGates: new Map(ctx.gates),
     admissionPlugins: admissionPluginOptions(ctx),
+    admissionControlConfigFile: str('admission-control-config-file'),
   }
 }

@@ -34,6 +34,12 @@ export interface PluginInitialization {
  */
 export type PluginFactory = (init: PluginInitialization, pluginConfig: unknown) => AdmissionPlugin
 
+/**
+ * A plugin whose factory refused to make it, its configuration most often (the reference's
+ * InitPlugin error): the server does not start.
+ */
+export class PluginInitError extends Error {}
+
 export class Plugins {
   private readonly factories = new Map<string, PluginFactory>()
 
@@ -60,7 +66,12 @@ export class Plugins {
     const plugins = names.map((name) => {
       const factory = this.factories.get(name)
       if (!factory) throw new Error(`unknown admission plugin: ${name}`)
-      return { name, plugin: factory(init, configFor(name)) }
+      const pluginConfig = configFor(name)
+      try {
+        return { name, plugin: factory(init, pluginConfig) }
+      } catch (err) {
+        throw new PluginInitError(`couldn't init admission plugin ${JSON.stringify(name)}: ${(err as Error).message}`, { cause: err })
+      }
     })
     return new AdmissionChain(plugins)
   }
