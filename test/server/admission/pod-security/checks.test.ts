@@ -9,6 +9,7 @@ import { checkAppArmorProfile } from '../../../../src/server/admission/pod-secur
 import { checkCapabilitiesBaseline, checkCapabilitiesRestricted } from '../../../../src/server/admission/pod-security/check-capabilities.js'
 import { checkHostNamespaces } from '../../../../src/server/admission/pod-security/check-host-namespaces.js'
 import { checkHostPathVolumes } from '../../../../src/server/admission/pod-security/check-host-path-volumes.js'
+import { checkHostProbesAndHostLifecycle } from '../../../../src/server/admission/pod-security/check-host-probes.js'
 import { checkHostPorts } from '../../../../src/server/admission/pod-security/check-host-ports.js'
 import { checkPrivileged } from '../../../../src/server/admission/pod-security/check-privileged.js'
 import { checkProcMountBaseline, checkProcMountRestricted } from '../../../../src/server/admission/pod-security/check-proc-mount.js'
@@ -112,6 +113,29 @@ const cases: Case[] = [
   { name: 'hostPorts: multiple containers', check: checkHostPorts, minor: 0,
     spec: { containers: [{ name: 'a', ports: [{ hostPort: 0 }] }, { name: 'b', ports: [{ hostPort: 0 }, { hostPort: 10 }, { hostPort: 20 }] }, { name: 'c', ports: [{ hostPort: 0 }, { hostPort: 10 }, { hostPort: 30 }] }] },
     reason: 'hostPort', detail: 'containers "b", "c" use hostPorts 10, 20, 30' },
+  // check_hostProbesAndhostLifecycle_test.go
+  { name: 'host probes: unset hosts', check: checkHostProbesAndHostLifecycle, minor: 34,
+    spec: { containers: [{ name: 'a', livenessProbe: { httpGet: {} }, readinessProbe: { tcpSocket: {} }, lifecycle: { postStart: { httpGet: {} } } }] } },
+  { name: 'host probes: local host IPs', check: checkHostProbesAndHostLifecycle, minor: 34,
+    spec: { containers: [{ name: 'a', livenessProbe: { httpGet: { host: '127.0.0.1' } }, readinessProbe: { tcpSocket: { host: '::1' } }, startupProbe: { httpGet: { host: 'localhost' } } }] },
+    reason: 'probe or lifecycle host', detail: 'container "a" uses probe or lifecycle hosts "127.0.0.1", "::1", "localhost"' },
+  ...([
+    ['a', { livenessProbe: { httpGet: { host: 'invalid.host' } } }, 'invalid.host'],
+    ['b', { readinessProbe: { tcpSocket: { host: 'invalid.host' } } }, 'invalid.host'],
+    ['c', { startupProbe: { httpGet: { host: 'invalid.host' } } }, 'invalid.host'],
+    ['d', { lifecycle: { postStart: { tcpSocket: { host: 'invalid.host' } } } }, 'invalid.host'],
+    ['e', { lifecycle: { preStop: { httpGet: { host: 'another.invalid.host' } } } }, 'another.invalid.host'],
+    ['a', { livenessProbe: { httpGet: { host: '8.8.8.8' } } }, '8.8.8.8'],
+    ['a', { livenessProbe: { tcpSocket: { host: '2001:4860:4860::8888' } } }, '2001:4860:4860::8888'],
+  ] as [string, Obj, string][]).map(([name, fields, host]): Case => ({
+    name: `host probes: ${host} in ${Object.keys(fields)[0]}`, check: checkHostProbesAndHostLifecycle, minor: 34, spec: { containers: [{ name, ...fields }] },
+    reason: 'probe or lifecycle host', detail: `container "${name}" uses probe or lifecycle host "${host}"`,
+  })),
+  { name: 'host probes: multiple containers', check: checkHostProbesAndHostLifecycle, minor: 34,
+    spec: { containers: [{ name: 'valid' }, { name: 'invalid1', livenessProbe: { httpGet: { host: 'a.com' } } }, { name: 'invalid2', lifecycle: { preStop: { tcpSocket: { host: 'b.com' } } }, startupProbe: { httpGet: { host: 'a.com' } } }] },
+    reason: 'probe or lifecycle host', detail: 'containers "invalid1", "invalid2" use probe or lifecycle hosts "a.com", "b.com"' },
+  { name: 'host probes: init container', check: checkHostProbesAndHostLifecycle, minor: 34, spec: { initContainers: [{ name: 'init', livenessProbe: { httpGet: { host: 'invalid.init.host' } } }] },
+    reason: 'probe or lifecycle host', detail: 'container "init" uses probe or lifecycle host "invalid.init.host"' },
   // check_privileged_test.go
   { name: 'privileged', check: checkPrivileged, minor: 0, spec: { containers: [sc('a'), sc('b', {}), sc('c', { privileged: false }), sc('d', { privileged: true }), sc('e', { privileged: true })] },
     reason: 'privileged', detail: 'containers "d", "e" must not set securityContext.privileged=true' },

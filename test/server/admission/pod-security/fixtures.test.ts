@@ -187,6 +187,13 @@ describe('PodSecurity: the evaluator level by level against the reference fixtur
     assert.ok(new AggregateCheckResult(evaluator.evaluatePod({ level: 'baseline', version: majorMinor(27) }, pod)).allowed)
   })
 
+  it('a probe host is refused from v1.34 and at latest, allowed at v1.33 (TestHostProbesAndHostLifecycleEmulation)', () => {
+    const pod = { metadata: {}, spec: { containers: [{ startupProbe: { httpGet: { host: 'localhost' } } }] } }
+    assert.ok(!new AggregateCheckResult(evaluator.evaluatePod({ level: 'baseline', version: LATEST }, pod)).allowed)
+    assert.ok(!new AggregateCheckResult(evaluator.evaluatePod({ level: 'baseline', version: majorMinor(34) }, pod)).allowed)
+    assert.ok(new AggregateCheckResult(evaluator.evaluatePod({ level: 'baseline', version: majorMinor(33) }, pod)).allowed)
+  })
+
   it('a version newer than every check evaluates as latest', () => {
     const pod = tweak(baselineV1Dot0(), (q) => void (q.spec.hostNetwork = true))
     const future = new AggregateCheckResult(evaluator.evaluatePod({ level: 'baseline', version: majorMinor(99) }, pod))
