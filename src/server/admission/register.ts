@@ -5,9 +5,11 @@
  */
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
 import { Plugins } from './plugins.js'
+import { POD_SECURITY, PodSecurity } from './pod-security/admission.js'
 
 export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(NAMESPACE_LIFECYCLE, (init) => new NamespaceLifecycle(init))
+  plugins.register(POD_SECURITY, (init, config) => new PodSecurity(init, config))
 }
 
 /** A registry holding every plugin of this server. */
