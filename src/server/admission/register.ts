@@ -3,6 +3,8 @@
  * RegisterAllAdmissionPlugins): one line per plugin. A plugin enabled but not registered here
  * is named at start-up as not in effect yet; its place in the order is in enabled-plugins.ts.
  */
+import { DEFAULT_INGRESS_CLASS, DefaultIngressClass } from './default-ingress-class.js'
+import { DEFAULT_STORAGE_CLASS, DefaultStorageClass } from './default-storage-class.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
 import { Plugins } from './plugins.js'
 import { PRIORITY, Priority } from './priority.js'
@@ -10,6 +12,8 @@ import { PRIORITY, Priority } from './priority.js'
 export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(NAMESPACE_LIFECYCLE, (init) => new NamespaceLifecycle(init))
   plugins.register(PRIORITY, (init) => new Priority(init))
+  plugins.register(DEFAULT_STORAGE_CLASS, (init) => new DefaultStorageClass(init))
+  plugins.register(DEFAULT_INGRESS_CLASS, (init) => new DefaultIngressClass(init))
 }
 
 /** A registry holding every plugin of this server. */

@@ -88,7 +88,7 @@ describe('admission: the plugin registry and the chain', () => {
     const warnings: string[] = []
     const log = { v: () => {}, warning: (m: string) => void warnings.push(m) }
     const byDefault = admissionFromConfig({ config: {}, stores: () => undefined, log })
-    assert.deepEqual(byDefault.mutatingNames, ['NamespaceLifecycle', 'Priority'])
+    assert.deepEqual(byDefault.mutatingNames, ['NamespaceLifecycle', 'Priority', 'DefaultStorageClass', 'DefaultIngressClass'])
     assert.deepEqual(byDefault.validatingNames, ['Priority'])
     assert.deepEqual(warnings, [])
 
@@ -100,11 +100,11 @@ describe('admission: the plugin registry and the chain', () => {
 
     warnings.length = 0
     const off = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
-    assert.deepEqual(off.mutatingNames, ['Priority'])
+    assert.deepEqual(off.mutatingNames, ['Priority', 'DefaultStorageClass', 'DefaultIngressClass'])
     const only = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: [], admissionControl: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
     assert.deepEqual(only.mutatingNames, ['NamespaceLifecycle'])
     assert.equal(warnings.length, 1, 'only the first names plugins not built')
-    assert.deepEqual(allAdmissionPlugins().registered(), ['NamespaceLifecycle', 'Priority'])
+    assert.deepEqual(allAdmissionPlugins().registered(), ['DefaultIngressClass', 'DefaultStorageClass', 'NamespaceLifecycle', 'Priority'])
   })
 
   it('attributes: the refusal name and resource, annotations and warnings', () => {
