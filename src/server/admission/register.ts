@@ -8,11 +8,13 @@ import { DEFAULT_STORAGE_CLASS, DefaultStorageClass } from './default-storage-cl
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
 import { Plugins } from './plugins.js'
 import { PRIORITY, Priority } from './priority.js'
+import { RUNTIME_CLASS, RuntimeClass } from './runtime-class.js'
 
 export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(NAMESPACE_LIFECYCLE, (init) => new NamespaceLifecycle(init))
   plugins.register(PRIORITY, (init) => new Priority(init))
   plugins.register(DEFAULT_STORAGE_CLASS, (init) => new DefaultStorageClass(init))
+  plugins.register(RUNTIME_CLASS, (init) => new RuntimeClass(init))
   plugins.register(DEFAULT_INGRESS_CLASS, (init) => new DefaultIngressClass(init))
 }
 
