@@ -6,14 +6,18 @@
 import { DEFAULT_INGRESS_CLASS, DefaultIngressClass } from './default-ingress-class.js'
 import { DEFAULT_STORAGE_CLASS, DefaultStorageClass } from './default-storage-class.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
+import { PERSISTENT_VOLUME_CLAIM_RESIZE, PersistentVolumeClaimResize } from './persistent-volume-claim-resize.js'
 import { Plugins } from './plugins.js'
 import { PRIORITY, Priority } from './priority.js'
 import { RUNTIME_CLASS, RuntimeClass } from './runtime-class.js'
+import { STORAGE_OBJECT_IN_USE_PROTECTION, StorageObjectInUseProtection } from './storage-object-in-use-protection.js'
 
 export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(NAMESPACE_LIFECYCLE, (init) => new NamespaceLifecycle(init))
   plugins.register(PRIORITY, (init) => new Priority(init))
   plugins.register(DEFAULT_STORAGE_CLASS, (init) => new DefaultStorageClass(init))
+  plugins.register(STORAGE_OBJECT_IN_USE_PROTECTION, () => new StorageObjectInUseProtection())
+  plugins.register(PERSISTENT_VOLUME_CLAIM_RESIZE, (init) => new PersistentVolumeClaimResize(init))
   plugins.register(RUNTIME_CLASS, (init) => new RuntimeClass(init))
   plugins.register(DEFAULT_INGRESS_CLASS, (init) => new DefaultIngressClass(init))
 }

@@ -88,8 +88,8 @@ describe('admission: the plugin registry and the chain', () => {
     const warnings: string[] = []
     const log = { v: () => {}, warning: (m: string) => void warnings.push(m) }
     const byDefault = admissionFromConfig({ config: {}, stores: () => undefined, log })
-    assert.deepEqual(byDefault.mutatingNames, ['NamespaceLifecycle', 'Priority', 'DefaultStorageClass', 'RuntimeClass', 'DefaultIngressClass'])
-    assert.deepEqual(byDefault.validatingNames, ['Priority', 'RuntimeClass'])
+    assert.deepEqual(byDefault.mutatingNames, ['NamespaceLifecycle', 'Priority', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'DefaultIngressClass'])
+    assert.deepEqual(byDefault.validatingNames, ['Priority', 'PersistentVolumeClaimResize', 'RuntimeClass'])
     assert.deepEqual(warnings, [])
 
     const config = { admissionPlugins: { enable: ['AlwaysPullImages'], disable: [], given: true } }
@@ -100,11 +100,11 @@ describe('admission: the plugin registry and the chain', () => {
 
     warnings.length = 0
     const off = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
-    assert.deepEqual(off.mutatingNames, ['Priority', 'DefaultStorageClass', 'RuntimeClass', 'DefaultIngressClass'])
+    assert.deepEqual(off.mutatingNames, ['Priority', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'DefaultIngressClass'])
     const only = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: [], admissionControl: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
     assert.deepEqual(only.mutatingNames, ['NamespaceLifecycle'])
     assert.equal(warnings.length, 1, 'only the first names plugins not built')
-    assert.deepEqual(allAdmissionPlugins().registered(), ['DefaultIngressClass', 'DefaultStorageClass', 'NamespaceLifecycle', 'Priority', 'RuntimeClass'])
+    assert.deepEqual(allAdmissionPlugins().registered(), ['DefaultIngressClass', 'DefaultStorageClass', 'NamespaceLifecycle', 'PersistentVolumeClaimResize', 'Priority', 'RuntimeClass', 'StorageObjectInUseProtection'])
   })
 
   it('attributes: the refusal name and resource, annotations and warnings', () => {
