@@ -127,7 +127,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const mux = new Mux()
   installStatusRoutes(mux, health, options)
   // The admission chain reads the registry the API makes over the open store, once it is made.
-  const admission = admissionFromConfig({ config, stores: () => (pending.store ? api.registryFor(pending.store) : undefined), log })
+  const admission = admissionFromConfig({ config, stores: () => (pending.store ? api.registryFor(pending.store) : undefined), log, authorizer: authorization.chain.authorizer })
   releases.add('admission', () => admission.stop())
   api.set(installServedApi(mux, { config, log, emulatedMinor: options.emulatedMinor, store: () => pending.store, authentication: authn, authorization, admission }))
   const flowControl = flowControlFromConfig({ config, metrics, store: () => pending.store, codec: writes.codec, reads: flowReads })

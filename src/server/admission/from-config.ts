@@ -3,6 +3,7 @@
  * the enabled plugins that this server has, in order. When the command line names admission
  * plugins, the enabled ones it does not have yet are named once at start-up.
  */
+import type { Authorizer } from '../authorization/authorizer.js'
 import type { ServerConfig } from '../config.js'
 import type { AdmissionChain } from './chain.js'
 import { enabledPluginNames } from './enabled-plugins.js'
@@ -14,6 +15,8 @@ export interface AdmissionDeps {
   /** The registry over the open store, once made (see PluginInitialization.stores). */
   stores(): AdmissionStores | undefined
   log: { v(level: number, message: string): void; warning(message: string): void }
+  /** The server's authorizer, for the plugins that authorize more than the request. */
+  authorizer?: Authorizer
 }
 
 export function admissionFromConfig(deps: AdmissionDeps, plugins: Plugins = allAdmissionPlugins()): AdmissionChain {
@@ -24,7 +27,7 @@ export function admissionFromConfig(deps: AdmissionDeps, plugins: Plugins = allA
   if (options.given && notBuilt.length > 0) log.warning(`these admission plugins are enabled but not in effect yet: ${notBuilt.join(', ')}`)
   const chain = plugins.newFromPlugins(
     enabled.filter((name) => plugins.has(name)),
-    { stores: deps.stores, config, log: (level, message) => log.v(level, message) },
+    { stores: deps.stores, config, log: (level, message) => log.v(level, message), ...(deps.authorizer ? { authorizer: deps.authorizer } : {}) },
   )
   if (chain.mutatingNames.length > 0) log.v(1, `Loaded ${chain.mutatingNames.length} mutating admission controller(s) successfully in the following order: ${chain.mutatingNames.join(',')}.`)
   if (chain.validatingNames.length > 0) log.v(1, `Loaded ${chain.validatingNames.length} validating admission controller(s) successfully in the following order: ${chain.validatingNames.join(',')}.`)

@@ -3,6 +3,9 @@
  * RegisterAllAdmissionPlugins): one line per plugin. A plugin enabled but not registered here
  * is named at start-up as not in effect yet; its place in the order is in enabled-plugins.ts.
  */
+import { CERTIFICATE_APPROVAL, CertificateApproval } from './certificate-approval.js'
+import { CERTIFICATE_SIGNING, CertificateSigning } from './certificate-signing.js'
+import { CERTIFICATE_SUBJECT_RESTRICTION, CertificateSubjectRestriction } from './certificate-subject-restriction.js'
 import { DEFAULT_INGRESS_CLASS, DefaultIngressClass } from './default-ingress-class.js'
 import { DEFAULT_STORAGE_CLASS, DefaultStorageClass } from './default-storage-class.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
@@ -19,6 +22,9 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(STORAGE_OBJECT_IN_USE_PROTECTION, () => new StorageObjectInUseProtection())
   plugins.register(PERSISTENT_VOLUME_CLAIM_RESIZE, (init) => new PersistentVolumeClaimResize(init))
   plugins.register(RUNTIME_CLASS, (init) => new RuntimeClass(init))
+  plugins.register(CERTIFICATE_APPROVAL, (init) => new CertificateApproval(init))
+  plugins.register(CERTIFICATE_SIGNING, (init) => new CertificateSigning(init))
+  plugins.register(CERTIFICATE_SUBJECT_RESTRICTION, () => new CertificateSubjectRestriction())
   plugins.register(DEFAULT_INGRESS_CLASS, (init) => new DefaultIngressClass(init))
 }
 
