@@ -1,5 +1,5 @@
 /**
- * Whether a user may `approve` or `sign` for a signer name (the reference's
+ * Whether a user may `approve`, `sign` or `attest` for a signer name (the reference's
  * plugin/pkg/admission/certificates IsAuthorizedForSignerName): allowed on the `signers`
  * resource of certificates.k8s.io named by the signer name itself, or by its domain and `/*`
  * (`kubernetes.io/*`). An authorizer's error counts as not allowed.
@@ -7,7 +7,7 @@
 import type { UserInfo } from '../http/types.js'
 import type { Authorizer } from '../authorization/authorizer.js'
 
-export async function isAuthorizedForSignerName(authorizer: Authorizer, user: UserInfo, verb: 'approve' | 'sign', signerName: string): Promise<boolean> {
+export async function isAuthorizedForSignerName(authorizer: Authorizer, user: UserInfo, verb: 'approve' | 'sign' | 'attest', signerName: string): Promise<boolean> {
   const domain = signerName.split('/')[0]!
   for (const name of [signerName, `${domain}/*`]) {
     try {

@@ -6,6 +6,7 @@
 import { CERTIFICATE_APPROVAL, CertificateApproval } from './certificate-approval.js'
 import { CERTIFICATE_SIGNING, CertificateSigning } from './certificate-signing.js'
 import { CERTIFICATE_SUBJECT_RESTRICTION, CertificateSubjectRestriction } from './certificate-subject-restriction.js'
+import { CLUSTER_TRUST_BUNDLE_ATTEST, ClusterTrustBundleAttest } from './cluster-trust-bundle-attest.js'
 import { DEFAULT_INGRESS_CLASS, DefaultIngressClass } from './default-ingress-class.js'
 import { DEFAULT_STORAGE_CLASS, DefaultStorageClass } from './default-storage-class.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
@@ -24,6 +25,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(RUNTIME_CLASS, (init) => new RuntimeClass(init))
   plugins.register(CERTIFICATE_APPROVAL, (init) => new CertificateApproval(init))
   plugins.register(CERTIFICATE_SIGNING, (init) => new CertificateSigning(init))
+  plugins.register(CLUSTER_TRUST_BUNDLE_ATTEST, (init) => new ClusterTrustBundleAttest(init))
   plugins.register(CERTIFICATE_SUBJECT_RESTRICTION, () => new CertificateSubjectRestriction())
   plugins.register(DEFAULT_INGRESS_CLASS, (init) => new DefaultIngressClass(init))
 }

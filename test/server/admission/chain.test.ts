@@ -89,7 +89,7 @@ describe('admission: the plugin registry and the chain', () => {
     const log = { v: () => {}, warning: (m: string) => void warnings.push(m) }
     const byDefault = admissionFromConfig({ config: {}, stores: () => undefined, log })
     assert.deepEqual(byDefault.mutatingNames, ['NamespaceLifecycle', 'Priority', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'DefaultIngressClass'])
-    assert.deepEqual(byDefault.validatingNames, ['Priority', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction'])
+    assert.deepEqual(byDefault.validatingNames, ['Priority', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'ClusterTrustBundleAttest', 'CertificateSubjectRestriction'])
     assert.deepEqual(warnings, [])
 
     const config = { admissionPlugins: { enable: ['AlwaysPullImages'], disable: [], given: true } }
@@ -104,7 +104,7 @@ describe('admission: the plugin registry and the chain', () => {
     const only = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: [], admissionControl: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
     assert.deepEqual(only.mutatingNames, ['NamespaceLifecycle'])
     assert.equal(warnings.length, 1, 'only the first names plugins not built')
-    assert.deepEqual(allAdmissionPlugins().registered(), ['CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'DefaultStorageClass', 'NamespaceLifecycle', 'PersistentVolumeClaimResize', 'Priority', 'RuntimeClass', 'StorageObjectInUseProtection'])
+    assert.deepEqual(allAdmissionPlugins().registered(), ['CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass', 'NamespaceLifecycle', 'PersistentVolumeClaimResize', 'Priority', 'RuntimeClass', 'StorageObjectInUseProtection'])
   })
 
   it('attributes: the refusal name and resource, annotations and warnings', () => {
