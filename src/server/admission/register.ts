@@ -10,6 +10,7 @@ import { CLUSTER_TRUST_BUNDLE_ATTEST, ClusterTrustBundleAttest } from './cluster
 import { DEFAULT_INGRESS_CLASS, DefaultIngressClass } from './default-ingress-class.js'
 import { DEFAULT_STORAGE_CLASS, DefaultStorageClass } from './default-storage-class.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
+import { OWNER_REFERENCES_PERMISSION_ENFORCEMENT, OwnerReferencesPermissionEnforcement } from './owner-references-permission-enforcement.js'
 import { PERSISTENT_VOLUME_CLAIM_RESIZE, PersistentVolumeClaimResize } from './persistent-volume-claim-resize.js'
 import { Plugins } from './plugins.js'
 import { PRIORITY, Priority } from './priority.js'
@@ -21,6 +22,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(PRIORITY, (init) => new Priority(init))
   plugins.register(DEFAULT_STORAGE_CLASS, (init) => new DefaultStorageClass(init))
   plugins.register(STORAGE_OBJECT_IN_USE_PROTECTION, () => new StorageObjectInUseProtection())
+  plugins.register(OWNER_REFERENCES_PERMISSION_ENFORCEMENT, (init) => new OwnerReferencesPermissionEnforcement(init))
   plugins.register(PERSISTENT_VOLUME_CLAIM_RESIZE, (init) => new PersistentVolumeClaimResize(init))
   plugins.register(RUNTIME_CLASS, (init) => new RuntimeClass(init))
   plugins.register(CERTIFICATE_APPROVAL, (init) => new CertificateApproval(init))
