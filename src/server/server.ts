@@ -83,7 +83,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   releases.add('node-authorizer-informers', () => nodeGraph.stop())
   // The admission chain (its configuration file read now: a bad one stops the start-up before
   // anything listens) reads the registry the API makes over the open store, once it is made.
-  const admission = admissionFromConfig({ config, stores: () => (pending.store ? api.registryFor(pending.store) : undefined), log })
+  const admission = admissionFromConfig({ config, stores: () => (pending.store ? api.registryFor(pending.store) : undefined), log, authorizer: authorization.chain.authorizer })
   releases.add('admission', () => admission.stop())
 
   const bound = await bindServingPort(config)

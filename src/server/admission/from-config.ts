@@ -6,6 +6,7 @@
  * it does not have yet are named once at start-up.
  */
 import { AdmissionConfigError, admissionPluginConfig, readAdmissionConfiguration } from '../../core/config-files/admission-config.js'
+import type { Authorizer } from '../authorization/authorizer.js'
 import type { ServerConfig } from '../config.js'
 import { StartupError } from '../lifecycle/startup-error.js'
 import type { AdmissionChain } from './chain.js'
@@ -18,6 +19,8 @@ export interface AdmissionDeps {
   /** The registry over the open store, once made (see PluginInitialization.stores). */
   stores(): AdmissionStores | undefined
   log: { v(level: number, message: string): void; warning(message: string): void }
+  /** The server's authorizer, for the plugins that authorize more than the request. */
+  authorizer?: Authorizer
 }
 
 export function admissionFromConfig(deps: AdmissionDeps, plugins: Plugins = allAdmissionPlugins()): AdmissionChain {
@@ -30,7 +33,7 @@ export function admissionFromConfig(deps: AdmissionDeps, plugins: Plugins = allA
   const chain = startupFailure(() =>
     plugins.newFromPlugins(
       enabled.filter((name) => plugins.has(name)),
-      { stores: deps.stores, config, log: (level, message) => log.v(level, message) },
+      { stores: deps.stores, config, log: (level, message) => log.v(level, message), ...(deps.authorizer ? { authorizer: deps.authorizer } : {}) },
       (name) => admissionPluginConfig(file, name),
     ),
   )

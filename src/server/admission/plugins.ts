@@ -5,6 +5,7 @@
  * informers to read, the server's configuration, the log) and its own configuration.
  */
 import type { GenericStore } from '../api/registry/generic-store.js'
+import type { Authorizer } from '../authorization/authorizer.js'
 import type { ServerConfig } from '../config.js'
 import type { Store } from '../store/types.js'
 import { AdmissionChain } from './chain.js'
@@ -26,6 +27,12 @@ export interface PluginInitialization {
   /** The server's configuration; an option absent here has its default. */
   config: Readonly<Partial<ServerConfig>>
   log: (level: number, message: string) => void
+  /**
+   * The server's authorizer (the reference's WantsAuthorizer), for plugins that ask whether
+   * the requester may do more than the request itself (approve or sign for a signer name);
+   * absent where no server is assembled (tests of other plugins).
+   */
+  authorizer?: Authorizer
 }
 
 /**

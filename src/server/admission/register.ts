@@ -3,12 +3,34 @@
  * RegisterAllAdmissionPlugins): one line per plugin. A plugin enabled but not registered here
  * is named at start-up as not in effect yet; its place in the order is in enabled-plugins.ts.
  */
+import { CERTIFICATE_APPROVAL, CertificateApproval } from './certificate-approval.js'
+import { CERTIFICATE_SIGNING, CertificateSigning } from './certificate-signing.js'
+import { CERTIFICATE_SUBJECT_RESTRICTION, CertificateSubjectRestriction } from './certificate-subject-restriction.js'
+import { CLUSTER_TRUST_BUNDLE_ATTEST, ClusterTrustBundleAttest } from './cluster-trust-bundle-attest.js'
+import { DEFAULT_INGRESS_CLASS, DefaultIngressClass } from './default-ingress-class.js'
+import { DEFAULT_STORAGE_CLASS, DefaultStorageClass } from './default-storage-class.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
+import { OWNER_REFERENCES_PERMISSION_ENFORCEMENT, OwnerReferencesPermissionEnforcement } from './owner-references-permission-enforcement.js'
+import { PERSISTENT_VOLUME_CLAIM_RESIZE, PersistentVolumeClaimResize } from './persistent-volume-claim-resize.js'
 import { Plugins } from './plugins.js'
 import { POD_SECURITY, PodSecurity } from './pod-security/admission.js'
+import { PRIORITY, Priority } from './priority.js'
+import { RUNTIME_CLASS, RuntimeClass } from './runtime-class.js'
+import { STORAGE_OBJECT_IN_USE_PROTECTION, StorageObjectInUseProtection } from './storage-object-in-use-protection.js'
 
 export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(NAMESPACE_LIFECYCLE, (init) => new NamespaceLifecycle(init))
+  plugins.register(PRIORITY, (init) => new Priority(init))
+  plugins.register(DEFAULT_STORAGE_CLASS, (init) => new DefaultStorageClass(init))
+  plugins.register(STORAGE_OBJECT_IN_USE_PROTECTION, () => new StorageObjectInUseProtection())
+  plugins.register(OWNER_REFERENCES_PERMISSION_ENFORCEMENT, (init) => new OwnerReferencesPermissionEnforcement(init))
+  plugins.register(PERSISTENT_VOLUME_CLAIM_RESIZE, (init) => new PersistentVolumeClaimResize(init))
+  plugins.register(RUNTIME_CLASS, (init) => new RuntimeClass(init))
+  plugins.register(CERTIFICATE_APPROVAL, (init) => new CertificateApproval(init))
+  plugins.register(CERTIFICATE_SIGNING, (init) => new CertificateSigning(init))
+  plugins.register(CLUSTER_TRUST_BUNDLE_ATTEST, (init) => new ClusterTrustBundleAttest(init))
+  plugins.register(CERTIFICATE_SUBJECT_RESTRICTION, () => new CertificateSubjectRestriction())
+  plugins.register(DEFAULT_INGRESS_CLASS, (init) => new DefaultIngressClass(init))
   plugins.register(POD_SECURITY, (init, config) => new PodSecurity(init, config))
 }
 

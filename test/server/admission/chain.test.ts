@@ -88,8 +88,8 @@ describe('admission: the plugin registry and the chain', () => {
     const warnings: string[] = []
     const log = { v: () => {}, warning: (m: string) => void warnings.push(m) }
     const byDefault = admissionFromConfig({ config: {}, stores: () => undefined, log })
-    assert.deepEqual(byDefault.mutatingNames, ['NamespaceLifecycle'])
-    assert.deepEqual(byDefault.validatingNames, ['PodSecurity'])
+    assert.deepEqual(byDefault.mutatingNames, ['NamespaceLifecycle', 'Priority', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'DefaultIngressClass'])
+    assert.deepEqual(byDefault.validatingNames, ['PodSecurity', 'Priority', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'ClusterTrustBundleAttest', 'CertificateSubjectRestriction'])
     assert.deepEqual(warnings, [])
 
     const config = { admissionPlugins: { enable: ['AlwaysPullImages'], disable: [], given: true } }
@@ -100,11 +100,11 @@ describe('admission: the plugin registry and the chain', () => {
 
     warnings.length = 0
     const off = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
-    assert.deepEqual(off.mutatingNames, [])
+    assert.deepEqual(off.mutatingNames, ['Priority', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'DefaultIngressClass'])
     const only = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: [], admissionControl: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
     assert.deepEqual(only.mutatingNames, ['NamespaceLifecycle'])
     assert.equal(warnings.length, 1, 'only the first names plugins not built')
-    assert.deepEqual(allAdmissionPlugins().registered(), ['NamespaceLifecycle', 'PodSecurity'])
+    assert.deepEqual(allAdmissionPlugins().registered(), ['CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass', 'NamespaceLifecycle', 'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'PodSecurity', 'Priority', 'RuntimeClass', 'StorageObjectInUseProtection'])
   })
 
   it('attributes: the refusal name and resource, annotations and warnings', () => {

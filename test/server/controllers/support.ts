@@ -9,7 +9,15 @@ import type { ServerConfig } from '../../../src/server/config.js'
 import { CONTROLLERS, type ControllerDeps, buildControllers } from '../../../src/server/controllers/index.js'
 import { ControllerManager } from '../../../src/server/controllers/manager.js'
 
-export const REGISTRY_CONTROLLERS: readonly string[] = ['crd_finalizer', 'namespace-controller', 'pod-grace-reaper', 'garbage-collector-controller', 'crd_naming_condition_controller']
+export const REGISTRY_CONTROLLERS: readonly string[] = [
+  'crd_finalizer',
+  'namespace-controller',
+  'pod-grace-reaper',
+  'persistentvolumeclaim-protection-controller',
+  'persistentvolume-protection-controller',
+  'garbage-collector-controller',
+  'crd_naming_condition_controller',
+]
 
 export async function startControllers(registry: Registry, names: readonly string[] = REGISTRY_CONTROLLERS): Promise<ControllerManager> {
   const config = { enableGarbageCollector: registry.options.garbageCollector === true } as ServerConfig
