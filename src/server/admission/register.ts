@@ -3,11 +3,15 @@
  * RegisterAllAdmissionPlugins): one line per plugin. A plugin enabled but not registered here
  * is named at start-up as not in effect yet; its place in the order is in enabled-plugins.ts.
  */
+import { ALWAYS_ADMIT, AlwaysAdmit } from './always-admit.js'
+import { ALWAYS_DENY, AlwaysDeny } from './always-deny.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
 import { Plugins } from './plugins.js'
 
 export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(NAMESPACE_LIFECYCLE, (init) => new NamespaceLifecycle(init))
+  plugins.register(ALWAYS_ADMIT, (init) => new AlwaysAdmit(init))
+  plugins.register(ALWAYS_DENY, (init) => new AlwaysDeny(init))
 }
 
 /** A registry holding every plugin of this server. */

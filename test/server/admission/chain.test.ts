@@ -104,7 +104,7 @@ describe('admission: the plugin registry and the chain', () => {
     const only = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: [], admissionControl: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
     assert.deepEqual(only.mutatingNames, ['NamespaceLifecycle'])
     assert.equal(warnings.length, 1, 'only the first names plugins not built')
-    assert.deepEqual(allAdmissionPlugins().registered(), ['NamespaceLifecycle'])
+    assert.ok(allAdmissionPlugins().registered().includes('NamespaceLifecycle'))
   })
 
   it('attributes: the refusal name and resource, annotations and warnings', () => {
