@@ -5,6 +5,7 @@
  */
 import { ALWAYS_ADMIT, AlwaysAdmit } from './always-admit.js'
 import { ALWAYS_DENY, AlwaysDeny } from './always-deny.js'
+import { ALWAYS_PULL_IMAGES, AlwaysPullImages } from './always-pull-images.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
 import { Plugins } from './plugins.js'
 
@@ -12,6 +13,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(NAMESPACE_LIFECYCLE, (init) => new NamespaceLifecycle(init))
   plugins.register(ALWAYS_ADMIT, (init) => new AlwaysAdmit(init))
   plugins.register(ALWAYS_DENY, (init) => new AlwaysDeny(init))
+  plugins.register(ALWAYS_PULL_IMAGES, () => new AlwaysPullImages())
 }
 
 /** A registry holding every plugin of this server. */

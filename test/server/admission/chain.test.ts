@@ -95,7 +95,7 @@ describe('admission: the plugin registry and the chain', () => {
     const config = { admissionPlugins: { enable: ['AlwaysPullImages'], disable: [], given: true } }
     admissionFromConfig({ config, stores: () => undefined, log })
     assert.equal(warnings.length, 1)
-    assert.match(warnings[0]!, /^these admission plugins are enabled but not in effect yet: LimitRanger, ServiceAccount, TaintNodesByCondition, AlwaysPullImages, PodSecurity, /)
+    assert.match(warnings[0]!, /^these admission plugins are enabled but not in effect yet: LimitRanger, ServiceAccount, /)
     assert.doesNotMatch(warnings[0]!, /NamespaceLifecycle/)
 
     warnings.length = 0
