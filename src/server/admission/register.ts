@@ -6,6 +6,8 @@
 import { ALWAYS_ADMIT, AlwaysAdmit } from './always-admit.js'
 import { ALWAYS_DENY, AlwaysDeny } from './always-deny.js'
 import { ALWAYS_PULL_IMAGES, AlwaysPullImages } from './always-pull-images.js'
+import { NAMESPACE_AUTO_PROVISION, NamespaceAutoProvision } from './namespace-autoprovision.js'
+import { NAMESPACE_EXISTS, NamespaceExists } from './namespace-exists.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
 import { Plugins } from './plugins.js'
 
@@ -14,6 +16,8 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(ALWAYS_ADMIT, (init) => new AlwaysAdmit(init))
   plugins.register(ALWAYS_DENY, (init) => new AlwaysDeny(init))
   plugins.register(ALWAYS_PULL_IMAGES, () => new AlwaysPullImages())
+  plugins.register(NAMESPACE_AUTO_PROVISION, (init) => new NamespaceAutoProvision(init))
+  plugins.register(NAMESPACE_EXISTS, (init) => new NamespaceExists(init))
 }
 
 /** A registry holding every plugin of this server. */
