@@ -6,6 +6,7 @@
 import { ALWAYS_ADMIT, AlwaysAdmit } from './always-admit.js'
 import { ALWAYS_DENY, AlwaysDeny } from './always-deny.js'
 import { ALWAYS_PULL_IMAGES, AlwaysPullImages } from './always-pull-images.js'
+import { DEFAULT_TOLERATION_SECONDS, DefaultTolerationSeconds } from './default-toleration-seconds.js'
 import { NAMESPACE_AUTO_PROVISION, NamespaceAutoProvision } from './namespace-autoprovision.js'
 import { NAMESPACE_EXISTS, NamespaceExists } from './namespace-exists.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
@@ -18,6 +19,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(ALWAYS_PULL_IMAGES, () => new AlwaysPullImages())
   plugins.register(NAMESPACE_AUTO_PROVISION, (init) => new NamespaceAutoProvision(init))
   plugins.register(NAMESPACE_EXISTS, (init) => new NamespaceExists(init))
+  plugins.register(DEFAULT_TOLERATION_SECONDS, (init) => new DefaultTolerationSeconds(init))
 }
 
 /** A registry holding every plugin of this server. */

@@ -88,7 +88,7 @@ describe('admission: the plugin registry and the chain', () => {
     const warnings: string[] = []
     const log = { v: () => {}, warning: (m: string) => void warnings.push(m) }
     const byDefault = admissionFromConfig({ config: {}, stores: () => undefined, log })
-    assert.deepEqual(byDefault.mutatingNames, ['NamespaceLifecycle'])
+    assert.deepEqual(byDefault.mutatingNames, ['NamespaceLifecycle', 'DefaultTolerationSeconds'])
     assert.deepEqual(byDefault.validatingNames, [])
     assert.deepEqual(warnings, [])
 
