@@ -100,7 +100,7 @@ describe('admission: the plugin registry and the chain', () => {
 
     warnings.length = 0
     const off = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
-    assert.deepEqual(off.mutatingNames, [])
+    assert.deepEqual(off.mutatingNames, ['DefaultTolerationSeconds'])
     const only = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: [], admissionControl: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
     assert.deepEqual(only.mutatingNames, ['NamespaceLifecycle'])
     assert.equal(warnings.length, 1, 'only the first names plugins not built')
