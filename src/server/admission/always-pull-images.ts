@@ -6,13 +6,14 @@
  * no new container image is left alone.
  */
 import { failureStatus, type Status } from '../http/status.js'
-import { isPlainObject, type KubeObject } from '../api/registry/object.js'
-import { ApiError, errors } from '../api/status-errors.js'
+import { isPlainObject } from '../api/registry/object.js'
+import { ApiError } from '../api/status-errors.js'
 import { notSupported } from '../api/validation/field/errors.js'
 import { type AdmissionAttributes, CREATE, UPDATE } from './attributes.js'
 import { forbidden } from './forbidden.js'
 import { type MutationInterface, type ValidationInterface, handlesOnly } from './interfaces.js'
 import { podContainers } from './pod-containers.js'
+import { isPodProper, podOf } from './pod-of.js'
 
 export const ALWAYS_PULL_IMAGES = 'AlwaysPullImages'
 
@@ -43,16 +44,9 @@ export class AlwaysPullImages implements MutationInterface, ValidationInterface 
   }
 }
 
-/** The pod being written; anything else marked as a pod is the reference's BadRequest. */
-function podOf(attributes: AdmissionAttributes): KubeObject {
-  const pod = attributes.object
-  if (!pod || (pod.kind !== undefined && pod.kind !== 'Pod')) throw errors.badRequest('Resource was marked with kind Pod but was unable to be converted')
-  return pod
-}
-
 /** Subresources and other resources are not this plugin's, nor updates bringing no new image. */
 function shouldIgnore(attributes: AdmissionAttributes): boolean {
-  if (attributes.subresource !== '' || attributes.resource.group !== '' || attributes.resource.resource !== 'pods') return true
+  if (!isPodProper(attributes)) return true
   return isUpdateWithNoNewImages(attributes)
 }
 

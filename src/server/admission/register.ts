@@ -6,10 +6,14 @@
 import { ALWAYS_ADMIT, AlwaysAdmit } from './always-admit.js'
 import { ALWAYS_DENY, AlwaysDeny } from './always-deny.js'
 import { ALWAYS_PULL_IMAGES, AlwaysPullImages } from './always-pull-images.js'
+import { LIMIT_POD_HARD_ANTI_AFFINITY_TOPOLOGY, LimitPodHardAntiAffinityTopology } from './anti-affinity.js'
 import { DEFAULT_TOLERATION_SECONDS, DefaultTolerationSeconds } from './default-toleration-seconds.js'
+import { DENY_SERVICE_EXTERNAL_IPS, DenyServiceExternalIPs } from './deny-service-external-ips.js'
+import { EXTENDED_RESOURCE_TOLERATION, ExtendedResourceToleration } from './extended-resource-toleration.js'
 import { NAMESPACE_AUTO_PROVISION, NamespaceAutoProvision } from './namespace-autoprovision.js'
 import { NAMESPACE_EXISTS, NamespaceExists } from './namespace-exists.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
+import { TAINT_NODES_BY_CONDITION, TaintNodesByCondition } from './node-taint.js'
 import { Plugins } from './plugins.js'
 
 export function registerAllAdmissionPlugins(plugins: Plugins): void {
@@ -20,6 +24,10 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(NAMESPACE_AUTO_PROVISION, (init) => new NamespaceAutoProvision(init))
   plugins.register(NAMESPACE_EXISTS, (init) => new NamespaceExists(init))
   plugins.register(DEFAULT_TOLERATION_SECONDS, (init) => new DefaultTolerationSeconds(init))
+  plugins.register(LIMIT_POD_HARD_ANTI_AFFINITY_TOPOLOGY, () => new LimitPodHardAntiAffinityTopology())
+  plugins.register(EXTENDED_RESOURCE_TOLERATION, () => new ExtendedResourceToleration())
+  plugins.register(TAINT_NODES_BY_CONDITION, () => new TaintNodesByCondition())
+  plugins.register(DENY_SERVICE_EXTERNAL_IPS, () => new DenyServiceExternalIPs())
 }
 
 /** A registry holding every plugin of this server. */

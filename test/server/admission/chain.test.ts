@@ -88,7 +88,7 @@ describe('admission: the plugin registry and the chain', () => {
     const warnings: string[] = []
     const log = { v: () => {}, warning: (m: string) => void warnings.push(m) }
     const byDefault = admissionFromConfig({ config: {}, stores: () => undefined, log })
-    assert.deepEqual(byDefault.mutatingNames, ['NamespaceLifecycle', 'DefaultTolerationSeconds'])
+    assert.deepEqual(byDefault.mutatingNames, ['NamespaceLifecycle', 'TaintNodesByCondition', 'DefaultTolerationSeconds'])
     assert.deepEqual(byDefault.validatingNames, [])
     assert.deepEqual(warnings, [])
 
@@ -100,7 +100,7 @@ describe('admission: the plugin registry and the chain', () => {
 
     warnings.length = 0
     const off = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
-    assert.deepEqual(off.mutatingNames, ['DefaultTolerationSeconds'])
+    assert.deepEqual(off.mutatingNames, ['TaintNodesByCondition', 'DefaultTolerationSeconds'])
     const only = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: [], admissionControl: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
     assert.deepEqual(only.mutatingNames, ['NamespaceLifecycle'])
     assert.equal(warnings.length, 1, 'only the first names plugins not built')
