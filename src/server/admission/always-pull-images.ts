@@ -5,15 +5,15 @@
  * those allowed to pull it; validation refuses a pod where one is not. An update that brings
  * no new container image is left alone.
  */
-import { failureStatus, type Status } from '../http/status.js'
 import { isPlainObject } from '../api/registry/object.js'
-import { ApiError } from '../api/status-errors.js'
+import type { ApiError } from '../api/status-errors.js'
 import { notSupported } from '../api/validation/field/errors.js'
 import { type AdmissionAttributes, CREATE, UPDATE } from './attributes.js'
 import { forbidden } from './forbidden.js'
 import { type MutationInterface, type ValidationInterface, handlesOnly } from './interfaces.js'
 import { podContainers } from './pod-containers.js'
 import { isPodProper, podOf } from './pod-of.js'
+import { plainError } from './plain-error.js'
 
 export const ALWAYS_PULL_IMAGES = 'AlwaysPullImages'
 
@@ -71,6 +71,5 @@ function imageVolumes(spec: unknown): Array<{ image: Record<string, unknown>; in
 function aggregate(messages: readonly string[]): ApiError {
   const distinct = [...new Set(messages)]
   const message = distinct.length === 1 ? distinct[0]! : `[${distinct.join(', ')}]`
-  const { reason: _unknown, ...status } = failureStatus(500, '', message)
-  return new ApiError(status as Status)
+  return plainError(message)
 }

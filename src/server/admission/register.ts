@@ -15,6 +15,7 @@ import { NAMESPACE_EXISTS, NamespaceExists } from './namespace-exists.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
 import { TAINT_NODES_BY_CONDITION, TaintNodesByCondition } from './node-taint.js'
 import { Plugins } from './plugins.js'
+import { POD_NODE_SELECTOR, PodNodeSelector } from './pod-node-selector.js'
 
 export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(NAMESPACE_LIFECYCLE, (init) => new NamespaceLifecycle(init))
@@ -28,6 +29,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(EXTENDED_RESOURCE_TOLERATION, () => new ExtendedResourceToleration())
   plugins.register(TAINT_NODES_BY_CONDITION, () => new TaintNodesByCondition())
   plugins.register(DENY_SERVICE_EXTERNAL_IPS, () => new DenyServiceExternalIPs())
+  plugins.register(POD_NODE_SELECTOR, (init, pluginConfig) => new PodNodeSelector(init, pluginConfig))
 }
 
 /** A registry holding every plugin of this server. */
