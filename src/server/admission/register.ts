@@ -16,6 +16,7 @@ import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.j
 import { TAINT_NODES_BY_CONDITION, TaintNodesByCondition } from './node-taint.js'
 import { Plugins } from './plugins.js'
 import { POD_NODE_SELECTOR, PodNodeSelector } from './pod-node-selector.js'
+import { POD_TOLERATION_RESTRICTION, PodTolerationRestriction } from './pod-toleration-restriction.js'
 
 export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(NAMESPACE_LIFECYCLE, (init) => new NamespaceLifecycle(init))
@@ -30,6 +31,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(TAINT_NODES_BY_CONDITION, () => new TaintNodesByCondition())
   plugins.register(DENY_SERVICE_EXTERNAL_IPS, () => new DenyServiceExternalIPs())
   plugins.register(POD_NODE_SELECTOR, (init, pluginConfig) => new PodNodeSelector(init, pluginConfig))
+  plugins.register(POD_TOLERATION_RESTRICTION, (init, pluginConfig) => new PodTolerationRestriction(init, pluginConfig))
 }
 
 /** A registry holding every plugin of this server. */
