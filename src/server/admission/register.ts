@@ -5,9 +5,11 @@
  */
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
 import { Plugins } from './plugins.js'
+import { SERVICE_ACCOUNT, ServiceAccount } from './serviceaccount.js'
 
 export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(NAMESPACE_LIFECYCLE, (init) => new NamespaceLifecycle(init))
+  plugins.register(SERVICE_ACCOUNT, (init) => new ServiceAccount(init))
 }
 
 /** A registry holding every plugin of this server. */
