@@ -13,6 +13,7 @@ import { randomInt } from 'node:crypto'
 import { failureStatus } from '../http/status.js'
 import type { GenericStore } from '../api/registry/generic-store.js'
 import { Informer } from '../api/registry/informer.js'
+import { aliasDeprecatedServiceAccount } from '../api/kinds/pod-defaults.js'
 import type { KubeObject } from '../api/registry/object.js'
 import { ApiError, errors } from '../api/status-errors.js'
 import { type AdmissionAttributes, CREATE, UPDATE, nameForRefusal } from './attributes.js'
@@ -82,6 +83,8 @@ export class ServiceAccount implements MutationInterface, ValidationInterface {
     if (isMirrorPod(pod)) return this.validate(a)
     const spec = podSpec(pod)
     if (str(spec.serviceAccountName) === '') spec.serviceAccountName = DEFAULT_SERVICE_ACCOUNT_NAME
+    // As the v1 conversion writes the deprecated alias after admission (see pod-defaults.ts).
+    aliasDeprecatedServiceAccount(spec)
     const account = await this.serviceAccountOrRefuse(a, str(spec.serviceAccountName))
     if (shouldAutomount(account, spec)) this.mountServiceAccountToken(spec)
     if (list(spec.imagePullSecrets).length === 0) {

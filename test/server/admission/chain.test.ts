@@ -88,23 +88,23 @@ describe('admission: the plugin registry and the chain', () => {
     const warnings: string[] = []
     const log = { v: () => {}, warning: (m: string) => void warnings.push(m) }
     const byDefault = admissionFromConfig({ config: {}, stores: () => undefined, log })
-    assert.deepEqual(byDefault.mutatingNames, ['NamespaceLifecycle'])
-    assert.deepEqual(byDefault.validatingNames, [])
+    assert.deepEqual(byDefault.mutatingNames, ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount'])
+    assert.deepEqual(byDefault.validatingNames, ['LimitRanger', 'ServiceAccount'])
     assert.deepEqual(warnings, [])
 
     const config = { admissionPlugins: { enable: ['AlwaysPullImages'], disable: [], given: true } }
     admissionFromConfig({ config, stores: () => undefined, log })
     assert.equal(warnings.length, 1)
-    assert.match(warnings[0]!, /^these admission plugins are enabled but not in effect yet: LimitRanger, ServiceAccount, TaintNodesByCondition, AlwaysPullImages, PodSecurity, /)
-    assert.doesNotMatch(warnings[0]!, /NamespaceLifecycle/)
+    assert.match(warnings[0]!, /^these admission plugins are enabled but not in effect yet: TaintNodesByCondition, AlwaysPullImages, /)
+    assert.doesNotMatch(warnings[0]!, /NamespaceLifecycle|LimitRanger|ServiceAccount/)
 
     warnings.length = 0
     const off = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
-    assert.deepEqual(off.mutatingNames, [])
+    assert.deepEqual(off.mutatingNames, ['LimitRanger', 'ServiceAccount'])
     const only = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: [], admissionControl: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
     assert.deepEqual(only.mutatingNames, ['NamespaceLifecycle'])
     assert.equal(warnings.length, 1, 'only the first names plugins not built')
-    assert.deepEqual(allAdmissionPlugins().registered(), ['NamespaceLifecycle'])
+    assert.deepEqual(allAdmissionPlugins().registered(), ['LimitRanger', 'NamespaceLifecycle', 'ServiceAccount'])
   })
 
   it('attributes: the refusal name and resource, annotations and warnings', () => {

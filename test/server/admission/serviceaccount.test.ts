@@ -127,6 +127,8 @@ describe('admission: ServiceAccount (plugin/pkg/admission/serviceaccount)', () =
     const created = pod({ containers: [{ name: 'c' }] })
     await p.admit(attributes(created))
     assert.equal(spec(created).serviceAccountName, 'default')
+    // The deprecated alias, as the v1 conversion writes it.
+    assert.equal(spec(created).serviceAccount, 'default')
     assert.deepEqual(spec(created).volumes, [EXPECTED_TOKEN_VOLUME])
     assert.deepEqual(spec(created).containers[0].volumeMounts, [EXPECTED_MOUNT])
     assert.deepEqual(spec(created).imagePullSecrets, [])
@@ -293,8 +295,11 @@ describe('admission: ServiceAccount (plugin/pkg/admission/serviceaccount)', () =
     assert.match(spec(created).volumes[0].name, /^kube-api-access-/)
     assert.equal(spec(created).containers[0].volumeMounts[0].mountPath, DEFAULT_API_TOKEN_MOUNT_PATH)
     await t.registry.lookup('', 'v1', 'serviceaccounts')!.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'other', namespace: NS } })
-    const err = await refusal(pods.update(NS, 'p', (current) => ({ ...current, spec: { ...spec(current), serviceAccountName: 'other' } })))
+    const err = await refusal(pods.update(NS, 'p', (current) => ({ ...current, spec: { ...spec(current), serviceAccountName: 'other', serviceAccount: 'other' } })))
     assert.equal(err.code, 422)
     assert.match(err.message, /spec: Forbidden: pod updates may not change fields other than/)
+    // The deprecated serviceAccount alone names the account (the v1 conversion's alias).
+    const aliased = await pods.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q', namespace: NS }, spec: { serviceAccount: 'other', containers: [{ name: 'c', image: 'nginx' }] } })
+    assert.equal(spec(aliased).serviceAccountName, 'other')
   })
 })
