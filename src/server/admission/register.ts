@@ -16,6 +16,7 @@ import { DEFAULT_STORAGE_CLASS, DefaultStorageClass } from './default-storage-cl
 import { DEFAULT_TOLERATION_SECONDS, DefaultTolerationSeconds } from './default-toleration-seconds.js'
 import { DENY_SERVICE_EXTERNAL_IPS, DenyServiceExternalIPs } from './deny-service-external-ips.js'
 import { EXTENDED_RESOURCE_TOLERATION, ExtendedResourceToleration } from './extended-resource-toleration.js'
+import { LIMIT_RANGER, LimitRanger } from './limitranger/limitranger.js'
 import { NAMESPACE_AUTO_PROVISION, NamespaceAutoProvision } from './namespace-autoprovision.js'
 import { NAMESPACE_EXISTS, NamespaceExists } from './namespace-exists.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
@@ -28,6 +29,7 @@ import { POD_SECURITY, PodSecurity } from './pod-security/admission.js'
 import { POD_TOLERATION_RESTRICTION, PodTolerationRestriction } from './pod-toleration-restriction.js'
 import { PRIORITY, Priority } from './priority.js'
 import { RUNTIME_CLASS, RuntimeClass } from './runtime-class.js'
+import { SERVICE_ACCOUNT, ServiceAccount } from './serviceaccount.js'
 import { STORAGE_OBJECT_IN_USE_PROTECTION, StorageObjectInUseProtection } from './storage-object-in-use-protection.js'
 
 export function registerAllAdmissionPlugins(plugins: Plugins): void {
@@ -56,6 +58,8 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(DENY_SERVICE_EXTERNAL_IPS, () => new DenyServiceExternalIPs())
   plugins.register(POD_NODE_SELECTOR, (init, pluginConfig) => new PodNodeSelector(init, pluginConfig))
   plugins.register(POD_TOLERATION_RESTRICTION, (init, pluginConfig) => new PodTolerationRestriction(init, pluginConfig))
+  plugins.register(LIMIT_RANGER, (init) => new LimitRanger(init))
+  plugins.register(SERVICE_ACCOUNT, (init) => new ServiceAccount(init))
 }
 
 /** A registry holding every plugin of this server. */

@@ -1,8 +1,9 @@
 /**
  * The controllers of the table that follow the registry, started over a registry a test made
  * (the server starts them in its post-start hook): the garbage collector when the registry's
- * options turn it on; the service-account controller only when asked (the server runs it, the
- * registry tests never did).
+ * options turn it on; the service-account controller too, since the ServiceAccount admission
+ * plugin refuses a pod whose namespace has no `default` account (as a cluster without its
+ * controller manager does).
  */
 import type { Registry } from '../../../src/server/api/registry/registry.js'
 import type { ServerConfig } from '../../../src/server/config.js'
@@ -10,6 +11,7 @@ import { CONTROLLERS, type ControllerDeps, buildControllers } from '../../../src
 import { ControllerManager } from '../../../src/server/controllers/manager.js'
 
 export const REGISTRY_CONTROLLERS: readonly string[] = [
+  'serviceaccount-controller',
   'crd_finalizer',
   'namespace-controller',
   'pod-grace-reaper',
