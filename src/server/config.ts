@@ -60,6 +60,10 @@ export interface ServerConfig {
   enableGarbageCollector: boolean
   /** --delete-collection-workers (default 1; fewer than 1 counts as 1). */
   deleteCollectionWorkers: number
+  /** --default-not-ready-toleration-seconds (default 300): DefaultTolerationSeconds' not-ready toleration. */
+  defaultNotReadyTolerationSeconds: number
+  /** --default-unreachable-toleration-seconds (default 300): DefaultTolerationSeconds' unreachable toleration. */
+  defaultUnreachableTolerationSeconds: number
   /** How built-in kinds are stored: protobuf (the default), JSON or YAML. */
   storageMediaType: StorageMediaType
 
@@ -132,6 +136,8 @@ export interface ServerConfig {
    * is computed in src/server/admission/enabled-plugins.ts.
    */
   admissionPlugins: { enable: string[]; disable: string[]; admissionControl?: string[]; given: boolean }
+  /** --admission-control-config-file: the plugins' configuration (src/core/config-files/admission-config.ts). */
+  admissionControlConfigFile?: string
 }
 
 /**
@@ -243,10 +249,13 @@ export const BUILT_OPTIONS = new Set([
   'runtime-config',
   'enable-garbage-collector',
   'delete-collection-workers',
+  'default-not-ready-toleration-seconds',
+  'default-unreachable-toleration-seconds',
   // The admission plugins they enable and this server has not yet are named on their own line.
   'enable-admission-plugins',
   'disable-admission-plugins',
   'admission-control',
+  'admission-control-config-file',
 ])
 
 export function notBuiltOptions(ctx: ValidationContext): string[] {
@@ -357,6 +366,8 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     watchCacheSizes: ctx.list('watch-cache-sizes'),
     enableGarbageCollector: ctx.value<boolean>('enable-garbage-collector') ?? true,
     deleteCollectionWorkers: Math.max(1, ctx.value<number>('delete-collection-workers') ?? 1),
+    defaultNotReadyTolerationSeconds: ctx.value<number>('default-not-ready-toleration-seconds') ?? 300,
+    defaultUnreachableTolerationSeconds: ctx.value<number>('default-unreachable-toleration-seconds') ?? 300,
     storageMediaType: storageMediaType(str('storage-media-type')),
 
     // AlwaysAllow turns anonymous access off, as the reference does (and says: rule AUTHZ-DEFAULT).
@@ -416,5 +427,6 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     runtimeConfig: ctx.value<KeyValue[]>('runtime-config') ?? [],
     featureGates: new Map(ctx.gates),
     admissionPlugins: admissionPluginOptions(ctx),
+    admissionControlConfigFile: str('admission-control-config-file'),
   }
 }

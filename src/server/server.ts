@@ -81,6 +81,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   releases.add('rbac-informers', () => rbacPolicy.stop())
   releases.add('authorization-config', () => authorization.reloading?.stop())
   releases.add('node-authorizer-informers', () => nodeGraph.stop())
+  // The admission chain (its configuration file read now: a bad one stops the start-up before
+  // anything listens) reads the registry the API makes over the open store, once it is made.
+  const admission = admissionFromConfig({ config, stores: () => (pending.store ? api.registryFor(pending.store) : undefined), log, authorizer: authorization.chain.authorizer })
+  releases.add('admission', () => admission.stop())
 
   const bound = await bindServingPort(config)
   const address = boundAddress(bound)
@@ -126,9 +130,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const mux = new Mux()
   installStatusRoutes(mux, health, options)
-  // The admission chain reads the registry the API makes over the open store, once it is made.
-  const admission = admissionFromConfig({ config, stores: () => (pending.store ? api.registryFor(pending.store) : undefined), log })
-  releases.add('admission', () => admission.stop())
   api.set(installServedApi(mux, { config, log, emulatedMinor: options.emulatedMinor, store: () => pending.store, authentication: authn, authorization, admission }))
   const flowControl = flowControlFromConfig({ config, metrics, store: () => pending.store, codec: writes.codec, reads: flowReads })
   releases.add('flow-controller', () => flowControl.controller?.stop())

@@ -19,6 +19,13 @@ const ABSOLUTE = /(?:['"`]|file:\/\/)(\/(?:work|home|root|Users|usr|opt|tmp|var|
 const ALLOWED: Record<string, Record<string, string>> = {
   'src/server/api/kinds/pod-defaults.ts': { '/dev/termination-log': "the reference's default terminationMessagePath of a container" },
   'src/server/paths/logs.ts': { '/var/log': "the reference's /logs directory (kube-apiserver serves /var/log)" },
+  'src/server/admission/serviceaccount.ts': { '/var/run/secrets/kubernetes.io/serviceaccount': "the reference's DefaultAPITokenMountPath, a path inside the pod's containers" },
+  'test/server/admission/serviceaccount.test.ts': { '/var/run/secrets/kubernetes.io/serviceaccount': "the expected mount path of the token volume inside a pod's containers" },
+  'test/server/admission/serviceaccount-limitranger.e2e.test.ts': { '/var/run/secrets/kubernetes.io/serviceaccount': "the expected mount path of the token volume inside a pod's containers" },
+  'test/core/config-files/admission-config.test.ts': {
+    '/tmp/image-policy-webhook.json': 'a made-up absolute plugin path the parser is fed, to see it kept as is',
+    '/home/user/.kube/config': 'a made-up kubeconfig path inside a legacy configuration the parser is fed',
+  },
   'test/core/apply/field-manager.test.ts': { '/dev/termination-log': 'a defaulted container field inside a sample object' },
   'test/server/api/builtin-kinds.test.ts': { '/dev/termination-log': 'the expected defaulted container field' },
   'test/server/api/kubectl-openapi-v2.e2e.test.ts': { '/dev/termination-log': 'the expected defaulted container field' },

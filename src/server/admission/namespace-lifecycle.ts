@@ -2,19 +2,21 @@
  * The NamespaceLifecycle admission plugin (the reference's
  * `k8s.io/apiserver/pkg/admission/plugin/namespace/lifecycle`): a namespaced create needs its
  * namespace to exist (404 for the namespace), and a namespace being terminated takes no new
- * content (403 with the NamespaceTerminating cause), with the reference's messages. It is the
- * first plugin of the chain; the store admits every create after defaulting and validation,
- * before the write.
+ * content (403 with the NamespaceTerminating cause), and the system namespaces (default,
+ * kube-system, kube-public) may not be deleted, with the reference's messages.
  */
 import { failureStatus } from '../http/status.js'
 import type { GenericStore } from '../api/registry/generic-store.js'
 import { Informer } from '../api/registry/informer.js'
 import { ApiError, errors } from '../api/status-errors.js'
-import { type AdmissionAttributes, CREATE, nameForRefusal, qualifiedResource } from './attributes.js'
+import { type AdmissionAttributes, CREATE, DELETE, nameForRefusal, qualifiedResource } from './attributes.js'
 import { type MutationInterface, handlesOnly } from './interfaces.js'
 import type { PluginInitialization } from './plugins.js'
 
 export const NAMESPACE_LIFECYCLE = 'NamespaceLifecycle'
+
+/** The namespaces that may not be deleted (the reference's immortalNamespaces). */
+export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public'])
 
 export class NamespaceLifecycle implements MutationInterface {
   /** The namespaces kept in memory, started on the first namespaced create. */
@@ -24,11 +26,12 @@ export class NamespaceLifecycle implements MutationInterface {
 
   constructor(private readonly init: PluginInitialization) {}
 
-  // Creates only, as this server has always checked (the reference's plugin also handles
-  // UPDATE and DELETE: the immortal namespaces refuse deletion).
-  readonly handles = handlesOnly(CREATE)
+  // The reference's plugin also handles UPDATE, where it only asks that the namespace exist
+  // (an object being updated implies it does); this one leaves updates alone.
+  readonly handles = handlesOnly(CREATE, DELETE)
 
   admit(attributes: AdmissionAttributes): Promise<void> {
+    if (attributes.operation === DELETE) return this.admitDelete(attributes)
     // Cluster-scoped objects, namespaces themselves included, have no namespace to check.
     if (attributes.namespace === '') return Promise.resolve()
     // As the reference's plugin reads its namespace informer: an active namespace in memory
@@ -37,6 +40,15 @@ export class NamespaceLifecycle implements MutationInterface {
     const seen = this.namespaceCache()?.get(attributes.namespace)
     if (seen && !seen.metadata.deletionTimestamp && (seen.status as { phase?: unknown } | undefined)?.phase !== 'Terminating') return Promise.resolve()
     return this.admitLive(attributes)
+  }
+
+  /** A deletion: refused for the immortal namespaces; any other deletion is allowed. */
+  private admitDelete(attributes: AdmissionAttributes): Promise<void> {
+    const { group, kind } = attributes.kind
+    if (group === '' && kind === 'Namespace' && IMMORTAL_NAMESPACES.has(attributes.name)) {
+      return Promise.reject(errors.forbidden({ group: attributes.resource.group, resource: attributes.resource.resource }, attributes.name, 'this namespace may not be deleted'))
+    }
+    return Promise.resolve()
   }
 
   stop(): void {

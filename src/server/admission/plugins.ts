@@ -5,6 +5,7 @@
  * informers to read, the server's configuration, the log) and its own configuration.
  */
 import type { GenericStore } from '../api/registry/generic-store.js'
+import type { Authorizer } from '../authorization/authorizer.js'
 import type { ServerConfig } from '../config.js'
 import type { Store } from '../store/types.js'
 import { AdmissionChain } from './chain.js'
@@ -26,6 +27,12 @@ export interface PluginInitialization {
   /** The server's configuration; an option absent here has its default. */
   config: Readonly<Partial<ServerConfig>>
   log: (level: number, message: string) => void
+  /**
+   * The server's authorizer (the reference's WantsAuthorizer), for plugins that ask whether
+   * the requester may do more than the request itself (approve or sign for a signer name);
+   * absent where no server is assembled (tests of other plugins).
+   */
+  authorizer?: Authorizer
 }
 
 /**
@@ -33,6 +40,12 @@ export interface PluginInitialization {
  * (undefined without one), as the reference's factories read their io.Reader.
  */
 export type PluginFactory = (init: PluginInitialization, pluginConfig: unknown) => AdmissionPlugin
+
+/**
+ * A plugin whose factory refused to make it, its configuration most often (the reference's
+ * InitPlugin error): the server does not start.
+ */
+export class PluginInitError extends Error {}
 
 export class Plugins {
   private readonly factories = new Map<string, PluginFactory>()
@@ -60,7 +73,12 @@ export class Plugins {
     const plugins = names.map((name) => {
       const factory = this.factories.get(name)
       if (!factory) throw new Error(`unknown admission plugin: ${name}`)
-      return { name, plugin: factory(init, configFor(name)) }
+      const pluginConfig = configFor(name)
+      try {
+        return { name, plugin: factory(init, pluginConfig) }
+      } catch (err) {
+        throw new PluginInitError(`couldn't init admission plugin ${JSON.stringify(name)}: ${(err as Error).message}`, { cause: err })
+      }
     })
     return new AdmissionChain(plugins)
   }

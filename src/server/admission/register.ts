@@ -3,11 +3,63 @@
  * RegisterAllAdmissionPlugins): one line per plugin. A plugin enabled but not registered here
  * is named at start-up as not in effect yet; its place in the order is in enabled-plugins.ts.
  */
+import { ALWAYS_ADMIT, AlwaysAdmit } from './always-admit.js'
+import { ALWAYS_DENY, AlwaysDeny } from './always-deny.js'
+import { ALWAYS_PULL_IMAGES, AlwaysPullImages } from './always-pull-images.js'
+import { LIMIT_POD_HARD_ANTI_AFFINITY_TOPOLOGY, LimitPodHardAntiAffinityTopology } from './anti-affinity.js'
+import { CERTIFICATE_APPROVAL, CertificateApproval } from './certificate-approval.js'
+import { CERTIFICATE_SIGNING, CertificateSigning } from './certificate-signing.js'
+import { CERTIFICATE_SUBJECT_RESTRICTION, CertificateSubjectRestriction } from './certificate-subject-restriction.js'
+import { CLUSTER_TRUST_BUNDLE_ATTEST, ClusterTrustBundleAttest } from './cluster-trust-bundle-attest.js'
+import { DEFAULT_INGRESS_CLASS, DefaultIngressClass } from './default-ingress-class.js'
+import { DEFAULT_STORAGE_CLASS, DefaultStorageClass } from './default-storage-class.js'
+import { DEFAULT_TOLERATION_SECONDS, DefaultTolerationSeconds } from './default-toleration-seconds.js'
+import { DENY_SERVICE_EXTERNAL_IPS, DenyServiceExternalIPs } from './deny-service-external-ips.js'
+import { EXTENDED_RESOURCE_TOLERATION, ExtendedResourceToleration } from './extended-resource-toleration.js'
+import { LIMIT_RANGER, LimitRanger } from './limitranger/limitranger.js'
+import { NAMESPACE_AUTO_PROVISION, NamespaceAutoProvision } from './namespace-autoprovision.js'
+import { NAMESPACE_EXISTS, NamespaceExists } from './namespace-exists.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
+import { TAINT_NODES_BY_CONDITION, TaintNodesByCondition } from './node-taint.js'
+import { OWNER_REFERENCES_PERMISSION_ENFORCEMENT, OwnerReferencesPermissionEnforcement } from './owner-references-permission-enforcement.js'
+import { PERSISTENT_VOLUME_CLAIM_RESIZE, PersistentVolumeClaimResize } from './persistent-volume-claim-resize.js'
 import { Plugins } from './plugins.js'
+import { POD_NODE_SELECTOR, PodNodeSelector } from './pod-node-selector.js'
+import { POD_SECURITY, PodSecurity } from './pod-security/admission.js'
+import { POD_TOLERATION_RESTRICTION, PodTolerationRestriction } from './pod-toleration-restriction.js'
+import { PRIORITY, Priority } from './priority.js'
+import { RUNTIME_CLASS, RuntimeClass } from './runtime-class.js'
+import { SERVICE_ACCOUNT, ServiceAccount } from './serviceaccount.js'
+import { STORAGE_OBJECT_IN_USE_PROTECTION, StorageObjectInUseProtection } from './storage-object-in-use-protection.js'
 
 export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(NAMESPACE_LIFECYCLE, (init) => new NamespaceLifecycle(init))
+  plugins.register(PRIORITY, (init) => new Priority(init))
+  plugins.register(DEFAULT_STORAGE_CLASS, (init) => new DefaultStorageClass(init))
+  plugins.register(STORAGE_OBJECT_IN_USE_PROTECTION, () => new StorageObjectInUseProtection())
+  plugins.register(OWNER_REFERENCES_PERMISSION_ENFORCEMENT, (init) => new OwnerReferencesPermissionEnforcement(init))
+  plugins.register(PERSISTENT_VOLUME_CLAIM_RESIZE, (init) => new PersistentVolumeClaimResize(init))
+  plugins.register(RUNTIME_CLASS, (init) => new RuntimeClass(init))
+  plugins.register(CERTIFICATE_APPROVAL, (init) => new CertificateApproval(init))
+  plugins.register(CERTIFICATE_SIGNING, (init) => new CertificateSigning(init))
+  plugins.register(CLUSTER_TRUST_BUNDLE_ATTEST, (init) => new ClusterTrustBundleAttest(init))
+  plugins.register(CERTIFICATE_SUBJECT_RESTRICTION, () => new CertificateSubjectRestriction())
+  plugins.register(DEFAULT_INGRESS_CLASS, (init) => new DefaultIngressClass(init))
+  plugins.register(POD_SECURITY, (init, config) => new PodSecurity(init, config))
+  plugins.register(ALWAYS_ADMIT, (init) => new AlwaysAdmit(init))
+  plugins.register(ALWAYS_DENY, (init) => new AlwaysDeny(init))
+  plugins.register(ALWAYS_PULL_IMAGES, () => new AlwaysPullImages())
+  plugins.register(NAMESPACE_AUTO_PROVISION, (init) => new NamespaceAutoProvision(init))
+  plugins.register(NAMESPACE_EXISTS, (init) => new NamespaceExists(init))
+  plugins.register(DEFAULT_TOLERATION_SECONDS, (init) => new DefaultTolerationSeconds(init))
+  plugins.register(LIMIT_POD_HARD_ANTI_AFFINITY_TOPOLOGY, () => new LimitPodHardAntiAffinityTopology())
+  plugins.register(EXTENDED_RESOURCE_TOLERATION, () => new ExtendedResourceToleration())
+  plugins.register(TAINT_NODES_BY_CONDITION, () => new TaintNodesByCondition())
+  plugins.register(DENY_SERVICE_EXTERNAL_IPS, () => new DenyServiceExternalIPs())
+  plugins.register(POD_NODE_SELECTOR, (init, pluginConfig) => new PodNodeSelector(init, pluginConfig))
+  plugins.register(POD_TOLERATION_RESTRICTION, (init, pluginConfig) => new PodTolerationRestriction(init, pluginConfig))
+  plugins.register(LIMIT_RANGER, (init) => new LimitRanger(init))
+  plugins.register(SERVICE_ACCOUNT, (init) => new ServiceAccount(init))
 }
 
 /** A registry holding every plugin of this server. */

@@ -19,6 +19,7 @@ import { GarbageCollector } from './garbage-collector.js'
 import { NamespaceController } from './namespace-controller.js'
 import { PodGraceReaper } from './pod-grace-reaper.js'
 import { ServiceAccountsController } from './service-accounts.js'
+import { PVCProtectionController, PVProtectionController } from './storage-object-protection.js'
 
 /** What the server hands the table when it builds the controllers. */
 export interface ControllerDeps {
@@ -53,6 +54,9 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'crd_finalizer', create: () => new CRDFinalizer() },
   { name: 'namespace-controller', create: () => new NamespaceController() },
   { name: 'pod-grace-reaper', create: () => new PodGraceReaper() },
+  // The finalizers the StorageObjectInUseProtection admission plugin adds are removed here.
+  { name: 'persistentvolumeclaim-protection-controller', create: () => new PVCProtectionController() },
+  { name: 'persistentvolume-protection-controller', create: () => new PVProtectionController() },
   { name: 'garbage-collector-controller', enabled: ({ config }) => config.enableGarbageCollector, create: () => new GarbageCollector() },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.

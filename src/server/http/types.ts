@@ -53,6 +53,11 @@ export interface RequestContext {
   user?: UserInfo
   /** When the request must have been answered (ms since the epoch); undefined for long-running ones. */
   deadline?: number
+  /**
+   * The audit annotations admission plugins left on the request
+   * (`<plugin>.admission.k8s.io/<key>` to value), for the request's audit event.
+   */
+  auditAnnotations?: Record<string, string>
 }
 
 export type Handler = (req: Request, res: Response, ctx: RequestContext) => void | Promise<void>

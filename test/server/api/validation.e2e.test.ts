@@ -147,9 +147,11 @@ describeEachKubectl('api: object validation with the real kubectl (end to end)',
     const svc = session.file('svc-defaults.yaml', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: defaults\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 80\n')
     await session.ok('create', '-f', pod)
     await session.ok('create', '-f', svc)
-    // What differs per object is replaced: uid, times, resource version, the allocated IP.
+    // What differs per object is replaced: uid, times, resource version, the allocated IP, the
+    // token volume's generated name.
     const normal = (text: string) =>
       text
+        .replace(/kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}/g, 'kube-api-access-NAME')
         .replace(/uid: \S+/, 'uid: UID')
         .replace(/creationTimestamp: "[^"]+"/, 'creationTimestamp: TIME')
         .replace(/resourceVersion: "\d+"/, 'resourceVersion: RV')
@@ -177,12 +179,51 @@ describeEachKubectl('api: object validation with the real kubectl (end to end)',
         '    resources: {}',
         '    terminationMessagePath: /dev/termination-log',
         '    terminationMessagePolicy: File',
+        // The ServiceAccount admission plugin's account and token volume, as a cluster shows them.
+        '    volumeMounts:',
+        '    - mountPath: /var/run/secrets/kubernetes.io/serviceaccount',
+        '      name: kube-api-access-NAME',
+        '      readOnly: true',
         '  dnsPolicy: ClusterFirst',
         '  enableServiceLinks: true',
+        // The Priority admission plugin (default on): no class and no default class.
+        '  preemptionPolicy: PreemptLowerPriority',
+        '  priority: 0',
         '  restartPolicy: Always',
         '  schedulerName: default-scheduler',
         '  securityContext: {}',
+        '  serviceAccount: default',
+        '  serviceAccountName: default',
         '  terminationGracePeriodSeconds: 30',
+        // The default-on DefaultTolerationSeconds admission plugin's two tolerations.
+        '  tolerations:',
+        '  - effect: NoExecute',
+        '    key: node.kubernetes.io/not-ready',
+        '    operator: Exists',
+        '    tolerationSeconds: 300',
+        '  - effect: NoExecute',
+        '    key: node.kubernetes.io/unreachable',
+        '    operator: Exists',
+        '    tolerationSeconds: 300',
+        '  volumes:',
+        '  - name: kube-api-access-NAME',
+        '    projected:',
+        '      defaultMode: 420',
+        '      sources:',
+        '      - serviceAccountToken:',
+        '          expirationSeconds: 3607',
+        '          path: token',
+        '      - configMap:',
+        '          items:',
+        '          - key: ca.crt',
+        '            path: ca.crt',
+        '          name: kube-root-ca.crt',
+        '      - downwardAPI:',
+        '          items:',
+        '          - fieldRef:',
+        '              apiVersion: v1',
+        '              fieldPath: metadata.namespace',
+        '            path: namespace',
         'status:',
         '  phase: Pending',
         '  qosClass: BestEffort',

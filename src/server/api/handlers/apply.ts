@@ -14,6 +14,7 @@ import { readBody, writeObject } from '../negotiation.js'
 import { fieldManagerScope, requestedFieldManager } from './field-manager.js'
 import { createAuthorization } from './create-authorization.js'
 import { type Scope, checkFieldValidation, isDryRun, responseOutput } from './scope.js'
+import { admissionRequest, writeOptions } from './admission-request.js'
 
 export const APPLY_PATCH_TYPE = 'application/apply-patch+yaml'
 
@@ -110,6 +111,7 @@ export async function applyPatchHandler(scope: Scope): Promise<void> {
         dryRun,
         retryOnConflict: true,
         ...(scope.subresource ? { subresource: scope.subresource } : {}),
+        admission: admissionRequest(scope, writeOptions(scope, 'PatchOptions')),
         // The apply computed the entries; a status write keeps them through the store's status copy.
         trackFields: (obj) => {
           if (managedFields === undefined) delete obj.metadata.managedFields
@@ -133,7 +135,9 @@ export async function applyPatchHandler(scope: Scope): Promise<void> {
   created.metadata.name ??= scope.name!
   // The apply's create must be allowed as a create too (forceAllowCreate with the reference's withAuthorization).
   const checkCreate = createAuthorization(scope)
-  await writeObject(scope.res, 201, await store.create(created, { dryRun, ...(checkCreate ? { checkCreate } : {}) }), output)
+  // Admitted as a create, with the patch's options as CreateOptions (the reference's patchToCreateOptions).
+  const admission = admissionRequest(scope, writeOptions(scope, 'CreateOptions'))
+  await writeObject(scope.res, 201, await store.create(created, { dryRun, admission, ...(checkCreate ? { checkCreate } : {}) }), output)
 }
 
 /** The reference's checkName: the applied name and namespace must be those of the URL. */
@@ -178,6 +182,7 @@ export async function applyScaleHandler(scope: Scope, toScale: (obj: KubeObject)
       {
         dryRun,
         retryOnConflict: true,
+        admission: admissionRequest(scope, writeOptions(scope, 'PatchOptions'), { subresource: 'scale' }),
         trackFields: (obj) => {
           if (managedFields === undefined) delete obj.metadata.managedFields
           else obj.metadata.managedFields = managedFields

@@ -3,6 +3,7 @@ import { writeObject } from '../negotiation.js'
 import { managerOf, trackFields } from './field-manager.js'
 import { type Scope, checkFieldValidation, isDryRun, responseOutput } from './scope.js'
 import { readRequest } from './request-object.js'
+import { admissionRequest, writeOptions } from './admission-request.js'
 
 export async function createHandler(scope: Scope): Promise<void> {
   const output = responseOutput(scope, false)
@@ -21,6 +22,7 @@ export async function createHandler(scope: Scope): Promise<void> {
       return fresh
     },
     trackFields: trackFields(scope.store, managerOf(scope, 'CreateOptions')),
+    admission: admissionRequest(scope, writeOptions(scope, 'CreateOptions')),
   })
   await writeObject(scope.res, 201, created, output)
 }

@@ -15,6 +15,7 @@ import { isPlainObject } from '../registry/object.js'
 import { invalidValue } from '../registry/strategy.js'
 import { type Cause, errors, toApiError } from '../status-errors.js'
 import { type Scope, isDryRun, selection, responseOutput } from './scope.js'
+import { admissionRequest } from './admission-request.js'
 
 /** Kinds whose DELETE answers with the object (the reference's ReturnDeletedObject). */
 const RETURNS_OBJECT = new Set(['namespaces'])
@@ -67,10 +68,24 @@ export async function readDeleteOptions(scope: Scope): Promise<ParsedDeleteOptio
   }
 }
 
+/** The DeleteOptions object admission sees (the reference's attributes carry the decoded options). */
+export function deleteOptionsObject(options: ParsedDeleteOptions): Record<string, unknown> {
+  const pre = options.preconditions ?? {}
+  return {
+    kind: 'DeleteOptions',
+    apiVersion: 'meta.k8s.io/v1',
+    ...(options.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: options.gracePeriodSeconds } : {}),
+    ...(pre.uid !== undefined || pre.resourceVersion !== undefined ? { preconditions: { ...pre } } : {}),
+    ...(options.orphanDependents !== undefined ? { orphanDependents: options.orphanDependents } : {}),
+    ...(options.propagationPolicy !== undefined ? { propagationPolicy: options.propagationPolicy } : {}),
+    ...(options.dryRun ? { dryRun: ['All'] } : {}),
+  }
+}
+
 export async function deleteHandler(scope: Scope): Promise<void> {
   const output = responseOutput(scope, false)
   const options = await readDeleteOptions(scope)
-  const result = await scope.store.deleteObject(scope.namespace, scope.name!, options)
+  const result = await scope.store.deleteObject(scope.namespace, scope.name!, { ...options, admission: admissionRequest(scope, deleteOptionsObject(options)) })
   // The reference answers 202 for an object that stays only when orphanDependents=false asked.
   const code = !result.deleted && options.orphanDependents === false ? 202 : 200
   const { strategy } = scope.store
@@ -123,9 +138,11 @@ export async function deleteCollectionHandler(scope: Scope): Promise<void> {
   const options = await readDeleteOptions(scope)
   const { store } = scope
   const listed = await store.list(sel)
+  // Each item is admitted with the collection request's attributes (its name is '').
+  const admission = admissionRequest(scope, deleteOptionsObject(options), { collection: true })
   await forEachWithWorkers(listed.items, scope.deleteCollectionWorkers ?? DELETE_COLLECTION_WORKERS, async (item) => {
     try {
-      await store.deleteObject(item.metadata.namespace, item.metadata.name!, { ...options })
+      await store.deleteObject(item.metadata.namespace, item.metadata.name!, { ...options, admission })
     } catch (err) {
       if (toApiError(err).code !== 404) throw err
     }

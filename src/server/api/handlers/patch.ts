@@ -13,6 +13,7 @@ import { fieldValidationOf } from '../schema/field-validation.js'
 import { APPLY_PATCH_TYPE, applyPatchHandler, checkNoForce } from './apply.js'
 import { managerOf, trackFields } from './field-manager.js'
 import { type Scope, checkFieldValidation, isDryRun, responseOutput } from './scope.js'
+import { admissionRequest, writeOptions } from './admission-request.js'
 
 export const PATCH_TYPES: Readonly<Record<string, PatchType>> = {
   'application/json-patch+json': 'json',
@@ -85,6 +86,7 @@ export async function patchHandler(scope: Scope): Promise<void> {
     retryOnConflict: !parsed.setsResourceVersion,
     trackFields: trackFields(scope.store, managerOf(scope, 'PatchOptions'), scope.subresource),
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
+    admission: admissionRequest(scope, writeOptions(scope, 'PatchOptions')),
   })
   await writeObject(scope.res, 200, updated, output)
 }

@@ -109,7 +109,9 @@ export async function podEvictionHandler(scope: Scope, budgets: GenericStore | u
       })
     }
   }
+  // The reference's eviction deletes its pod without admission (rest.ValidateAllObjectFunc).
   await pods.deleteObject(scope.namespace, name, {
+    admission: false,
     ...(typeof deleteOptions.gracePeriodSeconds === 'number' ? { gracePeriodSeconds: deleteOptions.gracePeriodSeconds } : {}),
     ...(isPlainObject(deleteOptions.preconditions) ? { preconditions: deleteOptions.preconditions as { uid?: string; resourceVersion?: string } } : {}),
   })

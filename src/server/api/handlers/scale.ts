@@ -16,6 +16,7 @@ import { APPLY_PATCH_TYPE, applyScaleHandler } from './apply.js'
 import { patchObject, readPatch } from './patch.js'
 import { managerOf, trackFields } from './field-manager.js'
 import { type Scope, checkFieldValidation, includeObject, isDryRun } from './scope.js'
+import { admissionRequest, writeOptions } from './admission-request.js'
 
 const SCALE_GROUP = 'autoscaling'
 const SCALE_VERSION = 'v1'
@@ -135,7 +136,12 @@ export async function updateScaleHandler(scope: Scope): Promise<void> {
   const bodyName = typeof meta.name === 'string' ? meta.name : ''
   if (bodyName !== scope.name) throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${scope.name!})`)
   const conditional = typeof meta.resourceVersion === 'string' && meta.resourceVersion !== ''
-  const updated = await scope.store.update(scope.namespace, scope.name!, (current) => applyScale(current, body, scope.name!, scope.store.strategy.scalePaths), { dryRun, retryOnConflict: !conditional, trackFields: trackFields(scope.store, managerOf(scope, 'UpdateOptions'), 'scale') })
+  const updated = await scope.store.update(scope.namespace, scope.name!, (current) => applyScale(current, body, scope.name!, scope.store.strategy.scalePaths), {
+    dryRun,
+    retryOnConflict: !conditional,
+    trackFields: trackFields(scope.store, managerOf(scope, 'UpdateOptions'), 'scale'),
+    admission: admissionRequest(scope, writeOptions(scope, 'UpdateOptions'), { subresource: 'scale' }),
+  })
   await writeObject(scope.res, 200, toScale(updated, scope.store.strategy.scalePaths), output)
 }
 
@@ -153,7 +159,12 @@ export async function patchScaleHandler(scope: Scope): Promise<void> {
       // The Scale's resourceVersion is the object's: only a patch that changes it is a precondition.
       return applyScale(current, patched, scope.name!, scope.store.strategy.scalePaths)
     },
-    { dryRun: parsed.dryRun, retryOnConflict: !parsed.setsResourceVersion, trackFields: trackFields(scope.store, managerOf(scope, 'PatchOptions'), 'scale') },
+    {
+      dryRun: parsed.dryRun,
+      retryOnConflict: !parsed.setsResourceVersion,
+      trackFields: trackFields(scope.store, managerOf(scope, 'PatchOptions'), 'scale'),
+      admission: admissionRequest(scope, writeOptions(scope, 'PatchOptions'), { subresource: 'scale' }),
+    },
   )
   await writeObject(scope.res, 200, toScale(updated, scope.store.strategy.scalePaths), output)
 }

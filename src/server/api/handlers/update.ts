@@ -13,6 +13,7 @@ import { createAuthorization } from './create-authorization.js'
 import { managerOf, trackFields } from './field-manager.js'
 import { type Scope, checkFieldValidation, isDryRun, responseOutput } from './scope.js'
 import { readRequestObject } from './request-object.js'
+import { admissionRequest, writeOptions } from './admission-request.js'
 
 export async function updateHandler(scope: Scope): Promise<void> {
   const output = responseOutput(scope, false)
@@ -57,6 +58,7 @@ async function replace(scope: Scope, obj: KubeObject, dryRun: boolean, output: O
     retryOnConflict: !conditional,
     trackFields: trackFields(scope.store, managerOf(scope, 'UpdateOptions'), scope.subresource),
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
+    admission: admissionRequest(scope, writeOptions(scope, 'UpdateOptions')),
   })
   await writeObject(scope.res, 200, updated, output)
 }
@@ -72,6 +74,8 @@ async function create(scope: Scope, obj: KubeObject, dryRun: boolean, output: Ou
     handOver: true,
     trackFields: trackFields(scope.store, managerOf(scope, 'UpdateOptions')),
     ...(checkCreate ? { checkCreate } : {}),
+    // Admitted as a create, with the update's options as CreateOptions (the reference's updateToCreateOptions).
+    admission: admissionRequest(scope, writeOptions(scope, 'CreateOptions')),
   })
   await writeObject(scope.res, 201, created, output)
 }

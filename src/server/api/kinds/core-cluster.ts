@@ -15,7 +15,6 @@ import { AGE_COLUMN, NAME_COLUMN, age } from '../table.js'
 import type { KindTable } from './kind.js'
 import { arr, col, obj, str } from './values.js'
 
-const IMMORTAL = new Set(['default', 'kube-system', 'kube-public'])
 const NAME_LABEL = 'kubernetes.io/metadata.name'
 
 function setNameLabel(obj: KubeObject): void {
@@ -66,7 +65,6 @@ export const namespaces: Strategy = {
     definitions: [NAME_COLUMN, { name: 'Status', type: 'string', format: '', description: 'The status of the namespace', priority: 0 }, AGE_COLUMN],
     cells: (obj, now) => [obj.metadata.name, (obj.status as { phase?: string } | undefined)?.phase ?? '', age(obj, now)],
   },
-  deleteForbidden: (name) => (IMMORTAL.has(name) ? 'this namespace may not be deleted' : undefined),
   storeHooks: (ctx) => ({ delete: (current, options, proceed) => deleteNamespace(ctx, current, options, proceed) }),
 }
 

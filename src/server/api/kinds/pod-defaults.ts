@@ -58,7 +58,19 @@ function defaultVolumes(list: unknown): void {
 }
 
 /** The reference's pod spec defaults (SetDefaults_PodSpec, SetDefaults_Container). */
+/**
+ * The v1 conversion's alias (Convert_v1_PodSpec_To_core_PodSpec and back): the deprecated
+ * `serviceAccount` names the account when `serviceAccountName` does not, and is written back
+ * as `serviceAccountName` (absent when empty).
+ */
+export function aliasDeprecatedServiceAccount(spec: Obj): void {
+  if (str(spec.serviceAccountName) === '' && str(spec.serviceAccount) !== '') spec.serviceAccountName = spec.serviceAccount
+  if (str(spec.serviceAccountName) !== '') spec.serviceAccount = spec.serviceAccountName
+  else delete spec.serviceAccount
+}
+
 export function defaultPodSpec(spec: Obj): void {
+  aliasDeprecatedServiceAccount(spec)
   spec.restartPolicy ??= 'Always'
   spec.dnsPolicy ??= 'ClusterFirst'
   spec.schedulerName ??= 'default-scheduler'

@@ -43,6 +43,29 @@ export interface AdmissionAttributes {
 }
 
 /**
+ * What a request hands admission beyond the object (the reference's handlers build the
+ * attributes record with them): who asks, the operation's options, and where the warnings
+ * and audit annotations plugins leave go. Writes made inside the server pass none.
+ */
+export interface AdmissionRequest {
+  readonly userInfo?: UserInfo
+  /** CreateOptions, UpdateOptions, PatchOptions or DeleteOptions, as the request gave them. */
+  readonly options?: unknown
+  /**
+   * The subresource the request named when the store writes the main resource for it (the
+   * scale subresource writes the whole object).
+   */
+  readonly subresource?: string
+  /**
+   * A deletecollection's item: the reference admits it with the collection request's
+   * attributes, whose name is ''.
+   */
+  readonly collection?: boolean
+  /** Called after each admission phase, refused or not: the warnings and annotations it left. */
+  record?(attributes: AdmissionAttributes): void
+}
+
+/**
  * The admission chain as the store sees it: `admit` (the mutating plugins, in order) then
  * `validate` (the validating ones). Either throws an ApiError to refuse the request.
  */

@@ -13,7 +13,7 @@ import { CompactedError, ConflictError, StoreError } from '../../store/errors.js
 import type { KeyValue, PutOptions, Store, Watch, WatchEvent } from '../../store/types.js'
 import { type FieldRequirement, type LabelRequirement, matchesFields, matchesLabels } from '../../http/selectors.js'
 import { ApiError, CONTINUE_EXPIRED, type Cause, errors, toApiError } from '../status-errors.js'
-import type { AdmissionAttributes, AdmissionHook } from './admission-hook.js'
+import type { AdmissionAttributes, AdmissionHook, AdmissionOperation, AdmissionRequest } from './admission-hook.js'
 import { SharedDecodes } from './shared-decodes.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from './object.js'
 import { storageCodecFor } from './storage-codec.js'
@@ -95,6 +95,12 @@ export interface WriteOptions {
    * the requester create it?), run once the object is valid and before admission.
    */
   checkCreate?: (obj: KubeObject) => Promise<void>
+  /**
+   * The request admission sees (its user, options, where warnings go); absent for writes made
+   * inside the server. `false`: the write is not admitted (an eviction's deletion of its pod,
+   * which the reference makes without admission).
+   */
+  admission?: AdmissionRequest | false
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -211,8 +217,10 @@ const UNSELECTIVE_READ_ONLY: WatchOptions = { readOnly: true }
 
 export interface GenericStoreHooks {
   /**
-   * The admission chain (src/server/admission/, passed in by the server): every create is
-   * admitted after defaulting and validation, before the write; it throws to refuse.
+   * The admission chain (src/server/admission/, passed in by the server), as the reference's
+   * handlers and store run it: a create or an update is admitted by the mutating plugins before
+   * the kind's defaulting and validation and by the validating ones just before the write; a
+   * deletion by both before it deletes. It throws to refuse.
    */
   admission?: AdmissionHook
   /**
@@ -755,23 +763,41 @@ export class GenericStore {
   }
 
   /**
-   * Runs the admission chain over a create: its mutating plugins, then its validating ones.
-   * Both run here, after defaulting and validation, where this server has always admitted.
+   * The attributes of one admission (the reference's NewAttributesRecord) for `operation` on
+   * `name`, with the request's user and options; undefined when nothing is admitted.
    */
-  private async admitCreate(admission: AdmissionHook, obj: KubeObject, presentedName: string, options: WriteOptions): Promise<void> {
+  private admissionAttributes(
+    operation: AdmissionOperation,
+    namespace: string | undefined,
+    name: string,
+    objects: { object?: KubeObject; oldObject?: KubeObject },
+    options: WriteOptions & { subresource?: string },
+  ): AdmissionAttributes | undefined {
+    if (!this.hooks.admission || options.admission === false) return undefined
+    const request = options.admission
     const { group, version, kind, resource } = this.strategy
-    const attributes: AdmissionAttributes = {
-      operation: 'CREATE',
+    return {
+      operation,
       kind: { group, version, kind },
       resource: { group, version, resource },
-      subresource: '',
-      namespace: obj.metadata.namespace ?? '',
-      name: presentedName,
-      object: obj,
+      subresource: request?.subresource ?? options.subresource ?? '',
+      namespace: this.strategy.namespaced ? (namespace ?? '') : '',
+      name: request?.collection ? '' : name,
+      ...objects,
       dryRun: options.dryRun === true,
+      ...(request?.options !== undefined ? { options: request.options } : {}),
+      ...(request?.userInfo ? { userInfo: request.userInfo } : {}),
     }
-    await admission.admit(attributes)
-    await admission.validate(attributes)
+  }
+
+  /** One admission phase (mutating or validating); the request records what it left either way. */
+  private async admissionPhase(phase: 'admit' | 'validate', attributes: AdmissionAttributes | undefined, options: WriteOptions): Promise<void> {
+    if (!attributes) return
+    try {
+      await this.hooks.admission![phase](attributes)
+    } finally {
+      if (options.admission) options.admission.record?.(attributes)
+    }
   }
 
   /**
@@ -802,11 +828,16 @@ export class GenericStore {
     const obj = options.handOver ? input : structuredClone(input)
     obj.apiVersion = this.apiVersion
     obj.kind = this.strategy.kind
+    const presented = obj.metadata
+    if (!this.strategy.namespaced) delete presented.namespace
+    if (presented.resourceVersion) throw errors.badRequest('resourceVersion should not be set on objects to be created')
+    // The mutating plugins see the object as the request presents it ('' as the name with
+    // generateName), before the kind's defaulting and validation (the reference's create
+    // handler admits before its store's BeforeCreate).
+    const attributes = this.admissionAttributes('CREATE', presented.namespace, presented.name || '', { object: obj }, options)
+    await this.admissionPhase('admit', attributes, options)
+    if (!isPlainObject(obj.metadata)) obj.metadata = {}
     const meta = obj.metadata
-    if (!this.strategy.namespaced) delete meta.namespace
-    if (meta.resourceVersion) throw errors.badRequest('resourceVersion should not be set on objects to be created')
-    // The name as the request presents it ('' with generateName), for admission.
-    const presentedName = meta.name || ''
     if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${randomSuffix()}`
     meta.uid = randomUUID()
     meta.creationTimestamp = nowTimestamp()
@@ -819,7 +850,7 @@ export class GenericStore {
     this.validateCreate(obj)
     const name = meta.name!
     await options.checkCreate?.(obj)
-    if (this.hooks.admission) await this.admitCreate(this.hooks.admission, obj, presentedName, options)
+    await this.admissionPhase('validate', attributes, options)
     await this.hooks.beforeCreate?.(obj)
     const key = this.key(meta.namespace, name)
     if (options.dryRun) {
@@ -891,6 +922,13 @@ export class GenericStore {
       meta.creationTimestamp = current.metadata.creationTimestamp
       meta.resourceVersion = current.metadata.resourceVersion
       if (current.metadata.generateName !== undefined && meta.generateName === undefined) meta.generateName = current.metadata.generateName
+      // The mutating plugins see the new object beside the stored one before the kind's
+      // defaulting and validation (the reference's update handler admits in the object's
+      // transformers, within each attempt); the validating ones see it just before the write.
+      // The stored object is handed over uncopied, as the reference's transformers get it:
+      // plugins read it and never change it.
+      const attributes = this.admissionAttributes('UPDATE', namespace, name, { object: obj, oldObject: current }, options)
+      await this.admissionPhase('admit', attributes, options)
       // The pod-spec subresources get the kind's defaulting too (the reference defaults every
       // decoded body): a new ephemeral container its pull and termination message policies.
       if (options.subresource === undefined || options.subresource === 'ephemeralcontainers' || options.subresource === 'resize') this.strategy.prepareForUpdate(obj, current)
@@ -907,6 +945,7 @@ export class GenericStore {
       if (deletionCauses.length > 0) throw this.invalid(name, deletionCauses)
       options.trackFields?.(obj, current)
       this.validateUpdate(obj, current, options.subresource)
+      await this.admissionPhase('validate', attributes, options)
       if (options.subresource === undefined) await this.hooks.beforeUpdate?.(obj, current)
       if (deepEqual(obj, current)) return current
       const deletes = shouldDeleteDuringUpdate(this.strategy, obj, current)
@@ -944,9 +983,12 @@ export class GenericStore {
    */
   async deleteObject(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
     const current = await this.get(namespace, name)
-    const forbidden = this.strategy.deleteForbidden?.(name)
-    if (forbidden) throw errors.forbidden(this.res, name, forbidden)
     this.checkPreconditions(current, options)
+    // Admitted with the stored object (the reference's deleteValidation, mutating plugins
+    // then validating ones) before anything is deleted or marked.
+    const attributes = this.admissionAttributes('DELETE', namespace, name, { oldObject: structuredClone(current) }, options)
+    await this.admissionPhase('admit', attributes, options)
+    await this.admissionPhase('validate', attributes, options)
     const proceed = () => this.deleteGeneric(namespace, name, options)
     const result = await (this.hooks.delete ? this.hooks.delete(current, options, proceed) : proceed())
     return this.strategy.conversion ? { ...result, object: await this.servedOne(result.object) } : result

@@ -59,8 +59,6 @@ export interface Strategy {
   selectableFields: string[]
   fields(obj: KubeObject): Record<string, string>
   table: TableColumns
-  /** Names that may not be deleted, with the reason (the reference's immortal namespaces). */
-  deleteForbidden?(name: string): string | undefined
   /** A custom resource served from a CustomResourceDefinition (no strategic merge patch). */
   customResource?: boolean
   /** Where the scale subresource reads and writes (default: spec.replicas, status.replicas, spec.selector). */

@@ -13,7 +13,7 @@ import type { RegistryOptions } from '../../../../src/server/api/registry/option
 import { IncomingContext } from '../../../../src/server/http/context.js'
 import { Mux } from '../../../../src/server/http/mux.js'
 import { decodeRequestPath } from '../../../../src/server/http/request-info.js'
-import type { UserInfo } from '../../../../src/server/http/types.js'
+import type { RequestContext, UserInfo } from '../../../../src/server/http/types.js'
 import { SqliteStore } from '../../../../src/server/store/sqlite-store.js'
 
 export interface Reply {
@@ -31,7 +31,8 @@ export interface InProcessApi {
 
 export const ADMIN: UserInfo = { name: 'admin', groups: ['system:masters', 'system:authenticated'] }
 
-export async function openInProcessApi(prefix: string, options: RegistryOptions = {}): Promise<InProcessApi> {
+/** `observe` sees each request's context once it has been answered (what handlers left on it). */
+export async function openInProcessApi(prefix: string, options: RegistryOptions = {}, observe?: (ctx: RequestContext) => void): Promise<InProcessApi> {
   const dir = mkdtempSync(join(tmpdir(), prefix))
   const store = SqliteStore.open({ dataDir: dir, compactionIntervalMs: 0, healthcheckTimeoutMs: 2000, readycheckTimeoutMs: 2000 })
   const mux = new Mux()
@@ -41,6 +42,7 @@ export async function openInProcessApi(prefix: string, options: RegistryOptions 
     const target = req.url ?? '/'
     const ctx = new IncomingContext(req, target, decodeRequestPath(target))
     ctx.user = users.get(String(req.headers['x-test-user'])) ?? ADMIN
+    res.once('finish', () => observe?.(ctx))
     void Promise.resolve(mux.serve(req, res, ctx)).catch((err: unknown) => {
       res.statusCode = 599
       res.end(String(err))

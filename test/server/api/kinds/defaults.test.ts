@@ -30,6 +30,8 @@ describe('api: defaulting of the built-in kinds (pkg/apis/*/v1/defaults.go)', ()
       kind: 'Pod',
       metadata: { name: 'p', namespace: 'default' },
       spec: {
+        // Without the ServiceAccount plugin's token volume, which is not defaulting.
+        automountServiceAccountToken: false,
         containers: [
           {
             name: 'c',
