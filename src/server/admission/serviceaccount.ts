@@ -82,6 +82,10 @@ export class ServiceAccount implements MutationInterface, ValidationInterface {
     // A mirror pod's spec must stay as the kubelet wrote it: only validated.
     if (isMirrorPod(pod)) return this.validate(a)
     const spec = podSpec(pod)
+    // The reference decodes v1 before admission, and its conversion takes the deprecated
+    // `serviceAccount` as the name when `serviceAccountName` is empty; here admission sees the
+    // object as sent, so the alias is read first.
+    if (str(spec.serviceAccountName) === '' && str(spec.serviceAccount) !== '') spec.serviceAccountName = spec.serviceAccount
     if (str(spec.serviceAccountName) === '') spec.serviceAccountName = DEFAULT_SERVICE_ACCOUNT_NAME
     // As the v1 conversion writes the deprecated alias after admission (see pod-defaults.ts).
     aliasDeprecatedServiceAccount(spec)
