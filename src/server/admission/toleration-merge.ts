@@ -9,9 +9,15 @@ import type { Toleration } from './tolerations.js'
 const str = (t: Toleration, name: string): string => (typeof t[name] === 'string' ? (t[name] as string) : '')
 const seconds = (t: Toleration): number | undefined => (typeof t.tolerationSeconds === 'number' ? t.tolerationSeconds : undefined)
 
+/** Go's semantic equality of two tolerations: an absent field is its empty value. */
+function same(a: Toleration, b: Toleration): boolean {
+  const plain = (t: Toleration) => ({ key: str(t, 'key'), operator: str(t, 'operator'), value: str(t, 'value'), effect: str(t, 'effect'), tolerationSeconds: seconds(t) ?? null })
+  return isDeepStrictEqual(plain(a), plain(b))
+}
+
 /** Whether `ss` tolerates everything `t` does. */
 export function isSuperset(ss: Toleration, t: Toleration): boolean {
-  if (isDeepStrictEqual(t, ss)) return true
+  if (same(t, ss)) return true
   // An empty key with Exists matches every key and value.
   if (str(t, 'key') !== str(ss, 'key') && (str(ss, 'key') !== '' || str(ss, 'operator') !== 'Exists')) return false
   // An empty effect matches every effect.
@@ -37,7 +43,7 @@ export function mergeTolerations(first: readonly Toleration[], second: readonly 
   const merged: Toleration[] = []
   all.forEach((t, i) => {
     if (merged.some((kept) => isSuperset(kept, t))) return
-    if (all.slice(i + 1).some((later) => !isDeepStrictEqual(t, later) && isSuperset(later, t))) return
+    if (all.slice(i + 1).some((later) => !same(t, later) && isSuperset(later, t))) return
     merged.push(t)
   })
   return merged
