@@ -186,4 +186,15 @@ describe('admission: ResourceQuota (in the chain, with the quota controller)', f
     await pods.delete('test', 'p1', { gracePeriodSeconds: 0 })
     await untilUsed({ pods: '1' })
   })
+
+  it('of two concurrent creates for the last pod, one is refused (the quota write is checked again on a conflict)', async () => {
+    await t.registry.lookup('', 'v1', 'resourcequotas')!.create({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'quota', namespace: 'test' }, spec: { hard: { pods: '1' } } })
+    await untilUsed({ pods: '0' })
+    const pods = t.registry.lookup('', 'v1', 'pods')!
+    const results = await Promise.allSettled([pods.create(pod('a')), pods.create(pod('b'))])
+    assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected'])
+    const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!
+    assert.match((refused.reason as Error).message, /^pods "[ab]" is forbidden: exceeded quota: quota, requested: pods=1, used: pods=1, limited: pods=1$/)
+    assert.deepEqual((await stored()).status?.used, { pods: '1' })
+  })
 })
