@@ -61,7 +61,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(POD_TOLERATION_RESTRICTION, (init, pluginConfig) => new PodTolerationRestriction(init, pluginConfig))
   plugins.register(LIMIT_RANGER, (init) => new LimitRanger(init))
   plugins.register(SERVICE_ACCOUNT, (init) => new ServiceAccount(init))
-  plugins.register(RESOURCE_QUOTA, (init) => new ResourceQuota(init))
+  plugins.register(RESOURCE_QUOTA, (init, pluginConfig) => new ResourceQuota(init, pluginConfig))
 }
 
 /** A registry holding every plugin of this server. */

@@ -6,7 +6,8 @@
  * quota controller: usage is written to status.used, the third pod of a 2-pod quota is refused.
  */
 import assert from 'node:assert/strict'
-import { QuotaRefusal, checkRequest } from '../../../src/server/admission/resourcequota/check-request.js'
+import { QuotaError, QuotaRefusal, checkRequest } from '../../../src/server/admission/resourcequota/check-request.js'
+import { limitedResourcesOf } from '../../../src/server/admission/resourcequota/config.js'
 import { evaluatorFor, persistentVolumeClaimEvaluator, podEvaluator, serviceEvaluator } from '../../../src/server/admission/resourcequota/evaluators.js'
 import { toJson } from '../../../src/server/admission/resourcequota/resource-list.js'
 import type { KubeObject } from '../../../src/server/api/registry/object.js'
@@ -116,6 +117,50 @@ describe('admission: ResourceQuota (the request check)', () => {
     const apps = quota('quota', { 'count/deployments.apps': '1' }, { 'count/deployments.apps': '1' })
     const a = attributesFor({ namespace: 'test', name: 'd', group: 'apps', resource: 'deployments', kind: 'Deployment', object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' } } })
     assert.throws(() => checkRequest([apps], a, evaluatorFor('apps', 'deployments'), Date.now()), { message: 'exceeded quota: quota, requested: count/deployments.apps=1, used: count/deployments.apps=1, limited: count/deployments.apps=1' })
+  })
+})
+
+describe('admission: ResourceQuota (limitedResources of the configuration)', () => {
+  const limited = (config: unknown) => limitedResourcesOf(config)
+  const run = (quotas: KubeObject[], object: KubeObject, config: unknown): Record<string, List> | string => {
+    try {
+      const out = checkRequest(quotas, attributesFor({ namespace: 'test', name: object.metadata.name ?? '', object }), podEvaluator, Date.now(), limited(config))
+      return Object.fromEntries([...out].map(([i, used]) => [quotas[i]!.metadata.name!, toJson(used)]))
+    } catch (err) {
+      if (err instanceof QuotaRefusal || err instanceof QuotaError) return err.message
+      throw err
+    }
+  }
+  const cpuLimited = { limitedResources: [{ resource: 'pods', matchContains: ['cpu'] }] }
+
+  it('refuses consuming a limited resource without a quota (TestAdmitLimitedResourceNoQuota)', () => {
+    assert.equal(run([], validPod('not-allowed-pod', 1, compute('3', '2Gi'), {}), cpuLimited), 'insufficient quota to consume: cpu,requests.cpu')
+  })
+
+  it('ignores resources the configuration does not name (TestAdmitLimitedResourceNoQuotaIgnoresNonMatchingResources)', () => {
+    assert.deepEqual(run([], validPod('allowed-pod', 1, compute('3', '2Gi'), {}), { limitedResources: [{ resource: 'pods', matchContains: ['foo.com/gpu'] }] }), {})
+  })
+
+  it('admits it under a quota that covers it, and refuses under one that does not (TestAdmitLimitedResourceWithQuota, ...ThatDoesNotCover)', () => {
+    const covering = quota('quota', { 'requests.cpu': '10' }, { 'requests.cpu': '1' })
+    assert.deepEqual(run([covering], validPod('allowed-pod', 1, compute('3', '2Gi'), {}), { limitedResources: [{ resource: 'pods', matchContains: ['requests.cpu'] }] }), { quota: { 'requests.cpu': '4' } })
+    const memoryOnly = quota('quota', { memory: '10Gi' }, { memory: '1Gi' })
+    assert.equal(run([memoryOnly], validPod('not-allowed-pod', 1, compute('3', '2Gi'), {}), cpuLimited), 'insufficient quota to consume: cpu,requests.cpu')
+  })
+
+  it('refuses a pod in a limited scope without a quota of that scope (TestAdmitLimitedScopeWithCoverQuota)', () => {
+    const config = { limitedResources: [{ resource: 'pods', matchScopes: [{ scopeName: 'PriorityClass', operator: 'In', values: ['cluster-services'] }] }] }
+    const pod = validPod('p', 1, compute('3', '2Gi'), {})
+    ;(pod.spec as Record<string, unknown>).priorityClassName = 'cluster-services'
+    assert.equal(run([], pod, config), 'insufficient quota to match these scopes: [{PriorityClass In [cluster-services]}]')
+    const covering = quota('quota', { pods: '10' }, { pods: '1' }, { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['cluster-services'] }] } })
+    assert.deepEqual(run([covering], pod, config), { quota: { pods: '2' } })
+    assert.deepEqual(run([], validPod('other', 1, compute('3', '2Gi'), {}), config), {})
+  })
+
+  it('refuses a configuration entry without a resource (ValidateConfiguration)', () => {
+    assert.throws(() => limited({ limitedResources: [{ matchContains: ['cpu'] }] }), { message: 'limitedResources[0].resource: Required value' })
+    assert.deepEqual(limited({ apiVersion: 'apiserver.config.k8s.io/v1', kind: 'ResourceQuotaConfiguration' }), [])
   })
 })
 

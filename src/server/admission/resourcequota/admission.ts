@@ -10,10 +10,12 @@
  */
 import type { KubeObject } from '../../api/registry/object.js'
 import { ApiError, errors } from '../../api/status-errors.js'
+import { plainError } from '../plain-error.js'
 import { type AdmissionAttributes, CREATE, UPDATE, nameForRefusal } from '../attributes.js'
 import { type ValidationInterface, handlesOnly } from '../interfaces.js'
 import type { PluginInitialization } from '../plugins.js'
-import { QuotaRefusal, checkRequest } from './check-request.js'
+import { QuotaError, QuotaRefusal, checkRequest } from './check-request.js'
+import { type LimitedResource, limitedResourcesOf } from './config.js'
 import { evaluatorFor } from './evaluators.js'
 import { toJson } from './resource-list.js'
 
@@ -38,10 +40,15 @@ const RETRIES = 3
 export class ResourceQuota implements ValidationInterface {
   readonly handles = handlesOnly(CREATE, UPDATE)
 
+  private readonly limited: LimitedResource[]
+
   constructor(
     private readonly init: PluginInitialization,
+    pluginConfig: unknown = undefined,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.limited = limitedResourcesOf(pluginConfig)
+  }
 
   async validate(a: AdmissionAttributes): Promise<void> {
     // Subresources are not charged, nor cluster-scoped objects, nor a namespace being created.
@@ -55,12 +62,14 @@ export class ResourceQuota implements ValidationInterface {
     if (!quotas) return
     for (let attempt = 0; ; attempt++) {
       const current = (await quotas.list({ namespace: a.namespace })).items
-      if (current.length === 0) return
+      // Without limited resources, a namespace without quotas limits nothing.
+      if (current.length === 0 && this.limited.length === 0) return
       let changes: ReturnType<typeof checkRequest>
       try {
-        changes = checkRequest(current, a, evaluator, this.now())
+        changes = checkRequest(current, a, evaluator, this.now(), this.limited)
       } catch (err) {
         if (err instanceof QuotaRefusal) throw errors.forbidden({ group, resource }, nameForRefusal(a), err.message)
+        if (err instanceof QuotaError) throw plainError(err.message)
         throw err
       }
       if (a.dryRun || changes.size === 0) return
