@@ -28,6 +28,7 @@ import { POD_NODE_SELECTOR, PodNodeSelector } from './pod-node-selector.js'
 import { POD_SECURITY, PodSecurity } from './pod-security/admission.js'
 import { POD_TOLERATION_RESTRICTION, PodTolerationRestriction } from './pod-toleration-restriction.js'
 import { PRIORITY, Priority } from './priority.js'
+import { RESOURCE_QUOTA, ResourceQuota } from './resourcequota/admission.js'
 import { RUNTIME_CLASS, RuntimeClass } from './runtime-class.js'
 import { SERVICE_ACCOUNT, ServiceAccount } from './serviceaccount.js'
 import { STORAGE_OBJECT_IN_USE_PROTECTION, StorageObjectInUseProtection } from './storage-object-in-use-protection.js'
@@ -60,6 +61,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(POD_TOLERATION_RESTRICTION, (init, pluginConfig) => new PodTolerationRestriction(init, pluginConfig))
   plugins.register(LIMIT_RANGER, (init) => new LimitRanger(init))
   plugins.register(SERVICE_ACCOUNT, (init) => new ServiceAccount(init))
+  plugins.register(RESOURCE_QUOTA, (init, pluginConfig) => new ResourceQuota(init, pluginConfig))
 }
 
 /** A registry holding every plugin of this server. */

@@ -18,6 +18,7 @@ import { LegacyTokenController } from './serviceaccount-token.js'
 import { GarbageCollector } from './garbage-collector.js'
 import { NamespaceController } from './namespace-controller.js'
 import { PodGraceReaper } from './pod-grace-reaper.js'
+import { ResourceQuotaController } from './resource-quota.js'
 import { ServiceAccountsController } from './service-accounts.js'
 import { PVCProtectionController, PVProtectionController } from './storage-object-protection.js'
 
@@ -54,6 +55,8 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'crd_finalizer', create: () => new CRDFinalizer() },
   { name: 'namespace-controller', create: () => new NamespaceController() },
   { name: 'pod-grace-reaper', create: () => new PodGraceReaper() },
+  // Quotas' status.hard and status.used, which the ResourceQuota admission plugin adds to.
+  { name: 'resourcequota-controller', create: () => new ResourceQuotaController() },
   // The finalizers the StorageObjectInUseProtection admission plugin adds are removed here.
   { name: 'persistentvolumeclaim-protection-controller', create: () => new PVCProtectionController() },
   { name: 'persistentvolume-protection-controller', create: () => new PVProtectionController() },

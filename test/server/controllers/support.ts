@@ -19,6 +19,7 @@ export const REGISTRY_CONTROLLERS: readonly string[] = [
   'persistentvolume-protection-controller',
   'garbage-collector-controller',
   'crd_naming_condition_controller',
+  'resourcequota-controller',
 ]
 
 export async function startControllers(registry: Registry, names: readonly string[] = REGISTRY_CONTROLLERS): Promise<ControllerManager> {

@@ -1,0 +1,102 @@
+/**
+ * The ResourceQuota admission plugin (the reference's
+ * k8s.io/apiserver/pkg/admission/plugin/resourcequota): a create (or an update that can
+ * change usage) of an object in a namespace with quotas is checked against each quota it
+ * falls in (check-request.ts) and refused with a 403 naming the object; admitted, its usage
+ * is added to those quotas' status.used at once, written with the quota's resourceVersion
+ * as precondition and checked again on a conflict, as the reference does, so that two
+ * concurrent creates cannot both take the last unit. A dry run is checked and writes nothing.
+ * The quota controller (controllers/resource-quota.ts) sets status.hard and recounts used.
+ */
+import type { KubeObject } from '../../api/registry/object.js'
+import { ApiError, errors } from '../../api/status-errors.js'
+import { plainError } from '../plain-error.js'
+import { type AdmissionAttributes, CREATE, UPDATE, nameForRefusal } from '../attributes.js'
+import { type ValidationInterface, handlesOnly } from '../interfaces.js'
+import type { PluginInitialization } from '../plugins.js'
+import { QuotaError, QuotaRefusal, checkRequest } from './check-request.js'
+import { type LimitedResource, limitedResourcesOf } from './config.js'
+import { evaluatorFor } from './evaluators.js'
+import { toJson } from './resource-list.js'
+
+export const RESOURCE_QUOTA = 'ResourceQuota'
+
+/** Resources that are never stored or never charged (the reference's ignoredResources). */
+const IGNORED = new Set([
+  '/bindings',
+  '/componentstatuses',
+  '/events',
+  'authentication.k8s.io/tokenreviews',
+  'authentication.k8s.io/selfsubjectreviews',
+  'authorization.k8s.io/subjectaccessreviews',
+  'authorization.k8s.io/selfsubjectaccessreviews',
+  'authorization.k8s.io/localsubjectaccessreviews',
+  'authorization.k8s.io/selfsubjectrulesreviews',
+])
+
+/** How many times a quota write that lost to another is checked again (the reference's retries). */
+const RETRIES = 3
+
+export class ResourceQuota implements ValidationInterface {
+  readonly handles = handlesOnly(CREATE, UPDATE)
+
+  private readonly limited: LimitedResource[]
+
+  constructor(
+    private readonly init: PluginInitialization,
+    pluginConfig: unknown = undefined,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.limited = limitedResourcesOf(pluginConfig)
+  }
+
+  async validate(a: AdmissionAttributes): Promise<void> {
+    // Subresources are not charged, nor cluster-scoped objects, nor a namespace being created.
+    if (a.subresource !== '' || a.namespace === '' || !a.object) return
+    if (a.operation === CREATE && a.kind.group === '' && a.kind.kind === 'Namespace') return
+    const { group, resource } = a.resource
+    if (IGNORED.has(`${group}/${resource}`)) return
+    const evaluator = evaluatorFor(group, resource)
+    if (!evaluator.handles(a.operation, a.subresource)) return
+    const quotas = this.init.stores()?.lookup('', 'v1', 'resourcequotas')
+    if (!quotas) return
+    for (let attempt = 0; ; attempt++) {
+      const current = (await quotas.list({ namespace: a.namespace })).items
+      // Without limited resources, a namespace without quotas limits nothing.
+      if (current.length === 0 && this.limited.length === 0) return
+      let changes: ReturnType<typeof checkRequest>
+      try {
+        changes = checkRequest(current, a, evaluator, this.now(), this.limited)
+      } catch (err) {
+        if (err instanceof QuotaRefusal) throw errors.forbidden({ group, resource }, nameForRefusal(a), err.message)
+        if (err instanceof QuotaError) throw plainError(err.message)
+        throw err
+      }
+      if (a.dryRun || changes.size === 0) return
+      const conflict = await this.writeUsage(current, changes)
+      if (!conflict) return
+      if (attempt >= RETRIES) throw conflict
+    }
+  }
+
+  /** Writes each changed quota's used; answers the last conflict, if a quota changed meanwhile. */
+  private async writeUsage(quotas: readonly KubeObject[], changes: ReturnType<typeof checkRequest>): Promise<ApiError | undefined> {
+    const store = this.init.stores()!.lookup('', 'v1', 'resourcequotas')!
+    let conflict: ApiError | undefined
+    for (const [i, used] of changes) {
+      const quota = quotas[i]!
+      try {
+        await store.update(
+          quota.metadata.namespace,
+          quota.metadata.name!,
+          (stored) => ({ ...stored, metadata: { ...stored.metadata, resourceVersion: quota.metadata.resourceVersion }, status: { ...(stored.status as object), used: toJson(used) } }),
+          { subresource: 'status', admission: false },
+        )
+      } catch (err) {
+        if (err instanceof ApiError && err.status.code === 409) conflict = err
+        else if (!(err instanceof ApiError && err.status.code === 404)) throw err
+      }
+    }
+    return conflict
+  }
+}
