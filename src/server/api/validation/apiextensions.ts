@@ -6,8 +6,9 @@
  * `spec.subresources` and `spec.additionalPrinterColumns`. The structural-schema rules are in
  * apiextensions-structural.ts; custom resources themselves are validated in ../schema/.
  *
- * Not reproduced: the compilation and cost of `x-kubernetes-validations` CEL rules, the
- * validation of `default`s against their schema, and the caBundle of a conversion webhook.
+ * The `x-kubernetes-validations` rules are compiled (../schema/cel-rules.ts). Not reproduced:
+ * their estimated cost, the correlatability check of `oldSelf`, the validation of `default`s
+ * against their schema, and the caBundle of a conversion webhook.
  */
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { type ErrorList, Path, duplicate, forbidden, invalid, notSupported, required, tooMany } from './field/index.js'
@@ -17,6 +18,8 @@ import { validateStructural } from './apiextensions-structural.js'
 import { validateImmutableField } from './objectmeta.js'
 import { isDNS1035Label, isDNS1123Subdomain } from './strings.js'
 import { validateWebhookService, validateWebhookURL } from './webhook-client.js'
+import { compileNodeRules } from '../schema/cel-rules.js'
+import { Rendered } from './field/go-format.js'
 
 const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string']
 const PRINTER_COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password']
@@ -492,7 +495,7 @@ function validateSpecStandard(v: SpecStandardValidator, schema: Obj, fldPath: Pa
   return errs
 }
 
-/** ValidateCustomResourceDefinitionOpenAPISchema (without the CEL compilation of x-kubernetes-validations). */
+/** ValidateCustomResourceDefinitionOpenAPISchema (with the rules' compilation, without their cost). */
 export function ValidateCustomResourceDefinitionOpenAPISchema(schema: Obj, fldPath: Path, ssv: SpecStandardValidator, isRoot: boolean, opts: Options): ErrorList {
   const errs = validateSpecStandard(ssv, schema, fldPath)
   if (schema.uniqueItems === true) errs.push(forbidden(fldPath.child('uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'))
@@ -584,7 +587,42 @@ export function ValidateCustomResourceDefinitionOpenAPISchema(schema: Obj, fldPa
     if (fieldPath.length > 0 && fieldPath.trim() === '') errs.push(invalid(p.child('fieldPath'), fieldPath, 'fieldPath must be non-empty if specified'))
     if (/[\n\r]/.test(fieldPath)) errs.push(invalid(p.child('fieldPath'), fieldPath, 'fieldPath must not contain line breaks'))
   })
+  errs.push(...validateRuleCompilation(schema, fldPath, isRoot))
   return errs
+}
+
+/**
+ * The rules' compilation (the reference's CEL pass over the structural schema): a rule or a
+ * message expression that does not compile or has the wrong type refuses the CRD, the bad value
+ * being the rule.
+ */
+function validateRuleCompilation(schema: Obj, fldPath: Path, isRoot: boolean): ErrorList {
+  const errs: ErrorList = []
+  const raw = arr(schema['x-kubernetes-validations'])
+  compileNodeRules(schema, isRoot).forEach((c, i) => {
+    const p = fldPath.child('x-kubernetes-validations').index(i)
+    const value = validationRuleGoValue(obj(raw[i]))
+    if (c.error !== undefined) errs.push(invalid(p.child('rule'), value, c.error))
+    if (c.messageExpressionError !== undefined) errs.push(invalid(p.child('messageExpression'), value, c.messageExpressionError))
+  })
+  return errs
+}
+
+/**
+ * The internal apiextensions.ValidationRule as the bad value: its JSON with Go's field names in
+ * the struct's order (the internal type has no json tags), escaped as encoding/json does.
+ */
+function validationRuleGoValue(rule: Obj): Rendered {
+  const goStruct = {
+    Rule: str(rule.rule),
+    Message: str(rule.message),
+    MessageExpression: str(rule.messageExpression),
+    Reason: typeof rule.reason === 'string' ? rule.reason : null,
+    FieldPath: str(rule.fieldPath),
+    OptionalOldSelf: typeof rule.optionalOldSelf === 'boolean' ? rule.optionalOldSelf : null,
+  }
+  const escapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' }
+  return new Rendered(JSON.stringify(goStruct).replace(/[<>&\u2028\u2029]/g, (c) => escapes[c]!))
 }
 
 /** validateMapListKeysMapSet: set and map list items not nullable; map keys required or defaulted, not nullable. */
