@@ -4,10 +4,13 @@
  * each node's rules with `self` bound to the value there and `oldSelf` to the correlated old
  * value (properties and map entries by key, map-list items by their keys); a transition rule is
  * skipped where no old value exists unless `optionalOldSelf`; the failures are the reference's
- * field errors (`reason`, `fieldPath`, `message`, `messageExpression`).
+ * field errors (`reason`, `fieldPath`, `message`, `messageExpression`). A rule that is not a
+ * transition rule and fails on a value the update left unchanged is ratcheted (the reference
+ * turns it into a warning, which is not sent here).
  */
 import { Optional } from '@marcbachmann/cel-js'
 import { CelEvaluationError } from '../../../core/cel/index.js'
+import { deepEqual } from '../../../core/patch/index.js'
 import { type ErrorList, OMIT_VALUE, Path, duplicate, forbidden, invalid, required } from '../validation/field/index.js'
 import { type CompiledRule, type RuleTree, celProperties, escapeProperty } from './cel-rules.js'
 
@@ -128,6 +131,8 @@ function validateExpressions(tree: RuleTree, schema: Json, path: NodePath, value
       continue
     }
     if (result === true) continue
+    // CRDValidationRatcheting (on by default): an unchanged value keeps passing.
+    if (!c.usesOldSelf && hasOld && deepEqual(value, old)) continue
     const at = c.rule.fieldPath.length > 0 ? ruleFieldPath(path, c.rule.fieldPath) : path
     const detail = (c.messageExpression && evalMessageExpression(c, activation).message) || ruleMessageOrDefault(c)
     const badValue = type === 'object' || type === 'array' ? OMIT_VALUE : value

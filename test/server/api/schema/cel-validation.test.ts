@@ -289,3 +289,17 @@ describe('custom resource validation rules: transition rules (oldSelf)', () => {
     assert.deepEqual(errs.map((c) => `${c.field}: ${c.message}`), ['status: Invalid value: count may not decrease'])
   })
 })
+
+describe('custom resource validation rules: ratcheting (CRDValidationRatcheting)', () => {
+  const schema = specSchema([{ rule: 'self.minReplicas <= self.replicas' }, { rule: 'self.name == oldSelf.name', message: 'name is immutable' }])
+  const bad = cr({ replicas: 1, minReplicas: 3, name: 'a' })
+  it('an unchanged failing value passes an update; a transition rule is not ratcheted', () => {
+    assert.deepEqual(crErrors(schema, bad, bad), [])
+    assert.deepEqual(crErrors(schema, cr({ replicas: 2, minReplicas: 3, name: 'a' }), bad), ['spec: Invalid value: failed rule: self.minReplicas <= self.replicas'])
+  })
+  it('a changed sibling does not ratchet the rules of the parent', () => {
+    const nested = specSchema([], objectType({ a: { ...integerType, 'x-kubernetes-validations': [{ rule: 'self > 5' }] }, b: integerType }))
+    assert.deepEqual(crErrors(nested, cr({ a: 1, b: 2 }), cr({ a: 1, b: 1 })), [])
+    assert.deepEqual(crErrors(nested, cr({ a: 2, b: 2 }), cr({ a: 1, b: 1 })), ['spec.a: Invalid value: 2: failed rule: self > 5'])
+  })
+})
