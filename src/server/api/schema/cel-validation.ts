@@ -96,8 +96,9 @@ function evalMessageExpression(c: CompiledRule, activation: Record<string, unkno
   return { message: trimmed }
 }
 
-/** A runtime error in the reference's words (cel-go's `no such key: x`). */
+/** A runtime error in cel-go's words (`no such key: x`; a missing overload is only `no such overload`). */
 function runtimeMessage(err: CelEvaluationError): string {
+  if (err.message.startsWith('no such overload')) return 'no such overload'
   return err.message.replace(/^No such key: /, 'no such key: ')
 }
 

@@ -7,7 +7,7 @@
  * apiextensions-structural.ts; custom resources themselves are validated in ../schema/.
  *
  * The `x-kubernetes-validations` rules are compiled (../schema/cel-rules.ts). Not reproduced:
- * their estimated cost, the correlatability check of `oldSelf`, the validation of `default`s
+ * their estimated cost, the check of their `fieldPath` against the schema, the validation of `default`s
  * against their schema, and the caBundle of a conversion webhook.
  */
 import { type KubeObject, isPlainObject } from '../registry/object.js'
@@ -473,6 +473,8 @@ interface SpecStandardValidator {
   disallowDefaultsReason: string
   insideResourceMeta: boolean
   requireValidPropertyType: boolean
+  /** The items of the first list above that is not a map list: where `oldSelf` cannot correlate. */
+  uncorrelatableOldSelfPath?: Path
 }
 
 /** specStandardValidatorV3.validate: the OpenAPI v3 features a CRD schema may not use. */
@@ -519,7 +521,12 @@ export function ValidateCustomResourceDefinitionOpenAPISchema(schema: Obj, fldPa
   if (isPlainObject(schema.not)) errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(schema.not, fldPath.child('not'), ssv, false, opts))
   for (const j of ['allOf', 'oneOf', 'anyOf'] as const) arr(schema[j]).forEach((s, i) => errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(obj(s), fldPath.child(j).index(i), ssv, false, opts)))
   for (const [k, s] of Object.entries(obj(schema.definitions))) errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(obj(s), fldPath.child('definitions').key(k), ssv, false, opts))
-  if (isPlainObject(schema.items)) errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(schema.items, fldPath.child('items'), ssv, false, opts))
+  if (isPlainObject(schema.items)) {
+    // Only map-list items correlate with their old values (sets and atomic lists do not).
+    const forbidOldSelf = schema['x-kubernetes-list-type'] !== 'map' && ssv.uncorrelatableOldSelfPath === undefined
+    const sub = forbidOldSelf ? { ...ssv, uncorrelatableOldSelfPath: fldPath.child('items') } : ssv
+    errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(schema.items, fldPath.child('items'), sub, false, opts))
+  }
   else if (Array.isArray(schema.items)) schema.items.forEach((s, i) => errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(obj(s), fldPath.child('items').index(i), ssv, false, opts)))
   for (const [k, d] of Object.entries(obj(schema.dependencies))) if (isPlainObject(d)) errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(d, fldPath.child('dependencies').key(k), ssv, false, opts))
 
@@ -587,7 +594,7 @@ export function ValidateCustomResourceDefinitionOpenAPISchema(schema: Obj, fldPa
     if (fieldPath.length > 0 && fieldPath.trim() === '') errs.push(invalid(p.child('fieldPath'), fieldPath, 'fieldPath must be non-empty if specified'))
     if (/[\n\r]/.test(fieldPath)) errs.push(invalid(p.child('fieldPath'), fieldPath, 'fieldPath must not contain line breaks'))
   })
-  errs.push(...validateRuleCompilation(schema, fldPath, isRoot))
+  errs.push(...validateRuleCompilation(schema, fldPath, isRoot, ssv.uncorrelatableOldSelfPath))
   return errs
 }
 
@@ -596,7 +603,7 @@ export function ValidateCustomResourceDefinitionOpenAPISchema(schema: Obj, fldPa
  * message expression that does not compile or has the wrong type refuses the CRD, the bad value
  * being the rule.
  */
-function validateRuleCompilation(schema: Obj, fldPath: Path, isRoot: boolean): ErrorList {
+function validateRuleCompilation(schema: Obj, fldPath: Path, isRoot: boolean, uncorrelatable: Path | undefined): ErrorList {
   const errs: ErrorList = []
   const raw = arr(schema['x-kubernetes-validations'])
   compileNodeRules(schema, isRoot).forEach((c, i) => {
@@ -604,6 +611,11 @@ function validateRuleCompilation(schema: Obj, fldPath: Path, isRoot: boolean): E
     const value = validationRuleGoValue(obj(raw[i]))
     if (c.error !== undefined) errs.push(invalid(p.child('rule'), value, c.error))
     if (c.messageExpressionError !== undefined) errs.push(invalid(p.child('messageExpression'), value, c.messageExpressionError))
+    if (c.usesOldSelf) {
+      if (uncorrelatable) errs.push(invalid(p.child('rule'), c.rule.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable.toString()}`))
+    } else if (typeof obj(raw[i]).optionalOldSelf === 'boolean') {
+      errs.push(invalid(p.child('optionalOldSelf'), obj(raw[i]).optionalOldSelf, 'may not be set if oldSelf is not used in rule'))
+    }
   })
   return errs
 }

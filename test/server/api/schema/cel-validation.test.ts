@@ -252,6 +252,10 @@ describe('custom resource validation rules: the field errors', () => {
   it('an evaluation error names the rule', () => {
     assert.deepEqual(crErrors(specSchema([{ rule: 'self.replicas / 0 == 1' }]), cr({ replicas: 1 })), ['spec: Invalid value: "object": division by zero evaluating rule: self.replicas / 0 == 1'])
   })
+  it('an overload only found wrong at run time (int-or-string is dyn) names the rule', () => {
+    const schema = specSchema([{ rule: 'self.port > 1' }], objectType({ port: { 'x-kubernetes-int-or-string': true } }))
+    assert.deepEqual(crErrors(schema, cr({ port: 'http' })), ["spec: Invalid value: \"object\": 'no such overload': call arguments did not match a supported operator, function or macro signature for rule: self.port > 1"])
+  })
   it('a schema error that blocks: the rules are not checked', () => {
     assert.deepEqual(crErrors(specSchema([{ rule: 'self.replicas > 5' }]), cr({ replicas: 'x' })), [
       'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
