@@ -7,7 +7,7 @@
  * apiextensions-structural.ts; custom resources themselves are validated in ../schema/.
  *
  * The `x-kubernetes-validations` rules are compiled (../schema/cel-rules.ts). Not reproduced:
- * their estimated cost, the check of their `fieldPath` against the schema, the validation of `default`s
+ * their estimated cost, the validation of `default`s
  * against their schema, and the caBundle of a conversion webhook.
  */
 import { type KubeObject, isPlainObject } from '../registry/object.js'
@@ -593,9 +593,39 @@ export function ValidateCustomResourceDefinitionOpenAPISchema(schema: Obj, fldPa
     const fieldPath = str(rule.fieldPath)
     if (fieldPath.length > 0 && fieldPath.trim() === '') errs.push(invalid(p.child('fieldPath'), fieldPath, 'fieldPath must be non-empty if specified'))
     if (/[\n\r]/.test(fieldPath)) errs.push(invalid(p.child('fieldPath'), fieldPath, 'fieldPath must not contain line breaks'))
+    if (fieldPath.length > 0 && !fieldPathValid(schema, fieldPath)) errs.push(invalid(p.child('fieldPath'), fieldPath, 'fieldPath must be a valid path'))
   })
-  errs.push(...validateRuleCompilation(schema, fldPath, isRoot, ssv.uncorrelatableOldSelfPath))
+  // The rules are compiled only where this node and those below have no schema error: an
+  // invalid schema gives no usable CEL types (and no actionable messages).
+  if (errs.every((e) => CEL_ERRORS.has(e))) {
+    for (const e of validateRuleCompilation(schema, fldPath, isRoot, ssv.uncorrelatableOldSelfPath)) {
+      CEL_ERRORS.add(e)
+      errs.push(e)
+    }
+  }
   return errs
+}
+
+/** The errors of the rules' compilation, told apart from the schema's. */
+const CEL_ERRORS = new WeakSet<object>()
+
+/** ValidFieldPath: `.name` and `['name']` steps through properties and additionalProperties. */
+function fieldPathValid(schema: Obj, fieldPath: string): boolean {
+  const step = /\.([^.[\]]+)|\['((?:\\.|[^'\\])*)'\]/y
+  let node = schema
+  for (let pos = 0; pos < fieldPath.length; pos = step.lastIndex) {
+    step.lastIndex = pos
+    const m = step.exec(fieldPath)
+    if (!m) return false
+    const name = m[1] ?? m[2]!.replace(/\\(.)/g, '$1')
+    const properties = obj(node.properties)
+    if (Object.keys(properties).length > 0) {
+      if (!isPlainObject(properties[name])) return false
+      node = properties[name]
+    } else if (isPlainObject(node.additionalProperties)) node = node.additionalProperties
+    else return false
+  }
+  return true
 }
 
 /**
