@@ -117,12 +117,22 @@ function referencesOldSelf(expression: string): boolean {
   return /(^|[^\w.])oldSelf\b/.test(withoutStrings)
 }
 
+/** The variables of a rule; a schema type the engine cannot declare makes `self` dynamic rather than refuse the CRD. */
+function environmentFor(selfType: CelVariableType, optionalOldSelf: boolean) {
+  const oldSelf = (t: CelVariableType): CelVariableType => (optionalOldSelf ? 'optional<dyn>' : t)
+  try {
+    return celEnvironment({ self: selfType, oldSelf: oldSelf(selfType) })
+  } catch {
+    return celEnvironment({ self: 'dyn', oldSelf: oldSelf('dyn') })
+  }
+}
+
 /** compileRule and the message expression's compilation, with the reference's details. */
 function compileRule(rule: ValidationRule, selfType: CelVariableType): CompiledRule {
   const usesOldSelf = referencesOldSelf(rule.rule)
   const compiled: CompiledRule = { rule, usesOldSelf }
   // An optionalOldSelf rule sees oldSelf as an optional; the engine types its content as dyn.
-  const env = celEnvironment({ self: selfType, oldSelf: rule.optionalOldSelf ? 'optional<dyn>' : selfType })
+  const env = environmentFor(selfType, rule.optionalOldSelf)
   if (rule.rule.trim() !== '') {
     try {
       compiled.program = compileCel(env, rule.rule, ['bool'])
