@@ -12,7 +12,7 @@ import type { KindDeleteOptions, KindDeleteResult, KindStoreHooks, StoreHooksCon
 import type { ScalePaths, Strategy } from '../registry/strategy.js'
 import { type Cause, errors } from '../status-errors.js'
 import { AGE_COLUMN, type ColumnDefinition, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
-import { type RuleTree, compileRuleTree } from '../schema/cel-rules.js'
+import { type RuleTree, cachedRuleTree } from '../schema/cel-rules.js'
 import { type ScaleSpec, validateCustomResource, validateCustomResourceStatus } from '../schema/custom-resource.js'
 import { ValidateCustomResourceDefinition, ValidateCustomResourceDefinitionUpdate, ValidateUpdateCustomResourceDefinitionStatus } from '../validation/apiextensions.js'
 import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, reconcileStatus, setCondition } from './crd-conditions.js'
@@ -218,9 +218,9 @@ export function customResourceStrategy(crd: KubeObject, versionName: string, ser
   const scale = isPlainObject(subresources.scale) ? subresources.scale : undefined
   const namespaced = str(spec.scope) !== 'Cluster'
   const schema = isPlainObject(obj(version.schema).openAPIV3Schema) ? (obj(version.schema).openAPIV3Schema as Obj) : undefined
-  // The rules are compiled once per strategy, on its first validation (a CRD change builds a new one).
+  // The rules are compiled on the strategy's first validation, once per schema (cel-rules.ts keeps them).
   let compiled: { rules: RuleTree | undefined } | undefined
-  const celRules = (): RuleTree | undefined => (compiled ??= { rules: schema ? compileRuleTree(schema) : undefined }).rules
+  const celRules = (): RuleTree | undefined => (compiled ??= { rules: schema ? cachedRuleTree(schema) : undefined }).rules
   const scalePaths: ScalePaths | undefined = scale
     ? {
         specReplicas: parseSimplePath(str(scale.specReplicasPath)),

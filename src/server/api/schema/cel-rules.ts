@@ -191,3 +191,18 @@ export function compileRuleTree(schema: Json, isResourceRoot = true): RuleTree |
   }
   return any ? tree : undefined
 }
+
+/** Compiled trees by schema text: the served stores are rebuilt from the stored CRDs (every second at most), the rules need not be. */
+const TREES = new Map<string, RuleTree | undefined>()
+const TREES_KEPT = 64
+
+/** compileRuleTree for a CRD version's schema, kept while the schema stays the same. */
+export function cachedRuleTree(schema: Json): RuleTree | undefined {
+  const key = JSON.stringify(schema)
+  if (!key.includes('"x-kubernetes-validations"')) return undefined
+  if (TREES.has(key)) return TREES.get(key)
+  const tree = compileRuleTree(schema)
+  if (TREES.size >= TREES_KEPT) TREES.delete(TREES.keys().next().value!)
+  TREES.set(key, tree)
+  return tree
+}
