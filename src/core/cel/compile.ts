@@ -47,13 +47,17 @@ interface LocatedError {
 function issueText(expression: string, err: LocatedError): string {
   let offset = err.range?.start ?? err.node?.start ?? err.node?.pos ?? 0
   // cel-go places a field selection at its '.' (the operator), the library at the field name.
-  if (/^No such key: /.test(err.summary ?? err.message) && expression[offset - 1] === '.') offset -= 1
+  const summary = err.summary ?? err.message.split('\n')[0] ?? ''
+  const fieldSelection = expression[offset - 1] === '.'
+  if ((/^No such key: /.test(summary) || /^Cannot index type /.test(summary)) && fieldSelection) offset -= 1
   const before = expression.slice(0, offset)
   const line = before.split('\n').length
   const column = offset - (before.lastIndexOf('\n') + 1)
   const sourceLine = expression.split('\n')[line - 1] ?? ''
   const caret = `${sourceLine.slice(0, column).replace(/[^\t]/g, '.')}^`
-  return `ERROR: <input>:${line}:${column + 1}: ${celGoMessage(err.summary ?? err.message.split('\n')[0])}\n | ${sourceLine}\n | ${caret}`
+  const cannotSelect = fieldSelection ? /^Cannot index type '(.+)'$/.exec(summary) : null
+  const message = cannotSelect ? `type '${cannotSelect[1]}' does not support field selection` : celGoMessage(summary)
+  return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${sourceLine}\n | ${caret}`
 }
 
 /** The checker's messages in cel-go's words where the two say the same thing. */

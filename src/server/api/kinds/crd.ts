@@ -12,6 +12,7 @@ import type { KindDeleteOptions, KindDeleteResult, KindStoreHooks, StoreHooksCon
 import type { ScalePaths, Strategy } from '../registry/strategy.js'
 import { type Cause, errors } from '../status-errors.js'
 import { AGE_COLUMN, type ColumnDefinition, NAME_COLUMN, type TableColumns, age, humanDuration } from '../table.js'
+import { type RuleTree, cachedRuleTree } from '../schema/cel-rules.js'
 import { type ScaleSpec, validateCustomResource, validateCustomResourceStatus } from '../schema/custom-resource.js'
 import { ValidateCustomResourceDefinition, ValidateCustomResourceDefinitionUpdate, ValidateUpdateCustomResourceDefinitionStatus } from '../validation/apiextensions.js'
 import { CUSTOM_RESOURCE_CLEANUP_FINALIZER, reconcileStatus, setCondition } from './crd-conditions.js'
@@ -217,6 +218,9 @@ export function customResourceStrategy(crd: KubeObject, versionName: string, ser
   const scale = isPlainObject(subresources.scale) ? subresources.scale : undefined
   const namespaced = str(spec.scope) !== 'Cluster'
   const schema = isPlainObject(obj(version.schema).openAPIV3Schema) ? (obj(version.schema).openAPIV3Schema as Obj) : undefined
+  // The rules are compiled on the strategy's first validation, once per schema (cel-rules.ts keeps them).
+  let compiled: { rules: RuleTree | undefined } | undefined
+  const celRules = (): RuleTree | undefined => (compiled ??= { rules: schema ? cachedRuleTree(schema) : undefined }).rules
   const scalePaths: ScalePaths | undefined = scale
     ? {
         specReplicas: parseSimplePath(str(scale.specReplicasPath)),
@@ -267,9 +271,9 @@ export function customResourceStrategy(crd: KubeObject, versionName: string, ser
         else o.status = old.status
       },
       specChanged: (o, old) => (hasStatus ? !deepEqual(withoutStatus(o), withoutStatus(old)) : !deepEqual(withoutMeta(o), withoutMeta(old))),
-      validate: (o): Cause[] => validateCustomResource(schema, o, scaleSpec),
-      validateUpdate: (o, old): Cause[] => validateCustomResource(schema, o, scaleSpec, old),
-      validateStatusUpdate: (o, old): Cause[] => validateCustomResourceStatus(schema, o, scaleSpec, old),
+      validate: (o): Cause[] => validateCustomResource(schema, o, scaleSpec, undefined, celRules()),
+      validateUpdate: (o, old): Cause[] => validateCustomResource(schema, o, scaleSpec, old, celRules()),
+      validateStatusUpdate: (o, old): Cause[] => validateCustomResourceStatus(schema, o, scaleSpec, old, celRules()),
     }),
     customResource: true,
     ...(conversion ? { conversion } : {}),

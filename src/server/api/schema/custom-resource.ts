@@ -2,13 +2,16 @@
  * The validation of a custom resource, after the reference's
  * `pkg/registry/customresource/validator.go` and `strategy.go`: the schema's field errors
  * (`openapi-validate.ts`), the scale subresource's replicas and selector paths, the embedded
- * resources (`embedded.ts`) and the list types (`listtype.ts`).
+ * resources (`embedded.ts`), the list types (`listtype.ts`) and the `x-kubernetes-validations`
+ * CEL rules (`cel-validation.ts`), which run only when no blocking schema error was found.
  */
 import type { Cause } from '../status-errors.js'
 import { fieldValue } from './go-value.js'
 import { validateEmbedded } from './embedded.js'
 import { validateListSetsAndMaps } from './listtype.js'
 import { validateOpenAPI } from './openapi-validate.js'
+import type { RuleTree } from './cel-rules.js'
+import { blockingError, validateCelRules } from './cel-validation.js'
 
 type Json = Record<string, unknown>
 
@@ -83,22 +86,31 @@ export function validateScaleStatus(o: Json, scale: ScaleSpec | undefined): Caus
  * schema's errors, the scale paths', the embedded objects', the list types' (checked on an
  * update only when the old object passed them); an unchanged invalid value is ratcheted.
  */
-export function validateCustomResource(schema: Json | undefined, o: Json, scale: ScaleSpec | undefined, old?: Json): Cause[] {
+export function validateCustomResource(schema: Json | undefined, o: Json, scale: ScaleSpec | undefined, old?: Json, rules?: RuleTree): Cause[] {
   const causes: Cause[] = schema ? validateOpenAPI(schema, o, '', old === undefined ? undefined : { value: old }) : []
   causes.push(...validateScaleSpec(o, scale), ...validateScaleStatus(o, scale))
   if (schema) {
     causes.push(...validateEmbedded('', o, schema))
     if (old === undefined || validateListSetsAndMaps('', schema, old).length === 0) causes.push(...validateListSetsAndMaps('', schema, o))
+    causes.push(...celRuleErrors(rules, schema, o, old, causes))
   }
   return causes
 }
 
-/** ValidateStatusUpdate: the status against the status schema, then the scale's status paths. */
-export function validateCustomResourceStatus(schema: Json | undefined, o: Json, scale: ScaleSpec | undefined, old: Json): Cause[] {
+/** The CEL rules' errors, or the reference's one error when the schema's errors block them. */
+function celRuleErrors(rules: RuleTree | undefined, schema: Json, o: Json, old: Json | undefined, causes: readonly Cause[]): Cause[] {
+  if (!rules) return []
+  const blocking = blockingError(causes)
+  return blocking ? [blocking] : validateCelRules(rules, schema, undefined, o, old)
+}
+
+/** ValidateStatusUpdate: the status against the status schema, the scale's status paths, then the rules over the whole object. */
+export function validateCustomResourceStatus(schema: Json | undefined, o: Json, scale: ScaleSpec | undefined, old: Json, rules?: RuleTree): Cause[] {
   const statusSchema = schema && isObj(schema.properties) && isObj((schema.properties as Json).status) ? ((schema.properties as Json).status as Json) : undefined
   const causes: Cause[] = []
   if (statusSchema && Object.hasOwn(o, 'status')) causes.push(...validateOpenAPI(statusSchema, o.status, 'status', { value: old.status }))
   causes.push(...validateScaleStatus(o, scale))
+  if (schema) causes.push(...celRuleErrors(rules, schema, o, old, causes))
   return causes
 }
 

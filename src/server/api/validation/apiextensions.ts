@@ -6,8 +6,9 @@
  * `spec.subresources` and `spec.additionalPrinterColumns`. The structural-schema rules are in
  * apiextensions-structural.ts; custom resources themselves are validated in ../schema/.
  *
- * Not reproduced: the compilation and cost of `x-kubernetes-validations` CEL rules, the
- * validation of `default`s against their schema, and the caBundle of a conversion webhook.
+ * The `x-kubernetes-validations` rules are compiled (../schema/cel-rules.ts). Not reproduced:
+ * their estimated cost, the validation of `default`s
+ * against their schema, and the caBundle of a conversion webhook.
  */
 import { type KubeObject, isPlainObject } from '../registry/object.js'
 import { type ErrorList, Path, duplicate, forbidden, invalid, notSupported, required, tooMany } from './field/index.js'
@@ -17,6 +18,8 @@ import { validateStructural } from './apiextensions-structural.js'
 import { validateImmutableField } from './objectmeta.js'
 import { isDNS1035Label, isDNS1123Subdomain } from './strings.js'
 import { validateWebhookService, validateWebhookURL } from './webhook-client.js'
+import { compileNodeRules } from '../schema/cel-rules.js'
+import { Rendered } from './field/go-format.js'
 
 const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string']
 const PRINTER_COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password']
@@ -470,6 +473,8 @@ interface SpecStandardValidator {
   disallowDefaultsReason: string
   insideResourceMeta: boolean
   requireValidPropertyType: boolean
+  /** The items of the first list above that is not a map list: where `oldSelf` cannot correlate. */
+  uncorrelatableOldSelfPath?: Path
 }
 
 /** specStandardValidatorV3.validate: the OpenAPI v3 features a CRD schema may not use. */
@@ -492,7 +497,7 @@ function validateSpecStandard(v: SpecStandardValidator, schema: Obj, fldPath: Pa
   return errs
 }
 
-/** ValidateCustomResourceDefinitionOpenAPISchema (without the CEL compilation of x-kubernetes-validations). */
+/** ValidateCustomResourceDefinitionOpenAPISchema (with the rules' compilation, without their cost). */
 export function ValidateCustomResourceDefinitionOpenAPISchema(schema: Obj, fldPath: Path, ssv: SpecStandardValidator, isRoot: boolean, opts: Options): ErrorList {
   const errs = validateSpecStandard(ssv, schema, fldPath)
   if (schema.uniqueItems === true) errs.push(forbidden(fldPath.child('uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'))
@@ -516,7 +521,12 @@ export function ValidateCustomResourceDefinitionOpenAPISchema(schema: Obj, fldPa
   if (isPlainObject(schema.not)) errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(schema.not, fldPath.child('not'), ssv, false, opts))
   for (const j of ['allOf', 'oneOf', 'anyOf'] as const) arr(schema[j]).forEach((s, i) => errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(obj(s), fldPath.child(j).index(i), ssv, false, opts)))
   for (const [k, s] of Object.entries(obj(schema.definitions))) errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(obj(s), fldPath.child('definitions').key(k), ssv, false, opts))
-  if (isPlainObject(schema.items)) errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(schema.items, fldPath.child('items'), ssv, false, opts))
+  if (isPlainObject(schema.items)) {
+    // Only map-list items correlate with their old values (sets and atomic lists do not).
+    const forbidOldSelf = schema['x-kubernetes-list-type'] !== 'map' && ssv.uncorrelatableOldSelfPath === undefined
+    const sub = forbidOldSelf ? { ...ssv, uncorrelatableOldSelfPath: fldPath.child('items') } : ssv
+    errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(schema.items, fldPath.child('items'), sub, false, opts))
+  }
   else if (Array.isArray(schema.items)) schema.items.forEach((s, i) => errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(obj(s), fldPath.child('items').index(i), ssv, false, opts)))
   for (const [k, d] of Object.entries(obj(schema.dependencies))) if (isPlainObject(d)) errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(d, fldPath.child('dependencies').key(k), ssv, false, opts))
 
@@ -583,8 +593,78 @@ export function ValidateCustomResourceDefinitionOpenAPISchema(schema: Obj, fldPa
     const fieldPath = str(rule.fieldPath)
     if (fieldPath.length > 0 && fieldPath.trim() === '') errs.push(invalid(p.child('fieldPath'), fieldPath, 'fieldPath must be non-empty if specified'))
     if (/[\n\r]/.test(fieldPath)) errs.push(invalid(p.child('fieldPath'), fieldPath, 'fieldPath must not contain line breaks'))
+    if (fieldPath.length > 0 && !fieldPathValid(schema, fieldPath)) errs.push(invalid(p.child('fieldPath'), fieldPath, 'fieldPath must be a valid path'))
+  })
+  // The rules are compiled only where this node and those below have no schema error: an
+  // invalid schema gives no usable CEL types (and no actionable messages).
+  if (errs.every((e) => CEL_ERRORS.has(e))) {
+    for (const e of validateRuleCompilation(schema, fldPath, isRoot, ssv.uncorrelatableOldSelfPath)) {
+      CEL_ERRORS.add(e)
+      errs.push(e)
+    }
+  }
+  return errs
+}
+
+/** The errors of the rules' compilation, told apart from the schema's. */
+const CEL_ERRORS = new WeakSet<object>()
+
+/** ValidFieldPath: `.name` and `['name']` steps through properties and additionalProperties. */
+function fieldPathValid(schema: Obj, fieldPath: string): boolean {
+  const step = /\.([^.[\]]+)|\['((?:\\.|[^'\\])*)'\]/y
+  let node = schema
+  for (let pos = 0; pos < fieldPath.length; pos = step.lastIndex) {
+    step.lastIndex = pos
+    const m = step.exec(fieldPath)
+    if (!m) return false
+    const name = m[1] ?? m[2]!.replace(/\\(.)/g, '$1')
+    const properties = obj(node.properties)
+    if (Object.keys(properties).length > 0) {
+      if (!isPlainObject(properties[name])) return false
+      node = properties[name]
+    } else if (isPlainObject(node.additionalProperties)) node = node.additionalProperties
+    else return false
+  }
+  return true
+}
+
+/**
+ * The rules' compilation (the reference's CEL pass over the structural schema): a rule or a
+ * message expression that does not compile or has the wrong type refuses the CRD, the bad value
+ * being the rule.
+ */
+function validateRuleCompilation(schema: Obj, fldPath: Path, isRoot: boolean, uncorrelatable: Path | undefined): ErrorList {
+  const errs: ErrorList = []
+  const raw = arr(schema['x-kubernetes-validations'])
+  compileNodeRules(schema, isRoot).forEach((c, i) => {
+    const p = fldPath.child('x-kubernetes-validations').index(i)
+    const value = validationRuleGoValue(obj(raw[i]))
+    if (c.error !== undefined) errs.push(invalid(p.child('rule'), value, c.error))
+    if (c.messageExpressionError !== undefined) errs.push(invalid(p.child('messageExpression'), value, c.messageExpressionError))
+    if (c.usesOldSelf) {
+      if (uncorrelatable) errs.push(invalid(p.child('rule'), c.rule.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable.toString()}`))
+    } else if (typeof obj(raw[i]).optionalOldSelf === 'boolean') {
+      errs.push(invalid(p.child('optionalOldSelf'), obj(raw[i]).optionalOldSelf, 'may not be set if oldSelf is not used in rule'))
+    }
   })
   return errs
+}
+
+/**
+ * The internal apiextensions.ValidationRule as the bad value: its JSON with Go's field names in
+ * the struct's order (the internal type has no json tags), escaped as encoding/json does.
+ */
+function validationRuleGoValue(rule: Obj): Rendered {
+  const goStruct = {
+    Rule: str(rule.rule),
+    Message: str(rule.message),
+    MessageExpression: str(rule.messageExpression),
+    Reason: typeof rule.reason === 'string' ? rule.reason : null,
+    FieldPath: str(rule.fieldPath),
+    OptionalOldSelf: typeof rule.optionalOldSelf === 'boolean' ? rule.optionalOldSelf : null,
+  }
+  const escapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' }
+  return new Rendered(JSON.stringify(goStruct).replace(/[<>&\u2028\u2029]/g, (c) => escapes[c]!))
 }
 
 /** validateMapListKeysMapSet: set and map list items not nullable; map keys required or defaulted, not nullable. */
