@@ -3,6 +3,7 @@
  * and namespaces are plain lists (the stores' list and get), changed between requests.
  */
 import assert from 'node:assert/strict'
+import type { AdmissionAttributes } from '../../../../src/server/admission/attributes.js'
 import type { PluginInitialization } from '../../../../src/server/admission/plugins.js'
 import type { KubeObject } from '../../../../src/server/api/registry/object.js'
 import { errors } from '../../../../src/server/api/status-errors.js'
@@ -64,4 +65,21 @@ export function assertIncludes(actual: unknown, expected: Record<string, unknown
   assert.ok(actual !== null && typeof actual === 'object', `expected an object, got ${JSON.stringify(actual)}`)
   const picked = Object.fromEntries(Object.keys(expected).map((k) => [k, (actual as Record<string, unknown>)[k]]))
   assert.deepEqual(picked, expected)
+}
+
+/** A pod's CREATE by alice in `default`, as the handlers hand it to admission. */
+export function podAttributes(over: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
+  return {
+    operation: 'CREATE',
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    subresource: '',
+    namespace: 'default',
+    name: 'web',
+    object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } }, spec: {} },
+    dryRun: false,
+    options: { fieldManager: 'kubectl-client-side-apply' },
+    userInfo: { name: 'alice', uid: 'u-1', groups: ['devs', 'system:authenticated'] },
+    ...over,
+  }
 }

@@ -6,29 +6,12 @@
  */
 import assert from 'node:assert/strict'
 
-import type { AdmissionAttributes } from '../../../../src/server/admission/attributes.js'
 import { ValidatingAdmissionWebhook } from '../../../../src/server/admission/webhook/validating.js'
 import { AdmissionWebhookServer } from '../../../support/admission-webhook.js'
 import { refusal } from '../table-support.js'
-import { type FakeStores, assertIncludes, configuration, fakeStores } from './support.js'
+import { type FakeStores, assertIncludes, configuration, fakeStores, podAttributes } from './support.js'
 
 type Obj = Record<string, any>
-
-export function podAttributes(over: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
-  return {
-    operation: 'CREATE',
-    kind: { group: '', version: 'v1', kind: 'Pod' },
-    resource: { group: '', version: 'v1', resource: 'pods' },
-    subresource: '',
-    namespace: 'default',
-    name: 'web',
-    object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } }, spec: {} },
-    dryRun: false,
-    options: { fieldManager: 'kubectl-client-side-apply' },
-    userInfo: { name: 'alice', uid: 'u-1', groups: ['devs', 'system:authenticated'] },
-    ...over,
-  }
-}
 
 describe('admission: ValidatingAdmissionWebhook', function () {
   this.timeout(20_000)
