@@ -1,11 +1,13 @@
 /**
  * Whether a webhook is called for a request (the reference's generic Webhook.ShouldCallHook):
  * its rules, then its namespace and object selectors (a selector that cannot be evaluated
- * refuses the request only when the other does not already skip the webhook).
+ * refuses the request only when the other does not already skip the webhook), then its
+ * matchConditions (a failure to evaluate them is an ErrCallingWebhook, refused as an internal error).
  */
 import type { AdmissionAttributes } from '../attributes.js'
 import type { PluginInitialization } from '../plugins.js'
 import type { Obj } from './configurations.js'
+import { matchConditionsMatch } from './match-conditions.js'
 import { rulesMatch } from './rules.js'
 import { namespaceSelectorMatches, objectSelectorMatches } from './selectors.js'
 
@@ -21,5 +23,5 @@ export async function shouldCallHook(webhook: Obj, attributes: AdmissionAttribut
   if (!namespaceMatches && namespaceError === undefined) return false
   if (!objectSelectorMatches(webhook, attributes)) return false
   if (namespaceError !== undefined) throw namespaceError
-  return true
+  return matchConditionsMatch(webhook, attributes)
 }

@@ -160,4 +160,18 @@ describe('admission: ValidatingAdmissionWebhook', function () {
     })
     assert.equal(await denies({ rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }] }, configuration), false)
   })
+  it('matchConditions: a false one skips the webhook, all true call it; an error refuses under Fail and skips under Ignore', async () => {
+    server.respond = () => ({ allowed: false, status: { message: 'no' } })
+    const denies = async (webhook: Obj) => {
+      stores.validating = [hook('cond.example.com', webhook)]
+      return refusal(plugin().validate(podAttributes()))
+    }
+    assert.equal(await denies({ matchConditions: [{ name: 'is-web', expression: "object.metadata.labels.app == 'web'" }, { name: 'by-alice', expression: "request.userInfo.username == 'alice'" }] }).then((r) => r?.code), 400)
+    assert.equal(await denies({ matchConditions: [{ name: 'not-alice', expression: "request.userInfo.username != 'alice'" }] }), undefined)
+    const missing = { matchConditions: [{ name: 'missing', expression: "object.metadata.annotations['x'] == 'y'" }] }
+    const failed = await denies(missing)
+    assert.equal(failed?.code, 500)
+    assert.match(failed?.message ?? '', /^Internal error occurred: failed calling webhook "cond\.example\.com": failed to evaluate match condition: expression 'object\.metadata\.annotations\['x'\] == 'y'' resulted in error: /)
+    assert.equal(await denies({ ...missing, failurePolicy: 'Ignore' }), undefined)
+  })
 })
