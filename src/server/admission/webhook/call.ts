@@ -6,7 +6,7 @@
  * failure to call it is an ErrCallingWebhook for the caller's failurePolicy.
  */
 import { ApiError } from '../../api/status-errors.js'
-import { type ServiceLookup, caBundlePem, postJSON, webhookTarget } from '../../api/kinds/webhook-client.js'
+import { type ServiceLookup, caBundlePem, postJSON, serviceURL, webhookTarget } from '../../api/kinds/webhook-client.js'
 import { isPlainObject } from '../../api/registry/object.js'
 import { type AdmissionAttributes, addAnnotation, addWarning } from '../attributes.js'
 import type { PluginInitialization } from '../plugins.js'
@@ -46,8 +46,17 @@ export async function callWebhook(webhook: Obj, attributes: AdmissionAttributes,
   const timeoutSeconds = typeof webhook.timeoutSeconds === 'number' ? webhook.timeoutSeconds : DEFAULT_TIMEOUT_SECONDS
   let answer: unknown
   try {
-    const target = await webhookTarget(clientConfig, serviceLookup(init))
+    const service = serviceURL(clientConfig)
+    const shownAs = service === undefined ? undefined : `${service}?timeout=${timeoutSeconds}s`
+    let target
+    try {
+      target = await webhookTarget(clientConfig, serviceLookup(init))
+    } catch (err) {
+      // Go's client resolves the service when it dials: the failure names the request.
+      throw new Error(`Post "${shownAs ?? ''}": ${(err as Error).message}`)
+    }
     target.url.searchParams.set('timeout', `${timeoutSeconds}s`)
+    if (target.shownAs) target.shownAs = shownAs
     answer = await postJSON(target, caBundlePem(clientConfig), JSON.stringify(body), timeoutSeconds * 1000)
   } catch (err) {
     throw new ErrCallingWebhook(name, `failed to call webhook: ${(err as Error).message}`)

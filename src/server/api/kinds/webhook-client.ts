@@ -27,6 +27,8 @@ export interface WebhookTarget {
   url: URL
   /** The TLS server name (a service's DNS name). */
   servername?: string
+  /** A service's URL by its DNS name and port, as errors name it (Go's client dials the name). */
+  shownAs?: string
 }
 
 /** The reference's ResolveCluster: a Service's cluster IP and port (or an ExternalName). */
@@ -46,6 +48,17 @@ export async function resolveService(services: ServiceLookup, namespace: string,
   throw new Error(`unsupported service type "${type}"`)
 }
 
+/**
+ * A service reference's URL by the service's DNS name and port (client-go's Host, the port
+ * kept even when 443); undefined for a url reference.
+ */
+export function serviceURL(clientConfig: Obj): string | undefined {
+  if (str(clientConfig.url)) return undefined
+  const service = obj(clientConfig.service)
+  const port = typeof service.port === 'number' ? service.port : 443
+  return `https://${str(service.name)}.${str(service.namespace)}.svc:${port}${str(service.path) || '/'}`
+}
+
 /** Where a webhook's clientConfig (url or service) points. */
 export async function webhookTarget(clientConfig: Obj, services: ServiceLookup): Promise<WebhookTarget> {
   if (str(clientConfig.url)) return { url: new URL(str(clientConfig.url)) }
@@ -55,7 +68,7 @@ export async function webhookTarget(clientConfig: Obj, services: ServiceLookup):
   const port = typeof service.port === 'number' ? service.port : 443
   const url = await resolveService(services, namespace, name, port)
   url.pathname = str(service.path) || '/'
-  return { url, servername: `${name}.${namespace}.svc` }
+  return { url, servername: `${name}.${namespace}.svc`, shownAs: serviceURL(clientConfig) }
 }
 
 /** The PEM roots a clientConfig.caBundle names, undefined without one. */
@@ -83,6 +96,7 @@ function goNetError(err: NodeJS.ErrnoException, url: URL): string {
  */
 export function postJSON(target: WebhookTarget, ca: string | undefined, body: string, timeoutMs: number): Promise<unknown> {
   const { url, servername } = target
+  const shown = target.shownAs ?? url.href
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
       url,
@@ -119,8 +133,8 @@ export function postJSON(target: WebhookTarget, ca: string | undefined, body: st
         res.on('error', reject)
       },
     )
-    req.on('timeout', () => req.destroy(new Error(`Post "${url.href}": context deadline exceeded`)))
-    req.on('error', (err) => reject(err.message.startsWith('Post "') ? err : new Error(`Post "${url.href}": ${goNetError(err as NodeJS.ErrnoException, url)}`)))
+    req.on('timeout', () => req.destroy(new Error(`Post "${shown}": context deadline exceeded`)))
+    req.on('error', (err) => reject(err.message.startsWith('Post "') ? err : new Error(`Post "${shown}": ${goNetError(err as NodeJS.ErrnoException, url)}`)))
     req.end(body)
   })
 }

@@ -15,11 +15,12 @@ export interface FakeStores {
   mutating: Obj[]
   validating: Obj[]
   namespaces: Obj[]
+  services: Obj[]
   logs: string[]
 }
 
 export function fakeStores(): FakeStores {
-  const self: FakeStores = { mutating: [], validating: [], namespaces: [], logs: [], init: undefined as unknown as PluginInitialization }
+  const self: FakeStores = { mutating: [], validating: [], namespaces: [], services: [], logs: [], init: undefined as unknown as PluginInitialization }
   const listOf = (items: () => Obj[]) => ({
     list: async () => ({ items: items() as KubeObject[], resourceVersion: '1' }),
     get: async (_ns: string | undefined, name: string) => {
@@ -34,6 +35,7 @@ export function fakeStores(): FakeStores {
       if (group === 'admissionregistration.k8s.io' && resource === 'mutatingwebhookconfigurations') return listOf(() => self.mutating) as never
       if (group === 'admissionregistration.k8s.io' && resource === 'validatingwebhookconfigurations') return listOf(() => self.validating) as never
       if (group === '' && resource === 'namespaces') return listOf(() => self.namespaces) as never
+      if (group === '' && resource === 'services') return listOf(() => self.services) as never
       return undefined
     },
   }

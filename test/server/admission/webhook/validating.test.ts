@@ -174,4 +174,12 @@ describe('admission: ValidatingAdmissionWebhook', function () {
     assert.match(failed?.message ?? '', /^Internal error occurred: failed calling webhook "cond\.example\.com": failed to evaluate match condition: expression 'object\.metadata\.annotations\['x'\] == 'y'' resulted in error: /)
     assert.equal(await denies({ ...missing, failurePolicy: 'Ignore' }), undefined)
   })
+  it('reaches a service reference at its cluster IP and port, checking the certificate for <service>.<namespace>.svc', async () => {
+    stores.services = [{ metadata: { name: 'webhook', namespace: 'default' }, spec: { type: 'ClusterIP', clusterIP: '127.0.0.1', ports: [{ port: server.port }] } }]
+    stores.validating = [hook('svc.example.com', { clientConfig: { service: { namespace: 'default', name: 'webhook', port: server.port, path: '/by-service' }, caBundle: server.caBundle } })]
+    await plugin().validate(podAttributes())
+    assert.equal(server.reviews[0]?.path, '/by-service?timeout=10s')
+    stores.validating = [hook('svc.example.com', { clientConfig: { service: { namespace: 'default', name: 'absent', port: 443 }, caBundle: server.caBundle } })]
+    assert.equal((await refusal(plugin().validate(podAttributes())))?.message, 'Internal error occurred: failed calling webhook "svc.example.com": failed to call webhook: Post "https://absent.default.svc:443/?timeout=10s": service "absent" not found')
+  })
 })
