@@ -9,7 +9,7 @@ type Obj = Record<string, any>
 /**
  * The webhook admission plugins in the server, driven by the real kubectl, against an HTTPS
  * webhook served by the test on 127.0.0.1: a validating webhook denies with its message, a
- * mutating one adds a label by JSON patch, and with the webhook stopped failurePolicy Fail
+ * mutating one adds a label by JSON patch, matchConditions skip, and with the webhook stopped failurePolicy Fail
  * refuses while Ignore admits.
  */
 describeEachKubectl('admission: the webhooks end to end', function (kubectl) {
@@ -34,7 +34,7 @@ describeEachKubectl('admission: the webhooks end to end', function (kubectl) {
   })
 
   /** A configuration of one webhook on pod creation in the `default` namespace. */
-  const configuration = (kind: string, name: string, path: string, failurePolicy: string) =>
+  const configuration = (kind: string, name: string, path: string, failurePolicy: string, matchConditions: string[] = []) =>
     [
       'apiVersion: admissionregistration.k8s.io/v1',
       `kind: ${kind}`,
@@ -47,6 +47,7 @@ describeEachKubectl('admission: the webhooks end to end', function (kubectl) {
       `  failurePolicy: ${failurePolicy}`,
       '  sideEffects: None',
       '  admissionReviewVersions: [v1]',
+      ...(matchConditions.length > 0 ? ['  matchConditions:', ...matchConditions.map((c, i) => `  - {name: c${i}, expression: ${JSON.stringify(c)}}`)] : []),
       '',
     ].join('\n')
 
@@ -62,6 +63,16 @@ describeEachKubectl('admission: the webhooks end to end', function (kubectl) {
     assert.notEqual(r.code, 0)
     assert.match(r.stderr, /Error from server: error when creating ".*bad\.yaml": admission webhook "deny\.example\.com" denied the request: pods named bad are not allowed here/)
     await session.ok('create', '-f', pod('good'))
+  })
+
+  it('matchConditions skip the webhook where one is false', async () => {
+    await session.ok('apply', '-f', session.file('validating-cond.yaml', configuration('ValidatingWebhookConfiguration', 'deny.example.com', '/validate', 'Fail', ["!has(object.metadata.labels) || !('skip' in object.metadata.labels) || object.metadata.labels['skip'] != 'yes'"])))
+    await settle()
+    const labelled = session.file('bad-skip.yaml', ['apiVersion: v1', 'kind: Pod', 'metadata: {name: bad, labels: {skip: "yes"}}', 'spec:', '  containers: [{name: c, image: nginx:1.27}]', ''].join('\n'))
+    await session.ok('create', '-f', labelled)
+    await session.ok('delete', 'pod', 'bad', '--wait=false')
+    const r = await session.run('create', '-f', pod('bad'))
+    assert.match(r.stderr, /admission webhook "deny\.example\.com" denied the request: pods named bad are not allowed here/)
   })
 
   it('a mutating webhook adds a label by JSON patch', async () => {
