@@ -10,7 +10,7 @@ import { applyJsonPatch } from '../../../core/patch/json-patch.js'
 import type { JsonObject } from '../../../core/patch/values.js'
 import type { KubeObject } from '../../api/registry/object.js'
 import { errors } from '../../api/status-errors.js'
-import type { AdmissionAttributes } from '../attributes.js'
+import { type AdmissionAttributes, addAnnotation } from '../attributes.js'
 import type { MutationInterface } from '../interfaces.js'
 import type { PluginInitialization } from '../plugins.js'
 import { callWebhook } from './call.js'
@@ -21,6 +21,10 @@ import { shouldCallHook } from './matches.js'
 import { isExemptAdmissionConfigurationResource } from './rules.js'
 
 export const MUTATING_ADMISSION_WEBHOOK = 'MutatingAdmissionWebhook'
+
+/** The audit annotations of each call: whether it mutated, and whether it failed open (the reference's prefixes). */
+const MUTATION_PREFIX = 'mutation.webhook.admission.k8s.io/'
+const FAILED_OPEN_PREFIX = `failed-open.${MUTATION_PREFIX}`
 
 export class MutatingAdmissionWebhook implements MutationInterface {
   private readonly configurations: WebhookConfigurations
@@ -42,7 +46,7 @@ export class MutatingAdmissionWebhook implements MutationInterface {
     let changedAny = false
     for (const round of [0, 1]) {
       if (round === 1 && (!changedAny || toReinvoke.size === 0)) return
-      for (const hook of hooks) {
+      for (const [index, hook] of hooks.entries()) {
         if (round === 1 && !toReinvoke.has(hook.uid)) continue
         if (!(await shouldCallHook(hook.webhook, attributes, this.init))) continue
         let changed = false
@@ -52,13 +56,23 @@ export class MutatingAdmissionWebhook implements MutationInterface {
         } catch (err) {
           failure = err
         }
+        const at = `round_${round}_index_${index}`
+        this.annotate(attributes, `${MUTATION_PREFIX}${at}`, JSON.stringify({ configuration: hook.configurationName, webhook: String(hook.webhook.name), mutated: changed }))
         if (changed) {
           changedAny = true
           for (const uid of invoked) toReinvoke.add(uid)
         }
         if (hook.webhook.reinvocationPolicy === 'IfNeeded') invoked.add(hook.uid)
-        if (failure !== undefined) applyFailurePolicy(hook.webhook, failure, this.init)
+        if (failure !== undefined) applyFailurePolicy(hook.webhook, failure, this.init, attributes, `${FAILED_OPEN_PREFIX}${at}`)
       }
+    }
+  }
+
+  private annotate(attributes: AdmissionAttributes, key: string, value: string): void {
+    try {
+      addAnnotation(attributes, key, value)
+    } catch (err) {
+      this.init.log(2, `failed to set mutation annotation for mutating webhook key ${key} to ${value}: ${(err as Error).message}`)
     }
   }
 

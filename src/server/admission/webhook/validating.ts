@@ -14,6 +14,9 @@ import { isExemptAdmissionConfigurationResource } from './rules.js'
 
 export const VALIDATING_ADMISSION_WEBHOOK = 'ValidatingAdmissionWebhook'
 
+/** The audit annotation of a webhook that failed open (the reference's ValidatingAuditAnnotationFailedOpenKeyPrefix). */
+const FAILED_OPEN_PREFIX = 'failed-open.validating.webhook.admission.k8s.io/'
+
 export class ValidatingAdmissionWebhook implements ValidationInterface {
   private readonly configurations: WebhookConfigurations
 
@@ -33,13 +36,13 @@ export class ValidatingAdmissionWebhook implements ValidationInterface {
     }
     if (relevant.length === 0) return
     const outcomes = await Promise.all(
-      relevant.map(async (webhook) => {
+      relevant.map(async (webhook, index) => {
         try {
           await callWebhook(webhook, attributes, false, this.init)
           return undefined
         } catch (err) {
           try {
-            applyFailurePolicy(webhook, err, this.init)
+            applyFailurePolicy(webhook, err, this.init, attributes, `${FAILED_OPEN_PREFIX}round_0_index_${index}`)
             return undefined
           } catch (refusal) {
             return refusal

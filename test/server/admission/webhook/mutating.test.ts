@@ -37,6 +37,9 @@ describe('admission: MutatingAdmissionWebhook', function () {
     const attributes = podAttributes()
     await plugin().admit(attributes)
     assert.deepEqual(attributes.object?.metadata.labels, { app: 'web', patched: 'yes' })
+    assert.deepEqual(attributes.annotations, {
+      'mutation.webhook.admission.k8s.io/round_0_index_0': '{"configuration":"label.example.com","webhook":"label.example.com","mutated":true}',
+    })
   })
 
   it('calls the webhooks in order (configurations by name), each seeing the object as patched before it', async () => {
@@ -57,11 +60,14 @@ describe('admission: MutatingAdmissionWebhook', function () {
       path.startsWith('/c') && review.request.object.metadata.labels.c === undefined
         ? { allowed: true, ...AdmissionWebhookServer.patch([{ op: 'add', path: '/metadata/labels/c', value: 'x' }]) }
         : { allowed: true }
-    await plugin().admit(podAttributes())
+    const attributes = podAttributes()
+    await plugin().admit(attributes)
     assert.deepEqual(
       server.reviews.map((r) => r.path.split('?')[0]),
       ['/a', '/b', '/c', '/a'],
     )
+    // The second round's call of the first webhook is annotated as such.
+    assert.equal(attributes.annotations?.['mutation.webhook.admission.k8s.io/round_1_index_0'], '{"configuration":"a-ifneeded","webhook":"a-ifneeded","mutated":false}')
     server.reviews.length = 0
     stores.mutating = [hook('a-ifneeded', '/a', { reinvocationPolicy: 'IfNeeded' }), hook('b-never', '/b')]
     await plugin().admit(podAttributes())

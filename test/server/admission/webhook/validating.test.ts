@@ -96,7 +96,9 @@ describe('admission: ValidatingAdmissionWebhook', function () {
       message: `Internal error occurred: failed calling webhook "down.example.com": failed to call webhook: Post "https://127.0.0.1:${down.port}/validate?timeout=10s": dial tcp 127.0.0.1:${down.port}: connect: connection refused`,
     })
     stores.validating = [configuration('down', { name: 'down.example.com', failurePolicy: 'Ignore', clientConfig: { url, caBundle: down.caBundle } })]
-    assert.equal(await refusal(plugin().validate(podAttributes())), undefined)
+    const attributes = podAttributes()
+    assert.equal(await refusal(plugin().validate(attributes)), undefined)
+    assert.deepEqual(attributes.annotations, { 'failed-open.validating.webhook.admission.k8s.io/round_0_index_0': 'down.example.com' })
   })
 
   it('a caBundle that does not sign the serving certificate is a call failure', async () => {
