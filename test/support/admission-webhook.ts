@@ -17,6 +17,8 @@ export type Responder = (review: Obj, path: string) => Obj
 export class AdmissionWebhookServer {
   readonly reviews: Array<Obj & { path: string }> = []
   respond: Responder = () => ({ allowed: true })
+  /** How long to wait before answering (to outlast a webhook's timeoutSeconds). */
+  delayMs = 0
   /** Replaces the whole answer (to send malformed reviews). */
   rawAnswer?: (review: Obj) => unknown
 
@@ -64,7 +66,11 @@ export class AdmissionWebhookServer {
           return
         }
         const response = { uid: review.request?.uid, ...self!.respond(review, path) }
-        res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response }))
+        const answer = () => {
+          if (!res.destroyed) res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response }))
+        }
+        if (self!.delayMs > 0) setTimeout(answer, self!.delayMs)
+        else answer()
       })
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -105,7 +105,6 @@ export function postJSON(target: WebhookTarget, ca: string | undefined, body: st
         headers: { 'content-type': 'application/json', accept: 'application/json, */*', 'content-length': Buffer.byteLength(body) },
         ca: ca ?? [...rootCertificates],
         ...(servername ? { servername } : {}),
-        timeout: timeoutMs,
       },
       (res) => {
         const chunks: Buffer[] = []
@@ -133,7 +132,9 @@ export function postJSON(target: WebhookTarget, ca: string | undefined, body: st
         res.on('error', reject)
       },
     )
-    req.on('timeout', () => req.destroy(new Error(`Post "${shown}": context deadline exceeded`)))
+    // A deadline for the whole exchange, as Go's request context, not an idle timeout.
+    const deadline = setTimeout(() => req.destroy(new Error(`Post "${shown}": context deadline exceeded`)), timeoutMs)
+    req.on('close', () => clearTimeout(deadline))
     req.on('error', (err) => reject(err.message.startsWith('Post "') ? err : new Error(`Post "${shown}": ${goNetError(err as NodeJS.ErrnoException, url)}`)))
     req.end(body)
   })

@@ -27,6 +27,7 @@ describe('admission: ValidatingAdmissionWebhook', function () {
     server.reviews.length = 0
     server.respond = () => ({ allowed: true })
     server.rawAnswer = undefined
+    server.delayMs = 0
   })
 
   const hook = (name: string, over: Obj = {}) => configuration(name, { name, clientConfig: { url: server.url('/validate'), caBundle: server.caBundle }, ...over })
@@ -183,5 +184,13 @@ describe('admission: ValidatingAdmissionWebhook', function () {
     assert.equal(server.reviews[0]?.path, '/by-service?timeout=10s')
     stores.validating = [hook('svc.example.com', { clientConfig: { service: { namespace: 'default', name: 'absent', port: 443 }, caBundle: server.caBundle } })]
     assert.equal((await refusal(plugin().validate(podAttributes())))?.message, 'Internal error occurred: failed calling webhook "svc.example.com": failed to call webhook: Post "https://absent.default.svc:443/?timeout=10s": service "absent" not found')
+  })
+  it('a webhook slower than its timeoutSeconds is a call failure', async () => {
+    stores.validating = [hook('slow.example.com', { timeoutSeconds: 1 })]
+    server.delayMs = 1500
+    assert.equal(
+      (await refusal(plugin().validate(podAttributes())))?.message,
+      `Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "https://127.0.0.1:${server.port}/validate?timeout=1s": context deadline exceeded`,
+    )
   })
 })
