@@ -40,7 +40,7 @@ export async function callWebhook(webhook: Obj, attributes: AdmissionAttributes,
     if (webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') throw dryRunUnsupported(name)
   }
   const version = reviewVersion(webhook)
-  if (!version) throw new ErrCallingWebhook(name, 'could not create admission objects: webhook does not accept known AdmissionReview versions')
+  if (!version) throw new ErrCallingWebhook(name, 'could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)')
   const { uid, body } = createAdmissionReview(attributes, version)
   const clientConfig = isPlainObject(webhook.clientConfig) ? webhook.clientConfig : {}
   const timeoutSeconds = typeof webhook.timeoutSeconds === 'number' ? webhook.timeoutSeconds : DEFAULT_TIMEOUT_SECONDS

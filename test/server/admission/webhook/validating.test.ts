@@ -193,4 +193,15 @@ describe('admission: ValidatingAdmissionWebhook', function () {
       `Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "https://127.0.0.1:${server.port}/validate?timeout=1s": context deadline exceeded`,
     )
   })
+  it('sends admission.k8s.io/v1beta1 to a webhook that accepts only that, and refuses one that accepts neither', async () => {
+    stores.validating = [hook('beta.example.com', { admissionReviewVersions: ['v1beta1'] })]
+    server.respond = () => ({ allowed: false, status: { message: 'beta says no' } })
+    assert.equal((await refusal(plugin().validate(podAttributes())))?.message, 'admission webhook "beta.example.com" denied the request: beta says no')
+    assert.equal(server.reviews[0]?.apiVersion, 'admission.k8s.io/v1beta1')
+    stores.validating = [hook('future.example.com', { admissionReviewVersions: ['v2'] })]
+    assert.equal(
+      (await refusal(plugin().validate(podAttributes())))?.message,
+      'Internal error occurred: failed calling webhook "future.example.com": could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)',
+    )
+  })
 })
