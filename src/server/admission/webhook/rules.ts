@@ -45,16 +45,10 @@ export function rulesMatch(webhook: Obj, attributes: AdmissionAttributes): boole
   return rules.some((rule) => typeof rule === 'object' && rule !== null && ruleMatches(rule as Obj, attributes))
 }
 
-const EXEMPT = new Set([
-  'validatingwebhookconfigurations',
-  'mutatingwebhookconfigurations',
-  'validatingadmissionpolicies',
-  'validatingadmissionpolicybindings',
-  'mutatingadmissionpolicies',
-  'mutatingadmissionpolicybindings',
-])
+/** The kinds the reference exempts (by kind, so any resource name or version of them). */
+const EXEMPT = new Set(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'])
 
 /** The admission configuration kinds themselves, which no webhook is called for. */
 export function isExemptAdmissionConfigurationResource(attributes: AdmissionAttributes): boolean {
-  return attributes.resource.group === 'admissionregistration.k8s.io' && EXEMPT.has(attributes.resource.resource)
+  return attributes.kind.group === 'admissionregistration.k8s.io' && EXEMPT.has(attributes.kind.kind)
 }
