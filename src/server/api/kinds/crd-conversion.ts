@@ -13,11 +13,11 @@
  * clientConfig.caBundle (the system's roots without one).
  */
 import { randomUUID } from 'node:crypto'
-import { request as httpsRequest } from 'node:https'
-import { isIP } from 'node:net'
-import { rootCertificates } from 'node:tls'
 import type { KubeObject } from '../registry/object.js'
 import { isPlainObject } from '../registry/object.js'
+import { type ServiceLookup, caBundlePem, postJSON, webhookTarget } from './webhook-client.js'
+
+export { type ServiceLookup, resolveService } from './webhook-client.js'
 
 type Obj = Record<string, unknown>
 
@@ -36,49 +36,9 @@ export interface ObjectConverter {
 /** A conversion that failed: the reference answers it as an internal error (500). */
 export class ConversionError extends Error {}
 
-/** What resolving a service needs: the stored Service. */
-export interface ServiceLookup {
-  getService(namespace: string, name: string): Promise<KubeObject | undefined>
-}
-
 /** How long one ConversionReview may take. */
 const WEBHOOK_TIMEOUT_MS = 30_000
 const SUPPORTED_REVIEW_VERSIONS = new Set(['v1', 'v1beta1'])
-
-interface Target {
-  url: URL
-  /** The TLS server name (a service's DNS name). */
-  servername?: string
-}
-
-/** The reference's ResolveCluster: a Service's cluster IP and port (or an ExternalName). */
-export async function resolveService(services: ServiceLookup, namespace: string, name: string, port: number): Promise<URL> {
-  const svc = await services.getService(namespace, name)
-  if (!svc) throw new Error(`service "${name}" not found`)
-  const spec = obj(svc.spec)
-  const type = str(spec.type) || 'ClusterIP'
-  const host = (h: string) => (isIP(h) === 6 ? `[${h}]` : h)
-  if (type === 'ClusterIP' && spec.clusterIP === 'None') throw new Error('cannot route to service with ClusterIP "None"')
-  if (type === 'ClusterIP' || type === 'LoadBalancer' || type === 'NodePort') {
-    const ports = Array.isArray(spec.ports) ? spec.ports.map(obj) : []
-    if (!ports.some((p) => p.port === port)) throw new Error(`no service port ${port} found for service "${name}"`)
-    return new URL(`https://${host(str(spec.clusterIP))}:${port}`)
-  }
-  if (type === 'ExternalName') return new URL(`https://${host(str(spec.externalName))}:${port}`)
-  throw new Error(`unsupported service type "${type}"`)
-}
-
-/** The unknown-authority TLS failures, in Node's codes. */
-const UNKNOWN_AUTHORITY = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT'])
-
-/** A transport failure in the words of Go's net/http client, which the reference's messages carry. */
-function goNetError(err: NodeJS.ErrnoException, url: URL): string {
-  const address = `${url.hostname.replace(/^\[|\]$/g, '')}:${url.port || '443'}`
-  if (err.code === 'ECONNREFUSED') return `dial tcp ${address}: connect: connection refused`
-  if (err.code && UNKNOWN_AUTHORITY.has(err.code)) return 'tls: failed to verify certificate: x509: certificate signed by unknown authority'
-  if (err.code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `tls: failed to verify certificate: x509: ${err.message}`
-  return err.message
-}
 
 function gvk(apiVersion: string, kind: string): string {
   const slash = apiVersion.indexOf('/')
@@ -89,63 +49,9 @@ export function webhookConverter(crd: KubeObject, services: ServiceLookup): Obje
   const webhook = obj(obj(obj(crd.spec).conversion).webhook)
   const clientConfig = obj(webhook.clientConfig)
   const reviewVersions = (Array.isArray(webhook.conversionReviewVersions) ? webhook.conversionReviewVersions : []).map(str)
-  const caBundle = str(clientConfig.caBundle)
-  const ca = caBundle ? Buffer.from(caBundle, 'base64').toString('utf8') : undefined
+  const ca = caBundlePem(clientConfig)
 
-  const target = async (): Promise<Target> => {
-    if (str(clientConfig.url)) return { url: new URL(str(clientConfig.url)) }
-    const service = obj(clientConfig.service)
-    const namespace = str(service.namespace)
-    const name = str(service.name)
-    const port = typeof service.port === 'number' ? service.port : 443
-    const url = await resolveService(services, namespace, name, port)
-    url.pathname = str(service.path) || '/'
-    return { url, servername: `${name}.${namespace}.svc` }
-  }
-
-  const post = async (body: string): Promise<unknown> => {
-    const { url, servername } = await target()
-    return new Promise((resolve, reject) => {
-      const req = httpsRequest(
-        url,
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, */*', 'content-length': Buffer.byteLength(body) },
-          ca: ca ?? [...rootCertificates],
-          ...(servername ? { servername } : {}),
-          timeout: WEBHOOK_TIMEOUT_MS,
-        },
-        (res) => {
-          const chunks: Buffer[] = []
-          res.on('data', (c: Buffer) => chunks.push(c))
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8')
-            const code = res.statusCode ?? 0
-            if (code < 200 || code > 299) {
-              let message = `the server responded with the status code ${code} but did not return more information`
-              try {
-                const status = JSON.parse(text) as { kind?: string; message?: string }
-                if (status.kind === 'Status' && status.message) message = status.message
-              } catch {
-                // not a Status: the generic words
-              }
-              reject(new Error(message))
-              return
-            }
-            try {
-              resolve(JSON.parse(text))
-            } catch (err) {
-              reject(new Error(`couldn't decode the webhook's answer: ${(err as Error).message}`))
-            }
-          })
-          res.on('error', reject)
-        },
-      )
-      req.on('timeout', () => req.destroy(new Error(`Post "${url.href}": context deadline exceeded`)))
-      req.on('error', (err) => reject(err.message.startsWith('Post "') ? err : new Error(`Post "${url.href}": ${goNetError(err as NodeJS.ErrnoException, url)}`)))
-      req.end(body)
-    })
-  }
+  const post = async (body: string): Promise<unknown> => postJSON(await webhookTarget(clientConfig, services), ca, body, WEBHOOK_TIMEOUT_MS)
 
   return {
     async convert(objects, desiredAPIVersion, listKind) {

@@ -1,0 +1,54 @@
+/**
+ * Whether a webhook's `rules` match a request (the reference's predicates/rules Matcher):
+ * operations, apiGroups, apiVersions, resources (`*`, `*\/*`, `pods/*`, `*\/status`, `pods/status`)
+ * and scope; and the kinds no webhook ever sees (IsExemptAdmissionConfigurationResource), so
+ * that a broken webhook cannot lock out the configuration that would fix it.
+ */
+import type { AdmissionAttributes } from '../attributes.js'
+import type { Obj } from './configurations.js'
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [])
+
+const exact = (list: string[], value: string) => list.some((item) => item === '*' || item === value)
+
+function resourceMatches(resources: string[], resource: string, subresource: string): boolean {
+  return resources.some((item) => {
+    const slash = item.indexOf('/')
+    const res = slash < 0 ? item : item.slice(0, slash)
+    const sub = slash < 0 ? '' : item.slice(slash + 1)
+    return (res === '*' || res === resource) && (sub === '*' || sub === subresource)
+  })
+}
+
+function scopeMatches(scope: unknown, attributes: AdmissionAttributes): boolean {
+  if (scope === undefined || scope === '*') return true
+  // A namespace object is cluster-scoped though its requests carry its name as namespace.
+  const isNamespace = attributes.resource.group === '' && attributes.resource.resource === 'namespaces'
+  if (scope === 'Namespaced') return !isNamespace && attributes.namespace !== ''
+  if (scope === 'Cluster') return isNamespace || attributes.namespace === ''
+  return false
+}
+
+export function ruleMatches(rule: Obj, attributes: AdmissionAttributes): boolean {
+  return (
+    scopeMatches(rule.scope, attributes) &&
+    exact(strings(rule.operations), attributes.operation) &&
+    exact(strings(rule.apiGroups), attributes.resource.group) &&
+    exact(strings(rule.apiVersions), attributes.resource.version) &&
+    resourceMatches(strings(rule.resources), attributes.resource.resource, attributes.subresource)
+  )
+}
+
+/** Whether any of the webhook's rules match the request. */
+export function rulesMatch(webhook: Obj, attributes: AdmissionAttributes): boolean {
+  const rules = Array.isArray(webhook.rules) ? webhook.rules : []
+  return rules.some((rule) => typeof rule === 'object' && rule !== null && ruleMatches(rule as Obj, attributes))
+}
+
+/** The kinds the reference exempts (by kind, so any resource name or version of them). */
+const EXEMPT = new Set(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'])
+
+/** The admission configuration kinds themselves, which no webhook is called for. */
+export function isExemptAdmissionConfigurationResource(attributes: AdmissionAttributes): boolean {
+  return attributes.kind.group === 'admissionregistration.k8s.io' && EXEMPT.has(attributes.kind.kind)
+}

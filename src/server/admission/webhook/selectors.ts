@@ -1,0 +1,54 @@
+/**
+ * A webhook's namespaceSelector and objectSelector (the reference's predicates/namespace and
+ * predicates/object matchers). An empty selector matches everything; a cluster-scoped object
+ * other than a namespace always matches the namespace selector; a namespace is matched on its
+ * own labels; the object selector matches the new or the old object's labels.
+ */
+import { matchesLabelSelector } from '../../http/selectors.js'
+import type { KubeObject } from '../../api/registry/object.js'
+import { isPlainObject } from '../../api/registry/object.js'
+import { errors } from '../../api/status-errors.js'
+import type { AdmissionAttributes } from '../attributes.js'
+import type { PluginInitialization } from '../plugins.js'
+import type { Obj } from './configurations.js'
+
+type Labels = Record<string, string>
+
+const labelsOf = (o: KubeObject | undefined): Labels | undefined => {
+  const metadata = o && isPlainObject(o.metadata) ? o.metadata : undefined
+  return metadata && isPlainObject(metadata.labels) ? (metadata.labels as Labels) : undefined
+}
+
+const selectorOf = (v: unknown): Obj | undefined => (isPlainObject(v) ? v : undefined)
+
+function isEmpty(selector: Obj | undefined): boolean {
+  if (!selector) return true
+  const labels = isPlainObject(selector.matchLabels) ? Object.keys(selector.matchLabels) : []
+  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : []
+  return labels.length === 0 && expressions.length === 0
+}
+
+export async function namespaceSelectorMatches(webhook: Obj, attributes: AdmissionAttributes, init: PluginInitialization): Promise<boolean> {
+  const selector = selectorOf(webhook.namespaceSelector)
+  if (isEmpty(selector)) return true
+  const isNamespace = attributes.resource.group === '' && attributes.resource.resource === 'namespaces'
+  if (isNamespace) return matchesLabelSelector(selector!, labelsOf(attributes.object ?? attributes.oldObject) ?? {})
+  if (attributes.namespace === '') return true
+  const namespaces = init.stores()?.lookup('', 'v1', 'namespaces')
+  if (!namespaces) return true
+  let namespace: KubeObject
+  try {
+    namespace = await namespaces.get(undefined, attributes.namespace)
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 404) throw errors.internal(`namespaces "${attributes.namespace}" not found`)
+    throw err
+  }
+  return matchesLabelSelector(selector!, labelsOf(namespace) ?? {})
+}
+
+export function objectSelectorMatches(webhook: Obj, attributes: AdmissionAttributes): boolean {
+  const selector = selectorOf(webhook.objectSelector)
+  if (isEmpty(selector)) return true
+  const matches = (o: KubeObject | undefined) => o !== undefined && matchesLabelSelector(selector!, labelsOf(o) ?? {})
+  return matches(attributes.object) || matches(attributes.oldObject)
+}

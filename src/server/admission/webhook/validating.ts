@@ -1,0 +1,56 @@
+/**
+ * The ValidatingAdmissionWebhook plugin (the reference's webhook/validating): every matching
+ * webhook of the ValidatingWebhookConfigurations is called at once; the first refusal, in the
+ * webhooks' order, refuses the request.
+ */
+import type { AdmissionAttributes } from '../attributes.js'
+import type { ValidationInterface } from '../interfaces.js'
+import type { PluginInitialization } from '../plugins.js'
+import { callWebhook } from './call.js'
+import { WebhookConfigurations } from './configurations.js'
+import { applyFailurePolicy } from './failure-policy.js'
+import { shouldCallHook } from './matches.js'
+import { isExemptAdmissionConfigurationResource } from './rules.js'
+
+export const VALIDATING_ADMISSION_WEBHOOK = 'ValidatingAdmissionWebhook'
+
+/** The audit annotation of a webhook that failed open (the reference's ValidatingAuditAnnotationFailedOpenKeyPrefix). */
+const FAILED_OPEN_PREFIX = 'failed-open.validating.webhook.admission.k8s.io/'
+
+export class ValidatingAdmissionWebhook implements ValidationInterface {
+  private readonly configurations: WebhookConfigurations
+
+  constructor(private readonly init: PluginInitialization) {
+    this.configurations = new WebhookConfigurations(init, 'validatingwebhookconfigurations')
+  }
+
+  handles(): boolean {
+    return true
+  }
+
+  async validate(attributes: AdmissionAttributes): Promise<void> {
+    if (isExemptAdmissionConfigurationResource(attributes)) return
+    const relevant = []
+    for (const hook of await this.configurations.webhooks()) {
+      if (await shouldCallHook(hook.webhook, attributes, this.init)) relevant.push(hook.webhook)
+    }
+    if (relevant.length === 0) return
+    const outcomes = await Promise.all(
+      relevant.map(async (webhook, index) => {
+        try {
+          await callWebhook(webhook, attributes, false, this.init)
+          return undefined
+        } catch (err) {
+          try {
+            applyFailurePolicy(webhook, err, this.init, attributes, `${FAILED_OPEN_PREFIX}round_0_index_${index}`)
+            return undefined
+          } catch (refusal) {
+            return refusal
+          }
+        }
+      }),
+    )
+    const refusal = outcomes.find((o) => o !== undefined)
+    if (refusal !== undefined) throw refusal
+  }
+}
