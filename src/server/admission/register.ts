@@ -17,6 +17,7 @@ import { DEFAULT_TOLERATION_SECONDS, DefaultTolerationSeconds } from './default-
 import { DENY_SERVICE_EXTERNAL_IPS, DenyServiceExternalIPs } from './deny-service-external-ips.js'
 import { EVENT_RATE_LIMIT, EventRateLimit } from './eventratelimit/admission.js'
 import { EXTENDED_RESOURCE_TOLERATION, ExtendedResourceToleration } from './extended-resource-toleration.js'
+import { IMAGE_POLICY_WEBHOOK, ImagePolicyWebhook } from './imagepolicy/admission.js'
 import { LIMIT_RANGER, LimitRanger } from './limitranger/limitranger.js'
 import { NAMESPACE_AUTO_PROVISION, NamespaceAutoProvision } from './namespace-autoprovision.js'
 import { NAMESPACE_EXISTS, NamespaceExists } from './namespace-exists.js'
@@ -68,6 +69,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(MUTATING_ADMISSION_WEBHOOK, (init) => new MutatingAdmissionWebhook(init))
   plugins.register(VALIDATING_ADMISSION_WEBHOOK, (init) => new ValidatingAdmissionWebhook(init))
   plugins.register(EVENT_RATE_LIMIT, (_init, pluginConfig) => new EventRateLimit(pluginConfig))
+  plugins.register(IMAGE_POLICY_WEBHOOK, (init, pluginConfig) => new ImagePolicyWebhook(init, pluginConfig))
 }
 
 /** A registry holding every plugin of this server. */
