@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import type { AdmissionAttributes } from '../../../src/server/admission/attributes.js'
 import { IMAGE_POLICY_FAILED_OPEN_KEY, ImagePolicyWebhook } from '../../../src/server/admission/imagepolicy/admission.js'
 import { readImagePolicyConfig } from '../../../src/server/admission/imagepolicy/config.js'
+import { admissionPluginConfig, readAdmissionConfiguration } from '../../../src/core/config-files/admission-config.js'
 import type { KubeObject } from '../../../src/server/api/registry/object.js'
 import { createCaCertificate, createLeafCertificate, generateKey, privateKeyPem } from '../../../src/server/tls/generate.js'
 import { attributesFor, refusal } from './table-support.js'
@@ -146,6 +147,13 @@ describe('admission: ImagePolicyWebhook', function () {
         else assert.throws(make, (err: Error) => err.message.includes(wantErr))
       })
     }
+
+    it('the legacy unversioned file is the configuration; a kubeconfig that is not there is named', () => {
+      const missing = join(dir, 'missing.kubeconfig')
+      const file = write(`imagePolicy:\n  kubeConfigFile: ${missing}\n  defaultAllow: true\n`)
+      const config = readAdmissionConfiguration(['ImagePolicyWebhook'], file)
+      assert.throws(() => new ImagePolicyWebhook({ log: () => {} }, admissionPluginConfig(config, 'ImagePolicyWebhook')), { message: `stat ${missing}: no such file or directory` })
+    })
 
     it('no configuration at all', () => {
       assert.throws(() => new ImagePolicyWebhook({ log: () => {} }, undefined), { message: 'no config specified' })
