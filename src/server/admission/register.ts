@@ -15,7 +15,9 @@ import { DEFAULT_INGRESS_CLASS, DefaultIngressClass } from './default-ingress-cl
 import { DEFAULT_STORAGE_CLASS, DefaultStorageClass } from './default-storage-class.js'
 import { DEFAULT_TOLERATION_SECONDS, DefaultTolerationSeconds } from './default-toleration-seconds.js'
 import { DENY_SERVICE_EXTERNAL_IPS, DenyServiceExternalIPs } from './deny-service-external-ips.js'
+import { EVENT_RATE_LIMIT, EventRateLimit } from './eventratelimit/admission.js'
 import { EXTENDED_RESOURCE_TOLERATION, ExtendedResourceToleration } from './extended-resource-toleration.js'
+import { IMAGE_POLICY_WEBHOOK, ImagePolicyWebhook } from './imagepolicy/admission.js'
 import { LIMIT_RANGER, LimitRanger } from './limitranger/limitranger.js'
 import { NAMESPACE_AUTO_PROVISION, NamespaceAutoProvision } from './namespace-autoprovision.js'
 import { NAMESPACE_EXISTS, NamespaceExists } from './namespace-exists.js'
@@ -66,6 +68,8 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(RESOURCE_QUOTA, (init, pluginConfig) => new ResourceQuota(init, pluginConfig))
   plugins.register(MUTATING_ADMISSION_WEBHOOK, (init) => new MutatingAdmissionWebhook(init))
   plugins.register(VALIDATING_ADMISSION_WEBHOOK, (init) => new ValidatingAdmissionWebhook(init))
+  plugins.register(EVENT_RATE_LIMIT, (_init, pluginConfig) => new EventRateLimit(pluginConfig))
+  plugins.register(IMAGE_POLICY_WEBHOOK, (init, pluginConfig) => new ImagePolicyWebhook(init, pluginConfig))
 }
 
 /** A registry holding every plugin of this server. */
