@@ -19,6 +19,7 @@ import { GarbageCollector } from './garbage-collector.js'
 import { NamespaceController } from './namespace-controller.js'
 import { PodGraceReaper } from './pod-grace-reaper.js'
 import { ResourceQuotaController } from './resource-quota.js'
+import { RootCACertPublisher } from './root-ca-cert-publisher.js'
 import { ServiceAccountsController } from './service-accounts.js'
 import { PVCProtectionController, PVProtectionController } from './storage-object-protection.js'
 
@@ -33,6 +34,11 @@ export interface ControllerDeps {
   readonly serviceAccountSigningKey: SigningKey
   /** The cluster CA published in token secrets as `ca.crt` (the server's CA, when it made one). */
   readonly caPem?: string
+  /**
+   * What pods are told to trust for this server (`kube-root-ca.crt`): the server's CA, or the
+   * serving certificate chain when the operator gave the certificate (no CA is known then).
+   */
+  readonly rootCaPem: string
   /** The open store as the server holds it, for keys that are not API objects (the master leases). */
   store(): Store
   /** The address this server advertises in the `kubernetes` Endpoints. */
@@ -61,6 +67,8 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'persistentvolumeclaim-protection-controller', create: () => new PVCProtectionController() },
   { name: 'persistentvolume-protection-controller', create: () => new PVProtectionController() },
   { name: 'garbage-collector-controller', enabled: ({ config }) => config.enableGarbageCollector, create: () => new GarbageCollector() },
+  // The ConfigMap the ServiceAccount admission plugin's token volume mounts.
+  { name: 'root-ca-cert-publisher', create: (d) => new RootCACertPublisher(d.rootCaPem) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
