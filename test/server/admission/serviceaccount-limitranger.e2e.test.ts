@@ -2,8 +2,7 @@
  * The ServiceAccount and LimitRanger plugins, on by default, seen with the real kubectl: a pod
  * gets the namespace's default account and the projected token volume in its container; a
  * LimitRange's defaults fill a pod that sets none (the kubernetes.io/limit-ranger annotation
- * saying so), and a limit over its max is refused with the reference's 403 message. The
- * root CA publisher fills the ConfigMap the token volume mounts.
+ * saying so), and a limit over its max is refused with the reference's 403 message.
  */
 import assert from 'node:assert/strict'
 import { KubectlSession } from '../../support/kubectl-session.js'
@@ -42,19 +41,6 @@ describeEachKubectl('admission: ServiceAccount and LimitRanger with the real kub
     assert.match(described, /\nService Account:\s+default\n/)
     assert.match(described, /TokenExpirationSeconds:\s+3607\n/)
     assert.match(described, /ConfigMapName:\s+kube-root-ca.crt\n/)
-  })
-
-  it('the token volume\'s ConfigMap exists in a new namespace and holds the server\'s CA', async () => {
-    await ok('create', 'namespace', 'ca')
-    // The CA the server generated in its --cert-dir, which its own kubeconfig names.
-    const trusted = session.server.ca()
-    assert.match(trusted, /^-----BEGIN CERTIFICATE-----\n/)
-    let published = ''
-    for (let i = 0; i < 50 && published === ''; i++) {
-      published = (await session.run('get', 'configmap', 'kube-root-ca.crt', '-n', 'ca', '-o', 'jsonpath={.data.ca\\.crt}')).stdout
-      if (published === '') await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    assert.equal(published, trusted)
   })
 
   it('a pod of an account that does not exist is refused', async () => {

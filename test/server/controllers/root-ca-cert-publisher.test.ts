@@ -2,11 +2,13 @@
  * The root CA publisher over a registry: every namespace gets `kube-root-ca.crt`, which the
  * ServiceAccount admission plugin's token volume mounts, and it is put back when deleted or
  * changed (the reference's rootcacertpublisher, publisher_test.go's cases). The annotation text
- * is the reference's constant.
+ * is the reference's constant. A bare server does not run it (kube-apiserver does not; the
+ * controller manager of a whole cluster does).
  */
 import assert from 'node:assert/strict'
 import type { GenericStore } from '../../../src/server/api/registry/generic-store.js'
 import type { KubeObject } from '../../../src/server/api/registry/object.js'
+import { CONTROLLERS, type ControllerDeps, buildControllers } from '../../../src/server/controllers/index.js'
 import { ControllerManager } from '../../../src/server/controllers/manager.js'
 import { RootCACertPublisher } from '../../../src/server/controllers/root-ca-cert-publisher.js'
 import { type TestRegistry, eventually, openTestRegistry } from '../api/support.js'
@@ -74,5 +76,15 @@ describe('controllers: root-ca-cert-publisher', function () {
     await store('namespaces').delete(undefined, 'going')
     await eventually(async () => !(await store('namespaces').list()).items.some((ns) => ns.metadata.name === 'going'), 'the namespace to go', 10_000)
     assert.equal(await published('going'), undefined)
+  })
+})
+
+describe('controllers: root-ca-cert-publisher in the table', () => {
+  const names = (deps: Partial<ControllerDeps>) =>
+    buildControllers({ config: {}, rootCaPem: CA, ...deps } as ControllerDeps, CONTROLLERS.filter((e) => e.name === 'root-ca-cert-publisher' || e.name === 'namespace-controller')).map((c) => c.name)
+
+  it('runs only in a whole cluster, beside the controllers the server always runs', () => {
+    assert.deepEqual(names({}), ['namespace-controller'])
+    assert.deepEqual(names({ cluster: true }), ['namespace-controller', 'root-ca-cert-publisher'])
   })
 })
