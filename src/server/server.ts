@@ -116,7 +116,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const flowReads = new ConfigurationReads()
   const controllers = new ControllerManager(
     buildControllers({
-      config, log, rbacPolicy, serviceAccountSigningKey: authn.serviceAccountKeys.signing, ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}), store: () => pending.store!,
+      config, log, rbacPolicy, serviceAccountSigningKey: authn.serviceAccountKeys.signing, ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}), rootCaPem: tls.caCertPem ?? tls.servingChainPem, store: () => pending.store!,
       endpointAddress: endpointAddress(config.advertiseAddress, config.bindAddress), kubernetesServiceWritten: writes.kubernetesServiceWritten, flowConfigurationReads: flowReads,
     }),
   )

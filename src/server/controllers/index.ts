@@ -19,6 +19,7 @@ import { GarbageCollector } from './garbage-collector.js'
 import { NamespaceController } from './namespace-controller.js'
 import { PodGraceReaper } from './pod-grace-reaper.js'
 import { ResourceQuotaController } from './resource-quota.js'
+import { RootCACertPublisher } from './root-ca-cert-publisher.js'
 import { ServiceAccountsController } from './service-accounts.js'
 import { PVCProtectionController, PVProtectionController } from './storage-object-protection.js'
 
@@ -33,6 +34,13 @@ export interface ControllerDeps {
   readonly serviceAccountSigningKey: SigningKey
   /** The cluster CA published in token secrets as `ca.crt` (the server's CA, when it made one). */
   readonly caPem?: string
+  /**
+   * What pods are told to trust for this server (`kube-root-ca.crt`): the server's CA, or the
+   * serving certificate chain when the operator gave the certificate (no CA is known then).
+   */
+  readonly rootCaPem: string
+  /** A whole cluster runs (`client cluster start`): the clusterOnly controllers start too. */
+  readonly cluster?: boolean
   /** The open store as the server holds it, for keys that are not API objects (the master leases). */
   store(): Store
   /** The address this server advertises in the `kubernetes` Endpoints. */
@@ -47,6 +55,13 @@ export interface ControllerEntry {
   readonly name: string
   /** Off when the configuration turns it off (the reference's `--controllers` and per-controller options). */
   enabled?(deps: ControllerDeps): boolean
+  /**
+   * Run only in a whole cluster (`client cluster start`), not by `client server start`: the
+   * reference's controller manager runs it, a bare kube-apiserver does not, and no API answer
+   * depends on it. (The other controller-manager controllers here run with the server because
+   * its answers need them: deletions finish, pods find their service account.)
+   */
+  readonly clusterOnly?: boolean
   create(deps: ControllerDeps): Controller
 }
 
@@ -61,6 +76,8 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'persistentvolumeclaim-protection-controller', create: () => new PVCProtectionController() },
   { name: 'persistentvolume-protection-controller', create: () => new PVProtectionController() },
   { name: 'garbage-collector-controller', enabled: ({ config }) => config.enableGarbageCollector, create: () => new GarbageCollector() },
+  // The ConfigMap the ServiceAccount admission plugin's token volume mounts, for the nodes of a cluster.
+  { name: 'root-ca-cert-publisher', clusterOnly: true, create: (d) => new RootCACertPublisher(d.rootCaPem) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
@@ -80,5 +97,5 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
 
 /** The enabled controllers of the table, built. */
 export function buildControllers(deps: ControllerDeps, table: readonly ControllerEntry[] = CONTROLLERS): Controller[] {
-  return table.filter((entry) => entry.enabled?.(deps) ?? true).map((entry) => entry.create(deps))
+  return table.filter((entry) => (deps.cluster === true || !entry.clusterOnly) && (entry.enabled?.(deps) ?? true)).map((entry) => entry.create(deps))
 }

@@ -104,7 +104,9 @@ export class ResourceQuotaController implements Controller {
   }
 
   private async list(group: string, resource: string, namespace: string): Promise<KubeObject[]> {
-    const store = this.registry!.all().find((s) => s.strategy.group === group && s.strategy.resource === resource && s.strategy.namespaced)
+    const matches = (s: { strategy: { group: string; resource: string; namespaced: boolean } }) => s.strategy.group === group && s.strategy.resource === resource && s.strategy.namespaced
+    // A custom resource's versions share its objects: any served version counts them.
+    const store = this.registry!.all().find(matches) ?? (await this.registry!.customStores()).find(matches)
     return store ? (await store.list({ namespace })).items : []
   }
 }

@@ -79,6 +79,8 @@ export interface ServingTls {
   caCertPem?: string
   /** Files of the default serving pair in use. */
   certFiles: { cert: string; key: string }
+  /** The default pair's certificates as served, leaf first. */
+  servingChainPem: string
   /** Whether the default serving pair is the self-signed one from --cert-dir (new or reused). */
   generated: boolean
   /** Which files of --cert-dir this call wrote (both false when everything was reused). */
@@ -256,6 +258,7 @@ export async function prepareServing(options: ServingOptions): Promise<ServingTl
   const result: ServingTls = {
     secureOptions,
     certFiles: { cert: pair.certFile, key: pair.keyFile },
+    servingChainPem: pair.certPem,
     generated,
     created,
     generationReasons,

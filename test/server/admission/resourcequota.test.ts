@@ -242,4 +242,28 @@ describe('admission: ResourceQuota (in the chain, with the quota controller)', f
     assert.match((refused.reason as Error).message, /^pods "[ab]" is forbidden: exceeded quota: quota, requested: pods=1, used: pods=1, limited: pods=1$/)
     assert.deepEqual((await stored()).status?.used, { pods: '1' })
   })
+
+  it('counts custom resources by count/<resource>.<group>, refuses over it, and counts a delete down', async () => {
+    const crds = t.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!
+    await crds.create({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.stable.example.com' },
+      spec: { group: 'stable.example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    })
+    const widgets = async () => (await t.registry.resolve('stable.example.com', 'v1', 'widgets'))!
+    for (let i = 0; i < 100 && !(await t.registry.resolve('stable.example.com', 'v1', 'widgets')); i++) await new Promise((r) => setTimeout(r, 20))
+    const widget = (name: string): KubeObject => ({ apiVersion: 'stable.example.com/v1', kind: 'Widget', metadata: { name, namespace: 'test' } })
+    // One widget exists before the quota: the controller's first count must find it.
+    await (await widgets()).create(widget('w0'))
+    await t.registry.lookup('', 'v1', 'resourcequotas')!.create({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'quota', namespace: 'test' }, spec: { hard: { 'count/widgets.stable.example.com': '2' } } })
+    await untilUsed({ 'count/widgets.stable.example.com': '1' })
+    await (await widgets()).create(widget('w1'))
+    assert.deepEqual((await stored()).status?.used, { 'count/widgets.stable.example.com': '2' })
+    await assert.rejects((await widgets()).create(widget('w2')), {
+      message: 'widgets.stable.example.com "w2" is forbidden: exceeded quota: quota, requested: count/widgets.stable.example.com=1, used: count/widgets.stable.example.com=2, limited: count/widgets.stable.example.com=2',
+    })
+    await (await widgets()).delete('test', 'w0')
+    await untilUsed({ 'count/widgets.stable.example.com': '1' })
+  })
 })
