@@ -1,0 +1,90 @@
+/**
+ * NodeRestriction end to end with the real kubectl 1.35: a server started with
+ * `--authorization-mode=Node,RBAC --enable-admission-plugins=NodeRestriction`, and a kubelet's
+ * client certificate (`system:node:n1` in `system:nodes`). The Node authorizer lets a node
+ * write any Node; the plugin keeps it to its own, and to the labels a kubelet may set, with the
+ * reference's messages.
+ */
+import assert from 'node:assert/strict'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ApiServer } from '../../support/api-server.js'
+import { KUBECTL } from '../../support/kubectl-session.js'
+import { type KubectlRun, kubectl, makeCa, makeClientCert, writeKubeconfig } from '../authentication/helpers.js'
+
+describe('admission: NodeRestriction with a kubelet identity and kubectl (end to end)', function () {
+  this.timeout(180_000)
+  let server: ApiServer
+  let dir: string
+  const configs: Record<string, string> = {}
+  const as = (who: string) => (...args: string[]): Promise<KubectlRun> => kubectl(configs[who]!, dir, ...args)
+  const ok = async (who: string, ...args: string[]) => {
+    const run = await as(who)(...args)
+    assert.equal(run.code, 0, `${who}: kubectl ${args.join(' ')}: ${run.stderr}\n${server.logs.slice(-1500)}`)
+    return run.stdout
+  }
+  const refused = async (who: string, expected: string, ...args: string[]) => {
+    const run = await as(who)(...args)
+    assert.notEqual(run.code, 0, `${who}: kubectl ${args.join(' ')} succeeded: ${run.stdout}`)
+    assert.equal(run.stderr.trim(), expected)
+  }
+
+  before(async function () {
+    if (!existsSync(KUBECTL)) {
+      if (process.env.CI) throw new Error(`${KUBECTL} is missing`)
+      this.skip()
+    }
+    dir = mkdtempSync(join(tmpdir(), 'noderestriction-e2e-'))
+    const ca = await makeCa('kubelet-ca')
+    writeFileSync(join(dir, 'client-ca.crt'), ca.certPem)
+    server = await ApiServer.start({
+      waitFor: 'ready',
+      args: ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction', `--client-ca-file=${join(dir, 'client-ca.crt')}`],
+    })
+    configs.admin = writeKubeconfig(dir, 'kubeconfig-admin', server.port, server.admin())
+    configs.node = writeKubeconfig(dir, 'kubeconfig-node', server.port, await makeClientCert(ca, 'system:node:n1', ['system:nodes']))
+    const node = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } } })
+    writeFileSync(join(dir, 'n1.json'), node('n1'))
+    writeFileSync(join(dir, 'n2.json'), node('n2'))
+    writeFileSync(join(dir, 'pod.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'busybox' }] } }))
+  })
+
+  after(async () => {
+    await server?.stop()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('the node registers its own Node, sets the labels a kubelet may, and is refused the node-restriction.kubernetes.io/ namespace', async () => {
+    assert.match(await ok('node', 'create', '-f', join(dir, 'n1.json')), /^node\/n1 created/)
+    assert.match(await ok('node', 'label', 'node', 'n1', 'node.kubernetes.io/pool=blue', 'example.com/team=a'), /^node\/n1 labeled/)
+    assert.match(await ok('admin', 'get', 'node', 'n1', '-o', 'jsonpath={.metadata.labels}'), /"node.kubernetes.io\/pool":"blue"/)
+    await refused('node', 'Error from server (Forbidden): nodes "n1" is forbidden: is not allowed to modify labels: node-restriction.kubernetes.io/tier', 'label', 'node', 'n1', 'node-restriction.kubernetes.io/tier=gold')
+    await refused('node', 'Error from server (Forbidden): nodes "n1" is forbidden: is not allowed to modify labels: other.kubernetes.io/x', 'label', 'node', 'n1', 'other.kubernetes.io/x=y')
+    // An administrator is not a node: the same label is its to set.
+    assert.match(await ok('admin', 'label', 'node', 'n1', 'node-restriction.kubernetes.io/tier=gold'), /^node\/n1 labeled/)
+    // Nor may the node take it off again.
+    await refused('node', 'Error from server (Forbidden): nodes "n1" is forbidden: is not allowed to modify labels: node-restriction.kubernetes.io/tier', 'label', 'node', 'n1', 'node-restriction.kubernetes.io/tier-')
+  })
+
+  it('the node may not modify another Node, nor register one, nor its own taints', async () => {
+    await ok('admin', 'create', '-f', join(dir, 'n2.json'))
+    // The Node authorizer refuses reading n2 (kubectl label and patch read first); replace goes on to the PUT.
+    writeFileSync(join(dir, 'n2-team.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2', labels: { team: 'x' } } }))
+    await refused('node', `Error from server (Forbidden): error when replacing "${join(dir, 'n2-team.json')}": nodes "n2" is forbidden: node "n1" is not allowed to modify node "n2"`, 'replace', '-f', join(dir, 'n2-team.json'))
+    assert.doesNotMatch(await ok('admin', 'get', 'node', 'n2', '-o', 'jsonpath={.metadata.labels}'), /team/)
+    writeFileSync(join(dir, 'n3.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n3' } }))
+    await refused('node', 'Error from server (Forbidden): error when creating "' + join(dir, 'n3.json') + '": nodes "n3" is forbidden: node "n1" is not allowed to modify node "n3"', 'create', '-f', join(dir, 'n3.json'))
+    await refused('node', 'Error from server (Forbidden): nodes "n1" is forbidden: node "n1" is not allowed to modify taints', 'patch', 'node', 'n1', '--type=merge', '-p', '{"spec":{"taints":[{"key":"k","value":"v","effect":"NoSchedule"}]}}')
+  })
+
+  it('the node creates only mirror pods', async () => {
+    await refused(
+      'node',
+      `Error from server (Forbidden): error when creating "${join(dir, 'pod.json')}": pods "p" is forbidden: pod does not have "kubernetes.io/config.mirror" annotation, node "n1" can only create mirror pods`,
+      'create',
+      '-f',
+      join(dir, 'pod.json'),
+    )
+  })
+})
