@@ -30,6 +30,7 @@ import { Plugins } from './plugins.js'
 import { POD_NODE_SELECTOR, PodNodeSelector } from './pod-node-selector.js'
 import { POD_SECURITY, PodSecurity } from './pod-security/admission.js'
 import { POD_TOLERATION_RESTRICTION, PodTolerationRestriction } from './pod-toleration-restriction.js'
+import { POD_TOPOLOGY_LABELS, PodTopologyLabels } from './podtopologylabels.js'
 import { PRIORITY, Priority } from './priority.js'
 import { RESOURCE_QUOTA, ResourceQuota } from './resourcequota/admission.js'
 import { RUNTIME_CLASS, RuntimeClass } from './runtime-class.js'
@@ -68,6 +69,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(MUTATING_ADMISSION_WEBHOOK, (init) => new MutatingAdmissionWebhook(init))
   plugins.register(VALIDATING_ADMISSION_WEBHOOK, (init) => new ValidatingAdmissionWebhook(init))
   plugins.register(NODE_RESTRICTION, (init) => new NodeRestriction(init))
+  plugins.register(POD_TOPOLOGY_LABELS, (init) => new PodTopologyLabels(init))
 }
 
 /** A registry holding every plugin of this server. */
