@@ -78,6 +78,14 @@ describe('admission: NodeRestriction with a kubelet identity and kubectl (end to
     await refused('node', 'Error from server (Forbidden): nodes "n1" is forbidden: node "n1" is not allowed to modify taints', 'patch', 'node', 'n1', '--type=merge', '-p', '{"spec":{"taints":[{"key":"k","value":"v","effect":"NoSchedule"}]}}')
   })
 
+  it('the node evicts only pods bound to it', async () => {
+    writeFileSync(join(dir, 'far.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'far', namespace: 'default' }, spec: { nodeName: 'n2', containers: [{ name: 'c', image: 'busybox' }] } }))
+    await ok('admin', 'create', '-f', join(dir, 'far.json'))
+    writeFileSync(join(dir, 'evict-far.json'), JSON.stringify({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'far', namespace: 'default' } }))
+    await refused('node', 'Error from server (Forbidden): pods "far" is forbidden: node n1 can only evict pods with spec.nodeName set to itself', 'create', '--raw', '/api/v1/namespaces/default/pods/far/eviction', '-f', join(dir, 'evict-far.json'))
+    assert.equal(await ok('admin', 'get', 'pod', 'far', '-o', 'jsonpath={.spec.nodeName}'), 'n2')
+  })
+
   it('the node creates only mirror pods', async () => {
     await refused(
       'node',
