@@ -20,6 +20,7 @@ import { LIMIT_RANGER, LimitRanger } from './limitranger/limitranger.js'
 import { NAMESPACE_AUTO_PROVISION, NamespaceAutoProvision } from './namespace-autoprovision.js'
 import { NAMESPACE_EXISTS, NamespaceExists } from './namespace-exists.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
+import { NODE_DECLARED_FEATURE_VALIDATOR, NodeDeclaredFeatureValidator } from './nodedeclaredfeatures.js'
 import { NODE_RESTRICTION, NodeRestriction } from './noderestriction/admission.js'
 import { MUTATING_ADMISSION_WEBHOOK, MutatingAdmissionWebhook } from './webhook/mutating.js'
 import { VALIDATING_ADMISSION_WEBHOOK, ValidatingAdmissionWebhook } from './webhook/validating.js'
@@ -70,6 +71,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(VALIDATING_ADMISSION_WEBHOOK, (init) => new ValidatingAdmissionWebhook(init))
   plugins.register(NODE_RESTRICTION, (init) => new NodeRestriction(init))
   plugins.register(POD_TOPOLOGY_LABELS, (init) => new PodTopologyLabels(init))
+  plugins.register(NODE_DECLARED_FEATURE_VALIDATOR, (init) => new NodeDeclaredFeatureValidator(init))
 }
 
 /** A registry holding every plugin of this server. */

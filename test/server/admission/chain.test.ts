@@ -93,11 +93,12 @@ describe('admission: the plugin registry and the chain', () => {
     // StorageObjectInUseProtection,RuntimeClass,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionPolicy,MutatingAdmissionWebhook"
     // (PodTopologyLabels after DenyServiceExternalIPs in pkg/kubeapiserver/options/plugins.go's AllOrderedPlugins)
     // and the validating ones "LimitRanger,ServiceAccount,PodSecurity,Priority,PersistentVolumeClaimResize,RuntimeClass,
-    // CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,ValidatingAdmissionPolicy,
-    // ValidatingAdmissionWebhook,ResourceQuota": the same without the plugins not built yet.
+    // CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,NodeDeclaredFeatureValidator,
+    // ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota" (NodeDeclaredFeatureValidator is default-on in
+    // plugins.go's DefaultOffAdmissionPlugins, inert while its gate is off): the same without the plugins not built yet.
     const notBuilt = (names: string[]) => names.filter((n) => !['MutatingAdmissionPolicy', 'ValidatingAdmissionPolicy'].includes(n))
     const referenceMutating = 'NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,RuntimeClass,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionPolicy,MutatingAdmissionWebhook'.split(',')
-    const referenceValidating = 'LimitRanger,ServiceAccount,PodSecurity,Priority,PersistentVolumeClaimResize,RuntimeClass,CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota'.split(',')
+    const referenceValidating = 'LimitRanger,ServiceAccount,PodSecurity,Priority,PersistentVolumeClaimResize,RuntimeClass,CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,NodeDeclaredFeatureValidator,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota'.split(',')
     assert.deepEqual(byDefault.mutatingNames, notBuilt(referenceMutating))
     assert.deepEqual(byDefault.validatingNames, notBuilt(referenceValidating))
     assert.deepEqual(warnings, [])
@@ -105,7 +106,7 @@ describe('admission: the plugin registry and the chain', () => {
     const config = { admissionPlugins: { enable: ['AlwaysPullImages'], disable: [], given: true } }
     admissionFromConfig({ config, stores: () => undefined, log })
     assert.equal(warnings.length, 1)
-    assert.equal(warnings[0], 'these admission plugins are enabled but not in effect yet: NodeDeclaredFeatureValidator, MutatingAdmissionPolicy, ValidatingAdmissionPolicy')
+    assert.equal(warnings[0], 'these admission plugins are enabled but not in effect yet: MutatingAdmissionPolicy, ValidatingAdmissionPolicy')
 
     warnings.length = 0
     const off = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
@@ -113,7 +114,7 @@ describe('admission: the plugin registry and the chain', () => {
     const only = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: [], admissionControl: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
     assert.deepEqual(only.mutatingNames, ['NamespaceLifecycle'])
     assert.equal(warnings.length, 1, 'only the first names plugins not built')
-    assert.deepEqual(allAdmissionPlugins().registered(), ['AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass', 'DefaultTolerationSeconds', 'DenyServiceExternalIPs', 'ExtendedResourceToleration', 'LimitPodHardAntiAffinityTopology', 'LimitRanger', 'MutatingAdmissionWebhook', 'NamespaceAutoProvision', 'NamespaceExists', 'NamespaceLifecycle', 'NodeRestriction', 'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'PodNodeSelector', 'PodSecurity', 'PodTolerationRestriction', 'PodTopologyLabels', 'Priority', 'ResourceQuota', 'RuntimeClass', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition', 'ValidatingAdmissionWebhook'])
+    assert.deepEqual(allAdmissionPlugins().registered(), ['AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass', 'DefaultTolerationSeconds', 'DenyServiceExternalIPs', 'ExtendedResourceToleration', 'LimitPodHardAntiAffinityTopology', 'LimitRanger', 'MutatingAdmissionWebhook', 'NamespaceAutoProvision', 'NamespaceExists', 'NamespaceLifecycle', 'NodeDeclaredFeatureValidator', 'NodeRestriction', 'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'PodNodeSelector', 'PodSecurity', 'PodTolerationRestriction', 'PodTopologyLabels', 'Priority', 'ResourceQuota', 'RuntimeClass', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition', 'ValidatingAdmissionWebhook'])
   })
 
   it('attributes: the refusal name and resource, annotations and warnings', () => {
