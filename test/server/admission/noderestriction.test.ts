@@ -773,6 +773,13 @@ describe('admission: NodeRestriction', () => {
       await run({ name: 'pvc', attributes: record({ metadata: {} }, undefined, PVC, 'ns', 'c', '', 'CREATE'), err: 'persistentvolumeclaims "c" is forbidden: may only update PVC status' })
     })
 
+    it("refuses a change of its own Node's ownerReferences (the reference's current admitNode)", async () => {
+      const owned = (uid: string): KubeObject => ({ ...structuredClone(mynodeObj), metadata: { ...mynodeObj.metadata, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'c', uid }] } })
+      await run({ name: 'add', attributes: nodeRecord(owned('a'), mynodeObj, 'mynode', '', 'UPDATE'), err: 'nodes "mynode" is forbidden: node "mynode" is not allowed to modify ownerReferences' })
+      await run({ name: 'change', attributes: nodeRecord(owned('b'), owned('a'), 'mynode', 'status', 'UPDATE'), err: 'node "mynode" is not allowed to modify ownerReferences' })
+      await run({ name: 'keep', attributes: nodeRecord(owned('a'), owned('a'), 'mynode', '', 'UPDATE'), err: '' })
+    })
+
     it('refuses a change of resource claim statuses through pod status', async () => {
       const withClaims = (claim: string | null) => ({ ...structuredClone(mypod), status: { resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: claim }] } })
       await run({ name: 'claims', attributes: podRecord(withClaims('b'), withClaims('a'), mypod, 'status', 'UPDATE'), err: 'node "mynode" cannot update resource claim statues' })

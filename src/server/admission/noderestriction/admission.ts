@@ -192,6 +192,8 @@ export class NodeRestriction implements MutationInterface {
       }
       // Removing or changing its taints would let disallowed workloads onto it.
       if (!semanticEqual(spec.taints, oldSpec.taints)) throw forbidden(a, `node ${node} is not allowed to modify taints`)
+      // Nor its owner references (a node owning itself to another object's garbage collection).
+      if (!semanticEqual(a.object.metadata.ownerReferences, a.oldObject.metadata.ownerReferences)) throw forbidden(a, `node ${node} is not allowed to modify ownerReferences`)
       const forbiddenKeys = forbiddenLabels(modifiedLabels(a.object.metadata.labels, a.oldObject.metadata.labels))
       if (forbiddenKeys.length > 0) throw forbidden(a, `is not allowed to modify labels: ${forbiddenKeys.join(', ')}`)
     }
