@@ -86,6 +86,25 @@ describe('admission: NodeRestriction with a kubelet identity and kubectl (end to
     assert.equal(await ok('admin', 'get', 'pod', 'far', '-o', 'jsonpath={.spec.nodeName}'), 'n2')
   })
 
+  it('the node gets tokens only bound to its own pods, for the audiences they use', async () => {
+    writeFileSync(join(dir, 'near.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'near', namespace: 'default' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'busybox' }] } }))
+    await ok('admin', 'create', '-f', join(dir, 'near.json'))
+    const uid = async (pod: string) => ok('admin', 'get', 'pod', pod, '-o', 'jsonpath={.metadata.uid}')
+    // The Node authorizer lets n1 ask for the account its pod runs as; the plugin looks at the pod the token is bound to.
+    let token: KubectlRun | undefined
+    for (let i = 0; i < 50 && !token?.stdout; i++) {
+      token = await as('node')('create', 'token', 'default', '--bound-object-kind=Pod', '--bound-object-name=near', `--bound-object-uid=${await uid('near')}`)
+      if (!token.stdout) await new Promise((r) => setTimeout(r, 100))
+    }
+    assert.match(token!.stdout, /^ey/, token!.stderr)
+    await refused('node', 'error: failed to create token: serviceaccounts "default" is forbidden: node requested token bound to a pod scheduled on a different node', 'create', 'token', 'default', '--bound-object-kind=Pod', '--bound-object-name=far', `--bound-object-uid=${await uid('far')}`)
+    await refused(
+      'node',
+      'error: failed to create token: serviceaccounts "default" is forbidden: audience "vault" not found in pod spec volume, system:node:n1 is not authorized to request tokens for this audience',
+      'create', 'token', 'default', '--audience=vault', '--bound-object-kind=Pod', '--bound-object-name=near', `--bound-object-uid=${await uid('near')}`,
+    )
+  })
+
   it('the node creates only mirror pods', async () => {
     await refused(
       'node',
