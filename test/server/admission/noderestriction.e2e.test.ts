@@ -115,3 +115,42 @@ describe('admission: NodeRestriction with a kubelet identity and kubectl (end to
     )
   })
 })
+
+describe('admission: NodeRestriction without the Node authorizer (end to end)', function () {
+  this.timeout(180_000)
+  let server: ApiServer
+  let dir: string
+  let admin: string
+  let node: string
+
+  before(async function () {
+    if (!existsSync(KUBECTL)) {
+      if (process.env.CI) throw new Error(`${KUBECTL} is missing`)
+      this.skip()
+    }
+    dir = mkdtempSync(join(tmpdir(), 'noderestriction-rbac-e2e-'))
+    const ca = await makeCa('kubelet-ca')
+    writeFileSync(join(dir, 'client-ca.crt'), ca.certPem)
+    server = await ApiServer.start({ waitFor: 'ready', args: ['--authorization-mode=RBAC', '--enable-admission-plugins=NodeRestriction', `--client-ca-file=${join(dir, 'client-ca.crt')}`] })
+    admin = writeKubeconfig(dir, 'kubeconfig-admin', server.port, server.admin())
+    node = writeKubeconfig(dir, 'kubeconfig-node', server.port, await makeClientCert(ca, 'system:node:n1', ['system:nodes']))
+  })
+
+  after(async () => {
+    await server?.stop()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('a node identity bound to cluster-admin by RBAC is still kept to its own Node', async () => {
+    const run = async (config: string, ...args: string[]) => kubectl(config, dir, ...args)
+    writeFileSync(join(dir, 'n2.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } }))
+    assert.equal((await run(admin, 'create', '-f', join(dir, 'n2.json'))).code, 0)
+    assert.equal((await run(admin, 'create', 'clusterrolebinding', 'n1-admin', '--clusterrole=cluster-admin', '--user=system:node:n1')).code, 0)
+    let label: KubectlRun | undefined
+    for (let i = 0; i < 50 && !label?.stderr.includes('is not allowed to modify node'); i++) {
+      label = await run(node, 'label', 'node', 'n2', 'team=x')
+      if (!label.stderr.includes('is not allowed to modify node')) await new Promise((r) => setTimeout(r, 100))
+    }
+    assert.equal(label!.stderr.trim(), 'Error from server (Forbidden): nodes "n2" is forbidden: node "n1" is not allowed to modify node "n2"')
+  })
+})
