@@ -22,6 +22,8 @@ import { LIMIT_RANGER, LimitRanger } from './limitranger/limitranger.js'
 import { NAMESPACE_AUTO_PROVISION, NamespaceAutoProvision } from './namespace-autoprovision.js'
 import { NAMESPACE_EXISTS, NamespaceExists } from './namespace-exists.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
+import { NODE_DECLARED_FEATURE_VALIDATOR, NodeDeclaredFeatureValidator } from './nodedeclaredfeatures.js'
+import { NODE_RESTRICTION, NodeRestriction } from './noderestriction/admission.js'
 import { MUTATING_ADMISSION_WEBHOOK, MutatingAdmissionWebhook } from './webhook/mutating.js'
 import { VALIDATING_ADMISSION_WEBHOOK, ValidatingAdmissionWebhook } from './webhook/validating.js'
 import { TAINT_NODES_BY_CONDITION, TaintNodesByCondition } from './node-taint.js'
@@ -31,6 +33,7 @@ import { Plugins } from './plugins.js'
 import { POD_NODE_SELECTOR, PodNodeSelector } from './pod-node-selector.js'
 import { POD_SECURITY, PodSecurity } from './pod-security/admission.js'
 import { POD_TOLERATION_RESTRICTION, PodTolerationRestriction } from './pod-toleration-restriction.js'
+import { POD_TOPOLOGY_LABELS, PodTopologyLabels } from './podtopologylabels.js'
 import { PRIORITY, Priority } from './priority.js'
 import { RESOURCE_QUOTA, ResourceQuota } from './resourcequota/admission.js'
 import { RUNTIME_CLASS, RuntimeClass } from './runtime-class.js'
@@ -70,6 +73,9 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(VALIDATING_ADMISSION_WEBHOOK, (init) => new ValidatingAdmissionWebhook(init))
   plugins.register(EVENT_RATE_LIMIT, (_init, pluginConfig) => new EventRateLimit(pluginConfig))
   plugins.register(IMAGE_POLICY_WEBHOOK, (init, pluginConfig) => new ImagePolicyWebhook(init, pluginConfig))
+  plugins.register(NODE_RESTRICTION, (init) => new NodeRestriction(init))
+  plugins.register(POD_TOPOLOGY_LABELS, (init) => new PodTopologyLabels(init))
+  plugins.register(NODE_DECLARED_FEATURE_VALIDATOR, (init) => new NodeDeclaredFeatureValidator(init))
 }
 
 /** A registry holding every plugin of this server. */

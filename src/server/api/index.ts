@@ -267,15 +267,15 @@ function routeResource(
   if (strategy.group === '' && strategy.resource === 'bindings' && info.subresource === undefined) {
     // The bindings collection binds the pod its body names.
     if (verb !== 'create' || name !== undefined || namespace === undefined) throw errors.methodNotAllowed()
-    return podBindingHandler({ ...common, store: registry.lookup('', 'v1', 'pods')! })
+    return podBindingHandler({ ...common, store: registry.lookup('', 'v1', 'pods')! }, registry.options.admission)
   }
   if (info.subresource !== undefined) {
     const sub = info.subresource
     if (!strategy.subresources?.includes(sub) || name === undefined) throw errors.resourceNotFound()
     if (sub === 'binding' || sub === 'eviction') {
       if (verb !== 'create') throw errors.methodNotAllowed()
-      if (sub === 'binding') return podBindingHandler({ ...common, name })
-      return podEvictionHandler({ ...common, name }, registry.lookup('policy', 'v1', 'poddisruptionbudgets'))
+      if (sub === 'binding') return podBindingHandler({ ...common, name }, registry.options.admission)
+      return podEvictionHandler({ ...common, name }, registry.lookup('policy', 'v1', 'poddisruptionbudgets'), registry.options.admission)
     }
     const handler = SUBRESOURCE_HANDLERS[sub]?.[verb]
     if (!handler) throw errors.methodNotAllowed()

@@ -5,11 +5,13 @@
  * by --service-account-max-token-expiration (with a warning); a token bound to a pod and
  * asked for with the warn-only lifetime (3607 s) lasts a year with
  * --service-account-extend-token-expiration. The bound pod, secret or node must exist (and
- * have the uid given); a pod must run as that service account.
+ * have the uid given); a pod must run as that service account. The request goes through
+ * admission first, as the create it is.
  */
+import { admitSubresourceCreate } from '../api/handlers/subresource-admission.js'
 import type { VirtualHandler, VirtualScope } from '../api/index.js'
 import { decodeRequestBody, negotiateOutput, readBody, writeObject } from '../api/negotiation.js'
-import { isPlainObject, nowTimestamp } from '../api/registry/object.js'
+import { type KubeObject, isPlainObject, nowTimestamp } from '../api/registry/object.js'
 import { invalidValue } from '../api/registry/strategy.js'
 import { ApiError, errors } from '../api/status-errors.js'
 import { failureStatus } from '../http/status.js'
@@ -46,6 +48,17 @@ export function tokenRequestHandler(options: TokenRequestOptions): VirtualHandle
     const namespace = scope.namespace!
     const body = await decodeRequestBody(req, await readBody(req), { kind: 'TokenRequest' })
     if (!isPlainObject(body)) throw errors.badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`)
+    if (!isPlainObject(body.metadata)) body.metadata = {}
+    // Admitted as the create of the service account's `token` subresource (NodeRestriction binds a kubelet's tokens to its pods).
+    await admitSubresourceCreate(scope.registry.options.admission, scope, {
+      kind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+      resource: { group: '', version: 'v1', resource: 'serviceaccounts' },
+      subresource: 'token',
+      namespace,
+      name,
+      object: body as KubeObject,
+      dryRun: scope.query.getAll('dryRun').includes('All'),
+    })
     const metadata: Obj = isPlainObject(body.metadata) ? { ...body.metadata } : {}
     const spec: Obj = isPlainObject(body.spec) ? { ...body.spec } : {}
     const invalid = (field: string, value: unknown, detail: string) => errors.invalid('authentication.k8s.io', 'TokenRequest', name, [invalidValue(field, value, detail)])

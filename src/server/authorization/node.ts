@@ -27,10 +27,14 @@ type VertexKind = 'pod' | 'secret' | 'configmap' | 'pvc' | 'serviceaccount' | 'r
 /** The namespace of node leases (the reference's api.NamespaceNodeLease). */
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease'
 
-/** `system:node:<name>` in `system:nodes`: the node's name ('' for a node identity without one), or undefined. */
+/**
+ * `system:node:<name>` in `system:nodes` (the reference's NodeIdentifier): the node's name
+ * ('' for the user `system:node:` itself), or undefined for a user that is not a node (either
+ * condition missing).
+ */
 export function nodeIdentity(user: UserInfo): string | undefined {
-  if (!user.groups.includes(NODES_GROUP)) return undefined
-  return user.name.startsWith(NODE_USER_PREFIX) ? user.name.slice(NODE_USER_PREFIX.length) : ''
+  if (!user.name.startsWith(NODE_USER_PREFIX) || !user.groups.includes(NODES_GROUP)) return undefined
+  return user.name.slice(NODE_USER_PREFIX.length)
 }
 
 type Obj = Record<string, unknown>

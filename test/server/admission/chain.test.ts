@@ -89,14 +89,16 @@ describe('admission: the plugin registry and the chain', () => {
     const log = { v: () => {}, warning: (m: string) => void warnings.push(m) }
     const byDefault = admissionFromConfig({ config: {}, stores: () => undefined, log })
     // kube-apiserver 1.35 logs "Loaded 13 mutating admission controller(s) successfully in the following order:
-    // NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,PodTopologyLabels,Priority,DefaultTolerationSeconds,
-    // DefaultStorageClass,StorageObjectInUseProtection,RuntimeClass,DefaultIngressClass,MutatingAdmissionPolicy,MutatingAdmissionWebhook"
+    // NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,
+    // StorageObjectInUseProtection,RuntimeClass,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionPolicy,MutatingAdmissionWebhook"
+    // (PodTopologyLabels after DenyServiceExternalIPs in pkg/kubeapiserver/options/plugins.go's AllOrderedPlugins)
     // and the validating ones "LimitRanger,ServiceAccount,PodSecurity,Priority,PersistentVolumeClaimResize,RuntimeClass,
-    // CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,ValidatingAdmissionPolicy,
-    // ValidatingAdmissionWebhook,ResourceQuota": the same without the plugins not built yet.
-    const notBuilt = (names: string[]) => names.filter((n) => !['PodTopologyLabels', 'MutatingAdmissionPolicy', 'ValidatingAdmissionPolicy'].includes(n))
-    const referenceMutating = 'NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,PodTopologyLabels,Priority,DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,RuntimeClass,DefaultIngressClass,MutatingAdmissionPolicy,MutatingAdmissionWebhook'.split(',')
-    const referenceValidating = 'LimitRanger,ServiceAccount,PodSecurity,Priority,PersistentVolumeClaimResize,RuntimeClass,CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota'.split(',')
+    // CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,NodeDeclaredFeatureValidator,
+    // ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota" (NodeDeclaredFeatureValidator is default-on in
+    // plugins.go's DefaultOffAdmissionPlugins, inert while its gate is off): the same without the plugins not built yet.
+    const notBuilt = (names: string[]) => names.filter((n) => !['MutatingAdmissionPolicy', 'ValidatingAdmissionPolicy'].includes(n))
+    const referenceMutating = 'NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,RuntimeClass,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionPolicy,MutatingAdmissionWebhook'.split(',')
+    const referenceValidating = 'LimitRanger,ServiceAccount,PodSecurity,Priority,PersistentVolumeClaimResize,RuntimeClass,CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,NodeDeclaredFeatureValidator,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota'.split(',')
     assert.deepEqual(byDefault.mutatingNames, notBuilt(referenceMutating))
     assert.deepEqual(byDefault.validatingNames, notBuilt(referenceValidating))
     assert.deepEqual(warnings, [])
@@ -104,7 +106,7 @@ describe('admission: the plugin registry and the chain', () => {
     const config = { admissionPlugins: { enable: ['AlwaysPullImages'], disable: [], given: true } }
     admissionFromConfig({ config, stores: () => undefined, log })
     assert.equal(warnings.length, 1)
-    assert.equal(warnings[0], 'these admission plugins are enabled but not in effect yet: PodTopologyLabels, NodeDeclaredFeatureValidator, MutatingAdmissionPolicy, ValidatingAdmissionPolicy')
+    assert.equal(warnings[0], 'these admission plugins are enabled but not in effect yet: MutatingAdmissionPolicy, ValidatingAdmissionPolicy')
 
     warnings.length = 0
     const off = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
@@ -112,7 +114,7 @@ describe('admission: the plugin registry and the chain', () => {
     const only = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: [], admissionControl: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
     assert.deepEqual(only.mutatingNames, ['NamespaceLifecycle'])
     assert.equal(warnings.length, 1, 'only the first names plugins not built')
-    assert.deepEqual(allAdmissionPlugins().registered(), ['AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass', 'DefaultTolerationSeconds', 'DenyServiceExternalIPs', 'EventRateLimit', 'ExtendedResourceToleration', 'ImagePolicyWebhook', 'LimitPodHardAntiAffinityTopology', 'LimitRanger', 'MutatingAdmissionWebhook', 'NamespaceAutoProvision', 'NamespaceExists', 'NamespaceLifecycle', 'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'PodNodeSelector', 'PodSecurity', 'PodTolerationRestriction', 'Priority', 'ResourceQuota', 'RuntimeClass', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition', 'ValidatingAdmissionWebhook'])
+    assert.deepEqual(allAdmissionPlugins().registered(), ['AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass', 'DefaultTolerationSeconds', 'DenyServiceExternalIPs', 'EventRateLimit', 'ExtendedResourceToleration', 'ImagePolicyWebhook', 'LimitPodHardAntiAffinityTopology', 'LimitRanger', 'MutatingAdmissionWebhook', 'NamespaceAutoProvision', 'NamespaceExists', 'NamespaceLifecycle', 'NodeDeclaredFeatureValidator', 'NodeRestriction', 'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'PodNodeSelector', 'PodSecurity', 'PodTolerationRestriction', 'PodTopologyLabels', 'Priority', 'ResourceQuota', 'RuntimeClass', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition', 'ValidatingAdmissionWebhook'])
   })
 
   it('attributes: the refusal name and resource, annotations and warnings', () => {

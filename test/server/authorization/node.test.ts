@@ -52,7 +52,9 @@ describe('Node authorizer', () => {
     g.deletePod(pod('p', 'n1'))
     assert.equal(a.authorize(attrs).decision, 'noOpinion')
     assert.deepEqual(a.authorize({ ...attrs, user: { name: 'jane', groups: [] } }), { decision: 'noOpinion' })
-    assert.deepEqual(a.authorize({ ...attrs, user: { name: 'jane', groups: ['system:nodes'] } }), { decision: 'noOpinion', reason: 'unknown node for user "jane"' })
+    // The reference's NodeIdentifier: a node needs both the group and the `system:node:` prefix.
+    assert.deepEqual(a.authorize({ ...attrs, user: { name: 'jane', groups: ['system:nodes'] } }), { decision: 'noOpinion' })
+    assert.deepEqual(a.authorize({ ...attrs, user: { name: 'system:node:', groups: ['system:nodes'] } }), { decision: 'noOpinion', reason: 'unknown node for user "system:node:"' })
   })
 
   describe('volumes, attachments, claims, leases, CSINodes, slices, its Node and its pods', () => {

@@ -12,7 +12,7 @@ import type { Scope } from './scope.js'
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions'
 
 /** The options of a create, update or patch from the query (the reference's decoded query parameters). */
-export function writeOptions(scope: Scope, kind: Exclude<OptionsKind, 'DeleteOptions'>): Record<string, unknown> {
+export function writeOptions(scope: Pick<Scope, 'query'>, kind: Exclude<OptionsKind, 'DeleteOptions'>): Record<string, unknown> {
   const { query } = scope
   const dryRun = query.getAll('dryRun')
   const fieldManager = query.get('fieldManager')
@@ -29,7 +29,7 @@ export function writeOptions(scope: Scope, kind: Exclude<OptionsKind, 'DeleteOpt
 }
 
 /** The request's side of admission, with `options` as the attributes carry them. */
-export function admissionRequest(scope: Scope, options: Record<string, unknown>, extra: { subresource?: string; collection?: boolean } = {}): AdmissionRequest {
+export function admissionRequest(scope: Pick<Scope, 'ctx' | 'res'>, options: Record<string, unknown>, extra: { subresource?: string; collection?: boolean } = {}): AdmissionRequest {
   return {
     ...(scope.ctx.user ? { userInfo: scope.ctx.user } : {}),
     options,

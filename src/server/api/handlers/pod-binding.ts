@@ -1,13 +1,17 @@
 /**
  * POST of a Binding (`pods/<name>/binding`, or the `bindings` collection of a namespace): the
  * scheduler's write that assigns a pod to a node, as the reference's BindingREST. The pod gets
- * spec.nodeName, the binding's annotations and a PodScheduled condition; a pod already
- * assigned, or being deleted, is a 409. The answer is a Success Status with code 201.
+ * spec.nodeName, the binding's annotations and labels (PodTopologyLabels puts its node's
+ * topology labels there) and a PodScheduled condition; a pod already assigned, or being
+ * deleted, is a 409. The Binding goes through admission as the create it is. The answer is a
+ * Success Status with code 201.
  */
 import { readBody, decodeRequestBody, writeObject } from '../negotiation.js'
+import type { AdmissionHook } from '../registry/admission-hook.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from '../registry/object.js'
 import { errors, type Cause } from '../status-errors.js'
 import { type Scope, isDryRun, responseOutput } from './scope.js'
+import { admitSubresourceCreate } from './subresource-admission.js'
 
 const BINDING = { group: '', kind: 'Binding' }
 
@@ -39,13 +43,24 @@ function validateBinding(binding: KubeObject): Cause[] {
   return causes
 }
 
-export async function podBindingHandler(scope: Scope): Promise<void> {
+/** `admission`: the server's chain; the `bindings` collection is admitted as its own resource, `pods/binding` as the pods' subresource. */
+export async function podBindingHandler(scope: Scope, admission?: AdmissionHook): Promise<void> {
   const output = responseOutput(scope, false)
   const binding = await readBinding(scope)
   const name = binding.metadata.name ?? ''
   if (scope.name !== undefined && name !== scope.name) throw errors.badRequest('name in URL does not match name in Binding object')
   const causes = validateBinding(binding)
   if (causes.length > 0) throw errors.invalid(BINDING.group, BINDING.kind, name, causes)
+  const dryRun = isDryRun(scope.query.getAll('dryRun'))
+  await admitSubresourceCreate(admission, scope, {
+    kind: { group: '', version: 'v1', kind: 'Binding' },
+    resource: scope.name !== undefined ? { group: '', version: 'v1', resource: 'pods' } : { group: '', version: 'v1', resource: 'bindings' },
+    subresource: scope.name !== undefined ? 'binding' : '',
+    namespace: scope.namespace ?? '',
+    name,
+    object: binding,
+    dryRun,
+  })
   const node = String((binding.target as { name: string }).name)
   const pods = { group: '', resource: 'pods' }
   await scope.store.rewrite(
@@ -59,13 +74,16 @@ export async function podBindingHandler(scope: Scope): Promise<void> {
       pod.spec = spec
       const annotations = binding.metadata.annotations
       if (annotations && Object.keys(annotations).length > 0) pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), ...annotations }
+      // The binding's labels over the pod's, as the reference's BindingREST copies them.
+      const labels = binding.metadata.labels
+      if (labels && Object.keys(labels).length > 0) pod.metadata.labels = { ...(pod.metadata.labels ?? {}), ...labels }
       const status = isPlainObject(pod.status) ? pod.status : {}
       const conditions = (Array.isArray(status.conditions) ? status.conditions : []).filter((c) => !(isPlainObject(c) && c.type === 'PodScheduled'))
       conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: nowTimestamp() })
       status.conditions = conditions
       pod.status = status
     },
-    isDryRun(scope.query.getAll('dryRun')),
+    dryRun,
   )
   await writeObject(scope.res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, output)
 }

@@ -11,11 +11,13 @@
  */
 import { matchesLabelSelector } from '../../http/selectors.js'
 import { readBody, decodeRequestBody, writeObject } from '../negotiation.js'
+import type { AdmissionHook } from '../registry/admission-hook.js'
 import type { GenericStore } from '../registry/generic-store.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from '../registry/object.js'
 import { ApiError, errors } from '../status-errors.js'
 import { failureStatus } from '../../http/status.js'
-import { type Scope, responseOutput } from './scope.js'
+import { type Scope, isDryRun, responseOutput } from './scope.js'
+import { admitSubresourceCreate } from './subresource-admission.js'
 
 const EVICTION_MESSAGE = "Cannot evict pod as it would violate the pod's disruption budget."
 
@@ -71,10 +73,21 @@ function computedStatus(pdb: KubeObject, pods: readonly KubeObject[]): Obj {
   }
 }
 
-export async function podEvictionHandler(scope: Scope, budgets: GenericStore | undefined): Promise<void> {
+/** `admission`: the server's chain, which admits the Eviction as a create of `pods/eviction`. */
+export async function podEvictionHandler(scope: Scope, budgets: GenericStore | undefined, admission?: AdmissionHook): Promise<void> {
   const output = responseOutput(scope, false)
   const eviction = await readEviction(scope)
   const name = scope.name!
+  const [group, version] = String(eviction.apiVersion ?? 'policy/v1').split('/')
+  await admitSubresourceCreate(admission, scope, {
+    kind: { group: group ?? 'policy', version: version ?? 'v1', kind: 'Eviction' },
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    subresource: 'eviction',
+    namespace: scope.namespace ?? '',
+    name,
+    object: eviction,
+    dryRun: isDryRun(scope.query.getAll('dryRun')),
+  })
   if (eviction.metadata.name !== undefined && eviction.metadata.name !== name) throw errors.badRequest('name in URL does not match name in Eviction object')
   const pods = scope.store
   const pod = await pods.get(scope.namespace, name)
