@@ -10,6 +10,7 @@ import { callWebhook } from './call.js'
 import { WebhookConfigurations } from './configurations.js'
 import { applyFailurePolicy } from './failure-policy.js'
 import { shouldCallHook } from './matches.js'
+import { observedCall } from './observed.js'
 import { isExemptAdmissionConfigurationResource } from './rules.js'
 
 export const VALIDATING_ADMISSION_WEBHOOK = 'ValidatingAdmissionWebhook'
@@ -32,17 +33,17 @@ export class ValidatingAdmissionWebhook implements ValidationInterface {
     if (isExemptAdmissionConfigurationResource(attributes)) return
     const relevant = []
     for (const hook of await this.configurations.webhooks()) {
-      if (await shouldCallHook(hook.webhook, attributes, this.init)) relevant.push(hook.webhook)
+      if (await shouldCallHook(hook.webhook, attributes, this.init, 'validating')) relevant.push(hook.webhook)
     }
     if (relevant.length === 0) return
     const outcomes = await Promise.all(
       relevant.map(async (webhook, index) => {
         try {
-          await callWebhook(webhook, attributes, false, this.init)
+          await observedCall(webhook, attributes, 'validating', this.init, () => callWebhook(webhook, attributes, false, this.init))
           return undefined
         } catch (err) {
           try {
-            applyFailurePolicy(webhook, err, this.init, attributes, `${FAILED_OPEN_PREFIX}round_0_index_${index}`)
+            applyFailurePolicy(webhook, err, this.init, attributes, `${FAILED_OPEN_PREFIX}round_0_index_${index}`, 'validating')
             return undefined
           } catch (refusal) {
             return refusal
