@@ -1,0 +1,213 @@
+// What admission costs a create: ConfigMaps created over HTTPS (8 at a time) by the
+// administrator, against
+//   (a) a server with no admission plugin at all (every default-on plugin disabled),
+//   (b) the default plugin set,
+//   (c) the default set and 10 ValidatingAdmissionPolicies bound to the namespace written to,
+//   (d) the default set and one validating webhook for the namespace written to, served over
+//       HTTPS by this process (a local test server that allows everything).
+// (b), (c) and (d) are one server: each case writes to its own namespace, which the policies'
+// bindings and the webhook's namespaceSelector select, so the three differ by what matches the
+// request only. The cases run in interleaved short rounds (their order rotating from round to
+// round) and each figure is the median over the rounds of the case's rate divided by (a)'s rate
+// in the same round, so a disturbance (another process, a major GC) spoils one round, not the
+// figure. Each server first makes unmeasured creates (dry runs, then real ones) of every case:
+// a serving API server is warm.
+// Before measuring, the bench checks that each case is in effect: the webhook and one of the
+// policies refuse objects named `deny-*`. A server that ignores the policies (the plugin not
+// built, or not enabled) is reported as such, and its figure is no measure of the goal.
+// Goals (issue #32): default plugins ≥ 0.9, 10 policies ≥ 0.7, one webhook ≥ 0.4 of (a)'s rate.
+// Needs the build (npm run build).
+//   node bench/admission.bench.js      (--quick / BENCH_QUICK: 3 rounds of 150 creates, a shorter warm-up)
+//   BENCH_ADMISSION_ROUNDS=n           rounds (default 9)
+//   BENCH_ADMISSION_ROUND=n            creates per case per round (default 300)
+//   BENCH_ADMISSION_WARM=n             dry-run creates per case warming each server up (default 1500)
+//   BENCH_ADMISSION_PROFILE=dir        V8 CPU profiles of both servers into dir (node --cpu-prof)
+//   BENCH_PIN=0                        no CPU pinning (bench/support/cpu-pin.js)
+import fs from 'node:fs'
+import https from 'node:https'
+import os from 'node:os'
+import path from 'node:path'
+import { pinPid, pinningNote } from './support/cpu-pin.js'
+import { meets, report } from './support/report.js'
+import { startServer } from './support/server.js'
+import { rate } from './support/store-bench.js'
+
+const dist = (p) => new URL(`../dist/${p}`, import.meta.url).href
+const QUICK = Boolean(process.env.BENCH_QUICK)
+const ROUNDS = Number(process.env.BENCH_ADMISSION_ROUNDS ?? (QUICK ? 3 : 9))
+const ROUND = Number(process.env.BENCH_ADMISSION_ROUND ?? (QUICK ? 150 : 300))
+const WARM = Number(process.env.BENCH_ADMISSION_WARM ?? (QUICK ? 500 : 1500))
+const CONCURRENCY = 8
+const POLICIES = 10
+const profileDir = process.env.BENCH_ADMISSION_PROFILE ? path.resolve(process.env.BENCH_ADMISSION_PROFILE) : undefined
+
+// This process is the load generator (and the webhook): on the CPUs the servers do not get.
+pinPid(process.pid, 'load')
+
+const { DEFAULT_ADMISSION_PLUGINS } = await import(dist('core/options/enums.js'))
+const { createCaCertificate, createLeafCertificate, generateKey, privateKeyPem } = await import(dist('server/tls/generate.js'))
+
+/** The local webhook: allows everything but objects named `deny-*`. */
+async function startWebhook() {
+  const now = Date.now()
+  const [notBefore, notAfter] = [new Date(now - 3_600_000), new Date(now + 86_400_000)]
+  const caKey = await generateKey('ecdsa')
+  const caPem = await createCaCertificate({ key: caKey, commonName: 'bench-webhook-ca', notBefore, notAfter })
+  const key = await generateKey('ecdsa')
+  const certPem = await createLeafCertificate({ ca: { certPem: caPem, privateKey: caKey.privateKey }, publicKey: key.publicKey, commonName: 'webhook', dns: ['localhost'], ips: ['127.0.0.1'], notBefore, notAfter })
+  let calls = 0
+  const server = https.createServer({ cert: certPem, key: privateKeyPem(key.privateKey) }, (req, res) => {
+    const chunks = []
+    req.on('data', (c) => chunks.push(c))
+    req.on('end', () => {
+      calls++
+      const review = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+      const name = review.request?.object?.metadata?.name ?? ''
+      const response = name.startsWith('deny-') ? { uid: review.request.uid, allowed: false, status: { code: 403, message: 'deny-* objects are refused' } } : { uid: review.request.uid, allowed: true }
+      res.setHeader('content-type', 'application/json')
+      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }))
+    })
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `https://127.0.0.1:${server.address().port}/validate`, caBundle: Buffer.from(caPem).toString('base64'), calls: () => calls, close: () => new Promise((r) => (server.closeAllConnections(), server.close(r))) }
+}
+
+const namespace = (name, labels = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } })
+const configMap = (ns, name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { app: 'bench' } }, data: { key: 'value', other: 'x'.repeat(64) } })
+
+/** Ten policies on ConfigMap creates, each with a check of the kind teams write; the first also refuses `deny-*`. */
+function policies() {
+  const checks = [
+    "!object.metadata.name.startsWith('deny-')",
+    'object.metadata.name.size() <= 63',
+    "has(object.metadata.labels) && 'app' in object.metadata.labels",
+    '!has(object.data) || object.data.size() <= 50',
+    "!has(object.data) || object.data.all(k, k.matches('^[a-zA-Z0-9._-]+$'))",
+    "!has(object.metadata.annotations) || !('forbidden' in object.metadata.annotations)",
+    "object.metadata.namespace != 'kube-system'",
+    '!has(object.binaryData)',
+    "!has(object.data) || object.data.all(k, size(object.data[k]) < 1048576)",
+    "request.userInfo.username != 'system:anonymous'",
+  ]
+  return checks.slice(0, POLICIES).flatMap((expression, i) => [
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: `bench-policy-${i}` },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['configmaps'] }] },
+        validations: [{ expression, message: `bench policy ${i} refuses it` }],
+      },
+    },
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: `bench-policy-${i}` },
+      spec: { policyName: `bench-policy-${i}`, validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { bench: 'vap' } } } },
+    },
+  ])
+}
+
+function webhookConfiguration(webhook) {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'bench-webhook' },
+    webhooks: [
+      {
+        name: 'bench.webhook.example.com',
+        clientConfig: { url: webhook.url, caBundle: webhook.caBundle },
+        rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+        namespaceSelector: { matchLabels: { bench: 'hook' } },
+        failurePolicy: 'Fail',
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+        timeoutSeconds: 10,
+      },
+    ],
+  }
+}
+
+/** Whether creating `deny-probe` in `ns` is refused (the case is in effect). */
+async function refusesProbe(server, ns) {
+  const r = await server.admin.raw('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: configMap(ns, `deny-probe-${Date.now()}`) })
+  return r.status >= 400
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-admission-'))
+const webhook = await startWebhook()
+const nodeArgs = (name) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, name)}`] : [])
+const none = await startServer(path.join(tmp, 'none'), [`--disable-admission-plugins=${DEFAULT_ADMISSION_PLUGINS.join(',')}`], { nodeArgs: nodeArgs('none') })
+const admitted = await startServer(path.join(tmp, 'default'), [], { nodeArgs: nodeArgs('default') })
+for (const s of [none, admitted]) pinPid(s.child.pid, 'server')
+
+try {
+  await none.admin('POST', '/api/v1/namespaces', { body: namespace('bench-none') })
+  for (const [ns, labels] of [['bench-default', {}], ['bench-vap', { bench: 'vap' }], ['bench-hook', { bench: 'hook' }]]) {
+    await admitted.admin('POST', '/api/v1/namespaces', { body: namespace(ns, labels) })
+  }
+  for (const object of policies()) {
+    const plural = object.kind === 'ValidatingAdmissionPolicy' ? 'validatingadmissionpolicies' : 'validatingadmissionpolicybindings'
+    await admitted.admin('POST', `/apis/admissionregistration.k8s.io/v1/${plural}`, { body: object })
+  }
+  await admitted.admin('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', { body: webhookConfiguration(webhook) })
+  // Configuration changes are in effect within a second.
+  await new Promise((r) => setTimeout(r, 1500))
+  const webhookInEffect = await refusesProbe(admitted, 'bench-hook')
+  const policiesInEffect = await refusesProbe(admitted, 'bench-vap')
+  if (!webhookInEffect) throw new Error('the webhook refused nothing: it is not called')
+  if (!policiesInEffect) console.error('  policies not in effect: the server created an object a ValidatingAdmissionPolicy refuses (it ignores the policies)')
+  if (await refusesProbe(admitted, 'bench-default')) throw new Error('the default case refused deny-*: a policy or the webhook matches it')
+
+  const cases = [
+    { key: 'none', server: none, ns: 'bench-none' },
+    { key: 'default', server: admitted, ns: 'bench-default' },
+    { key: 'policies', server: admitted, ns: 'bench-vap' },
+    { key: 'webhook', server: admitted, ns: 'bench-hook' },
+  ]
+  let serial = 0
+  const createIn = (c, dryRun) => () => c.server.admin('POST', `/api/v1/namespaces/${c.ns}/configmaps${dryRun ? '?dryRun=All' : ''}`, { body: configMap(c.ns, `${c.key}-${serial++}`) })
+  console.error(`  warming up: ${WARM} dry-run and ${Math.round(WARM / 5)} real creates per case`)
+  for (const c of cases) {
+    await rate(WARM, CONCURRENCY, createIn(c, true))
+    await rate(Math.round(WARM / 5), CONCURRENCY, createIn(c, false))
+  }
+
+  const rates = Object.fromEntries(cases.map((c) => [c.key, []]))
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = cases.map((_, i) => cases[(i + round) % cases.length])
+    for (const c of order) rates[c.key].push(await rate(ROUND, CONCURRENCY, createIn(c, false)))
+    console.error(`  round ${round + 1}/${ROUNDS}: ${cases.map((c) => `${c.key} ${Math.round(rates[c.key][round])}/s`).join(', ')}`)
+  }
+  const median = (xs) => {
+    const s = [...xs].sort((x, y) => x - y)
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+  }
+  const ratioOf = (key) => median(rates[key].map((r, i) => r / rates.none[i]))
+  const baseline = `no admission plugin (median over ${ROUNDS} rounds)`
+  const row = (key, subject, goal, inEffect = true) => {
+    const ratio = ratioOf(key)
+    return { subject, figure: median(rates[key]), unit: 'creates/s', baseline, baselineFigure: median(rates.none), ratio, goal, ...(inEffect ? { met: meets(ratio, goal) } : {}) }
+  }
+  const rows = [
+    row('default', 'ConfigMap creates, the default admission plugins', '≥ 0.9'),
+    row('policies', policiesInEffect ? `ConfigMap creates, default plugins + ${POLICIES} ValidatingAdmissionPolicies` : `ConfigMap creates, default plugins + ${POLICIES} ValidatingAdmissionPolicies (**policies not in effect**: the server ignores them)`, '≥ 0.7', policiesInEffect),
+    row('webhook', 'ConfigMap creates, default plugins + 1 validating webhook (local HTTPS)', '≥ 0.4'),
+  ]
+  console.error(`  the webhook was called ${webhook.calls()} times; ${pinningNote()}`)
+  for (const r of rows) console.error(`  ${r.subject}: ${Math.round(r.figure)}/s, ${r.ratio.toFixed(2)}x of ${Math.round(r.baselineFigure)}/s (goal ${r.goal}: ${r.met === undefined ? 'not judged' : r.met ? 'met' : 'not met'})`)
+  report(import.meta.url, rows)
+} finally {
+  for (const s of [none, admitted]) {
+    // A profile is written at a clean exit only.
+    if (profileDir) {
+      const exited = new Promise((r) => s.child.once('exit', r))
+      s.child.kill('SIGTERM')
+      await exited
+    }
+    await s.stop()
+  }
+  await webhook.close()
+  fs.rmSync(tmp, { recursive: true, force: true })
+}
