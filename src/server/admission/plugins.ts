@@ -16,6 +16,10 @@ import type { AdmissionMetrics } from './metrics.js'
 export interface AdmissionStores {
   readonly store: Store
   lookup(group: string, version: string, resource: string): GenericStore | undefined
+  /** Every built-in store (the webhooks' equivalent resources); absent in plugin tests. */
+  all?(): GenericStore[]
+  /** The stores of every served version of every established CRD; absent in plugin tests. */
+  customStores?(): Promise<GenericStore[]>
 }
 
 /** What every plugin's factory is given (the reference's plugin initializers). */

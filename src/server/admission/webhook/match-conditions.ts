@@ -1,7 +1,7 @@
 /**
  * A webhook's matchConditions (the reference's webhook/matchconditions matcher): CEL
- * expressions over `object`, `oldObject`, `request` (the AdmissionRequest the webhook would be
- * sent) and `authorizer` (with `authorizer.requestResource`), compiled in the admission
+ * expressions over `object`, `oldObject` (in the webhook's version), `request` (the
+ * AdmissionRequest the webhook would be sent) and `authorizer` (with `authorizer.requestResource`), compiled in the admission
  * environment the configuration's validation uses. The first false one skips the webhook;
  * otherwise errors go to the failurePolicy (Ignore skips, Fail refuses the request as
  * Forbidden with the errors); all true calls it. Errors, exclusions and the evaluation time
@@ -17,6 +17,7 @@ import { type AdmissionAttributes, qualifiedResource } from '../attributes.js'
 import { type WebhookType, secondsSince } from '../metrics.js'
 import type { PluginInitialization } from '../plugins.js'
 import type { Obj } from './configurations.js'
+import type { WebhookInvocation } from './equivalents.js'
 import { createAdmissionReview } from './review.js'
 
 const compiled = new Map<string, CelProgram | Error>()
@@ -36,11 +37,11 @@ function program(expression: string): CelProgram | Error {
 }
 
 /** The variables of one evaluation: the authorizer only when the server has one. */
-function activation(attributes: AdmissionAttributes, init: PluginInitialization): Record<string, unknown> {
+function activation(attributes: AdmissionAttributes, invocation: WebhookInvocation, init: PluginInitialization): Record<string, unknown> {
   const variables: Record<string, unknown> = {
     object: attributes.object ?? null,
     oldObject: attributes.oldObject ?? null,
-    request: (createAdmissionReview(attributes, 'v1').body.request as Obj) ?? null,
+    request: (createAdmissionReview(attributes, 'v1', invocation).body.request as Obj) ?? null,
     namespaceObject: null,
     variables: {},
   }
@@ -71,14 +72,14 @@ async function evaluate(expression: string, variables: Record<string, unknown>):
  * Whether the webhook's conditions let it be called; an error under failurePolicy Fail refuses
  * the request (403). `type` is the webhook's (validating or admit), for the metrics.
  */
-export async function matchConditionsMatch(webhook: Obj, attributes: AdmissionAttributes, init: PluginInitialization, type: WebhookType): Promise<boolean> {
+export async function matchConditionsMatch(webhook: Obj, attributes: AdmissionAttributes, invocation: WebhookInvocation, init: PluginInitialization, type: WebhookType): Promise<boolean> {
   const conditions = Array.isArray(webhook.matchConditions) ? webhook.matchConditions.filter(isPlainObject) : []
   if (conditions.length === 0) return true
   const name = typeof webhook.name === 'string' ? webhook.name : ''
   const { operation } = attributes
   const metrics = init.metrics
   const start = performance.now()
-  const variables = activation(attributes, init)
+  const variables = activation(attributes, invocation, init)
   const failures: string[] = []
   let matches = true
   for (const condition of conditions) {

@@ -17,7 +17,8 @@ import { callWebhook } from './call.js'
 import { type WebhookAccessor, WebhookConfigurations } from './configurations.js'
 import { ErrCallingWebhook, toStatusErr } from './errors.js'
 import { applyFailurePolicy } from './failure-policy.js'
-import { shouldCallHook } from './matches.js'
+import { type WebhookInvocation, convertBack } from './equivalents.js'
+import { type HookCall, shouldCallHook } from './matches.js'
 import { observedCall } from './observed.js'
 import { isExemptAdmissionConfigurationResource } from './rules.js'
 
@@ -49,11 +50,12 @@ export class MutatingAdmissionWebhook implements MutationInterface {
       if (round === 1 && (!changedAny || toReinvoke.size === 0)) return
       for (const [index, hook] of hooks.entries()) {
         if (round === 1 && !toReinvoke.has(hook.uid)) continue
-        if (!(await shouldCallHook(hook.webhook, attributes, this.init, 'admit'))) continue
+        const call = await shouldCallHook(hook.webhook, attributes, this.init, 'admit')
+        if (!call) continue
         let changed = false
         let failure: unknown
         try {
-          changed = await observedCall(hook.webhook, attributes, 'admit', this.init, () => this.callAndPatch(hook, attributes))
+          changed = await observedCall(hook.webhook, attributes, 'admit', this.init, () => this.callAndPatch(hook, attributes, call))
         } catch (err) {
           failure = err
         }
@@ -77,10 +79,21 @@ export class MutatingAdmissionWebhook implements MutationInterface {
     }
   }
 
-  /** Calls the webhook and applies its patch; whether the object changed. */
-  private async callAndPatch(hook: WebhookAccessor, attributes: AdmissionAttributes): Promise<boolean> {
+  /**
+   * Calls the webhook and applies its patch to the object in the webhook's version, then to the
+   * request's object (converted back when they differ); whether the object changed.
+   */
+  private async callAndPatch(hook: WebhookAccessor, attributes: AdmissionAttributes, { invocation, versioned }: HookCall): Promise<boolean> {
+    const changed = await this.patchVersioned(hook, versioned, invocation)
+    if (changed && versioned !== attributes && versioned.object && attributes.object) {
+      replaceContents(attributes.object, await convertBack(versioned.object, attributes, invocation, this.init))
+    }
+    return changed
+  }
+
+  private async patchVersioned(hook: WebhookAccessor, attributes: AdmissionAttributes, invocation: WebhookInvocation): Promise<boolean> {
     const name = String(hook.webhook.name)
-    const result = await callWebhook(hook.webhook, attributes, true, this.init)
+    const result = await callWebhook(hook.webhook, attributes, true, this.init, invocation)
     if (!result.patch) return false
     let operations: unknown
     try {
