@@ -37,6 +37,26 @@ interface MetricValue {
   metricName?: string
 }
 
+/** One series, found once. */
+export class BoundSeries {
+  constructor(
+    private readonly series: Series,
+    private readonly bounds: readonly number[],
+  ) {}
+
+  observe(value: number): void {
+    const { series, bounds } = this
+    for (let i = 0; i < bounds.length; i++) {
+      if (value <= bounds[i]!) {
+        series.buckets[i]!++
+        break
+      }
+    }
+    series.sum += value
+    series.count++
+  }
+}
+
 /** One metric family as prom-client's registry reads it (name, help, type, get). */
 class Family {
   private readonly series = new Map<string, Series>()
@@ -51,20 +71,18 @@ class Family {
 
   /** Records `value` (seconds, or 1 for a counter) for the label values, in labelNames' order. */
   observe(values: readonly string[], value: number): void {
+    this.bound(values).observe(value)
+  }
+
+  /** The series of the label values, to observe without finding it again (callers keep it). */
+  bound(values: readonly string[]): BoundSeries {
     const key = values.join('\u0000')
     let one = this.series.get(key)
     if (!one) {
       const labels = Object.fromEntries(this.labelNames.map((name, i) => [name, values[i] ?? '']))
       this.series.set(key, (one = { labels, buckets: this.bounds.map(() => 0), sum: 0, count: 0 }))
     }
-    for (let i = 0; i < this.bounds.length; i++) {
-      if (value <= this.bounds[i]!) {
-        one.buckets[i]!++
-        break
-      }
-    }
-    one.sum += value
-    one.count++
+    return new BoundSeries(one, this.bounds)
   }
 
   get(): { name: string; help: string; type: string; values: MetricValue[]; aggregator: 'sum' } {
@@ -183,6 +201,16 @@ export class AdmissionMetrics {
   /** ObserveAdmissionController: one plugin's admit or validate. */
   observeController(name: string, seconds: number, rejected: boolean, operation: string, type: StepType): void {
     this.controller.observe([name, type, operation, bool(rejected)], seconds)
+  }
+
+  /** The series observeStep and observeController write, found once (the chain keeps them: it observes per plugin per request). */
+  stepSeries(type: StepType, operation: string, rejected: boolean): { histogram: BoundSeries; summary: BoundSeries } {
+    const values = [type, operation, bool(rejected)]
+    return { histogram: this.step.bound(values), summary: this.stepSummary.bound(values) }
+  }
+
+  controllerSeries(name: string, type: StepType, operation: string, rejected: boolean): BoundSeries {
+    return this.controller.bound([name, type, operation, bool(rejected)])
   }
 
   /** ObserveWebhook: one call of a webhook, with the HTTP code it came to (0 for an internal error). */
