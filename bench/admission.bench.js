@@ -1,5 +1,5 @@
-// What admission costs a create: ConfigMaps created over HTTPS (8 at a time) by the
-// administrator, against
+// What admission costs a create: ConfigMaps (and Pods, for the default plugins) created over
+// HTTPS (8 at a time) by the administrator, against
 //   (a) a server with no admission plugin at all (every default-on plugin disabled),
 //   (b) the default plugin set,
 //   (c) the default set and 10 ValidatingAdmissionPolicies bound to the namespace written to,
@@ -22,6 +22,8 @@
 //   BENCH_ADMISSION_ROUND=n            creates per case per round (default 300)
 //   BENCH_ADMISSION_WARM=n             dry-run creates per case warming each server up (default 1500)
 //   BENCH_ADMISSION_PROFILE=dir        V8 CPU profiles of both servers into dir (node --cpu-prof)
+//   BENCH_ADMISSION_CASES=a,b          only these cases (none, default, policies, webhook, none-pods,
+//                                      default-pods), e.g. to profile one comparison; no table
 //   BENCH_PIN=0                        no CPU pinning (bench/support/cpu-pin.js)
 import fs from 'node:fs'
 import https from 'node:https'
@@ -74,6 +76,13 @@ async function startWebhook() {
 
 const namespace = (name, labels = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } })
 const configMap = (ns, name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { app: 'bench' } }, data: { key: 'value', other: 'x'.repeat(64) } })
+/** A small Pod: what most default plugins act on (service account, limits, pod security, priority, tolerations, quota). */
+const pod = (ns, name) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: ns, labels: { app: 'bench' } },
+  spec: { containers: [{ name: 'app', image: 'registry.example.com/app:1.0', ports: [{ containerPort: 8080 }], resources: { requests: { cpu: '100m', memory: '64Mi' } } }] },
+})
 
 /** Ten policies on ConfigMap creates, each with a check of the kind teams write; the first also refuses `deny-*`. */
 function policies() {
@@ -135,6 +144,13 @@ async function refusesProbe(server, ns) {
   return r.status >= 400
 }
 
+/** A process's CPU seconds (user + system, all threads) from /proc. */
+function cpuSeconds(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-admission-'))
 const webhook = await startWebhook()
 const nodeArgs = (name) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, name)}`] : [])
@@ -160,14 +176,28 @@ try {
   if (!policiesInEffect) console.error('  policies not in effect: the server created an object a ValidatingAdmissionPolicy refuses (it ignores the policies)')
   if (await refusesProbe(admitted, 'bench-default')) throw new Error('the default case refused deny-*: a policy or the webhook matches it')
 
+  // The default plugins give a pod the namespace's `default` service account, which the
+  // service-account controller writes shortly after the namespace.
+  for (let tries = 0; (await admitted.admin.raw('GET', '/api/v1/namespaces/bench-default/serviceaccounts/default')).status !== 200; tries++) {
+    if (tries > 100) throw new Error('no default service account in bench-default')
+    await new Promise((r) => setTimeout(r, 100))
+  }
   const cases = [
-    { key: 'none', server: none, ns: 'bench-none' },
-    { key: 'default', server: admitted, ns: 'bench-default' },
-    { key: 'policies', server: admitted, ns: 'bench-vap' },
-    { key: 'webhook', server: admitted, ns: 'bench-hook' },
+    { key: 'none', server: none, ns: 'bench-none', make: configMap },
+    { key: 'default', server: admitted, ns: 'bench-default', make: configMap },
+    { key: 'policies', server: admitted, ns: 'bench-vap', make: configMap },
+    { key: 'webhook', server: admitted, ns: 'bench-hook', make: configMap },
+    { key: 'none-pods', server: none, ns: 'bench-none', make: pod },
+    { key: 'default-pods', server: admitted, ns: 'bench-default', make: pod },
   ]
+  // BENCH_ADMISSION_CASES=none-pods,default-pods: only those cases (to profile one comparison).
+  const only = process.env.BENCH_ADMISSION_CASES?.split(',')
+  if (only) cases.splice(0, cases.length, ...cases.filter((c) => only.includes(c.key)))
   let serial = 0
-  const createIn = (c, dryRun) => () => c.server.admin('POST', `/api/v1/namespaces/${c.ns}/configmaps${dryRun ? '?dryRun=All' : ''}`, { body: configMap(c.ns, `${c.key}-${serial++}`) })
+  const createIn = (c, dryRun) => () => {
+    const object = c.make(c.ns, `${c.key}-${serial++}`)
+    return c.server.admin('POST', `/api/v1/namespaces/${c.ns}/${c.make === pod ? 'pods' : 'configmaps'}${dryRun ? '?dryRun=All' : ''}`, { body: object })
+  }
   console.error(`  warming up: ${WARM} dry-run and ${Math.round(WARM / 5)} real creates per case`)
   for (const c of cases) {
     await rate(WARM, CONCURRENCY, createIn(c, true))
@@ -175,29 +205,56 @@ try {
   }
 
   const rates = Object.fromEntries(cases.map((c) => [c.key, []]))
+  // The server's CPU (user + system, all threads) per create: what a create costs it, which the
+  // machine's other load disturbs less than the rate (printed beside the rates, not the goal).
+  const cpuPerCreate = Object.fromEntries(cases.map((c) => [c.key, []]))
   for (let round = 0; round < ROUNDS; round++) {
     const order = cases.map((_, i) => cases[(i + round) % cases.length])
-    for (const c of order) rates[c.key].push(await rate(ROUND, CONCURRENCY, createIn(c, false)))
-    console.error(`  round ${round + 1}/${ROUNDS}: ${cases.map((c) => `${c.key} ${Math.round(rates[c.key][round])}/s`).join(', ')}`)
+    for (const c of order) {
+      const cpu0 = cpuSeconds(c.server.child.pid)
+      rates[c.key].push(await rate(ROUND, CONCURRENCY, createIn(c, false)))
+      cpuPerCreate[c.key].push((cpuSeconds(c.server.child.pid) - cpu0) / ROUND)
+    }
+    console.error(`  round ${round + 1}/${ROUNDS}: ${cases.map((c) => `${c.key} ${Math.round(rates[c.key].at(-1))}/s`).join(', ')}`)
   }
   const median = (xs) => {
     const s = [...xs].sort((x, y) => x - y)
     return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
   }
-  const ratioOf = (key) => median(rates[key].map((r, i) => r / rates.none[i]))
-  const baseline = `no admission plugin (median over ${ROUNDS} rounds)`
-  const row = (key, subject, goal, inEffect = true) => {
-    const ratio = ratioOf(key)
-    return { subject, figure: median(rates[key]), unit: 'creates/s', baseline, baselineFigure: median(rates.none), ratio, goal, ...(inEffect ? { met: meets(ratio, goal) } : {}) }
+  if (only) {
+    for (const c of cases) console.error(`  ${c.key}: ${Math.round(median(rates[c.key]))}/s, ${(median(cpuPerCreate[c.key]) * 1e6).toFixed(0)} µs of server CPU per create`)
+  } else {
+    const ratioOf = (key, against) => median(rates[key].map((r, i) => r / rates[against][i]))
+    const baseline = `no admission plugin (median over ${ROUNDS} rounds)`
+    const row = (key, subject, goal, inEffect = true, against = 'none') => {
+      const ratio = ratioOf(key, against)
+      return { subject, figure: median(rates[key]), unit: 'creates/s', baseline, baselineFigure: median(rates[against]), ratio, goal, ...(inEffect ? { met: meets(ratio, goal) } : {}) }
+    }
+    const rows = [
+      row('default', 'ConfigMap creates, the default admission plugins', '≥ 0.9'),
+      row('default-pods', 'Pod creates, the default admission plugins', '≥ 0.9', true, 'none-pods'),
+      row('policies', policiesInEffect ? `ConfigMap creates, default plugins + ${POLICIES} ValidatingAdmissionPolicies` : `ConfigMap creates, default plugins + ${POLICIES} ValidatingAdmissionPolicies (**policies not in effect**: the server ignores them)`, '≥ 0.7', policiesInEffect),
+      row('webhook', 'ConfigMap creates, default plugins + 1 validating webhook (local HTTPS)', '≥ 0.4'),
+    ]
+    console.error(`  the webhook was called ${webhook.calls()} times; ${pinningNote()}`)
+    const cpuOf = (key) => median(cpuPerCreate[key])
+    for (const [key, against] of [['default', 'none'], ['default-pods', 'none-pods'], ['policies', 'none'], ['webhook', 'none']]) {
+      console.error(`  server CPU per create: ${key} ${(cpuOf(key) * 1e6).toFixed(0)} µs, ${against} ${(cpuOf(against) * 1e6).toFixed(0)} µs: ${(cpuOf(against) / cpuOf(key)).toFixed(2)}x by CPU`)
+    }
+    // Where the default plugins' time goes: the server's own admission metrics (mean per CREATE).
+    const metrics = await admitted.admin('GET', '/metrics')
+    const perPlugin = new Map()
+    for (const m of metrics.matchAll(/^apiserver_admission_controller_admission_duration_seconds_(sum|count)\{name="([^"]+)",type="([^"]+)",operation="CREATE",rejected="false"\} (\S+)$/gm)) {
+      const key = `${m[2]} ${m[3]}`
+      const entry = perPlugin.get(key) ?? { sum: 0, count: 0 }
+      entry[m[1]] = Number(m[4])
+      perPlugin.set(key, entry)
+    }
+    const slowest = [...perPlugin].map(([key, e]) => [key, (e.sum / e.count) * 1e6]).sort((x, y) => y[1] - x[1]).slice(0, 6)
+    console.error(`  mean µs per CREATE, slowest plugins (all cases of the admitted server): ${slowest.map(([k, us]) => `${k} ${us.toFixed(0)}`).join(', ')}`)
+    for (const r of rows) console.error(`  ${r.subject}: ${Math.round(r.figure)}/s, ${r.ratio.toFixed(2)}x of ${Math.round(r.baselineFigure)}/s (goal ${r.goal}: ${r.met === undefined ? 'not judged' : r.met ? 'met' : 'not met'})`)
+    report(import.meta.url, rows)
   }
-  const rows = [
-    row('default', 'ConfigMap creates, the default admission plugins', '≥ 0.9'),
-    row('policies', policiesInEffect ? `ConfigMap creates, default plugins + ${POLICIES} ValidatingAdmissionPolicies` : `ConfigMap creates, default plugins + ${POLICIES} ValidatingAdmissionPolicies (**policies not in effect**: the server ignores them)`, '≥ 0.7', policiesInEffect),
-    row('webhook', 'ConfigMap creates, default plugins + 1 validating webhook (local HTTPS)', '≥ 0.4'),
-  ]
-  console.error(`  the webhook was called ${webhook.calls()} times; ${pinningNote()}`)
-  for (const r of rows) console.error(`  ${r.subject}: ${Math.round(r.figure)}/s, ${r.ratio.toFixed(2)}x of ${Math.round(r.baselineFigure)}/s (goal ${r.goal}: ${r.met === undefined ? 'not judged' : r.met ? 'met' : 'not met'})`)
-  report(import.meta.url, rows)
 } finally {
   for (const s of [none, admitted]) {
     // A profile is written at a clean exit only.
