@@ -17,9 +17,9 @@
 // built, or not enabled) is reported as such, and its figure is no measure of the goal.
 // Goals (issue #32): default plugins ≥ 0.9, 10 policies ≥ 0.7, one webhook ≥ 0.4 of (a)'s rate.
 // Needs the build (npm run build).
-//   node bench/admission.bench.js      (--quick / BENCH_QUICK: 3 rounds of 150 creates, a shorter warm-up)
-//   BENCH_ADMISSION_ROUNDS=n           rounds (default 9)
-//   BENCH_ADMISSION_ROUND=n            creates per case per round (default 300)
+//   node bench/admission.bench.js      (--quick / BENCH_QUICK: 5 rounds of 100 creates, a shorter warm-up)
+//   BENCH_ADMISSION_ROUNDS=n           rounds (default 15)
+//   BENCH_ADMISSION_ROUND=n            creates per case per round (default 200)
 //   BENCH_ADMISSION_WARM=n             dry-run creates per case warming each server up (default 1500)
 //   BENCH_ADMISSION_PROFILE=dir        V8 CPU profiles of both servers into dir (node --cpu-prof)
 //   BENCH_ADMISSION_CASES=a,b          only these cases (none, default, policies, webhook, none-pods,
@@ -36,8 +36,8 @@ import { rate } from './support/store-bench.js'
 
 const dist = (p) => new URL(`../dist/${p}`, import.meta.url).href
 const QUICK = Boolean(process.env.BENCH_QUICK)
-const ROUNDS = Number(process.env.BENCH_ADMISSION_ROUNDS ?? (QUICK ? 3 : 9))
-const ROUND = Number(process.env.BENCH_ADMISSION_ROUND ?? (QUICK ? 150 : 300))
+const ROUNDS = Number(process.env.BENCH_ADMISSION_ROUNDS ?? (QUICK ? 5 : 15))
+const ROUND = Number(process.env.BENCH_ADMISSION_ROUND ?? (QUICK ? 100 : 200))
 const WARM = Number(process.env.BENCH_ADMISSION_WARM ?? (QUICK ? 500 : 1500))
 const CONCURRENCY = 8
 const POLICIES = 10
@@ -144,11 +144,21 @@ async function refusesProbe(server, ns) {
   return r.status >= 400
 }
 
-/** A process's CPU seconds (user + system, all threads) from /proc. */
+/**
+ * A process's CPU seconds, all its threads, from each thread's /proc schedstat (nanoseconds on
+ * the CPU): /proc/<pid>/stat counts in 10 ms ticks, too coarse for a round of a few hundred
+ * creates at a few hundred µs each.
+ */
 function cpuSeconds(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
+  let ns = 0
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return ns / 1e9
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-admission-'))
