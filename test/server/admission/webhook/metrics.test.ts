@@ -136,6 +136,18 @@ describe('admission: the admission metrics', function () {
     assert.equal((await lines('apiserver_admission_match_condition_evaluation_seconds_count')).length, 2)
   })
 
+  it('codes above 600 are reported as 600 (metrics.go: the cardinality kept bounded)', async () => {
+    const metrics = stores.init.metrics!
+    metrics.observeWebhook('odd.example.com', 0.001, true, 'UPDATE', 'validating', 799)
+    metrics.observeWebhookRejection('odd.example.com', 'validating', 'UPDATE', 'no_error', 1000)
+    assert.deepEqual(await lines('apiserver_admission_webhook_request_total'), [
+      'apiserver_admission_webhook_request_total{name="odd.example.com",type="validating",operation="UPDATE",code="600",rejected="true"} 1',
+    ])
+    assert.deepEqual(await lines('apiserver_admission_webhook_rejection_count'), [
+      'apiserver_admission_webhook_rejection_count{name="odd.example.com",type="validating",operation="UPDATE",error_type="no_error",rejection_code="600"} 1',
+    ])
+  })
+
   it('the chain: a step per phase and a controller series per plugin, rejected when it refuses', async () => {
     const attributes: AdmissionAttributes = podAttributes()
     const chain = new AdmissionChain(
