@@ -38,6 +38,8 @@ describe('admission: the admission metrics', function () {
     stores.init.metrics = new AdmissionMetrics(registry)
     server.reviews.length = 0
     server.respond = () => ({ allowed: true })
+    server.rawAnswer = undefined
+    server.rawStatus = 200
   })
 
   const hook = (name: string, over: Obj = {}) => configuration(name, { name, clientConfig: { url: server.url('/hook'), caBundle: server.caBundle }, ...over })
@@ -107,6 +109,20 @@ describe('admission: the admission metrics', function () {
       'apiserver_admission_webhook_request_total{name="v.example.com",type="validating",operation="CREATE",code="400",rejected="false"} 1',
     ])
     assert.equal((await lines('apiserver_admission_webhook_rejection_count')).length, 2, 'failing open is no rejection')
+  })
+
+  it("a webhook answering an error status: calling_webhook_error with the answer's code", async () => {
+    stores.validating = [hook('broken.example.com')]
+    server.rawAnswer = () => ({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'the webhook is broken', code: 500 })
+    server.rawStatus = 500
+    const got = await refusal(new ValidatingAdmissionWebhook(stores.init).validate(podAttributes()))
+    assert.equal(got?.message, 'Internal error occurred: failed calling webhook "broken.example.com": failed to call webhook: the webhook is broken')
+    assert.deepEqual(await lines('apiserver_admission_webhook_rejection_count'), [
+      'apiserver_admission_webhook_rejection_count{name="broken.example.com",type="validating",operation="CREATE",error_type="calling_webhook_error",rejection_code="500"} 1',
+    ])
+    assert.deepEqual(await lines('apiserver_admission_webhook_request_total'), [
+      'apiserver_admission_webhook_request_total{name="broken.example.com",type="validating",operation="CREATE",code="500",rejected="true"} 1',
+    ])
   })
 
   it('a mutating call that patches: code 200, type admit', async () => {
