@@ -6,6 +6,7 @@
  * over the attributes as the webhook would see them (a failure to evaluate them refuses the
  * request as Forbidden, unless failurePolicy is Ignore).
  */
+import { ApiError, errors } from '../../api/status-errors.js'
 import type { AdmissionAttributes } from '../attributes.js'
 import type { WebhookType } from '../metrics.js'
 import type { PluginInitialization } from '../plugins.js'
@@ -34,6 +35,12 @@ export async function shouldCallHook(webhook: Obj, attributes: AdmissionAttribut
   if (!namespaceMatches && namespaceError === undefined) return undefined
   if (!objectSelectorMatches(webhook, attributes)) return undefined
   if (namespaceError !== undefined) throw namespaceError
-  const versioned = await versionedAttributes(attributes, invocation, init)
+  let versioned: AdmissionAttributes
+  try {
+    versioned = await versionedAttributes(attributes, invocation, init)
+  } catch (err) {
+    // The reference's VersionedAttribute: a conversion that fails is an internal error.
+    throw err instanceof ApiError ? err : errors.internal((err as Error).message)
+  }
   return (await matchConditionsMatch(webhook, versioned, invocation, init, type)) ? { invocation, versioned } : undefined
 }
