@@ -1,17 +1,22 @@
 // What admission costs a create: ConfigMaps (and Pods, for the default plugins) created over
-// HTTPS (8 at a time) by the administrator, against
-//   (a) a server with no admission plugin at all (every default-on plugin disabled),
+// HTTPS (8 at a time) by the administrator, in one server with the default plugins, against
+//   (a) no admission: objects named `na-*`, for which the server's chain is skipped
+//       (bench/support/admission-server.js, a launcher; the production code has no switch),
 //   (b) the default plugin set,
 //   (c) the default set and 10 ValidatingAdmissionPolicies bound to the namespace written to,
 //   (d) the default set and one validating webhook for the namespace written to, served over
 //       HTTPS by this process (a local test server that allows everything).
-// (b), (c) and (d) are one server: each case writes to its own namespace, which the policies'
-// bindings and the webhook's namespaceSelector select, so the three differ by what matches the
-// request only. The cases run in interleaved short rounds (their order rotating from round to
-// round) and each figure is the median over the rounds of the case's rate divided by (a)'s rate
-// in the same round, so a disturbance (another process, a major GC) spoils one round, not the
-// figure. Each server first makes unmeasured creates (dry runs, then real ones) of every case:
-// a serving API server is warm.
+// All in one server, so that nothing but admission differs between the sides: not the process,
+// its heap, its JIT state or where it sits in memory (with two servers, the one started first
+// stayed the costlier one: bench/validation.bench.js). (a) and (b) write to the same namespace;
+// (c) and (d) each to their own, which the policies' bindings and the webhook's
+// namespaceSelector select. Pods are measured for (a) and (b), and (a) also with the pod as
+// the default plugins leave it (service account token volume, tolerations, priority), to tell
+// the plugins' own work from storing the larger pod they make. The cases run in interleaved
+// short rounds (their order rotating from round to round) and each figure is the median over
+// the rounds of the case's rate divided by (a)'s rate in the same round, so a disturbance
+// (another process, a major GC) spoils one round, not the figure. The server first makes
+// unmeasured creates (dry runs, then real ones) of every case: a serving API server is warm.
 // Before measuring, the bench checks that each case is in effect: the webhook and one of the
 // policies refuse objects named `deny-*`. A server that ignores the policies (the plugin not
 // built, or not enabled) is reported as such, and its figure is no measure of the goal.
@@ -20,8 +25,8 @@
 //   node bench/admission.bench.js      (--quick / BENCH_QUICK: 5 rounds of 100 creates, a shorter warm-up)
 //   BENCH_ADMISSION_ROUNDS=n           rounds (default 15)
 //   BENCH_ADMISSION_ROUND=n            creates per case per round (default 200)
-//   BENCH_ADMISSION_WARM=n             dry-run creates per case warming each server up (default 1500)
-//   BENCH_ADMISSION_PROFILE=dir        V8 CPU profiles of both servers into dir (node --cpu-prof)
+//   BENCH_ADMISSION_WARM=n             dry-run creates per case warming the server up (default 1500)
+//   BENCH_ADMISSION_PROFILE=dir        a V8 CPU profile of the server into dir (node --cpu-prof)
 //   BENCH_ADMISSION_CASES=a,b          only these cases (none, default, policies, webhook, none-pods,
 //                                      default-pods, none-admitted-pods), e.g. to profile one comparison; no table
 //   BENCH_PIN=0                        no CPU pinning (bench/support/cpu-pin.js)
@@ -29,6 +34,7 @@ import fs from 'node:fs'
 import https from 'node:https'
 import os from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { pinPid, pinningNote } from './support/cpu-pin.js'
 import { meets, report } from './support/report.js'
 import { startServer } from './support/server.js'
@@ -46,7 +52,6 @@ const profileDir = process.env.BENCH_ADMISSION_PROFILE ? path.resolve(process.en
 // This process is the load generator (and the webhook): on the CPUs the servers do not get.
 pinPid(process.pid, 'load')
 
-const { DEFAULT_ADMISSION_PLUGINS } = await import(dist('core/options/enums.js'))
 const { createCaCertificate, createLeafCertificate, generateKey, privateKeyPem } = await import(dist('server/tls/generate.js'))
 
 /** The local webhook: allows everything but objects named `deny-*`. */
@@ -163,13 +168,11 @@ function cpuSeconds(pid) {
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-admission-'))
 const webhook = await startWebhook()
-const nodeArgs = (name) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, name)}`] : [])
-const none = await startServer(path.join(tmp, 'none'), [`--disable-admission-plugins=${DEFAULT_ADMISSION_PLUGINS.join(',')}`], { nodeArgs: nodeArgs('none') })
-const admitted = await startServer(path.join(tmp, 'default'), [], { nodeArgs: nodeArgs('default') })
-for (const s of [none, admitted]) pinPid(s.child.pid, 'server')
+const launcher = fileURLToPath(new URL('./support/admission-server.js', import.meta.url))
+const admitted = await startServer(path.join(tmp, 'server'), [], { runScript: launcher, nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] })
+pinPid(admitted.child.pid, 'server')
 
 try {
-  await none.admin('POST', '/api/v1/namespaces', { body: namespace('bench-none') })
   for (const [ns, labels] of [['bench-default', {}], ['bench-vap', { bench: 'vap' }], ['bench-hook', { bench: 'hook' }]]) {
     await admitted.admin('POST', '/api/v1/namespaces', { body: namespace(ns, labels) })
   }
@@ -200,20 +203,20 @@ try {
   delete template.status
   const admittedPod = (ns, name) => ({ ...structuredClone(template), metadata: { name, namespace: ns, labels: { app: 'bench' } } })
   const cases = [
-    { key: 'none', server: none, ns: 'bench-none', make: configMap },
+    { key: 'none', server: admitted, ns: 'bench-default', make: configMap, prefix: 'na-' },
     { key: 'default', server: admitted, ns: 'bench-default', make: configMap },
     { key: 'policies', server: admitted, ns: 'bench-vap', make: configMap },
     { key: 'webhook', server: admitted, ns: 'bench-hook', make: configMap },
-    { key: 'none-pods', server: none, ns: 'bench-none', make: pod },
+    { key: 'none-pods', server: admitted, ns: 'bench-default', make: pod, prefix: 'na-' },
     { key: 'default-pods', server: admitted, ns: 'bench-default', make: pod },
-    { key: 'none-admitted-pods', server: none, ns: 'bench-none', make: admittedPod },
+    { key: 'none-admitted-pods', server: admitted, ns: 'bench-default', make: admittedPod, prefix: 'na-' },
   ]
   // BENCH_ADMISSION_CASES=none-pods,default-pods: only those cases (to profile one comparison).
   const only = process.env.BENCH_ADMISSION_CASES?.split(',')
   if (only) cases.splice(0, cases.length, ...cases.filter((c) => only.includes(c.key)))
   let serial = 0
   const createIn = (c, dryRun) => () => {
-    const object = c.make(c.ns, `${c.key}-${serial++}`)
+    const object = c.make(c.ns, `${c.prefix ?? ''}${c.key}-${serial++}`)
     return c.server.admin('POST', `/api/v1/namespaces/${c.ns}/${c.make === configMap ? 'configmaps' : 'pods'}${dryRun ? '?dryRun=All' : ''}`, { body: object })
   }
   console.error(`  warming up: ${WARM} dry-run and ${Math.round(WARM / 5)} real creates per case`)
@@ -243,7 +246,7 @@ try {
     for (const c of cases) console.error(`  ${c.key}: ${Math.round(median(rates[c.key]))}/s, ${(median(cpuPerCreate[c.key]) * 1e6).toFixed(0)} µs of server CPU per create`)
   } else {
     const ratioOf = (key, against) => median(rates[key].map((r, i) => r / rates[against][i]))
-    const baseline = `no admission plugin (median over ${ROUNDS} rounds)`
+    const baseline = `no admission (median over ${ROUNDS} rounds)`
     const row = (key, subject, goal, inEffect = true, against = 'none') => {
       const ratio = ratioOf(key, against)
       return { subject, figure: median(rates[key]), unit: 'creates/s', baseline, baselineFigure: median(rates[against]), ratio, goal, ...(inEffect ? { met: meets(ratio, goal) } : {}) }
@@ -251,7 +254,7 @@ try {
     const rows = [
       row('default', 'ConfigMap creates, the default admission plugins', '≥ 0.9'),
       row('default-pods', 'Pod creates, the default admission plugins', '≥ 0.9', true, 'none-pods'),
-      { ...row('default-pods', 'Pod creates, the default admission plugins, against the same pod as admission leaves it (the plugins\' own work)', undefined, false, 'none-admitted-pods'), baseline: `the admitted pod, no admission plugin (median over ${ROUNDS} rounds)` },
+      { ...row('default-pods', 'Pod creates, the default admission plugins, against the same pod as admission leaves it (the plugins\' own work)', undefined, false, 'none-admitted-pods'), baseline: `the admitted pod, no admission (median over ${ROUNDS} rounds)` },
       row('policies', policiesInEffect ? `ConfigMap creates, default plugins + ${POLICIES} ValidatingAdmissionPolicies` : `ConfigMap creates, default plugins + ${POLICIES} ValidatingAdmissionPolicies (**policies not in effect**: the server ignores them)`, '≥ 0.7', policiesInEffect),
       row('webhook', 'ConfigMap creates, default plugins + 1 validating webhook (local HTTPS)', '≥ 0.4'),
     ]
@@ -270,20 +273,18 @@ try {
       perPlugin.set(key, entry)
     }
     const slowest = [...perPlugin].map(([key, e]) => [key, (e.sum / e.count) * 1e6]).sort((x, y) => y[1] - x[1]).slice(0, 6)
-    console.error(`  mean µs per CREATE, slowest plugins (all cases of the admitted server): ${slowest.map(([k, us]) => `${k} ${us.toFixed(0)}`).join(', ')}`)
+    console.error(`  mean µs per CREATE, slowest plugins (all cases): ${slowest.map(([k, us]) => `${k} ${us.toFixed(0)}`).join(', ')}`)
     for (const r of rows) console.error(`  ${r.subject}: ${Math.round(r.figure)}/s, ${r.ratio.toFixed(2)}x of ${Math.round(r.baselineFigure)}/s (goal ${r.goal ?? 'none'}: ${r.met === undefined ? 'not judged' : r.met ? 'met' : 'not met'})`)
     report(import.meta.url, rows)
   }
 } finally {
-  for (const s of [none, admitted]) {
-    // A profile is written at a clean exit only.
-    if (profileDir) {
-      const exited = new Promise((r) => s.child.once('exit', r))
-      s.child.kill('SIGTERM')
-      await exited
-    }
-    await s.stop()
+  // A profile is written at a clean exit only.
+  if (profileDir) {
+    const exited = new Promise((r) => admitted.child.once('exit', r))
+    admitted.child.kill('SIGTERM')
+    await exited
   }
+  await admitted.stop()
   await webhook.close()
   fs.rmSync(tmp, { recursive: true, force: true })
 }
