@@ -11,6 +11,7 @@ import { KINDS } from './api/kinds/index.js'
 import type { KubeObject } from './api/registry/object.js'
 import { enabledKinds, servedAtVersion } from './api/runtime-config.js'
 import { admissionFromConfig } from './admission/from-config.js'
+import { AdmissionMetrics } from './admission/metrics.js'
 import { auditFromConfig } from './audit/from-config.js'
 import { authenticationFromConfig } from './authentication/from-config.js'
 import type { ServiceAccountTokenEvents } from './authentication/service-account-metrics.js'
@@ -83,7 +84,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   releases.add('node-authorizer-informers', () => nodeGraph.stop())
   // The admission chain (its configuration file read now: a bad one stops the start-up before
   // anything listens) reads the registry the API makes over the open store, once it is made.
-  const admission = admissionFromConfig({ config, stores: () => (pending.store ? api.registryFor(pending.store) : undefined), log, authorizer: authorization.chain.authorizer })
+  // The metrics registry comes first: admission observes on it (the store it polls opens later).
+  const { metrics, storageMetrics, tokenEvents: events } = serverMetrics(config, () => pending.store, log)
+  const admission = admissionFromConfig({
+    config, stores: () => (pending.store ? api.registryFor(pending.store) : undefined), log, authorizer: authorization.chain.authorizer, metrics: new AdmissionMetrics(metrics.registry),
+  })
   releases.add('admission', () => admission.stop())
 
   const bound = await bindServingPort(config)
@@ -107,7 +112,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { authentication } = authn
   releases.add('token-authenticators', () => authn.tokenMethods.stop())
   releases.add('ca-files', () => authentication.caFiles.forEach((file) => file.stop()))
-  const { metrics, storageMetrics, tokenEvents: events } = serverMetrics(config, () => pending.store, log)
   tokenEvents = events
   releases.add('storage-metrics', () => storageMetrics.stop())
 

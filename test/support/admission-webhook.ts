@@ -21,6 +21,8 @@ export class AdmissionWebhookServer {
   delayMs = 0
   /** Replaces the whole answer (to send malformed reviews). */
   rawAnswer?: (review: Obj) => unknown
+  /** The HTTP status of raw answers (a webhook that fails with an error status). */
+  rawStatus = 200
 
   private constructor(
     private readonly server: Server,
@@ -62,6 +64,7 @@ export class AdmissionWebhookServer {
         self!.reviews.push({ ...review, path })
         res.setHeader('content-type', 'application/json')
         if (self!.rawAnswer) {
+          res.statusCode = self!.rawStatus
           res.end(JSON.stringify(self!.rawAnswer(review)))
           return
         }

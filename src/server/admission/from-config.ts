@@ -11,6 +11,7 @@ import type { ServerConfig } from '../config.js'
 import { StartupError } from '../lifecycle/startup-error.js'
 import type { AdmissionChain } from './chain.js'
 import { enabledPluginNames } from './enabled-plugins.js'
+import type { AdmissionMetrics } from './metrics.js'
 import { type AdmissionStores, PluginInitError, type Plugins } from './plugins.js'
 import { allAdmissionPlugins } from './register.js'
 
@@ -21,6 +22,8 @@ export interface AdmissionDeps {
   log: { v(level: number, message: string): void; warning(message: string): void }
   /** The server's authorizer, for the plugins that authorize more than the request. */
   authorizer?: Authorizer
+  /** The admission metrics on the server's /metrics registry. */
+  metrics?: AdmissionMetrics
 }
 
 export function admissionFromConfig(deps: AdmissionDeps, plugins: Plugins = allAdmissionPlugins()): AdmissionChain {
@@ -33,7 +36,7 @@ export function admissionFromConfig(deps: AdmissionDeps, plugins: Plugins = allA
   const chain = startupFailure(() =>
     plugins.newFromPlugins(
       enabled.filter((name) => plugins.has(name)),
-      { stores: deps.stores, config, log: (level, message) => log.v(level, message), ...(deps.authorizer ? { authorizer: deps.authorizer } : {}) },
+      { stores: deps.stores, config, log: (level, message) => log.v(level, message), ...(deps.authorizer ? { authorizer: deps.authorizer } : {}), ...(deps.metrics ? { metrics: deps.metrics } : {}) },
       (name) => admissionPluginConfig(file, name),
     ),
   )

@@ -10,11 +10,16 @@ import type { ServerConfig } from '../config.js'
 import type { Store } from '../store/types.js'
 import { AdmissionChain } from './chain.js'
 import type { AdmissionPlugin } from './interfaces.js'
+import type { AdmissionMetrics } from './metrics.js'
 
 /** What plugins read other objects from: the registry over the open store. */
 export interface AdmissionStores {
   readonly store: Store
   lookup(group: string, version: string, resource: string): GenericStore | undefined
+  /** Every built-in store (the webhooks' equivalent resources); absent in plugin tests. */
+  all?(): GenericStore[]
+  /** The stores of every served version of every established CRD; absent in plugin tests. */
+  customStores?(): Promise<GenericStore[]>
 }
 
 /** What every plugin's factory is given (the reference's plugin initializers). */
@@ -33,6 +38,8 @@ export interface PluginInitialization {
    * absent where no server is assembled (tests of other plugins).
    */
   authorizer?: Authorizer
+  /** The server's admission metrics (the reference's global admissionmetrics.Metrics); absent in plugin tests. */
+  metrics?: AdmissionMetrics
 }
 
 /**
@@ -80,6 +87,6 @@ export class Plugins {
         throw new PluginInitError(`couldn't init admission plugin ${JSON.stringify(name)}: ${(err as Error).message}`, { cause: err })
       }
     })
-    return new AdmissionChain(plugins)
+    return new AdmissionChain(plugins, init.metrics)
   }
 }

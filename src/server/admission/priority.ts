@@ -71,7 +71,8 @@ export class Priority implements MutationInterface, ValidationInterface {
   private async named(a: AdmissionAttributes, className: string): Promise<Resolved> {
     let pc: KubeObject
     try {
-      pc = await this.classes(a).get(undefined, className)
+      // From the watch cache, as the reference reads its PriorityClass lister.
+      pc = await this.classes(a).get(undefined, className, '0')
     } catch (err) {
       if (err instanceof ApiError && err.code === 404) throw forbidden(a, `no PriorityClass with name ${className} was found`)
       throw new Error(`failed to get PriorityClass with name ${className}: ${err instanceof Error ? err.message : String(err)}`)
@@ -91,7 +92,7 @@ export class Priority implements MutationInterface, ValidationInterface {
    * as the reference picks.
    */
   private async defaultClass(a: AdmissionAttributes): Promise<KubeObject | undefined> {
-    const { items } = await this.classes(a).list()
+    const { items } = await this.classes(a).list({ resourceVersion: '0' })
     let found: KubeObject | undefined
     for (const pc of items) {
       if (pc.globalDefault === true && (found === undefined || Number(found.value) > Number(pc.value))) found = pc

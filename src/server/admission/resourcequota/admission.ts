@@ -61,7 +61,9 @@ export class ResourceQuota implements ValidationInterface {
     const quotas = this.init.stores()?.lookup('', 'v1', 'resourcequotas')
     if (!quotas) return
     for (let attempt = 0; ; attempt++) {
-      const current = (await quotas.list({ namespace: a.namespace })).items
+      // First from the watch cache, as the reference reads an informer's lister: a quota changed
+      // since is a conflict on the write below, and the retry reads the store.
+      const current = (await quotas.list({ namespace: a.namespace, ...(attempt === 0 ? { resourceVersion: '0' } : {}) })).items
       // Without limited resources, a namespace without quotas limits nothing.
       if (current.length === 0 && this.limited.length === 0) return
       let changes: ReturnType<typeof checkRequest>

@@ -11,6 +11,7 @@ import { isPlainObject } from '../../api/registry/object.js'
 import { type AdmissionAttributes, addAnnotation, addWarning } from '../attributes.js'
 import type { PluginInitialization } from '../plugins.js'
 import type { Obj } from './configurations.js'
+import type { WebhookInvocation } from './equivalents.js'
 import { ErrCallingWebhook, dryRunUnsupported, toStatusErr } from './errors.js'
 import { type AdmissionResult, createAdmissionReview, reviewVersion, verifyAdmissionResponse } from './review.js'
 
@@ -32,16 +33,18 @@ export function serviceLookup(init: PluginInitialization): ServiceLookup {
   }
 }
 
-/** Calls the webhook; resolves to its allowing answer, throws its refusal or an ErrCallingWebhook. */
-export async function callWebhook(webhook: Obj, attributes: AdmissionAttributes, mutating: boolean, init: PluginInitialization): Promise<AdmissionResult> {
+/**
+ * Calls the webhook with `attributes` as it sees them (in its version, see equivalents.ts) for
+ * `invocation` (the request as made without one); resolves to its allowing answer, throws its refusal or an ErrCallingWebhook. */
+export async function callWebhook(webhook: Obj, attributes: AdmissionAttributes, mutating: boolean, init: PluginInitialization, invocation?: WebhookInvocation): Promise<AdmissionResult> {
   const name = typeof webhook.name === 'string' ? webhook.name : ''
   if (attributes.dryRun) {
-    if (webhook.sideEffects === undefined) throw new ErrCallingWebhook(name, 'Webhook SideEffects is nil')
+    if (webhook.sideEffects === undefined) throw new ErrCallingWebhook(name, 'Webhook SideEffects is nil', 400)
     if (webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') throw dryRunUnsupported(name)
   }
   const version = reviewVersion(webhook)
-  if (!version) throw new ErrCallingWebhook(name, 'could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)')
-  const { uid, body } = createAdmissionReview(attributes, version)
+  if (!version) throw new ErrCallingWebhook(name, 'could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)', 400)
+  const { uid, body } = createAdmissionReview(attributes, version, invocation)
   const clientConfig = isPlainObject(webhook.clientConfig) ? webhook.clientConfig : {}
   const timeoutSeconds = typeof webhook.timeoutSeconds === 'number' ? webhook.timeoutSeconds : DEFAULT_TIMEOUT_SECONDS
   let answer: unknown
@@ -59,13 +62,16 @@ export async function callWebhook(webhook: Obj, attributes: AdmissionAttributes,
     if (target.shownAs) target.shownAs = shownAs
     answer = await postJSON(target, caBundlePem(clientConfig), JSON.stringify(body), timeoutSeconds * 1000)
   } catch (err) {
-    throw new ErrCallingWebhook(name, `failed to call webhook: ${(err as Error).message}`)
+    // The webhook's own error code; else the reference's Status for a call that failed
+    // (BadRequest from the validating dispatcher, ServiceUnavailable from the mutating one).
+    const answered = (err as { statusCode?: unknown }).statusCode
+    throw new ErrCallingWebhook(name, `failed to call webhook: ${(err as Error).message}`, typeof answered === 'number' ? answered : mutating ? 503 : 400)
   }
   let result: AdmissionResult
   try {
     result = verifyAdmissionResponse(uid, version, mutating, answer)
   } catch (err) {
-    throw new ErrCallingWebhook(name, `received invalid webhook response: ${(err as Error).message}`)
+    throw new ErrCallingWebhook(name, `received invalid webhook response: ${(err as Error).message}`, 503)
   }
   for (const [key, value] of Object.entries(result.auditAnnotations)) {
     try {

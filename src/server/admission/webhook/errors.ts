@@ -13,6 +13,11 @@ export class ErrCallingWebhook extends Error {
   constructor(
     readonly webhookName: string,
     readonly reason: string,
+    /**
+     * The code of the reference's Status for this failure (what the webhook metrics report):
+     * the webhook's HTTP code when it answered with an error, else 400 or 503 by the kind of failure.
+     */
+    readonly statusCode: number = 400,
   ) {
     super(`failed calling webhook ${JSON.stringify(webhookName)}: ${reason}`)
   }
@@ -25,6 +30,9 @@ export function failedClosed(err: ErrCallingWebhook): ApiError {
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '')
 
+/** A webhook's own refusal (the reference's ErrWebhookRejection), told apart from the server's errors. */
+export class WebhookRejection extends ApiError {}
+
 /**
  * The reference's ToStatusErr: the webhook's Status with its message prefixed by
  * `admission webhook "<name>" denied the request`; a code below 400 becomes 400.
@@ -36,7 +44,7 @@ export function toStatusErr(webhookName: string, result: Obj | undefined): ApiEr
   const message = str(r.message) ? `${deniedBy}: ${str(r.message)}` : str(r.reason) ? `${deniedBy}: ${str(r.reason)}` : `${deniedBy} without explanation`
   const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: str(r.reason), code }
   if (r.details && typeof r.details === 'object') status.details = r.details as Status['details']
-  return new ApiError(status)
+  return new WebhookRejection(status)
 }
 
 /** A dry run reaching a webhook whose sideEffects are neither None nor NoneOnDryRun. */

@@ -3,6 +3,7 @@
  * admits (the failure is logged), Fail (the default) refuses with an internal error.
  */
 import { type AdmissionAttributes, addAnnotation } from '../attributes.js'
+import type { WebhookType } from '../metrics.js'
 import type { PluginInitialization } from '../plugins.js'
 import type { Obj } from './configurations.js'
 import { ErrCallingWebhook, failedClosed } from './errors.js'
@@ -12,10 +13,11 @@ import { ErrCallingWebhook, failedClosed } from './errors.js'
  * recording the audit annotation `failedOpenKey` names (`failed-open.<...>/round_<r>_index_<i>`,
  * the webhook's name as value).
  */
-export function applyFailurePolicy(webhook: Obj, err: unknown, init: PluginInitialization, attributes: AdmissionAttributes, failedOpenKey: string): void {
+export function applyFailurePolicy(webhook: Obj, err: unknown, init: PluginInitialization, attributes: AdmissionAttributes, failedOpenKey: string, type: WebhookType): void {
   if (!(err instanceof ErrCallingWebhook)) throw err
   if (webhook.failurePolicy === 'Ignore') {
     init.log(2, `Failed calling webhook, failing open ${err.webhookName}: ${err.message}`)
+    init.metrics?.observeWebhookFailOpen(err.webhookName, type)
     try {
       addAnnotation(attributes, failedOpenKey, err.webhookName)
     } catch (annotationError) {

@@ -15,9 +15,11 @@ import type { MutationInterface } from '../interfaces.js'
 import type { PluginInitialization } from '../plugins.js'
 import { callWebhook } from './call.js'
 import { type WebhookAccessor, WebhookConfigurations } from './configurations.js'
-import { ErrCallingWebhook } from './errors.js'
+import { ErrCallingWebhook, toStatusErr } from './errors.js'
 import { applyFailurePolicy } from './failure-policy.js'
-import { shouldCallHook } from './matches.js'
+import { type WebhookInvocation, convertBack } from './equivalents.js'
+import { type HookCall, shouldCallHook } from './matches.js'
+import { observedCall } from './observed.js'
 import { isExemptAdmissionConfigurationResource } from './rules.js'
 
 export const MUTATING_ADMISSION_WEBHOOK = 'MutatingAdmissionWebhook'
@@ -48,11 +50,12 @@ export class MutatingAdmissionWebhook implements MutationInterface {
       if (round === 1 && (!changedAny || toReinvoke.size === 0)) return
       for (const [index, hook] of hooks.entries()) {
         if (round === 1 && !toReinvoke.has(hook.uid)) continue
-        if (!(await shouldCallHook(hook.webhook, attributes, this.init))) continue
+        const call = await shouldCallHook(hook.webhook, attributes, this.init, 'admit')
+        if (!call) continue
         let changed = false
         let failure: unknown
         try {
-          changed = await this.callAndPatch(hook, attributes)
+          changed = await observedCall(hook.webhook, attributes, 'admit', this.init, () => this.callAndPatch(hook, attributes, call))
         } catch (err) {
           failure = err
         }
@@ -63,7 +66,7 @@ export class MutatingAdmissionWebhook implements MutationInterface {
           for (const uid of invoked) toReinvoke.add(uid)
         }
         if (hook.webhook.reinvocationPolicy === 'IfNeeded') invoked.add(hook.uid)
-        if (failure !== undefined) applyFailurePolicy(hook.webhook, failure, this.init, attributes, `${FAILED_OPEN_PREFIX}${at}`)
+        if (failure !== undefined) applyFailurePolicy(hook.webhook, failure, this.init, attributes, `${FAILED_OPEN_PREFIX}${at}`, 'admit')
       }
     }
   }
@@ -76,22 +79,33 @@ export class MutatingAdmissionWebhook implements MutationInterface {
     }
   }
 
-  /** Calls the webhook and applies its patch; whether the object changed. */
-  private async callAndPatch(hook: WebhookAccessor, attributes: AdmissionAttributes): Promise<boolean> {
+  /**
+   * Calls the webhook and applies its patch to the object in the webhook's version, then to the
+   * request's object (converted back when they differ); whether the object changed.
+   */
+  private async callAndPatch(hook: WebhookAccessor, attributes: AdmissionAttributes, { invocation, versioned }: HookCall): Promise<boolean> {
+    const changed = await this.patchVersioned(hook, versioned, invocation)
+    if (changed && versioned !== attributes && versioned.object && attributes.object) {
+      replaceContents(attributes.object, await convertBack(versioned.object, attributes, invocation, this.init))
+    }
+    return changed
+  }
+
+  private async patchVersioned(hook: WebhookAccessor, attributes: AdmissionAttributes, invocation: WebhookInvocation): Promise<boolean> {
     const name = String(hook.webhook.name)
-    const result = await callWebhook(hook.webhook, attributes, true, this.init)
+    const result = await callWebhook(hook.webhook, attributes, true, this.init, invocation)
     if (!result.patch) return false
     let operations: unknown
     try {
       operations = JSON.parse(result.patch.toString('utf8'))
       if (!Array.isArray(operations)) throw new Error('json: cannot unmarshal object into Go value of type jsonpatch.Patch')
     } catch (err) {
-      throw new ErrCallingWebhook(name, `received undecodable patch in webhook response: ${(err as Error).message}`)
+      throw new ErrCallingWebhook(name, `received undecodable patch in webhook response: ${(err as Error).message}`, 503)
     }
     if (operations.length === 0) return false
     const object = attributes.object
     if (!object) throw errors.internal(`admission webhook ${JSON.stringify(name)} attempted to modify the object, which is not supported for this operation`)
-    if (result.patchType !== 'JSONPatch') throw new ErrCallingWebhook(name, `unsupported patch type ${JSON.stringify(result.patchType ?? '')}`)
+    if (result.patchType !== 'JSONPatch') throw new ErrCallingWebhook(name, `unsupported patch type ${JSON.stringify(result.patchType ?? '')}`, toStatusErr(name, result.result).code)
     let patched: unknown
     try {
       patched = applyJsonPatch(object as JsonObject, operations)

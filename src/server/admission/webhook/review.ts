@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { isPlainObject } from '../../api/registry/object.js'
 import type { AdmissionAttributes } from '../attributes.js'
 import type { Obj } from './configurations.js'
+import type { WebhookInvocation } from './equivalents.js'
 
 const KNOWN_VERSIONS = ['v1', 'v1beta1']
 
@@ -30,9 +31,15 @@ export interface Review {
   body: Obj
 }
 
-export function createAdmissionReview(attributes: AdmissionAttributes, version: string): Review {
+/**
+ * The review of `attributes` (their objects in the webhook's version) for the webhook called as
+ * `invocation`: its kind, resource and subresource, the request's own as requestKind,
+ * requestResource and requestSubResource (the reference's CreateV1AdmissionReview).
+ */
+export function createAdmissionReview(attributes: AdmissionAttributes, version: string, invocation?: WebhookInvocation): Review {
   const uid = randomUUID()
-  const { kind, resource, subresource, userInfo } = attributes
+  const { userInfo } = attributes
+  const { kind, resource, subresource } = invocation ?? attributes
   const user: Obj = {}
   if (userInfo?.name) user.username = userInfo.name
   if (userInfo?.uid) user.uid = userInfo.uid
@@ -43,9 +50,9 @@ export function createAdmissionReview(attributes: AdmissionAttributes, version: 
     kind,
     resource,
     ...(subresource ? { subResource: subresource } : {}),
-    requestKind: kind,
-    requestResource: resource,
-    ...(subresource ? { requestSubResource: subresource } : {}),
+    requestKind: attributes.kind,
+    requestResource: attributes.resource,
+    ...(attributes.subresource ? { requestSubResource: attributes.subresource } : {}),
     ...(attributes.name ? { name: attributes.name } : {}),
     ...(attributes.namespace ? { namespace: attributes.namespace } : {}),
     operation: attributes.operation,

@@ -29,20 +29,26 @@ function scopeMatches(scope: unknown, attributes: AdmissionAttributes): boolean 
   return false
 }
 
-export function ruleMatches(rule: Obj, attributes: AdmissionAttributes): boolean {
+/** Whether `rule` matches the request, or the request as made to `resource` (an equivalent one). */
+export function ruleMatches(rule: Obj, attributes: AdmissionAttributes, resource: AdmissionAttributes['resource'] = attributes.resource): boolean {
   return (
     scopeMatches(rule.scope, attributes) &&
     exact(strings(rule.operations), attributes.operation) &&
-    exact(strings(rule.apiGroups), attributes.resource.group) &&
-    exact(strings(rule.apiVersions), attributes.resource.version) &&
-    resourceMatches(strings(rule.resources), attributes.resource.resource, attributes.subresource)
+    exact(strings(rule.apiGroups), resource.group) &&
+    exact(strings(rule.apiVersions), resource.version) &&
+    resourceMatches(strings(rule.resources), resource.resource, attributes.subresource)
   )
+}
+
+/** The webhook's rules. */
+export function rulesOf(webhook: Obj): Obj[] {
+  const rules = Array.isArray(webhook.rules) ? webhook.rules : []
+  return rules.filter((rule): rule is Obj => typeof rule === 'object' && rule !== null)
 }
 
 /** Whether any of the webhook's rules match the request. */
 export function rulesMatch(webhook: Obj, attributes: AdmissionAttributes): boolean {
-  const rules = Array.isArray(webhook.rules) ? webhook.rules : []
-  return rules.some((rule) => typeof rule === 'object' && rule !== null && ruleMatches(rule as Obj, attributes))
+  return rulesOf(webhook).some((rule) => ruleMatches(rule, attributes))
 }
 
 /** The kinds the reference exempts (by kind, so any resource name or version of them). */

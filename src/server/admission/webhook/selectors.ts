@@ -38,7 +38,12 @@ export async function namespaceSelectorMatches(webhook: Obj, attributes: Admissi
   if (!namespaces) return true
   let namespace: KubeObject
   try {
-    namespace = await namespaces.get(undefined, attributes.namespace)
+    // The watch cache first, as the reference reads its namespace lister; one it has not seen
+    // yet is read from the store (the reference's live GET).
+    namespace = await namespaces.get(undefined, attributes.namespace, '0').catch((err: { code?: unknown }) => {
+      if (err.code === 404) return namespaces.get(undefined, attributes.namespace)
+      throw err
+    })
   } catch (err) {
     if ((err as { code?: unknown }).code === 404) throw errors.internal(`namespaces "${attributes.namespace}" not found`)
     throw err

@@ -7,9 +7,10 @@ import type { AdmissionAttributes } from '../attributes.js'
 import type { ValidationInterface } from '../interfaces.js'
 import type { PluginInitialization } from '../plugins.js'
 import { callWebhook } from './call.js'
-import { WebhookConfigurations } from './configurations.js'
+import { type Obj, WebhookConfigurations } from './configurations.js'
 import { applyFailurePolicy } from './failure-policy.js'
-import { shouldCallHook } from './matches.js'
+import { type HookCall, shouldCallHook } from './matches.js'
+import { observedCall } from './observed.js'
 import { isExemptAdmissionConfigurationResource } from './rules.js'
 
 export const VALIDATING_ADMISSION_WEBHOOK = 'ValidatingAdmissionWebhook'
@@ -30,19 +31,20 @@ export class ValidatingAdmissionWebhook implements ValidationInterface {
 
   async validate(attributes: AdmissionAttributes): Promise<void> {
     if (isExemptAdmissionConfigurationResource(attributes)) return
-    const relevant = []
+    const relevant: Array<{ webhook: Obj; call: HookCall }> = []
     for (const hook of await this.configurations.webhooks()) {
-      if (await shouldCallHook(hook.webhook, attributes, this.init)) relevant.push(hook.webhook)
+      const call = await shouldCallHook(hook.webhook, attributes, this.init, 'validating')
+      if (call) relevant.push({ webhook: hook.webhook, call })
     }
     if (relevant.length === 0) return
     const outcomes = await Promise.all(
-      relevant.map(async (webhook, index) => {
+      relevant.map(async ({ webhook, call: { invocation, versioned } }, index) => {
         try {
-          await callWebhook(webhook, attributes, false, this.init)
+          await observedCall(webhook, attributes, 'validating', this.init, () => callWebhook(webhook, versioned, false, this.init, invocation))
           return undefined
         } catch (err) {
           try {
-            applyFailurePolicy(webhook, err, this.init, attributes, `${FAILED_OPEN_PREFIX}round_0_index_${index}`)
+            applyFailurePolicy(webhook, err, this.init, attributes, `${FAILED_OPEN_PREFIX}round_0_index_${index}`, 'validating')
             return undefined
           } catch (refusal) {
             return refusal

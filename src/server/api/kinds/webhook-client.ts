@@ -120,7 +120,8 @@ export function postJSON(target: WebhookTarget, ca: string | undefined, body: st
             } catch {
               // not a Status: the generic words
             }
-            reject(new Error(message))
+            // The answer's code, as client-go's StatusError carries it.
+            reject(Object.assign(new Error(message), { statusCode: code }))
             return
           }
           try {

@@ -173,8 +173,9 @@ describe('admission: ValidatingAdmissionWebhook', function () {
     assert.equal(await denies({ matchConditions: [{ name: 'not-alice', expression: "request.userInfo.username != 'alice'" }] }), undefined)
     const missing = { matchConditions: [{ name: 'missing', expression: "object.metadata.annotations['x'] == 'y'" }] }
     const failed = await denies(missing)
-    assert.equal(failed?.code, 500)
-    assert.match(failed?.message ?? '', /^Internal error occurred: failed calling webhook "cond\.example\.com": failed to evaluate match condition: expression 'object\.metadata\.annotations\['x'\] == 'y'' resulted in error: /)
+    // generic/webhook.go ShouldCallHook: apierrors.NewForbidden(resource, name, the matcher's error).
+    assert.equal(failed?.code, 403)
+    assert.match(failed?.message ?? '', /^pods "web" is forbidden: expression 'object\.metadata\.annotations\['x'\] == 'y'' resulted in error: /)
     assert.equal(await denies({ ...missing, failurePolicy: 'Ignore' }), undefined)
   })
   it('reaches a service reference at its cluster IP and port, checking the certificate for <service>.<namespace>.svc', async () => {

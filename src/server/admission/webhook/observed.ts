@@ -1,0 +1,39 @@
+/**
+ * One webhook call with the reference's metrics around it (the dispatchers' observation of
+ * callHook): its latency and request count with the code it came to, and, when it refuses
+ * the request, the rejection by error type — a failure to call it counts as a rejection only
+ * when its failurePolicy is not Ignore.
+ */
+import type { AdmissionAttributes } from '../attributes.js'
+import { type WebhookType, secondsSince } from '../metrics.js'
+import type { PluginInitialization } from '../plugins.js'
+import type { Obj } from './configurations.js'
+import { ErrCallingWebhook, WebhookRejection } from './errors.js'
+
+/** Runs `call` (one webhook's call), observing it on the server's admission metrics. */
+export async function observedCall<T>(webhook: Obj, attributes: AdmissionAttributes, type: WebhookType, init: PluginInitialization, call: () => Promise<T>): Promise<T> {
+  const metrics = init.metrics
+  if (!metrics) return call()
+  const name = typeof webhook.name === 'string' ? webhook.name : ''
+  const { operation } = attributes
+  const start = performance.now()
+  try {
+    const result = await call()
+    metrics.observeWebhook(name, secondsSince(start), false, operation, type, 200)
+    return result
+  } catch (err) {
+    const seconds = secondsSince(start)
+    if (err instanceof ErrCallingWebhook) {
+      const rejected = webhook.failurePolicy !== 'Ignore'
+      if (rejected) metrics.observeWebhookRejection(name, type, operation, 'calling_webhook_error', err.statusCode)
+      metrics.observeWebhook(name, seconds, rejected, operation, type, err.statusCode)
+    } else if (err instanceof WebhookRejection) {
+      metrics.observeWebhookRejection(name, type, operation, 'no_error', err.code)
+      metrics.observeWebhook(name, seconds, true, operation, type, err.code)
+    } else {
+      metrics.observeWebhookRejection(name, type, operation, 'apiserver_internal_error', 0)
+      metrics.observeWebhook(name, seconds, true, operation, type, 0)
+    }
+    throw err
+  }
+}
