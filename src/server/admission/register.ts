@@ -22,6 +22,7 @@ import { NAMESPACE_EXISTS, NamespaceExists } from './namespace-exists.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
 import { MUTATING_ADMISSION_WEBHOOK, MutatingAdmissionWebhook } from './webhook/mutating.js'
 import { VALIDATING_ADMISSION_WEBHOOK, ValidatingAdmissionWebhook } from './webhook/validating.js'
+import { VALIDATING_ADMISSION_POLICY, ValidatingAdmissionPolicy } from './policy/validating/dispatcher.js'
 import { TAINT_NODES_BY_CONDITION, TaintNodesByCondition } from './node-taint.js'
 import { OWNER_REFERENCES_PERMISSION_ENFORCEMENT, OwnerReferencesPermissionEnforcement } from './owner-references-permission-enforcement.js'
 import { PERSISTENT_VOLUME_CLAIM_RESIZE, PersistentVolumeClaimResize } from './persistent-volume-claim-resize.js'
@@ -66,6 +67,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(RESOURCE_QUOTA, (init, pluginConfig) => new ResourceQuota(init, pluginConfig))
   plugins.register(MUTATING_ADMISSION_WEBHOOK, (init) => new MutatingAdmissionWebhook(init))
   plugins.register(VALIDATING_ADMISSION_WEBHOOK, (init) => new ValidatingAdmissionWebhook(init))
+  plugins.register(VALIDATING_ADMISSION_POLICY, (init) => new ValidatingAdmissionPolicy(init))
 }
 
 /** A registry holding every plugin of this server. */
