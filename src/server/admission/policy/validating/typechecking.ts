@@ -42,7 +42,6 @@ function withTypeAndObjectMeta(schema: Json): Json {
   }
   return {
     ...schema,
-    type: 'object',
     properties: {
       ...properties,
       kind: { type: 'string' },
@@ -52,10 +51,13 @@ function withTypeAndObjectMeta(schema: Json): Json {
   }
 }
 
-/** The declared type of a kind's objects, or dyn without a schema. */
-async function declType(stores: AdmissionStores | undefined, gvk: GroupVersionKind | undefined): Promise<CelVariableType | undefined> {
+/** Where a kind's schema comes from (the reference's SchemaResolver); undefined: the kind has none. */
+export type SchemaResolver = (stores: AdmissionStores | undefined, gvk: GroupVersionKind) => Promise<Json | undefined>
+
+/** The declared type of a kind's objects; undefined when it has no schema. */
+async function declType(stores: AdmissionStores | undefined, gvk: GroupVersionKind | undefined, resolve: SchemaResolver): Promise<CelVariableType | undefined> {
   if (!gvk) return undefined
-  const schema = await resolveSchema(stores, gvk)
+  const schema = await resolve(stores, gvk)
   return schema ? celDeclType(withTypeAndObjectMeta(schema), false) : undefined
 }
 
@@ -157,15 +159,15 @@ function issues(expression: string, kind: KindContext, params: CelVariableType |
 }
 
 /** The reference's TypeChecker.Check: the policy's expression warnings (none when all check). */
-export async function checkPolicy(policy: KubeObject, stores: AdmissionStores | undefined): Promise<ExpressionWarning[]> {
+export async function checkPolicy(policy: KubeObject, stores: AdmissionStores | undefined, resolve: SchemaResolver = resolveSchema): Promise<ExpressionWarning[]> {
   const kinds: KindContext[] = []
   for (const gvk of await typesToCheck(policy, stores)) {
-    const object = await declType(stores, gvk)
+    const object = await declType(stores, gvk, resolve)
     if (object) kinds.push({ gvk, object })
   }
   const paramGvk = paramsGvk(policy)
   const hasParams = specOf(policy).paramKind !== undefined && specOf(policy).paramKind !== null
-  const params = await declType(stores, paramGvk)
+  const params = await declType(stores, paramGvk, resolve)
   const variables = list(specOf(policy).variables)
   const check = (expression: string): string => {
     const messages: string[] = []
