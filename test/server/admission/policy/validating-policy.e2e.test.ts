@@ -8,7 +8,7 @@ import { describeEachKubectl } from '../../../support/kubectl-versions.js'
  * ConfigMap paramKind and a binding whose param sets the replica limit denies a Deployment
  * with its messageExpression (kubectl prints the reference's Invalid status as `The deployments
  * "x" is invalid: : ValidatingAdmissionPolicy ...`), and a Warn binding lets it through with
- * kubectl's `Warning:` line.
+ * kubectl's `Warning:` line; the status controller writes a policy's type-checking warnings.
  */
 describeEachKubectl('admission: ValidatingAdmissionPolicy end to end', function (kubectl) {
   this.timeout(120_000)
@@ -103,5 +103,21 @@ describeEachKubectl('admission: ValidatingAdmissionPolicy end to end', function 
     const r = await session.run('create', '-f', deployment('warned', 4))
     assert.equal(r.code, 0, r.stderr)
     assert.match(r.stderr, /Warning: Validation failed for ValidatingAdmissionPolicy 'replica-limit\.example\.com' with binding 'replica-limit-warn': object\.spec\.replicas must be no greater than 3/)
+  })
+
+  it("the status shows the type checking of the policy's expressions against the matched kind", async () => {
+    const typo = policy.replace('replica-limit.example.com', 'typo.example.com').replace('object.spec.replicas <= variables.limit', 'object.spec.replica <= variables.limit')
+    await session.ok('apply', '-f', session.file('typo.yaml', typo))
+    let status = ''
+    for (let i = 0; i < 50 && !status.includes('expressionWarnings'); i++) {
+      await sleep(100)
+      status = await session.ok('get', 'validatingadmissionpolicy', 'typo.example.com', '-o', 'jsonpath={.status}')
+    }
+    const parsed = JSON.parse(status) as { observedGeneration: number; typeChecking: { expressionWarnings: Array<{ fieldRef: string; warning: string }> } }
+    assert.equal(parsed.observedGeneration, 1)
+    assert.equal(parsed.typeChecking.expressionWarnings[0]?.fieldRef, 'spec.validations[0].expression')
+    assert.match(parsed.typeChecking.expressionWarnings[0]?.warning ?? '', /^apps\/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replica'/)
+    const good = await session.ok('get', 'validatingadmissionpolicy', 'replica-limit.example.com', '-o', 'jsonpath={.status}')
+    assert.deepEqual(JSON.parse(good), { observedGeneration: 1, typeChecking: {} })
   })
 })
