@@ -64,13 +64,21 @@ export class CompiledVariables {
   }
 }
 
-/** The inputs of one evaluation, as plain JSON (converted to CEL values here). */
+/**
+ * The inputs of one evaluation as CEL values (see `celValue`): a request converts its object
+ * and old object once for every policy and binding it meets.
+ */
 export interface ActivationInput {
   readonly object: unknown
   readonly oldObject: unknown
   readonly request: unknown
   readonly namespaceObject: unknown
   readonly params: unknown
+}
+
+/** A JSON value (an object, a param, the request) as the activation takes it; absent is null. */
+export function celValue(json: unknown): unknown {
+  return fromJson(json ?? null)
 }
 
 export type EvaluationResult = { readonly value: unknown; readonly error?: undefined } | { readonly value?: undefined; readonly error: string }
@@ -81,11 +89,11 @@ export class PolicyActivation {
 
   constructor(input: ActivationInput, variables: CompiledVariables | undefined, withAuthorizer: boolean) {
     this.values = {
-      object: fromJson(input.object ?? null),
-      oldObject: fromJson(input.oldObject ?? null),
-      request: fromJson(input.request ?? null),
-      namespaceObject: fromJson(input.namespaceObject ?? null),
-      params: fromJson(input.params ?? null),
+      object: input.object,
+      oldObject: input.oldObject,
+      request: input.request,
+      namespaceObject: input.namespaceObject,
+      params: input.params,
       variables: this.lazyVariables(variables),
       // The authorizer library's runtime is not served yet: its calls fail with the engine's message.
       ...(withAuthorizer ? { authorizer: new CelAuthorizer() } : {}),

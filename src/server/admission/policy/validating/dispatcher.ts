@@ -14,7 +14,7 @@ import type { KubeObject } from '../../../api/registry/object.js'
 import { type AdmissionAttributes, addAnnotation, addWarning, nameForRefusal, qualifiedResource } from '../../attributes.js'
 import type { ValidationInterface } from '../../interfaces.js'
 import type { PluginInitialization } from '../../plugins.js'
-import { PolicyActivation } from '../composition.js'
+import { PolicyActivation, celValue } from '../composition.js'
 import { failurePolicyOf, isExcludedFromPolicies, matchingHooks, requestNamespace } from '../dispatch.js'
 import { createAdmissionRequest, createNamespaceObject } from '../request.js'
 import { PolicySource, nameOf, specOf } from '../sources.js'
@@ -75,6 +75,11 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
       const text = failurePolicy === 'Fail' ? message : `unrecognized failure policy: '${failurePolicy}'`
       denied.push({ decision: { message: text }, policy, ...(binding ? { binding } : {}) })
     }
+    const object = celValue(attributes.object)
+    const oldObject = celValue(attributes.oldObject)
+    // The namespace is read once, for the first binding that needs it.
+    let namespace: Promise<unknown> | undefined
+    const namespaceObject = () => (namespace ??= requestNamespace(attributes, this.init).then((ns) => celValue(createNamespaceObject(ns))))
     for (const outcome of await matchingHooks(hooks, attributes, this.init)) {
       const { hook } = outcome
       if (outcome.error !== undefined) {
@@ -89,15 +94,15 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
           continue
         }
         if (bindingOutcome.params.length === 0) continue
-        const namespace = createNamespaceObject(await requestNamespace(attributes, this.init))
-        const request = createAdmissionRequest(attributes, outcome.match.resource, outcome.match.kind)
-        const matchRequest = createAdmissionRequest(attributes, attributes.resource, outcome.match.kind)
+        const namespaceValue = await namespaceObject()
+        const request = celValue(createAdmissionRequest(attributes, outcome.match.resource, outcome.match.kind))
+        const matchRequest = celValue(createAdmissionRequest(attributes, attributes.resource, outcome.match.kind))
         const actions = (Array.isArray(specOf(binding).validationActions) ? specOf(binding).validationActions : []) as string[]
         for (const param of bindingOutcome.params) {
-          const base = { object: attributes.object ?? null, oldObject: attributes.oldObject ?? null, params: param ?? null }
+          const base = { object, oldObject, params: celValue(param) }
           const result = validate(hook.evaluator, {
             matchConditions: new PolicyActivation({ ...base, request: matchRequest, namespaceObject: null }, hook.evaluator.variables, true),
-            expressions: new PolicyActivation({ ...base, request, namespaceObject: namespace }, hook.evaluator.variables, true),
+            expressions: new PolicyActivation({ ...base, request, namespaceObject: namespaceValue }, hook.evaluator.variables, true),
           })
           result.decisions.forEach((decision, index) => {
             if (decision.action !== 'deny') return
