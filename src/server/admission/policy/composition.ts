@@ -10,7 +10,6 @@
  * Cost: no runtime cost budget is applied here; the evaluation goes through `evaluate` below,
  * the one place a per-call or per-request budget would be charged.
  */
-import { CelAuthorizer } from '../../../core/cel/libraries/authz.js'
 import { CelCompileError, type CelProgram, compileCel, fromJson } from '../../../core/cel/index.js'
 import { admissionEnvironment } from '../../api/validation/admissionregistration.js'
 
@@ -74,6 +73,11 @@ export interface ActivationInput {
   readonly request: unknown
   readonly namespaceObject: unknown
   readonly params: unknown
+  /**
+   * The `authorizer` variable's value (see authorizer.ts), for the expressions that declare it;
+   * absent: the variable is unbound.
+   */
+  readonly authorizer?: unknown
 }
 
 /** A JSON value (an object, a param, the request) as the activation takes it; absent is null. */
@@ -87,7 +91,7 @@ export type EvaluationResult = { readonly value: unknown; readonly error?: undef
 export class PolicyActivation {
   private readonly values: Record<string, unknown>
 
-  constructor(input: ActivationInput, variables: CompiledVariables | undefined, withAuthorizer: boolean) {
+  constructor(input: ActivationInput, variables: CompiledVariables | undefined) {
     this.values = {
       object: input.object,
       oldObject: input.oldObject,
@@ -95,8 +99,7 @@ export class PolicyActivation {
       namespaceObject: input.namespaceObject,
       params: input.params,
       variables: this.lazyVariables(variables),
-      // The authorizer library's runtime is not served yet: its calls fail with the engine's message.
-      ...(withAuthorizer ? { authorizer: new CelAuthorizer() } : {}),
+      ...(input.authorizer !== undefined ? { authorizer: input.authorizer } : {}),
     }
   }
 

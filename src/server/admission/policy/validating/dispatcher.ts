@@ -14,6 +14,7 @@ import type { KubeObject } from '../../../api/registry/object.js'
 import { type AdmissionAttributes, addAnnotation, addWarning, nameForRefusal, qualifiedResource } from '../../attributes.js'
 import type { ValidationInterface } from '../../interfaces.js'
 import type { PluginInitialization } from '../../plugins.js'
+import { authorizerValue } from '../authorizer.js'
 import { PolicyActivation, celValue } from '../composition.js'
 import { failurePolicyOf, isExcludedFromPolicies, matchingHooks, requestNamespace } from '../dispatch.js'
 import { createAdmissionRequest, createNamespaceObject } from '../request.js'
@@ -76,6 +77,7 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
       denied.push({ decision: { message: text }, policy, ...(binding ? { binding } : {}) })
     }
     const object = celValue(attributes.object)
+    const authorizer = authorizerValue(attributes, this.init)
     const oldObject = celValue(attributes.oldObject)
     // The namespace is read once, for the first binding that needs it.
     let namespace: Promise<unknown> | undefined
@@ -99,10 +101,10 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
         const matchRequest = celValue(createAdmissionRequest(attributes, attributes.resource, outcome.match.kind))
         const actions = (Array.isArray(specOf(binding).validationActions) ? specOf(binding).validationActions : []) as string[]
         for (const param of bindingOutcome.params) {
-          const base = { object, oldObject, params: celValue(param) }
+          const base = { object, oldObject, params: celValue(param), authorizer }
           const result = validate(hook.evaluator, {
-            matchConditions: new PolicyActivation({ ...base, request: matchRequest, namespaceObject: null }, hook.evaluator.variables, true),
-            expressions: new PolicyActivation({ ...base, request, namespaceObject: namespaceValue }, hook.evaluator.variables, true),
+            matchConditions: new PolicyActivation({ ...base, request: matchRequest, namespaceObject: null }, hook.evaluator.variables),
+            expressions: new PolicyActivation({ ...base, request, namespaceObject: namespaceValue }, hook.evaluator.variables),
           })
           result.decisions.forEach((decision, index) => {
             if (decision.action !== 'deny') return
