@@ -16,6 +16,8 @@ import type { ValidationInterface } from '../../interfaces.js'
 import type { PluginInitialization } from '../../plugins.js'
 import { authorizerValue } from '../authorizer.js'
 import { PolicyActivation, celValue } from '../composition.js'
+import type { GroupVersionKind } from '../kinds.js'
+import type { GroupVersionResource } from '../matching.js'
 import { failurePolicyOf, isExcludedFromPolicies, matchingHooks, requestNamespace } from '../dispatch.js'
 import { createAdmissionRequest, createNamespaceObject } from '../request.js'
 import { PolicySource, nameOf, specOf } from '../sources.js'
@@ -82,6 +84,13 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
     // The namespace is read once, for the first binding that needs it.
     let namespace: Promise<unknown> | undefined
     const namespaceObject = () => (namespace ??= requestNamespace(attributes, this.init).then((ns) => celValue(createNamespaceObject(ns))))
+    // The request variable for each resource and kind a policy matched as, made once.
+    const requests = new Map<string, unknown>()
+    const requestFor = (resource: GroupVersionResource, kind: GroupVersionKind) => {
+      const key = `${resource.group}/${resource.version}/${resource.resource}/${kind.group}/${kind.version}/${kind.kind}`
+      if (!requests.has(key)) requests.set(key, celValue(createAdmissionRequest(attributes, resource, kind)))
+      return requests.get(key)
+    }
     for (const outcome of await matchingHooks(hooks, attributes, this.init)) {
       const { hook } = outcome
       if (outcome.error !== undefined) {
@@ -97,14 +106,16 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
         }
         if (bindingOutcome.params.length === 0) continue
         const namespaceValue = await namespaceObject()
-        const request = celValue(createAdmissionRequest(attributes, outcome.match.resource, outcome.match.kind))
-        const matchRequest = celValue(createAdmissionRequest(attributes, attributes.resource, outcome.match.kind))
+        const request = requestFor(outcome.match.resource, outcome.match.kind)
+        const matchRequest = requestFor(attributes.resource, outcome.match.kind)
         const actions = (Array.isArray(specOf(binding).validationActions) ? specOf(binding).validationActions : []) as string[]
         for (const param of bindingOutcome.params) {
           const base = { object, oldObject, params: celValue(param), authorizer }
+          const expressions = new PolicyActivation({ ...base, request, namespaceObject: namespaceValue }, hook.evaluator.variables)
           const result = validate(hook.evaluator, {
-            matchConditions: new PolicyActivation({ ...base, request: matchRequest, namespaceObject: null }, hook.evaluator.variables),
-            expressions: new PolicyActivation({ ...base, request, namespaceObject: namespaceValue }, hook.evaluator.variables),
+            // Only a policy with matchConditions needs their activation.
+            matchConditions: hook.evaluator.matchConditions.length > 0 ? new PolicyActivation({ ...base, request: matchRequest, namespaceObject: null }, hook.evaluator.variables) : expressions,
+            expressions,
           })
           result.decisions.forEach((decision, index) => {
             if (decision.action !== 'deny') return
