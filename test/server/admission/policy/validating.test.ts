@@ -231,6 +231,21 @@ describe('admission: ValidatingAdmissionPolicy', function () {
   })
 
   describe('failurePolicy', () => {
+    it('a configuration error is skipped under Ignore', async () => {
+      await policy('p', { failurePolicy: 'Ignore', paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: 'false' }] })
+      await binding('b', 'p', { paramRef: { name: 'absent', parameterNotFoundAction: 'Deny' } })
+      assert.equal(await refusal(world.plugin().validate(configMapAttributes('web'))), undefined)
+    })
+
+    it("an audit annotation of another type than string or null: the reference's message", async () => {
+      await policy('p', { validations: [{ expression: 'true' }], auditAnnotations: [{ key: 'k', valueExpression: 'object.metadata.?labels.orValue(1)' }] })
+      await binding('b', 'p')
+      const attributes = configMapAttributes('web')
+      ;(attributes.object!.metadata as Obj).labels = undefined
+      const got = await refusal(world.plugin().validate(attributes))
+      assert.equal(got?.message, `configmaps "web" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: valueExpression 'object.metadata.?labels.orValue(1)' resulted in unsupported return type: int. Return type must be either string or null.`)
+    })
+
     it('an expression error refuses under Fail, with the error as the message', async () => {
       await policy('p', { validations: [{ expression: "object.data.x == 'y'" }] })
       await binding('b', 'p')
