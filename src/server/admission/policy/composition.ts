@@ -138,15 +138,26 @@ export class PolicyActivation {
     }
   }
 
-  /** Evaluates a compiled expression: its CEL value, or the reference's error text. */
-  evaluate(compiled: CompiledExpression): EvaluationResult {
+  /**
+   * Evaluates a compiled expression: its CEL value, or the reference's error text. An
+   * expression whose functions answer asynchronously (an authorizer that does) evaluates to a
+   * Promise of the same.
+   */
+  evaluate(compiled: CompiledExpression): EvaluationResult | Promise<EvaluationResult> {
     if (!compiled.program) return { error: `compilation error: ${compiled.error ?? ''}` }
+    const failed = (err: unknown): EvaluationResult => ({ error: `expression '${compiled.expression}' resulted in error: ${runtimeMessage(err as Error)}` })
     try {
-      return { value: compiled.program.evaluate(this.values) }
+      const value = compiled.program.evaluate(this.values)
+      if (isPromise(value)) return value.then((v) => ({ value: v }), failed)
+      return { value }
     } catch (err) {
-      return { error: `expression '${compiled.expression}' resulted in error: ${runtimeMessage(err as Error)}` }
+      return failed(err)
     }
   }
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return value instanceof Promise
 }
 
 /** A runtime error in cel-go's words where the two libraries differ. */

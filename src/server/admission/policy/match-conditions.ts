@@ -33,10 +33,11 @@ export function aggregate(messages: readonly string[]): string {
   return messages.length === 1 ? messages[0]! : `[${messages.join(', ')}]`
 }
 
-export function evaluateMatchConditions(conditions: readonly CompiledMatchCondition[], activation: PolicyActivation, failurePolicy: unknown): MatchConditionsResult {
+export async function evaluateMatchConditions(conditions: readonly CompiledMatchCondition[], activation: PolicyActivation, failurePolicy: unknown): Promise<MatchConditionsResult> {
   const errors: string[] = []
   for (const condition of conditions) {
-    const result = activation.evaluate(condition.compiled)
+    const evaluated = activation.evaluate(condition.compiled)
+    const result = evaluated instanceof Promise ? await evaluated : evaluated
     if (result.error !== undefined) {
       errors.push(result.error)
       continue

@@ -112,7 +112,7 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
         for (const param of bindingOutcome.params) {
           const base = { object, oldObject, params: celValue(param), authorizer }
           const expressions = new PolicyActivation({ ...base, request, namespaceObject: namespaceValue }, hook.evaluator.variables)
-          const result = validate(hook.evaluator, {
+          const result = await validate(hook.evaluator, {
             // Only a policy with matchConditions needs their activation.
             matchConditions: hook.evaluator.matchConditions.length > 0 ? new PolicyActivation({ ...base, request: matchRequest, namespaceObject: null }, hook.evaluator.variables) : expressions,
             expressions,

@@ -7,7 +7,7 @@
  * its message. Each audit annotation is published (its trimmed string value), left out (null or
  * blank), or an error that denies under Fail.
  */
-import type { PolicyActivation } from '../composition.js'
+import type { EvaluationResult, PolicyActivation } from '../composition.js'
 import { evaluateMatchConditions } from '../match-conditions.js'
 import type { CompiledPolicy } from './compile.js'
 
@@ -46,47 +46,53 @@ export interface ValidationActivations {
 
 const errorAction = (failurePolicy: string): DecisionAction => (failurePolicy === 'Ignore' ? 'admit' : 'deny')
 
-export function validate(policy: CompiledPolicy, activations: ValidationActivations): ValidateResult {
+
+export async function validate(policy: CompiledPolicy, activations: ValidationActivations): Promise<ValidateResult> {
   const failurePolicy = policy.failurePolicy
   if (policy.matchConditions.length > 0) {
-    const match = evaluateMatchConditions(policy.matchConditions, activations.matchConditions, failurePolicy)
+    const match = await evaluateMatchConditions(policy.matchConditions, activations.matchConditions, failurePolicy)
     if (match.error !== undefined) {
       return { decisions: [{ action: errorAction(failurePolicy), evaluation: 'error', message: match.error }], auditAnnotations: [] }
     }
     if (!match.matches) return { decisions: [], auditAnnotations: [] }
   }
   const activation = activations.expressions
-  const decisions = policy.validations.map((validation): PolicyDecision => {
-    const result = activation.evaluate(validation.compiled)
-    if (result.error !== undefined) return { action: errorAction(failurePolicy), evaluation: 'error', message: result.error }
-    if (result.value === true) return { action: 'admit', evaluation: 'admit', message: '' }
-    return { action: 'deny', evaluation: 'deny', reason: validation.reason ?? 'Invalid', message: denialMessage(validation, activation) }
-  })
-  const auditAnnotations = policy.auditAnnotations.map((annotation): PolicyAuditAnnotation => {
-    const result = activation.evaluate(annotation.compiled)
-    if (result.error !== undefined) return { key: annotation.key, ...auditError(failurePolicy, result.error) }
-    if (result.value === null) return { key: annotation.key, action: 'exclude' }
-    if (typeof result.value === 'string') {
-      const value = result.value.trim()
-      return value === '' ? { key: annotation.key, action: 'exclude' } : { key: annotation.key, action: 'publish', value }
-    }
-    return {
-      key: annotation.key,
-      action: 'error',
-      error: `valueExpression '${annotation.valueExpression}' resulted in unsupported return type: ${celTypeName(result.value)}. Return type must be either string or null.`,
-    }
-  })
+  const decisions: PolicyDecision[] = []
+  for (const validation of policy.validations) {
+    const evaluated = activation.evaluate(validation.compiled)
+    // Awaited only when it is a Promise: most expressions answer at once.
+    const result = evaluated instanceof Promise ? await evaluated : evaluated
+    if (result.error !== undefined) decisions.push({ action: errorAction(failurePolicy), evaluation: 'error', message: result.error })
+    else if (result.value === true) decisions.push({ action: 'admit', evaluation: 'admit', message: '' })
+    else decisions.push({ action: 'deny', evaluation: 'deny', reason: validation.reason ?? 'Invalid', message: await denialMessage(validation, activation) })
+  }
+  const auditAnnotations: PolicyAuditAnnotation[] = []
+  for (const annotation of policy.auditAnnotations) auditAnnotations.push(auditAnnotationResult(annotation, await activation.evaluate(annotation.compiled), failurePolicy))
   return { decisions, auditAnnotations }
+}
+
+function auditAnnotationResult(annotation: CompiledPolicy['auditAnnotations'][number], result: EvaluationResult, failurePolicy: string): PolicyAuditAnnotation {
+  if (result.error !== undefined) return { key: annotation.key, ...auditError(failurePolicy, result.error) }
+  if (result.value === null) return { key: annotation.key, action: 'exclude' }
+  if (typeof result.value === 'string') {
+    const value = result.value.trim()
+    return value === '' ? { key: annotation.key, action: 'exclude' } : { key: annotation.key, action: 'publish', value }
+  }
+  return {
+    key: annotation.key,
+    action: 'error',
+    error: `valueExpression '${annotation.valueExpression}' resulted in unsupported return type: ${celTypeName(result.value)}. Return type must be either string or null.`,
+  }
 }
 
 function auditError(failurePolicy: string, error: string): { action: AuditAnnotationAction; error: string } {
   return { action: failurePolicy === 'Ignore' ? 'exclude' : 'error', error }
 }
 
-function denialMessage(validation: CompiledPolicy['validations'][number], activation: PolicyActivation): string {
+async function denialMessage(validation: CompiledPolicy['validations'][number], activation: PolicyActivation): Promise<string> {
   let message = ''
   if (validation.messageExpression) {
-    const result = activation.evaluate(validation.messageExpression)
+    const result = await activation.evaluate(validation.messageExpression)
     if (result.error === undefined && typeof result.value === 'string') {
       message = result.value.trim()
       // Overlong and multi-line messages are not used, as the reference's.
