@@ -17,10 +17,11 @@ import type { PluginInitialization } from '../../plugins.js'
 import { authorizerValue } from '../authorizer.js'
 import { PolicyActivation, celValue } from '../composition.js'
 import type { GroupVersionKind } from '../kinds.js'
-import type { GroupVersionResource } from '../matching.js'
+import type { GroupVersionResource, MatchResult } from '../matching.js'
+import type { Param } from '../params.js'
 import { failurePolicyOf, isExcludedFromPolicies, matchingHooks, requestNamespace } from '../dispatch.js'
 import { createAdmissionRequest, createNamespaceObject } from '../request.js'
-import { PolicySource, nameOf, specOf } from '../sources.js'
+import { type PolicyHook, PolicySource, nameOf, specOf } from '../sources.js'
 import { type CompiledPolicy, compilePolicy } from './compile.js'
 import { type PolicyDecision, validate } from './validator.js'
 
@@ -70,73 +71,21 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
     if (isExcludedFromPolicies(attributes)) return
     const hooks = await this.source.hooks()
     if (hooks.length === 0) return
-    const denied: DeniedDecision[] = []
-    const validationFailures: ValidationFailureValue[] = []
-    const configError = (message: string, policy: KubeObject, binding?: KubeObject) => {
-      const failurePolicy = failurePolicyOf(policy)
-      if (failurePolicy === 'Ignore') return
-      const text = failurePolicy === 'Fail' ? message : `unrecognized failure policy: '${failurePolicy}'`
-      denied.push({ decision: { message: text }, policy, ...(binding ? { binding } : {}) })
-    }
-    const object = celValue(attributes.object)
-    const authorizer = authorizerValue(attributes, this.init)
-    const oldObject = celValue(attributes.oldObject)
-    // The namespace is read once, for the first binding that needs it.
-    let namespace: Promise<unknown> | undefined
-    const namespaceObject = () => (namespace ??= requestNamespace(attributes, this.init).then((ns) => celValue(createNamespaceObject(ns))))
-    // The request variable for each resource and kind a policy matched as, made once.
-    const requests = new Map<string, unknown>()
-    const requestFor = (resource: GroupVersionResource, kind: GroupVersionKind) => {
-      const key = `${resource.group}/${resource.version}/${resource.resource}/${kind.group}/${kind.version}/${kind.kind}`
-      if (!requests.has(key)) requests.set(key, celValue(createAdmissionRequest(attributes, resource, kind)))
-      return requests.get(key)
-    }
+    const request = new RequestEvaluation(attributes, this.init)
     for (const outcome of await matchingHooks(hooks, attributes, this.init)) {
-      const { hook } = outcome
       if (outcome.error !== undefined) {
-        configError(outcome.error, hook.policy)
+        request.configError(outcome.error, outcome.hook.policy)
         continue
       }
       const collector = new AuditAnnotationCollector()
       for (const bindingOutcome of outcome.bindings) {
-        const { binding } = bindingOutcome
-        if (bindingOutcome.error !== undefined) {
-          configError(bindingOutcome.error, hook.policy, binding)
-          continue
-        }
-        if (bindingOutcome.params.length === 0) continue
-        const namespaceValue = await namespaceObject()
-        const request = requestFor(outcome.match.resource, outcome.match.kind)
-        const matchRequest = requestFor(attributes.resource, outcome.match.kind)
-        const actions = (Array.isArray(specOf(binding).validationActions) ? specOf(binding).validationActions : []) as string[]
-        for (const param of bindingOutcome.params) {
-          const base = { object, oldObject, params: celValue(param), authorizer }
-          const expressions = new PolicyActivation({ ...base, request, namespaceObject: namespaceValue }, hook.evaluator.variables)
-          const result = await validate(hook.evaluator, {
-            // Only a policy with matchConditions needs their activation.
-            matchConditions: hook.evaluator.matchConditions.length > 0 ? new PolicyActivation({ ...base, request: matchRequest, namespaceObject: null }, hook.evaluator.variables) : expressions,
-            expressions,
-          })
-          result.decisions.forEach((decision, index) => {
-            if (decision.action !== 'deny') return
-            for (const action of actions) {
-              if (action === 'Deny') denied.push({ decision, policy: hook.policy, binding })
-              else if (action === 'Audit') {
-                validationFailures.push({ message: decision.message, policy: String(specOf(binding).policyName ?? ''), binding: nameOf(binding), expressionIndex: index, validationActions: actions })
-              }
-              else if (action === 'Warn') addWarning(attributes, `Validation failed for ValidatingAdmissionPolicy '${nameOf(hook.policy)}' with binding '${nameOf(binding)}': ${decision.message}`)
-            }
-          })
-          for (const annotation of result.auditAnnotations) {
-            if (annotation.action === 'publish') collector.add(annotation.key, annotation.value!.slice(0, MAX_AUDIT_ANNOTATION_VALUE))
-            else if (annotation.action === 'error') denied.push({ decision: { message: annotation.error ?? '' }, policy: hook.policy, binding })
-          }
-        }
+        if (bindingOutcome.error !== undefined) request.configError(bindingOutcome.error, outcome.hook.policy, bindingOutcome.binding)
+        else await request.evaluateBinding(outcome.hook, outcome.match, bindingOutcome.binding, bindingOutcome.params, collector)
       }
-      collector.publish(nameOf(hook.policy), attributes, this.init)
+      collector.publish(nameOf(outcome.hook.policy), attributes, this.init)
     }
-    if (validationFailures.length > 0) this.publishValidationFailures(attributes, validationFailures)
-    if (denied.length > 0) throw this.refusal(attributes, denied[0]!)
+    if (request.validationFailures.length > 0) this.publishValidationFailures(attributes, request.validationFailures)
+    if (request.denied.length > 0) throw this.refusal(attributes, request.denied[0]!)
   }
 
   /** The request's audited failures, as one JSON list (at most maxValidationFailures). */
@@ -167,6 +116,88 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
         causes: [{ message }],
       }),
     )
+  }
+}
+
+/**
+ * One request's evaluation across the policies: what it converts once (the object, the old
+ * object, the namespace, the request variable per matched kind) and what the policies decide
+ * (the denials in order, the audited failures, the warnings it adds).
+ */
+class RequestEvaluation {
+  readonly denied: DeniedDecision[] = []
+  readonly validationFailures: ValidationFailureValue[] = []
+  private readonly object: unknown
+  private readonly oldObject: unknown
+  private readonly authorizer: unknown
+  private namespace?: Promise<unknown>
+  private readonly requests = new Map<string, unknown>()
+
+  constructor(
+    private readonly attributes: AdmissionAttributes,
+    private readonly init: PluginInitialization,
+  ) {
+    this.object = celValue(attributes.object)
+    this.oldObject = celValue(attributes.oldObject)
+    this.authorizer = authorizerValue(attributes, init)
+  }
+
+  /** A policy or binding that cannot be applied: refused under Fail, skipped under Ignore. */
+  configError(message: string, policy: KubeObject, binding?: KubeObject): void {
+    const failurePolicy = failurePolicyOf(policy)
+    if (failurePolicy === 'Ignore') return
+    const text = failurePolicy === 'Fail' ? message : `unrecognized failure policy: '${failurePolicy}'`
+    this.denied.push({ decision: { message: text }, policy, ...(binding ? { binding } : {}) })
+  }
+
+  /** The policy evaluated once per param of a binding that applies, its decisions acted on. */
+  async evaluateBinding(hook: PolicyHook<CompiledPolicy>, match: MatchResult, binding: KubeObject, params: readonly Param[], collector: AuditAnnotationCollector): Promise<void> {
+    if (params.length === 0) return
+    const namespaceObject = await this.namespaceObject()
+    const request = this.requestFor(match.resource, match.kind)
+    const matchRequest = this.requestFor(this.attributes.resource, match.kind)
+    const { variables } = hook.evaluator
+    for (const param of params) {
+      const base = { object: this.object, oldObject: this.oldObject, params: celValue(param), authorizer: this.authorizer }
+      const expressions = new PolicyActivation({ ...base, request, namespaceObject }, variables)
+      // The match conditions see no namespace object and the request's own resource; only a policy with some needs their activation.
+      const matchConditions = hook.evaluator.matchConditions.length > 0 ? new PolicyActivation({ ...base, request: matchRequest, namespaceObject: null }, variables) : expressions
+      const result = await validate(hook.evaluator, { matchConditions, expressions })
+      result.decisions.forEach((decision, index) => this.act(hook.policy, binding, decision, index))
+      for (const annotation of result.auditAnnotations) {
+        if (annotation.action === 'publish') collector.add(annotation.key, annotation.value!.slice(0, MAX_AUDIT_ANNOTATION_VALUE))
+        else if (annotation.action === 'error') this.denied.push({ decision: { message: annotation.error ?? '' }, policy: hook.policy, binding })
+      }
+    }
+  }
+
+  /** A denied validation acts by the binding's validationActions. */
+  private act(policy: KubeObject, binding: KubeObject, decision: PolicyDecision, index: number): void {
+    if (decision.action !== 'deny') return
+    const spec = specOf(binding)
+    const actions = (Array.isArray(spec.validationActions) ? spec.validationActions : []) as string[]
+    for (const action of actions) {
+      if (action === 'Deny') {
+        this.denied.push({ decision, policy, binding })
+      } else if (action === 'Audit') {
+        this.validationFailures.push({ message: decision.message, policy: String(spec.policyName ?? ''), binding: nameOf(binding), expressionIndex: index, validationActions: actions })
+      } else if (action === 'Warn') {
+        addWarning(this.attributes, `Validation failed for ValidatingAdmissionPolicy '${nameOf(policy)}' with binding '${nameOf(binding)}': ${decision.message}`)
+      }
+    }
+  }
+
+  /** The namespace, read once, for the first binding that needs it. */
+  private namespaceObject(): Promise<unknown> {
+    this.namespace ??= requestNamespace(this.attributes, this.init).then((ns) => celValue(createNamespaceObject(ns)))
+    return this.namespace
+  }
+
+  /** The request variable for each resource and kind a policy matched as, made once. */
+  private requestFor(resource: GroupVersionResource, kind: GroupVersionKind): unknown {
+    const key = `${resource.group}/${resource.version}/${resource.resource}/${kind.group}/${kind.version}/${kind.kind}`
+    if (!this.requests.has(key)) this.requests.set(key, celValue(createAdmissionRequest(this.attributes, resource, kind)))
+    return this.requests.get(key)
   }
 }
 
