@@ -45,18 +45,28 @@ interface KindsAware {
 const kindsAware = (stores: AdmissionStores): stores is AdmissionStores & KindsAware =>
   typeof (stores as Partial<KindsAware>).kinds === 'function' && typeof (stores as Partial<KindsAware>).resolve === 'function'
 
+/** A kind the server serves now, as the RESTMapper knows it. */
+export interface ServedKind {
+  readonly group: string
+  readonly version: string
+  readonly kind: string
+  readonly resource: string
+  readonly namespaced: boolean
+  /** A custom resource's schema. */
+  readonly openAPIV3Schema?: Record<string, unknown>
+}
+
+/** The kinds served now: the built-in ones and the established CRDs' (the registry's), else the built-in table's. */
+export async function servedKinds(stores: AdmissionStores | undefined): Promise<readonly ServedKind[]> {
+  if (!stores) return RESOURCES
+  if (kindsAware(stores)) return stores.kinds()
+  return RESOURCES.filter((r) => stores.lookup(r.group, r.version, r.resource) !== undefined)
+}
+
 /** The store serving `gvk`, or undefined when no served resource has that kind. */
 export async function mapKind(stores: AdmissionStores, gvk: GroupVersionKind): Promise<KindMapping | undefined> {
-  if (kindsAware(stores)) {
-    const strategy = (await stores.kinds()).find((s) => s.group === gvk.group && s.version === gvk.version && s.kind === gvk.kind)
-    if (!strategy) return undefined
-    const store = await stores.resolve(gvk.group, gvk.version, strategy.resource)
-    return store ? { gvk, resource: strategy.resource, namespaced: strategy.namespaced, store } : undefined
-  }
-  for (const info of RESOURCES) {
-    if (info.group !== gvk.group || info.version !== gvk.version || info.kind !== gvk.kind) continue
-    const store = stores.lookup(info.group, info.version, info.resource)
-    if (store) return { gvk, resource: info.resource, namespaced: store.strategy.namespaced, store }
-  }
-  return undefined
+  const served = (await servedKinds(stores)).find((s) => s.group === gvk.group && s.version === gvk.version && s.kind === gvk.kind)
+  if (!served) return undefined
+  const store = kindsAware(stores) ? await stores.resolve(gvk.group, gvk.version, served.resource) : stores.lookup(gvk.group, gvk.version, served.resource)
+  return store ? { gvk, resource: served.resource, namespaced: served.namespaced, store } : undefined
 }

@@ -6,9 +6,8 @@
  * dynamic, so that no expression is warned about for a type the checker cannot tell.
  */
 import { type Json, loadOpenApiData } from '../../../api/openapi-data.js'
-import type { Strategy } from '../../../api/registry/strategy.js'
 import type { AdmissionStores } from '../../plugins.js'
-import type { GroupVersionKind } from '../kinds.js'
+import { type GroupVersionKind, servedKinds } from '../kinds.js'
 
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 
@@ -41,15 +40,9 @@ function gvkMatches(definition: Json, gvk: GroupVersionKind): boolean {
   return list.some((g: Json) => g.group === gvk.group && g.version === gvk.version && g.kind === gvk.kind)
 }
 
-interface KindsAware {
-  kinds(): Promise<Strategy[]>
-}
-
 export async function resolveSchema(stores: AdmissionStores | undefined, gvk: GroupVersionKind): Promise<Json | undefined> {
-  if (stores && typeof (stores as Partial<KindsAware>).kinds === 'function') {
-    const strategy = (await (stores as unknown as KindsAware).kinds()).find((s) => s.group === gvk.group && s.version === gvk.version && s.kind === gvk.kind)
-    if (strategy?.openAPIV3Schema) return inline(strategy.openAPIV3Schema, {}, [])
-  }
+  const served = (await servedKinds(stores)).find((s) => s.group === gvk.group && s.version === gvk.version && s.kind === gvk.kind)
+  if (served?.openAPIV3Schema) return inline(served.openAPIV3Schema, {}, [])
   const { definitions } = await loadOpenApiData()
   for (const [name, definition] of Object.entries(definitions)) {
     if (gvkMatches(definition, gvk)) return inline(definition, definitions, [name])

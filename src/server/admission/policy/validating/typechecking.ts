@@ -15,11 +15,9 @@ import type { Json } from '../../../api/openapi-data.js'
 import type { KubeObject } from '../../../api/registry/object.js'
 import { celDeclType } from '../../../api/schema/cel-rules.js'
 import type { AdmissionStores } from '../../plugins.js'
-import { type GroupVersionKind, gvkString, parseGroupVersion } from '../kinds.js'
+import { type GroupVersionKind, gvkString, parseGroupVersion, servedKinds } from '../kinds.js'
 import { specOf } from '../sources.js'
 import { resolveSchema } from './schema-resolver.js'
-import { RESOURCES } from '../../../api/generated/resources.js'
-import type { Strategy } from '../../../api/registry/strategy.js'
 
 /** maxTypesToCheck. */
 const MAX_TYPES = 10
@@ -61,14 +59,9 @@ async function declType(stores: AdmissionStores | undefined, gvk: GroupVersionKi
   return schema ? celDeclType(withTypeAndObjectMeta(schema), false) : undefined
 }
 
-interface KindsAware {
-  kinds(): Promise<Strategy[]>
-}
-
 /** The kinds a resource is served as (RESTMapper.KindsFor). */
 async function kindsFor(stores: AdmissionStores | undefined, group: string, version: string, resource: string): Promise<GroupVersionKind[]> {
-  const served: Array<{ group: string; version: string; resource: string; kind: string }> =
-    stores && typeof (stores as Partial<KindsAware>).kinds === 'function' ? await (stores as unknown as KindsAware).kinds() : [...RESOURCES]
+  const served = await servedKinds(stores)
   return served.filter((s) => s.group === group && s.version === version && s.resource === resource).map((s) => ({ group: s.group, version: s.version, kind: s.kind }))
 }
 
