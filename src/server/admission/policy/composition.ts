@@ -17,6 +17,8 @@ import { admissionEnvironment } from '../../api/validation/admissionregistration
 export interface ExpressionOptions {
   readonly hasParams: boolean
   readonly hasAuthorizer: boolean
+  /** The JSON patch types' library (`jsonpatch.escapeKey`), for mutations. */
+  readonly patchTypes?: boolean
 }
 
 /** One compiled expression, or why it did not compile (the reference's CompilationResult). */
@@ -32,7 +34,7 @@ export interface CompiledExpression {
  * for any. A mismatch reads as the reference's compiler: `must evaluate to T but got U`.
  */
 export function compileExpression(expression: string, options: ExpressionOptions, returnTypes: readonly string[] = []): CompiledExpression {
-  const env = admissionEnvironment(options.hasParams, options.hasAuthorizer)
+  const env = admissionEnvironment(options.hasParams, options.hasAuthorizer, options.patchTypes === true)
   let program: CelProgram
   try {
     program = compileCel(env, expression)
