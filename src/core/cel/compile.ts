@@ -40,7 +40,38 @@ interface LocatedError {
   summary?: string
   message: string
   range?: { start: number; end: number }
-  node?: { pos?: number; start?: number }
+  node?: { pos?: number; start?: number; end?: number; op?: string; left?: { end?: number }; leftStaticType?: { name?: string }; rightStaticType?: { name?: string } }
+}
+
+/** cel-go's names of the binary operators' functions. */
+const OPERATOR_FUNCTIONS: Record<string, string> = {
+  '==': '_==_', '!=': '_!=_', '<': '_<_', '<=': '_<=_', '>': '_>_', '>=': '_>=_',
+  '+': '_+_', '-': '_-_', '*': '_*_', '/': '_/_', '%': '_%_', in: '@in',
+}
+
+/**
+ * A missing overload as cel-go reports it, where the checker's node tells enough: at the
+ * operator of a binary expression, or at the `(` of a call, with cel-go's
+ * `found no matching overload for '<function>' applied to '(<args>)'` (a member call's receiver
+ * before the parentheses: `'<type>.(<args>)'`).
+ */
+function overloadIssue(expression: string, summary: string, node: NonNullable<LocatedError['node']>): { offset: number; message: string } | undefined {
+  const fn = node.op ? OPERATOR_FUNCTIONS[node.op] : undefined
+  if (fn && /^no such overload: /.test(summary) && node.leftStaticType?.name && node.rightStaticType?.name) {
+    const at = expression.indexOf(node.op!, node.left?.end ?? node.start ?? 0)
+    return { offset: at < 0 ? (node.start ?? 0) : at, message: `found no matching overload for '${fn}' applied to '(${celGoTypeName(node.leftStaticType.name)}, ${celGoTypeName(node.rightStaticType.name)})'` }
+  }
+  const call = /^found no matching overload for '(.*)\((.*)\)'$/.exec(summary)
+  if (!call || (node.op !== 'call' && node.op !== 'rcall')) return undefined
+  const member = node.op === 'rcall' ? /^(.+)\.([A-Za-z_][\w]*)$/.exec(call[1]!) : null
+  const name = member ? member[2]! : call[1]!
+  const args = call[2]!.split(/,\s*(?![^<]*>)/).filter((a) => a !== '').map(celGoTypeName).join(', ')
+  const pattern = new RegExp(`${member ? '\\.\\s*' : ''}${name.replace(/[^\w]/g, '\\$&')}\\s*\\(`, 'g')
+  pattern.lastIndex = node.start ?? 0
+  let open = -1
+  for (let m = pattern.exec(expression); m && m.index < (node.end ?? expression.length); m = pattern.exec(expression)) open = m.index + m[0].length - 1
+  const applied = member ? `${celGoTypeName(member[1]!)}.(${args})` : `(${args})`
+  return { offset: open < 0 ? (node.start ?? 0) : open, message: `found no matching overload for '${name}' applied to '${applied}'` }
 }
 
 /** cel-go's spelling of an issue at an offset of the expression. */
@@ -50,13 +81,15 @@ function issueText(expression: string, err: LocatedError): string {
   const summary = err.summary ?? err.message.split('\n')[0] ?? ''
   const fieldSelection = expression[offset - 1] === '.'
   if ((/^No such key: /.test(summary) || /^Cannot index type /.test(summary)) && fieldSelection) offset -= 1
+  const overload = err.node ? overloadIssue(expression, summary, err.node) : undefined
+  if (overload) offset = overload.offset
   const before = expression.slice(0, offset)
   const line = before.split('\n').length
   const column = offset - (before.lastIndexOf('\n') + 1)
   const sourceLine = expression.split('\n')[line - 1] ?? ''
   const caret = `${sourceLine.slice(0, column).replace(/[^\t]/g, '.')}^`
   const cannotSelect = fieldSelection ? /^Cannot index type '(.+)'$/.exec(summary) : null
-  const message = cannotSelect ? `type '${cannotSelect[1]}' does not support field selection` : celGoMessage(summary)
+  const message = overload ? overload.message : cannotSelect ? `type '${cannotSelect[1]}' does not support field selection` : celGoMessage(summary)
   return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${sourceLine}\n | ${caret}`
 }
 

@@ -1,4 +1,4 @@
 /** The project's CEL engine: one environment, the Kubernetes libraries, compile once and evaluate. */
 export { celEnvironment, type CelVariableType } from './environment.js'
 export { compileCel, CelCompileError, CelEvaluationError, type CelProgram } from './compile.js'
-export { toJson } from './values.js'
+export { fromJson, toJson } from './values.js'

@@ -26,6 +26,7 @@ import { NODE_DECLARED_FEATURE_VALIDATOR, NodeDeclaredFeatureValidator } from '.
 import { NODE_RESTRICTION, NodeRestriction } from './noderestriction/admission.js'
 import { MUTATING_ADMISSION_WEBHOOK, MutatingAdmissionWebhook } from './webhook/mutating.js'
 import { VALIDATING_ADMISSION_WEBHOOK, ValidatingAdmissionWebhook } from './webhook/validating.js'
+import { VALIDATING_ADMISSION_POLICY, ValidatingAdmissionPolicy } from './policy/validating/dispatcher.js'
 import { TAINT_NODES_BY_CONDITION, TaintNodesByCondition } from './node-taint.js'
 import { OWNER_REFERENCES_PERMISSION_ENFORCEMENT, OwnerReferencesPermissionEnforcement } from './owner-references-permission-enforcement.js'
 import { PERSISTENT_VOLUME_CLAIM_RESIZE, PersistentVolumeClaimResize } from './persistent-volume-claim-resize.js'
@@ -76,6 +77,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(NODE_RESTRICTION, (init) => new NodeRestriction(init))
   plugins.register(POD_TOPOLOGY_LABELS, (init) => new PodTopologyLabels(init))
   plugins.register(NODE_DECLARED_FEATURE_VALIDATOR, (init) => new NodeDeclaredFeatureValidator(init))
+  plugins.register(VALIDATING_ADMISSION_POLICY, (init) => new ValidatingAdmissionPolicy(init))
 }
 
 /** A registry holding every plugin of this server. */

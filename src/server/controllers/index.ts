@@ -22,6 +22,7 @@ import { ResourceQuotaController } from './resource-quota.js'
 import { RootCACertPublisher } from './root-ca-cert-publisher.js'
 import { ServiceAccountsController } from './service-accounts.js'
 import { PVCProtectionController, PVProtectionController } from './storage-object-protection.js'
+import { ValidatingAdmissionPolicyStatusController } from './validatingadmissionpolicy-status.js'
 
 /** What the server hands the table when it builds the controllers. */
 export interface ControllerDeps {
@@ -92,6 +93,7 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
     enabled: (d) => d.config.endpointReconcilerType === 'lease',
     create: (d) => new EndpointReconcilerController({ ip: d.endpointAddress, port: d.config.securePort, store: () => d.store(), kubernetesServiceWritten: d.kubernetesServiceWritten }),
   },
+  { name: 'validatingadmissionpolicy-status-controller', create: () => new ValidatingAdmissionPolicyStatusController() },
   { name: 'priority-and-fairness-config-consumer', enabled: (d) => d.config.enablePriorityAndFairness, create: (d) => new FlowSchemaStatusController(d.flowConfigurationReads) },
 ]
 

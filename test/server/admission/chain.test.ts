@@ -96,7 +96,7 @@ describe('admission: the plugin registry and the chain', () => {
     // CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,NodeDeclaredFeatureValidator,
     // ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota" (NodeDeclaredFeatureValidator is default-on in
     // plugins.go's DefaultOffAdmissionPlugins, inert while its gate is off): the same without the plugins not built yet.
-    const notBuilt = (names: string[]) => names.filter((n) => !['MutatingAdmissionPolicy', 'ValidatingAdmissionPolicy'].includes(n))
+    const notBuilt = (names: string[]) => names.filter((n) => !['MutatingAdmissionPolicy'].includes(n))
     const referenceMutating = 'NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,RuntimeClass,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionPolicy,MutatingAdmissionWebhook'.split(',')
     const referenceValidating = 'LimitRanger,ServiceAccount,PodSecurity,Priority,PersistentVolumeClaimResize,RuntimeClass,CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,NodeDeclaredFeatureValidator,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota'.split(',')
     assert.deepEqual(byDefault.mutatingNames, notBuilt(referenceMutating))
@@ -106,7 +106,7 @@ describe('admission: the plugin registry and the chain', () => {
     const config = { admissionPlugins: { enable: ['AlwaysPullImages'], disable: [], given: true } }
     admissionFromConfig({ config, stores: () => undefined, log })
     assert.equal(warnings.length, 1)
-    assert.equal(warnings[0], 'these admission plugins are enabled but not in effect yet: MutatingAdmissionPolicy, ValidatingAdmissionPolicy')
+    assert.equal(warnings[0], 'these admission plugins are enabled but not in effect yet: MutatingAdmissionPolicy')
 
     warnings.length = 0
     const off = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
@@ -114,7 +114,7 @@ describe('admission: the plugin registry and the chain', () => {
     const only = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: [], admissionControl: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
     assert.deepEqual(only.mutatingNames, ['NamespaceLifecycle'])
     assert.equal(warnings.length, 1, 'only the first names plugins not built')
-    assert.deepEqual(allAdmissionPlugins().registered(), ['AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass', 'DefaultTolerationSeconds', 'DenyServiceExternalIPs', 'EventRateLimit', 'ExtendedResourceToleration', 'ImagePolicyWebhook', 'LimitPodHardAntiAffinityTopology', 'LimitRanger', 'MutatingAdmissionWebhook', 'NamespaceAutoProvision', 'NamespaceExists', 'NamespaceLifecycle', 'NodeDeclaredFeatureValidator', 'NodeRestriction', 'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'PodNodeSelector', 'PodSecurity', 'PodTolerationRestriction', 'PodTopologyLabels', 'Priority', 'ResourceQuota', 'RuntimeClass', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition', 'ValidatingAdmissionWebhook'])
+    assert.deepEqual(allAdmissionPlugins().registered(), ['AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass', 'DefaultTolerationSeconds', 'DenyServiceExternalIPs', 'EventRateLimit', 'ExtendedResourceToleration', 'ImagePolicyWebhook', 'LimitPodHardAntiAffinityTopology', 'LimitRanger', 'MutatingAdmissionWebhook', 'NamespaceAutoProvision', 'NamespaceExists', 'NamespaceLifecycle', 'NodeDeclaredFeatureValidator', 'NodeRestriction', 'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'PodNodeSelector', 'PodSecurity', 'PodTolerationRestriction', 'PodTopologyLabels', 'Priority', 'ResourceQuota', 'RuntimeClass', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook'])
   })
 
   it('attributes: the refusal name and resource, annotations and warnings', () => {

@@ -1,0 +1,120 @@
+/**
+ * Whether a policy or a binding applies to a request (the reference's policy/matching Matcher
+ * and generic PolicyMatcher): the namespace and object selectors, `excludeResourceRules`, then
+ * `resourceRules` (with `resourceNames`), and with `matchPolicy: Equivalent` the other served
+ * versions of the same resource. A selector that cannot be evaluated refuses the request only
+ * once the rest matches. The rules and selectors are the webhooks' (webhook/rules.ts,
+ * webhook/selectors.ts): the reference shares them too.
+ */
+import { isPlainObject } from '../../api/registry/object.js'
+import type { AdmissionAttributes } from '../attributes.js'
+import type { PluginInitialization } from '../plugins.js'
+import { ruleMatches } from '../webhook/rules.js'
+import { namespaceSelectorMatches, objectSelectorMatches } from '../webhook/selectors.js'
+import type { GroupVersionKind } from './kinds.js'
+import { PolicyConfigError } from './policy-error.js'
+import { equivalentResources } from './equivalent-resources.js'
+
+type Obj = Record<string, unknown>
+
+export interface GroupVersionResource {
+  readonly group: string
+  readonly version: string
+  readonly resource: string
+}
+
+/** A match: the resource and kind the policy sees the request as (the request's own, or an equivalent). */
+export interface MatchResult {
+  readonly resource: GroupVersionResource
+  readonly kind: GroupVersionKind
+}
+
+const NIL_SELECTOR = (which: string) => `a nil ${which} selector was passed, please ensure selectors are initialized properly`
+
+/** A rule's `resourceNames`: empty matches every name. */
+function namesMatch(rule: Obj, name: string): boolean {
+  const names = Array.isArray(rule.resourceNames) ? rule.resourceNames : []
+  return names.length === 0 || names.includes(name)
+}
+
+function withResource(attributes: AdmissionAttributes, resource: GroupVersionResource): AdmissionAttributes {
+  return { ...attributes, resource }
+}
+
+/** The rules the request matches as it is (no equivalent resource): synchronous, the common case. */
+function matchesExactly(named: readonly Obj[], attributes: AdmissionAttributes): MatchResult | undefined {
+  for (const rule of named) {
+    if (ruleMatches(rule, attributes) && namesMatch(rule, attributes.name)) return { resource: attributes.resource, kind: attributes.kind }
+  }
+  return undefined
+}
+
+/** With `matchPolicy: Equivalent`, the rules one of the other served versions of the resource matches. */
+async function matchesEquivalent(named: readonly Obj[], attributes: AdmissionAttributes, init: PluginInitialization): Promise<MatchResult | undefined> {
+  const equivalents = await equivalentResources(init, attributes.resource, attributes.subresource)
+  for (const rule of named) {
+    for (const equivalent of equivalents) {
+      if (!ruleMatches(rule, withResource(attributes, equivalent.resource))) continue
+      if (namesMatch(rule, attributes.name)) return equivalent
+    }
+  }
+  return undefined
+}
+
+const namedRules = (rules: unknown): Obj[] => (Array.isArray(rules) ? rules.filter(isPlainObject) : [])
+
+function isEmptySelector(selector: unknown): boolean {
+  if (!isPlainObject(selector)) return true
+  const labels = isPlainObject(selector.matchLabels) ? Object.keys(selector.matchLabels) : []
+  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : []
+  return labels.length === 0 && expressions.length === 0
+}
+
+/**
+ * The reference's Matcher.Matches over one MatchResources: undefined when it does not apply;
+ * throws a selector's error when everything else matches. Only a namespace selector and an
+ * equivalent resource wait for anything.
+ */
+export async function matchResources(criteria: Obj, attributes: AdmissionAttributes, init: PluginInitialization): Promise<MatchResult | undefined> {
+  let namespaceError: unknown
+  let namespaceMatches = true
+  if (!isEmptySelector(criteria.namespaceSelector)) {
+    try {
+      namespaceMatches = await namespaceSelectorMatches(criteria, attributes, init)
+    } catch (err) {
+      namespaceError = err
+    }
+  }
+  if (!namespaceMatches && namespaceError === undefined) return undefined
+  if (!objectSelectorMatches(criteria, attributes)) return undefined
+  const equivalent = criteria.matchPolicy === 'Equivalent'
+  const excluded = namedRules(criteria.excludeResourceRules)
+  if (excluded.length > 0 && (matchesExactly(excluded, attributes) || (equivalent && (await matchesEquivalent(excluded, attributes, init))))) return undefined
+  const rules = namedRules(criteria.resourceRules)
+  const hasRules = Array.isArray(criteria.resourceRules) && criteria.resourceRules.length > 0
+  const matched = !hasRules
+    ? { resource: attributes.resource, kind: attributes.kind }
+    : (matchesExactly(rules, attributes) ?? (equivalent && rules.length > 0 ? await matchesEquivalent(rules, attributes, init) : undefined))
+  if (!matched) return undefined
+  if (namespaceError !== undefined) throw namespaceError
+  return matched
+}
+
+/** Whether a policy's `matchConstraints` apply (DefinitionMatches); a missing part is a configuration error. */
+export async function definitionMatches(spec: Obj, attributes: AdmissionAttributes, init: PluginInitialization): Promise<MatchResult | undefined> {
+  const constraints = spec.matchConstraints
+  if (!isPlainObject(constraints)) throw new PolicyConfigError('policy contained no match constraints, a required field')
+  if (!isPlainObject(constraints.namespaceSelector)) throw new PolicyConfigError(NIL_SELECTOR('namespace'))
+  if (!isPlainObject(constraints.objectSelector)) throw new PolicyConfigError(NIL_SELECTOR('object'))
+  return matchResources(constraints, attributes, init)
+}
+
+/** Whether a binding's `matchResources` apply (BindingMatches): absent ones always do. */
+export async function bindingMatches(spec: Obj, attributes: AdmissionAttributes, init: PluginInitialization): Promise<boolean> {
+  const resources = spec.matchResources
+  if (resources === undefined || resources === null) return true
+  if (!isPlainObject(resources)) return true
+  if (!isPlainObject(resources.namespaceSelector)) throw new PolicyConfigError(NIL_SELECTOR('namespace'))
+  if (!isPlainObject(resources.objectSelector)) throw new PolicyConfigError(NIL_SELECTOR('object'))
+  return (await matchResources(resources, attributes, init)) !== undefined
+}
