@@ -43,11 +43,28 @@ interface LocatedError {
   node?: { pos?: number; start?: number }
 }
 
+/**
+ * Where the parsed text came from when it is a rewrite of what the user wrote (construction.ts):
+ * the original expression and the original offset of each offset of the text.
+ */
+export interface CelSource {
+  readonly expression: string
+  readonly offsets: readonly number[]
+}
+
 /** cel-go's spelling of an issue at an offset of the expression. */
-function issueText(expression: string, err: LocatedError): string {
+function issueText(parsedText: string, err: LocatedError, source?: CelSource): string {
   let offset = err.range?.start ?? err.node?.start ?? err.node?.pos ?? 0
+  if (source) offset = source.offsets[Math.min(offset, source.offsets.length - 1)] ?? 0
+  const expression = source?.expression ?? parsedText
   // cel-go places a field selection at its '.' (the operator), the library at the field name.
   const summary = err.summary ?? err.message.split('\n')[0] ?? ''
+  return locatedIssue(expression, offset, summary)
+}
+
+/** An issue's text at an offset of the expression as the user wrote it. */
+export function locatedIssue(expression: string, at: number, summary: string): string {
+  let offset = at
   const fieldSelection = expression[offset - 1] === '.'
   if ((/^No such key: /.test(summary) || /^Cannot index type /.test(summary)) && fieldSelection) offset -= 1
   const before = expression.slice(0, offset)
@@ -85,16 +102,16 @@ function celGoTypeName(type: string): string {
  * (cel-go spelling: 'string', 'bool', 'list(string)'), empty for any; a mismatch is the
  * reference's `must evaluate to T` / `must evaluate to one of [T U]`.
  */
-export function compileCel(env: Environment, expression: string, returnTypes: readonly string[] = []): CelProgram {
+export function compileCel(env: Environment, expression: string, returnTypes: readonly string[] = [], source?: CelSource): CelProgram {
   let parsed: ReturnType<Environment['parse']>
   try {
     parsed = env.parse(expression)
   } catch (err) {
-    throw new CelCompileError(`compilation failed: ${issueText(expression, err as LocatedError)}`, 'compilation')
+    throw new CelCompileError(`compilation failed: ${issueText(expression, err as LocatedError, source)}`, 'compilation')
   }
   const checked = parsed.check()
   if (!checked.valid) {
-    throw new CelCompileError(`compilation failed: ${issueText(expression, checked.error as unknown as LocatedError)}`, 'compilation')
+    throw new CelCompileError(`compilation failed: ${issueText(expression, checked.error as unknown as LocatedError, source)}`, 'compilation')
   }
   const outputType = checked.type ?? 'dyn'
   if (returnTypes.length > 0 && !returnTypes.some((wanted) => matchesType(outputType, wanted))) {
@@ -109,7 +126,7 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
     }
   }
   return {
-    expression,
+    expression: source?.expression ?? expression,
     outputType: typeName(outputType),
     evaluate,
     evaluateJson: (activation) => toJson(evaluate(activation)),
