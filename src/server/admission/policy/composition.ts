@@ -1,0 +1,138 @@
+/**
+ * A policy's expressions compiled together with its `variables` (the reference's plugin/cel
+ * CompositedCompiler and activation): each expression is compiled once in the admission
+ * environment (`object`, `oldObject`, `request`, `namespaceObject`, `variables`, `params` when
+ * the policy has a paramKind, `authorizer` where the reference declares it), and evaluated in an
+ * activation whose `variables` are computed lazily, at most once per activation, on first use.
+ * Failures carry the reference's messages: `compilation error: compilation failed: ERROR: ...`,
+ * `expression '<e>' resulted in error: <cause>`, `composited variable "<v>" fails to evaluate: ...`.
+ *
+ * Cost: no runtime cost budget is applied here; the evaluation goes through `evaluate` below,
+ * the one place a per-call or per-request budget would be charged.
+ */
+import { CelAuthorizer } from '../../../core/cel/libraries/authz.js'
+import { CelCompileError, type CelProgram, compileCel, fromJson } from '../../../core/cel/index.js'
+import { admissionEnvironment } from '../../api/validation/admissionregistration.js'
+
+/** What an expression may use besides the always-declared variables. */
+export interface ExpressionOptions {
+  readonly hasParams: boolean
+  readonly hasAuthorizer: boolean
+}
+
+/** One compiled expression, or why it did not compile (the reference's CompilationResult). */
+export interface CompiledExpression {
+  readonly expression: string
+  readonly program?: CelProgram
+  /** `compilation failed: ERROR: ...` or `must evaluate to bool but got int`. */
+  readonly error?: string
+}
+
+/**
+ * Compiles `expression`; `returnTypes` in cel-go spelling (`bool`, `string`, `null_type`), empty
+ * for any. A mismatch reads as the reference's compiler: `must evaluate to T but got U`.
+ */
+export function compileExpression(expression: string, options: ExpressionOptions, returnTypes: readonly string[] = []): CompiledExpression {
+  const env = admissionEnvironment(options.hasParams, options.hasAuthorizer)
+  let program: CelProgram
+  try {
+    program = compileCel(env, expression)
+  } catch (err) {
+    if (!(err instanceof CelCompileError)) throw err
+    return { expression, error: err.message }
+  }
+  const actual = celGoType(program.outputType)
+  if (returnTypes.length > 0 && actual !== 'dyn' && !returnTypes.includes(actual)) {
+    const wanted = returnTypes.length === 1 ? returnTypes[0] : `one of [${returnTypes.join(' ')}]`
+    return { expression, error: `must evaluate to ${wanted} but got ${actual}` }
+  }
+  return { expression, program }
+}
+
+/** The engine's type name in cel-go's spelling. */
+export function celGoType(type: string): string {
+  if (type === 'null') return 'null_type'
+  return type.replace(/</g, '(').replace(/>/g, ')')
+}
+
+/** A policy's variables, compiled in order (a later one may use an earlier one). */
+export class CompiledVariables {
+  readonly entries: ReadonlyArray<{ name: string; compiled: CompiledExpression }>
+
+  constructor(variables: ReadonlyArray<{ name: string; expression: string }>, options: ExpressionOptions) {
+    this.entries = variables.map((v) => ({ name: v.name, compiled: compileExpression(v.expression, options) }))
+  }
+}
+
+/** The inputs of one evaluation, as plain JSON (converted to CEL values here). */
+export interface ActivationInput {
+  readonly object: unknown
+  readonly oldObject: unknown
+  readonly request: unknown
+  readonly namespaceObject: unknown
+  readonly params: unknown
+}
+
+export type EvaluationResult = { readonly value: unknown; readonly error?: undefined } | { readonly value?: undefined; readonly error: string }
+
+/** The variables of one request: the activation expressions are evaluated against. */
+export class PolicyActivation {
+  private readonly values: Record<string, unknown>
+
+  constructor(input: ActivationInput, variables: CompiledVariables | undefined, withAuthorizer: boolean) {
+    this.values = {
+      object: fromJson(input.object ?? null),
+      oldObject: fromJson(input.oldObject ?? null),
+      request: fromJson(input.request ?? null),
+      namespaceObject: fromJson(input.namespaceObject ?? null),
+      params: fromJson(input.params ?? null),
+      variables: this.lazyVariables(variables),
+      // The authorizer library's runtime is not served yet: its calls fail with the engine's message.
+      ...(withAuthorizer ? { authorizer: new CelAuthorizer() } : {}),
+    }
+  }
+
+  /** Each variable computed on first read, its value or error kept for the activation's life. */
+  private lazyVariables(variables: CompiledVariables | undefined): Record<string, unknown> {
+    const lazy: Record<string, unknown> = {}
+    for (const { name, compiled } of variables?.entries ?? []) {
+      let memo: EvaluationResult | undefined
+      Object.defineProperty(lazy, name, {
+        enumerable: true,
+        get: () => {
+          memo ??= this.variable(name, compiled)
+          if (memo.error !== undefined) throw new Error(memo.error)
+          return memo.value
+        },
+      })
+    }
+    return lazy
+  }
+
+  private variable(name: string, compiled: CompiledExpression): EvaluationResult {
+    if (!compiled.program) return { error: `composited variable "${name}" fails to compile: ${compiled.error ?? ''}` }
+    try {
+      return { value: compiled.program.evaluate(this.values) }
+    } catch (err) {
+      return { error: `composited variable "${name}" fails to evaluate: ${runtimeMessage(err as Error)}` }
+    }
+  }
+
+  /** Evaluates a compiled expression: its CEL value, or the reference's error text. */
+  evaluate(compiled: CompiledExpression): EvaluationResult {
+    if (!compiled.program) return { error: `compilation error: ${compiled.error ?? ''}` }
+    try {
+      return { value: compiled.program.evaluate(this.values) }
+    } catch (err) {
+      return { error: `expression '${compiled.expression}' resulted in error: ${runtimeMessage(err as Error)}` }
+    }
+  }
+}
+
+/** A runtime error in cel-go's words where the two libraries differ. */
+function runtimeMessage(err: Error): string {
+  const message = err.message
+  if (message.startsWith('composited variable ')) return message
+  if (/^no such overload/i.test(message)) return 'no such overload'
+  return message.replace(/^No such key: /, 'no such key: ')
+}
