@@ -1,0 +1,393 @@
+/**
+ * The mutations of a MutatingAdmissionPolicy run against a Deployment: the cases, expressions
+ * and error messages of the reference's mutating/compilation_test.go TestCompilation,
+ * patch/json_patch_test.go and patch/smd_test.go (the expected objects are the reference's Go
+ * structs written as JSON without their zero values). Each case runs every mutation of the
+ * policy in order, as the reference's test does.
+ */
+import assert from 'node:assert/strict'
+import { describe, it } from 'mocha'
+
+import { builtInType } from '../../../../../src/core/apply/index.js'
+import { PolicyActivation } from '../../../../../src/server/admission/policy/composition.js'
+import { compilePolicy } from '../../../../../src/server/admission/policy/mutating/compile.js'
+import { runMutation } from '../../../../../src/server/admission/policy/mutating/patch.js'
+import { ApiError } from '../../../../../src/server/api/status-errors.js'
+import type { KubeObject } from '../../../../../src/server/api/registry/object.js'
+
+type Obj = Record<string, any>
+
+const jsonPatch = (expression: string) => ({ patchType: 'JSONPatch', jsonPatch: { expression } })
+const applyConfiguration = (expression: string) => ({ patchType: 'ApplyConfiguration', applyConfiguration: { expression } })
+
+function deployment(spec: Obj = {}, metadata: Obj = {}): Obj {
+  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default', ...metadata }, spec }
+}
+
+const containers = (...names: string[]) => ({ template: { spec: { containers: names.map((name) => ({ name })) } } })
+const volumes = (...items: Obj[]) => ({ template: { spec: { volumes: items } } })
+
+interface Case {
+  name: string
+  mutations: Obj[]
+  variables?: Obj[]
+  object: Obj
+  oldObject?: Obj
+  expected?: Obj
+  expectedErr?: string
+}
+
+const cases: Case[] = [
+  {
+    name: 'jsonPatch with false test operation',
+    mutations: [jsonPatch('[\n JSONPatch{op: "test", path: "/spec/replicas", value: 100}, \n JSONPatch{op: "replace", path: "/spec/replicas", value: 3},\n]')],
+    object: deployment({ replicas: 1 }),
+    expected: deployment({ replicas: 1 }),
+  },
+  {
+    name: 'jsonPatch with true test operation',
+    mutations: [jsonPatch('[\n JSONPatch{op: "test", path: "/spec/replicas", value: 1}, \n JSONPatch{op: "replace", path: "/spec/replicas", value: 3},\n]')],
+    object: deployment({ replicas: 1 }),
+    expected: deployment({ replicas: 3 }),
+  },
+  { name: 'jsonPatch remove to unset field', mutations: [jsonPatch('[JSONPatch{op: "remove", path: "/spec/replicas"}]')], object: deployment({ replicas: 1 }), expected: deployment({}) },
+  {
+    name: 'jsonPatch remove map entry by key',
+    mutations: [jsonPatch('[JSONPatch{op: "remove", path: "/metadata/labels/y"}]')],
+    object: deployment({}, { labels: { x: '1', y: '1' } }),
+    expected: deployment({}, { labels: { x: '1' } }),
+  },
+  {
+    name: 'jsonPatch remove element in list',
+    mutations: [jsonPatch('[JSONPatch{op: "remove", path: "/spec/template/spec/containers/1"}]')],
+    object: deployment(containers('a', 'b', 'c')),
+    expected: deployment(containers('a', 'c')),
+  },
+  {
+    name: 'jsonPatch copy map entry by key',
+    mutations: [jsonPatch('[JSONPatch{op: "copy", from: "/metadata/labels/x", path: "/metadata/labels/y"}]')],
+    object: deployment({}, { labels: { x: '1' } }),
+    expected: deployment({}, { labels: { x: '1', y: '1' } }),
+  },
+  {
+    name: 'jsonPatch copy first element to end of list',
+    mutations: [jsonPatch('[JSONPatch{op: "copy", from: "/spec/template/spec/containers/0", path: "/spec/template/spec/containers/-"}]')],
+    object: deployment(containers('a', 'b', 'c')),
+    expected: deployment(containers('a', 'b', 'c', 'a')),
+  },
+  {
+    name: 'jsonPatch move map entry by key',
+    mutations: [jsonPatch('[JSONPatch{op: "move", from: "/metadata/labels/x", path: "/metadata/labels/y"}]')],
+    object: deployment({}, { labels: { x: '1' } }),
+    expected: deployment({}, { labels: { y: '1' } }),
+  },
+  {
+    name: 'jsonPatch move first element to end of list',
+    mutations: [jsonPatch('[JSONPatch{op: "move", from: "/spec/template/spec/containers/0", path: "/spec/template/spec/containers/-"}]')],
+    object: deployment(containers('a', 'b', 'c')),
+    expected: deployment(containers('b', 'c', 'a')),
+  },
+  {
+    name: 'jsonPatch add map entry by key and value',
+    mutations: [jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels/x", value: "2"}]')],
+    object: deployment({}, { labels: { y: '1' } }),
+    expected: deployment({}, { labels: { y: '1', x: '2' } }),
+  },
+  { name: 'jsonPatch add map value to field', mutations: [jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"y": "2"}}]')], object: deployment({}), expected: deployment({}, { labels: { y: '2' } }) },
+  {
+    name: 'jsonPatch add map to existing map',
+    mutations: [jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"y": "2"}}]')],
+    object: deployment({}, { labels: { x: '1' } }),
+    expected: deployment({}, { labels: { y: '2' } }),
+  },
+  {
+    name: 'jsonPatch add to start of list',
+    mutations: [jsonPatch('[JSONPatch{op: "add", path: "/spec/template/spec/containers/0", value: {"name": "x"}}]')],
+    object: deployment(containers('a')),
+    expected: deployment(containers('x', 'a')),
+  },
+  {
+    name: 'jsonPatch add to end of list',
+    mutations: [jsonPatch('[JSONPatch{op: "add", path: "/spec/template/spec/containers/-", value: {"name": "x"}}]')],
+    object: deployment(containers('a')),
+    expected: deployment(containers('a', 'x')),
+  },
+  {
+    name: 'jsonPatch replace key in map',
+    mutations: [jsonPatch('[JSONPatch{op: "replace", path: "/metadata/labels/x", value: "2"}]')],
+    object: deployment({}, { labels: { y: '1' } }),
+    expected: deployment({}, { labels: { y: '1', x: '2' } }),
+  },
+  { name: 'jsonPatch replace map value of unset field', mutations: [jsonPatch('[JSONPatch{op: "replace", path: "/metadata/labels", value: {"y": "2"}}]')], object: deployment({}), expected: deployment({}, { labels: { y: '2' } }) },
+  {
+    name: 'jsonPatch replace first element in list',
+    mutations: [jsonPatch('[JSONPatch{op: "replace", path: "/spec/template/spec/containers/0", value: {"name": "x"}}]')],
+    object: deployment(containers('a')),
+    expected: deployment(containers('x')),
+  },
+  {
+    name: 'jsonPatch replace end of list with - not allowed',
+    mutations: [jsonPatch('[JSONPatch{op: "replace", path: "/spec/template/spec/containers/-", value: {"name": "x"}}]')],
+    object: deployment(containers('a')),
+    expectedErr: 'JSON Patch: replace operation does not apply: doc is missing key: /spec/template/spec/containers/-: missing value',
+  },
+  {
+    name: 'jsonPatch replace with variable',
+    variables: [{ name: 'desired', expression: '10' }],
+    mutations: [jsonPatch('[JSONPatch{op: "replace", path: "/spec/replicas", value: variables.desired + 1}]')],
+    object: deployment({ replicas: 1 }),
+    expected: deployment({ replicas: 11 }),
+  },
+  {
+    name: 'jsonPatch with CEL initializer',
+    mutations: [
+      jsonPatch(`[
+        JSONPatch{op: "add", path: "/spec/template/spec/containers/-", value: Object.spec.template.spec.containers{
+            name: "x",
+            ports: [Object.spec.template.spec.containers.ports{containerPort: 8080}],
+          }
+        },
+      ]`),
+    ],
+    object: deployment(containers('a')),
+    expected: deployment({ template: { spec: { containers: [{ name: 'a' }, { name: 'x', ports: [{ containerPort: 8080 }] }] } } }),
+  },
+  {
+    name: 'jsonPatch invalid CEL initializer field',
+    mutations: [
+      jsonPatch(`[
+        JSONPatch{
+          op: "add", path: "/spec/template/spec/containers/-",
+          value: Object.spec.template.spec.containers{
+            name: "x",
+            ports: [Object.spec.template.spec.containers.ports{containerPortZ: 8080}]
+          }
+        }
+      ]`),
+    ],
+    object: deployment(containers('a')),
+    expectedErr: 'strict decoding error: unknown field "spec.template.spec.containers[1].ports[0].containerPortZ"',
+  },
+  {
+    name: 'jsonPatch invalid CEL initializer type',
+    mutations: [
+      jsonPatch(`[
+        JSONPatch{
+          op: "add", path: "/spec/template/spec/containers/-",
+          value: Object.spec.template.spec.containers{
+            name: "x",
+            ports: [Object.spec.template.spec.containers.portsZ{containerPort: 8080}]
+          }
+        }
+      ]`),
+    ],
+    object: deployment(containers('a')),
+    expectedErr:
+      ' mismatch: unexpected type name "Object.spec.template.spec.containers.portsZ", expected "Object.spec.template.spec.containers.ports", which matches field name path from root Object type',
+  },
+  {
+    name: 'jsonPatch add an object built by its field path',
+    mutations: [jsonPatch('[JSONPatch{op: "add", path: "/spec", value: Object.spec{selector: Object.spec.selector{}, replicas: 10}}]')],
+    object: deployment({}),
+    expected: deployment({ selector: {}, replicas: 10 }),
+  },
+  {
+    name: 'JSONPatch key escaping',
+    mutations: [jsonPatch('[\n JSONPatch{op: "add", path: "/metadata/labels", value: {}},\n JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("k8s.io/x~y"), value: "true"}\n]')],
+    object: deployment({}, { labels: {} }),
+    expected: deployment({}, { labels: { 'k8s.io/x~y': 'true' } }),
+  },
+  {
+    name: 'applyConfiguration then jsonPatch',
+    mutations: [
+      applyConfiguration('Object{\n spec: Object.spec{\n replicas: object.spec.replicas + 100\n }\n }'),
+      jsonPatch('[\n JSONPatch{op: "replace", path: "/spec/replicas", value: object.spec.replicas + 10}\n ]'),
+    ],
+    object: deployment({ replicas: 1 }),
+    expected: deployment({ replicas: 111 }),
+  },
+  {
+    name: 'jsonPatch then applyConfiguration',
+    mutations: [
+      jsonPatch('[\n JSONPatch{op: "replace", path: "/spec/replicas", value: object.spec.replicas + 10}\n ]'),
+      applyConfiguration('Object{\n spec: Object.spec{\n replicas: object.spec.replicas + 100\n }\n }'),
+    ],
+    object: deployment({ replicas: 1 }),
+    expected: deployment({ replicas: 111 }),
+  },
+  {
+    name: 'apply configuration add to listType=map',
+    mutations: [applyConfiguration('Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{volumes: [Object.spec.template.spec.volumes{name: "y"}]}}}}')],
+    object: deployment(volumes({ name: 'x' })),
+    expected: deployment(volumes({ name: 'x' }, { name: 'y' })),
+  },
+  {
+    name: 'apply configuration update listType=map entry',
+    mutations: [
+      applyConfiguration(
+        'Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{volumes: [Object.spec.template.spec.volumes{name: "y", hostPath: Object.spec.template.spec.volumes.hostPath{path: "a"}}]}}}}',
+      ),
+    ],
+    object: deployment(volumes({ name: 'x' }, { name: 'y' })),
+    expected: deployment(volumes({ name: 'x' }, { name: 'y', hostPath: { path: 'a' } })),
+  },
+  {
+    name: 'apply configuration with conditionals',
+    mutations: [applyConfiguration('\n Object{\n spec: Object.spec{\n replicas: object.spec.replicas % 2 == 0?object.spec.replicas + 1:object.spec.replicas\n }\n }')],
+    object: deployment({ replicas: 2 }),
+    expected: deployment({ replicas: 3 }),
+  },
+  {
+    name: 'apply configuration with old object',
+    mutations: [applyConfiguration('Object{\n spec: Object.spec{\n replicas: oldObject.spec.replicas % 2 == 0?oldObject.spec.replicas + 1:oldObject.spec.replicas\n }\n }')],
+    object: deployment({ replicas: 1 }),
+    oldObject: deployment({ replicas: 2 }),
+    expected: deployment({ replicas: 3 }),
+  },
+  {
+    name: 'apply configuration with variable',
+    variables: [{ name: 'desired', expression: '10' }],
+    mutations: [applyConfiguration('Object{\n spec: Object.spec{\n replicas: variables.desired + 1\n }\n }')],
+    object: deployment({ replicas: 1 }),
+    expected: deployment({ replicas: 11 }),
+  },
+  {
+    name: 'complex apply configuration initialization',
+    mutations: [
+      applyConfiguration(`Object{
+        spec: Object.spec{
+          replicas: 1,
+          template: Object.spec.template{
+            metadata: Object.spec.template.metadata{
+              labels: {"app": "nginx"}
+            },
+            spec: Object.spec.template.spec{
+              containers: [Object.spec.template.spec.containers{
+                name: "nginx",
+                image: "nginx:1.14.2",
+                ports: [Object.spec.template.spec.containers.ports{
+                  containerPort: 80
+                }],
+                resources: Object.spec.template.spec.containers.resources{
+                  limits: {"cpu": "128M"},
+                }
+              }]
+            }
+          }
+        }
+      }`),
+    ],
+    object: deployment({}),
+    expected: deployment({
+      replicas: 1,
+      template: {
+        metadata: { labels: { app: 'nginx' } },
+        spec: { containers: [{ name: 'nginx', image: 'nginx:1.14.2', ports: [{ containerPort: 80 }], resources: { limits: { cpu: '128M' } } }] },
+      },
+    }),
+  },
+  {
+    name: 'apply configuration with invalid type name',
+    mutations: [applyConfiguration('Object{\n spec: Object.specx{\n replicas: 1\n }\n }')],
+    object: deployment({ replicas: 1 }),
+    expectedErr: 'type mismatch: unexpected type name "Object.specx", expected "Object.spec", which matches field name path from root Object type',
+  },
+  {
+    name: 'apply configuration with invalid field name',
+    mutations: [applyConfiguration('Object{\n spec: Object.spec{\n replicasx: 1\n }\n }')],
+    object: deployment({ replicas: 1 }),
+    expectedErr: 'error applying patch: failed to convert patch object to typed object: .spec.replicasx: field not declared in schema',
+  },
+  { name: 'apply configuration with invalid return type', mutations: [applyConfiguration(`"I'm a teapot!"`)], object: deployment({ replicas: 1 }), expectedErr: 'must evaluate to Object but got string' },
+  {
+    name: 'apply configuration with invalid initializer return type',
+    mutations: [applyConfiguration('Object.spec.metadata{}')],
+    object: deployment({ replicas: 1 }),
+    expectedErr: 'must evaluate to Object but got Object.spec.metadata',
+  },
+  {
+    name: 'request variable',
+    mutations: [
+      jsonPatch(`[JSONPatch{op: "replace", path: "/spec/replicas",
+        value: request.kind.group == 'apps' && request.kind.version == 'v1' && request.kind.kind == 'Deployment' ? 10 : 0}]`),
+    ],
+    object: deployment({ replicas: 1 }),
+    expected: deployment({ replicas: 10 }),
+  },
+  {
+    name: 'apply configuration with change to atomic',
+    mutations: [applyConfiguration('Object{\n spec: Object.spec{\n selector: Object.spec.selector{\n matchLabels: {"l": "v"}\n }\n }\n }')],
+    object: deployment({ replicas: 1 }),
+    expectedErr: 'error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.selector',
+  },
+  {
+    name: 'apply configuration with duplicate env vars in original object',
+    mutations: [applyConfiguration('Object{\n spec: Object.spec{\n replicas: 3\n }\n }')],
+    object: deployment({ replicas: 1, template: { spec: { containers: [{ name: 'nginx', env: [{ name: 'test', value: 'a' }, { name: 'test', value: 'b' }] }] } } }),
+    expected: deployment({ replicas: 3, template: { spec: { containers: [{ name: 'nginx', env: [{ name: 'test', value: 'a' }, { name: 'test', value: 'b' }] }] } } }),
+  },
+  {
+    name: 'apply configuration modify existing env variable',
+    mutations: [
+      applyConfiguration(
+        'Object{spec: Object.spec{template: Object.spec.template{spec: Object.spec.template.spec{containers: [Object.spec.template.spec.containers{name: "nginx", env: [Object.spec.template.spec.containers.env{name: "test", value: "c"}]}]}}}}',
+      ),
+    ],
+    object: deployment({
+      replicas: 1,
+      template: { spec: { containers: [{ name: 'nginx', env: [{ name: 'test', value: 'a' }, { name: 'test', value: 'b' }, { name: 'foo', value: 'bar' }] }] } },
+    }),
+    expected: deployment({ replicas: 1, template: { spec: { containers: [{ name: 'nginx', env: [{ name: 'test', value: 'c' }, { name: 'foo', value: 'bar' }] }] } } }),
+  },
+  {
+    name: 'object type has field access',
+    mutations: [jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"value": Object{field: "fieldValue"}.field}}]')],
+    object: deployment({}, { labels: {} }),
+    expected: deployment({}, { labels: { value: 'fieldValue' } }),
+  },
+  {
+    name: 'object type equality',
+    mutations: [
+      jsonPatch(`[JSONPatch{op: "add", path: "/metadata/labels", value: {
+        "empty": string(Object{} == Object{}),
+        "same": string(Object{field: "x"} == Object{field: "x"}),
+        "different": string(Object{field: "x"} == Object{field: "y"}),
+      }}]`),
+    ],
+    object: deployment({}, { labels: {} }),
+    expected: deployment({}, { labels: { empty: 'true', same: 'true', different: 'false' } }),
+  },
+]
+
+function run(c: Case): Obj {
+  const policy = { apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'MutatingAdmissionPolicy', metadata: { name: 'd1' }, spec: { mutations: c.mutations, variables: c.variables } }
+  const evaluator = compilePolicy(policy as unknown as KubeObject)
+  assert.equal(evaluator.mutations.length, c.mutations.length)
+  const request = { kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, resource: { group: 'apps', version: 'v1', resource: 'deployments' }, operation: 'CREATE' }
+  const objectType = { type: builtInType('apps/v1', 'Deployment')!, builtIn: true }
+  let object = structuredClone(c.object)
+  for (const mutation of evaluator.mutations) {
+    const activation = new PolicyActivation({ object, oldObject: c.oldObject ?? null, request, namespaceObject: null, params: null }, evaluator.variables, true)
+    object = runMutation(mutation, activation, object, objectType)
+  }
+  return object
+}
+
+describe('admission/policy/mutating: the mutations (the reference TestCompilation, TestJSONPatch, TestApplyConfiguration)', () => {
+  for (const c of cases) {
+    it(c.name, () => {
+      if (c.expectedErr !== undefined) {
+        assert.throws(
+          () => run(c),
+          (err: Error) => {
+            const message = err instanceof ApiError ? err.status.message : err.message
+            assert.ok(message.includes(c.expectedErr!), `expected error containing ${JSON.stringify(c.expectedErr)}, got ${JSON.stringify(message)}`)
+            return true
+          },
+        )
+        return
+      }
+      assert.deepEqual(run(c), c.expected)
+    })
+  }
+})
