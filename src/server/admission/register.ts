@@ -20,6 +20,7 @@ import { LIMIT_RANGER, LimitRanger } from './limitranger/limitranger.js'
 import { NAMESPACE_AUTO_PROVISION, NamespaceAutoProvision } from './namespace-autoprovision.js'
 import { NAMESPACE_EXISTS, NamespaceExists } from './namespace-exists.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
+import { MUTATING_ADMISSION_POLICY, MutatingAdmissionPolicy } from './policy/mutating/plugin.js'
 import { MUTATING_ADMISSION_WEBHOOK, MutatingAdmissionWebhook } from './webhook/mutating.js'
 import { VALIDATING_ADMISSION_WEBHOOK, ValidatingAdmissionWebhook } from './webhook/validating.js'
 import { TAINT_NODES_BY_CONDITION, TaintNodesByCondition } from './node-taint.js'
@@ -64,6 +65,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(LIMIT_RANGER, (init) => new LimitRanger(init))
   plugins.register(SERVICE_ACCOUNT, (init) => new ServiceAccount(init))
   plugins.register(RESOURCE_QUOTA, (init, pluginConfig) => new ResourceQuota(init, pluginConfig))
+  plugins.register(MUTATING_ADMISSION_POLICY, (init) => new MutatingAdmissionPolicy(init))
   plugins.register(MUTATING_ADMISSION_WEBHOOK, (init) => new MutatingAdmissionWebhook(init))
   plugins.register(VALIDATING_ADMISSION_WEBHOOK, (init) => new ValidatingAdmissionWebhook(init))
 }

@@ -94,7 +94,7 @@ describe('admission: the plugin registry and the chain', () => {
     // and the validating ones "LimitRanger,ServiceAccount,PodSecurity,Priority,PersistentVolumeClaimResize,RuntimeClass,
     // CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,ValidatingAdmissionPolicy,
     // ValidatingAdmissionWebhook,ResourceQuota": the same without the plugins not built yet.
-    const notBuilt = (names: string[]) => names.filter((n) => !['PodTopologyLabels', 'MutatingAdmissionPolicy', 'ValidatingAdmissionPolicy'].includes(n))
+    const notBuilt = (names: string[]) => names.filter((n) => !['PodTopologyLabels', 'ValidatingAdmissionPolicy'].includes(n))
     const referenceMutating = 'NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,PodTopologyLabels,Priority,DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,RuntimeClass,DefaultIngressClass,MutatingAdmissionPolicy,MutatingAdmissionWebhook'.split(',')
     const referenceValidating = 'LimitRanger,ServiceAccount,PodSecurity,Priority,PersistentVolumeClaimResize,RuntimeClass,CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota'.split(',')
     assert.deepEqual(byDefault.mutatingNames, notBuilt(referenceMutating))
@@ -104,7 +104,7 @@ describe('admission: the plugin registry and the chain', () => {
     const config = { admissionPlugins: { enable: ['AlwaysPullImages'], disable: [], given: true } }
     admissionFromConfig({ config, stores: () => undefined, log })
     assert.equal(warnings.length, 1)
-    assert.equal(warnings[0], 'these admission plugins are enabled but not in effect yet: PodTopologyLabels, NodeDeclaredFeatureValidator, MutatingAdmissionPolicy, ValidatingAdmissionPolicy')
+    assert.equal(warnings[0], 'these admission plugins are enabled but not in effect yet: PodTopologyLabels, NodeDeclaredFeatureValidator, ValidatingAdmissionPolicy')
 
     warnings.length = 0
     const off = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
@@ -112,7 +112,7 @@ describe('admission: the plugin registry and the chain', () => {
     const only = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: [], admissionControl: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
     assert.deepEqual(only.mutatingNames, ['NamespaceLifecycle'])
     assert.equal(warnings.length, 1, 'only the first names plugins not built')
-    assert.deepEqual(allAdmissionPlugins().registered(), ['AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass', 'DefaultTolerationSeconds', 'DenyServiceExternalIPs', 'ExtendedResourceToleration', 'LimitPodHardAntiAffinityTopology', 'LimitRanger', 'MutatingAdmissionWebhook', 'NamespaceAutoProvision', 'NamespaceExists', 'NamespaceLifecycle', 'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'PodNodeSelector', 'PodSecurity', 'PodTolerationRestriction', 'Priority', 'ResourceQuota', 'RuntimeClass', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition', 'ValidatingAdmissionWebhook'])
+    assert.deepEqual(allAdmissionPlugins().registered(), ['AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass', 'DefaultTolerationSeconds', 'DenyServiceExternalIPs', 'ExtendedResourceToleration', 'LimitPodHardAntiAffinityTopology', 'LimitRanger', 'MutatingAdmissionPolicy', 'MutatingAdmissionWebhook', 'NamespaceAutoProvision', 'NamespaceExists', 'NamespaceLifecycle', 'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'PodNodeSelector', 'PodSecurity', 'PodTolerationRestriction', 'Priority', 'ResourceQuota', 'RuntimeClass', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition', 'ValidatingAdmissionWebhook'])
   })
 
   it('attributes: the refusal name and resource, annotations and warnings', () => {
