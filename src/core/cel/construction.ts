@@ -94,6 +94,36 @@ export function jsonPatchFieldFunction(field: string): string {
   return `__JSONPatch_${field}`
 }
 
+/** The function `has(T{...}.f)` becomes: the library's has() macro only tests a selection on a variable. */
+export const HAS_FIELD_FUNCTION = '__has'
+
+/**
+ * `has(<construction>.field)` as `__has(<construction>, "field")`: the edits, beside those of
+ * the construction itself.
+ */
+function hasOnConstructions(significant: readonly Token[], text: (t: Token) => string): { start: number; end: number; replacement: string }[] {
+  const edits: { start: number; end: number; replacement: string }[] = []
+  for (let i = 0; i + 3 < significant.length; i++) {
+    if (text(significant[i]!) !== 'has' || text(significant[i + 1]!) !== '(' || significant[i + 2]!.kind !== 'ident') continue
+    let j = i + 2
+    while (significant[j + 2] && text(significant[j + 1]!) === '.' && significant[j + 2]!.kind === 'ident') j += 2
+    if (!significant[j + 1] || text(significant[j + 1]!) !== '{') continue
+    let depth = 0
+    let close = j + 1
+    for (; close < significant.length; close++) {
+      const t = text(significant[close]!)
+      if (t === '(' || t === '[' || t === '{') depth++
+      else if (t === ')' || t === ']' || t === '}') depth--
+      if (depth === 0) break
+    }
+    const [dot, field, paren] = [significant[close + 1], significant[close + 2], significant[close + 3]]
+    if (!dot || !field || !paren || text(dot) !== '.' || field.kind !== 'ident' || text(paren) !== ')') continue
+    edits.push({ start: significant[i]!.start, end: significant[i]!.end, replacement: HAS_FIELD_FUNCTION })
+    edits.push({ start: dot.start, end: paren.end, replacement: `, ${JSON.stringify(text(field))})` })
+  }
+  return edits
+}
+
 interface Frame {
   readonly construction?: { typeName: string; expectField: boolean; wrapped: boolean }
 }
@@ -112,6 +142,7 @@ export function rewriteConstructions(expression: string): RewrittenExpression {
   const stack: Frame[] = []
   const top = () => stack[stack.length - 1]
 
+  edits.push(...hasOnConstructions(significant, text))
   for (let i = 0; i < significant.length; i++) {
     const token = significant[i]!
     const frame = top()

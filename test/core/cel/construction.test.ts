@@ -117,6 +117,12 @@ describe('core/cel typed construction', () => {
     })
   })
 
+  it('has() of a constructed value tests its field; has() of a variable stays the macro', () => {
+    const value = evaluate('[has(JSONPatch{op: "add"}.op), has(JSONPatch{}.op), has(JSONPatch{value: 0}.value), has(Object{f: 1}.f), has(Object{}.f), has(object.spec), has(object.metadata)]', [], { spec: {} })
+    assert.deepEqual(value, [true, false, true, true, false, true, false])
+    assert.equal(rewriteConstructions('has(object.spec)').text, 'has(object.spec)')
+  })
+
   it("refuses what cel-go's checker refuses, pointing into the expression as written", () => {
     assert.equal(compileError('[JSONPatch{foo: 1, path: "/x"}]', []).message, "compilation failed: ERROR: <input>:1:12: undefined field 'foo'\n | [JSONPatch{foo: 1, path: \"/x\"}]\n | ...........^")
     assert.equal(compileError('[Foo{a: 1}]', []).message, "compilation failed: ERROR: <input>:1:2: undeclared reference to 'Foo' (in container '')\n | [Foo{a: 1}]\n | .^")

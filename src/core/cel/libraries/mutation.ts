@@ -7,7 +7,7 @@
  * constructed type name is registered with its constructor function, field selection and `==`.
  */
 import type { Environment } from '@marcbachmann/cel-js'
-import { type Construction, JSON_PATCH_FIELDS, jsonPatchFieldFunction } from '../construction.js'
+import { type Construction, HAS_FIELD_FUNCTION, JSON_PATCH_FIELDS, jsonPatchFieldFunction } from '../construction.js'
 import { toJson } from '../values.js'
 
 const TYPE_NAME = Symbol('typeName')
@@ -87,10 +87,20 @@ export function typeNameMismatches(value: unknown, path: string[] = []): string[
   return errs
 }
 
+/** has() of a constructed value's field: a JSONPatch string set non-empty, its value given; an object's field present. */
+function hasField(value: unknown, field: string): boolean {
+  if (value instanceof CelJsonPatchValue) {
+    if (field === 'value') return value.value !== undefined
+    return field in JSON_PATCH_FIELDS && (value[field as 'op' | 'path' | 'from'] ?? '').length > 0
+  }
+  return value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, field)
+}
+
 /** Registers the JSONPatch type and each constructed type name of an expression. */
 export function registerConstructions(env: Environment, constructions: readonly Construction[]): void {
   env.registerType('JSONPatch', { ctor: CelJsonPatchValue, fields: { op: 'string', path: 'string', from: 'string', value: 'dyn' } } as never)
   env.registerOperator('JSONPatch == JSONPatch', equalValues)
+  env.registerFunction(`${HAS_FIELD_FUNCTION}(dyn, string): bool`, hasField)
   for (const [field, type] of Object.entries(JSON_PATCH_FIELDS)) {
     if (type === 'string') env.registerFunction(`${jsonPatchFieldFunction(field)}(string): string`, (s: string) => s)
   }

@@ -44,7 +44,9 @@ export function applyStructuredMergeDiff(type: TypeNode, original: Obj, patch: O
   if (atomics.length > 0) throw new Error(`invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: ${atomics.join(', ')}`)
   // The live object is typed allowing duplicate list entries (the reference's type converter
   // does): a merge that does not touch them keeps them, one that does keeps the merged entry.
-  const originalErrors = validationErrors(original, type).filter((e) => !/: duplicate entries for key /.test(e))
+  // Fields its kind does not declare never reach the reference's admission (decoding drops
+  // them); here they may, and the merge keeps them as they are.
+  const originalErrors = validationErrors(original, type).filter((e) => !/: duplicate entries for key |: field not declared in schema$/.test(e))
   if (originalErrors.length > 0) throw new Error(`failed to convert original object to typed object: ${validationText(originalErrors)}`)
   return merge(original, typedPatch, type) as Obj
 }

@@ -346,6 +346,58 @@ const cases: Case[] = [
     expected: deployment({}, { labels: { value: 'fieldValue' } }),
   },
   {
+    name: 'JSONPatch patch type has field access',
+    mutations: [
+      jsonPatch(`[JSONPatch{op: "add", path: "/metadata/labels", value: {
+        "op": JSONPatch{op: "opValue"}.op,
+        "path": JSONPatch{path: "pathValue"}.path,
+        "from": JSONPatch{from: "fromValue"}.from,
+        "value": string(JSONPatch{value: "valueValue"}.value),
+      }}]`),
+    ],
+    object: deployment({}, { labels: {} }),
+    expected: deployment({}, { labels: { op: 'opValue', path: 'pathValue', from: 'fromValue', value: 'valueValue' } }),
+  },
+  {
+    name: 'JSONPatch patch type has field testing',
+    mutations: [
+      jsonPatch(`[JSONPatch{op: "add", path: "/metadata/labels", value: {
+        "op": string(has(JSONPatch{op: "opValue"}.op)),
+        "path": string(has(JSONPatch{path: "pathValue"}.path)),
+        "from": string(has(JSONPatch{from: "fromValue"}.from)),
+        "value": string(has(JSONPatch{value: "valueValue"}.value)),
+        "op-unset": string(has(JSONPatch{}.op)),
+        "path-unset": string(has(JSONPatch{}.path)),
+        "from-unset": string(has(JSONPatch{}.from)),
+        "value-unset": string(has(JSONPatch{}.value)),
+      }}]`),
+    ],
+    object: deployment({}, { labels: {} }),
+    expected: deployment({}, { labels: { op: 'true', path: 'true', from: 'true', value: 'true', 'op-unset': 'false', 'path-unset': 'false', 'from-unset': 'false', 'value-unset': 'false' } }),
+  },
+  {
+    name: 'JSONPatch patch type equality',
+    mutations: [
+      jsonPatch(`[JSONPatch{op: "add", path: "/metadata/labels", value: {
+        "empty": string(JSONPatch{} == JSONPatch{}),
+        "partial": string(JSONPatch{op: "add"} == JSONPatch{op: "add"}),
+        "same-all": string(JSONPatch{op: "add", path: "path", from: "from", value: 1} == JSONPatch{op: "add", path: "path", from: "from", value: 1}),
+        "different-op": string(JSONPatch{op: "add"} == JSONPatch{op: "remove"}),
+        "different-path": string(JSONPatch{op: "add", path: "x", from: "from", value: 1} == JSONPatch{op: "add", path: "path", from: "from", value: 1}),
+        "different-from": string(JSONPatch{op: "add", path: "path", from: "x", value: 1} == JSONPatch{op: "add", path: "path", from: "from", value: 1}),
+        "different-value": string(JSONPatch{op: "add", path: "path", from: "from", value: "1"} == JSONPatch{op: "add", path: "path", from: "from", value: 1}),
+      }}]`),
+    ],
+    object: deployment({}, { labels: {} }),
+    expected: deployment({}, { labels: { empty: 'true', partial: 'true', 'same-all': 'true', 'different-op': 'false', 'different-path': 'false', 'different-from': 'false', 'different-value': 'false' } }),
+  },
+  {
+    name: 'object type has field testing',
+    mutations: [jsonPatch('[JSONPatch{op: "add", path: "/metadata/labels", value: {"field": string(has(Object{field: "fieldValue"}.field)), "field-unset": string(has(Object{}.field))}}]')],
+    object: deployment({}, { labels: {} }),
+    expected: deployment({}, { labels: { field: 'true', 'field-unset': 'false' } }),
+  },
+  {
     name: 'object type equality',
     mutations: [
       jsonPatch(`[JSONPatch{op: "add", path: "/metadata/labels", value: {
