@@ -11,8 +11,9 @@ import { registerConstructions } from './libraries/mutation.js'
 
 /** cel-go's words for a JSONPatch string field given another type. */
 function fieldTypeMessage(message: string): string {
-  return message.replace(/found no matching overload for '__JSONPatch_(op|path|from)\((.+?)\)'/, (_m, field: string, type: string) => {
-    return `expected type of field '${field}' is 'string' but provided type is '${type}'`
+  // The engine words it `'__JSONPatch_op(int)'` or, in cel-go's shape, `'__JSONPatch_op' applied to '(int)'`.
+  return message.replace(/found no matching overload for '__JSONPatch_(op|path|from)(?:\((.+?)\)'|' applied to '\((.+?)\)')/, (_m, field: string, type?: string, applied?: string) => {
+    return `expected type of field '${field}' is 'string' but provided type is '${type ?? applied}'`
   })
 }
 

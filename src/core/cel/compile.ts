@@ -43,28 +43,11 @@ interface LocatedError {
   node?: { pos?: number; start?: number }
 }
 
-/**
- * Where the parsed text came from when it is a rewrite of what the user wrote (construction.ts):
- * the original expression and the original offset of each offset of the text.
- */
-export interface CelSource {
-  readonly expression: string
-  readonly offsets: readonly number[]
-}
-
 /** cel-go's spelling of an issue at an offset of the expression. */
-function issueText(parsedText: string, err: LocatedError, source?: CelSource): string {
+function issueText(expression: string, err: LocatedError): string {
   let offset = err.range?.start ?? err.node?.start ?? err.node?.pos ?? 0
-  if (source) offset = source.offsets[Math.min(offset, source.offsets.length - 1)] ?? 0
-  const expression = source?.expression ?? parsedText
   // cel-go places a field selection at its '.' (the operator), the library at the field name.
   const summary = err.summary ?? err.message.split('\n')[0] ?? ''
-  return locatedIssue(expression, offset, summary)
-}
-
-/** An issue's text at an offset of the expression as the user wrote it. */
-export function locatedIssue(expression: string, at: number, summary: string): string {
-  let offset = at
   const fieldSelection = expression[offset - 1] === '.'
   if ((/^No such key: /.test(summary) || /^Cannot index type /.test(summary)) && fieldSelection) offset -= 1
   const before = expression.slice(0, offset)
@@ -107,11 +90,11 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
   try {
     parsed = env.parse(expression)
   } catch (err) {
-    throw new CelCompileError(`compilation failed: ${issueText(expression, err as LocatedError, source)}`, 'compilation')
+    throw new CelCompileError(`compilation failed: ${issueText(source?.expression ?? expression, relocated(err as LocatedError, source))}`, 'compilation')
   }
   const checked = parsed.check()
   if (!checked.valid) {
-    throw new CelCompileError(`compilation failed: ${issueText(expression, checked.error as unknown as LocatedError, source)}`, 'compilation')
+    throw new CelCompileError(`compilation failed: ${issueText(source?.expression ?? expression, relocated(checked.error as unknown as LocatedError, source))}`, 'compilation')
   }
   const outputType = checked.type ?? 'dyn'
   if (returnTypes.length > 0 && !returnTypes.some((wanted) => matchesType(outputType, wanted))) {
@@ -138,4 +121,31 @@ function matchesType(actual: string, wanted: string): boolean {
   if (wanted === 'any' || actual === 'dyn') return true
   const normalised = wanted.replace(/\(/g, '<').replace(/\)/g, '>').replace(/,\s*/g, ', ')
   return actual === normalised
+}
+
+/**
+ * Where the parsed text came from when it is a rewrite of what the user wrote (construction.ts):
+ * the original expression and the original offset of each offset of the text.
+ */
+export interface CelSource {
+  readonly expression: string
+  readonly offsets: readonly number[]
+}
+
+/** An error of the rewritten text with its offsets in the original expression. */
+function relocated(err: LocatedError, source: CelSource | undefined): LocatedError {
+  if (!source) return err
+  const at = (offset: unknown) => (typeof offset === 'number' ? (source.offsets[Math.min(offset, source.offsets.length - 1)] ?? 0) : offset)
+  const node = err.node as (Record<string, unknown> & { left?: Record<string, unknown> }) | undefined
+  return {
+    ...(err.summary !== undefined ? { summary: err.summary } : {}),
+    message: err.message,
+    ...(err.range ? { range: { start: at(err.range.start) as number, end: at(err.range.end) as number } } : {}),
+    ...(node ? { node: { ...node, start: at(node.start), end: at(node.end), pos: at(node.pos), ...(node.left ? { left: { ...node.left, end: at(node.left.end) } } : {}) } } : {}),
+  } as LocatedError
+}
+
+/** An issue at an offset of an expression, in cel-go's shape (for errors found before parsing). */
+export function locatedIssue(expression: string, at: number, summary: string): string {
+  return issueText(expression, { summary, message: summary, range: { start: at, end: at } })
 }

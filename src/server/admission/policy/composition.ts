@@ -10,7 +10,6 @@
  * Cost: no runtime cost budget is applied here; the evaluation goes through `evaluate` below,
  * the one place a per-call or per-request budget would be charged.
  */
-import { CelAuthorizer } from '../../../core/cel/libraries/authz.js'
 import { CelCompileError, type CelProgram, compileCel, fromJson } from '../../../core/cel/index.js'
 import { admissionEnvironment } from '../../api/validation/admissionregistration.js'
 
@@ -64,13 +63,26 @@ export class CompiledVariables {
   }
 }
 
-/** The inputs of one evaluation, as plain JSON (converted to CEL values here). */
+/**
+ * The inputs of one evaluation as CEL values (see `celValue`): a request converts its object
+ * and old object once for every policy and binding it meets.
+ */
 export interface ActivationInput {
   readonly object: unknown
   readonly oldObject: unknown
   readonly request: unknown
   readonly namespaceObject: unknown
   readonly params: unknown
+  /**
+   * The `authorizer` variable's value (see authorizer.ts), for the expressions that declare it;
+   * absent: the variable is unbound.
+   */
+  readonly authorizer?: unknown
+}
+
+/** A JSON value (an object, a param, the request) as the activation takes it; absent is null. */
+export function celValue(json: unknown): unknown {
+  return fromJson(json ?? null)
 }
 
 export type EvaluationResult = { readonly value: unknown; readonly error?: undefined } | { readonly value?: undefined; readonly error: string }
@@ -79,16 +91,15 @@ export type EvaluationResult = { readonly value: unknown; readonly error?: undef
 export class PolicyActivation {
   private readonly values: Record<string, unknown>
 
-  constructor(input: ActivationInput, variables: CompiledVariables | undefined, withAuthorizer: boolean) {
+  constructor(input: ActivationInput, variables: CompiledVariables | undefined) {
     this.values = {
-      object: fromJson(input.object ?? null),
-      oldObject: fromJson(input.oldObject ?? null),
-      request: fromJson(input.request ?? null),
-      namespaceObject: fromJson(input.namespaceObject ?? null),
-      params: fromJson(input.params ?? null),
+      object: input.object,
+      oldObject: input.oldObject,
+      request: input.request,
+      namespaceObject: input.namespaceObject,
+      params: input.params,
       variables: this.lazyVariables(variables),
-      // The authorizer library's runtime is not served yet: its calls fail with the engine's message.
-      ...(withAuthorizer ? { authorizer: new CelAuthorizer() } : {}),
+      ...(input.authorizer !== undefined ? { authorizer: input.authorizer } : {}),
     }
   }
 
