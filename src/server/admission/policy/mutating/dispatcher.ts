@@ -18,7 +18,8 @@ import { ApiError } from '../../../api/status-errors.js'
 import { failureStatus } from '../../../http/status.js'
 import { type AdmissionAttributes, nameForRefusal } from '../../attributes.js'
 import type { PluginInitialization } from '../../plugins.js'
-import { PolicyActivation } from '../composition.js'
+import { authorizerValue } from '../authorizer.js'
+import { PolicyActivation, celValue } from '../composition.js'
 import { failurePolicyOf, matchingHooks, requestNamespace } from '../dispatch.js'
 import { evaluateMatchConditions } from '../match-conditions.js'
 import type { MatchResult } from '../matching.js'
@@ -104,7 +105,9 @@ export class MutatingPolicyDispatcher {
 
   private async dispatchInvocations(attributes: AdmissionAttributes, invocations: readonly Invocation[], context: ReinvokeContext, reinvoke: boolean): Promise<PolicyError[]> {
     const errors: PolicyError[] = []
-    const namespaceObject = createNamespaceObject(await requestNamespace(attributes, this.init))
+    const namespaceObject = celValue(createNamespaceObject(await requestNamespace(attributes, this.init)))
+    const oldObject = celValue(attributes.oldObject)
+    const authorizer = authorizerValue(attributes, this.init)
     const objectType = await this.objectType(attributes)
     for (const invocation of invocations) {
       const { hook, binding, param, match } = invocation
@@ -113,9 +116,9 @@ export class MutatingPolicyDispatcher {
       if (evaluator.mutations.length !== mutations.length) {
         throw internal(`expected ${mutations.length} compiled evaluators for policy ${nameOf(hook.policy)}, got ${evaluator.mutations.length}`)
       }
-      const request = createAdmissionRequest(attributes, match.resource, match.kind)
-      const activation = () =>
-        new PolicyActivation({ object: attributes.object ?? null, oldObject: attributes.oldObject ?? null, request, namespaceObject, params: param }, evaluator.variables, true)
+      const inputs = { oldObject, namespaceObject, authorizer, request: celValue(createAdmissionRequest(attributes, match.resource, match.kind)), params: celValue(param) }
+      // Each mutation sees the object as the one before it left it.
+      const activation = () => new PolicyActivation({ ...inputs, object: celValue(attributes.object) }, evaluator.variables)
       if (evaluator.matchConditions.length > 0) {
         const result = evaluateMatchConditions(evaluator.matchConditions, activation(), failurePolicyOf(hook.policy))
         if (result.error !== undefined) {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'mocha'
 
 import { builtInType } from '../../../../../src/core/apply/index.js'
-import { PolicyActivation } from '../../../../../src/server/admission/policy/composition.js'
+import { PolicyActivation, celValue } from '../../../../../src/server/admission/policy/composition.js'
 import { compilePolicy } from '../../../../../src/server/admission/policy/mutating/compile.js'
 import { runMutation } from '../../../../../src/server/admission/policy/mutating/patch.js'
 import { ApiError } from '../../../../../src/server/api/status-errors.js'
@@ -419,7 +419,7 @@ function run(c: Case): Obj {
   const objectType = { type: builtInType('apps/v1', 'Deployment')!, builtIn: true }
   let object = structuredClone(c.object)
   for (const mutation of evaluator.mutations) {
-    const activation = new PolicyActivation({ object, oldObject: c.oldObject ?? null, request, namespaceObject: null, params: null }, evaluator.variables, true)
+    const activation = new PolicyActivation({ object: celValue(object), oldObject: celValue(c.oldObject), request: celValue(request), namespaceObject: null, params: null }, evaluator.variables)
     object = runMutation(mutation, activation, object, objectType)
   }
   return object
