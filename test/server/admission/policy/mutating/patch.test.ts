@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'mocha'
 
-import { builtInType } from '../../../../../src/core/apply/index.js'
+import { builtInType, crdType } from '../../../../../src/core/apply/index.js'
 import { PolicyActivation, celValue } from '../../../../../src/server/admission/policy/composition.js'
 import { compilePolicy } from '../../../../../src/server/admission/policy/mutating/compile.js'
 import { runMutation } from '../../../../../src/server/admission/policy/mutating/patch.js'
@@ -442,4 +442,46 @@ describe('admission/policy/mutating: the mutations (the reference TestCompilatio
       assert.deepEqual(run(c), c.expected)
     })
   }
+})
+
+describe('admission/policy/mutating: the mutations of a custom resource (its CRD schema types the merge; no strict decoding)', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } } },
+          hosts: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+  }
+  const objectType = { type: crdType(schema), builtIn: false }
+  const widget = (spec: Obj) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec })
+  const runOne = (mutation: Obj, object: Obj) => {
+    const evaluator = compilePolicy({ metadata: { name: 'p' }, spec: { mutations: [mutation] } } as unknown as KubeObject)
+    const activation = new PolicyActivation({ object: celValue(object), oldObject: null, request: null, namespaceObject: null, params: null }, evaluator.variables)
+    return runMutation(evaluator.mutations[0]!, activation, structuredClone(object), objectType)
+  }
+
+  it('a listType=map list merges by key', () => {
+    const result = runOne(applyConfiguration('Object{spec: Object.spec{ports: [Object.spec.ports{name: "b", port: 2}]}}'), widget({ ports: [{ name: 'a', port: 1 }] }))
+    assert.deepEqual(result, widget({ ports: [{ name: 'a', port: 1 }, { name: 'b', port: 2 }] }))
+  })
+
+  it('a list without x-kubernetes-list-type is atomic: refused', () => {
+    assert.throws(
+      () => runOne(applyConfiguration('Object{spec: Object.spec{hosts: ["x"]}}'), widget({})),
+      (err: Error) => err.message === 'error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.hosts',
+    )
+  })
+
+  it('a field the schema does not declare: refused by the apply configuration, kept by a JSON patch', () => {
+    assert.throws(
+      () => runOne(applyConfiguration('Object{spec: Object.spec{other: 1}}'), widget({})),
+      (err: Error) => err.message === 'error applying patch: failed to convert patch object to typed object: .spec.other: field not declared in schema',
+    )
+    assert.deepEqual(runOne(jsonPatch('[JSONPatch{op: "add", path: "/spec/other", value: 1}]'), widget({})), widget({ other: 1 }))
+  })
 })
