@@ -10,6 +10,7 @@ import { describe, it } from 'mocha'
 
 import { builtInType, crdType } from '../../../../../src/core/apply/index.js'
 import { PolicyActivation, celValue } from '../../../../../src/server/admission/policy/composition.js'
+import { applyStructuredMergeDiff } from '../../../../../src/server/admission/policy/mutating/apply-configuration.js'
 import { compilePolicy } from '../../../../../src/server/admission/policy/mutating/compile.js'
 import { runMutation } from '../../../../../src/server/admission/policy/mutating/patch.js'
 import { ApiError } from '../../../../../src/server/api/status-errors.js'
@@ -483,5 +484,30 @@ describe('admission/policy/mutating: the mutations of a custom resource (its CRD
       (err: Error) => err.message === 'error applying patch: failed to convert patch object to typed object: .spec.other: field not declared in schema',
     )
     assert.deepEqual(runOne(jsonPatch('[JSONPatch{op: "add", path: "/spec/other", value: 1}]'), widget({})), widget({ other: 1 }))
+  })
+})
+
+describe('admission/policy/mutating: ApplyStructuredMergeDiff (the reference plugin_test.go TestSSAPatch, TestSSAMapListAtomicMap)', () => {
+  it('a ConfigMap gets the annotation and the data key', () => {
+    const patch = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { annotations: { foo: 'bar' } }, data: { myfield: 'myvalue' } }
+    const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }
+    assert.deepEqual(applyStructuredMergeDiff(builtInType('v1', 'ConfigMap')!, configMap, patch), { ...patch })
+  })
+
+  it('an init container is merged into the map-list by name', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: { initContainers: [{ name: 'init-container', image: 'image' }], nodeSelector: { original: 'not customized' } } }
+    const patch = { apiVersion: 'v1', kind: 'Pod', metadata: { annotations: { foo: 'bar' } }, spec: { initContainers: [{ name: 'injected-init-container', image: 'injected-image' }] } }
+    assert.deepEqual(applyStructuredMergeDiff(builtInType('v1', 'Pod')!, pod, patch), {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { annotations: { foo: 'bar' } },
+      spec: { initContainers: [{ name: 'init-container', image: 'image' }, { name: 'injected-init-container', image: 'injected-image' }], nodeSelector: { original: 'not customized' } },
+    })
+  })
+
+  it('the atomic nodeSelector is not replaced: the reference now refuses the patch (validatePatch)', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: { nodeSelector: { original: 'not customized' } } }
+    const patch = { apiVersion: 'v1', kind: 'Pod', spec: { nodeSelector: { custom: 'nodeselector' } } }
+    assert.throws(() => applyStructuredMergeDiff(builtInType('v1', 'Pod')!, pod, patch), { message: 'invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: .spec.nodeSelector' })
   })
 })
