@@ -57,9 +57,11 @@ export function celGoType(type: string): string {
 /** A policy's variables, compiled in order (a later one may use an earlier one). */
 export class CompiledVariables {
   readonly entries: ReadonlyArray<{ name: string; compiled: CompiledExpression }>
+  readonly byName: ReadonlyMap<string, CompiledExpression>
 
   constructor(variables: ReadonlyArray<{ name: string; expression: string }>, options: ExpressionOptions) {
     this.entries = variables.map((v) => ({ name: v.name, compiled: compileExpression(v.expression, options) }))
+    this.byName = new Map(this.entries.map((e) => [e.name, e.compiled]))
   }
 }
 
@@ -103,20 +105,27 @@ export class PolicyActivation {
     }
   }
 
-  /** Each variable computed on first read, its value or error kept for the activation's life. */
-  private lazyVariables(variables: CompiledVariables | undefined): Record<string, unknown> {
-    const lazy: Record<string, unknown> = {}
-    for (const { name, compiled } of variables?.entries ?? []) {
-      let memo: EvaluationResult | undefined
-      Object.defineProperty(lazy, name, {
-        enumerable: true,
-        get: () => {
-          memo ??= this.variable(name, compiled)
-          if (memo.error !== undefined) throw new Error(memo.error)
-          return memo.value
-        },
-      })
+  /**
+   * Each variable computed on first read, its value or error kept for the activation's life:
+   * a Map whose `get` evaluates (the engine reads map fields through `get`), made without a
+   * property per variable so that a request meeting many policies allocates little.
+   */
+  private lazyVariables(variables: CompiledVariables | undefined): Map<string, unknown> {
+    const entries = variables?.byName
+    const lazy = new Map<string, unknown>()
+    if (!entries || entries.size === 0) return lazy
+    const memo = new Map<string, EvaluationResult>()
+    const get = (name: string): unknown => {
+      const compiled = entries.get(name)
+      if (!compiled) return undefined
+      let result = memo.get(name)
+      if (!result) memo.set(name, (result = this.variable(name, compiled)))
+      if (result.error !== undefined) throw new Error(result.error)
+      return result.value
     }
+    // The variables' names are the map's keys (for `in`, size() and iteration); their values are read through get.
+    for (const name of entries.keys()) Map.prototype.set.call(lazy, name, undefined)
+    Object.defineProperty(lazy, 'get', { value: get })
     return lazy
   }
 

@@ -41,12 +41,16 @@ function withResource(attributes: AdmissionAttributes, resource: GroupVersionRes
   return { ...attributes, resource }
 }
 
-async function matchesResourceRules(rules: unknown, matchPolicy: unknown, attributes: AdmissionAttributes, init: PluginInitialization): Promise<MatchResult | undefined> {
-  const named = Array.isArray(rules) ? rules.filter(isPlainObject) : []
+/** The rules the request matches as it is (no equivalent resource): synchronous, the common case. */
+function matchesExactly(named: readonly Obj[], attributes: AdmissionAttributes): MatchResult | undefined {
   for (const rule of named) {
     if (ruleMatches(rule, attributes) && namesMatch(rule, attributes.name)) return { resource: attributes.resource, kind: attributes.kind }
   }
-  if (matchPolicy !== 'Equivalent' || named.length === 0) return undefined
+  return undefined
+}
+
+/** With `matchPolicy: Equivalent`, the rules one of the other served versions of the resource matches. */
+async function matchesEquivalent(named: readonly Obj[], attributes: AdmissionAttributes, init: PluginInitialization): Promise<MatchResult | undefined> {
   const equivalents = await equivalentResources(init, attributes.resource, attributes.subresource)
   for (const rule of named) {
     for (const equivalent of equivalents) {
@@ -57,23 +61,40 @@ async function matchesResourceRules(rules: unknown, matchPolicy: unknown, attrib
   return undefined
 }
 
+const namedRules = (rules: unknown): Obj[] => (Array.isArray(rules) ? rules.filter(isPlainObject) : [])
+
+function isEmptySelector(selector: unknown): boolean {
+  if (!isPlainObject(selector)) return true
+  const labels = isPlainObject(selector.matchLabels) ? Object.keys(selector.matchLabels) : []
+  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : []
+  return labels.length === 0 && expressions.length === 0
+}
+
 /**
  * The reference's Matcher.Matches over one MatchResources: undefined when it does not apply;
- * throws a selector's error when everything else matches.
+ * throws a selector's error when everything else matches. Only a namespace selector and an
+ * equivalent resource wait for anything.
  */
 export async function matchResources(criteria: Obj, attributes: AdmissionAttributes, init: PluginInitialization): Promise<MatchResult | undefined> {
   let namespaceError: unknown
   let namespaceMatches = true
-  try {
-    namespaceMatches = await namespaceSelectorMatches(criteria, attributes, init)
-  } catch (err) {
-    namespaceError = err
+  if (!isEmptySelector(criteria.namespaceSelector)) {
+    try {
+      namespaceMatches = await namespaceSelectorMatches(criteria, attributes, init)
+    } catch (err) {
+      namespaceError = err
+    }
   }
   if (!namespaceMatches && namespaceError === undefined) return undefined
   if (!objectSelectorMatches(criteria, attributes)) return undefined
-  if (await matchesResourceRules(criteria.excludeResourceRules, criteria.matchPolicy, attributes, init)) return undefined
-  const rules = Array.isArray(criteria.resourceRules) ? criteria.resourceRules : []
-  const matched = rules.length === 0 ? { resource: attributes.resource, kind: attributes.kind } : await matchesResourceRules(rules, criteria.matchPolicy, attributes, init)
+  const equivalent = criteria.matchPolicy === 'Equivalent'
+  const excluded = namedRules(criteria.excludeResourceRules)
+  if (excluded.length > 0 && (matchesExactly(excluded, attributes) || (equivalent && (await matchesEquivalent(excluded, attributes, init))))) return undefined
+  const rules = namedRules(criteria.resourceRules)
+  const hasRules = Array.isArray(criteria.resourceRules) && criteria.resourceRules.length > 0
+  const matched = !hasRules
+    ? { resource: attributes.resource, kind: attributes.kind }
+    : (matchesExactly(rules, attributes) ?? (equivalent && rules.length > 0 ? await matchesEquivalent(rules, attributes, init) : undefined))
   if (!matched) return undefined
   if (namespaceError !== undefined) throw namespaceError
   return matched

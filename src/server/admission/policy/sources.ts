@@ -1,7 +1,7 @@
 /**
  * The policies and their bindings as the dispatchers use them (the reference's generic
  * PolicySource): every stored policy that some binding names (`spec.policyName`), with its
- * bindings, its compiled evaluator (compiled once per policy version) and its paramKind's
+ * bindings, its compiled evaluator (compiled once per generation of the policy) and its paramKind's
  * store; a paramKind nothing serves is the policy's configuration error
  * (`failed to find resource referenced by paramKind: '<group>/<version>, Kind=<kind>'`).
  * Read by a list kept for a short while, so that a change is in effect within a second without
@@ -31,7 +31,7 @@ export interface PolicySourceOptions<E> {
   readonly policies: string
   /** `validatingadmissionpolicybindings`, ... */
   readonly bindings: string
-  /** Compiles a policy's expressions (called once per policy uid and resourceVersion). */
+  /** Compiles a policy's expressions (called once per policy uid and generation). */
   readonly compile: (policy: KubeObject) => E
 }
 
@@ -97,7 +97,8 @@ export class PolicySource<E> {
 
   private evaluatorFor(policy: KubeObject): E {
     const key = String(policy.metadata.uid ?? nameOf(policy))
-    const version = String(policy.metadata.resourceVersion ?? '')
+    // The generation changes with the spec only (a status write does not recompile); without one, any write does.
+    const version = typeof policy.metadata.generation === 'number' ? `g${policy.metadata.generation}` : String(policy.metadata.resourceVersion ?? '')
     const found = this.compiled.get(key)
     if (found && found.version === version) return found.evaluator
     const evaluator = this.options.compile(policy)
