@@ -123,6 +123,11 @@ describe('core/cel typed construction', () => {
     assert.equal(rewriteConstructions('has(object.spec)').text, 'has(object.spec)')
   })
 
+  it("turns values into JSON as cel-go's JSON conversion: timestamps in RFC 3339, durations in seconds", () => {
+    const value = evaluate('[timestamp("2024-01-01T00:00:00Z"), timestamp("2024-01-01T00:00:00.5Z"), duration("1h"), duration("1.5s"), b"abc", 1u]', [])
+    assert.deepEqual(mutationValueToJson(value), ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00.5Z', '3600s', '1.5s', 'YWJj', 1])
+  })
+
   it("refuses what cel-go's checker refuses, pointing into the expression as written", () => {
     assert.equal(compileError('[JSONPatch{foo: 1, path: "/x"}]', []).message, "compilation failed: ERROR: <input>:1:12: undefined field 'foo'\n | [JSONPatch{foo: 1, path: \"/x\"}]\n | ...........^")
     assert.equal(compileError('[Foo{a: 1}]', []).message, "compilation failed: ERROR: <input>:1:2: undeclared reference to 'Foo' (in container '')\n | [Foo{a: 1}]\n | .^")

@@ -50,7 +50,14 @@ export function mutationValueToJson(value: unknown): unknown {
   if (value && typeof value === 'object' && value.constructor === Object) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mutationValueToJson(v)]))
   }
+  // cel-go's JSON values of a timestamp (RFC 3339, fraction trimmed) and a duration (seconds, `s`).
+  if (value instanceof Date) return value.toISOString().replace(/\.?0+Z$/, 'Z')
+  if (isDuration(value)) return `${(Number(value.seconds) + value.nanos / 1e9).toString()}s`
   return toJson(value)
+}
+
+function isDuration(value: unknown): value is { seconds: bigint; nanos: number } {
+  return typeof value === 'object' && value !== null && value.constructor?.name === 'Duration' && typeof (value as { seconds?: unknown }).seconds === 'bigint'
 }
 
 function equalValues(a: unknown, b: unknown): boolean {
