@@ -229,6 +229,8 @@ function compareAt(l: unknown, r: unknown, node: TypeNode, path: PathElement[], 
  * where they were.
  */
 export function merge(lhs: unknown, rhs: unknown, node: TypeNode): unknown {
+  // What the configuration does not touch is kept as it is, duplicate list items included.
+  if (rhs === undefined) return structuredClone(lhs)
   const s = shape(node, lhs, rhs)
   if (s.kind === 'leaf') return rhs !== undefined ? structuredClone(rhs) : structuredClone(lhs)
   if (s.kind === 'map') {

@@ -118,16 +118,16 @@ function celGoTypeName(type: string): string {
  * (cel-go spelling: 'string', 'bool', 'list(string)'), empty for any; a mismatch is the
  * reference's `must evaluate to T` / `must evaluate to one of [T U]`.
  */
-export function compileCel(env: Environment, expression: string, returnTypes: readonly string[] = []): CelProgram {
+export function compileCel(env: Environment, expression: string, returnTypes: readonly string[] = [], source?: CelSource): CelProgram {
   let parsed: ReturnType<Environment['parse']>
   try {
     parsed = env.parse(expression)
   } catch (err) {
-    throw new CelCompileError(`compilation failed: ${issueText(expression, err as LocatedError)}`, 'compilation')
+    throw new CelCompileError(`compilation failed: ${issueText(source?.expression ?? expression, relocated(err as LocatedError, source))}`, 'compilation')
   }
   const checked = parsed.check()
   if (!checked.valid) {
-    throw new CelCompileError(`compilation failed: ${issueText(expression, checked.error as unknown as LocatedError)}`, 'compilation')
+    throw new CelCompileError(`compilation failed: ${issueText(source?.expression ?? expression, relocated(checked.error as unknown as LocatedError, source))}`, 'compilation')
   }
   const outputType = checked.type ?? 'dyn'
   if (returnTypes.length > 0 && !returnTypes.some((wanted) => matchesType(outputType, wanted))) {
@@ -142,7 +142,7 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
     }
   }
   return {
-    expression,
+    expression: source?.expression ?? expression,
     outputType: typeName(outputType),
     evaluate,
     evaluateJson: (activation) => toJson(evaluate(activation)),
@@ -154,4 +154,31 @@ function matchesType(actual: string, wanted: string): boolean {
   if (wanted === 'any' || actual === 'dyn') return true
   const normalised = wanted.replace(/\(/g, '<').replace(/\)/g, '>').replace(/,\s*/g, ', ')
   return actual === normalised
+}
+
+/**
+ * Where the parsed text came from when it is a rewrite of what the user wrote (construction.ts):
+ * the original expression and the original offset of each offset of the text.
+ */
+export interface CelSource {
+  readonly expression: string
+  readonly offsets: readonly number[]
+}
+
+/** An error of the rewritten text with its offsets in the original expression. */
+function relocated(err: LocatedError, source: CelSource | undefined): LocatedError {
+  if (!source) return err
+  const at = (offset: unknown) => (typeof offset === 'number' ? (source.offsets[Math.min(offset, source.offsets.length - 1)] ?? 0) : offset)
+  const node = err.node as (Record<string, unknown> & { left?: Record<string, unknown> }) | undefined
+  return {
+    ...(err.summary !== undefined ? { summary: err.summary } : {}),
+    message: err.message,
+    ...(err.range ? { range: { start: at(err.range.start) as number, end: at(err.range.end) as number } } : {}),
+    ...(node ? { node: { ...node, start: at(node.start), end: at(node.end), pos: at(node.pos), ...(node.left ? { left: { ...node.left, end: at(node.left.end) } } : {}) } } : {}),
+  } as LocatedError
+}
+
+/** An issue at an offset of an expression, in cel-go's shape (for errors found before parsing). */
+export function locatedIssue(expression: string, at: number, summary: string): string {
+  return issueText(expression, { summary, message: summary, range: { start: at, end: at } })
 }

@@ -45,40 +45,59 @@ function decodeJsonPatch(patch: unknown): Op[] {
 
 /** Applies the operations to a copy of `doc`; returns the new document (object or array). */
 export function applyJsonPatch(doc: JsonObject, patch: unknown): unknown {
-  const ops = decodeJsonPatch(patch)
-  const state = { doc: deepClone(doc) as Container }
   try {
-    for (const op of ops) {
-      const kind = opKind(op)
-      switch (kind) {
-        case 'add':
-          add(state, op)
-          break
-        case 'remove':
-          remove(state, op)
-          break
-        case 'replace':
-          replace(state, op)
-          break
-        case 'move':
-          move(state, op)
-          break
-        case 'test':
-          test(state, op)
-          break
-        case 'copy':
-          copy(state, op)
-          break
-        default:
-          err(`Unexpected kind: ${kind}`)
-      }
-    }
+    return applyOperations(doc, decodeJsonPatch(patch))
   } catch (e) {
     if (e instanceof OpError) {
       const m = /doc is missing key: (.*)$/s.exec(e.message)
       throw new JsonPatchError(m ? `Object to be patched is missing field (${m[1]})` : e.message)
     }
     throw e
+  }
+}
+
+/** A `test` operation that failed (the library's ErrTestFailed, which callers may tell apart). */
+export class JsonPatchTestFailed extends JsonPatchError {}
+
+/**
+ * The library's Patch.Apply as a caller of the library sees it (no kubectl wording): errors
+ * carry its own messages, a failed test is JsonPatchTestFailed.
+ */
+export function applyJsonPatchOperations(doc: JsonObject, patch: unknown): unknown {
+  try {
+    return applyOperations(doc, decodeJsonPatch(patch))
+  } catch (e) {
+    if (e instanceof OpError) throw e.message.endsWith(': test failed') ? new JsonPatchTestFailed(e.message) : new JsonPatchError(e.message)
+    throw e
+  }
+}
+
+function applyOperations(doc: JsonObject, ops: Op[]): unknown {
+  const state = { doc: deepClone(doc) as Container }
+  for (const op of ops) {
+    const kind = opKind(op)
+    switch (kind) {
+      case 'add':
+        add(state, op)
+        break
+      case 'remove':
+        remove(state, op)
+        break
+      case 'replace':
+        replace(state, op)
+        break
+      case 'move':
+        move(state, op)
+        break
+      case 'test':
+        test(state, op)
+        break
+      case 'copy':
+        copy(state, op)
+        break
+      default:
+        err(`Unexpected kind: ${kind}`)
+    }
   }
   return state.doc
 }

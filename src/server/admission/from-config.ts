@@ -2,8 +2,8 @@
  * The admission chain of the server's configuration (the reference's AdmissionOptions.ApplyTo):
  * the enabled plugins that this server has, in order, each with its section of
  * --admission-control-config-file. A file that cannot be read or decoded stops the start-up
- * with the reference's error. When the command line names admission plugins, the enabled ones
- * it does not have yet are named once at start-up.
+ * with the reference's error. Every name the reference allows is a plugin here (a test in
+ * test/server/admission/chain.test.ts keeps it so).
  */
 import { AdmissionConfigError, admissionPluginConfig, readAdmissionConfiguration } from '../../core/config-files/admission-config.js'
 import type { Authorizer } from '../authorization/authorizer.js'
@@ -30,12 +30,10 @@ export function admissionFromConfig(deps: AdmissionDeps, plugins: Plugins = allA
   const { config, log } = deps
   const options = config.admissionPlugins ?? { enable: [], disable: [], given: false }
   const enabled = enabledPluginNames(options)
-  const notBuilt = enabled.filter((name) => !plugins.has(name))
-  if (options.given && notBuilt.length > 0) log.warning(`these admission plugins are enabled but not in effect yet: ${notBuilt.join(', ')}`)
   const file = startupFailure(() => readAdmissionConfiguration(enabled, config.admissionControlConfigFile), 'failed to read plugin config: ')
   const chain = startupFailure(() =>
     plugins.newFromPlugins(
-      enabled.filter((name) => plugins.has(name)),
+      enabled,
       { stores: deps.stores, config, log: (level, message) => log.v(level, message), ...(deps.authorizer ? { authorizer: deps.authorizer } : {}), ...(deps.metrics ? { metrics: deps.metrics } : {}) },
       (name) => admissionPluginConfig(file, name),
     ),

@@ -24,6 +24,7 @@ import { NAMESPACE_EXISTS, NamespaceExists } from './namespace-exists.js'
 import { NAMESPACE_LIFECYCLE, NamespaceLifecycle } from './namespace-lifecycle.js'
 import { NODE_DECLARED_FEATURE_VALIDATOR, NodeDeclaredFeatureValidator } from './nodedeclaredfeatures.js'
 import { NODE_RESTRICTION, NodeRestriction } from './noderestriction/admission.js'
+import { MUTATING_ADMISSION_POLICY, MutatingAdmissionPolicy } from './policy/mutating/plugin.js'
 import { MUTATING_ADMISSION_WEBHOOK, MutatingAdmissionWebhook } from './webhook/mutating.js'
 import { VALIDATING_ADMISSION_WEBHOOK, ValidatingAdmissionWebhook } from './webhook/validating.js'
 import { VALIDATING_ADMISSION_POLICY, ValidatingAdmissionPolicy } from './policy/validating/dispatcher.js'
@@ -70,6 +71,7 @@ export function registerAllAdmissionPlugins(plugins: Plugins): void {
   plugins.register(LIMIT_RANGER, (init) => new LimitRanger(init))
   plugins.register(SERVICE_ACCOUNT, (init) => new ServiceAccount(init))
   plugins.register(RESOURCE_QUOTA, (init, pluginConfig) => new ResourceQuota(init, pluginConfig))
+  plugins.register(MUTATING_ADMISSION_POLICY, (init) => new MutatingAdmissionPolicy(init))
   plugins.register(MUTATING_ADMISSION_WEBHOOK, (init) => new MutatingAdmissionWebhook(init))
   plugins.register(VALIDATING_ADMISSION_WEBHOOK, (init) => new ValidatingAdmissionWebhook(init))
   plugins.register(EVENT_RATE_LIMIT, (_init, pluginConfig) => new EventRateLimit(pluginConfig))

@@ -4,6 +4,7 @@ import { addAnnotation, addWarning, nameForRefusal, qualifiedResource } from '..
 import { admissionFromConfig } from '../../../src/server/admission/from-config.js'
 import { type AdmissionPlugin, handlesOnly } from '../../../src/server/admission/interfaces.js'
 import { Plugins } from '../../../src/server/admission/plugins.js'
+import { ALL_ORDERED_PLUGINS } from '../../../src/server/admission/enabled-plugins.js'
 import { allAdmissionPlugins } from '../../../src/server/admission/register.js'
 
 const attributes = (operation: AdmissionOperation, over: Partial<AdmissionAttributes> = {}): AdmissionAttributes => ({
@@ -95,26 +96,27 @@ describe('admission: the plugin registry and the chain', () => {
     // and the validating ones "LimitRanger,ServiceAccount,PodSecurity,Priority,PersistentVolumeClaimResize,RuntimeClass,
     // CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,NodeDeclaredFeatureValidator,
     // ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota" (NodeDeclaredFeatureValidator is default-on in
-    // plugins.go's DefaultOffAdmissionPlugins, inert while its gate is off): the same without the plugins not built yet.
-    const notBuilt = (names: string[]) => names.filter((n) => !['MutatingAdmissionPolicy'].includes(n))
+    // plugins.go's DefaultOffAdmissionPlugins, inert while its gate is off).
     const referenceMutating = 'NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,Priority,DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,RuntimeClass,DefaultIngressClass,PodTopologyLabels,MutatingAdmissionPolicy,MutatingAdmissionWebhook'.split(',')
     const referenceValidating = 'LimitRanger,ServiceAccount,PodSecurity,Priority,PersistentVolumeClaimResize,RuntimeClass,CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,NodeDeclaredFeatureValidator,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota'.split(',')
-    assert.deepEqual(byDefault.mutatingNames, notBuilt(referenceMutating))
-    assert.deepEqual(byDefault.validatingNames, notBuilt(referenceValidating))
+    assert.deepEqual(byDefault.mutatingNames, referenceMutating)
+    assert.deepEqual(byDefault.validatingNames, referenceValidating)
     assert.deepEqual(warnings, [])
 
     const config = { admissionPlugins: { enable: ['AlwaysPullImages'], disable: [], given: true } }
-    admissionFromConfig({ config, stores: () => undefined, log })
-    assert.equal(warnings.length, 1)
-    assert.equal(warnings[0], 'these admission plugins are enabled but not in effect yet: MutatingAdmissionPolicy')
+    // AllOrderedPlugins puts AlwaysPullImages after TaintNodesByCondition.
+    const withPull = [...referenceMutating.slice(0, 4), 'AlwaysPullImages', ...referenceMutating.slice(4)]
+    assert.deepEqual(admissionFromConfig({ config, stores: () => undefined, log }).mutatingNames, withPull)
+    assert.deepEqual(warnings, [])
 
-    warnings.length = 0
     const off = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
-    assert.deepEqual(off.mutatingNames, notBuilt(referenceMutating).slice(1))
+    assert.deepEqual(off.mutatingNames, referenceMutating.slice(1))
     const only = admissionFromConfig({ config: { admissionPlugins: { enable: [], disable: [], admissionControl: ['NamespaceLifecycle'], given: true } }, stores: () => undefined, log })
     assert.deepEqual(only.mutatingNames, ['NamespaceLifecycle'])
-    assert.equal(warnings.length, 1, 'only the first names plugins not built')
-    assert.deepEqual(allAdmissionPlugins().registered(), ['AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass', 'DefaultTolerationSeconds', 'DenyServiceExternalIPs', 'EventRateLimit', 'ExtendedResourceToleration', 'ImagePolicyWebhook', 'LimitPodHardAntiAffinityTopology', 'LimitRanger', 'MutatingAdmissionWebhook', 'NamespaceAutoProvision', 'NamespaceExists', 'NamespaceLifecycle', 'NodeDeclaredFeatureValidator', 'NodeRestriction', 'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'PodNodeSelector', 'PodSecurity', 'PodTolerationRestriction', 'PodTopologyLabels', 'Priority', 'ResourceQuota', 'RuntimeClass', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook'])
+    assert.deepEqual(warnings, [])
+    // Every name the reference allows is built: no enabled plugin is ever left out.
+    assert.deepEqual(allAdmissionPlugins().registered(), [...ALL_ORDERED_PLUGINS].sort())
+    assert.deepEqual(allAdmissionPlugins().registered(), ['AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'ClusterTrustBundleAttest', 'DefaultIngressClass', 'DefaultStorageClass', 'DefaultTolerationSeconds', 'DenyServiceExternalIPs', 'EventRateLimit', 'ExtendedResourceToleration', 'ImagePolicyWebhook', 'LimitPodHardAntiAffinityTopology', 'LimitRanger', 'MutatingAdmissionPolicy', 'MutatingAdmissionWebhook', 'NamespaceAutoProvision', 'NamespaceExists', 'NamespaceLifecycle', 'NodeDeclaredFeatureValidator', 'NodeRestriction', 'OwnerReferencesPermissionEnforcement', 'PersistentVolumeClaimResize', 'PodNodeSelector', 'PodSecurity', 'PodTolerationRestriction', 'PodTopologyLabels', 'Priority', 'ResourceQuota', 'RuntimeClass', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook'])
   })
 
   it('attributes: the refusal name and resource, annotations and warnings', () => {

@@ -7,16 +7,13 @@
  * (paramKind, match resources, match conditions, variables, paramRef) are those of
  * admissionregistration.ts.
  *
- * Mutation expressions: the reference type-checks an ApplyConfiguration expression as an
- * `Object{...}` value and a JSONPatch expression as a list of `JSONPatch{...}`. The project's CEL
- * engine has no message construction syntax (`Type{field: value}`), so a mutation expression is
- * compiled with each construction read as the map it builds (`Object{spec: ...}` as
- * `{"spec": ...}`): syntax errors, undeclared references and functions are reported as the
- * reference does, a `JSONPatch{}` field other than op, path, from and value is refused, and the
- * result type is not checked against the declared types.
+ * Mutation expressions are compiled as the plugin compiles them (typed construction of
+ * `Object{...}` and `JSONPatch{...}` in the CEL engine, src/core/cel/construction.ts): an
+ * ApplyConfiguration must evaluate to `Object`, a JSONPatch to `list(JSONPatch)`
+ * (`must evaluate to Object but got string`).
  */
 import type { KubeObject } from '../registry/object.js'
-import { CelCompileError, compileCel } from '../../../core/cel/index.js'
+import { CelCompileError, compileConstructing } from '../../../core/cel/index.js'
 import { type ErrorList, Path, invalid, notSupported, required } from './field/index.js'
 import { type Obj, arr, obj, semanticEqual, str } from './helpers.js'
 import {
@@ -38,86 +35,18 @@ const MUTATING_OPERATIONS = ['*', 'CONNECT', 'CREATE', 'UPDATE']
 /** The reference lists them in this order for a policy's reinvocationPolicy. */
 const REINVOCATION_POLICIES = ['Never', 'IfNeeded']
 const PATCH_TYPES = ['ApplyConfiguration', 'JSONPatch']
-const JSON_PATCH_FIELDS = new Set(['op', 'path', 'from', 'value'])
 
-/**
- * The expression with each message construction (`Name.Path{field: v}`) rewritten as the map
- * literal it stands for, or the first JSONPatch field the reference's type would refuse.
- */
-export function messageConstructionsAsMaps(expression: string): { expression: string } | { unknownField: string; at: number } {
-  let out = ''
-  const stack: ('message' | 'jsonpatch' | 'other')[] = []
-  let i = 0
-  let expectField = false
-  while (i < expression.length) {
-    const c = expression[i]!
-    // String literals are copied as they are (quotes, triple quotes, raw and bytes prefixes).
-    if (c === '"' || c === "'") {
-      const triple = expression.startsWith(c.repeat(3), i)
-      const quote = triple ? c.repeat(3) : c
-      let j = i + quote.length
-      while (j < expression.length && !expression.startsWith(quote, j)) j += expression[j] === '\\' ? 2 : 1
-      out += expression.slice(i, j + quote.length)
-      i = j + quote.length
-      expectField = false
-      continue
-    }
-    const ident = /^[A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*/.exec(expression.slice(i))
-    if (ident) {
-      const after = expression.slice(i + ident[0].length)
-      const brace = /^\s*\{/.exec(after)
-      const previous = out.trimEnd().slice(-1)
-      const top = stack[stack.length - 1]
-      if (expectField && (top === 'message' || top === 'jsonpatch') && /^\s*:/.test(after)) {
-        if (top === 'jsonpatch' && !JSON_PATCH_FIELDS.has(ident[0])) return { unknownField: ident[0], at: i }
-        out += `"${ident[0]}"`
-        i += ident[0].length
-        expectField = false
-        continue
-      }
-      if (brace && previous !== '.' && !/^(?:r|b|rb|br|R|B)$/.test(ident[0])) {
-        stack.push(ident[0].replace(/\s+/g, '') === 'JSONPatch' ? 'jsonpatch' : 'message')
-        // The type name as blanks: the columns of what precedes the first field stay the reference's.
-        out += ' '.repeat(ident[0].length) + brace[0]
-        i += ident[0].length + brace[0].length
-        expectField = true
-        continue
-      }
-      out += ident[0]
-      i += ident[0].length
-      expectField = false
-      continue
-    }
-    if (c === '{' || c === '[' || c === '(') stack.push('other')
-    else if (c === '}' || c === ']' || c === ')') stack.pop()
-    if (c === ',') expectField = true
-    else if (c === '?' && expectField) expectField = true
-    else if (!/\s/.test(c)) expectField = false
-    out += c
-    i++
-  }
-  return { expression: out }
-}
-
-/** validateApplyConfiguration / validateJSONPatch: a blank expression is Required, else compiled. */
-function validatePatchExpression(expression: string, hasParams: boolean, fldPath: Path): ErrorList {
+/** validateApplyConfiguration / validateJSONPatch: a blank expression is Required, else compiled with its result type. */
+function validatePatchExpression(expression: string, patchType: 'ApplyConfiguration' | 'JSONPatch', hasParams: boolean, fldPath: Path): ErrorList {
   const trimmed = expression.trim()
   if (trimmed.length === 0) return [required(fldPath)]
-  const rewritten = messageConstructionsAsMaps(trimmed)
-  if ('unknownField' in rewritten) {
-    const before = trimmed.slice(0, rewritten.at)
-    const line = before.split('\n').length
-    const column = rewritten.at - (before.lastIndexOf('\n') + 1)
-    const sourceLine = trimmed.split('\n')[line - 1] ?? ''
-    const caret = `${sourceLine.slice(0, column).replace(/[^\t]/g, '.')}^`
-    return [invalid(fldPath, trimmed, `compilation failed: ERROR: <input>:${line}:${column + 1}: undefined field '${rewritten.unknownField}'\n | ${sourceLine}\n | ${caret}`)]
-  }
+  const returnType = patchType === 'ApplyConfiguration' ? 'Object' : 'list(JSONPatch)'
   try {
-    compileCel(admissionEnvironment(hasParams, true, true), rewritten.expression)
+    compileConstructing(admissionEnvironment(hasParams, true, true), trimmed, [returnType])
     return []
   } catch (err) {
     if (!(err instanceof CelCompileError)) throw err
-    return [invalid(fldPath, trimmed, err.message)]
+    return [invalid(fldPath, trimmed, err.kind === 'type' ? `${err.message} but got ${err.actualType}` : err.message)]
   }
 }
 
@@ -128,12 +57,12 @@ function validateMutation(m: Obj, hasParams: boolean, fldPath: Path): ErrorList 
   switch (patchType) {
     case 'JSONPatch':
       if (!isSet(m.jsonPatch)) errs.push(required(fldPath.child('jsonPatch'), 'must be specified when patchType is JSONPatch'))
-      else errs.push(...validatePatchExpression(str(obj(m.jsonPatch).expression), hasParams, fldPath.child('jsonPatch', 'expression')))
+      else errs.push(...validatePatchExpression(str(obj(m.jsonPatch).expression), 'JSONPatch', hasParams, fldPath.child('jsonPatch', 'expression')))
       if (isSet(m.applyConfiguration)) errs.push(invalid(fldPath.child('applyConfiguration'), '{applyConfiguration}', 'must not be specified when patchType is JSONPatch'))
       break
     case 'ApplyConfiguration':
       if (!isSet(m.applyConfiguration)) errs.push(required(fldPath.child('applyConfiguration'), 'must be specified when patchType is ApplyConfiguration'))
-      else errs.push(...validatePatchExpression(str(obj(m.applyConfiguration).expression), hasParams, fldPath.child('applyConfiguration', 'expression')))
+      else errs.push(...validatePatchExpression(str(obj(m.applyConfiguration).expression), 'ApplyConfiguration', hasParams, fldPath.child('applyConfiguration', 'expression')))
       if (isSet(m.jsonPatch)) errs.push(invalid(fldPath.child('jsonPatch'), '{jsonPatch}', 'must not be specified when patchType is ApplyConfiguration'))
       break
     case '':
