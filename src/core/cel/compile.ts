@@ -5,6 +5,7 @@
  */
 import type { Environment } from '@marcbachmann/cel-js'
 import { toJson } from './values.js'
+import { type AstNode, COST_LIMIT_EXCEEDED, type CostRange, type CostSizes, CostWalk, activationSizes } from './cost/index.js'
 
 export class CelCompileError extends Error {
   constructor(
@@ -26,6 +27,19 @@ export class CelEvaluationError extends Error {
   }
 }
 
+/** An evaluation refused for its cost: cel-go's `operation cancelled: actual cost limit exceeded`. */
+export class CelCostLimitError extends CelEvaluationError {
+  constructor(readonly cost: bigint) {
+    super(COST_LIMIT_EXCEEDED)
+    this.name = 'CelCostLimitError'
+  }
+}
+
+export interface CelCompileOptions {
+  /** cel-go's CostLimit: evaluations whose cost exceeds it throw CelCostLimitError (PER_CALL_LIMIT for the reference's callers). */
+  costLimit?: bigint
+}
+
 export interface CelProgram {
   readonly expression: string
   /** The type the checker inferred: 'string', 'bool', 'list<string>', 'dyn', ... */
@@ -34,6 +48,17 @@ export interface CelProgram {
   evaluate(activation: Record<string, unknown>): unknown
   /** The result converted to plain JSON values (ints as numbers, optionals unwrapped or undefined). */
   evaluateJson(activation: Record<string, unknown>): unknown
+  /**
+   * cel-go's static estimate (EstimateCost) in cost units, with the sizes of the data from
+   * `sizes` (declared types: declaredSizes); without, every list, map and string is unbounded.
+   */
+  estimateCost(sizes?: CostSizes): CostRange
+  /**
+   * The cost of evaluating against `activation`: cel-go's cost functions with the sizes of the
+   * activation's values. It is computed without evaluating, so it counts both sides of `&&`,
+   * `||` and `?:` and every iteration of a macro: an upper bound of cel-go's actual cost.
+   */
+  actualCost(activation: Record<string, unknown>): bigint
 }
 
 interface LocatedError {
@@ -85,7 +110,7 @@ function celGoTypeName(type: string): string {
  * (cel-go spelling: 'string', 'bool', 'list(string)'), empty for any; a mismatch is the
  * reference's `must evaluate to T` / `must evaluate to one of [T U]`.
  */
-export function compileCel(env: Environment, expression: string, returnTypes: readonly string[] = []): CelProgram {
+export function compileCel(env: Environment, expression: string, returnTypes: readonly string[] = [], options: CelCompileOptions = {}): CelProgram {
   let parsed: ReturnType<Environment['parse']>
   try {
     parsed = env.parse(expression)
@@ -101,7 +126,14 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
     const reason = returnTypes.length === 1 ? `must evaluate to ${returnTypes[0]}` : `must evaluate to one of [${returnTypes.join(' ')}]`
     throw new CelCompileError(reason, 'type', celGoTypeName(outputType))
   }
+  const ast = (parsed as unknown as { ast: AstNode }).ast
+  const actualCost = (activation: Record<string, unknown>): bigint => new CostWalk(activationSizes(activation)).cost(ast).max
+  const limit = options.costLimit
   const evaluate = (activation: Record<string, unknown>): unknown => {
+    if (limit !== undefined) {
+      const cost = actualCost(activation)
+      if (cost > limit) throw new CelCostLimitError(cost)
+    }
     try {
       return parsed(activation)
     } catch (err) {
@@ -113,8 +145,13 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
     outputType: typeName(outputType),
     evaluate,
     evaluateJson: (activation) => toJson(evaluate(activation)),
+    estimateCost: (sizes) => new CostWalk(sizes ?? NO_SIZES).cost(ast),
+    actualCost,
   }
 }
+
+/** No declared sizes: the estimate treats every list, map and string as unbounded. */
+const NO_SIZES: CostSizes = { actual: false, size: () => undefined, kind: () => undefined }
 
 /** The checker's type against a cel-go type name; `dyn` results pass, as cel-go's `any` does. */
 function matchesType(actual: string, wanted: string): boolean {

@@ -6,7 +6,8 @@
  * CEL engine (src/core/cel). Rules are compiled once per schema (the CRD's strategy keeps the
  * tree); the evaluation is in cel-validation.ts.
  */
-import { type CelProgram, type CelVariableType, CelCompileError, celEnvironment, compileCel } from '../../../core/cel/index.js'
+import { type CelProgram, type CelVariableType, type CostSizes, CelCompileError, celEnvironment, compileCel, declaredSizes } from '../../../core/cel/index.js'
+import { maxCardinality, schemaDeclType } from './cel-cost.js'
 
 type Json = Record<string, unknown>
 
@@ -27,6 +28,12 @@ export interface CompiledRule {
   messageExpression?: CelProgram
   messageExpressionError?: string
   usesOldSelf: boolean
+  /** The rule's estimated worst-case cost (cel-go's EstimateCost max), 0 when it does not compile. */
+  maxCost: bigint
+  /** The same for the message expression. */
+  messageExpressionMaxCost: bigint
+  /** How many times the node's data could repeat in one request (used where no maxItems/maxProperties above bounds it). */
+  maxCardinality: bigint
 }
 
 const CEL_RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while'])
@@ -128,14 +135,15 @@ function environmentFor(selfType: CelVariableType, optionalOldSelf: boolean) {
 }
 
 /** compileRule and the message expression's compilation, with the reference's details. */
-function compileRule(rule: ValidationRule, selfType: CelVariableType): CompiledRule {
+function compileRule(rule: ValidationRule, selfType: CelVariableType, sizes: CostSizes, cardinality: bigint): CompiledRule {
   const usesOldSelf = referencesOldSelf(rule.rule)
-  const compiled: CompiledRule = { rule, usesOldSelf }
+  const compiled: CompiledRule = { rule, usesOldSelf, maxCost: 0n, messageExpressionMaxCost: 0n, maxCardinality: cardinality }
   // An optionalOldSelf rule sees oldSelf as an optional; the engine types its content as dyn.
   const env = environmentFor(selfType, rule.optionalOldSelf)
   if (rule.rule.trim() !== '') {
     try {
       compiled.program = compileCel(env, rule.rule, ['bool'])
+      compiled.maxCost = compiled.program.estimateCost(sizes).max
     } catch (err) {
       if (!(err instanceof CelCompileError)) throw err
       compiled.error = err.kind === 'type' ? 'cel expression must evaluate to a bool' : err.message
@@ -144,6 +152,7 @@ function compileRule(rule: ValidationRule, selfType: CelVariableType): CompiledR
   if (rule.messageExpression.trim() !== '') {
     try {
       compiled.messageExpression = compileCel(env, rule.messageExpression, ['string'])
+      compiled.messageExpressionMaxCost = compiled.messageExpression.estimateCost(sizes).max
     } catch (err) {
       if (!(err instanceof CelCompileError)) throw err
       compiled.messageExpressionError = err.kind === 'type' ? 'messageExpression must evaluate to a string' : `messageExpression ${err.message}`
@@ -157,7 +166,11 @@ export function compileNodeRules(schema: Json, isResourceRoot: boolean): Compile
   const rules = validationRules(schema)
   if (rules.length === 0) return []
   const selfType = celDeclType(schema, isResourceRoot)
-  return rules.map((rule) => compileRule(rule, selfType))
+  // The estimates' sizes: the reference's declared type of the node (maxLength, maxItems, maxProperties).
+  const decl = schemaDeclType(schema, isResourceRoot)
+  const sizes: CostSizes = decl ? declaredSizes(decl) : { actual: false, size: () => undefined, kind: () => undefined }
+  const cardinality = maxCardinality(decl?.minSerializedSize ?? 0n)
+  return rules.map((rule) => compileRule(rule, selfType, sizes, cardinality))
 }
 
 /** The compiled rules of a schema and of its properties, items and additional properties; undefined where none are below. */
