@@ -167,7 +167,7 @@ export function compileNodeRules(schema: Json, isResourceRoot: boolean): Compile
   if (rules.length === 0) return []
   const selfType = celDeclType(schema, isResourceRoot)
   // The estimates' sizes: the reference's declared type of the node (maxLength, maxItems, maxProperties).
-  const decl = schemaDeclType(schema, isResourceRoot)
+  const decl = schemaDeclType(schema, isResourceRoot || schema['x-kubernetes-embedded-resource'] === true)
   const sizes: CostSizes = decl ? declaredSizes(decl) : { actual: false, size: () => undefined, kind: () => undefined }
   const cardinality = maxCardinality(decl?.minSerializedSize ?? 0n)
   return rules.map((rule) => compileRule(rule, selfType, sizes, cardinality))
