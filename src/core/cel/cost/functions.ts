@@ -34,6 +34,8 @@ export interface CallArg {
 }
 
 export interface CallSite {
+  /** Whether the sizes are evaluated values' (the library's runtime CallCost where it differs). */
+  actual: boolean
   name: string
   target: CallArg | undefined
   args: CallArg[]
@@ -98,6 +100,7 @@ function kubernetesCost(site: CallSite): CallEstimate | undefined {
     case 'indexOf':
     case 'lastIndexOf':
       if (!target || !LIST_TRAVERSALS.has(name)) return undefined
+      if (site.actual) return withArgs(site, traversalCost(target))
       if (target.kind === 'list' || target.elementKind !== undefined) {
         let elementCost = ONE
         const k = target.elementKind
@@ -119,6 +122,8 @@ function kubernetesCost(site: CallSite): CallEstimate | undefined {
       return undefined
     case 'split':
       if (target) {
+        // Evaluated, the traversal and the result are priced together.
+        if (site.actual) return withArgs(site, multiplyByFactor(target.size, 2 * TRAVERSAL), { min: 0n, max: target.size.max })
         let max = target.size.max
         if (args.length > 1 && typeof args[1]!.literal === 'bigint') max = BigInt.asUintN(64, args[1]!.literal)
         return withArgs(site, multiplyByFactor(target.size, 2 * TRAVERSAL), { min: 0n, max })
@@ -159,6 +164,14 @@ function kubernetesCost(site: CallSite): CallEstimate | undefined {
   if (AUTHZ_NOMINAL.has(name) || NOMINAL.has(name)) return withArgs(site, ONE)
   if (STRING_PARSES.has(name) && args.length >= 1) return withArgs(site, multiplyByFactor(args[0]!.size, TRAVERSAL))
   return undefined
+}
+
+/** traversalCost when evaluating: a string's length x 0.1 rounded down, 1 per other item. */
+function traversalCost(target: CallArg): Range {
+  const floor = (r: Range): Range => ({ min: BigInt(Math.floor(Number(r.min) * TRAVERSAL)), max: BigInt(Math.floor(Number(r.max) * TRAVERSAL)) })
+  if (target.kind === 'string' || target.kind === 'bytes') return floor(target.size)
+  const k = target.elementKind
+  return multiply(target.size, k === 'string' || k === 'bytes' ? floor(target.elementSize) : ONE)
 }
 
 /** The reference's `_==_` estimates for its own types: O(1), and a URL's by its size. */

@@ -186,6 +186,8 @@ export class CostWalk {
 
   private costList(n: AstNode): Range {
     const items = n.args as AstNode[]
+    // cel-go's planner makes a list or map of literals a constant: nothing is built when evaluating.
+    const constant = this.data.actual && items.every(isLiteral)
     let itemSize: Range = items.length === 0 ? ZERO : { min: MAX_UINT64, max: 0n }
     let c = ZERO
     for (const item of items) {
@@ -193,11 +195,12 @@ export class CostWalk {
       itemSize = union(itemSize, this.sizeOrUnknown(item))
     }
     this.entries.set(n, { container: 'list', key: ONE, val: itemSize })
-    return add(c, fixed(LIST_CREATE_BASE_COST))
+    return constant ? c : add(c, fixed(LIST_CREATE_BASE_COST))
   }
 
   private costMap(n: AstNode): Range {
     const entries = n.args as [AstNode, AstNode][]
+    const constant = this.data.actual && entries.every(([k, v]) => isLiteral(k) && isLiteral(v))
     let keySize: Range = entries.length === 0 ? ZERO : { min: MAX_UINT64, max: 0n }
     let valSize: Range = keySize
     let c = ZERO
@@ -207,7 +210,7 @@ export class CostWalk {
       valSize = union(valSize, this.sizeOrUnknown(v))
     }
     this.entries.set(n, { container: 'map', key: keySize, val: valSize })
-    return add(c, fixed(MAP_CREATE_BASE_COST))
+    return constant ? c : add(c, fixed(MAP_CREATE_BASE_COST))
   }
 
   private costConditional(n: AstNode): Range {
@@ -222,9 +225,12 @@ export class CostWalk {
   private costCall(n: AstNode, name: string, target: AstNode | undefined, args: AstNode[]): Range {
     if (n.meta?.alternate && target && (QUANTIFIERS.has(name) || name === 'map' || name === 'filter')) return this.costMacro(n, name, target, args)
     if (name === 'has' && n.meta?.macro) {
-      // A presence test costs 1 and its operand, not the selection.
+      // A presence test costs 1 and its operand, not the selection; evaluated, the operand's
+      // variable is part of the tested attribute and not charged.
       const select = args[0]!
-      return add(fixed(SELECT_AND_IDENT_COST), select.op === '.' || select.op === '.?' ? this.cost(select.args[0]) : ZERO)
+      const operand = select.op === '.' || select.op === '.?' ? this.cost(select.args[0]) : ZERO
+      if (this.data.actual) return { min: 1n + (operand.min > 0n ? operand.min - 1n : 0n), max: 1n + (operand.max > 0n ? operand.max - 1n : 0n) }
+      return add(fixed(SELECT_AND_IDENT_COST), operand)
     }
     if (name === 'bind' && target?.op === 'id' && target.args === 'cel' && args.length === 3) return this.costBind(n, args)
     if (name === 'dyn' && !target && args.length === 1) {
@@ -236,6 +242,7 @@ export class CostWalk {
     let c = ZERO
     if (target) c = this.cost(target)
     const site: CallSite = {
+      actual: this.data.actual,
       name,
       target: target ? this.site(target) : undefined,
       args: args.map((a) => this.site(a)),
@@ -438,10 +445,14 @@ export class CostWalk {
     return undefined
   }
 
-  /** An unknown size is unbounded for an estimate; when evaluating, a value the walk cannot see counts as empty. */
+  /** An unknown size is unbounded for an estimate; when evaluating, a value the walk cannot see counts as 1 (cel-go's actualSize of an unsized value). */
   sizeOrUnknown(n: AstNode): Range {
-    return this.computeSize(n) ?? (this.data.actual ? ZERO : UNKNOWN)
+    return this.computeSize(n) ?? (this.data.actual ? ONE : UNKNOWN)
   }
+}
+
+function isLiteral(n: AstNode): boolean {
+  return n.op === 'value' || (n.op === '-_' && isNumericLiteral(n.args))
 }
 
 /** computeExprSize: literals and literal lists and maps. */

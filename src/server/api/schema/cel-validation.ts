@@ -6,10 +6,13 @@
  * skipped where no old value exists unless `optionalOldSelf`; the failures are the reference's
  * field errors (`reason`, `fieldPath`, `message`, `messageExpression`). A rule that is not a
  * transition rule and fails on a value the update left unchanged is ratcheted (the reference
- * turns it into a warning, which is not sent here).
+ * turns it into a warning, which is not sent here). Each evaluation is charged its cost against
+ * the object's budget (RuntimeCELCostBudget) and held to the per-call limit, with the
+ * reference's messages; the cost is the engine's runtime cost (src/core/cel/cost), an upper
+ * bound of cel-go's, computed before the rule runs.
  */
 import { Optional } from '@marcbachmann/cel-js'
-import { CelEvaluationError } from '../../../core/cel/index.js'
+import { type CelProgram, CelEvaluationError, COST_LIMIT_EXCEEDED, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from '../../../core/cel/index.js'
 import { deepEqual } from '../../../core/patch/index.js'
 import { type ErrorList, OMIT_VALUE, Path, duplicate, forbidden, invalid, required } from '../validation/field/index.js'
 import { type CompiledRule, type RuleTree, celProperties, escapeProperty } from './cel-rules.js'
@@ -81,8 +84,41 @@ function ruleFieldPath(path: NodePath, fieldPath: string): NodePath {
   return p
 }
 
-/** evalMessageExpression: the message, or undefined to fall back to the rule's message. */
-function evalMessageExpression(c: CompiledRule, activation: Record<string, unknown>): { message?: string; invalid?: string } {
+/** The cost budget of one object's rules; below zero once spent, after which no rule runs. */
+export interface CostBudget {
+  remaining: bigint
+  /** The most one evaluation may cost (cel-go's CostLimit: the reference's PerCallLimit). */
+  readonly perCallLimit: bigint
+}
+
+export function newCostBudget(remaining = RUNTIME_CEL_COST_BUDGET, perCallLimit = PER_CALL_LIMIT): CostBudget {
+  return { remaining, perCallLimit }
+}
+
+/**
+ * Charges an evaluation's cost to the budget: 'budget' when it does not fit, 'limit' when it
+ * exceeds the per-call limit (cel-go cancels it just past the limit, which is what it charges).
+ */
+function charge(program: CelProgram, activation: Record<string, unknown>, budget: CostBudget): 'ok' | 'budget' | 'limit' {
+  const cost = program.actualCost(activation)
+  const charged = cost > budget.perCallLimit ? budget.perCallLimit + 1n : cost
+  if (charged > budget.remaining) {
+    budget.remaining = -1n
+    return 'budget'
+  }
+  if (cost > budget.perCallLimit) {
+    budget.remaining = -1n
+    return 'limit'
+  }
+  budget.remaining -= cost
+  return 'ok'
+}
+
+/** evalMessageExpression: the message, or undefined to fall back to the rule's message; `stop` when the cost ends the validation. */
+function evalMessageExpression(c: CompiledRule, activation: Record<string, unknown>, budget: CostBudget): { message?: string; stop?: string } {
+  const charged = charge(c.messageExpression!, activation, budget)
+  if (charged === 'budget') return { stop: 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run' }
+  if (charged === 'limit') return { stop: `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(c.rule.messageExpression)}` }
   let result: unknown
   try {
     result = c.messageExpression!.evaluate(activation)
@@ -102,11 +138,17 @@ function runtimeMessage(err: CelEvaluationError): string {
   return err.message.replace(/^No such key: /, 'no such key: ')
 }
 
+const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run'
+
 /** validateExpressions: this node's rules. */
-function validateExpressions(tree: RuleTree, schema: Json, path: NodePath, value: unknown, old: unknown, isResourceRoot: boolean): ErrorList {
+function validateExpressions(tree: RuleTree, schema: Json, path: NodePath, value: unknown, old: unknown, isResourceRoot: boolean, budget: CostBudget): ErrorList {
   if (value === null || value === undefined || tree.rules.length === 0) return []
   const errs: ErrorList = []
   const type = typeof schema.type === 'string' ? schema.type : ''
+  if (budget.remaining <= 0n) {
+    budget.remaining = -1n
+    return [invalid(path, type, OUT_OF_BUDGET)]
+  }
   const self = toCelValue(schema, value, isResourceRoot)
   const hasOld = old !== null && old !== undefined
   const oldSelf = hasOld ? toCelValue(schema, old, isResourceRoot) : undefined
@@ -120,6 +162,15 @@ function validateExpressions(tree: RuleTree, schema: Json, path: NodePath, value
     const activation: Record<string, unknown> = { self }
     if (c.rule.optionalOldSelf) activation.oldSelf = hasOld ? Optional.of(oldSelf) : Optional.none()
     else if (hasOld) activation.oldSelf = oldSelf
+    const charged = charge(c.program, activation, budget)
+    if (charged === 'budget') {
+      errs.push(invalid(path, type, OUT_OF_BUDGET))
+      return errs
+    }
+    if (charged === 'limit') {
+      errs.push(invalid(path, type, `'${COST_LIMIT_EXCEEDED}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(c)}`))
+      return errs
+    }
     let result: unknown
     try {
       result = c.program.evaluate(activation)
@@ -135,7 +186,15 @@ function validateExpressions(tree: RuleTree, schema: Json, path: NodePath, value
     // CRDValidationRatcheting (on by default): an unchanged value keeps passing.
     if (!c.usesOldSelf && hasOld && deepEqual(value, old)) continue
     const at = c.rule.fieldPath.length > 0 ? ruleFieldPath(path, c.rule.fieldPath) : path
-    const detail = (c.messageExpression && evalMessageExpression(c, activation).message) || ruleMessageOrDefault(c)
+    let detail = ruleMessageOrDefault(c)
+    if (c.messageExpression) {
+      const evaluated = evalMessageExpression(c, activation, budget)
+      if (evaluated.stop !== undefined) {
+        errs.push(invalid(at, type, evaluated.stop))
+        return errs
+      }
+      if (evaluated.message) detail = evaluated.message
+    }
     const badValue = type === 'object' || type === 'array' ? OMIT_VALUE : value
     errs.push(fieldErrorForReason(at, badValue, detail, c.rule.reason))
   }
@@ -159,23 +218,30 @@ function oldItemFinder(schema: Json, old: unknown): (item: unknown) => unknown {
 }
 
 /** Validate: this node's rules, then its properties', map values' and items' (with their correlated old values). */
-export function validateCelRules(tree: RuleTree | undefined, schema: Json, path: NodePath, value: unknown, old: unknown, isResourceRoot = true): ErrorList {
+export function validateCelRules(tree: RuleTree | undefined, schema: Json, path: NodePath, value: unknown, old: unknown, isResourceRoot = true, budget: CostBudget = newCostBudget()): ErrorList {
   if (!tree) return []
-  const errs = validateExpressions(tree, schema, path, value, old, isResourceRoot)
+  const errs = validateExpressions(tree, schema, path, value, old, isResourceRoot, budget)
+  if (budget.remaining < 0n) return errs
   if (isObj(value)) {
     const oldObj = isObj(old) ? old : undefined
     if (tree.properties.size > 0 && isObj(schema.properties)) {
       for (const [k, v] of Object.entries(value)) {
         const sub = tree.properties.get(k)
-        if (sub) errs.push(...validateCelRules(sub, schema.properties[k] as Json, child(path, k), v, oldObj?.[k], false))
+        if (sub && budget.remaining >= 0n) errs.push(...validateCelRules(sub, schema.properties[k] as Json, child(path, k), v, oldObj?.[k], false, budget))
       }
     }
     if (tree.additionalProperties && isObj(schema.additionalProperties)) {
-      for (const [k, v] of Object.entries(value)) errs.push(...validateCelRules(tree.additionalProperties, schema.additionalProperties, path ? path.key(k) : Path.of(k), v, oldObj?.[k], false))
+      for (const [k, v] of Object.entries(value)) {
+        if (budget.remaining < 0n) break
+        errs.push(...validateCelRules(tree.additionalProperties, schema.additionalProperties, path ? path.key(k) : Path.of(k), v, oldObj?.[k], false, budget))
+      }
     }
   } else if (Array.isArray(value) && tree.items && isObj(schema.items)) {
     const oldItem = oldItemFinder(schema, old)
-    value.forEach((v, i) => errs.push(...validateCelRules(tree.items, schema.items as Json, path ? path.index(i) : Path.of(String(i)), v, oldItem(v), false)))
+    for (const [i, v] of value.entries()) {
+      if (budget.remaining < 0n) break
+      errs.push(...validateCelRules(tree.items, schema.items as Json, path ? path.index(i) : Path.of(String(i)), v, oldItem(v), false, budget))
+    }
   }
   return errs
 }
