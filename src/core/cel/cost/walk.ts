@@ -71,6 +71,9 @@ function isNumericLiteral(n: AstNode): boolean {
 
 function kindOfType(t: CheckedType | undefined): ValueKind {
   if (!t) return 'dyn'
+  // The library types timestamps and durations as messages.
+  if (t.name === 'google.protobuf.Timestamp') return 'timestamp'
+  if (t.name === 'google.protobuf.Duration') return 'duration'
   switch (t.kind) {
     case 'list':
       return 'list'
