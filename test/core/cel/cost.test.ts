@@ -6,7 +6,7 @@
  * declare.
  */
 import assert from 'node:assert/strict'
-import { type CostSizes, celEnvironment, compileCel } from '../../../src/core/cel/index.js'
+import { CelCostBudget, CelCostLimitError, type CostSizes, celEnvironment, compileCel } from '../../../src/core/cel/index.js'
 
 const hinted = (hints: Record<string, number>): CostSizes => ({
   actual: false,
@@ -106,5 +106,33 @@ describe('core/cel: static cost estimate (cel-go checker/cost_test.go)', () => {
   it('is unbounded for unbounded data', () => {
     const program = compileCel(celEnvironment({ input: 'list<string>' }), "input.all(x, x.matches('[a-z]+'))")
     assert.equal(program.estimateCost().max, MAX_UINT64)
+  })
+})
+
+describe('core/cel: runtime cost, the per-call limit and a budget', () => {
+  // cel-go interpreter/runtimecost_test.go: `input.matches('[0-9]')` on 'abc' costs ceil(4 * 0.1) * ceil(5 * 0.25) + 1 = 3,
+  // `input.startsWith(arg1)` with 'idc' and a 500-character prefix 1 + 1 + ceil(500 * 0.1).
+  it('prices an evaluation with the sizes of its values', () => {
+    const env = celEnvironment({ input: 'string', arg1: 'string' })
+    assert.equal(compileCel(env, "input.matches('[0-9]')").actualCost({ input: 'abc' }), 3n)
+    assert.equal(compileCel(env, 'input.contains(arg1)').actualCost({ input: 'a'.repeat(500), arg1: 'b'.repeat(500) }), 2502n)
+  })
+
+  it('refuses an evaluation over the cost limit with cel-go\'s error', () => {
+    const env = celEnvironment({ input: 'list<string>' })
+    const program = compileCel(env, "input.all(x, x.matches('^[a-z]+$'))", ['bool'], { costLimit: 1000000n })
+    assert.equal(program.evaluate({ input: ['abc'] }), true)
+    const many = Array.from({ length: 50000 }, () => 'a'.repeat(100))
+    assert.throws(() => program.evaluate({ input: many }), (err: unknown) => err instanceof CelCostLimitError && err.message === 'operation cancelled: actual cost limit exceeded')
+  })
+
+  it('charges evaluations to a shared budget', () => {
+    const program = compileCel(celEnvironment({ input: 'string' }), 'input.contains("x")')
+    const budget = new CelCostBudget(10n, 3n)
+    assert.equal(budget.charge(program, { input: 'abc' }), 'ok') // 1 + ceil(0.3) * ceil(0.1) = 2
+    assert.equal(budget.remaining, 8n)
+    assert.equal(budget.charge(program, { input: 'a'.repeat(40) }), 'limit') // 1 + 4 * 1 = 5 > 3
+    assert.equal(budget.remaining, -1n)
+    assert.equal(new CelCostBudget(1n).charge(program, { input: 'abc' }), 'budget')
   })
 })

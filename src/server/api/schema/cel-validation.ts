@@ -12,7 +12,7 @@
  * bound of cel-go's, computed before the rule runs.
  */
 import { Optional } from '@marcbachmann/cel-js'
-import { type CelProgram, CelEvaluationError, COST_LIMIT_EXCEEDED, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from '../../../core/cel/index.js'
+import { CelCostBudget, CelEvaluationError, COST_LIMIT_EXCEEDED, OUT_OF_BUDGET, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from '../../../core/cel/index.js'
 import { deepEqual } from '../../../core/patch/index.js'
 import { type ErrorList, OMIT_VALUE, Path, duplicate, forbidden, invalid, required } from '../validation/field/index.js'
 import { type CompiledRule, type RuleTree, celProperties, escapeProperty } from './cel-rules.js'
@@ -84,39 +84,16 @@ function ruleFieldPath(path: NodePath, fieldPath: string): NodePath {
   return p
 }
 
-/** The cost budget of one object's rules; below zero once spent, after which no rule runs. */
-export interface CostBudget {
-  remaining: bigint
-  /** The most one evaluation may cost (cel-go's CostLimit: the reference's PerCallLimit). */
-  readonly perCallLimit: bigint
-}
+/** The cost budget of one object's rules (RuntimeCELCostBudget, each evaluation within PerCallLimit). */
+export type CostBudget = CelCostBudget
 
 export function newCostBudget(remaining = RUNTIME_CEL_COST_BUDGET, perCallLimit = PER_CALL_LIMIT): CostBudget {
-  return { remaining, perCallLimit }
-}
-
-/**
- * Charges an evaluation's cost to the budget: 'budget' when it does not fit, 'limit' when it
- * exceeds the per-call limit (cel-go cancels it just past the limit, which is what it charges).
- */
-function charge(program: CelProgram, activation: Record<string, unknown>, budget: CostBudget): 'ok' | 'budget' | 'limit' {
-  const cost = program.actualCost(activation)
-  const charged = cost > budget.perCallLimit ? budget.perCallLimit + 1n : cost
-  if (charged > budget.remaining) {
-    budget.remaining = -1n
-    return 'budget'
-  }
-  if (cost > budget.perCallLimit) {
-    budget.remaining = -1n
-    return 'limit'
-  }
-  budget.remaining -= cost
-  return 'ok'
+  return new CelCostBudget(remaining, perCallLimit)
 }
 
 /** evalMessageExpression: the message, or undefined to fall back to the rule's message; `stop` when the cost ends the validation. */
 function evalMessageExpression(c: CompiledRule, activation: Record<string, unknown>, budget: CostBudget): { message?: string; stop?: string } {
-  const charged = charge(c.messageExpression!, activation, budget)
+  const charged = budget.charge(c.messageExpression!, activation)
   if (charged === 'budget') return { stop: 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run' }
   if (charged === 'limit') return { stop: `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(c.rule.messageExpression)}` }
   let result: unknown
@@ -137,8 +114,6 @@ function runtimeMessage(err: CelEvaluationError): string {
   if (err.message.startsWith('no such overload')) return 'no such overload'
   return err.message.replace(/^No such key: /, 'no such key: ')
 }
-
-const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run'
 
 /** validateExpressions: this node's rules. */
 function validateExpressions(tree: RuleTree, schema: Json, path: NodePath, value: unknown, old: unknown, isResourceRoot: boolean, budget: CostBudget): ErrorList {
@@ -162,7 +137,7 @@ function validateExpressions(tree: RuleTree, schema: Json, path: NodePath, value
     const activation: Record<string, unknown> = { self }
     if (c.rule.optionalOldSelf) activation.oldSelf = hasOld ? Optional.of(oldSelf) : Optional.none()
     else if (hasOld) activation.oldSelf = oldSelf
-    const charged = charge(c.program, activation, budget)
+    const charged = budget.charge(c.program, activation)
     if (charged === 'budget') {
       errs.push(invalid(path, type, OUT_OF_BUDGET))
       return errs
