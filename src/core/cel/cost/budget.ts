@@ -3,7 +3,6 @@
  * rules of one custom resource, the expressions of one policy binding), each held to the
  * per-call limit as cel-go's CostLimit holds it.
  */
-import type { CelProgram } from '../compile.js'
 import { PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from './limits.js'
 
 /** The reference's message when the budget is spent (apiextensions validation.go, admission plugin/cel activation.go). */
@@ -11,6 +10,11 @@ export const OUT_OF_BUDGET = 'validation failed due to running out of cost budge
 
 /** What charging an evaluation did: charged it, found the budget spent, or found it over the per-call limit. */
 export type CostCharge = 'ok' | 'budget' | 'limit'
+
+/** What the budget needs of a program (CelProgram has it). */
+export interface CostedProgram {
+  actualCost(activation: Record<string, unknown>): bigint
+}
 
 export class CelCostBudget {
   constructor(
@@ -24,7 +28,7 @@ export class CelCostBudget {
    * cancels an evaluation just past the per-call limit, which is what it then charges; the
    * budget is checked first, as the reference checks the actual cost before the error.
    */
-  charge(program: CelProgram, activation: Record<string, unknown>): CostCharge {
+  charge(program: CostedProgram, activation: Record<string, unknown>): CostCharge {
     const cost = program.actualCost(activation)
     const charged = cost > this.perCallLimit ? this.perCallLimit + 1n : cost
     if (charged > this.remaining) {

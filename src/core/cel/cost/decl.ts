@@ -7,6 +7,9 @@
 
 export type CelDeclKind = 'object' | 'map' | 'list' | 'string' | 'bytes' | 'int' | 'uint' | 'double' | 'bool' | 'duration' | 'timestamp' | 'dyn'
 
+/** A value's kind as cel-go's cost functions tell overloads apart: a declared kind or the checker's. */
+export type ValueKind = CelDeclKind | 'struct' | 'null' | 'type' | 'optional' | 'opaque'
+
 export interface CelDeclType {
   readonly kind: CelDeclKind
   /** Object fields by their CEL (escaped) names. */

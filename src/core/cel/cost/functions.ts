@@ -17,7 +17,7 @@ import {
   sum,
   union,
 } from './estimate.js'
-import type { ValueKind } from './walk.js'
+import type { ValueKind } from './decl.js'
 
 export interface CallArg {
   kind: ValueKind

@@ -7,7 +7,7 @@
  * `accu == 1`, `map` and `filter` `accu + [x]` from `[]`, `cel.bind` a fold over `[]`.
  * The same walk gives the runtime cost when its sizes are the evaluated values' (sizes.ts).
  */
-import { type CelDeclKind } from './decl.js'
+import type { ValueKind } from './decl.js'
 import {
   CONST_COST,
   LIST_CREATE_BASE_COST,
@@ -39,9 +39,6 @@ export interface CheckedType {
   readonly valueType?: CheckedType
   readonly keyType?: CheckedType
 }
-
-/** A node's kind as cel-go's cost functions tell overloads apart. */
-export type ValueKind = CelDeclKind | 'struct' | 'null' | 'type' | 'optional' | 'opaque'
 
 interface EntrySize {
   container: 'list' | 'map'

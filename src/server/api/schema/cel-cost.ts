@@ -5,7 +5,7 @@
  * them the request size limit (3 MiB) does, divided by the smallest serialized element.
  */
 import { type CelDeclType, MAX_REQUEST_SIZE_BYTES } from '../../../core/cel/index.js'
-import { escapeProperty } from './cel-rules.js'
+import { escapeProperty } from './cel-escape.js'
 
 type Json = Record<string, unknown>
 

@@ -8,6 +8,9 @@
  */
 import { type CelProgram, type CelVariableType, type CostSizes, CelCompileError, celEnvironment, compileCel, declaredSizes } from '../../../core/cel/index.js'
 import { maxCardinality, schemaDeclType } from './cel-cost.js'
+import { escapeProperty } from './cel-escape.js'
+
+export { escapeProperty }
 
 type Json = Record<string, unknown>
 
@@ -34,16 +37,6 @@ export interface CompiledRule {
   messageExpressionMaxCost: bigint
   /** How many times the node's data could repeat in one request (used where no maxItems/maxProperties above bounds it). */
   maxCardinality: bigint
-}
-
-const CEL_RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while'])
-const ESCAPABLE = /^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/
-
-/** escaping.go's Escape: a property name as a CEL field name, or undefined when it cannot be one. */
-export function escapeProperty(name: string): string | undefined {
-  if (CEL_RESERVED.has(name)) return `__${name}__`
-  if (!ESCAPABLE.test(name)) return undefined
-  return name.replace(/__|\.|-|\//g, (m) => ({ __: '__underscores__', '.': '__dot__', '-': '__dash__', '/': '__slash__' })[m]!)
 }
 
 function isObj(v: unknown): v is Json {
