@@ -5,7 +5,7 @@
  */
 import type { Environment } from '@marcbachmann/cel-js'
 import { toJson } from './values.js'
-import { type AstNode, COST_LIMIT_EXCEEDED, type CostRange, type CostSizes, CostWalk, activationSizes } from './cost/index.js'
+import { type AstNode, COST_LIMIT_EXCEEDED, type CostRange, type CostSizes, CostWalk, runtimeCoster } from './cost/index.js'
 
 export class CelCompileError extends Error {
   constructor(
@@ -127,7 +127,7 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
     throw new CelCompileError(reason, 'type', celGoTypeName(outputType))
   }
   const ast = (parsed as unknown as { ast: AstNode }).ast
-  const actualCost = (activation: Record<string, unknown>): bigint => new CostWalk(activationSizes(activation)).cost(ast).max
+  const actualCost = runtimeCoster(ast)
   const limit = options.costLimit
   const evaluate = (activation: Record<string, unknown>): unknown => {
     if (limit !== undefined) {

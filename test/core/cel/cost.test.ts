@@ -118,6 +118,12 @@ describe('core/cel: runtime cost, the per-call limit and a budget', () => {
     assert.equal(compileCel(env, 'input.contains(arg1)').actualCost({ input: 'a'.repeat(500), arg1: 'b'.repeat(500) }), 2502n)
   })
 
+  it('prices each evaluation by its own values (costs are remembered by the sizes read)', () => {
+    const program = compileCel(celEnvironment({ input: 'string' }), "input.matches('[0-9]')")
+    // ceil(501 * 0.1) * ceil(5 * 0.25) + 1
+    assert.deepEqual([program.actualCost({ input: 'abc' }), program.actualCost({ input: 'a'.repeat(500) }), program.actualCost({ input: 'abc' })], [3n, 103n, 3n])
+  })
+
   it('refuses an evaluation over the cost limit with cel-go\'s error', () => {
     const env = celEnvironment({ input: 'list<string>' })
     const program = compileCel(env, "input.all(x, x.matches('^[a-z]+$'))", ['bool'], { costLimit: 1000000n })

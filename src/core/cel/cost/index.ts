@@ -3,5 +3,6 @@ export { type Range as CostRange, MAX_UINT64, addU64, mulU64 } from './estimate.
 export { type CelDeclType, type CelDeclKind, declAt } from './decl.js'
 export { type CostSizes, declaredSizes, declaredSizesByVariable, activationSizes, actualSize } from './sizes.js'
 export { CostWalk, type AstNode } from './walk.js'
+export { runtimeCoster } from './runtime.js'
 export * from './limits.js'
 export { CelCostBudget, type CostCharge, OUT_OF_BUDGET } from './budget.js'

@@ -83,22 +83,32 @@ function children(value: unknown, step: string): unknown[] {
   }
 }
 
+/** The smallest and largest size of the values at a path of an activation (all items of a list). */
+export function valuesSize(activation: Readonly<Record<string, unknown>>, path: readonly string[]): Range | undefined {
+  if (path.length === 0 || !Object.hasOwn(activation, path[0]!)) return undefined
+  const root = activation[path[0]!]
+  let values: unknown[] = root === undefined ? [] : [root]
+  for (let i = 1; i < path.length; i++) {
+    const step = path[i]!
+    values = values.length === 1 ? children(values[0], step) : values.flatMap((v) => children(v, step))
+  }
+  let range: Range | undefined
+  for (const v of values) {
+    const s = actualSize(v)
+    range = range ? { min: s < range.min ? s : range.min, max: s > range.max ? s : range.max } : { min: s, max: s }
+  }
+  return range
+}
+
 /** The sizes of the values an activation holds: every value at a path (all items of a list), smallest and largest. */
 export function activationSizes(activation: Readonly<Record<string, unknown>>): CostSizes {
   const cache = new Map<string, Range | undefined>()
   return {
     actual: true,
     size(path) {
-      if (path.length === 0 || !Object.hasOwn(activation, path[0]!)) return undefined
       const key = path.join('\u0000')
       if (cache.has(key)) return cache.get(key)
-      let values: unknown[] = activation[path[0]!] === undefined ? [] : [activation[path[0]!]]
-      for (const step of path.slice(1)) values = values.flatMap((v) => children(v, step))
-      let range: Range | undefined
-      for (const v of values) {
-        const s = actualSize(v)
-        range = range ? { min: s < range.min ? s : range.min, max: s > range.max ? s : range.max } : { min: s, max: s }
-      }
+      const range = valuesSize(activation, path)
       cache.set(key, range)
       return range
     },
