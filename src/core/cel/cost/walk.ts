@@ -176,7 +176,9 @@ export class CostWalk {
 
   private costIndex(n: AstNode): Range {
     const [operand, index] = n.args as [AstNode, AstNode]
-    const c = add(ONE, add(this.cost(operand), this.cost(index)))
+    // Evaluated, a variable used as the index is part of the qualifier: only the qualifier is charged.
+    const indexCost = this.cost(index)
+    const c = add(ONE, add(this.cost(operand), this.data.actual && index.op === 'id' && !index.meta?.alternate ? ZERO : indexCost))
     const kind = this.kindOf(operand)
     this.paths.set(n, [...(this.pathOf(operand) ?? []), kind === 'list' ? '@items' : '@values'])
     const size = this.entries.get(operand)?.val ?? this.localEntry(operand)?.val ?? this.computeSize(n)
@@ -309,7 +311,8 @@ export class CostWalk {
         break
       }
       case 'map': {
-        init = fixed(LIST_CREATE_BASE_COST)
+        // The empty accumulator list is a constant when evaluated.
+        init = this.data.actual ? ZERO : fixed(LIST_CREATE_BASE_COST)
         const filter = args.length === 3 ? this.cost(args[1]!) : undefined
         const transform = args[args.length - 1]!
         const f = this.cost(transform)
@@ -323,7 +326,7 @@ export class CostWalk {
       }
       default: {
         // filter: p ? accu + [x] : accu.
-        init = fixed(LIST_CREATE_BASE_COST)
+        init = this.data.actual ? ZERO : fixed(LIST_CREATE_BASE_COST)
         const p = this.cost(args[1]!)
         step = add(p, { min: 1n, max: 13n })
         loop = ZERO

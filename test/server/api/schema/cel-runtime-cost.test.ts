@@ -4,8 +4,8 @@
  * reference's: apiextensions-apiserver `pkg/apiserver/schema/cel/celcoststability_test.go`
  * (TestCelCostStability: the budget a rule spends on an object), `validation_test.go`
  * (TestCELValidationLimit, TestMessageExpression) and validation.go's messages. The engine's
- * cost is an upper bound of cel-go's: for the macros it charges cel-go's estimated iteration
- * (one or two units per element more than cel-go's evaluation), checked as such.
+ * cost is an upper bound of cel-go's: `exists_one` and `filter` are charged the step that adds
+ * to the accumulator for every element, checked as such.
  */
 import assert from 'node:assert/strict'
 import { compileRuleTree } from '../../../../src/server/api/schema/cel-rules.js'
@@ -63,7 +63,19 @@ const STABILITY: [string, Json, Json, Record<string, number>][] = [
     { '1 in self.val1': 5, 'self.val2[0] in self.val1': 8, '!(0 in self.val1)': 6, 'self.val1 + self.val2 == [1, 2, 3, 1, 2, 3]': 6, 'self.val1 + [4, 5] == [1, 2, 3, 4, 5]': 4, 'has(self.val1)': 1, 'has(self.val1) && has(self.val2)': 2 },
   ],
   ['maps', schemas(mapType(stringType), mapType(stringType)), objs({ k1: 'a', k2: 'b' }, { k2: 'b', k1: 'a' }), { 'self.val1 == self.val2': 5, "'k1' in self.val1": 3, "!('k3' in self.val1)": 4, "self.val1 == {'k1': 'a', 'k2': 'b'}": 3 }],
-  ['map access', { type: 'object', properties: { val: mapType(integerType) } }, { val: { b: 1, d: 2 } }, { "!('a' in self.val)": 4, "'b' in self.val": 3, 'has(self.val.b)': 2, '!has(self.val.c)': 3, 'size(self.val) == 2': 4 }],
+  [
+    'map access',
+    { type: 'object', properties: { val: mapType(integerType) } },
+    { val: { b: 1, d: 2 } },
+    { "!('a' in self.val)": 4, "'b' in self.val": 3, 'has(self.val.b)': 2, '!has(self.val.c)': 3, 'size(self.val) == 2': 4, 'self.val.all(k, self.val[k] > 0)': 17, '!self.val.exists(k, self.val[k] == 3)': 20 },
+  ],
+  [
+    'list access',
+    { type: 'object', properties: { array: listType(integerType) } },
+    { array: [1, 1, 2, 2, 3, 3, 4, 5] },
+    { '2 in self.array': 10, 'self.array.all(e, e > 0)': 43, 'self.array.all(e, e < 100)': 43, 'size(self.array) == 8': 4 },
+  ],
+  ['listSet access', { type: 'object', properties: { set: listType(integerType) } }, { set: [1, 2, 3, 4, 5] }, { '3 in self.set': 7, 'self.set.all(e, e > 0)': 28, 'self.set.all(e, e < 10)': 28, 'size(self.set) == 5': 4 }],
 ]
 
 describe('CRD rules: runtime cost (celcoststability_test.go)', () => {
@@ -73,14 +85,15 @@ describe('CRD rules: runtime cost (celcoststability_test.go)', () => {
     }
   }
 
-  it('charges the macros at most cel-go\'s estimated iteration (an upper bound of its actual cost)', () => {
+  it('charges exists_one and filter their taken step for every element (an upper bound of cel-go)', () => {
     const schema = { type: 'object', properties: { val: mapType(integerType) } }
     const obj = { val: { b: 1, d: 2 } }
-    // The reference's actual costs, and how much more per element the engine may charge.
+    // The reference's actual costs, and how much more per element the engine may charge: cel-go
+    // does not charge the step that keeps the accumulator (`p ? accu + 1 : accu`, `p ? accu + [x] : accu`).
     const table: [string, number, number][] = [
-      ['self.val.all(k, self.val[k] > 0)', 17, 1],
-      ['!self.val.exists(k, self.val[k] == 3)', 20, 1],
       ['self.val.exists_one(k, self.val[k] == 2)', 14, 2],
+      ['!self.val.exists_one(k, self.val[k] > 0)', 17, 2],
+      ['size(self.val.filter(k, self.val[k] > 1)) == 1', 26, 13],
     ]
     for (const [rule, reference, perElement] of table) {
       const cost = spent(schema, rule, obj)
