@@ -51,8 +51,9 @@ export interface CelProgram {
   /**
    * cel-go's static estimate (EstimateCost) in cost units, with the sizes of the data from
    * `sizes` (declared types: declaredSizes); without, every list, map and string is unbounded.
+   * `has()` costs its operand only, as in the reference's environments, unless presenceTestHasCost.
    */
-  estimateCost(sizes?: CostSizes): CostRange
+  estimateCost(sizes?: CostSizes, options?: { presenceTestHasCost?: boolean }): CostRange
   /**
    * The cost of evaluating against `activation`: cel-go's cost functions with the sizes of the
    * activation's values. It is computed without evaluating, so it counts both sides of `&&`,
@@ -145,7 +146,7 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
     outputType: typeName(outputType),
     evaluate,
     evaluateJson: (activation) => toJson(evaluate(activation)),
-    estimateCost: (sizes) => new CostWalk(sizes ?? NO_SIZES).cost(ast),
+    estimateCost: (sizes, costOptions) => new CostWalk(sizes ?? NO_SIZES, costOptions?.presenceTestHasCost === true).cost(ast),
     actualCost,
   }
 }

@@ -111,7 +111,14 @@ export class CostWalk {
   private readonly entries = new Map<AstNode, EntrySize>()
   private readonly locals = new Map<string, LocalVar[]>()
 
-  constructor(private readonly data: CostSizes) {}
+  /**
+   * `presenceTestHasCost`: cel-go charges `has()` 1 by default; the reference's environments turn
+   * that off (PresenceTestHasCost(false), in estimates and when evaluating), and so does this by default.
+   */
+  constructor(
+    private readonly data: CostSizes,
+    private readonly presenceTestHasCost = false,
+  ) {}
 
   /** The cost of a node (cel-go's coster.cost). */
   cost(n: AstNode): Range {
@@ -227,12 +234,10 @@ export class CostWalk {
   private costCall(n: AstNode, name: string, target: AstNode | undefined, args: AstNode[]): Range {
     if (n.meta?.alternate && target && (QUANTIFIERS.has(name) || name === 'map' || name === 'filter')) return this.costMacro(n, name, target, args)
     if (name === 'has' && n.meta?.macro) {
-      // A presence test costs 1 and its operand, not the selection; evaluated, the operand's
-      // variable is part of the tested attribute and not charged.
+      // A presence test costs its operand, not the selection (and 1 where presence tests are charged).
       const select = args[0]!
       const operand = select.op === '.' || select.op === '.?' ? this.cost(select.args[0]) : ZERO
-      if (this.data.actual) return { min: 1n + (operand.min > 0n ? operand.min - 1n : 0n), max: 1n + (operand.max > 0n ? operand.max - 1n : 0n) }
-      return add(fixed(SELECT_AND_IDENT_COST), operand)
+      return this.presenceTestHasCost ? add(fixed(SELECT_AND_IDENT_COST), operand) : operand
     }
     if (name === 'bind' && target?.op === 'id' && target.args === 'cel' && args.length === 3) return this.costBind(n, args)
     if (name === 'dyn' && !target && args.length === 1) {
