@@ -4,7 +4,7 @@
  * compilation.go) or from the values being evaluated (the runtime cost).
  */
 import { Optional } from '@marcbachmann/cel-js'
-import { type CelDeclKind, type CelDeclType, declAt } from './decl.js'
+import { type CelDeclKind, type CelDeclType, type ValueKind, declAt } from './decl.js'
 import type { Range } from './estimate.js'
 
 export interface CostSizes {
@@ -14,6 +14,8 @@ export interface CostSizes {
   kind(path: readonly string[]): CelDeclKind | undefined
   /** Whether sizes are the evaluated values' (runtime cost) rather than declared bounds. */
   readonly actual: boolean
+  /** A size by the value's kind where its path tells none (cel-go hands the estimator both). */
+  typeSize?(kind: ValueKind): Range | undefined
 }
 
 /**

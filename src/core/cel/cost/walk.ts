@@ -283,8 +283,9 @@ export class CostWalk {
 
   /** The size of a list's elements (the reference's listElementNode, sized by the estimator or unknown). */
   private elementSize(a: AstNode, path: string[] | undefined): Range {
-    if (!path || path.length === 0) return this.data.actual ? ZERO : UNKNOWN
-    return this.data.size([...path, '@items']) ?? (this.data.actual ? ZERO : UNKNOWN)
+    const byPath = path && path.length > 0 ? this.data.size([...path, '@items']) : undefined
+    const kind = this.elementKindOf(a)
+    return byPath ?? (kind ? this.data.typeSize?.(kind) : undefined) ?? (this.data.actual ? ZERO : UNKNOWN)
   }
 
   private costMacro(n: AstNode, name: string, range: AstNode, args: AstNode[]): Range {
@@ -447,6 +448,11 @@ export class CostWalk {
         this.sizes.set(n, size)
         return size
       }
+    }
+    const byType = this.data.typeSize?.(this.kindOf(n))
+    if (byType) {
+      this.sizes.set(n, byType)
+      return byType
     }
     if (this.isScalar(n)) return ONE
     if (n.op === 'id') return this.peek(n.args)?.size
