@@ -5,7 +5,7 @@
  */
 import type { Environment } from '@marcbachmann/cel-js'
 import { toJson } from './values.js'
-import { type AstNode, COST_LIMIT_EXCEEDED, type CostRange, type CostSizes, CostWalk, runtimeCoster } from './cost/index.js'
+import { type AstNode, COST_LIMIT_EXCEEDED, type CostRange, type CostSizes, CostWalk, costTracker, runtimeCoster } from './cost/index.js'
 
 export class CelCompileError extends Error {
   constructor(
@@ -60,6 +60,18 @@ export interface CelProgram {
    * `||` and `?:` and every iteration of a macro: an upper bound of cel-go's actual cost.
    */
   actualCost(activation: Record<string, unknown>): bigint
+  /**
+   * Evaluates with cel-go's cost tracking: each evaluated node charged as cel-go charges it,
+   * stopped past `limit` (default: the costLimit option) with a CelCostLimitError. Errors are
+   * returned with the cost spent, as cel-go's EvalDetails keeps the cost of a failed evaluation.
+   */
+  evaluateWithCost(activation: Record<string, unknown>, limit?: bigint): CelCostedResult
+}
+
+export interface CelCostedResult {
+  value?: unknown
+  error?: CelEvaluationError
+  cost: bigint
 }
 
 interface LocatedError {
@@ -130,15 +142,30 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
   const ast = (parsed as unknown as { ast: AstNode }).ast
   const actualCost = runtimeCoster(ast)
   const limit = options.costLimit
+  // Cost tracking wraps the nodes of its own copy of the AST, so untracked evaluations stay as fast.
+  let tracked: { parsed: ReturnType<Environment['parse']>; run: ReturnType<typeof costTracker> } | undefined
+  const evaluateWithCost = (activation: Record<string, unknown>, callLimit = limit): CelCostedResult => {
+    if (!tracked) {
+      const copy = env.parse(expression)
+      copy.check()
+      tracked = { parsed: copy, run: costTracker((copy as unknown as { ast: AstNode }).ast) }
+    }
+    const { parsed: copy, run } = tracked
+    const r = run(() => copy(activation), callLimit)
+    if (r.cancelled) return { error: new CelCostLimitError(r.cost), cost: r.cost }
+    if (r.error !== undefined) return { error: evaluationError(r.error), cost: r.cost }
+    return { value: r.value, cost: r.cost }
+  }
   const evaluate = (activation: Record<string, unknown>): unknown => {
     if (limit !== undefined) {
-      const cost = actualCost(activation)
-      if (cost > limit) throw new CelCostLimitError(cost)
+      const r = evaluateWithCost(activation)
+      if (r.error) throw r.error
+      return r.value
     }
     try {
       return parsed(activation)
     } catch (err) {
-      throw new CelEvaluationError((err as LocatedError).summary ?? (err as Error).message.split('\n')[0])
+      throw evaluationError(err)
     }
   }
   return {
@@ -146,9 +173,14 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
     outputType: typeName(outputType),
     evaluate,
     evaluateJson: (activation) => toJson(evaluate(activation)),
+    evaluateWithCost,
     estimateCost: (sizes, costOptions) => new CostWalk(sizes ?? NO_SIZES, costOptions?.presenceTestHasCost === true).cost(ast),
     actualCost,
   }
+}
+
+function evaluationError(err: unknown): CelEvaluationError {
+  return new CelEvaluationError((err as LocatedError).summary ?? (err as Error).message.split('\n')[0])
 }
 
 /** No declared sizes: the estimate treats every list, map and string as unbounded. */

@@ -8,8 +8,8 @@
  * transition rule and fails on a value the update left unchanged is ratcheted (the reference
  * turns it into a warning, which is not sent here). Each evaluation is charged its cost against
  * the object's budget (RuntimeCELCostBudget) and held to the per-call limit, with the
- * reference's messages; the cost is the engine's runtime cost (src/core/cel/cost), an upper
- * bound of cel-go's, computed before the rule runs.
+ * reference's messages; the cost is cel-go's runtime cost, tracked as the rule runs
+ * (src/core/cel/cost/tracker.ts).
  */
 import { Optional } from '@marcbachmann/cel-js'
 import { CelCostBudget, CelEvaluationError, COST_LIMIT_EXCEEDED, OUT_OF_BUDGET, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from '../../../core/cel/index.js'
@@ -93,17 +93,11 @@ export function newCostBudget(remaining = RUNTIME_CEL_COST_BUDGET, perCallLimit 
 
 /** evalMessageExpression: the message, or undefined to fall back to the rule's message; `stop` when the cost ends the validation. */
 function evalMessageExpression(c: CompiledRule, activation: Record<string, unknown>, budget: CostBudget): { message?: string; stop?: string } {
-  const charged = budget.charge(c.messageExpression!, activation)
-  if (charged === 'budget') return { stop: 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run' }
-  if (charged === 'limit') return { stop: `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(c.rule.messageExpression)}` }
-  let result: unknown
-  try {
-    result = c.messageExpression!.evaluate(activation)
-  } catch (err) {
-    if (!(err instanceof CelEvaluationError)) throw err
-    return {}
-  }
-  if (typeof result !== 'string') return {}
+  const evaluated = budget.evaluate(c.messageExpression!, activation)
+  if (evaluated.outcome === 'budget') return { stop: 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run' }
+  if (evaluated.outcome === 'limit') return { stop: `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(c.rule.messageExpression)}` }
+  const result = evaluated.value
+  if (evaluated.error || typeof result !== 'string') return {}
   const trimmed = result.trim()
   if (trimmed.length === 0 || trimmed.length > 5000 || /\n/.test(trimmed)) return {}
   return { message: trimmed }
@@ -137,19 +131,18 @@ function validateExpressions(tree: RuleTree, schema: Json, path: NodePath, value
     const activation: Record<string, unknown> = { self }
     if (c.rule.optionalOldSelf) activation.oldSelf = hasOld ? Optional.of(oldSelf) : Optional.none()
     else if (hasOld) activation.oldSelf = oldSelf
-    const charged = budget.charge(c.program, activation)
-    if (charged === 'budget') {
+    const evaluated = budget.evaluate(c.program, activation)
+    if (evaluated.outcome === 'budget') {
       errs.push(invalid(path, type, OUT_OF_BUDGET))
       return errs
     }
-    if (charged === 'limit') {
+    if (evaluated.outcome === 'limit') {
       errs.push(invalid(path, type, `'${COST_LIMIT_EXCEEDED}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(c)}`))
       return errs
     }
-    let result: unknown
-    try {
-      result = c.program.evaluate(activation)
-    } catch (err) {
+    const result = evaluated.value
+    if (evaluated.error) {
+      const err = evaluated.error
       if (!(err instanceof CelEvaluationError)) throw err
       const message = runtimeMessage(err)
       if (message.startsWith('no such overload')) {
