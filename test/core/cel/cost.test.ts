@@ -143,3 +143,47 @@ describe('core/cel: runtime cost, the per-call limit and a budget', () => {
     assert.equal(new CelCostBudget(1n).charge(program, { input: 'abc' }), 'budget')
   })
 })
+
+describe('core/cel: cost tracked as an expression runs (cel-go interpreter/runtimecost_test.go)', () => {
+  const abc = (n: number) => 'abcdefghij'.repeat(n / 10)
+  const CASES: [string, string, Record<string, string>, Record<string, unknown>, bigint][] = [
+    ['const', '"Hello World!"', {}, {}, 0n],
+    ['identity', 'input', { input: 'list<int>' }, { input: [1n, 2n] }, 1n],
+    ['select: map', "input['key']", { input: 'map<string, string>' }, { input: { key: 'v' } }, 2n],
+    ['select: array index', 'input[0]', { input: 'list<string>' }, { input: ['v'] }, 2n],
+    ['expr select: map', "input['ke' + 'y']", { input: 'map<string, string>' }, { input: { key: 'v' } }, 3n],
+    ['expr select: array index', 'input[3-3]', { input: 'list<string>' }, { input: ['v'] }, 3n],
+    ['variable cost function', "input.matches('[0-9]')", { input: 'string' }, { input: abc(500) }, 103n],
+    ['variable cost function with constant', "'123'.matches('[0-9]')", {}, {}, 2n],
+    ['or', 'false || false', {}, {}, 0n],
+    ['or short-circuit', 'true || false', {}, {}, 0n],
+    ['or accumulated branch cost', 'a || b || c || d', { a: 'bool', b: 'bool', c: 'bool', d: 'bool' }, { a: false, b: false, c: false, d: false }, 4n],
+    ['and short-circuit', 'false && true', {}, {}, 0n],
+    ['and accumulated branch cost', 'a && b && c && d', { a: 'bool', b: 'bool', c: 'bool', d: 'bool' }, { a: true, b: true, c: true, d: true }, 4n],
+    ['lt', '1 < 2', {}, {}, 1n],
+    ['eq', '1 == 2', {}, {}, 1n],
+    ['plus', '1 + 1', {}, {}, 1n],
+  ]
+  for (const [name, expr, vars, activation, want] of CASES) {
+    it(`${name}: ${expr}`, () => assert.equal(compileCel(celEnvironment(vars), expr).evaluateWithCost(activation).cost, want))
+  }
+
+  it('charges only the side of a short-circuit that ran', () => {
+    const program = compileCel(celEnvironment({ a: 'bool', b: 'bool', c: 'bool', d: 'bool' }), 'a || b || c || d')
+    assert.equal(program.evaluateWithCost({ a: true, b: false, c: false, d: false }).cost, 1n)
+  })
+
+  it('stops an evaluation past its limit, and a budget charges what ran', () => {
+    const program = compileCel(celEnvironment({ input: 'list<string>' }), "input.all(x, x.matches('^[a-z]+$'))")
+    const many = Array.from({ length: 50000 }, () => 'a'.repeat(100))
+    const stopped = program.evaluateWithCost({ input: many }, 1000000n)
+    assert.ok(stopped.error instanceof CelCostLimitError && stopped.cost > 1000000n && stopped.cost < 1000100n, String(stopped.cost))
+    const budget = new CelCostBudget(100n, 50n)
+    // input 1, result 1, each element 3 + x 1 + matches ceil((3 + 1) * 0.1) * ceil(8 * 0.25) = 6.
+    assert.deepEqual(budget.evaluate(program, { input: ['abc', 'de'] }), { outcome: 'ok', value: true })
+    assert.equal(budget.remaining, 86n)
+    // One string of 300: matches costs ceil(301 * 0.1) * 2 = 62, past the per-call limit of 50.
+    assert.deepEqual(budget.evaluate(program, { input: ['a'.repeat(300)] }), { outcome: 'limit' })
+    assert.equal(budget.remaining, -1n)
+  })
+})
