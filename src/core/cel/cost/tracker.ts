@@ -106,6 +106,17 @@ function callArg(node: Node, value: unknown): CallArg {
   }
 }
 
+const TRAVERSALS = new Set(['isSorted', 'sum', 'max', 'min', 'indexOf', 'lastIndexOf'])
+
+/** traversalCost: a string's bytes x 0.1 rounded down, the sum over lists and maps, 1 for anything else. */
+function traversalCost(value: unknown): bigint {
+  if (typeof value === 'string') return BigInt(Math.floor(Buffer.byteLength(value) * 0.1))
+  if (value instanceof Uint8Array) return BigInt(Math.floor(value.length * 0.1))
+  if (Array.isArray(value)) return value.reduce<bigint>((sum, v) => sum + traversalCost(v), 0n)
+  if (value instanceof Map) return [...value].reduce<bigint>((sum, [k, v]) => sum + traversalCost(k) + traversalCost(v), 0n)
+  return 1n
+}
+
 function itemCount(value: unknown): bigint {
   if (Array.isArray(value)) return BigInt(value.length)
   if (value instanceof Map || value instanceof Set) return BigInt(value.size)
@@ -171,6 +182,10 @@ export function costTracker(root: AstNode): (evaluate: () => unknown, limit?: bi
     const charge = charges.get(n)!
     if ('own' in charge) return free.has(n) ? 0n : charge.own
     if ('call' in charge) {
+      // The Kubernetes libraries' CallCost where it reads the values rather than their sizes.
+      const targetValue = charge.target ? t.values.get(charge.target) : undefined
+      if (charge.target && charge.call === 'join') return BigInt(Math.ceil(Number(actualSize(t.values.get(n))) * 2 * 0.1))
+      if (charge.target && Array.isArray(targetValue) && TRAVERSALS.has(charge.call)) return traversalCost(targetValue)
       const args = charge.args.map((a) => callArg(a, t.values.get(a)))
       const target = charge.target ? callArg(charge.target, t.values.get(charge.target)) : undefined
       return functionCost({ actual: true, name: charge.call, target, args, argCosts: args.map(() => ({ min: 0n, max: 0n })) }).cost.max
