@@ -5,7 +5,9 @@
  * with `@not_strictly_false(accu)` as its condition and `accu && p` as its step, `exists`
  * `@not_strictly_false(!accu)` and `accu || p`, `exists_one` `p ? accu + 1 : accu` then
  * `accu == 1`, `map` and `filter` `accu + [x]` from `[]`, `cel.bind` a fold over `[]`.
- * The same walk gives the runtime cost when its sizes are the evaluated values' (sizes.ts).
+ * With the sizes of an activation's values (sizes.ts) the walk bounds the runtime cost without
+ * evaluating (CelProgram.actualCost); the runtime cost itself is tracked as the expression runs
+ * (tracker.ts).
  */
 import type { ValueKind } from './decl.js'
 import {
@@ -19,7 +21,6 @@ import {
   add,
   fixed,
   multiply,
-  sum,
   union,
 } from './estimate.js'
 import { type CallSite, functionCost } from './functions.js'
@@ -480,4 +481,3 @@ function literalSize(n: AstNode): Range | undefined {
   return ONE
 }
 
-export { sum }
