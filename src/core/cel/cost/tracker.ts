@@ -106,6 +106,12 @@ function callArg(node: Node, value: unknown): CallArg {
   }
 }
 
+const SIZELESS_OPERATORS = new Set(['==', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/', '%'])
+
+function isSizeless(v: unknown): boolean {
+  return typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean' || v === null
+}
+
 const TRAVERSALS = new Set(['isSorted', 'sum', 'max', 'min', 'indexOf', 'lastIndexOf'])
 
 /** traversalCost: a string's bytes x 0.1 rounded down, the sum over lists and maps, 1 for anything else. */
@@ -186,6 +192,8 @@ export function costTracker(root: AstNode): (evaluate: () => unknown, limit?: bi
       const targetValue = charge.target ? t.values.get(charge.target) : undefined
       if (charge.target && charge.call === 'join') return BigInt(Math.ceil(Number(actualSize(t.values.get(n))) * 2 * 0.1))
       if (charge.target && Array.isArray(targetValue) && TRAVERSALS.has(charge.call)) return traversalCost(targetValue)
+      // Arithmetic, and comparisons of values of no size, cost 1.
+      if (SIZELESS_OPERATORS.has(charge.call) && charge.args.every((a) => isSizeless(t.values.get(a)))) return 1n
       const args = charge.args.map((a) => callArg(a, t.values.get(a)))
       const target = charge.target ? callArg(charge.target, t.values.get(charge.target)) : undefined
       return functionCost({ actual: true, name: charge.call, target, args, argCosts: args.map(() => ({ min: 0n, max: 0n })) }).cost.max
@@ -204,6 +212,16 @@ export function costTracker(root: AstNode): (evaluate: () => unknown, limit?: bi
     }
   }
 
+  // Only the values a charge reads are kept.
+  const read = new Set<Node>()
+  for (const [n, charge] of charges) {
+    if ('call' in charge) {
+      charge.args.forEach((a) => read.add(a))
+      if (charge.target) read.add(charge.target)
+      read.add(n)
+    } else if ('macro' in charge) read.add(charge.iterable)
+  }
+
   for (const n of nodes) {
     const meta = n.meta
     const inner: Evaluate = meta?.alternate
@@ -212,6 +230,7 @@ export function costTracker(root: AstNode): (evaluate: () => unknown, limit?: bi
         ? (ev, _ast, ctx) => (meta.macro as { evaluate: (ev: unknown, m: unknown, ctx: unknown) => unknown }).evaluate(ev, meta.macro, ctx)
         : (ev, ast, ctx) => (meta as unknown as { evaluate: Evaluate }).evaluate(ev, ast, ctx)
     const isStep = steps.has(n)
+    const keep = read.has(n)
     const charge = charges.get(n)
     const macroStep = charge && 'macro' in charge ? charge.step : undefined
     n.evaluate = (ev, ast, ctx) => {
@@ -221,7 +240,7 @@ export function costTracker(root: AstNode): (evaluate: () => unknown, limit?: bi
       if (isStep) steps.set(n, steps.get(n)! + 1)
       const before = macroStep ? steps.get(macroStep) : undefined
       const value = inner(ev, ast, ctx)
-      t.values.set(n, value)
+      if (keep) t.values.set(n, value)
       t.cost += costOf(n, t, before)
       if (t.limit !== undefined && t.cost > t.limit) {
         t.cancelled = true
