@@ -168,6 +168,12 @@ describe('core/cel: cost tracked as an expression runs (cel-go interpreter/runti
     it(`${name}: ${expr}`, () => assert.equal(compileCel(celEnvironment(vars), expr).evaluateWithCost(activation).cost, want))
   }
 
+  it('charges the optional accessors as calls (the library makes them macros)', () => {
+    // input 1, `_?._` 1, orValue 1, and the equality of two empty strings 0.
+    const program = compileCel(celEnvironment({ input: 'map<string, string>' }), "input.?a.orValue('') == ''")
+    assert.equal(program.evaluateWithCost({ input: { b: 'x' } }).cost, 3n)
+  })
+
   it('charges only the side of a short-circuit that ran', () => {
     const program = compileCel(celEnvironment({ a: 'bool', b: 'bool', c: 'bool', d: 'bool' }), 'a || b || c || d')
     assert.equal(program.evaluateWithCost({ a: true, b: false, c: false, d: false }).cost, 1n)

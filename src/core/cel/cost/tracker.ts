@@ -37,6 +37,7 @@ type Charge = { own: bigint } | { call: string; target?: Node; args: Node[] } | 
 const LOOSE: Record<string, bigint> = { value: 0n, '?:': 0n, '&&': 0n, '||': 0n, accuValue: 0n, accuInc: 2n, accuPush: 12n, '.': 1n, '.?': 1n, '[]': 1n, '[?]': 1n, '!_': 1n }
 const BINARY = new Set(['==', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/', '%', 'in'])
 const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter'])
+const OPTIONAL_CALLS = new Set(['orValue', 'or', 'value', 'hasValue'])
 
 function isNode(v: unknown): v is Node {
   return typeof v === 'object' && v !== null && typeof (v as { op?: unknown }).op === 'string' && 'args' in v && typeof (v as { clone?: unknown }).clone === 'function'
@@ -178,6 +179,9 @@ export function costTracker(root: AstNode): (evaluate: () => unknown, limit?: bi
         let chain = 0
         for (let s = (n.args[1] as Node[])[0]; s && (s.op === '.' || s.op === '.?'); s = s.args[0]) chain++
         charges.set(n, { own: BigInt(Math.max(0, chain - 1)) })
+      } else if (n.meta?.macro && OPTIONAL_CALLS.has(name)) {
+        // The library's optional accessors are macros; cel-go's are calls of cost 1.
+        charges.set(n, { own: 1n })
       } else if (n.meta?.macro || n.meta?.alternate) charges.set(n, { own: 0n })
       else if (n.op === 'rcall') charges.set(n, { call: name, target: n.args[1], args: n.args[2] })
       else charges.set(n, { call: name, args: n.args[1] })
