@@ -28,7 +28,7 @@ export function compileConstructing(env: Environment, expression: string, return
   const typed = env.clone()
   registerConstructions(typed, rewritten.constructions)
   try {
-    return compileCel(typed, rewritten.text, returnTypes, { expression, offsets: rewritten.offsets })
+    return compileCel(typed, rewritten.text, returnTypes, { source: { expression, offsets: rewritten.offsets } })
   } catch (err) {
     if (err instanceof CelCompileError && err.kind === 'compilation') throw new CelCompileError(fieldTypeMessage(err.message), err.kind)
     throw err

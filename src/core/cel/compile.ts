@@ -5,6 +5,7 @@
  */
 import type { Environment } from '@marcbachmann/cel-js'
 import { toJson } from './values.js'
+import { type AstNode, COST_LIMIT_EXCEEDED, type CostRange, type CostSizes, CostWalk, costTracker, runtimeCoster } from './cost/index.js'
 
 export class CelCompileError extends Error {
   constructor(
@@ -26,6 +27,21 @@ export class CelEvaluationError extends Error {
   }
 }
 
+/** An evaluation refused for its cost: cel-go's `operation cancelled: actual cost limit exceeded`. */
+export class CelCostLimitError extends CelEvaluationError {
+  constructor(readonly cost: bigint) {
+    super(COST_LIMIT_EXCEEDED)
+    this.name = 'CelCostLimitError'
+  }
+}
+
+export interface CelCompileOptions {
+  /** The text as the user wrote it, when `expression` is a rewrite of it (errors point into the original). */
+  source?: CelSource
+  /** cel-go's CostLimit: evaluations whose cost exceeds it throw CelCostLimitError (PER_CALL_LIMIT for the reference's callers). */
+  costLimit?: bigint
+}
+
 export interface CelProgram {
   readonly expression: string
   /** The type the checker inferred: 'string', 'bool', 'list<string>', 'dyn', ... */
@@ -34,6 +50,30 @@ export interface CelProgram {
   evaluate(activation: Record<string, unknown>): unknown
   /** The result converted to plain JSON values (ints as numbers, optionals unwrapped or undefined). */
   evaluateJson(activation: Record<string, unknown>): unknown
+  /**
+   * cel-go's static estimate (EstimateCost) in cost units, with the sizes of the data from
+   * `sizes` (declared types: declaredSizes); without, every list, map and string is unbounded.
+   * `has()` costs its operand only, as in the reference's environments, unless presenceTestHasCost.
+   */
+  estimateCost(sizes?: CostSizes, options?: { presenceTestHasCost?: boolean }): CostRange
+  /**
+   * The cost of evaluating against `activation`: cel-go's cost functions with the sizes of the
+   * activation's values. It is computed without evaluating, so it counts both sides of `&&`,
+   * `||` and `?:` and every iteration of a macro: an upper bound of cel-go's actual cost.
+   */
+  actualCost(activation: Record<string, unknown>): bigint
+  /**
+   * Evaluates with cel-go's cost tracking: each evaluated node charged as cel-go charges it,
+   * stopped past `limit` (default: the costLimit option) with a CelCostLimitError. Errors are
+   * returned with the cost spent, as cel-go's EvalDetails keeps the cost of a failed evaluation.
+   */
+  evaluateWithCost(activation: Record<string, unknown>, limit?: bigint): CelCostedResult
+}
+
+export interface CelCostedResult {
+  value?: unknown
+  error?: CelEvaluationError
+  cost: bigint
 }
 
 interface LocatedError {
@@ -118,7 +158,8 @@ function celGoTypeName(type: string): string {
  * (cel-go spelling: 'string', 'bool', 'list(string)'), empty for any; a mismatch is the
  * reference's `must evaluate to T` / `must evaluate to one of [T U]`.
  */
-export function compileCel(env: Environment, expression: string, returnTypes: readonly string[] = [], source?: CelSource): CelProgram {
+export function compileCel(env: Environment, expression: string, returnTypes: readonly string[] = [], options: CelCompileOptions = {}): CelProgram {
+  const { source } = options
   let parsed: ReturnType<Environment['parse']>
   try {
     parsed = env.parse(expression)
@@ -134,11 +175,33 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
     const reason = returnTypes.length === 1 ? `must evaluate to ${returnTypes[0]}` : `must evaluate to one of [${returnTypes.join(' ')}]`
     throw new CelCompileError(reason, 'type', celGoTypeName(outputType))
   }
+  const ast = (parsed as unknown as { ast: AstNode }).ast
+  const actualCost = runtimeCoster(ast)
+  const limit = options.costLimit
+  // Cost tracking wraps the nodes of its own copy of the AST, so untracked evaluations stay as fast.
+  let tracked: { parsed: ReturnType<Environment['parse']>; run: ReturnType<typeof costTracker> } | undefined
+  const evaluateWithCost = (activation: Record<string, unknown>, callLimit = limit): CelCostedResult => {
+    if (!tracked) {
+      const copy = env.parse(expression)
+      copy.check()
+      tracked = { parsed: copy, run: costTracker((copy as unknown as { ast: AstNode }).ast) }
+    }
+    const { parsed: copy, run } = tracked
+    const r = run(() => copy(activation), callLimit)
+    if (r.cancelled) return { error: new CelCostLimitError(r.cost), cost: r.cost }
+    if (r.error !== undefined) return { error: evaluationError(r.error), cost: r.cost }
+    return { value: r.value, cost: r.cost }
+  }
   const evaluate = (activation: Record<string, unknown>): unknown => {
+    if (limit !== undefined) {
+      const r = evaluateWithCost(activation)
+      if (r.error) throw r.error
+      return r.value
+    }
     try {
       return parsed(activation)
     } catch (err) {
-      throw new CelEvaluationError((err as LocatedError).summary ?? (err as Error).message.split('\n')[0])
+      throw evaluationError(err)
     }
   }
   return {
@@ -146,8 +209,18 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
     outputType: typeName(outputType),
     evaluate,
     evaluateJson: (activation) => toJson(evaluate(activation)),
+    evaluateWithCost,
+    estimateCost: (sizes, costOptions) => new CostWalk(sizes ?? NO_SIZES, costOptions?.presenceTestHasCost === true).cost(ast),
+    actualCost,
   }
 }
+
+function evaluationError(err: unknown): CelEvaluationError {
+  return new CelEvaluationError((err as LocatedError).summary ?? (err as Error).message.split('\n')[0])
+}
+
+/** No declared sizes: the estimate treats every list, map and string as unbounded. */
+const NO_SIZES: CostSizes = { actual: false, size: () => undefined, kind: () => undefined }
 
 /** The checker's type against a cel-go type name; `dyn` results pass, as cel-go's `any` does. */
 function matchesType(actual: string, wanted: string): boolean {

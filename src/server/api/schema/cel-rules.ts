@@ -6,7 +6,11 @@
  * CEL engine (src/core/cel). Rules are compiled once per schema (the CRD's strategy keeps the
  * tree); the evaluation is in cel-validation.ts.
  */
-import { type CelProgram, type CelVariableType, CelCompileError, celEnvironment, compileCel } from '../../../core/cel/index.js'
+import { type CelProgram, type CelVariableType, type CostSizes, CelCompileError, celEnvironment, compileCel, declaredSizes } from '../../../core/cel/index.js'
+import { maxCardinality, schemaDeclType } from './cel-cost.js'
+import { escapeProperty } from './cel-escape.js'
+
+export { escapeProperty }
 
 type Json = Record<string, unknown>
 
@@ -27,16 +31,12 @@ export interface CompiledRule {
   messageExpression?: CelProgram
   messageExpressionError?: string
   usesOldSelf: boolean
-}
-
-const CEL_RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while'])
-const ESCAPABLE = /^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/
-
-/** escaping.go's Escape: a property name as a CEL field name, or undefined when it cannot be one. */
-export function escapeProperty(name: string): string | undefined {
-  if (CEL_RESERVED.has(name)) return `__${name}__`
-  if (!ESCAPABLE.test(name)) return undefined
-  return name.replace(/__|\.|-|\//g, (m) => ({ __: '__underscores__', '.': '__dot__', '-': '__dash__', '/': '__slash__' })[m]!)
+  /** The rule's estimated worst-case cost (cel-go's EstimateCost max), 0 when it does not compile. */
+  maxCost: bigint
+  /** The same for the message expression. */
+  messageExpressionMaxCost: bigint
+  /** How many times the node's data could repeat in one request (used where no maxItems/maxProperties above bounds it). */
+  maxCardinality: bigint
 }
 
 function isObj(v: unknown): v is Json {
@@ -128,14 +128,15 @@ function environmentFor(selfType: CelVariableType, optionalOldSelf: boolean) {
 }
 
 /** compileRule and the message expression's compilation, with the reference's details. */
-function compileRule(rule: ValidationRule, selfType: CelVariableType): CompiledRule {
+function compileRule(rule: ValidationRule, selfType: CelVariableType, sizes: CostSizes, cardinality: bigint): CompiledRule {
   const usesOldSelf = referencesOldSelf(rule.rule)
-  const compiled: CompiledRule = { rule, usesOldSelf }
+  const compiled: CompiledRule = { rule, usesOldSelf, maxCost: 0n, messageExpressionMaxCost: 0n, maxCardinality: cardinality }
   // An optionalOldSelf rule sees oldSelf as an optional; the engine types its content as dyn.
   const env = environmentFor(selfType, rule.optionalOldSelf)
   if (rule.rule.trim() !== '') {
     try {
       compiled.program = compileCel(env, rule.rule, ['bool'])
+      compiled.maxCost = compiled.program.estimateCost(sizes).max
     } catch (err) {
       if (!(err instanceof CelCompileError)) throw err
       compiled.error = err.kind === 'type' ? 'cel expression must evaluate to a bool' : err.message
@@ -144,6 +145,7 @@ function compileRule(rule: ValidationRule, selfType: CelVariableType): CompiledR
   if (rule.messageExpression.trim() !== '') {
     try {
       compiled.messageExpression = compileCel(env, rule.messageExpression, ['string'])
+      compiled.messageExpressionMaxCost = compiled.messageExpression.estimateCost(sizes).max
     } catch (err) {
       if (!(err instanceof CelCompileError)) throw err
       compiled.messageExpressionError = err.kind === 'type' ? 'messageExpression must evaluate to a string' : `messageExpression ${err.message}`
@@ -157,7 +159,11 @@ export function compileNodeRules(schema: Json, isResourceRoot: boolean): Compile
   const rules = validationRules(schema)
   if (rules.length === 0) return []
   const selfType = celDeclType(schema, isResourceRoot)
-  return rules.map((rule) => compileRule(rule, selfType))
+  // The estimates' sizes: the reference's declared type of the node (maxLength, maxItems, maxProperties).
+  const decl = schemaDeclType(schema, isResourceRoot || schema['x-kubernetes-embedded-resource'] === true)
+  const sizes: CostSizes = decl ? declaredSizes(decl) : { actual: false, size: () => undefined, kind: () => undefined }
+  const cardinality = maxCardinality(decl?.minSerializedSize ?? 0n)
+  return rules.map((rule) => compileRule(rule, selfType, sizes, cardinality))
 }
 
 /** The compiled rules of a schema and of its properties, items and additional properties; undefined where none are below. */

@@ -6,10 +6,13 @@
  * skipped where no old value exists unless `optionalOldSelf`; the failures are the reference's
  * field errors (`reason`, `fieldPath`, `message`, `messageExpression`). A rule that is not a
  * transition rule and fails on a value the update left unchanged is ratcheted (the reference
- * turns it into a warning, which is not sent here).
+ * turns it into a warning, which is not sent here). Each evaluation is charged its cost against
+ * the object's budget (RuntimeCELCostBudget) and held to the per-call limit, with the
+ * reference's messages; the cost is cel-go's runtime cost, tracked as the rule runs
+ * (src/core/cel/cost/tracker.ts).
  */
 import { Optional } from '@marcbachmann/cel-js'
-import { CelEvaluationError } from '../../../core/cel/index.js'
+import { CelCostBudget, CelEvaluationError, COST_LIMIT_EXCEEDED, OUT_OF_BUDGET, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from '../../../core/cel/index.js'
 import { deepEqual } from '../../../core/patch/index.js'
 import { type ErrorList, OMIT_VALUE, Path, duplicate, forbidden, invalid, required } from '../validation/field/index.js'
 import { type CompiledRule, type RuleTree, celProperties, escapeProperty } from './cel-rules.js'
@@ -81,16 +84,20 @@ function ruleFieldPath(path: NodePath, fieldPath: string): NodePath {
   return p
 }
 
-/** evalMessageExpression: the message, or undefined to fall back to the rule's message. */
-function evalMessageExpression(c: CompiledRule, activation: Record<string, unknown>): { message?: string; invalid?: string } {
-  let result: unknown
-  try {
-    result = c.messageExpression!.evaluate(activation)
-  } catch (err) {
-    if (!(err instanceof CelEvaluationError)) throw err
-    return {}
-  }
-  if (typeof result !== 'string') return {}
+/** The cost budget of one object's rules (RuntimeCELCostBudget, each evaluation within PerCallLimit). */
+export type CostBudget = CelCostBudget
+
+export function newCostBudget(remaining = RUNTIME_CEL_COST_BUDGET, perCallLimit = PER_CALL_LIMIT): CostBudget {
+  return new CelCostBudget(remaining, perCallLimit)
+}
+
+/** evalMessageExpression: the message, or undefined to fall back to the rule's message; `stop` when the cost ends the validation. */
+function evalMessageExpression(c: CompiledRule, activation: Record<string, unknown>, budget: CostBudget): { message?: string; stop?: string } {
+  const evaluated = budget.evaluate(c.messageExpression!, activation)
+  if (evaluated.outcome === 'budget') return { stop: 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run' }
+  if (evaluated.outcome === 'limit') return { stop: `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(c.rule.messageExpression)}` }
+  const result = evaluated.value
+  if (evaluated.error || typeof result !== 'string') return {}
   const trimmed = result.trim()
   if (trimmed.length === 0 || trimmed.length > 5000 || /\n/.test(trimmed)) return {}
   return { message: trimmed }
@@ -103,10 +110,14 @@ function runtimeMessage(err: CelEvaluationError): string {
 }
 
 /** validateExpressions: this node's rules. */
-function validateExpressions(tree: RuleTree, schema: Json, path: NodePath, value: unknown, old: unknown, isResourceRoot: boolean): ErrorList {
+function validateExpressions(tree: RuleTree, schema: Json, path: NodePath, value: unknown, old: unknown, isResourceRoot: boolean, budget: CostBudget): ErrorList {
   if (value === null || value === undefined || tree.rules.length === 0) return []
   const errs: ErrorList = []
   const type = typeof schema.type === 'string' ? schema.type : ''
+  if (budget.remaining <= 0n) {
+    budget.remaining = -1n
+    return [invalid(path, type, OUT_OF_BUDGET)]
+  }
   const self = toCelValue(schema, value, isResourceRoot)
   const hasOld = old !== null && old !== undefined
   const oldSelf = hasOld ? toCelValue(schema, old, isResourceRoot) : undefined
@@ -120,10 +131,18 @@ function validateExpressions(tree: RuleTree, schema: Json, path: NodePath, value
     const activation: Record<string, unknown> = { self }
     if (c.rule.optionalOldSelf) activation.oldSelf = hasOld ? Optional.of(oldSelf) : Optional.none()
     else if (hasOld) activation.oldSelf = oldSelf
-    let result: unknown
-    try {
-      result = c.program.evaluate(activation)
-    } catch (err) {
+    const evaluated = budget.evaluate(c.program, activation)
+    if (evaluated.outcome === 'budget') {
+      errs.push(invalid(path, type, OUT_OF_BUDGET))
+      return errs
+    }
+    if (evaluated.outcome === 'limit') {
+      errs.push(invalid(path, type, `'${COST_LIMIT_EXCEEDED}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(c)}`))
+      return errs
+    }
+    const result = evaluated.value
+    if (evaluated.error) {
+      const err = evaluated.error
       if (!(err instanceof CelEvaluationError)) throw err
       const message = runtimeMessage(err)
       if (message.startsWith('no such overload')) {
@@ -135,7 +154,15 @@ function validateExpressions(tree: RuleTree, schema: Json, path: NodePath, value
     // CRDValidationRatcheting (on by default): an unchanged value keeps passing.
     if (!c.usesOldSelf && hasOld && deepEqual(value, old)) continue
     const at = c.rule.fieldPath.length > 0 ? ruleFieldPath(path, c.rule.fieldPath) : path
-    const detail = (c.messageExpression && evalMessageExpression(c, activation).message) || ruleMessageOrDefault(c)
+    let detail = ruleMessageOrDefault(c)
+    if (c.messageExpression) {
+      const evaluated = evalMessageExpression(c, activation, budget)
+      if (evaluated.stop !== undefined) {
+        errs.push(invalid(at, type, evaluated.stop))
+        return errs
+      }
+      if (evaluated.message) detail = evaluated.message
+    }
     const badValue = type === 'object' || type === 'array' ? OMIT_VALUE : value
     errs.push(fieldErrorForReason(at, badValue, detail, c.rule.reason))
   }
@@ -159,23 +186,30 @@ function oldItemFinder(schema: Json, old: unknown): (item: unknown) => unknown {
 }
 
 /** Validate: this node's rules, then its properties', map values' and items' (with their correlated old values). */
-export function validateCelRules(tree: RuleTree | undefined, schema: Json, path: NodePath, value: unknown, old: unknown, isResourceRoot = true): ErrorList {
+export function validateCelRules(tree: RuleTree | undefined, schema: Json, path: NodePath, value: unknown, old: unknown, isResourceRoot = true, budget: CostBudget = newCostBudget()): ErrorList {
   if (!tree) return []
-  const errs = validateExpressions(tree, schema, path, value, old, isResourceRoot)
+  const errs = validateExpressions(tree, schema, path, value, old, isResourceRoot, budget)
+  if (budget.remaining < 0n) return errs
   if (isObj(value)) {
     const oldObj = isObj(old) ? old : undefined
     if (tree.properties.size > 0 && isObj(schema.properties)) {
       for (const [k, v] of Object.entries(value)) {
         const sub = tree.properties.get(k)
-        if (sub) errs.push(...validateCelRules(sub, schema.properties[k] as Json, child(path, k), v, oldObj?.[k], false))
+        if (sub && budget.remaining >= 0n) errs.push(...validateCelRules(sub, schema.properties[k] as Json, child(path, k), v, oldObj?.[k], false, budget))
       }
     }
     if (tree.additionalProperties && isObj(schema.additionalProperties)) {
-      for (const [k, v] of Object.entries(value)) errs.push(...validateCelRules(tree.additionalProperties, schema.additionalProperties, path ? path.key(k) : Path.of(k), v, oldObj?.[k], false))
+      for (const [k, v] of Object.entries(value)) {
+        if (budget.remaining < 0n) break
+        errs.push(...validateCelRules(tree.additionalProperties, schema.additionalProperties, path ? path.key(k) : Path.of(k), v, oldObj?.[k], false, budget))
+      }
     }
   } else if (Array.isArray(value) && tree.items && isObj(schema.items)) {
     const oldItem = oldItemFinder(schema, old)
-    value.forEach((v, i) => errs.push(...validateCelRules(tree.items, schema.items as Json, path ? path.index(i) : Path.of(String(i)), v, oldItem(v), false)))
+    for (const [i, v] of value.entries()) {
+      if (budget.remaining < 0n) break
+      errs.push(...validateCelRules(tree.items, schema.items as Json, path ? path.index(i) : Path.of(String(i)), v, oldItem(v), false, budget))
+    }
   }
   return errs
 }

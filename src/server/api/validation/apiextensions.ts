@@ -6,8 +6,8 @@
  * `spec.subresources` and `spec.additionalPrinterColumns`. The structural-schema rules are in
  * apiextensions-structural.ts; custom resources themselves are validated in ../schema/.
  *
- * The `x-kubernetes-validations` rules are compiled (../schema/cel-rules.ts). Not reproduced:
- * their estimated cost, the validation of `default`s
+ * The `x-kubernetes-validations` rules are compiled (../schema/cel-rules.ts) and their estimated
+ * cost held to the reference's limits (apiextensions-cel-cost.ts). Not reproduced: the validation of `default`s
  * against their schema, and the caBundle of a conversion webhook.
  */
 import { type KubeObject, isPlainObject } from '../registry/object.js'
@@ -19,6 +19,8 @@ import { validateImmutableField } from './objectmeta.js'
 import { isDNS1035Label, isDNS1123Subdomain } from './strings.js'
 import { validateWebhookService, validateWebhookURL } from './webhook-client.js'
 import { compileNodeRules } from '../schema/cel-rules.js'
+import { type CelCostContext, childCostContext, rootCostContext, ruleCostErrors, totalCostErrors } from './apiextensions-cel-cost.js'
+import { deepEqual } from '../../../core/patch/index.js'
 import { Rendered } from './field/go-format.js'
 
 const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string']
@@ -51,6 +53,29 @@ interface Options {
   requireStructuralSchema: boolean
   requireAtomicSetType: boolean
   requireMapListKeysMapSetValidation: boolean
+  /** On update, the versions whose schema did not change: their rules skip the per-expression cost limit. */
+  versionsWithUnchangedSchemas?: ReadonlySet<string>
+  suppressPerExpressionCost?: boolean
+}
+
+/** suppressExpressionCostForUnchangedSchema. */
+function suppressCostForUnchangedSchema(opts: Options, version: string): Options {
+  return opts.versionsWithUnchangedSchemas?.has(version) ? { ...opts, suppressPerExpressionCost: true } : opts
+}
+
+/** findVersionsWithUnchangedSchemas: GetSchemaForVersion is the version's schema, else the top-level one. */
+function versionsWithUnchangedSchemas(spec: InternalSpec, oldSpec: InternalSpec): Set<string> {
+  const schemaFor = (s: InternalSpec, name: string): unknown => {
+    const v = s.versions.find((x) => x.name === name)
+    if (!v) return undefined
+    return isPlainObject(v.schema) ? v.schema.openAPIV3Schema : s.validation?.openAPIV3Schema
+  }
+  const unchanged = new Set<string>()
+  for (const v of spec.versions) {
+    const before = schemaFor(oldSpec, v.name)
+    if (oldSpec.versions.some((x) => x.name === v.name) && deepEqual(schemaFor(spec, v.name), before)) unchanged.add(v.name)
+  }
+  return unchanged
 }
 
 const CREATE_OPTIONS: Options = {
@@ -105,6 +130,7 @@ export function ValidateCustomResourceDefinitionUpdate(o: KubeObject, old: KubeO
     requireStructuralSchema: !schemas(oldSpec).some((s) => validateStructural(Path.of(''), s).length > 0),
     requireAtomicSetType: !schemas(oldSpec).some((s) => schemaHas(s, hasNonAtomicSetType)),
     requireMapListKeysMapSetValidation: !schemas(oldSpec).some((s) => schemaHas(s, (x) => validateMapListKeysMapSet(x, Path.of('')).length > 0)),
+    versionsWithUnchangedSchemas: versionsWithUnchangedSchemas(spec, oldSpec),
   }
   const errs = validateCustomResourceDefinitionSpec(spec, opts, SPEC)
   if (opts.requireImmutableNames) {
@@ -175,7 +201,7 @@ function validateDeprecationWarning(deprecated: boolean, warning: string | undef
 function validateCustomResourceDefinitionVersion(version: InternalVersion, fldPath: Path, statusEnabled: boolean, opts: Options): ErrorList {
   const errs: ErrorList = []
   for (const e of validateDeprecationWarning(version.deprecated, version.deprecationWarning)) errs.push(invalid(fldPath.child('deprecationWarning'), version.deprecationWarning ?? null, e))
-  errs.push(...validateCustomResourceDefinitionValidation(version.schema, statusEnabled, opts, fldPath.child('schema')))
+  errs.push(...validateCustomResourceDefinitionValidation(version.schema, statusEnabled, suppressCostForUnchangedSchema(opts, version.name), fldPath.child('schema')))
   errs.push(...ValidateCustomResourceDefinitionSubresources(version.subresources, fldPath.child('subresources')))
   version.additionalPrinterColumns.forEach((c, i) => errs.push(...ValidateCustomResourceColumnDefinition(c, fldPath.child('additionalPrinterColumns').index(i))))
   if (version.selectableFields.length > 0) {
@@ -287,7 +313,7 @@ function validateCustomResourceDefinitionSpec(spec: InternalSpec, optsIn: Option
   for (const n of ['plural', 'singular', 'kind', 'listKind']) if (str(spec.names[n]) === '') errs.push(required(fldPath.child('names', n), ''))
   errs.push(...ValidateCustomResourceDefinitionNames(spec.names, fldPath.child('names')))
   const anyStatus = hasStatus(spec.subresources) || spec.versions.some((v) => hasStatus(v.subresources))
-  errs.push(...validateCustomResourceDefinitionValidation(spec.validation, anyStatus, opts, fldPath.child('validation')))
+  errs.push(...validateCustomResourceDefinitionValidation(spec.validation, anyStatus, suppressCostForUnchangedSchema(opts, spec.version), fldPath.child('validation')))
   errs.push(...ValidateCustomResourceDefinitionSubresources(spec.subresources, fldPath.child('subresources')))
   spec.additionalPrinterColumns.forEach((c, i) => errs.push(...ValidateCustomResourceColumnDefinition(c, fldPath.child('additionalPrinterColumns').index(i))))
   if (spec.selectableFields.length > 0) {
@@ -462,8 +488,12 @@ function validateCustomResourceDefinitionValidation(validation: Obj | undefined,
       }
     }
     if (schema.nullable === true) errs.push(forbidden(fldPath.child('openAPIV3Schema.nullable'), 'nullable cannot be true at the root'))
-    if (opts.requireStructuralSchema) errs.push(...validateStructural(fldPath.child('openAPIV3Schema'), schema))
-    errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(schema, fldPath.child('openAPIV3Schema'), { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false, requireValidPropertyType: opts.requireValidPropertyType }, true, opts))
+    const structuralErrs = opts.requireStructuralSchema ? validateStructural(fldPath.child('openAPIV3Schema'), schema) : []
+    errs.push(...structuralErrs)
+    // As the reference, the rules' costs are only counted on a valid structural schema.
+    const celCost = opts.requireStructuralSchema && structuralErrs.length === 0 ? rootCostContext(opts.suppressPerExpressionCost === true) : undefined
+    errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(schema, fldPath.child('openAPIV3Schema'), { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false, requireValidPropertyType: opts.requireValidPropertyType, celCost }, true, opts))
+    if (celCost) errs.push(...totalCostErrors(celCost, fldPath.child('openAPIV3Schema')))
   }
   return errs
 }
@@ -475,6 +505,8 @@ interface SpecStandardValidator {
   requireValidPropertyType: boolean
   /** The items of the first list above that is not a map list: where `oldSelf` cannot correlate. */
   uncorrelatableOldSelfPath?: Path
+  /** The rules' cost context (CELSchemaContext); only properties, items and additionalProperties carry it. */
+  celCost?: CelCostContext
 }
 
 /** specStandardValidatorV3.validate: the OpenAPI v3 features a CRD schema may not use. */
@@ -497,7 +529,7 @@ function validateSpecStandard(v: SpecStandardValidator, schema: Obj, fldPath: Pa
   return errs
 }
 
-/** ValidateCustomResourceDefinitionOpenAPISchema (with the rules' compilation, without their cost). */
+/** ValidateCustomResourceDefinitionOpenAPISchema (with the rules' compilation and estimated cost). */
 export function ValidateCustomResourceDefinitionOpenAPISchema(schema: Obj, fldPath: Path, ssv: SpecStandardValidator, isRoot: boolean, opts: Options): ErrorList {
   const errs = validateSpecStandard(ssv, schema, fldPath)
   if (schema.uniqueItems === true) errs.push(forbidden(fldPath.child('uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'))
@@ -507,24 +539,28 @@ export function ValidateCustomResourceDefinitionOpenAPISchema(schema: Obj, fldPa
     if (Object.keys(properties).length > 0 && (additional === false || isPlainObject(additional))) {
       errs.push(forbidden(fldPath.child('additionalProperties'), 'additionalProperties and properties are mutual exclusive'))
     }
-    const sub = ssv.insideResourceMeta ? { ...ssv, allowDefaults: false, disallowDefaultsReason: 'inside additionalProperties applying to object metadata' } : ssv
+    const base = { ...ssv, celCost: childCostContext(ssv.celCost, schema) }
+    const sub = ssv.insideResourceMeta ? { ...base, allowDefaults: false, disallowDefaultsReason: 'inside additionalProperties applying to object metadata' } : base
     if (isPlainObject(additional)) errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(additional, fldPath.child('additionalProperties'), sub, false, opts))
   }
   for (const [property, p] of Object.entries(properties)) {
-    let sub = ssv
+    let sub = { ...ssv, celCost: childCostContext(ssv.celCost, schema) }
     if ((isRoot || schema['x-kubernetes-embedded-resource'] === true) && META_FIELDS.has(property)) {
       sub = { ...sub, insideResourceMeta: true }
       if (isRoot) sub = { ...sub, allowDefaults: false, disallowDefaultsReason: `in top-level ${property}` }
     }
     errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(obj(p), fldPath.child('properties').key(property), sub, false, opts))
   }
-  if (isPlainObject(schema.not)) errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(schema.not, fldPath.child('not'), ssv, false, opts))
-  for (const j of ['allOf', 'oneOf', 'anyOf'] as const) arr(schema[j]).forEach((s, i) => errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(obj(s), fldPath.child(j).index(i), ssv, false, opts)))
-  for (const [k, s] of Object.entries(obj(schema.definitions))) errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(obj(s), fldPath.child('definitions').key(k), ssv, false, opts))
+  // The reference gives these no CEL context: no cost is counted below them.
+  const noCost = { ...ssv, celCost: undefined }
+  if (isPlainObject(schema.not)) errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(schema.not, fldPath.child('not'), noCost, false, opts))
+  for (const j of ['allOf', 'oneOf', 'anyOf'] as const) arr(schema[j]).forEach((s, i) => errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(obj(s), fldPath.child(j).index(i), noCost, false, opts)))
+  for (const [k, s] of Object.entries(obj(schema.definitions))) errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(obj(s), fldPath.child('definitions').key(k), noCost, false, opts))
   if (isPlainObject(schema.items)) {
     // Only map-list items correlate with their old values (sets and atomic lists do not).
     const forbidOldSelf = schema['x-kubernetes-list-type'] !== 'map' && ssv.uncorrelatableOldSelfPath === undefined
-    const sub = forbidOldSelf ? { ...ssv, uncorrelatableOldSelfPath: fldPath.child('items') } : ssv
+    const withCost = { ...ssv, celCost: childCostContext(ssv.celCost, schema) }
+    const sub = forbidOldSelf ? { ...withCost, uncorrelatableOldSelfPath: fldPath.child('items') } : withCost
     errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(schema.items, fldPath.child('items'), sub, false, opts))
   }
   else if (Array.isArray(schema.items)) schema.items.forEach((s, i) => errs.push(...ValidateCustomResourceDefinitionOpenAPISchema(obj(s), fldPath.child('items').index(i), ssv, false, opts)))
@@ -598,7 +634,7 @@ export function ValidateCustomResourceDefinitionOpenAPISchema(schema: Obj, fldPa
   // The rules are compiled only where this node and those below have no schema error: an
   // invalid schema gives no usable CEL types (and no actionable messages).
   if (errs.every((e) => CEL_ERRORS.has(e))) {
-    for (const e of validateRuleCompilation(schema, fldPath, isRoot, ssv.uncorrelatableOldSelfPath)) {
+    for (const e of validateRuleCompilation(schema, fldPath, isRoot, ssv.uncorrelatableOldSelfPath, ssv.celCost)) {
       CEL_ERRORS.add(e)
       errs.push(e)
     }
@@ -633,11 +669,12 @@ function fieldPathValid(schema: Obj, fieldPath: string): boolean {
  * message expression that does not compile or has the wrong type refuses the CRD, the bad value
  * being the rule.
  */
-function validateRuleCompilation(schema: Obj, fldPath: Path, isRoot: boolean, uncorrelatable: Path | undefined): ErrorList {
+function validateRuleCompilation(schema: Obj, fldPath: Path, isRoot: boolean, uncorrelatable: Path | undefined, celCost: CelCostContext | undefined): ErrorList {
   const errs: ErrorList = []
   const raw = arr(schema['x-kubernetes-validations'])
   compileNodeRules(schema, isRoot).forEach((c, i) => {
     const p = fldPath.child('x-kubernetes-validations').index(i)
+    if (celCost) errs.push(...ruleCostErrors(c, p, celCost))
     const value = validationRuleGoValue(obj(raw[i]))
     if (c.error !== undefined) errs.push(invalid(p.child('rule'), value, c.error))
     if (c.messageExpressionError !== undefined) errs.push(invalid(p.child('messageExpression'), value, c.messageExpressionError))

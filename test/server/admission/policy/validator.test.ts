@@ -6,14 +6,15 @@
  * comes as a Promise (an asynchronous authorizer) is waited for.
  */
 import assert from 'node:assert/strict'
+import type { CelProgram } from '../../../../src/core/cel/index.js'
 import { CompiledVariables, type CompiledExpression, PolicyActivation } from '../../../../src/server/admission/policy/composition.js'
 import type { CompiledPolicy } from '../../../../src/server/admission/policy/validating/compile.js'
 import { validate } from '../../../../src/server/admission/policy/validating/validator.js'
 
-const returns = (expression: string, value: unknown): CompiledExpression => ({ expression, program: { expression, outputType: 'dyn', evaluate: () => value, evaluateJson: () => value } })
+const returns = (expression: string, value: unknown): CompiledExpression => ({ expression, program: { expression, outputType: 'dyn', evaluate: () => value, evaluateJson: () => value } as unknown as CelProgram })
 const throws = (expression: string, message: string): CompiledExpression => ({
   expression,
-  program: { expression, outputType: 'dyn', evaluate: () => { throw new Error(message) }, evaluateJson: () => undefined },
+  program: { expression, outputType: 'dyn', evaluate: () => { throw new Error(message) }, evaluateJson: () => undefined } as unknown as CelProgram,
 })
 
 const policy = (over: Partial<CompiledPolicy>): CompiledPolicy => ({
