@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { ALL_ORDERED_PLUGINS } from '../../../src/server/admission/enabled-plugins.js'
 import { admissionFromConfig } from '../../../src/server/admission/from-config.js'
 import { Plugins } from '../../../src/server/admission/plugins.js'
 import { StartupError } from '../../../src/server/lifecycle/startup-error.js'
@@ -21,12 +22,13 @@ describe('admission: the configuration file at start-up', () => {
   })
   afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
+  // Every allowed name is a plugin (as the server's registry has them); two record what they are given.
   const plugins = (seen: Map<string, unknown>, refuse?: string) => {
     const p = new Plugins()
-    for (const name of ['NamespaceLifecycle', 'AlwaysPullImages']) {
+    for (const name of ALL_ORDERED_PLUGINS) {
       p.register(name, (_init, pluginConfig) => {
         if (name === refuse) throw new Error('bad configuration')
-        seen.set(name, pluginConfig)
+        if (name === 'NamespaceLifecycle' || name === 'AlwaysPullImages') seen.set(name, pluginConfig)
         return { handles: () => false }
       })
     }

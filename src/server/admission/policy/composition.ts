@@ -10,7 +10,7 @@
  * Cost: no runtime cost budget is applied here; the evaluation goes through `evaluate` below,
  * the one place a per-call or per-request budget would be charged.
  */
-import { CelCompileError, type CelProgram, compileCel, fromJson } from '../../../core/cel/index.js'
+import { COST_LIMIT_EXCEEDED, CelCompileError, CelCostBudget, type CelProgram, OUT_OF_BUDGET, compileCel, fromJson } from '../../../core/cel/index.js'
 import { admissionEnvironment } from '../../api/validation/admissionregistration.js'
 
 /** What an expression may use besides the always-declared variables. */
@@ -94,6 +94,12 @@ export type EvaluationResult = { readonly value: unknown; readonly error?: undef
 /** The variables of one request: the activation expressions are evaluated against. */
 export class PolicyActivation {
   private readonly values: Record<string, unknown>
+  /**
+   * The runtime cost every expression of this evaluation draws from (the reference's
+   * remainingBudget, RuntimeCELCostBudget), each held to the per-call limit; once spent,
+   * nothing further runs.
+   */
+  private readonly budget = new CelCostBudget()
 
   constructor(input: ActivationInput, variables: CompiledVariables | undefined) {
     this.values = {
@@ -133,11 +139,11 @@ export class PolicyActivation {
 
   private variable(name: string, compiled: CompiledExpression): EvaluationResult {
     if (!compiled.program) return { error: `composited variable "${name}" fails to compile: ${compiled.error ?? ''}` }
-    try {
-      return { value: compiled.program.evaluate(this.values) }
-    } catch (err) {
-      return { error: `composited variable "${name}" fails to evaluate: ${runtimeMessage(err as Error)}` }
-    }
+    const r = this.budget.evaluate(compiled.program, this.values)
+    if (r.outcome === 'budget') return { error: OUT_OF_BUDGET }
+    if (r.outcome === 'limit') return { error: `composited variable "${name}" fails to evaluate: ${COST_LIMIT_EXCEEDED}` }
+    if (r.error) return { error: `composited variable "${name}" fails to evaluate: ${runtimeMessage(r.error)}` }
+    return { value: r.value }
   }
 
   /**
@@ -148,13 +154,13 @@ export class PolicyActivation {
   evaluate(compiled: CompiledExpression): EvaluationResult | Promise<EvaluationResult> {
     if (!compiled.program) return { error: `compilation error: ${compiled.error ?? ''}` }
     const failed = (err: unknown): EvaluationResult => ({ error: `expression '${compiled.expression}' resulted in error: ${runtimeMessage(err as Error)}` })
-    try {
-      const value = compiled.program.evaluate(this.values)
-      if (isPromise(value)) return value.then((v) => ({ value: v }), failed)
-      return { value }
-    } catch (err) {
-      return failed(err)
-    }
+    const r = this.budget.evaluate(compiled.program, this.values)
+    if (r.outcome === 'budget') return { error: OUT_OF_BUDGET }
+    if (r.outcome === 'limit') return failed(new Error(COST_LIMIT_EXCEEDED))
+    if (r.error) return failed(r.error)
+    // The part an asynchronous authorizer answers after is not charged.
+    if (isPromise(r.value)) return r.value.then((v) => ({ value: v }), failed)
+    return { value: r.value }
   }
 }
 

@@ -222,6 +222,27 @@ describe('admission: ValidatingAdmissionPolicy', function () {
       assert.deepEqual(attributes.annotations, { 'p/name': 'web' })
     })
 
+    it('an evaluation past the per-call cost limit is an error (cel-go cancels it), under Fail a refusal', async () => {
+      // 1,200 keys: the nested all() makes about 1.44 million comparisons, past the limit of 1,000,000.
+      const data = Object.fromEntries(Array.from({ length: 1200 }, (_, i) => [`k${i}`, 'v']))
+      const expression = 'object.data.all(a, object.data.all(b, a == b || a != b))'
+      await policy('p', { validations: [{ expression }] })
+      await binding('b', 'p')
+      const got = await refusal(world.plugin().validate(configMapAttributes('web', data)))
+      assert.equal(got?.message, `configmaps "web" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: expression '${expression}' resulted in error: operation cancelled: actual cost limit exceeded`)
+      assert.equal(await refusal(world.plugin().validate(configMapAttributes('small', { a: 'v', b: 'v' }))), undefined)
+    })
+
+    it('expressions that together spend the runtime budget: the rest do not run', async () => {
+      // Each stays under the per-call limit (300 keys: about 90,000 comparisons), but 60 of them exceed 10,000,000.
+      const data = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, 'v']))
+      const validations = Array.from({ length: 60 }, () => ({ expression: 'object.data.all(a, object.data.all(b, a == b || a != b))' }))
+      await policy('p', { validations })
+      await binding('b', 'p')
+      const got = await refusal(world.plugin().validate(configMapAttributes('web', data)))
+      assert.equal(got?.message, `configmaps "web" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: validation failed due to running out of cost budget, no further validation rules will be run`)
+    })
+
     it('an annotation that fails refuses under Fail', async () => {
       await policy('p', { validations: [{ expression: 'true' }], auditAnnotations: [{ key: 'k', valueExpression: 'object.data.missing' }] })
       await binding('b', 'p')

@@ -11,10 +11,10 @@ import { CompiledVariables, type CompiledExpression, PolicyActivation } from '..
 import type { CompiledPolicy } from '../../../../src/server/admission/policy/validating/compile.js'
 import { validate } from '../../../../src/server/admission/policy/validating/validator.js'
 
-const returns = (expression: string, value: unknown): CompiledExpression => ({ expression, program: { expression, outputType: 'dyn', evaluate: () => value, evaluateJson: () => value } as unknown as CelProgram })
+const returns = (expression: string, value: unknown): CompiledExpression => ({ expression, program: { expression, outputType: 'dyn', evaluate: () => value, evaluateJson: () => value, evaluateWithCost: () => ({ value, cost: 0n }) } as unknown as CelProgram })
 const throws = (expression: string, message: string): CompiledExpression => ({
   expression,
-  program: { expression, outputType: 'dyn', evaluate: () => { throw new Error(message) }, evaluateJson: () => undefined } as unknown as CelProgram,
+  program: { expression, outputType: 'dyn', evaluate: () => { throw new Error(message) }, evaluateJson: () => undefined, evaluateWithCost: () => ({ error: new Error(message), cost: 0n }) } as unknown as CelProgram,
 })
 
 const policy = (over: Partial<CompiledPolicy>): CompiledPolicy => ({
