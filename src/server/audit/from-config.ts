@@ -8,6 +8,8 @@ import type { ServerConfig } from '../config.js'
 import { StartupError } from '../lifecycle/startup-error.js'
 import type { Logger } from '../log/logger.js'
 import type { AuditBackend } from './backend.js'
+import { logBackendFromConfig } from './log.js'
+import { type AuditMetrics, NO_AUDIT_METRICS } from './metrics.js'
 import type { PolicyRuleEvaluator } from './policy.js'
 import { PolicyChecker } from './policy-checker.js'
 import { PolicyFileError, loadPolicyFromFile } from './policy-file.js'
@@ -17,6 +19,8 @@ import { UnionBackend } from './union.js'
 export interface AuditBackendDeps {
   readonly config: ServerConfig
   readonly log: Logger
+  /** The audit metrics on the server's registry; backends report what they lose to `pluginError`. */
+  readonly metrics?: AuditMetrics
 }
 
 export interface AuditBackendEntry {
@@ -27,12 +31,15 @@ export interface AuditBackendEntry {
   create(deps: AuditBackendDeps): AuditBackend
 }
 
-/** The audit backends, one line each; the log and webhook backends arrive with the audit issue. */
-export const AUDIT_BACKENDS: readonly AuditBackendEntry[] = []
+/** The audit backends, one line each. */
+export const AUDIT_BACKENDS: readonly AuditBackendEntry[] = [
+  { name: 'log', enabled: ({ config }) => Boolean(config.auditLog?.path), create: ({ config, metrics }) => logBackendFromConfig(config.auditLog, (metrics ?? NO_AUDIT_METRICS).pluginError) },
+]
 
 export interface Audit {
   readonly backend?: AuditBackend
   readonly policy?: PolicyRuleEvaluator
+  readonly metrics?: AuditMetrics
 }
 
 /** The backends the configuration turns on, as one; undefined when none is. */
@@ -51,7 +58,7 @@ export function auditFromConfig(deps: AuditBackendDeps): Audit {
   const policy = auditPolicyFromConfig(deps)
   if (!policy) return {}
   const backend = auditBackendFromConfig(deps)
-  return backend ? { backend, policy } : {}
+  return backend ? { backend, policy, ...(deps.metrics ? { metrics: deps.metrics } : {}) } : {}
 }
 
 function auditPolicyFromConfig({ config, log }: AuditBackendDeps): PolicyRuleEvaluator | undefined {
