@@ -1,13 +1,22 @@
 /**
- * When a response's status is decided (the reference's auditResponseWriter): the first of
- * writeHead, flushHeaders, write or end, which for a long-running request (a watch) is its
- * ResponseStarted stage. The response itself is written unchanged.
+ * The moments of a response the audit filter records (the reference's auditResponseWriter and
+ * the end of its handler): when its status is decided (the first of writeHead, flushHeaders,
+ * write or end; a long-running request's ResponseStarted stage), and just before it ends (its
+ * ResponseComplete stage: written before the client can see the last byte, as the reference's
+ * event is written when its handler returns). The response itself is written unchanged.
  */
 import type { Response } from '../http/types.js'
 
-/** Calls `onStart` once, with the status code, when `res` starts. */
-export function onResponseStart(res: Response, onStart: (code: number) => void): void {
+export interface ResponseMoments {
+  /** Once, with the status code. */
+  onStart(code: number): void
+  /** Once, as `end` is called, before the response ends. */
+  onEnd(): void
+}
+
+export function watchResponse(res: Response, moments: ResponseMoments): void {
   let started = false
+  let ended = false
   const target = res as unknown as Record<string, (...args: unknown[]) => unknown>
   for (const method of ['writeHead', 'flushHeaders', 'write', 'end'] as const) {
     const original = target[method]
@@ -15,7 +24,11 @@ export function onResponseStart(res: Response, onStart: (code: number) => void):
     target[method] = function (this: unknown, ...args: unknown[]) {
       if (!started) {
         started = true
-        onStart(method === 'writeHead' && typeof args[0] === 'number' ? args[0] : res.statusCode)
+        moments.onStart(method === 'writeHead' && typeof args[0] === 'number' ? args[0] : res.statusCode)
+      }
+      if (method === 'end' && !ended) {
+        ended = true
+        moments.onEnd()
       }
       return original.apply(this, args)
     }

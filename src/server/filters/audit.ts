@@ -25,7 +25,7 @@ import { auditUser, logRequestObject, logResponseObject, newRequestEvent } from 
 import { type MaybePromise, isPromise, then } from '../http/maybe-promise.js'
 import { httpError } from '../http/respond.js'
 import type { Filter, Handler, Request, RequestContext, Response } from '../http/types.js'
-import { onResponseStart } from './audit-response.js'
+import { watchResponse } from './audit-response.js'
 
 export type { AuditBackend } from '../audit/backend.js'
 
@@ -82,12 +82,10 @@ class RequestAudit {
 
   private handle(next: Handler): void | Promise<void> {
     const longRunning = this.ctx.info.longRunning
-    onResponseStart(this.res, (code) => {
-      this.event.responseStatus = { metadata: {}, code }
-      if (longRunning) void this.process('ResponseStarted')
-    })
-    this.res.once('close', () => {
-      if (this.panicked) return
+    let completed = false
+    const complete = () => {
+      if (completed || this.panicked) return
+      completed = true
       if (!this.event.responseStatus) {
         // Nothing was written: the reference's "Connection closed early".
         this.event.responseStatus = { metadata: {}, status: 'Success', message: 'Connection closed early', code: 200 }
@@ -97,7 +95,16 @@ class RequestAudit {
       const body = longRunning ? undefined : responseObjectOf(this.res)
       if (body !== undefined) logResponseObject(this.event, body, this.config.omitManagedFields)
       void this.process('ResponseComplete')
+    }
+    watchResponse(this.res, {
+      onStart: (code) => {
+        this.event.responseStatus = { metadata: {}, code }
+        if (longRunning) void this.process('ResponseStarted')
+      },
+      onEnd: complete,
     })
+    // A connection closed before the response ended.
+    this.res.once('close', complete)
     try {
       const handled = next(this.req, this.res, this.ctx)
       return isPromise(handled) ? handled.catch((err: unknown) => this.panic(err)) : handled

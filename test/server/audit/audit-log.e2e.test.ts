@@ -193,6 +193,23 @@ describeEachKubectl('audit log with the real kubectl', function (kubectl) {
     assert.equal(watch[2]!.responseObject, undefined, 'a watch stream is no response object')
   })
 
+  it('a forbidden request: the decision forbid and the 403 Status', async () => {
+    assert.equal((await session.server.get('/api/v1/namespaces/default/configmaps/cm1', { 'audit-id': 'anonymous-1' }, 'GET', undefined, 'anonymous')).status, 403)
+    const events = readEvents(logPath).filter((e) => e.auditID === 'anonymous-1')
+    assert.deepEqual(events.map((e) => e.stage), ['RequestReceived', 'ResponseComplete'])
+    const complete = events[1]!
+    assert.deepEqual(complete.user, { username: 'system:anonymous', groups: ['system:unauthenticated'] })
+    assert.equal(complete.annotations?.['authorization.k8s.io/decision'], 'forbid')
+    assert.deepEqual(complete.responseStatus, {
+      metadata: {},
+      status: 'Failure',
+      message: 'configmaps "cm1" is forbidden: User "system:anonymous" cannot get resource "configmaps" in API group "" in the namespace "default"',
+      reason: 'Forbidden',
+      details: { name: 'cm1', kind: 'configmaps' },
+      code: 403,
+    })
+  })
+
   it("a node's requests are not audited (level None)", () => {
     const events = readEvents(logPath)
     assert.ok(events.length > 0)

@@ -232,6 +232,17 @@ describe('filters: audit', () => {
     }
   })
 
+  it('ResponseComplete is handed over before the response ends (the client never sees an answer without its event)', async () => {
+    const backend = recordingBackend()
+    const { server, get } = await serve(chain([withAudit({ backend, policy: policy('Metadata') })], terminal))
+    try {
+      assert.equal(await get('/api/v1/namespaces/default/pods'), 201)
+      assert.deepEqual(backend.events.map((e) => e.stage), ['RequestReceived', 'ResponseComplete'])
+    } finally {
+      server.close()
+    }
+  })
+
   it('counts each request level and each event handed over', async () => {
     const levels: string[] = []
     let events = 0
