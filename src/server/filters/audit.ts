@@ -22,7 +22,7 @@ import { type AuditEvent, type Stage, levelAtLeast, microTime, preciseNow } from
 import { type AuditMetrics, NO_AUDIT_METRICS } from '../audit/metrics.js'
 import type { PolicyRuleEvaluator, RequestAuditConfig } from '../audit/policy.js'
 import { auditUser, logRequestObject, logResponseObject, newRequestEvent } from '../audit/request-event.js'
-import { type MaybePromise, isPromise, then } from '../http/maybe-promise.js'
+import { type MaybePromise, isPromise } from '../http/maybe-promise.js'
 import { httpError } from '../http/respond.js'
 import type { Filter, Handler, Request, RequestContext, Response } from '../http/types.js'
 import { watchResponse } from './audit-response.js'
@@ -129,7 +129,9 @@ class RequestAudit {
     event.stageTimestamp = stage === 'RequestReceived' ? event.requestReceivedTimestamp : microTime(preciseNow())
     if (stage !== 'RequestReceived') this.learn()
     this.metrics.event()
-    return then(this.backend.processEvents(event), (ok) => ok)
+    const stored = this.backend.processEvents(event)
+    // A backend reports its own failures; a rejection is a refusal, never an unhandled error.
+    return isPromise(stored) ? stored.catch(() => false) : stored
   }
 
   /** What later links learned: the impersonated user, the request body, the annotations. */
