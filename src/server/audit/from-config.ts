@@ -5,15 +5,22 @@
  * backend there is nothing to record, and the audit filter is no link at all.
  */
 import type { ServerConfig } from '../config.js'
+import { StartupError } from '../lifecycle/startup-error.js'
 import type { Logger } from '../log/logger.js'
 import type { AuditBackend } from './backend.js'
+import { logBackendFromConfig } from './log.js'
+import { type AuditMetrics, NO_AUDIT_METRICS } from './metrics.js'
 import type { PolicyRuleEvaluator } from './policy.js'
+import { PolicyChecker } from './policy-checker.js'
+import { PolicyFileError, loadPolicyFromFile } from './policy-file.js'
 import { UnionBackend } from './union.js'
 
 /** What a backend is built from. */
 export interface AuditBackendDeps {
   readonly config: ServerConfig
   readonly log: Logger
+  /** The audit metrics on the server's registry; backends report what they lose to `pluginError`. */
+  readonly metrics?: AuditMetrics
 }
 
 export interface AuditBackendEntry {
@@ -24,12 +31,15 @@ export interface AuditBackendEntry {
   create(deps: AuditBackendDeps): AuditBackend
 }
 
-/** The audit backends, one line each; the log and webhook backends arrive with the audit issue. */
-export const AUDIT_BACKENDS: readonly AuditBackendEntry[] = []
+/** The audit backends, one line each. */
+export const AUDIT_BACKENDS: readonly AuditBackendEntry[] = [
+  { name: 'log', enabled: ({ config }) => Boolean(config.auditLog?.path), create: ({ config, metrics }) => logBackendFromConfig(config.auditLog, (metrics ?? NO_AUDIT_METRICS).pluginError) },
+]
 
 export interface Audit {
   readonly backend?: AuditBackend
   readonly policy?: PolicyRuleEvaluator
+  readonly metrics?: AuditMetrics
 }
 
 /** The backends the configuration turns on, as one; undefined when none is. */
@@ -40,10 +50,23 @@ export function auditBackendFromConfig(deps: AuditBackendDeps, table: readonly A
 }
 
 /**
- * The audit filter's backend and policy. The policy file is not read yet (`--audit-policy-file`
- * is named at start-up as not in effect): no policy, so no events, as the reference without one.
+ * The audit filter's backend and policy. Without `--audit-policy-file` no backend is built
+ * and nothing is recorded, as the reference; a policy file that cannot be loaded stops
+ * start-up (`loading audit policy file: <why>: from file <path>`).
  */
 export function auditFromConfig(deps: AuditBackendDeps): Audit {
+  const policy = auditPolicyFromConfig(deps)
+  if (!policy) return {}
   const backend = auditBackendFromConfig(deps)
-  return backend ? { backend } : {}
+  return backend ? { backend, policy, ...(deps.metrics ? { metrics: deps.metrics } : {}) } : {}
+}
+
+function auditPolicyFromConfig({ config, log }: AuditBackendDeps): PolicyRuleEvaluator | undefined {
+  if (!config.auditPolicyFile) return undefined
+  try {
+    return new PolicyChecker(loadPolicyFromFile(config.auditPolicyFile, (message) => log.warning(message)))
+  } catch (err) {
+    if (err instanceof PolicyFileError) throw new StartupError(`loading audit policy file: ${err.message}`)
+    throw err
+  }
 }
