@@ -119,7 +119,8 @@ export class GenericWebhook {
     /** Whether a failed attempt is tried again (the reference's GenericWebhook.ShouldRetry). */
     private readonly shouldRetry: (err: unknown) => boolean = defaultShouldRetry,
   ) {
-    this.url = new URL(connection.server.endsWith('/') ? connection.server : `${connection.server}/`)
+    // client-go's request path: the server's path joined and cleaned (no trailing slash), `/` without one.
+    this.url = new URL(connection.server)
   }
 
   /** POSTs the body, tried again as shouldRetry says; resolves to the decoded answer. */
