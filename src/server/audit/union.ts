@@ -2,7 +2,8 @@
  * Several backends as one (the reference's audit.Union): every event goes to each, in order;
  * one that fails does not keep the others from their events.
  */
-import type { AuditBackend } from './backend.js'
+import type { MaybePromise } from '../http/maybe-promise.js'
+import { type AuditBackend, allProcessed } from './backend.js'
 import type { AuditEvent } from './event.js'
 
 export class UnionBackend implements AuditBackend {
@@ -12,10 +13,8 @@ export class UnionBackend implements AuditBackend {
     this.name = `union[${backends.map((b) => b.name).join(',')}]`
   }
 
-  processEvents(...events: AuditEvent[]): boolean {
-    let ok = true
-    for (const backend of this.backends) ok = backend.processEvents(...events) && ok
-    return ok
+  processEvents(...events: AuditEvent[]): MaybePromise<boolean> {
+    return allProcessed(this.backends.map((backend) => backend.processEvents(...events)))
   }
 
   run(): void {
