@@ -1,0 +1,314 @@
+/**
+ * The audit webhook backend against a real local HTTPS receiver, after the reference's
+ * plugin/pkg/audit/webhook/webhook_test.go (TestWebhook: a kubeconfig with one unnamed cluster
+ * skipping TLS verification, an empty event sent as an audit.k8s.io/v1 EventList) and its
+ * webhook.go (retryOnError: every failure tried again; five attempts as
+ * DefaultRetryBackoffWithInitialDelay: ×1.5, 20 % jitter), with client-go's failure texts and
+ * the kubeconfig's TLS settings (CA, client certificate).
+ */
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type Server } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { AuditEvent } from '../../../src/server/audit/event.js'
+import { WebhookBackend, loadAuditWebhook } from '../../../src/server/audit/webhook.js'
+import { StartupError } from '../../../src/server/lifecycle/startup-error.js'
+import { createCaCertificate, createLeafCertificate, generateKey, privateKeyPem } from '../../../src/server/tls/generate.js'
+
+type Obj = Record<string, any>
+
+export interface Pki {
+  caCert: string
+  otherCaCert: string
+  serverCert: string
+  serverKey: string
+  clientCert: string
+  clientKey: string
+}
+
+export async function makePki(): Promise<Pki> {
+  const notBefore = new Date(Date.now() - 3_600_000)
+  const notAfter = new Date(Date.now() + 86_400_000)
+  const caKey = await generateKey('ecdsa')
+  const caCert = await createCaCertificate({ key: caKey, commonName: 'audit-webhook-ca', notBefore, notAfter })
+  const otherKey = await generateKey('ecdsa')
+  const otherCaCert = await createCaCertificate({ key: otherKey, commonName: 'other-ca', notBefore, notAfter })
+  const serverKey = await generateKey('ecdsa')
+  const serverCert = await createLeafCertificate({ ca: { certPem: caCert, privateKey: caKey.privateKey }, publicKey: serverKey.publicKey, commonName: 'receiver', dns: ['localhost'], ips: ['127.0.0.1'], notBefore, notAfter })
+  const clientKey = await generateKey('ecdsa')
+  const clientCert = await createLeafCertificate({ ca: { certPem: caCert, privateKey: caKey.privateKey }, publicKey: clientKey.publicKey, commonName: 'kube-apiserver', dns: [], ips: [], usage: 'client', notBefore, notAfter })
+  return { caCert, otherCaCert, serverCert, serverKey: privateKeyPem(serverKey.privateKey), clientCert, clientKey: privateKeyPem(clientKey.privateKey) }
+}
+
+/** One POST as the receiver saw it. */
+export interface Delivery {
+  at: number
+  method: string
+  path: string
+  contentType: string
+  body: Obj
+}
+
+/**
+ * A test receiver (the reference's newWebhookHandler over httptest): records each POST and
+ * answers `{}` with 200, or what `answer` says for the n-th POST (0-based).
+ */
+export class Receiver {
+  readonly deliveries: Delivery[] = []
+  answer: (n: number, res: ServerResponse) => boolean = () => false
+  private server?: Server
+  port = 0
+
+  constructor(
+    private readonly pki: Pki,
+    private readonly requireClientCert = false,
+  ) {}
+
+  async listen(port = 0): Promise<void> {
+    const server = createServer({ cert: this.pki.serverCert, key: this.pki.serverKey, ...(this.requireClientCert ? { ca: this.pki.caCert, requestCert: true, rejectUnauthorized: true } : {}) }, (req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        const n = this.deliveries.length
+        this.deliveries.push({ at: Date.now(), method: req.method ?? '', path: req.url ?? '', contentType: String(req.headers['content-type'] ?? ''), body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Obj })
+        if (this.answer(n, res)) return
+        res.setHeader('content-type', 'application/json')
+        res.end('{}')
+      })
+    })
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(port, '127.0.0.1', () => resolve())
+    })
+    this.server = server
+    this.port = (server.address() as AddressInfo).port
+  }
+
+  get url(): string {
+    return `https://127.0.0.1:${this.port}`
+  }
+
+  async close(): Promise<void> {
+    const server = this.server
+    this.server = undefined
+    if (!server) return
+    server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
+
+/** Go's http.Error: a text answer with the code. */
+export function httpError(res: ServerResponse, code: number, text: string): true {
+  res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
+  res.end(`${text}\n`)
+  return true
+}
+
+/** An event as the audit filter makes it. */
+export function auditEvent(auditID: string, extra: Partial<AuditEvent> = {}): AuditEvent {
+  return {
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'Metadata',
+    auditID,
+    stage: 'RequestReceived',
+    requestURI: '/api/v1/namespaces/default/configmaps',
+    verb: 'create',
+    user: { username: 'admin', groups: ['system:masters', 'system:authenticated'] },
+    sourceIPs: ['127.0.0.1'],
+    userAgent: 'kubectl/v1.32.0',
+    objectRef: { resource: 'configmaps', namespace: 'default', apiVersion: 'v1' },
+    requestReceivedTimestamp: '2026-12-07T15:00:00.123000Z',
+    stageTimestamp: '2026-12-07T15:00:00.123000Z',
+    ...extra,
+  }
+}
+
+describe('audit webhook backend', function () {
+  this.timeout(20_000)
+  let pki: Pki
+  let dir: string
+  const receivers: Receiver[] = []
+
+  before(async () => {
+    pki = await makePki()
+  })
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'audit-webhook-'))
+  })
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((r) => r.close()))
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  async function receiver(requireClientCert = false): Promise<Receiver> {
+    const r = new Receiver(pki, requireClientCert)
+    receivers.push(r)
+    await r.listen()
+    return r
+  }
+
+  /** The reference test's kubeconfig: one unnamed cluster, no context, TLS not verified. */
+  function insecureKubeconfig(server: string): string {
+    const file = join(dir, 'kubeconfig.json')
+    writeFileSync(file, JSON.stringify({ clusters: [{ cluster: { server, 'insecure-skip-tls-verify': true } }] }))
+    return file
+  }
+
+  function kubeconfigYaml(server: string, ca: string, client?: { cert: string; key: string }): string {
+    const file = join(dir, 'kubeconfig.yaml')
+    const b64 = (pem: string) => Buffer.from(pem).toString('base64')
+    writeFileSync(
+      file,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        '- name: audit',
+        '  cluster:',
+        `    server: ${server}`,
+        `    certificate-authority-data: ${b64(ca)}`,
+        'users:',
+        '- name: apiserver',
+        '  user:',
+        ...(client ? [`    client-certificate-data: ${b64(client.cert)}`, `    client-key-data: ${b64(client.key)}`] : ['    {}']),
+        'contexts:',
+        '- name: audit',
+        '  context: {cluster: audit, user: apiserver}',
+        'current-context: audit',
+        '',
+      ].join('\n'),
+    )
+    return file
+  }
+
+  /** Errors reported as audit.HandlePluginError would. */
+  function errorRecorder() {
+    const errors: { plugin: string; error: string; auditIDs: string[] }[] = []
+    return { errors, onError: (plugin: string, error: string, impacted: readonly AuditEvent[]) => errors.push({ plugin, error, auditIDs: impacted.map((e) => e.auditID) }) }
+  }
+
+  it('sends an event as an audit.k8s.io/v1 EventList (TestWebhook)', async () => {
+    const r = await receiver()
+    const backend = new WebhookBackend(loadAuditWebhook(insecureKubeconfig(r.url), 500))
+    // The reference sends an empty internal Event: it must still encode.
+    assert.equal(await backend.processEvents({} as AuditEvent), true)
+    assert.equal(r.deliveries.length, 1)
+    const { body } = r.deliveries[0]!
+    assert.equal(body.kind, 'EventList')
+    assert.equal(body.apiVersion, 'audit.k8s.io/v1')
+    assert.equal(body.items.length, 1)
+  })
+
+  it('POSTs JSON to the server URL of the kubeconfig; the items are the events without their TypeMeta, as the reference converts them', async () => {
+    const r = await receiver()
+    const backend = new WebhookBackend(loadAuditWebhook(insecureKubeconfig(`${r.url}/audit/events`), 500))
+    const a = auditEvent('a', { annotations: { 'authorization.k8s.io/decision': 'allow' } })
+    const b = auditEvent('b', { stage: 'ResponseComplete', responseStatus: { metadata: {}, code: 201 } })
+    assert.equal(await backend.processEvents(a, b), true)
+    const [delivery] = r.deliveries
+    assert.equal(delivery!.method, 'POST')
+    assert.equal(delivery!.path, '/audit/events')
+    assert.equal(delivery!.contentType, 'application/json')
+    const { kind: _k, apiVersion: _v, ...aItem } = a
+    const { kind: _k2, apiVersion: _v2, ...bItem } = b
+    assert.deepEqual(delivery!.body, { kind: 'EventList', apiVersion: 'audit.k8s.io/v1', metadata: {}, items: [aItem, bItem] })
+  })
+
+  it('sends the events as they were at the call: the caller reuses them for the next stage at once', async () => {
+    const r = await receiver()
+    const backend = new WebhookBackend(loadAuditWebhook(insecureKubeconfig(r.url), 500))
+    const event = auditEvent('reused')
+    const sent = backend.processEvents(event)
+    event.stage = 'ResponseComplete'
+    event.responseStatus = { metadata: {}, code: 200 }
+    assert.equal(await sent, true)
+    assert.equal(r.deliveries[0]!.body.items[0].stage, 'RequestReceived')
+    assert.equal(r.deliveries[0]!.body.items[0].responseStatus, undefined)
+  })
+
+  it('tries again on any failure, a 400 too (retryOnError), until the receiver takes the batch', async () => {
+    const r = await receiver()
+    r.answer = (n, res) => (n < 2 ? httpError(res, 400, 'bad request') : false)
+    const { errors, onError } = errorRecorder()
+    const backend = new WebhookBackend(loadAuditWebhook(insecureKubeconfig(r.url), 20), onError)
+    assert.equal(await backend.processEvents(auditEvent('x')), true)
+    assert.equal(r.deliveries.length, 3)
+    assert.deepEqual(r.deliveries[2]!.body, r.deliveries[0]!.body)
+    assert.deepEqual(errors, [])
+  })
+
+  it('gives up after five attempts, pausing the initial backoff ×1.5 (+ up to 20 % jitter) between them, and reports the events with the last error', async () => {
+    const r = await receiver()
+    r.answer = (_n, res) => httpError(res, 500, 'HTTP Error')
+    const { errors, onError } = errorRecorder()
+    const initial = 100
+    const backend = new WebhookBackend(loadAuditWebhook(insecureKubeconfig(r.url), initial), onError)
+    assert.equal(await backend.processEvents(auditEvent('p'), auditEvent('q')), false)
+    assert.equal(r.deliveries.length, 5)
+    const gaps = r.deliveries.slice(1).map((d, i) => d.at - r.deliveries[i]!.at)
+    gaps.forEach((gap, i) => {
+      const pause = initial * 1.5 ** i
+      assert.ok(gap >= pause - 5, `pause ${i + 1}: ${gap} ms, at least ${pause} ms`)
+      assert.ok(gap <= pause * 1.2 + 100, `pause ${i + 1}: ${gap} ms, at most ${pause * 1.2} ms and some slack`)
+    })
+    // client-go's NewGenericServerResponse for a 500 whose text is no Status.
+    assert.deepEqual(errors, [{ plugin: 'webhook', error: 'an error on the server ("HTTP Error") has prevented the request from succeeding', auditIDs: ['p', 'q'] }])
+  })
+
+  it('a receiver that is not there: Go\'s dial error, after every attempt', async () => {
+    const r = await receiver()
+    const url = r.url
+    const port = r.port
+    await r.close()
+    const { errors, onError } = errorRecorder()
+    const backend = new WebhookBackend(loadAuditWebhook(insecureKubeconfig(url), 5), onError)
+    assert.equal(await backend.processEvents(auditEvent('lost')), false)
+    assert.deepEqual(errors, [{ plugin: 'webhook', error: `Post "${url}/": dial tcp 127.0.0.1:${port}: connect: connection refused`, auditIDs: ['lost'] }])
+  })
+
+  it('a receiver down for a while, then up: the retries deliver the batch once', async () => {
+    const r = await receiver()
+    const port = r.port
+    await r.close()
+    const { errors, onError } = errorRecorder()
+    // Attempts at about 0, 100, 250, 475 and 810 ms: the receiver is back at 300 ms.
+    const backend = new WebhookBackend(loadAuditWebhook(insecureKubeconfig(r.url), 100), onError)
+    const sent = backend.processEvents(auditEvent('late'))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await r.listen(port)
+    assert.equal(await sent, true)
+    assert.deepEqual(r.deliveries.map((d) => d.body.items.map((e: Obj) => e.auditID)), [['late']])
+    assert.deepEqual(errors, [])
+  })
+
+  it('verifies the receiver with the kubeconfig\'s CA and presents its client certificate', async () => {
+    const r = await receiver(true)
+    const backend = new WebhookBackend(loadAuditWebhook(kubeconfigYaml(r.url, pki.caCert, { cert: pki.clientCert, key: pki.clientKey }), 5))
+    assert.equal(await backend.processEvents(auditEvent('tls')), true)
+    assert.equal(r.deliveries.length, 1)
+  })
+
+  it('a receiver whose certificate the CA did not sign: Go\'s unknown-authority error', async () => {
+    const r = await receiver()
+    const { errors, onError } = errorRecorder()
+    const backend = new WebhookBackend(loadAuditWebhook(kubeconfigYaml(r.url, pki.otherCaCert), 5), onError)
+    assert.equal(await backend.processEvents(auditEvent('untrusted')), false)
+    assert.equal(r.deliveries.length, 0)
+    assert.deepEqual(errors, [{ plugin: 'webhook', error: `Post "${r.url}/": tls: failed to verify certificate: x509: certificate signed by unknown authority`, auditIDs: ['untrusted'] }])
+  })
+
+  it('a kubeconfig that cannot be used stops start-up: "initializing audit webhook: " and client-go\'s words', () => {
+    const missing = join(dir, 'missing.yaml')
+    assert.throws(() => loadAuditWebhook(missing, 10_000), (err: Error) => err instanceof StartupError && err.message === `initializing audit webhook: stat ${missing}: no such file or directory`)
+    const empty = join(dir, 'empty.yaml')
+    writeFileSync(empty, 'apiVersion: v1\nkind: Config\n')
+    assert.throws(
+      () => loadAuditWebhook(empty, 10_000),
+      (err: Error) => err instanceof StartupError && err.message === 'initializing audit webhook: invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable',
+    )
+  })
+})
