@@ -6,12 +6,15 @@
  * reference's retryOnError: a receiver answering 400 by mistake would otherwise lose events),
  * up to five attempts with the pauses of `--audit-webhook-initial-backoff` ×1.5. Events it
  * could not deliver are reported with the last attempt's error (audit.HandlePluginError).
- * Batching, throttling and the modes wrap this backend (buffered.ts); truncation wraps those.
+ * The mode (batch by default: a slow or dead receiver holds no request and at most the
+ * buffer's events), batching, throttling and truncation wrap it (mode.ts), as the reference's
+ * options do.
  */
 import { GenericWebhook, loadKubeconfig } from '../http/generic-webhook.js'
 import { StartupError } from '../lifecycle/startup-error.js'
 import type { AuditBackend } from './backend.js'
 import type { AuditEvent, AuditEventList } from './event.js'
+import { type AuditBackendOptions, wrapBackend } from './mode.js'
 import { type PluginErrorHandler, ignorePluginErrors } from './plugin-error.js'
 
 /** The plugin's name in messages and in apiserver_audit_error_total{plugin}. */
@@ -76,4 +79,14 @@ export class WebhookBackend implements AuditBackend {
 
   /** Nothing is held between calls (the reference's Shutdown); the batching wrapper waits for calls under way. */
   async shutdown(): Promise<void> {}
+}
+
+/**
+ * The webhook backend as `--audit-webhook-*` configure it: the receiver of the kubeconfig
+ * file, in its mode (batches handed over without waiting for the previous one: the
+ * reference's AsyncDelegate), truncated when enabled.
+ */
+export function webhookAuditBackend(configFile: string, initialBackoffMs: number, options: AuditBackendOptions, onError: PluginErrorHandler = ignorePluginErrors): AuditBackend {
+  const backend = new WebhookBackend(loadAuditWebhook(configFile, initialBackoffMs), onError)
+  return wrapBackend(backend, { ...options, batch: { ...options.batch, asyncDelegate: true } }, onError)
 }

@@ -13,8 +13,10 @@ import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { AuditEvent } from '../../../src/server/audit/event.js'
-import { WebhookBackend, loadAuditWebhook } from '../../../src/server/audit/webhook.js'
+import type { AuditBackendOptions } from '../../../src/server/audit/mode.js'
+import { WebhookBackend, loadAuditWebhook, webhookAuditBackend } from '../../../src/server/audit/webhook.js'
 import { StartupError } from '../../../src/server/lifecycle/startup-error.js'
 import { createCaCertificate, createLeafCertificate, generateKey, privateKeyPem } from '../../../src/server/tls/generate.js'
 
@@ -310,5 +312,102 @@ describe('audit webhook backend', function () {
       () => loadAuditWebhook(empty, 10_000),
       (err: Error) => err instanceof StartupError && err.message === 'initializing audit webhook: invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable',
     )
+  })
+
+  describe('in its modes (--audit-webhook-mode, -batch-*, -truncate-*)', () => {
+    /** The reference's webhook batch defaults (options/audit.go), with a short wait and no throttle unless a test sets one. */
+    function options(extra: Partial<AuditBackendOptions> & { batch?: Partial<AuditBackendOptions['batch']> } = {}): AuditBackendOptions {
+      return { mode: 'batch', ...extra, batch: { bufferSize: 10_000, maxBatchSize: 400, maxBatchWaitMs: 50, asyncDelegate: false, ...extra.batch } }
+    }
+    const ids = (r: Receiver) => r.deliveries.map((d) => d.body.items.map((e: Obj) => e.auditID))
+    const events = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => auditEvent(`${prefix}${i}`))
+
+    it('batch: events go in EventLists of at most the max size, a partial one after the wait, the rest at shutdown', async () => {
+      const r = await receiver()
+      const backend = webhookAuditBackend(insecureKubeconfig(r.url), 100, options({ batch: { maxBatchSize: 3, maxBatchWaitMs: 200 } }))
+      backend.run()
+      assert.equal(backend.processEvents(...events('a', 7)), true, 'batch mode answers at once')
+      const started = Date.now()
+      while (r.deliveries.length < 2) await sleep(5)
+      assert.deepEqual(ids(r), [['a0', 'a1', 'a2'], ['a3', 'a4', 'a5']])
+      while (r.deliveries.length < 3) await sleep(5)
+      assert.ok(Date.now() - started >= 150, 'the partial batch waited for the batch wait')
+      assert.deepEqual(ids(r)[2], ['a6'])
+      backend.processEvents(...events('b', 2))
+      await backend.shutdown()
+      assert.deepEqual(ids(r).slice(3), [['b0', 'b1']], 'shutdown delivers what is buffered')
+      for (const d of r.deliveries) assert.equal(d.body.kind, 'EventList')
+    })
+
+    it('batch: a receiver that never answers holds no request, and past the buffer events are dropped and reported (plugin "buffered")', async () => {
+      const r = await receiver()
+      r.answer = () => true // never answers
+      const { errors, onError } = errorRecorder()
+      // One batch of 2 may go (burst 1), the next waits for the throttle; the buffer holds 4.
+      const backend = webhookAuditBackend(insecureKubeconfig(r.url), 5, options({ batch: { bufferSize: 4, maxBatchSize: 2, throttle: { qps: 0.01, burst: 1 } } }), onError)
+      backend.run()
+      assert.equal(backend.processEvents(...events('first', 2)), true)
+      while (r.deliveries.length < 1) await sleep(5)
+      const before = Date.now()
+      const answer = backend.processEvents(...events('e', 10))
+      assert.equal(answer, true, 'no promise: the request goes on at once')
+      assert.ok(Date.now() - before < 50)
+      assert.deepEqual(errors, [{ plugin: 'buffered', error: 'audit buffer queue blocked', auditIDs: ['e4', 'e5', 'e6', 'e7', 'e8', 'e9'] }])
+      assert.deepEqual(ids(r), [['first0', 'first1']], 'the batch under way is still unanswered')
+    })
+
+    it('batch: a receiver down for a while, then up: every buffered event arrives (retries), none reported', async () => {
+      const r = await receiver()
+      const port = r.port
+      await r.close()
+      const { errors, onError } = errorRecorder()
+      const backend = webhookAuditBackend(insecureKubeconfig(r.url), 100, options({ batch: { maxBatchSize: 4, maxBatchWaitMs: 20 } }), onError)
+      backend.run()
+      for (let i = 0; i < 10; i++) backend.processEvents(auditEvent(`d${i}`))
+      await sleep(300)
+      await r.listen(port)
+      await backend.shutdown()
+      assert.deepEqual(ids(r).flat().sort(), events('d', 10).map((e) => e.auditID).sort())
+      assert.deepEqual(errors, [])
+    })
+
+    it('blocking: the request waits for the receiver, and goes on even when every attempt failed', async () => {
+      const r = await receiver()
+      r.answer = (_n, res) => httpError(res, 503, 'unavailable')
+      const { errors, onError } = errorRecorder()
+      const backend = webhookAuditBackend(insecureKubeconfig(r.url), 5, options({ mode: 'blocking' }), onError)
+      const answer = backend.processEvents(auditEvent('blocked'))
+      assert.ok(answer instanceof Promise, 'blocking mode waits')
+      assert.equal(await answer, true)
+      assert.equal(r.deliveries.length, 5)
+      assert.deepEqual(errors, [{ plugin: 'webhook', error: 'the server is currently unable to handle the request', auditIDs: ['blocked'] }])
+    })
+
+    it('blocking-strict: a batch the receiver never took is refused (the request then fails)', async () => {
+      const r = await receiver()
+      r.answer = (n, res) => (n === 0 ? false : httpError(res, 500, 'HTTP Error'))
+      const backend = webhookAuditBackend(insecureKubeconfig(r.url), 5, options({ mode: 'blocking-strict' }))
+      assert.equal(await backend.processEvents(auditEvent('ok')), true)
+      assert.equal(await backend.processEvents(auditEvent('refused')), false)
+    })
+
+    it('truncation: an event over the max size loses its bodies first, then is dropped (plugin "truncate"); batches are split by size', async () => {
+      const r = await receiver()
+      const { errors, onError } = errorRecorder()
+      const truncate = { maxEventSize: 1000, maxBatchSize: 1500 }
+      const backend = webhookAuditBackend(insecureKubeconfig(r.url), 5, options({ mode: 'blocking', truncate }), onError)
+      const body = { kind: 'ConfigMap', apiVersion: 'v1', data: { big: 'x'.repeat(2000) } }
+      const bodies = auditEvent('bodies', { level: 'RequestResponse', requestObject: body, responseObject: body })
+      const huge = auditEvent('huge', { annotations: { note: 'y'.repeat(2000) } })
+      await backend.processEvents(bodies, huge, auditEvent('small1'), auditEvent('small2'))
+      const items = r.deliveries.flatMap((d) => d.body.items) as Obj[]
+      assert.deepEqual(items.map((e) => e.auditID), ['bodies', 'small1', 'small2'])
+      assert.equal(items[0]!.requestObject, undefined)
+      assert.equal(items[0]!.responseObject, undefined)
+      assert.equal(items[0]!.annotations['audit.k8s.io/truncated'], 'true')
+      assert.ok(r.deliveries.length >= 2, 'three events of about 500 bytes do not fit in one batch of 1500')
+      for (const d of r.deliveries) assert.ok(d.body.items.reduce((n: number, e: Obj) => n + JSON.stringify(e).length, 0) <= truncate.maxBatchSize)
+      assert.deepEqual(errors, [{ plugin: 'truncate', error: 'event is too large even after truncating', auditIDs: ['huge'] }])
+    })
   })
 })
