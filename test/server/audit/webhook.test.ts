@@ -316,7 +316,7 @@ describe('audit webhook backend', function () {
 
   describe('in its modes (--audit-webhook-mode, -batch-*, -truncate-*)', () => {
     /** The reference's webhook batch defaults (options/audit.go), with a short wait and no throttle unless a test sets one. */
-    function options(extra: Partial<AuditBackendOptions> & { batch?: Partial<AuditBackendOptions['batch']> } = {}): AuditBackendOptions {
+    function options(extra: Omit<Partial<AuditBackendOptions>, 'batch'> & { batch?: Partial<AuditBackendOptions['batch']> } = {}): AuditBackendOptions {
       return { mode: 'batch', ...extra, batch: { bufferSize: 10_000, maxBatchSize: 400, maxBatchWaitMs: 50, asyncDelegate: false, ...extra.batch } }
     }
     const ids = (r: Receiver) => r.deliveries.map((d) => d.body.items.map((e: Obj) => e.auditID))
