@@ -4,8 +4,8 @@
  * not built yet, which the server names at start-up rather than ignoring.
  */
 import type { ValidationContext } from '../core/flags/context.js'
-import type { KeyValue, NamedCertKey, PortRange } from '../core/options/types.js'
-import { STORAGE_MEDIA_TYPES } from '../core/options/enums.js'
+import type { KeyValue, NamedCertKey, OptionValue, PortRange } from '../core/options/types.js'
+import { AUDIT_LOG_FORMATS, AUDIT_MODES, STORAGE_MEDIA_TYPES } from '../core/options/enums.js'
 import type { OidcOptions } from '../core/config-files/authentication-config.js'
 
 /** A `--storage-media-type` value (the storage codec's StorageMediaType, src/server/api/registry/storage-codec.ts). */
@@ -138,6 +138,43 @@ export interface ServerConfig {
   admissionPlugins: { enable: string[]; disable: string[]; admissionControl?: string[]; given: boolean }
   /** --admission-control-config-file: the plugins' configuration (src/core/config-files/admission-config.ts). */
   admissionControlConfigFile?: string
+  /** --audit-policy-file: without it nothing is audited. */
+  auditPolicyFile?: string
+  /** --audit-log-*: on when `path` is given. */
+  auditLog: AuditLogConfig
+  /** --audit-webhook-*: on when `configFile` is given. */
+  auditWebhook: AuditWebhookConfig
+}
+
+/** The `--audit-<backend>-{mode,version,batch-*,truncate-*}` options every audit backend has. */
+export interface AuditBackendConfig {
+  mode: (typeof AUDIT_MODES)[number]
+  /** The group/version events are written as (only audit.k8s.io/v1 is served). */
+  version: string
+  batchBufferSize: number
+  batchMaxSize: number
+  batchMaxWaitMs: number
+  batchThrottleEnable: boolean
+  batchThrottleQps: number
+  batchThrottleBurst: number
+  truncateEnabled: boolean
+  truncateMaxBatchSize: number
+  truncateMaxEventSize: number
+}
+
+export interface AuditLogConfig extends AuditBackendConfig {
+  /** `-` is standard output. */
+  path?: string
+  format: (typeof AUDIT_LOG_FORMATS)[number]
+  maxAgeDays: number
+  maxBackups: number
+  maxSizeMb: number
+  compress: boolean
+}
+
+export interface AuditWebhookConfig extends AuditBackendConfig {
+  configFile?: string
+  initialBackoffMs: number
 }
 
 /**
@@ -310,6 +347,35 @@ function admissionPluginOptions(ctx: ValidationContext): ServerConfig['admission
   }
 }
 
+/**
+ * The reference's batch defaults per backend (options/audit.go): the log writes one event at
+ * a time unthrottled, blocking; the webhook sends up to 400 every 30 s at 10 batches a second.
+ */
+const LOG_BATCH_DEFAULTS = { mode: 'blocking', bufferSize: 10_000, maxSize: 1, maxWaitMs: 0, throttle: false, qps: 0, burst: 0 } as const
+const WEBHOOK_BATCH_DEFAULTS = { mode: 'batch', bufferSize: 10_000, maxSize: 400, maxWaitMs: 30_000, throttle: true, qps: 10, burst: 15 } as const
+
+function auditBackendConfig(
+  ctx: ValidationContext,
+  backend: 'log' | 'webhook',
+  defaults: typeof LOG_BATCH_DEFAULTS | typeof WEBHOOK_BATCH_DEFAULTS,
+): AuditBackendConfig {
+  const option = <T extends OptionValue>(name: string) => ctx.value<T>(`audit-${backend}-${name}`)
+  const mode = option<string>('mode')
+  return {
+    mode: (AUDIT_MODES as readonly string[]).includes(mode ?? '') ? (mode as AuditBackendConfig['mode']) : defaults.mode,
+    version: option<string>('version') || 'audit.k8s.io/v1',
+    batchBufferSize: option<number>('batch-buffer-size') ?? defaults.bufferSize,
+    batchMaxSize: option<number>('batch-max-size') ?? defaults.maxSize,
+    batchMaxWaitMs: option<number>('batch-max-wait') ?? defaults.maxWaitMs,
+    batchThrottleEnable: option<boolean>('batch-throttle-enable') ?? defaults.throttle,
+    batchThrottleQps: option<number>('batch-throttle-qps') ?? defaults.qps,
+    batchThrottleBurst: option<number>('batch-throttle-burst') ?? defaults.burst,
+    truncateEnabled: option<boolean>('truncate-enabled') ?? false,
+    truncateMaxBatchSize: option<number>('truncate-max-batch-size') ?? 10 * 1024 * 1024,
+    truncateMaxEventSize: option<number>('truncate-max-event-size') ?? 100 * 1024,
+  }
+}
+
 export function serverConfig(ctx: ValidationContext): ServerConfig {
   const str = (name: string) => {
     const v = ctx.value<string>(name)
@@ -428,5 +494,20 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     featureGates: new Map(ctx.gates),
     admissionPlugins: admissionPluginOptions(ctx),
     admissionControlConfigFile: str('admission-control-config-file'),
+    auditPolicyFile: str('audit-policy-file'),
+    auditLog: {
+      ...auditBackendConfig(ctx, 'log', LOG_BATCH_DEFAULTS),
+      path: str('audit-log-path'),
+      format: str('audit-log-format') === 'legacy' ? 'legacy' : 'json',
+      maxAgeDays: num('audit-log-maxage'),
+      maxBackups: num('audit-log-maxbackup'),
+      maxSizeMb: num('audit-log-maxsize'),
+      compress: bool('audit-log-compress'),
+    },
+    auditWebhook: {
+      ...auditBackendConfig(ctx, 'webhook', WEBHOOK_BATCH_DEFAULTS),
+      configFile: str('audit-webhook-config-file'),
+      initialBackoffMs: num('audit-webhook-initial-backoff', 10_000),
+    },
   }
 }
