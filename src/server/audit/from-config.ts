@@ -9,6 +9,7 @@ import type { Logger } from '../log/logger.js'
 import type { AuditBackend } from './backend.js'
 import type { PolicyRuleEvaluator } from './policy.js'
 import { UnionBackend } from './union.js'
+import { webhookAuditBackendFromConfig } from './webhook.js'
 
 /** What a backend is built from. */
 export interface AuditBackendDeps {
@@ -24,8 +25,10 @@ export interface AuditBackendEntry {
   create(deps: AuditBackendDeps): AuditBackend
 }
 
-/** The audit backends, one line each; the log and webhook backends arrive with the audit issue. */
-export const AUDIT_BACKENDS: readonly AuditBackendEntry[] = []
+/** The audit backends, one line each. */
+export const AUDIT_BACKENDS: readonly AuditBackendEntry[] = [
+  { name: 'webhook', enabled: ({ config }) => Boolean(config.auditWebhook?.configFile), create: ({ config, log }) => webhookAuditBackendFromConfig(config.auditWebhook, log) },
+]
 
 export interface Audit {
   readonly backend?: AuditBackend

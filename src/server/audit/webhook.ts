@@ -10,11 +10,13 @@
  * buffer's events), batching, throttling and truncation wrap it (mode.ts), as the reference's
  * options do.
  */
+import type { AuditWebhookConfig } from '../config.js'
 import { GenericWebhook, loadKubeconfig } from '../http/generic-webhook.js'
 import { StartupError } from '../lifecycle/startup-error.js'
+import type { Logger } from '../log/logger.js'
 import type { AuditBackend } from './backend.js'
 import type { AuditEvent, AuditEventList } from './event.js'
-import { type AuditBackendOptions, wrapBackend } from './mode.js'
+import { type AuditBackendOptions, backendOptions, wrapBackend } from './mode.js'
 import { type PluginErrorHandler, ignorePluginErrors } from './plugin-error.js'
 
 /** The plugin's name in messages and in apiserver_audit_error_total{plugin}. */
@@ -89,4 +91,18 @@ export class WebhookBackend implements AuditBackend {
 export function webhookAuditBackend(configFile: string, initialBackoffMs: number, options: AuditBackendOptions, onError: PluginErrorHandler = ignorePluginErrors): AuditBackend {
   const backend = new WebhookBackend(loadAuditWebhook(configFile, initialBackoffMs), onError)
   return wrapBackend(backend, { ...options, batch: { ...options.batch, asyncDelegate: true } }, onError)
+}
+
+/**
+ * AUDIT_BACKENDS' webhook line: on with `--audit-webhook-config-file`; undelivered events go
+ * to `onError`, by default the server's log in the reference's words (HandlePluginError's
+ * line, the events named by their audit IDs).
+ */
+export function webhookAuditBackendFromConfig(config: AuditWebhookConfig, log: Logger, onError: PluginErrorHandler = logPluginErrors(log)): AuditBackend {
+  return webhookAuditBackend(config.configFile ?? '', config.initialBackoffMs, backendOptions(WEBHOOK_PLUGIN, config, true), onError)
+}
+
+function logPluginErrors(log: Logger): PluginErrorHandler {
+  return (plugin, error, impacted) =>
+    log.error(`Error in audit plugin '${plugin}' affecting ${impacted.length} audit events: ${error}\nImpacted events:\n${impacted.map((e) => `id=${JSON.stringify(e.auditID)} stage=${JSON.stringify(e.stage)}\n`).join('')}`)
 }

@@ -15,7 +15,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { AuditEvent } from '../../../src/server/audit/event.js'
+import { auditBackendFromConfig } from '../../../src/server/audit/from-config.js'
 import type { AuditBackendOptions } from '../../../src/server/audit/mode.js'
+import type { AuditWebhookConfig, ServerConfig } from '../../../src/server/config.js'
+import type { Logger } from '../../../src/server/log/logger.js'
 import { WebhookBackend, loadAuditWebhook, webhookAuditBackend } from '../../../src/server/audit/webhook.js'
 import { StartupError } from '../../../src/server/lifecycle/startup-error.js'
 import { createCaCertificate, createLeafCertificate, generateKey, privateKeyPem } from '../../../src/server/tls/generate.js'
@@ -408,6 +411,69 @@ describe('audit webhook backend', function () {
       assert.ok(r.deliveries.length >= 2, 'three events of about 500 bytes do not fit in one batch of 1500')
       for (const d of r.deliveries) assert.ok(d.body.items.reduce((n: number, e: Obj) => n + JSON.stringify(e).length, 0) <= truncate.maxBatchSize)
       assert.deepEqual(errors, [{ plugin: 'truncate', error: 'event is too large even after truncating', auditIDs: ['huge'] }])
+    })
+  })
+
+  describe('as the AUDIT_BACKENDS line (--audit-webhook-*)', () => {
+    /** The reference's webhook defaults (options/audit.go), as the server configuration holds them. */
+    function webhookConfig(extra: Partial<AuditWebhookConfig> = {}): AuditWebhookConfig {
+      return {
+        mode: 'batch',
+        version: 'audit.k8s.io/v1',
+        batchBufferSize: 10_000,
+        batchMaxSize: 400,
+        batchMaxWaitMs: 30_000,
+        batchThrottleEnable: true,
+        batchThrottleQps: 10,
+        batchThrottleBurst: 15,
+        truncateEnabled: false,
+        truncateMaxBatchSize: 10_485_760,
+        truncateMaxEventSize: 102_400,
+        initialBackoffMs: 10_000,
+        ...extra,
+      }
+    }
+    function logger() {
+      const errors: string[] = []
+      return { errors, log: { error: (message: string) => errors.push(message) } as unknown as Logger }
+    }
+    const deps = (auditWebhook: AuditWebhookConfig, log: Logger) => ({ config: { auditWebhook } as ServerConfig, log })
+
+    it('is off without --audit-webhook-config-file', () => {
+      assert.equal(auditBackendFromConfig(deps(webhookConfig(), logger().log)), undefined)
+    })
+
+    it('with the file: the webhook backend in batch mode; shutdown delivers the buffered events', async () => {
+      const r = await receiver()
+      const backend = auditBackendFromConfig(deps(webhookConfig({ configFile: insecureKubeconfig(r.url) }), logger().log))!
+      assert.equal(backend.name, 'webhook')
+      backend.run()
+      assert.equal(backend.processEvents(auditEvent('one'), auditEvent('two')), true)
+      await sleep(50)
+      assert.equal(r.deliveries.length, 0, 'a partial batch waits for --audit-webhook-batch-max-wait (30s)')
+      await backend.shutdown()
+      assert.deepEqual(r.deliveries.map((d) => d.body.items.map((e: Obj) => e.auditID)), [['one', 'two']])
+    })
+
+    it('undelivered events are logged as HandlePluginError logs them', async () => {
+      const r = await receiver()
+      r.answer = (_n, res) => httpError(res, 500, 'HTTP Error')
+      const { errors, log } = logger()
+      const backend = auditBackendFromConfig(deps(webhookConfig({ configFile: insecureKubeconfig(r.url), mode: 'blocking', initialBackoffMs: 5 }), log))!
+      assert.equal(await backend.processEvents(auditEvent('gone')), true)
+      assert.deepEqual(errors, [
+        `Error in audit plugin 'webhook' affecting 1 audit events: an error on the server ("HTTP Error") has prevented the request from succeeding\nImpacted events:\nid="gone" stage="RequestReceived"\n`,
+      ])
+    })
+
+    it('stops start-up on a kubeconfig it cannot use, or batch options the reference refuses', () => {
+      const missing = join(dir, 'missing')
+      assert.throws(() => auditBackendFromConfig(deps(webhookConfig({ configFile: missing }), logger().log)), (err: Error) => err instanceof StartupError && err.message === `initializing audit webhook: stat ${missing}: no such file or directory`)
+      const file = insecureKubeconfig('https://127.0.0.1:1')
+      assert.throws(
+        () => auditBackendFromConfig(deps(webhookConfig({ configFile: file, batchMaxSize: 0 }), logger().log)),
+        (err: Error) => err instanceof StartupError && err.message === 'invalid audit batch webhook max batch size 0, must be a positive number',
+      )
     })
   })
 })
