@@ -5,9 +5,12 @@
  * backend there is nothing to record, and the audit filter is no link at all.
  */
 import type { ServerConfig } from '../config.js'
+import { StartupError } from '../lifecycle/startup-error.js'
 import type { Logger } from '../log/logger.js'
 import type { AuditBackend } from './backend.js'
 import type { PolicyRuleEvaluator } from './policy.js'
+import { PolicyChecker } from './policy-checker.js'
+import { PolicyFileError, loadPolicyFromFile } from './policy-file.js'
 import { UnionBackend } from './union.js'
 import { webhookAuditBackendFromConfig } from './webhook.js'
 
@@ -43,10 +46,23 @@ export function auditBackendFromConfig(deps: AuditBackendDeps, table: readonly A
 }
 
 /**
- * The audit filter's backend and policy. The policy file is not read yet (`--audit-policy-file`
- * is named at start-up as not in effect): no policy, so no events, as the reference without one.
+ * The audit filter's backend and policy. Without `--audit-policy-file` no backend is built
+ * and nothing is recorded, as the reference; a policy file that cannot be loaded stops
+ * start-up (`loading audit policy file: <why>: from file <path>`).
  */
 export function auditFromConfig(deps: AuditBackendDeps): Audit {
+  const policy = auditPolicyFromConfig(deps)
+  if (!policy) return {}
   const backend = auditBackendFromConfig(deps)
-  return backend ? { backend } : {}
+  return backend ? { backend, policy } : {}
+}
+
+function auditPolicyFromConfig({ config, log }: AuditBackendDeps): PolicyRuleEvaluator | undefined {
+  if (!config.auditPolicyFile) return undefined
+  try {
+    return new PolicyChecker(loadPolicyFromFile(config.auditPolicyFile, (message) => log.warning(message)))
+  } catch (err) {
+    if (err instanceof PolicyFileError) throw new StartupError(`loading audit policy file: ${err.message}`)
+    throw err
+  }
 }

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { AuditBackend } from '../../../src/server/audit/backend.js'
 import type { AuditEvent } from '../../../src/server/audit/event.js'
-import { type AuditBackendDeps, type AuditBackendEntry, auditBackendFromConfig } from '../../../src/server/audit/from-config.js'
+import { type AuditBackendDeps, type AuditBackendEntry, auditBackendFromConfig, auditFromConfig } from '../../../src/server/audit/from-config.js'
+import { StartupError } from '../../../src/server/lifecycle/startup-error.js'
 import type { ServerConfig } from '../../../src/server/config.js'
 import type { Logger } from '../../../src/server/log/logger.js'
 
@@ -51,5 +55,28 @@ describe('audit backends from the table', () => {
     assert.deepEqual(webhook.seen, ['a', 'b'])
     await union.shutdown()
     assert.ok(!log.running && !webhook.running)
+  })
+})
+
+describe('audit from the configuration', () => {
+  const logger = { warning: () => {} } as unknown as Logger
+
+  it('without --audit-policy-file: no policy and no backend, so no events', () => {
+    assert.deepEqual(auditFromConfig({ config: {} as ServerConfig, log: logger }), {})
+  })
+
+  it('a policy file that cannot be loaded stops start-up, the file named', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-'))
+    try {
+      const path = join(dir, 'policy.yaml')
+      writeFileSync(path, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Everything\n')
+      assert.throws(() => auditFromConfig({ config: { auditPolicyFile: path } as ServerConfig, log: logger }), (err: Error) => {
+        assert.ok(err instanceof StartupError)
+        assert.equal(err.message, `loading audit policy file: rules[0].level: Unsupported value: "Everything": supported values: "None", "Metadata", "Request", "RequestResponse": from file ${path}`)
+        return true
+      })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
