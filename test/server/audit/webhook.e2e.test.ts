@@ -1,0 +1,143 @@
+/**
+ * The audit webhook backend end to end with the real kubectl: a server with an audit policy
+ * (secrets at Metadata, config maps at RequestResponse, nodes ignored, nothing else) and
+ * `--audit-webhook-config-file` naming a local HTTPS receiver (its CA in the kubeconfig), in
+ * the default batch mode. `kubectl create` of a config map and a secret arrive as events in
+ * audit.k8s.io/v1 EventList batches; with the receiver down for 5 s requests go on at once,
+ * and once it is back the retries deliver every event of that time (nothing lost within the
+ * buffer).
+ */
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { KubectlSession } from '../../support/kubectl-session.js'
+import { KUBECTLS } from '../../support/kubectl-versions.js'
+import { type Pki, Receiver, makePki } from './webhook-receiver.js'
+
+type Obj = Record<string, any>
+
+const POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: None
+  userGroups: ["system:nodes"]
+- level: Metadata
+  resources: [{group: "", resources: ["secrets"]}]
+- level: RequestResponse
+  resources: [{group: "", resources: ["configmaps"]}]
+- level: None
+`
+
+for (const kubectl of KUBECTLS) {
+  describe(`audit webhook backend end to end [kubectl ${kubectl.version}]`, function () {
+    this.timeout(120_000)
+    let pki: Pki
+    let receiver: Receiver
+    let session: KubectlSession
+    let dir: string
+
+    before(async function () {
+      pki = await makePki()
+      receiver = new Receiver(pki)
+      await receiver.listen()
+      dir = mkdtempSync(join(tmpdir(), 'audit-webhook-e2e-'))
+      const kubeconfig = join(dir, 'audit-webhook.kubeconfig')
+      writeFileSync(
+        kubeconfig,
+        `apiVersion: v1\nkind: Config\nclusters:\n- name: audit\n  cluster:\n    server: ${receiver.url}/events\n    certificate-authority-data: ${Buffer.from(pki.caCert).toString('base64')}\nusers:\n- name: apiserver\n  user: {}\ncontexts:\n- name: default\n  context: {cluster: audit, user: apiserver}\ncurrent-context: default\n`,
+      )
+      const policy = join(dir, 'policy.yaml')
+      writeFileSync(policy, POLICY)
+      session = await KubectlSession.open(this, 'audit-webhook-', {
+        waitFor: 'ready',
+        kubectl: kubectl.tool,
+        args: [`--audit-policy-file=${policy}`, `--audit-webhook-config-file=${kubeconfig}`, '--audit-webhook-initial-backoff=1s', '--audit-webhook-batch-max-wait=200ms'],
+      })
+    })
+    after(async () => {
+      await session?.close()
+      await receiver?.close()
+      if (dir) rmSync(dir, { recursive: true, force: true })
+    })
+
+    /** Every event the receiver got, in order. */
+    const received = (): Obj[] => receiver.deliveries.flatMap((d) => d.body.items as Obj[])
+
+    /**
+     * The ResponseComplete events of creates of a resource. Counted rather than matched by
+     * name: what an event says of the object (objectRef.name, bodies) is the filter's, not
+     * the backend's.
+     */
+    const creates = (resource: string) => received().filter((e) => e.verb === 'create' && e.objectRef?.resource === resource && e.stage === 'ResponseComplete')
+
+    async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs
+      while (!check()) {
+        if (Date.now() > deadline) assert.fail(`${what}: not received in ${timeoutMs} ms; got ${JSON.stringify(received().map((e) => [e.verb, e.requestURI, e.stage]))}`)
+        await sleep(50)
+      }
+    }
+
+    it('takes the webhook options as in effect', () => {
+      assert.doesNotMatch(session.server.logs, /not in effect yet[^\n]*--audit-webhook/)
+    })
+
+    it('a config map created with kubectl arrives at RequestResponse in an audit.k8s.io/v1 EventList POSTed to the kubeconfig server\'s path', async () => {
+      const before = creates('configmaps').length
+      await session.ok('create', 'configmap', 'audited', '--from-literal=k=v')
+      await until(() => creates('configmaps').length > before, 'the create event')
+      const delivery = receiver.deliveries.find((d) => (d.body.items as Obj[]).some((e) => e.verb === 'create' && e.objectRef?.resource === 'configmaps'))!
+      assert.equal(delivery.method, 'POST')
+      assert.equal(delivery.path, '/events')
+      assert.equal(delivery.contentType, 'application/json')
+      assert.equal(delivery.body.kind, 'EventList')
+      assert.equal(delivery.body.apiVersion, 'audit.k8s.io/v1')
+      await sleep(500)
+      const [event, ...more] = creates('configmaps').slice(before)
+      assert.equal(more.length, 0, 'one create, one event')
+      assert.deepEqual(received().filter((e) => e.stage === 'RequestReceived'), [], 'the policy omits RequestReceived')
+      assert.equal(event!.level, 'RequestResponse')
+      assert.equal(event!.stage, 'ResponseComplete')
+      assert.equal(event!.requestURI.split('?')[0], '/api/v1/namespaces/default/configmaps')
+      assert.equal(event!.objectRef.namespace, 'default')
+      assert.equal(event!.objectRef.apiVersion, 'v1')
+      assert.equal(event!.responseStatus.code, 201)
+      assert.match(event!.userAgent, /^kubectl/)
+      assert.match(event!.auditID, /^[0-9a-f-]{36}$/)
+    })
+
+    it('a secret arrives at Metadata: no bodies', async () => {
+      const before = creates('secrets').length
+      await session.ok('create', 'secret', 'generic', 'audited', '--from-literal=password=hunter2')
+      await until(() => creates('secrets').length > before, 'the secret\'s create event')
+      const [event] = creates('secrets').slice(before)
+      assert.equal(event!.level, 'Metadata')
+      assert.equal(event!.requestObject, undefined)
+      assert.equal(event!.responseObject, undefined)
+      assert.doesNotMatch(JSON.stringify(receiver.deliveries.map((d) => d.body)), /hunter2|aHVudGVyMg/)
+    })
+
+    it('the receiver down for 5 s: requests go on at once, and once it is back every event of that time arrives', async () => {
+      const port = receiver.port
+      await receiver.close()
+      const names = ['down-1', 'down-2', 'down-3', 'down-4', 'down-5']
+      const before = creates('configmaps').length
+      const started = Date.now()
+      for (const name of names) {
+        const before = Date.now()
+        await session.ok('create', 'configmap', name, '--from-literal=k=v')
+        assert.ok(Date.now() - before < 5_000, `kubectl create ${name} took ${Date.now() - before} ms with the receiver down`)
+      }
+      await sleep(Math.max(0, 5_000 - (Date.now() - started)))
+      await receiver.listen(port)
+      assert.equal(creates('configmaps').length, before, 'nothing arrived while the receiver was down')
+      await until(() => creates('configmaps').length === before + names.length, 'the create events of the time the receiver was down')
+      await sleep(500)
+      assert.equal(creates('configmaps').length, before + names.length, 'each event once')
+      assert.doesNotMatch(session.server.logs, /Error in audit plugin/)
+    })
+  })
+}
