@@ -12,6 +12,7 @@ import type { KubeObject } from './api/registry/object.js'
 import { enabledKinds, servedAtVersion } from './api/runtime-config.js'
 import { admissionFromConfig } from './admission/from-config.js'
 import { auditFromConfig } from './audit/from-config.js'
+import { auditMetrics } from './audit/metrics.js'
 import { authenticationFromConfig } from './authentication/from-config.js'
 import type { ServiceAccountTokenEvents } from './authentication/service-account-metrics.js'
 import { authorizationFromConfig } from './authorization/from-config.js'
@@ -134,7 +135,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const flowControl = flowControlFromConfig({ config, metrics, store: () => pending.store, codec: writes.codec, reads: flowReads })
   releases.add('flow-controller', () => flowControl.controller?.stop())
   installNonResourceRoutes(mux, { config, log, metrics, ...(flowControl.controller ? { flowController: flowControl.controller } : {}), authentication: authn })
-  const audit = auditFromConfig({ config, log })
+  const audit = auditFromConfig({ config, log, metrics: auditMetrics(metrics.registry, log) })
   audit.backend?.run()
   releases.add('audit', async () => audit.backend?.shutdown())
   const handler = buildHandlerChain(mux.serve, { config, log, metrics, signals, inFlight, watches, authentication, authorizer: authorization.chain.authorizer, flowControl, audit })

@@ -6,6 +6,7 @@
  * resources without protobuf unless the object is transformed. The request Content-Type picks
  * the decoder (a missing one is JSON, as kubectl's `PUT …/scale` relies on).
  */
+import { noteRequestObject, noteResponseObject } from '../http/audit-objects.js'
 import { PROTOBUF_MEDIA_TYPE, type ProtobufCodec, ProtobufError, isProtobufEnvelope, loadProtobufCodec } from '../../core/protobuf/index.js'
 import { EXCEEDED_MAX_DEPTH, jsonTextTooDeep, valueTooDeep } from '../../core/util/nesting.js'
 import { YamlAliasingError, jsYaml, loadYaml } from '../../core/util/yaml.js'
@@ -307,6 +308,7 @@ function asPartialObjectMetadata(body: unknown, output: { apiVersion: string; li
 /** Writes `body` in the first of the output's formats that can encode it (JSON at the end). */
 export async function writeObject(res: Response, status: number, body: unknown, output: Output): Promise<void> {
   if (output.kind === 'partial') body = asPartialObjectMetadata(body, output)
+  noteResponseObject(res, body)
   for (const format of formatsOf(output)) {
     if (format === 'protobuf') {
       const type = typeOf(body)
@@ -362,6 +364,11 @@ const REFUSED = Symbol('bodyRefused')
 
 function bodyTooLarge(): ApiError {
   return errors.requestEntityTooLarge(`limit is ${MAX_BODY_BYTES}`)
+}
+
+/** The request body if a handler read it (the audit event records it); undefined otherwise. */
+export function bodyIfRead(req: Request): Buffer | undefined {
+  return (req as { [BODY]?: Buffer })[BODY]
 }
 
 /**
@@ -525,6 +532,12 @@ export function envelopeTypeMeta(data: Buffer): { apiVersion: string; kind: stri
  * protobuf form, so an envelope sent to one is the reference's 400 for unstructured objects.
  */
 export async function decodeRequestBody(req: Request, body: Buffer, endpoint: { kind: string; customResource?: boolean }): Promise<unknown> {
+  const decoded = await decodeRequestBodyOf(req, body, endpoint)
+  noteRequestObject(req, decoded)
+  return decoded
+}
+
+async function decodeRequestBodyOf(req: Request, body: Buffer, endpoint: { kind: string; customResource?: boolean }): Promise<unknown> {
   if (mediaType(req) !== PROTOBUF_MEDIA_TYPE) return decodeBody(req, body, endpoint.kind)
   if (!isProtobufEnvelope(body)) {
     throw errors.badRequest(`the object provided is unrecognized (must be of type ${endpoint.kind}): ${PROTOBUF_PREFIX_TEXT} (${summarizeData(body)})`)

@@ -92,7 +92,46 @@ export interface AuditEventList {
   items: AuditEvent[]
 }
 
-/** The reference's MicroTime in JSON: `2006-01-02T15:04:05.000000Z` (this clock counts milliseconds). */
+/**
+ * The reference's MicroTime in JSON, `2006-01-02T15:04:05.000000Z`: `epochMs` may carry
+ * microseconds as its fraction (see preciseNow).
+ */
 export function microTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/(\.\d{3})Z$/, '$1000Z')
+  const whole = Math.floor(epochMs)
+  const micros = Math.min(999, Math.floor((epochMs - whole) * 1000))
+  return new Date(whole).toISOString().replace(/(\.\d{3})Z$/, `$1${String(micros).padStart(3, '0')}Z`)
+}
+
+/** Now, in milliseconds since the epoch with microseconds as the fraction. */
+export function preciseNow(): number {
+  return performance.timeOrigin + performance.now()
+}
+
+/** The fields of an Event in the order the reference encodes them (its v1 struct's). */
+const EVENT_FIELDS: readonly (keyof AuditEvent)[] = [
+  'kind',
+  'apiVersion',
+  'level',
+  'auditID',
+  'stage',
+  'requestURI',
+  'verb',
+  'user',
+  'impersonatedUser',
+  'sourceIPs',
+  'userAgent',
+  'objectRef',
+  'responseStatus',
+  'requestObject',
+  'responseObject',
+  'requestReceivedTimestamp',
+  'stageTimestamp',
+  'annotations',
+]
+
+/** The event's JSON as the reference writes it: its fields in order, empty ones left out. */
+export function eventJson(event: AuditEvent): string {
+  const ordered: Record<string, unknown> = {}
+  for (const field of EVENT_FIELDS) if (event[field] !== undefined) ordered[field] = event[field]
+  return JSON.stringify(ordered)
 }

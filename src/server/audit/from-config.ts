@@ -8,6 +8,8 @@ import type { ServerConfig } from '../config.js'
 import { StartupError } from '../lifecycle/startup-error.js'
 import type { Logger } from '../log/logger.js'
 import type { AuditBackend } from './backend.js'
+import { logBackendFromConfig } from './log.js'
+import { type AuditMetrics, NO_AUDIT_METRICS } from './metrics.js'
 import type { PolicyRuleEvaluator } from './policy.js'
 import { PolicyChecker } from './policy-checker.js'
 import { PolicyFileError, loadPolicyFromFile } from './policy-file.js'
@@ -18,6 +20,8 @@ import { webhookAuditBackendFromConfig } from './webhook.js'
 export interface AuditBackendDeps {
   readonly config: ServerConfig
   readonly log: Logger
+  /** The audit metrics on the server's registry; backends report what they lose to `pluginError`. */
+  readonly metrics?: AuditMetrics
 }
 
 export interface AuditBackendEntry {
@@ -30,12 +34,14 @@ export interface AuditBackendEntry {
 
 /** The audit backends, one line each. */
 export const AUDIT_BACKENDS: readonly AuditBackendEntry[] = [
+  { name: 'log', enabled: ({ config }) => Boolean(config.auditLog?.path), create: ({ config, metrics }) => logBackendFromConfig(config.auditLog, (metrics ?? NO_AUDIT_METRICS).pluginError) },
   { name: 'webhook', enabled: ({ config }) => Boolean(config.auditWebhook?.configFile), create: ({ config, log }) => webhookAuditBackendFromConfig(config.auditWebhook, log) },
 ]
 
 export interface Audit {
   readonly backend?: AuditBackend
   readonly policy?: PolicyRuleEvaluator
+  readonly metrics?: AuditMetrics
 }
 
 /** The backends the configuration turns on, as one; undefined when none is. */
@@ -54,7 +60,7 @@ export function auditFromConfig(deps: AuditBackendDeps): Audit {
   const policy = auditPolicyFromConfig(deps)
   if (!policy) return {}
   const backend = auditBackendFromConfig(deps)
-  return backend ? { backend, policy } : {}
+  return backend ? { backend, policy, ...(deps.metrics ? { metrics: deps.metrics } : {}) } : {}
 }
 
 function auditPolicyFromConfig({ config, log }: AuditBackendDeps): PolicyRuleEvaluator | undefined {

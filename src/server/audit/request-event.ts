@@ -1,13 +1,16 @@
 /**
- * The audit event of a request as it arrives (the reference's audit.NewEventFromRequest and
- * LogRequestMetadata): who asks, from where, what for; the stages are stamped on it as the
- * request goes.
+ * The audit event of a request (the reference's audit.LogRequestMetadata, LogImpersonatedUser,
+ * LogRequestObject, LogRequestPatch and LogResponseObject): who asks, from where, what for as
+ * it arrives; then what it sent, who it acted as and what it got, as the filter learns them.
  */
-import type { Request, RequestContext } from '../http/types.js'
-import { type AuditEvent, type Level, type ObjectReference, microTime } from './event.js'
+import type { Request, RequestContext, UserInfo } from '../http/types.js'
+import { type AuditEvent, type AuditUserInfo, type Level, type ObjectReference, type ResponseStatus, levelAtLeast, microTime } from './event.js'
+
+/** The reference's maxUserAgentLength and its suffix. */
+const MAX_USER_AGENT_LENGTH = 1024
+const USER_AGENT_TRUNCATE_SUFFIX = '...TRUNCATED'
 
 export function newRequestEvent(req: Request, ctx: RequestContext, level: Level): AuditEvent {
-  const user = ctx.user
   const userAgent = req.headers['user-agent']
   return {
     kind: 'Event',
@@ -17,13 +20,28 @@ export function newRequestEvent(req: Request, ctx: RequestContext, level: Level)
     stage: 'RequestReceived',
     requestURI: req.url ?? '',
     verb: ctx.info.verb,
-    user: user ? { username: user.name, ...(user.uid ? { uid: user.uid } : {}), groups: [...user.groups], ...(user.extra ? { extra: user.extra } : {}) } : {},
+    user: ctx.user ? auditUser(ctx.user) : {},
     sourceIPs: sourceIPs(req),
-    ...(typeof userAgent === 'string' ? { userAgent } : {}),
+    ...(typeof userAgent === 'string' && userAgent !== '' ? { userAgent: truncatedUserAgent(userAgent) } : {}),
     ...(ctx.info.isResourceRequest ? { objectRef: objectRef(ctx) } : {}),
     requestReceivedTimestamp: microTime(ctx.receivedAt),
     stageTimestamp: microTime(ctx.receivedAt),
   }
+}
+
+/** authentication.k8s.io/v1 UserInfo as encoded: empty fields left out, extra's keys in order. */
+export function auditUser(user: UserInfo): AuditUserInfo {
+  const extra = user.extra && Object.keys(user.extra).length > 0 ? Object.fromEntries(Object.entries(user.extra).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : undefined
+  return {
+    username: user.name,
+    ...(user.uid ? { uid: user.uid } : {}),
+    ...(user.groups.length > 0 ? { groups: [...user.groups] } : {}),
+    ...(extra ? { extra } : {}),
+  }
+}
+
+function truncatedUserAgent(userAgent: string): string {
+  return userAgent.length > MAX_USER_AGENT_LENGTH ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) + USER_AGENT_TRUNCATE_SUFFIX : userAgent
 }
 
 function objectRef(ctx: RequestContext): ObjectReference {
@@ -36,6 +54,71 @@ function objectRef(ctx: RequestContext): ObjectReference {
     ...(info.apiVersion ? { apiVersion: info.apiVersion } : {}),
     ...(info.subresource ? { subresource: info.subresource } : {}),
   }
+}
+
+/**
+ * The request's body once read (LogRequestObject; a patch: LogRequestPatch). The object's
+ * namespace, name, uid and resourceVersion complete the objectRef where the path did not
+ * give them; the body itself is recorded from level Request.
+ */
+export function logRequestObject(event: AuditEvent, body: unknown, isPatch: boolean, omitManagedFields: boolean): void {
+  if (!isPatch && event.objectRef && isObject(body) && isObject(body.metadata)) {
+    const meta = body.metadata
+    const ref = event.objectRef
+    // The order of the encoded ObjectReference: resource, namespace, name, uid, apiGroup, apiVersion, resourceVersion, subresource.
+    event.objectRef = {
+      ...(ref.resource ? { resource: ref.resource } : {}),
+      ...(ref.namespace || text(meta.namespace) ? { namespace: ref.namespace || text(meta.namespace) } : {}),
+      ...(ref.name || text(meta.name) ? { name: ref.name || text(meta.name) } : {}),
+      ...(ref.uid || text(meta.uid) ? { uid: ref.uid || text(meta.uid) } : {}),
+      ...(ref.apiGroup ? { apiGroup: ref.apiGroup } : {}),
+      ...(ref.apiVersion ? { apiVersion: ref.apiVersion } : {}),
+      ...(ref.resourceVersion || text(meta.resourceVersion) ? { resourceVersion: ref.resourceVersion || text(meta.resourceVersion) } : {}),
+      ...(ref.subresource ? { subresource: ref.subresource } : {}),
+    }
+  }
+  if (levelAtLeast(event.level, 'Request')) event.requestObject = omitManagedFields && !isPatch ? withoutManagedFields(body) : body
+}
+
+/**
+ * The response (LogResponseObject): a Status body is the event's responseStatus (its bounded
+ * fields), any body is recorded at level RequestResponse.
+ */
+export function logResponseObject(event: AuditEvent, body: unknown, omitManagedFields: boolean): void {
+  if (isObject(body) && body.kind === 'Status' && (body.apiVersion === 'v1' || body.apiVersion === undefined)) event.responseStatus = statusOf(body)
+  if (levelAtLeast(event.level, 'RequestResponse')) event.responseObject = omitManagedFields ? withoutManagedFields(body) : body
+}
+
+function statusOf(status: Record<string, unknown>): ResponseStatus {
+  return {
+    metadata: {},
+    ...(typeof status.status === 'string' && status.status !== '' ? { status: status.status } : {}),
+    ...(typeof status.message === 'string' && status.message !== '' ? { message: status.message } : {}),
+    ...(typeof status.reason === 'string' && status.reason !== '' ? { reason: status.reason } : {}),
+    ...(status.details !== undefined && status.details !== null ? { details: status.details } : {}),
+    ...(typeof status.code === 'number' && status.code !== 0 ? { code: status.code } : {}),
+  }
+}
+
+/** A copy without metadata.managedFields, of the object or of each item of a list (copyWithoutManagedFields). */
+export function withoutManagedFields(body: unknown): unknown {
+  if (!isObject(body)) return body
+  const strip = (obj: unknown): unknown => {
+    if (!isObject(obj) || !isObject(obj.metadata) || !('managedFields' in obj.metadata)) return obj
+    const { managedFields: _dropped, ...metadata } = obj.metadata
+    return { ...obj, metadata }
+  }
+  const copy = strip(body) as Record<string, unknown>
+  if (Array.isArray(copy.items)) return { ...copy, items: copy.items.map(strip) }
+  return copy
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function text(v: unknown): string {
+  return typeof v === 'string' ? v : ''
 }
 
 /**

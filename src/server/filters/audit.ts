@@ -1,41 +1,157 @@
 /**
  * Audit: records each request and its response with the configured backend (log, webhook)
- * at the level the audit policy gives it. Its place in the chain is here, after
- * authentication so events name the user; without a policy or a backend (no
- * --audit-policy-file: no events, as the reference) it is no link at all. The event model,
- * policy and backends live in `src/server/audit/`.
+ * at the level the audit policy gives it (the reference's filters.WithAudit). Its place in
+ * the chain is here, after authentication so events name the user; without a policy or a
+ * backend (no --audit-policy-file: no events, as the reference) it is no link at all.
+ *
+ * One event per stage: RequestReceived before the request goes on (a backend refusing it in
+ * blocking-strict mode fails the request with a 500), ResponseStarted when a long-running
+ * request's (a watch's) headers go, ResponseComplete when the response is over, Panic instead
+ * when the handling threw. The event gathers what later links learn: the impersonated user,
+ * the authorization decision and the admission annotations (RequestContext.auditAnnotations),
+ * the objects the handlers decoded and answered with (http/audit-objects.ts), and the response's
+ * status. The event model, policy and
+ * backends live in `src/server/audit/`.
  */
+import { bodyIfRead } from '../api/negotiation.js'
+import { requestObjectOf, responseObjectOf } from '../http/audit-objects.js'
+import { goQuote } from '../api/validation/field/go-format.js'
+import { sanitizeHtml } from '../authorization/forbidden.js'
 import type { AuditBackend } from '../audit/backend.js'
-import { type Stage, microTime } from '../audit/event.js'
-import type { PolicyRuleEvaluator } from '../audit/policy.js'
-import { newRequestEvent } from '../audit/request-event.js'
-import type { Filter } from '../http/types.js'
+import { type AuditEvent, type Stage, levelAtLeast, microTime, preciseNow } from '../audit/event.js'
+import { type AuditMetrics, NO_AUDIT_METRICS } from '../audit/metrics.js'
+import type { PolicyRuleEvaluator, RequestAuditConfig } from '../audit/policy.js'
+import { auditUser, logRequestObject, logResponseObject, newRequestEvent } from '../audit/request-event.js'
+import { type MaybePromise, isPromise, then } from '../http/maybe-promise.js'
+import { httpError } from '../http/respond.js'
+import type { Filter, Handler, Request, RequestContext, Response } from '../http/types.js'
+import { onResponseStart } from './audit-response.js'
 
 export type { AuditBackend } from '../audit/backend.js'
 
 export interface AuditOptions {
   backend?: AuditBackend
   policy?: PolicyRuleEvaluator
+  metrics?: AuditMetrics
 }
 
-export function withAudit({ backend, policy }: AuditOptions): Filter {
+export function withAudit({ backend, policy, metrics = NO_AUDIT_METRICS }: AuditOptions): Filter {
   // Nothing to record: no link at all, so a request pays nothing for audit.
   if (!backend || !policy) return (next) => next
   return (next) => (req, res, ctx) => {
     const config = policy.evaluatePolicyRule({ user: ctx.user, request: ctx.info })
+    metrics.policyLevel(config.level)
     if (config.level === 'None') return next(req, res, ctx)
-    const event = newRequestEvent(req, ctx, config.level)
-    const process = (stage: Stage) => {
-      if (config.omitStages.includes(stage)) return
-      event.stage = stage
-      event.stageTimestamp = microTime(Date.now())
-      backend.processEvents(event)
-    }
-    process('RequestReceived')
-    res.once('finish', () => {
-      event.responseStatus = { metadata: {}, code: res.statusCode }
-      process('ResponseComplete')
-    })
-    return next(req, res, ctx)
+    return new RequestAudit(req, res, ctx, config, backend, metrics).serve(next)
   }
+}
+
+/** The audit of one request: its event, stamped and handed over at each stage. */
+class RequestAudit {
+  private readonly event: AuditEvent
+  /** The user as authenticated; a different one later is the impersonated user. */
+  private readonly authenticated: RequestContext['user']
+  private panicked = false
+
+  constructor(
+    private readonly req: Request,
+    private readonly res: Response,
+    private readonly ctx: RequestContext,
+    private readonly config: RequestAuditConfig,
+    private readonly backend: AuditBackend,
+    private readonly metrics: AuditMetrics,
+  ) {
+    this.event = newRequestEvent(req, ctx, config.level)
+    this.authenticated = ctx.user
+    // Later links (authorization, admission) annotate the event through the context.
+    ctx.auditAnnotations ??= {}
+  }
+
+  serve(next: Handler): void | Promise<void> {
+    const stored = this.process('RequestReceived')
+    const go = (ok: boolean) => {
+      if (!ok) {
+        this.metrics.requestRejected()
+        httpError(this.res, 500, sanitizeHtml(`Internal Server Error: ${goQuote(this.req.url ?? '')}: failed to store audit event`))
+        return
+      }
+      return this.handle(next)
+    }
+    return isPromise(stored) ? stored.then(go) : go(stored)
+  }
+
+  private handle(next: Handler): void | Promise<void> {
+    const longRunning = this.ctx.info.longRunning
+    onResponseStart(this.res, (code) => {
+      this.event.responseStatus = { metadata: {}, code }
+      if (longRunning) void this.process('ResponseStarted')
+    })
+    this.res.once('close', () => {
+      if (this.panicked) return
+      if (!this.event.responseStatus) {
+        // Nothing was written: the reference's "Connection closed early".
+        this.event.responseStatus = { metadata: {}, status: 'Success', message: 'Connection closed early', code: 200 }
+        if (longRunning) void this.process('ResponseStarted')
+      }
+      // A watch's stream is no response object.
+      const body = longRunning ? undefined : responseObjectOf(this.res)
+      if (body !== undefined) logResponseObject(this.event, body, this.config.omitManagedFields)
+      void this.process('ResponseComplete')
+    })
+    try {
+      const handled = next(this.req, this.res, this.ctx)
+      return isPromise(handled) ? handled.catch((err: unknown) => this.panic(err)) : handled
+    } catch (err) {
+      this.panic(err)
+    }
+  }
+
+  /** The handling threw: a Panic event instead of ResponseComplete, and the error goes on to the panic recovery. */
+  private panic(err: unknown): never {
+    this.panicked = true
+    this.event.responseStatus = { metadata: {}, status: 'Failure', message: `APIServer panic'd: ${err instanceof Error ? err.message : String(err)}`, reason: 'InternalError', code: 500 }
+    void this.process('Panic')
+    throw err
+  }
+
+  /** Stamps the stage on the event with what is known by now and hands it over (ProcessEventStage). */
+  private process(stage: Stage): MaybePromise<boolean> {
+    if (this.config.omitStages.includes(stage)) return true
+    const event = this.event
+    event.stage = stage
+    event.stageTimestamp = stage === 'RequestReceived' ? event.requestReceivedTimestamp : microTime(preciseNow())
+    if (stage !== 'RequestReceived') this.learn()
+    this.metrics.event()
+    return then(this.backend.processEvents(event), (ok) => ok)
+  }
+
+  /** What later links learned: the impersonated user, the request body, the annotations. */
+  private learn(): void {
+    const event = this.event
+    const user = this.ctx.user
+    if (user && user !== this.authenticated) event.impersonatedUser = auditUser(user)
+    if (event.requestObject === undefined) {
+      const patch = this.ctx.info.verb === 'patch'
+      const body = patch ? patchBody(this.req) : requestObjectOf(this.req)
+      if (body !== undefined) logRequestObject(event, body, patch, this.config.omitManagedFields)
+    }
+    const annotations = this.ctx.auditAnnotations
+    if (annotations && Object.keys(annotations).length > 0) event.annotations = sortedKeys(annotations)
+  }
+}
+
+/** A patch as sent (LogRequestPatch), when it is JSON. */
+function patchBody(req: Request): unknown {
+  const bytes = bodyIfRead(req)
+  if (!bytes || bytes.length === 0) return undefined
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+/** A map encoded as the reference encodes one: keys in order. */
+function sortedKeys(map: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 }

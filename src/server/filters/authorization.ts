@@ -22,10 +22,23 @@ export function withAuthorization(authorizer: Authorizer): Filter {
 }
 
 function decide(next: Handler, req: Request, res: Response, ctx: RequestContext, attributes: Attributes, { decision, reason, error }: Decision): void | Promise<void> {
-  if (decision === 'allow') return next(req, res, ctx)
+  if (decision === 'allow') {
+    annotate(ctx, { 'authorization.k8s.io/decision': 'allow', 'authorization.k8s.io/reason': reason ?? '' })
+    return next(req, res, ctx)
+  }
   if (error) {
+    annotate(ctx, { 'authorization.k8s.io/reason': 'internal error' })
     httpError(res, 500, sanitizeHtml(`Internal Server Error: ${goQuote(req.url ?? '')}: ${error}`))
     return
   }
+  annotate(ctx, { 'authorization.k8s.io/decision': 'forbid', 'authorization.k8s.io/reason': reason ?? '' })
   return writeErrorNegotiated(req, res, new ApiError(requestForbidden(attributes, reason)))
+}
+
+/**
+ * The decision for the request's audit event (the reference's audit annotations), only when
+ * the request is audited: the audit filter gives it annotations then.
+ */
+function annotate(ctx: RequestContext, annotations: Record<string, string>): void {
+  if (ctx.auditAnnotations) Object.assign(ctx.auditAnnotations, annotations)
 }
