@@ -35,7 +35,7 @@ export interface AuditBackendEntry {
 /** The audit backends, one line each. */
 export const AUDIT_BACKENDS: readonly AuditBackendEntry[] = [
   { name: 'log', enabled: ({ config }) => Boolean(config.auditLog?.path), create: ({ config, metrics }) => logBackendFromConfig(config.auditLog, (metrics ?? NO_AUDIT_METRICS).pluginError) },
-  { name: 'webhook', enabled: ({ config }) => Boolean(config.auditWebhook?.configFile), create: ({ config, log }) => webhookAuditBackendFromConfig(config.auditWebhook, log) },
+  { name: 'webhook', enabled: ({ config }) => Boolean(config.auditWebhook?.configFile), create: ({ config, metrics }) => webhookAuditBackendFromConfig(config.auditWebhook, (metrics ?? NO_AUDIT_METRICS).pluginError) },
 ]
 
 export interface Audit {

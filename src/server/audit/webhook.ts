@@ -13,7 +13,6 @@
 import type { AuditWebhookConfig } from '../config.js'
 import { GenericWebhook, loadKubeconfig } from '../http/generic-webhook.js'
 import { StartupError } from '../lifecycle/startup-error.js'
-import type { Logger } from '../log/logger.js'
 import type { AuditBackend } from './backend.js'
 import type { AuditEvent, AuditEventList } from './event.js'
 import { type AuditBackendOptions, backendOptions, wrapBackend } from './mode.js'
@@ -94,15 +93,9 @@ export function webhookAuditBackend(configFile: string, initialBackoffMs: number
 }
 
 /**
- * AUDIT_BACKENDS' webhook line: on with `--audit-webhook-config-file`; undelivered events go
- * to `onError`, by default the server's log in the reference's words (HandlePluginError's
- * line, the events named by their audit IDs).
+ * AUDIT_BACKENDS' webhook line: on with `--audit-webhook-config-file`; undelivered and dropped
+ * events go to `onError` (HandlePluginError: apiserver_audit_error_total and the server's log).
  */
-export function webhookAuditBackendFromConfig(config: AuditWebhookConfig, log: Logger, onError: PluginErrorHandler = logPluginErrors(log)): AuditBackend {
+export function webhookAuditBackendFromConfig(config: AuditWebhookConfig, onError: PluginErrorHandler): AuditBackend {
   return webhookAuditBackend(config.configFile ?? '', config.initialBackoffMs, backendOptions(WEBHOOK_PLUGIN, config, true), onError)
-}
-
-function logPluginErrors(log: Logger): PluginErrorHandler {
-  return (plugin, error, impacted) =>
-    log.error(`Error in audit plugin '${plugin}' affecting ${impacted.length} audit events: ${error}\nImpacted events:\n${impacted.map((e) => `id=${JSON.stringify(e.auditID)} stage=${JSON.stringify(e.stage)}\n`).join('')}`)
 }

@@ -16,6 +16,8 @@ import { auditBackendFromConfig } from '../../../src/server/audit/from-config.js
 import type { AuditBackendOptions } from '../../../src/server/audit/mode.js'
 import type { AuditWebhookConfig, ServerConfig } from '../../../src/server/config.js'
 import type { Logger } from '../../../src/server/log/logger.js'
+import { auditMetrics } from '../../../src/server/audit/metrics.js'
+import { Registry } from 'prom-client'
 import { WebhookBackend, loadAuditWebhook, webhookAuditBackend } from '../../../src/server/audit/webhook.js'
 import { StartupError } from '../../../src/server/lifecycle/startup-error.js'
 import { type Pki, Receiver, httpError, makePki } from './webhook-receiver.js'
@@ -343,7 +345,7 @@ describe('audit webhook backend', function () {
       const errors: string[] = []
       return { errors, log: { error: (message: string) => errors.push(message) } as unknown as Logger }
     }
-    const deps = (auditWebhook: AuditWebhookConfig, log: Logger) => ({ config: { auditWebhook } as ServerConfig, log })
+    const deps = (auditWebhook: AuditWebhookConfig, log: Logger, registry = new Registry()) => ({ config: { auditWebhook } as ServerConfig, log, metrics: auditMetrics(registry, log) })
 
     it('is off without --audit-webhook-config-file', () => {
       assert.equal(auditBackendFromConfig(deps(webhookConfig(), logger().log)), undefined)
@@ -361,15 +363,19 @@ describe('audit webhook backend', function () {
       assert.deepEqual(r.deliveries.map((d) => d.body.items.map((e: Obj) => e.auditID)), [['one', 'two']])
     })
 
-    it('undelivered events are logged as HandlePluginError logs them', async () => {
+    it('undelivered events are counted in apiserver_audit_error_total{plugin="webhook"} and logged as HandlePluginError logs them', async () => {
       const r = await receiver()
       r.answer = (_n, res) => httpError(res, 500, 'HTTP Error')
       const { errors, log } = logger()
-      const backend = auditBackendFromConfig(deps(webhookConfig({ configFile: insecureKubeconfig(r.url), mode: 'blocking', initialBackoffMs: 5 }), log))!
-      assert.equal(await backend.processEvents(auditEvent('gone')), true)
-      assert.deepEqual(errors, [
-        `Error in audit plugin 'webhook' affecting 1 audit events: an error on the server ("HTTP Error") has prevented the request from succeeding\nImpacted events:\nid="gone" stage="RequestReceived"\n`,
-      ])
+      const registry = new Registry()
+      const backend = auditBackendFromConfig(deps(webhookConfig({ configFile: insecureKubeconfig(r.url), mode: 'blocking', initialBackoffMs: 5 }), log, registry))!
+      assert.equal(await backend.processEvents(auditEvent('gone'), auditEvent('lost')), true)
+      assert.match(await registry.metrics(), /^apiserver_audit_error_total\{plugin="webhook"\} 2$/m)
+      assert.equal(errors.length, 1)
+      const [head, impacted, ...events] = errors[0]!.trimEnd().split('\n')
+      assert.equal(head, `Error in audit plugin 'webhook' affecting 2 audit events: an error on the server ("HTTP Error") has prevented the request from succeeding`)
+      assert.equal(impacted, 'Impacted events:')
+      assert.deepEqual(events.map((line) => /AUDIT: id="(\w+)" stage="(\w+)"/.exec(line)?.slice(1)), [['gone', 'RequestReceived'], ['lost', 'RequestReceived']])
     })
 
     it('stops start-up on a kubeconfig it cannot use, or batch options the reference refuses', () => {
