@@ -1,14 +1,14 @@
 /**
  * The audit webhook backend end to end with the real kubectl: a server with an audit policy
- * (secrets at Metadata, config maps at RequestResponse, nodes ignored, nothing else) and
+ * (secrets at Metadata, config maps at RequestResponse, nodes ignored, nothing else),
  * `--audit-webhook-config-file` naming a local HTTPS receiver (its CA in the kubeconfig), in
- * the default batch mode. `kubectl create` of a config map and a secret arrive as events in
- * audit.k8s.io/v1 EventList batches; with the receiver down for 5 s requests go on at once,
- * and once it is back the retries deliver every event of that time (nothing lost within the
- * buffer).
+ * the default batch mode, and the log backend beside it. `kubectl create` of a config map and
+ * a secret arrive as events in audit.k8s.io/v1 EventList batches, the same events as the
+ * log's; with the receiver down for 5 s requests go on at once, and once it is back the
+ * retries deliver every event of that time (nothing lost within the buffer).
  */
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -54,7 +54,7 @@ for (const kubectl of KUBECTLS) {
       session = await KubectlSession.open(this, 'audit-webhook-', {
         waitFor: 'ready',
         kubectl: kubectl.tool,
-        args: [`--audit-policy-file=${policy}`, `--audit-webhook-config-file=${kubeconfig}`, '--audit-webhook-initial-backoff=1s', '--audit-webhook-batch-max-wait=200ms'],
+        args: [`--audit-policy-file=${policy}`, `--audit-log-path=${join(dir, 'audit.log')}`, `--audit-webhook-config-file=${kubeconfig}`, '--audit-webhook-initial-backoff=1s', '--audit-webhook-batch-max-wait=200ms'],
       })
     })
     after(async () => {
@@ -66,12 +66,16 @@ for (const kubectl of KUBECTLS) {
     /** Every event the receiver got, in order. */
     const received = (): Obj[] => receiver.deliveries.flatMap((d) => d.body.items as Obj[])
 
-    /**
-     * The ResponseComplete events of creates of a resource. Counted rather than matched by
-     * name: what an event says of the object (objectRef.name, bodies) is the filter's, not
-     * the backend's.
-     */
-    const creates = (resource: string) => received().filter((e) => e.verb === 'create' && e.objectRef?.resource === resource && e.stage === 'ResponseComplete')
+    /** The ResponseComplete events of creates of a named object. */
+    const creates = (resource: string, name?: string) =>
+      received().filter((e) => e.verb === 'create' && e.objectRef?.resource === resource && e.stage === 'ResponseComplete' && (name === undefined || e.objectRef?.name === name))
+
+    /** The log backend's events (one JSON line each). */
+    const logged = (): Obj[] =>
+      readFileSync(join(dir, 'audit.log'), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Obj)
 
     async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
       const deadline = Date.now() + timeoutMs
@@ -86,9 +90,8 @@ for (const kubectl of KUBECTLS) {
     })
 
     it('a config map created with kubectl arrives at RequestResponse in an audit.k8s.io/v1 EventList POSTed to the kubeconfig server\'s path', async () => {
-      const before = creates('configmaps').length
       await session.ok('create', 'configmap', 'audited', '--from-literal=k=v')
-      await until(() => creates('configmaps').length > before, 'the create event')
+      await until(() => creates('configmaps', 'audited').length > 0, 'the create event')
       const delivery = receiver.deliveries.find((d) => (d.body.items as Obj[]).some((e) => e.verb === 'create' && e.objectRef?.resource === 'configmaps'))!
       assert.equal(delivery.method, 'POST')
       assert.equal(delivery.path, '/events')
@@ -96,7 +99,7 @@ for (const kubectl of KUBECTLS) {
       assert.equal(delivery.body.kind, 'EventList')
       assert.equal(delivery.body.apiVersion, 'audit.k8s.io/v1')
       await sleep(500)
-      const [event, ...more] = creates('configmaps').slice(before)
+      const [event, ...more] = creates('configmaps', 'audited')
       assert.equal(more.length, 0, 'one create, one event')
       assert.deepEqual(received().filter((e) => e.stage === 'RequestReceived'), [], 'the policy omits RequestReceived')
       assert.equal(event!.level, 'RequestResponse')
@@ -107,13 +110,14 @@ for (const kubectl of KUBECTLS) {
       assert.equal(event!.responseStatus.code, 201)
       assert.match(event!.userAgent, /^kubectl/)
       assert.match(event!.auditID, /^[0-9a-f-]{36}$/)
+      assert.deepEqual(event!.requestObject?.data, { k: 'v' })
+      assert.equal(event!.responseObject?.metadata?.name, 'audited')
     })
 
     it('a secret arrives at Metadata: no bodies', async () => {
-      const before = creates('secrets').length
       await session.ok('create', 'secret', 'generic', 'audited', '--from-literal=password=hunter2')
-      await until(() => creates('secrets').length > before, 'the secret\'s create event')
-      const [event] = creates('secrets').slice(before)
+      await until(() => creates('secrets', 'audited').length > 0, 'the secret\'s create event')
+      const [event] = creates('secrets', 'audited')
       assert.equal(event!.level, 'Metadata')
       assert.equal(event!.requestObject, undefined)
       assert.equal(event!.responseObject, undefined)
@@ -135,10 +139,20 @@ for (const kubectl of KUBECTLS) {
       await sleep(Math.max(0, 5_000 - (Date.now() - started)))
       await receiver.listen(port)
       assert.equal(creates('configmaps').length, before, 'nothing arrived while the receiver was down')
-      await until(() => creates('configmaps').length === before + names.length, 'the create events of the time the receiver was down')
+      for (const name of names) await until(() => creates('configmaps', name).length > 0, `the create event of ${name}`)
       await sleep(500)
-      assert.equal(creates('configmaps').length, before + names.length, 'each event once')
+      for (const name of names) assert.equal(creates('configmaps', name).length, 1, `the create event of ${name}, once`)
       assert.doesNotMatch(session.server.logs, /Error in audit plugin/)
+    })
+
+    it('the receiver got the same events as the log backend, each once', async () => {
+      const key = (e: Obj) => `${e.auditID} ${e.stage}`
+      await until(() => received().length >= logged().length, 'as many events as the log')
+      const fromLog = logged().map(({ kind: _kind, apiVersion: _apiVersion, ...item }) => item)
+      assert.ok(fromLog.length >= 7, `the creates of this suite are logged: ${fromLog.length} events`)
+      const sort = (events: Obj[]) => [...events].sort((a, b) => key(a).localeCompare(key(b)))
+      assert.equal(new Set(received().map(key)).size, received().length, 'no event twice')
+      assert.deepEqual(sort(received()), sort(fromLog))
     })
   })
 }
