@@ -5,7 +5,8 @@
  * the default batch mode, and the log backend beside it. `kubectl create` of a config map and
  * a secret arrive as events in audit.k8s.io/v1 EventList batches, the same events as the
  * log's; with the receiver down for 5 s requests go on at once, and once it is back the
- * retries deliver every event of that time (nothing lost within the buffer).
+ * retries deliver every event of that time (nothing lost within the buffer). With truncation
+ * on, an event too large loses its bodies, and one still too large is dropped and counted.
  */
 import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { KubectlSession } from '../../support/kubectl-session.js'
-import { KUBECTLS } from '../../support/kubectl-versions.js'
+import { KUBECTLS, MAIN_KUBECTL } from '../../support/kubectl-versions.js'
 import { type Pki, Receiver, makePki } from './webhook-receiver.js'
 
 type Obj = Record<string, any>
@@ -156,3 +157,85 @@ for (const kubectl of KUBECTLS) {
     })
   })
 }
+
+describe(`audit webhook truncation end to end [kubectl ${MAIN_KUBECTL.version}]`, function () {
+  this.timeout(120_000)
+  let receiver: Receiver
+  let session: KubectlSession
+  let dir: string
+
+  before(async function () {
+    const pki = await makePki()
+    receiver = new Receiver(pki)
+    await receiver.listen()
+    dir = mkdtempSync(join(tmpdir(), 'audit-webhook-trunc-e2e-'))
+    const kubeconfig = join(dir, 'audit-webhook.kubeconfig')
+    writeFileSync(kubeconfig, JSON.stringify({ clusters: [{ cluster: { server: receiver.url, 'certificate-authority-data': Buffer.from(pki.caCert).toString('base64') } }] }))
+    const policy = join(dir, 'policy.yaml')
+    writeFileSync(policy, POLICY)
+    session = await KubectlSession.open(this, 'audit-webhook-trunc-', {
+      waitFor: 'ready',
+      kubectl: MAIN_KUBECTL.tool,
+      args: [
+        `--audit-policy-file=${policy}`,
+        `--audit-webhook-config-file=${kubeconfig}`,
+        '--audit-webhook-batch-max-wait=200ms',
+        '--audit-webhook-truncate-enabled',
+        '--audit-webhook-truncate-max-event-size=4000',
+        '--audit-webhook-truncate-max-batch-size=8000',
+      ],
+    })
+  })
+  after(async () => {
+    await session?.close()
+    await receiver?.close()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  const received = (): Obj[] => receiver.deliveries.flatMap((d) => d.body.items as Obj[])
+  const named = (verb: string, name: string) => received().filter((e) => e.verb === verb && e.objectRef?.name === name)
+
+  async function until(check: () => boolean, what: string): Promise<void> {
+    const deadline = Date.now() + 30_000
+    while (!check()) {
+      if (Date.now() > deadline) assert.fail(`${what}: not received; got ${JSON.stringify(received().map((e) => [e.verb, e.requestURI.slice(0, 80), e.stage]))}`)
+      await sleep(50)
+    }
+  }
+
+  it('an event within the max size keeps its bodies', async () => {
+    await session.ok('create', 'configmap', 'small', '--from-literal=k=v')
+    await until(() => named('create', 'small').length > 0, 'the small create')
+    const [event] = named('create', 'small')
+    assert.deepEqual(event!.requestObject?.data, { k: 'v' })
+    assert.equal(event!.annotations?.['audit.k8s.io/truncated'], undefined)
+  })
+
+  it('an event over the max size loses its bodies and is marked truncated', async () => {
+    await session.ok('create', 'configmap', 'big', `--from-literal=k=${'x'.repeat(3000)}`)
+    await until(() => named('create', 'big').length > 0, 'the big create')
+    const [event] = named('create', 'big')
+    assert.equal(event!.level, 'RequestResponse')
+    assert.equal(event!.requestObject, undefined)
+    assert.equal(event!.responseObject, undefined)
+    assert.equal(event!.annotations?.['audit.k8s.io/truncated'], 'true')
+    assert.equal(event!.responseStatus?.code, 201)
+  })
+
+  it('an event still too large without its bodies is dropped and counted (plugin "truncate"); every batch is within the max batch size', async () => {
+    const longName = 'n'.repeat(5000)
+    const r = await session.run('get', 'configmaps', `--field-selector=metadata.name=${longName}`)
+    assert.equal(r.code, 0, r.stderr)
+    await session.ok('create', 'configmap', 'after', '--from-literal=k=v')
+    await until(() => named('create', 'after').length > 0, 'the create after the list')
+    assert.deepEqual(received().filter((e) => e.requestURI.includes(longName)), [])
+    const metrics = await session.ok('get', '--raw', '/metrics')
+    assert.match(metrics, /^apiserver_audit_error_total\{plugin="truncate"\} 1$/m)
+    assert.match(session.server.logs, /Error in audit plugin 'truncate' affecting 1 audit events: event is too large even after truncating/)
+    for (const d of receiver.deliveries) {
+      const size = (d.body.items as Obj[]).reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e)), 0)
+      assert.ok(size <= 8000, `a batch of ${size} bytes of events, over --audit-webhook-truncate-max-batch-size`)
+    }
+  })
+})
+
