@@ -7,6 +7,8 @@
  * log's; with the receiver down for 5 s requests go on at once, and once it is back the
  * retries deliver every event of that time (nothing lost within the buffer). With truncation
  * on, an event too large loses its bodies, and one still too large is dropped and counted.
+ * In blocking-strict mode a request waits for its RequestReceived event to be taken, and fails
+ * when the receiver is down.
  */
 import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -236,6 +238,56 @@ describe(`audit webhook truncation end to end [kubectl ${MAIN_KUBECTL.version}]`
       const size = (d.body.items as Obj[]).reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e)), 0)
       assert.ok(size <= 8000, `a batch of ${size} bytes of events, over --audit-webhook-truncate-max-batch-size`)
     }
+  })
+})
+
+describe(`audit webhook blocking-strict end to end [kubectl ${MAIN_KUBECTL.version}]`, function () {
+  this.timeout(120_000)
+  let receiver: Receiver
+  let session: KubectlSession
+  let dir: string
+
+  before(async function () {
+    const pki = await makePki()
+    receiver = new Receiver(pki)
+    await receiver.listen()
+    dir = mkdtempSync(join(tmpdir(), 'audit-webhook-strict-e2e-'))
+    const kubeconfig = join(dir, 'audit-webhook.kubeconfig')
+    writeFileSync(kubeconfig, JSON.stringify({ clusters: [{ cluster: { server: receiver.url, 'certificate-authority-data': Buffer.from(pki.caCert).toString('base64') } }] }))
+    const policy = join(dir, 'policy.yaml')
+    // Every stage of config maps, RequestReceived included.
+    writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  resources: [{group: "", resources: ["configmaps"]}]\n- level: None\n')
+    session = await KubectlSession.open(this, 'audit-webhook-strict-', {
+      waitFor: 'ready',
+      kubectl: MAIN_KUBECTL.tool,
+      args: [`--audit-policy-file=${policy}`, `--audit-webhook-config-file=${kubeconfig}`, '--audit-webhook-mode=blocking-strict', '--audit-webhook-initial-backoff=100ms'],
+    })
+  })
+  after(async () => {
+    await session?.close()
+    await receiver?.close()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  const received = (): Obj[] => receiver.deliveries.flatMap((d) => d.body.items as Obj[])
+
+  it('the request waits for its events: by the time kubectl is answered, the receiver has the RequestReceived event', async () => {
+    await session.ok('create', 'configmap', 'strict', '--from-literal=k=v')
+    const creates = received().filter((e) => e.verb === 'create' && e.objectRef?.resource === 'configmaps')
+    assert.deepEqual(creates.map((e) => e.stage), ['RequestReceived'], 'RequestReceived delivered before the request went on (no batching: one event per POST)')
+    assert.ok(receiver.deliveries.every((d) => d.body.items.length === 1))
+  })
+
+  it('with the receiver down, a request whose RequestReceived event is not taken fails and changes nothing', async () => {
+    await receiver.close()
+    const r = await session.run('create', 'configmap', 'refused', '--from-literal=k=v')
+    assert.equal(r.code, 1)
+    // The reference's InternalError text (no Status), as client-go words a 500 without one.
+    assert.match(r.stderr, /^error: failed to create configmap: an error on the server \("Internal Server Error: \\"\/api\/v1\/namespaces\/default\/configmaps\?[^"]*\\": failed to store audit event"\) has prevented the request from succeeding \(post configmaps\)\n$/)
+    await receiver.listen(receiver.port)
+    const get = await session.run('get', 'configmap', 'refused')
+    assert.equal(get.stderr, 'Error from server (NotFound): configmaps "refused" not found\n')
+    assert.match(await session.ok('get', '--raw', '/metrics'), /^apiserver_audit_requests_rejected_total 1$/m)
   })
 })
 
