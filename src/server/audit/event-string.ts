@@ -21,7 +21,8 @@ export function eventString(ev: AuditEvent): string {
   const namespace = ev.objectRef?.namespace || '<none>'
   const response = ev.responseStatus ? String(ev.responseStatus.code ?? 0) : '<deferred>'
   const ip = ev.sourceIPs?.[0] ?? '<unknown>'
-  const q = goQuote
+  // Fields the event may lack print as Go's empty strings.
+  const q = (s: string | undefined) => goQuote(s ?? '')
   return (
     `${rfc3339Nano(ev.requestReceivedTimestamp)} AUDIT: id=${q(ev.auditID)} stage=${q(ev.stage)} ip=${q(ip)} method=${q(ev.verb)} ` +
     `user=${q(username)} groups=${q(groups)} as=${q(asUser)} asgroups=${q(asGroups)} user-agent=${q(ev.userAgent ?? '')} ` +
@@ -34,7 +35,11 @@ function quotedList(list: readonly string[]): string {
   return list.map(goQuote).join(',')
 }
 
-/** time.RFC3339Nano of a MicroTime: trailing zeros of the fraction dropped (and the dot with them). */
-function rfc3339Nano(microTime: string): string {
+/**
+ * time.RFC3339Nano of a MicroTime: trailing zeros of the fraction dropped (and the dot with
+ * them); Go's zero time when there is none.
+ */
+function rfc3339Nano(microTime: string | undefined): string {
+  if (!microTime) return '0001-01-01T00:00:00Z'
   return microTime.replace(/\.(\d*?)0*Z$/, (_m, digits: string) => (digits === '' ? 'Z' : `.${digits}Z`))
 }
