@@ -17,32 +17,10 @@ import { describeEachKubectl } from '../../support/kubectl-versions.js'
 import { KubectlSession } from '../../support/kubectl-session.js'
 import { until } from '../../support/until.js'
 import { makeCa, makeClientCert } from '../authentication/helpers.js'
-
-/** The issue's policy. */
-export const POLICY = `apiVersion: audit.k8s.io/v1
-kind: Policy
-rules:
-- level: None
-  userGroups: ["system:nodes"]
-- level: Metadata
-  resources:
-  - group: ""
-    resources: ["secrets"]
-- level: RequestResponse
-  resources:
-  - group: ""
-    resources: ["configmaps"]
-`
+import { POLICY, readEvents } from './audit-log-files.js'
 
 /** MicroTime as the reference encodes it. */
 const MICRO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
-
-export function readEvents(path: string): AuditEvent[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as AuditEvent)
-}
 
 /** The events of each request, by audit ID, in the order their first event was written. */
 function byRequest(events: AuditEvent[]): AuditEvent[][] {

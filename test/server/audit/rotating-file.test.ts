@@ -27,8 +27,8 @@ describe('audit log rotation (lumberjack)', () => {
   const files = () => readdirSync(dir).sort()
 
   it("names a backup as lumberjack's backupName: <name>-<UTC time>.<ext>", () => {
-    assert.equal(backupName('/var/log/audit.log', new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6))), '/var/log/audit-2026-01-02T03-04-05.006.log')
-    assert.equal(backupName('/var/log/audit', new Date(Date.UTC(2026, 11, 31, 23, 59, 59, 999))), '/var/log/audit-2026-12-31T23-59-59.999')
+    assert.equal(backupName(join('logs', 'audit.log'), new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6))), join('logs', 'audit-2026-01-02T03-04-05.006.log'))
+    assert.equal(backupName(join('logs', 'audit'), new Date(Date.UTC(2026, 11, 31, 23, 59, 59, 999))), join('logs', 'audit-2026-12-31T23-59-59.999'))
   })
 
   it('moves the file aside when a write would take it past the maximum size', async () => {
