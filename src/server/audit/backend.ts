@@ -11,7 +11,8 @@ import type { AuditEvent } from './event.js'
 export interface AuditBackend {
   /**
    * Takes events (up to one per stage of a request). The caller reuses an event after the
-   * call, so a backend that keeps one copies it. False when they could not be handled. A
+   * call, so a backend that keeps one copies it: the audit filter only ever replaces an
+   * event's top-level fields, so a shallow copy is enough. False when they could not be handled. A
    * backend that must wait (a blocking webhook) answers with a promise; the log backend
    * writes at once and answers now.
    */

@@ -35,15 +35,28 @@ export class LogBackend implements AuditBackend {
   ) {}
 
   processEvents(...events: AuditEvent[]): boolean {
+    // A batch is one write (one system call); a failed one is retried line by line, so that
+    // only the lines that cannot be written are lost and reported.
+    if (events.length > 1) {
+      try {
+        this.out.write(events.map((event) => `${this.line(event)}\n`).join(''))
+        return true
+      } catch {
+        // Line by line below.
+      }
+    }
     let ok = true
     for (const event of events) ok = this.logEvent(event) && ok
     return ok
   }
 
+  private line(event: AuditEvent): string {
+    return this.format === 'legacy' ? eventString(event) : eventJson(event)
+  }
+
   private logEvent(event: AuditEvent): boolean {
-    const line = this.format === 'legacy' ? eventString(event) : eventJson(event)
     try {
-      this.out.write(`${line}\n`)
+      this.out.write(`${this.line(event)}\n`)
       return true
     } catch (err) {
       this.onError(LOG_PLUGIN, (err as Error).message, [event])

@@ -31,13 +31,14 @@ export function newRequestEvent(req: Request, ctx: RequestContext, level: Level)
 
 /** authentication.k8s.io/v1 UserInfo as encoded: empty fields left out, extra's keys in order. */
 export function auditUser(user: UserInfo): AuditUserInfo {
-  const extra = user.extra && Object.keys(user.extra).length > 0 ? Object.fromEntries(Object.entries(user.extra).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : undefined
-  return {
-    username: user.name,
-    ...(user.uid ? { uid: user.uid } : {}),
-    ...(user.groups.length > 0 ? { groups: [...user.groups] } : {}),
-    ...(extra ? { extra } : {}),
+  const info: AuditUserInfo = { username: user.name }
+  if (user.uid) info.uid = user.uid
+  if (user.groups.length > 0) info.groups = [...user.groups]
+  if (user.extra) {
+    const keys = Object.keys(user.extra)
+    if (keys.length > 0) info.extra = keys.length === 1 ? { [keys[0]!]: user.extra[keys[0]!]! } : Object.fromEntries(keys.sort().map((k) => [k, user.extra![k]!]))
   }
+  return info
 }
 
 function truncatedUserAgent(userAgent: string): string {
@@ -46,14 +47,14 @@ function truncatedUserAgent(userAgent: string): string {
 
 function objectRef(ctx: RequestContext): ObjectReference {
   const info = ctx.info
-  return {
-    ...(info.resource ? { resource: info.resource } : {}),
-    ...(info.namespace ? { namespace: info.namespace } : {}),
-    ...(info.name ? { name: info.name } : {}),
-    ...(info.apiGroup ? { apiGroup: info.apiGroup } : {}),
-    ...(info.apiVersion ? { apiVersion: info.apiVersion } : {}),
-    ...(info.subresource ? { subresource: info.subresource } : {}),
-  }
+  const ref: ObjectReference = {}
+  if (info.resource) ref.resource = info.resource
+  if (info.namespace) ref.namespace = info.namespace
+  if (info.name) ref.name = info.name
+  if (info.apiGroup) ref.apiGroup = info.apiGroup
+  if (info.apiVersion) ref.apiVersion = info.apiVersion
+  if (info.subresource) ref.subresource = info.subresource
+  return ref
 }
 
 /**
