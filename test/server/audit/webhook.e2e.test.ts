@@ -8,7 +8,8 @@
  * retries deliver every event of that time (nothing lost within the buffer). With truncation
  * on, an event too large loses its bodies, and one still too large is dropped and counted.
  * In blocking-strict mode a request waits for its RequestReceived event to be taken, and fails
- * when the receiver is down.
+ * when the receiver is down. A receiver that never answers holds no request, and past the
+ * buffer events are dropped and counted.
  */
 import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -289,6 +290,57 @@ describe(`audit webhook blocking-strict end to end [kubectl ${MAIN_KUBECTL.versi
     const get = await session.run('get', 'configmap', 'refused')
     assert.equal(get.stderr, 'Error from server (NotFound): configmaps "refused" not found\n')
     assert.match(await session.ok('get', '--raw', '/metrics'), /^apiserver_audit_requests_rejected_total 1$/m)
+  })
+})
+
+describe(`audit webhook full buffer end to end [kubectl ${MAIN_KUBECTL.version}]`, function () {
+  this.timeout(120_000)
+  let receiver: Receiver
+  let session: KubectlSession
+  let dir: string
+
+  before(async function () {
+    const pki = await makePki()
+    receiver = new Receiver(pki)
+    receiver.answer = () => true // takes the POST and never answers
+    await receiver.listen()
+    dir = mkdtempSync(join(tmpdir(), 'audit-webhook-full-e2e-'))
+    const kubeconfig = join(dir, 'audit-webhook.kubeconfig')
+    writeFileSync(kubeconfig, JSON.stringify({ clusters: [{ cluster: { server: receiver.url, 'certificate-authority-data': Buffer.from(pki.caCert).toString('base64') } }] }))
+    const policy = join(dir, 'policy.yaml')
+    writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  resources: [{group: "", resources: ["configmaps"]}]\n- level: None\n')
+    session = await KubectlSession.open(this, 'audit-webhook-full-', {
+      waitFor: 'ready',
+      kubectl: MAIN_KUBECTL.tool,
+      // One event a batch, one batch under way (burst 1) and the next only after 100 s, a buffer of 1.
+      args: [
+        `--audit-policy-file=${policy}`,
+        `--audit-webhook-config-file=${kubeconfig}`,
+        '--audit-webhook-initial-backoff=100ms',
+        '--audit-webhook-batch-max-size=1',
+        '--audit-webhook-batch-buffer-size=1',
+        '--audit-webhook-batch-throttle-qps=0.01',
+        '--audit-webhook-batch-throttle-burst=1',
+      ],
+    })
+  })
+  after(async () => {
+    // Shutdown waits for the throttle (as the reference's worker does) until the harness kills the server.
+    await receiver?.close()
+    await session?.close()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('requests go on while the receiver holds its batch; events past the buffer are dropped, counted and logged', async () => {
+    for (const name of ['full-1', 'full-2', 'full-3', 'full-4']) await session.ok('create', 'configmap', name, '--from-literal=k=v')
+    assert.equal(receiver.deliveries.length, 1, 'one batch under way, still unanswered')
+    const metrics = await session.ok('get', '--raw', '/metrics')
+    const dropped = Number(/^apiserver_audit_error_total\{plugin="buffered"\} (\d+)$/m.exec(metrics)?.[1] ?? 0)
+    const events = Number(/^apiserver_audit_event_total (\d+)$/m.exec(metrics)?.[1] ?? 0)
+    // Eight events (two stages of four creates), at most three held: under way, waiting for the throttle, buffered.
+    assert.ok(events >= 8, `${events} events`)
+    assert.equal(dropped, events - 3, `${dropped} of ${events} events dropped`)
+    assert.match(session.server.logs, /Error in audit plugin 'buffered' affecting 1 audit events: audit buffer queue blocked/)
   })
 })
 
