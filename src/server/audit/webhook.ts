@@ -6,9 +6,9 @@
  * reference's retryOnError: a receiver answering 400 by mistake would otherwise lose events),
  * up to five attempts with the pauses of `--audit-webhook-initial-backoff` ×1.5. Events it
  * could not deliver are reported with the last attempt's error (audit.HandlePluginError).
- * The mode (batch by default: a slow or dead receiver holds no request and at most the
- * buffer's events), batching, throttling and truncation wrap it (mode.ts), as the reference's
- * options do.
+ * The mode (batch by default: a slow or dead receiver holds no request, and events past the
+ * buffer are dropped and counted), batching, throttling and truncation wrap it (mode.ts), as
+ * the reference's options do.
  */
 import type { AuditWebhookConfig } from '../config.js'
 import { GenericWebhook, loadKubeconfig } from '../http/generic-webhook.js'
@@ -20,9 +20,6 @@ import { type PluginErrorHandler, ignorePluginErrors } from './plugin-error.js'
 
 /** The plugin's name in messages and in apiserver_audit_error_total{plugin}. */
 export const WEBHOOK_PLUGIN = 'webhook'
-
-/** The reference's DefaultInitialBackoffDelay (`--audit-webhook-initial-backoff`'s default). */
-export const DEFAULT_INITIAL_BACKOFF_MS = 10_000
 
 /** The reference's retryOnError: every failure is worth another attempt. */
 export function retryOnError(err: unknown): boolean {
