@@ -311,6 +311,19 @@ export const BUILT_OPTIONS = new Set([
   'audit-log-maxbackup',
   'audit-log-maxsize',
   'audit-log-compress',
+  'audit-webhook-config-file',
+  'audit-webhook-initial-backoff',
+  'audit-webhook-mode',
+  'audit-webhook-batch-buffer-size',
+  'audit-webhook-batch-max-size',
+  'audit-webhook-batch-max-wait',
+  'audit-webhook-batch-throttle-enable',
+  'audit-webhook-batch-throttle-qps',
+  'audit-webhook-batch-throttle-burst',
+  'audit-webhook-truncate-enabled',
+  'audit-webhook-truncate-max-batch-size',
+  'audit-webhook-truncate-max-event-size',
+  'audit-webhook-version',
 ])
 
 export function notBuiltOptions(ctx: ValidationContext): string[] {

@@ -14,6 +14,7 @@ import type { PolicyRuleEvaluator } from './policy.js'
 import { PolicyChecker } from './policy-checker.js'
 import { PolicyFileError, loadPolicyFromFile } from './policy-file.js'
 import { UnionBackend } from './union.js'
+import { webhookAuditBackendFromConfig } from './webhook.js'
 
 /** What a backend is built from. */
 export interface AuditBackendDeps {
@@ -34,6 +35,7 @@ export interface AuditBackendEntry {
 /** The audit backends, one line each. */
 export const AUDIT_BACKENDS: readonly AuditBackendEntry[] = [
   { name: 'log', enabled: ({ config }) => Boolean(config.auditLog?.path), create: ({ config, metrics }) => logBackendFromConfig(config.auditLog, (metrics ?? NO_AUDIT_METRICS).pluginError) },
+  { name: 'webhook', enabled: ({ config }) => Boolean(config.auditWebhook?.configFile), create: ({ config, metrics }) => webhookAuditBackendFromConfig(config.auditWebhook, (metrics ?? NO_AUDIT_METRICS).pluginError) },
 ]
 
 export interface Audit {

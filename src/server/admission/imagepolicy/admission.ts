@@ -19,7 +19,7 @@ import { type ValidationInterface, handlesOnly } from '../interfaces.js'
 import type { PluginInitialization } from '../plugins.js'
 import { readImagePolicyConfig } from './config.js'
 import { LruExpireCache } from './expire-cache.js'
-import { GenericWebhook, WebhookCallError, loadKubeconfig } from './webhook.js'
+import { GenericWebhook, WebhookCallError, loadKubeconfig } from '../../http/generic-webhook.js'
 
 export const IMAGE_POLICY_WEBHOOK = 'ImagePolicyWebhook'
 /** The prefix of the plugin's audit annotations. */

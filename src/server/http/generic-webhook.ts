@@ -1,16 +1,18 @@
 /**
- * The plugin's webhook (the reference's k8s.io/apiserver/pkg/util/webhook GenericWebhook over
- * client-go's REST client): the server and credentials of the kubeconfig file (its current
- * context, else the unnamed cluster and user, as client-go reads it), one JSON POST of the
- * review to the server's URL, and the retries of WithExponentialBackoff (the configured first
- * pause, ×1.5, 20 % jitter, 5 attempts) on what DefaultShouldRetry calls transient: a reset
- * connection, 429, 500 and other 5xx but 503, 504, or an answer with Retry-After. Failures are
- * client-go's texts: `Post "<url>": <why>`, or the Status the answer's code stands for.
+ * A webhook configured by a kubeconfig file (the reference's k8s.io/apiserver/pkg/util/webhook
+ * GenericWebhook over client-go's REST client), shared by ImagePolicyWebhook and the audit
+ * webhook backend: the server and credentials of the kubeconfig file (its current context,
+ * else the unnamed cluster and user, as client-go reads it), one JSON POST of the body to the
+ * server's URL, and the retries of WithExponentialBackoff (the configured first pause, ×1.5,
+ * 20 % jitter, 5 attempts) on the errors its ShouldRetry picks: by default what
+ * DefaultShouldRetry calls transient, a reset connection, 429, 500 and other 5xx but 503, 504,
+ * or an answer with Retry-After. Failures are client-go's texts: `Post "<url>": <why>`, or the
+ * Status the answer's code stands for.
  */
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { ClientConfigError } from '../../../core/client/errors.js'
-import { type Connection, NO_SERVER_MESSAGE, resolveConnection } from '../../../core/client/connection.js'
+import { ClientConfigError } from '../../core/client/errors.js'
+import { type Connection, NO_SERVER_MESSAGE, resolveConnection } from '../../core/client/connection.js'
 
 /** client-go's ErrEmptyConfig, as ConfirmUsable reports it. */
 const EMPTY_CONFIG = 'invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable'
@@ -103,31 +105,54 @@ function transportError(err: NodeJS.ErrnoException, url: URL): WebhookCallError 
   return new WebhookCallError(`Post ${JSON.stringify(url.href)}: ${why}`, 'InternalError', 500, err.code === 'ECONNRESET')
 }
 
+/** DefaultShouldRetry: the failures client-go calls transient (WebhookCallError.retry). */
+export function defaultShouldRetry(err: unknown): boolean {
+  return err instanceof WebhookCallError && err.retry
+}
+
 export class GenericWebhook {
   private readonly url: URL
 
   constructor(
     private readonly connection: Connection,
     private readonly initialBackoffMs: number,
+    /** Whether a failed attempt is tried again (the reference's GenericWebhook.ShouldRetry). */
+    private readonly shouldRetry: (err: unknown) => boolean = defaultShouldRetry,
   ) {
-    this.url = new URL(connection.server.endsWith('/') ? connection.server : `${connection.server}/`)
+    // client-go's request path: the server's path joined and cleaned (no trailing slash), `/` without one.
+    this.url = new URL(connection.server)
   }
 
-  /** POSTs the body, tried again on transient failures; resolves to the decoded answer. */
+  /** POSTs the body, tried again as shouldRetry says; resolves to the decoded answer. */
   async post(body: unknown): Promise<unknown> {
+    const text = await this.send(body)
+    try {
+      return JSON.parse(text)
+    } catch (err) {
+      throw new WebhookCallError((err as Error).message)
+    }
+  }
+
+  /**
+   * POSTs the body, tried again as shouldRetry says (WithExponentialBackoff: the last
+   * attempt's error when none succeeds); resolves to the answer's text, which a caller that
+   * needs only the outcome (Result.Error()) ignores.
+   */
+  async send(body: unknown): Promise<string> {
+    const json = JSON.stringify(body)
     let pause = this.initialBackoffMs
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.postOnce(JSON.stringify(body))
+        return await this.postOnce(json)
       } catch (err) {
-        if (!(err instanceof WebhookCallError) || !err.retry || attempt >= ATTEMPTS) throw err
+        if (!this.shouldRetry(err) || attempt >= ATTEMPTS) throw err
       }
       await new Promise((resolve) => setTimeout(resolve, pause * (1 + Math.random() * JITTER)))
       pause *= FACTOR
     }
   }
 
-  private postOnce(body: string): Promise<unknown> {
+  private postOnce(body: string): Promise<string> {
     const { url, connection: c } = this
     const secure = url.protocol === 'https:'
     return new Promise((resolve, reject) => {
@@ -151,13 +176,9 @@ export class GenericWebhook {
             const code = res.statusCode ?? 0
             // client-go takes 200 to 206 as success.
             if (code < 200 || code > 206) return reject(answerError(code, text, String(res.headers['content-type'] ?? ''), Number(res.headers['retry-after']) > 0))
-            try {
-              resolve(JSON.parse(text))
-            } catch (err) {
-              reject(new WebhookCallError((err as Error).message))
-            }
+            resolve(text)
           })
-          res.on('error', reject)
+          res.on('error', (err: NodeJS.ErrnoException) => reject(transportError(err, url)))
         },
       )
       const deadline = setTimeout(() => req.destroy(Object.assign(new Error('context deadline exceeded'), { code: 'ETIMEDOUT' })), TIMEOUT_MS)
