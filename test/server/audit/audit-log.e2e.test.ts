@@ -210,6 +210,21 @@ describeEachKubectl('audit log with the real kubectl', function (kubectl) {
     })
   })
 
+  it('a request authentication refuses: one ResponseStarted event with the 401, no user, the methods tried', async () => {
+    const headers = { authorization: 'Bearer not-a-token', 'audit-id': 'unauthenticated-1' }
+    assert.equal((await session.server.get('/api/v1/namespaces/default/configmaps/cm1', headers, 'GET', undefined, 'anonymous')).status, 401)
+    const events = readEvents(logPath).filter((e) => e.auditID === 'unauthenticated-1')
+    // The reference's WithFailedAuthenticationAudit: its failed handler's writer makes only the ResponseStarted event.
+    assert.deepEqual(events.map((e) => e.stage), ['ResponseStarted'])
+    const [event] = events
+    assert.equal(event!.level, 'RequestResponse')
+    assert.equal(event!.verb, 'get')
+    assert.deepEqual(event!.user, {})
+    assert.deepEqual(event!.objectRef, { resource: 'configmaps', namespace: 'default', name: 'cm1', apiVersion: 'v1' })
+    assert.deepEqual(event!.responseStatus, { metadata: {}, message: 'Authentication failed, attempted: bearer', code: 401 })
+    assert.equal(event!.annotations, undefined)
+  })
+
   it("a node's requests are not audited (level None)", () => {
     const events = readEvents(logPath)
     assert.ok(events.length > 0)
