@@ -22,6 +22,7 @@ import { type AuditEvent, type Stage, levelAtLeast, microTime, preciseNow } from
 import { type AuditMetrics, NO_AUDIT_METRICS } from '../audit/metrics.js'
 import type { PolicyRuleEvaluator, RequestAuditConfig } from '../audit/policy.js'
 import { auditUser, logRequestObject, logResponseObject, newRequestEvent } from '../audit/request-event.js'
+import { LatencyTrackers, latencyAnnotations } from '../http/latency-trackers.js'
 import { type MaybePromise, isPromise } from '../http/maybe-promise.js'
 import { httpError } from '../http/respond.js'
 import type { Filter, Handler, Request, RequestContext, Response } from '../http/types.js'
@@ -65,6 +66,8 @@ class RequestAudit {
     this.authenticated = ctx.user
     // Later links (authorization, admission) annotate the event through the context.
     ctx.auditAnnotations ??= {}
+    // A watch's time is its stream's: no layers measured (the reference's WithLatencyTrackers).
+    if (ctx.info.verb !== 'watch') ctx.latencyTrackers ??= new LatencyTrackers()
   }
 
   serve(next: Handler): void | Promise<void> {
@@ -102,6 +105,7 @@ class RequestAudit {
         if (longRunning) void this.process('ResponseStarted')
       },
       onEnd: complete,
+      onWritten: (ms) => this.ctx.latencyTrackers?.add('responseWrite', ms),
     })
     // A connection closed before the response ended.
     this.res.once('close', complete)
@@ -126,7 +130,10 @@ class RequestAudit {
     if (this.config.omitStages.includes(stage)) return true
     const event = this.event
     event.stage = stage
-    event.stageTimestamp = stage === 'RequestReceived' ? event.requestReceivedTimestamp : microTime(preciseNow())
+    const now = stage === 'RequestReceived' ? 0 : preciseNow()
+    event.stageTimestamp = stage === 'RequestReceived' ? event.requestReceivedTimestamp : microTime(now)
+    // A slow request's layers (writeLatencyToAnnotation), measured from its arrival to this stage.
+    if (stage === 'ResponseComplete') Object.assign(this.ctx.auditAnnotations!, latencyAnnotations(this.ctx.latencyTrackers, now - this.ctx.receivedAt))
     if (stage !== 'RequestReceived') this.learn()
     this.metrics.event()
     const stored = this.backend.processEvents(event)
