@@ -8,7 +8,7 @@ import type { ServerConfig } from '../config.js'
 import { StartupError } from '../lifecycle/startup-error.js'
 import type { Logger } from '../log/logger.js'
 import type { AuditBackend } from './backend.js'
-import { logBackendFromConfig } from './log.js'
+import { ensureLogFile, logBackendFromConfig } from './log.js'
 import { type AuditMetrics, NO_AUDIT_METRICS } from './metrics.js'
 import type { PolicyRuleEvaluator } from './policy.js'
 import { PolicyChecker } from './policy-checker.js'
@@ -54,11 +54,17 @@ export function auditBackendFromConfig(deps: AuditBackendDeps, table: readonly A
 /**
  * The audit filter's backend and policy. Without `--audit-policy-file` no backend is built
  * and nothing is recorded, as the reference; a policy file that cannot be loaded stops
- * start-up (`loading audit policy file: <why>: from file <path>`).
+ * start-up (`loading audit policy file: <why>: from file <path>`). The log file of
+ * `--audit-log-path` is created all the same (the reference's getWriter runs before it looks
+ * at the policy): it exists, empty, for the log shippers that watch it.
  */
 export function auditFromConfig(deps: AuditBackendDeps): Audit {
   const policy = auditPolicyFromConfig(deps)
-  if (!policy) return {}
+  if (!policy) {
+    const path = deps.config.auditLog?.path
+    if (path && path !== '-') ensureLogFile(path)
+    return {}
+  }
   const backend = auditBackendFromConfig(deps)
   return backend ? { backend, policy, ...(deps.metrics ? { metrics: deps.metrics } : {}) } : {}
 }

@@ -101,7 +101,7 @@ function fileWriter(config: AuditLogConfig): LineWriter {
 }
 
 /** The reference's ensureLogFile: the directory (0700) and the file (0600) exist before the first event. */
-function ensureLogFile(path: string): void {
+export function ensureLogFile(path: string): void {
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
     closeSync(openSync(path, 'a', 0o600))

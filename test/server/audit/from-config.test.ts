@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AuditBackend } from '../../../src/server/audit/backend.js'
@@ -63,6 +63,19 @@ describe('audit from the configuration', () => {
 
   it('without --audit-policy-file: no policy and no backend, so no events', () => {
     assert.deepEqual(auditFromConfig({ config: {} as ServerConfig, log: logger }), {})
+  })
+
+  it('without --audit-policy-file, --audit-log-path still creates the file (0600) and its directory (0700), as the reference\'s ensureLogFile', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-'))
+    try {
+      const path = join(dir, 'logs', 'audit.log')
+      assert.deepEqual(auditFromConfig({ config: { auditLog: { path } } as ServerConfig, log: logger }), {})
+      assert.equal(statSync(path).size, 0)
+      assert.equal(statSync(path).mode & 0o777, 0o600)
+      assert.equal(statSync(join(dir, 'logs')).mode & 0o777, 0o700)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('a policy file that cannot be loaded stops start-up, the file named', () => {
