@@ -14,6 +14,7 @@
  * backends live in `src/server/audit/`.
  */
 import { bodyIfRead } from '../api/negotiation.js'
+import { loadYaml } from '../../core/util/yaml.js'
 import { requestObjectOf, responseObjectOf } from '../http/audit-objects.js'
 import { goQuote } from '../api/validation/field/go-format.js'
 import { sanitizeHtml } from '../authorization/forbidden.js'
@@ -156,15 +157,29 @@ class RequestAudit {
   }
 }
 
-/** A patch as sent (LogRequestPatch), when it is JSON. */
+/**
+ * A patch as sent (LogRequestPatch), when it is JSON; an apply patch in YAML converted to JSON,
+ * as the reference's transcoding of apply patches before auditing (kubernetes#139419) does.
+ */
 function patchBody(req: Request): unknown {
   const bytes = bodyIfRead(req)
   if (!bytes || bytes.length === 0) return undefined
+  const text = bytes.toString('utf8')
   try {
-    return JSON.parse(bytes.toString('utf8')) as unknown
+    return JSON.parse(text) as unknown
+  } catch {
+    if (!isApplyYaml(req)) return undefined
+  }
+  try {
+    return loadYaml(text, { json: true })
   } catch {
     return undefined
   }
+}
+
+function isApplyYaml(req: Request): boolean {
+  const type = req.headers['content-type']
+  return typeof type === 'string' && type.split(';')[0]!.trim().toLowerCase() === 'application/apply-patch+yaml'
 }
 
 /** A map encoded as the reference encodes one: keys in order. */

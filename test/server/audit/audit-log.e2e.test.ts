@@ -175,6 +175,15 @@ describeEachKubectl('audit log with the real kubectl', function (kubectl) {
     assert.deepEqual((complete.responseObject as { data?: unknown }).data, { color: 'green' })
   })
 
+  it('an apply patch sent as YAML: the request object is the patch converted to JSON', async () => {
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-yaml\ndata:\n  color: blue # a YAML comment\n  size: "3"\n'
+    const headers = { 'content-type': 'application/apply-patch+yaml', 'audit-id': 'apply-yaml-1' }
+    const reply = await session.server.get('/api/v1/namespaces/default/configmaps/cm-yaml?fieldManager=test', headers, 'PATCH', yaml)
+    assert.equal(reply.status, 201, reply.body)
+    const complete = readEvents(logPath).find((e) => e.auditID === 'apply-yaml-1' && e.stage === 'ResponseComplete')!
+    assert.deepEqual(complete.requestObject, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-yaml' }, data: { color: 'blue', size: '3' } })
+  })
+
   it('kubectl get -w: the watch has ResponseStarted when its headers go, ResponseComplete when it ends', async () => {
     const before = readEvents(logPath).length
     const child = spawn(session.kubectl, [...session.base, 'get', 'configmaps', '-w', '--request-timeout=0'], { env: { ...process.env, HOME: session.tmp } })
