@@ -3,16 +3,17 @@
  * this server can measure adds up its durations (or keeps the longest, for the priority-and-
  * fairness queue wait), and a slow request's audit event carries them as
  * `apiserver.latency.k8s.io/<layer>` annotations (AuditAnnotationsFromLatencyTrackers).
- * Measured here: the priority-and-fairness queue wait and the response writes before the
- * response's end. Not tracked (no such layer, or not measured yet): etcd, decode-response-
- * object, transform-response-object, serialize-response-object, mutating-webhook,
- * validating-webhook.
+ * Measured here: the admission webhooks' calls, the priority-and-fairness queue wait and the
+ * response writes before the response's end. Not tracked (no such layer, or not measured
+ * yet): etcd, decode-response-object, transform-response-object, serialize-response-object.
  */
 import { formatGoDuration } from '../../core/options/go-syntax.js'
 
 /** The layers measured, in the reference's order of its annotations, with their annotation keys. */
 const LAYER_KEYS = {
   responseWrite: 'apiserver.latency.k8s.io/response-write',
+  mutatingWebhook: 'apiserver.latency.k8s.io/mutating-webhook',
+  validatingWebhook: 'apiserver.latency.k8s.io/validating-webhook',
   apfQueueWait: 'apiserver.latency.k8s.io/apf-queue-wait',
 } as const
 
