@@ -9,10 +9,11 @@ import type { ServerConfig } from '../config.js'
 import type { Audit } from '../audit/from-config.js'
 import { withAuditId } from '../filters/audit-id.js'
 import { withAudit } from '../filters/audit.js'
-import { withAuthentication } from '../filters/authentication.js'
+import { unauthorized, withAuthentication } from '../filters/authentication.js'
 import { withAuthorization } from '../filters/authorization.js'
 import { withCacheControl } from '../filters/cache-control.js'
 import { withCors } from '../filters/cors.js'
+import { withFailedAuthenticationAudit } from '../filters/failed-authentication-audit.js'
 import { withProbabilisticGoaway } from '../filters/goaway.js'
 import { withHsts } from '../filters/hsts.js'
 import { withImpersonation } from '../filters/impersonation.js'
@@ -74,7 +75,12 @@ export function buildHandlerChain(handler: Handler, parts: HandlerChainParts): H
       withRequestDeadline(config.requestTimeoutMs),
       withTimeout(),
       withCors(config.corsAllowedOrigins),
-      withAuthentication({ union: authentication.union, audiences: authentication.audiences, log: (message) => log.error(message) }),
+      withAuthentication({
+        union: authentication.union,
+        audiences: authentication.audiences,
+        log: (message) => log.error(message),
+        failed: withFailedAuthenticationAudit(unauthorized, parts.audit),
+      }),
       withAudit(parts.audit),
       withImpersonation(parts.authorizer),
       flowControlFilter(config, parts.flowControl),

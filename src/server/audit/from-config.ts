@@ -8,13 +8,14 @@ import type { ServerConfig } from '../config.js'
 import { StartupError } from '../lifecycle/startup-error.js'
 import type { Logger } from '../log/logger.js'
 import type { AuditBackend } from './backend.js'
-import { logBackendFromConfig } from './log.js'
+import { ensureLogFile, logBackendFromConfig, validLogOptions } from './log.js'
+import { backendOptions } from './mode.js'
 import { type AuditMetrics, NO_AUDIT_METRICS } from './metrics.js'
 import type { PolicyRuleEvaluator } from './policy.js'
 import { PolicyChecker } from './policy-checker.js'
 import { PolicyFileError, loadPolicyFromFile } from './policy-file.js'
 import { UnionBackend } from './union.js'
-import { webhookAuditBackendFromConfig } from './webhook.js'
+import { WEBHOOK_PLUGIN, webhookAuditBackendFromConfig } from './webhook.js'
 
 /** What a backend is built from. */
 export interface AuditBackendDeps {
@@ -54,11 +55,20 @@ export function auditBackendFromConfig(deps: AuditBackendDeps, table: readonly A
 /**
  * The audit filter's backend and policy. Without `--audit-policy-file` no backend is built
  * and nothing is recorded, as the reference; a policy file that cannot be loaded stops
- * start-up (`loading audit policy file: <why>: from file <path>`).
+ * start-up (`loading audit policy file: <why>: from file <path>`). The log file of
+ * `--audit-log-path` is created all the same (the reference's getWriter runs before it looks
+ * at the policy): it exists, empty, for the log shippers that watch it; and the backends'
+ * options are checked all the same (the reference's Validate of every flag).
  */
 export function auditFromConfig(deps: AuditBackendDeps): Audit {
   const policy = auditPolicyFromConfig(deps)
-  if (!policy) return {}
+  if (!policy) {
+    const { auditLog, auditWebhook } = deps.config
+    if (auditLog?.path) validLogOptions(auditLog)
+    if (auditWebhook?.configFile) backendOptions(WEBHOOK_PLUGIN, auditWebhook, true)
+    if (auditLog?.path && auditLog.path !== '-') ensureLogFile(auditLog.path)
+    return {}
+  }
   const backend = auditBackendFromConfig(deps)
   return backend ? { backend, policy, ...(deps.metrics ? { metrics: deps.metrics } : {}) } : {}
 }

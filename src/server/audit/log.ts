@@ -13,7 +13,7 @@ import { StartupError } from '../lifecycle/startup-error.js'
 import type { AuditBackend } from './backend.js'
 import { type AuditEvent, eventJson } from './event.js'
 import { eventString } from './event-string.js'
-import { backendOptions, wrapBackend } from './mode.js'
+import { type AuditBackendOptions, backendOptions, wrapBackend } from './mode.js'
 import type { PluginErrorHandler } from './plugin-error.js'
 import { RotatingFile } from './rotating-file.js'
 
@@ -82,6 +82,13 @@ const STDOUT: LineWriter = {
  * (its messages) and wrapped in its mode and truncation.
  */
 export function logBackendFromConfig(config: AuditLogConfig, onError: PluginErrorHandler): AuditBackend {
+  const options = validLogOptions(config)
+  const out = config.path === '-' ? STDOUT : fileWriter(config)
+  return wrapBackend(new LogBackend(out, config.format, onError), options, onError)
+}
+
+/** The `--audit-log-*` options checked (AuditLogOptions.Validate), as the mode and truncation take them. */
+export function validLogOptions(config: AuditLogConfig): AuditBackendOptions {
   const options = backendOptions(LOG_PLUGIN, config, false)
   for (const [flag, value] of [
     ['--audit-log-maxage', config.maxAgeDays],
@@ -90,8 +97,7 @@ export function logBackendFromConfig(config: AuditLogConfig, onError: PluginErro
   ] as const) {
     if (value < 0) throw new StartupError(`${flag} ${value} can't be a negative number`)
   }
-  const out = config.path === '-' ? STDOUT : fileWriter(config)
-  return wrapBackend(new LogBackend(out, config.format, onError), options, onError)
+  return options
 }
 
 function fileWriter(config: AuditLogConfig): LineWriter {
@@ -101,7 +107,7 @@ function fileWriter(config: AuditLogConfig): LineWriter {
 }
 
 /** The reference's ensureLogFile: the directory (0700) and the file (0600) exist before the first event. */
-function ensureLogFile(path: string): void {
+export function ensureLogFile(path: string): void {
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
     closeSync(openSync(path, 'a', 0o600))

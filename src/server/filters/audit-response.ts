@@ -12,6 +12,8 @@ export interface ResponseMoments {
   onStart(code: number): void
   /** Once, as `end` is called, before the response ends. */
   onEnd(): void
+  /** After each `write`, with the milliseconds it took (the reference's response-write latency). */
+  onWritten?(ms: number): void
 }
 
 export function watchResponse(res: Response, moments: ResponseMoments): void {
@@ -30,7 +32,11 @@ export function watchResponse(res: Response, moments: ResponseMoments): void {
         ended = true
         moments.onEnd()
       }
-      return original.apply(this, args)
+      if (method !== 'write' || !moments.onWritten) return original.apply(this, args)
+      const start = performance.now()
+      const written = original.apply(this, args)
+      moments.onWritten(performance.now() - start)
+      return written
     }
   }
 }

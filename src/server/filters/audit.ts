@@ -14,6 +14,7 @@
  * backends live in `src/server/audit/`.
  */
 import { bodyIfRead } from '../api/negotiation.js'
+import { loadYaml } from '../../core/util/yaml.js'
 import { requestObjectOf, responseObjectOf } from '../http/audit-objects.js'
 import { goQuote } from '../api/validation/field/go-format.js'
 import { sanitizeHtml } from '../authorization/forbidden.js'
@@ -22,6 +23,7 @@ import { type AuditEvent, type Stage, levelAtLeast, microTime, preciseNow } from
 import { type AuditMetrics, NO_AUDIT_METRICS } from '../audit/metrics.js'
 import type { PolicyRuleEvaluator, RequestAuditConfig } from '../audit/policy.js'
 import { auditUser, logRequestObject, logResponseObject, newRequestEvent } from '../audit/request-event.js'
+import { LatencyTrackers, latencyAnnotations } from '../http/latency-trackers.js'
 import { type MaybePromise, isPromise } from '../http/maybe-promise.js'
 import { httpError } from '../http/respond.js'
 import type { Filter, Handler, Request, RequestContext, Response } from '../http/types.js'
@@ -65,6 +67,8 @@ class RequestAudit {
     this.authenticated = ctx.user
     // Later links (authorization, admission) annotate the event through the context.
     ctx.auditAnnotations ??= {}
+    // A watch's time is its stream's: no layers measured (the reference's WithLatencyTrackers).
+    if (ctx.info.verb !== 'watch') ctx.latencyTrackers ??= new LatencyTrackers()
   }
 
   serve(next: Handler): void | Promise<void> {
@@ -102,6 +106,7 @@ class RequestAudit {
         if (longRunning) void this.process('ResponseStarted')
       },
       onEnd: complete,
+      onWritten: (ms) => this.ctx.latencyTrackers?.add('responseWrite', ms),
     })
     // A connection closed before the response ended.
     this.res.once('close', complete)
@@ -126,7 +131,10 @@ class RequestAudit {
     if (this.config.omitStages.includes(stage)) return true
     const event = this.event
     event.stage = stage
-    event.stageTimestamp = stage === 'RequestReceived' ? event.requestReceivedTimestamp : microTime(preciseNow())
+    const now = stage === 'RequestReceived' ? 0 : preciseNow()
+    event.stageTimestamp = stage === 'RequestReceived' ? event.requestReceivedTimestamp : microTime(now)
+    // A slow request's layers (writeLatencyToAnnotation), measured from its arrival to this stage.
+    if (stage === 'ResponseComplete') Object.assign(this.ctx.auditAnnotations!, latencyAnnotations(this.ctx.latencyTrackers, now - this.ctx.receivedAt))
     if (stage !== 'RequestReceived') this.learn()
     this.metrics.event()
     const stored = this.backend.processEvents(event)
@@ -149,15 +157,29 @@ class RequestAudit {
   }
 }
 
-/** A patch as sent (LogRequestPatch), when it is JSON. */
+/**
+ * A patch as sent (LogRequestPatch), when it is JSON; an apply patch in YAML converted to JSON,
+ * as the reference's transcoding of apply patches before auditing (kubernetes#139419) does.
+ */
 function patchBody(req: Request): unknown {
   const bytes = bodyIfRead(req)
   if (!bytes || bytes.length === 0) return undefined
+  const text = bytes.toString('utf8')
   try {
-    return JSON.parse(bytes.toString('utf8')) as unknown
+    return JSON.parse(text) as unknown
+  } catch {
+    if (!isApplyYaml(req)) return undefined
+  }
+  try {
+    return loadYaml(text, { json: true })
   } catch {
     return undefined
   }
+}
+
+function isApplyYaml(req: Request): boolean {
+  const type = req.headers['content-type']
+  return typeof type === 'string' && type.split(';')[0]!.trim().toLowerCase() === 'application/apply-patch+yaml'
 }
 
 /** A map encoded as the reference encodes one: keys in order. */

@@ -39,6 +39,8 @@ export interface AuthenticationFilterOptions {
   audiences: readonly string[]
   /** Logs why a request was refused (an error, as the reference logs it; the client only sees "Unauthorized"). */
   log?: (message: string) => void
+  /** Answers a refused request (the reference's failedHandler): the 401, audited when audit is on. */
+  failed?: Handler
 }
 
 /**
@@ -46,7 +48,7 @@ export interface AuthenticationFilterOptions {
  * connection of a client nobody knows serves this one request (UnauthenticatedHTTP2DOSMitigation,
  * on by default: Go's server ends it with a GOAWAY), as does one of an anonymous request.
  */
-function unauthorized(req: Request, res: Response): Promise<void> {
+export function unauthorized(req: Request, res: Response): Promise<void> {
   if (res instanceof Http2ServerResponse) closeAfterResponse(res)
   return writeErrorNegotiated(req, res, new ApiError(failureStatus(401, 'Unauthorized', 'Unauthorized')))
 }
@@ -57,11 +59,11 @@ function isAnonymous(user: UserInfo): boolean {
 }
 
 export function withAuthentication(options: AuthenticationFilterOptions): Filter {
-  const { union, audiences, log } = options
+  const { union, audiences, log, failed = unauthorized } = options
   const decide = (next: Handler, req: Request, res: Response, ctx: RequestContext, result: AuthenticationResult): void | Promise<void> => {
     if (!result.ok) {
       if (result.errors.length > 0) log?.(`Unable to authenticate the request: ${result.errors.map((e) => e.message).join(', ')}`)
-      return unauthorized(req, res)
+      return failed(req, res, ctx)
     }
     delete req.headers.authorization
     const { user } = result.response

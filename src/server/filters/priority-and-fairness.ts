@@ -80,7 +80,11 @@ export function withPriorityAndFairness({ seats, now = Date.now, configuration, 
       subresource: info.subresource ?? '',
     }
     const outcome = level.queueSet.start(meta, waitLimit(ctx), (cancel) => res.once('close', cancel))
-    if (isPromise(outcome)) return outcome.then((o) => run(o, found.level.name, next, req, res, ctx))
+    if (isPromise(outcome)) {
+      // Queued: the wait is the request's apf-queue-wait latency (the reference's observeQueueWaitTime).
+      const queuedAt = performance.now()
+      return outcome.then((o) => (ctx.latencyTrackers?.max('apfQueueWait', performance.now() - queuedAt), run(o, found.level.name, next, req, res, ctx)))
+    }
     return run(outcome, found.level.name, next, req, res, ctx)
   }
 

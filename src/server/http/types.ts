@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2'
+import type { LatencyTrackers } from './latency-trackers.js'
 
 export type Request = IncomingMessage | Http2ServerRequest
 export type Response = ServerResponse | Http2ServerResponse
@@ -58,6 +59,8 @@ export interface RequestContext {
    * (`<plugin>.admission.k8s.io/<key>` to value), for the request's audit event.
    */
   auditAnnotations?: Record<string, string>
+  /** Where the request's time went, by layer; present while the request is audited. */
+  latencyTrackers?: LatencyTrackers
 }
 
 export type Handler = (req: Request, res: Response, ctx: RequestContext) => void | Promise<void>

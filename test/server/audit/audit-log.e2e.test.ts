@@ -175,6 +175,15 @@ describeEachKubectl('audit log with the real kubectl', function (kubectl) {
     assert.deepEqual((complete.responseObject as { data?: unknown }).data, { color: 'green' })
   })
 
+  it('an apply patch sent as YAML: the request object is the patch converted to JSON', async () => {
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-yaml\ndata:\n  color: blue # a YAML comment\n  size: "3"\n'
+    const headers = { 'content-type': 'application/apply-patch+yaml', 'audit-id': 'apply-yaml-1' }
+    const reply = await session.server.get('/api/v1/namespaces/default/configmaps/cm-yaml?fieldManager=test', headers, 'PATCH', yaml)
+    assert.equal(reply.status, 201, reply.body)
+    const complete = readEvents(logPath).find((e) => e.auditID === 'apply-yaml-1' && e.stage === 'ResponseComplete')!
+    assert.deepEqual(complete.requestObject, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-yaml' }, data: { color: 'blue', size: '3' } })
+  })
+
   it('kubectl get -w: the watch has ResponseStarted when its headers go, ResponseComplete when it ends', async () => {
     const before = readEvents(logPath).length
     const child = spawn(session.kubectl, [...session.base, 'get', 'configmaps', '-w', '--request-timeout=0'], { env: { ...process.env, HOME: session.tmp } })
@@ -208,6 +217,21 @@ describeEachKubectl('audit log with the real kubectl', function (kubectl) {
       details: { name: 'cm1', kind: 'configmaps' },
       code: 403,
     })
+  })
+
+  it('a request authentication refuses: one ResponseStarted event with the 401, no user, the methods tried', async () => {
+    const headers = { authorization: 'Bearer not-a-token', 'audit-id': 'unauthenticated-1' }
+    assert.equal((await session.server.get('/api/v1/namespaces/default/configmaps/cm1', headers, 'GET', undefined, 'anonymous')).status, 401)
+    const events = readEvents(logPath).filter((e) => e.auditID === 'unauthenticated-1')
+    // The reference's WithFailedAuthenticationAudit: its failed handler's writer makes only the ResponseStarted event.
+    assert.deepEqual(events.map((e) => e.stage), ['ResponseStarted'])
+    const [event] = events
+    assert.equal(event!.level, 'RequestResponse')
+    assert.equal(event!.verb, 'get')
+    assert.deepEqual(event!.user, {})
+    assert.deepEqual(event!.objectRef, { resource: 'configmaps', namespace: 'default', name: 'cm1', apiVersion: 'v1' })
+    assert.deepEqual(event!.responseStatus, { metadata: {}, message: 'Authentication failed, attempted: bearer', code: 401 })
+    assert.equal(event!.annotations, undefined)
   })
 
   it("a node's requests are not audited (level None)", () => {

@@ -4,12 +4,15 @@ import type { AddressInfo } from 'node:net'
 import { withPriorityAndFairness } from '../../../src/server/filters/priority-and-fairness.js'
 import { withMaxInFlight } from '../../../src/server/filters/max-in-flight.js'
 import { chain } from '../../../src/server/http/chain.js'
+import { LatencyTrackers } from '../../../src/server/http/latency-trackers.js'
 import { resolveRequestInfo } from '../../../src/server/http/request-info.js'
 import type { Filter, Handler } from '../../../src/server/http/types.js'
 
 /** A server whose handler holds each request until the test releases it. */
-async function serve(filter: Filter): Promise<{ server: Server; port: number; admitted: string[]; release: () => void }> {
+async function serve(filter: Filter): Promise<{ server: Server; port: number; admitted: string[]; release: () => void; trackers: Map<string, LatencyTrackers> }> {
   const admitted: string[] = []
+  // Each request's latency trackers (as an audited request has them), by user:n.
+  const trackers = new Map<string, LatencyTrackers>()
   const held: Array<() => void> = []
   const handler: Handler = (req, res) =>
     new Promise<void>((resolve) => {
@@ -22,11 +25,12 @@ async function serve(filter: Filter): Promise<{ server: Server; port: number; ad
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     const user = String(req.headers['x-user'])
-    const ctx = { receivedAt: Date.now(), auditId: 'a', url, info: resolveRequestInfo(req.method ?? 'GET', url), user: { name: user, groups: user === 'admin' ? ['system:masters', 'system:authenticated'] : user === 'anonymous' ? ['system:unauthenticated'] : ['system:authenticated'] } }
+    trackers.set(user + ':' + String(req.headers['x-n']), new LatencyTrackers())
+    const ctx = { latencyTrackers: trackers.get(user + ':' + String(req.headers['x-n'])), receivedAt: Date.now(), auditId: 'a', url, info: resolveRequestInfo(req.method ?? 'GET', url), user: { name: user, groups: user === 'admin' ? ['system:masters', 'system:authenticated'] : user === 'anonymous' ? ['system:unauthenticated'] : ['system:authenticated'] } }
     void chain([filter], handler)(req, res, ctx)
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  return { server, port: (server.address() as AddressInfo).port, admitted, release: () => held.shift()?.() }
+  return { server, port: (server.address() as AddressInfo).port, admitted, release: () => held.shift()?.(), trackers }
 }
 
 function get(port: number, path: string, user: string, n = 0): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
@@ -77,7 +81,7 @@ const apf = () => withPriorityAndFairness({ seats: 7, configuration: () => CONFI
 
 describe('server filters: flow control', () => {
   it('priority and fairness: queued requests of two flows are dispatched fairly, not in arrival order', async () => {
-    const { server, port, admitted, release } = await serve(apf())
+    const { server, port, admitted, release, trackers } = await serve(apf())
     try {
       const replies = [get(port, '/api/v1/pods', 'alice', 1)]
       await tick()
@@ -94,6 +98,9 @@ describe('server filters: flow control', () => {
       assert.deepEqual(statuses, [200, 200, 200, 200])
       // alice has had her turn: bob, who arrived last, goes before her queued requests.
       assert.deepEqual(admitted, ['alice:1', 'bob:1', 'alice:2', 'alice:3'])
+      // Only a queued request has a queue wait (the reference's TrackAPFQueueWaitLatency), as a slow request's audit annotation.
+      assert.deepEqual(trackers.get('alice:1')!.annotations(), {})
+      assert.match(trackers.get('bob:1')!.annotations()['apiserver.latency.k8s.io/apf-queue-wait'] ?? '', /^\d+(\.\d+)?ms$/)
     } finally {
       server.close()
     }

@@ -13,7 +13,24 @@ import { ErrCallingWebhook, WebhookRejection } from './errors.js'
 /** Runs `call` (one webhook's call), observing it on the server's admission metrics. */
 export async function observedCall<T>(webhook: Obj, attributes: AdmissionAttributes, type: WebhookType, init: PluginInitialization, call: () => Promise<T>): Promise<T> {
   const metrics = init.metrics
-  if (!metrics) return call()
+  if (!metrics) return trackedCall(attributes, type, call)
+  return trackedCall(attributes, type, () => observed(webhook, attributes, type, metrics, call))
+}
+
+/** The call's duration on the request's webhook latency: mutating calls add up, validating ones keep the longest. */
+async function trackedCall<T>(attributes: AdmissionAttributes, type: WebhookType, call: () => Promise<T>): Promise<T> {
+  const start = performance.now()
+  try {
+    return await call()
+  } finally {
+    const ms = performance.now() - start
+    const latency = (attributes.webhookLatency ??= { mutating: 0, validating: 0 })
+    if (type === 'admit') latency.mutating += ms
+    else latency.validating = Math.max(latency.validating, ms)
+  }
+}
+
+async function observed<T>(webhook: Obj, attributes: AdmissionAttributes, type: WebhookType, metrics: NonNullable<PluginInitialization['metrics']>, call: () => Promise<T>): Promise<T> {
   const name = typeof webhook.name === 'string' ? webhook.name : ''
   const { operation } = attributes
   const start = performance.now()

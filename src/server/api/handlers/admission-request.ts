@@ -37,6 +37,12 @@ export function admissionRequest(scope: Pick<Scope, 'ctx' | 'res'>, options: Rec
     record(attributes: AdmissionAttributes) {
       if (attributes.warnings?.length) addWarnings(scope.res, attributes.warnings)
       if (attributes.annotations) scope.ctx.auditAnnotations = { ...scope.ctx.auditAnnotations, ...attributes.annotations }
+      if (attributes.webhookLatency) {
+        // Taken once: the next phase records its own calls.
+        scope.ctx.latencyTrackers?.add('mutatingWebhook', attributes.webhookLatency.mutating)
+        scope.ctx.latencyTrackers?.max('validatingWebhook', attributes.webhookLatency.validating)
+        attributes.webhookLatency = undefined
+      }
     },
   }
 }

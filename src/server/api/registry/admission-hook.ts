@@ -40,6 +40,12 @@ export interface AdmissionAttributes {
   annotations?: Record<string, string>
   /** Warnings for the response's `Warning` headers (the reference's warning.AddWarning). */
   warnings?: string[]
+  /**
+   * Milliseconds spent calling webhooks since the last record (the reference's webhook latency
+   * trackers): mutating ones add up (called one after the other), validating ones keep the
+   * longest (called together). For a slow request's audit annotations.
+   */
+  webhookLatency?: { mutating: number; validating: number }
 }
 
 /**
