@@ -9,6 +9,7 @@
  */
 import { type FieldError, aggregateMessage, invalid, notSupported } from '../../api/validation/field/errors.js'
 import { Rendered } from '../../api/validation/field/go-format.js'
+import { type Obj, isObj, jsonValue, typeError } from '../go-json-errors.js'
 
 export const GROUP = 'eventratelimit.admission.k8s.io'
 export const VERSION = 'v1alpha1'
@@ -32,20 +33,6 @@ export interface Configuration {
   limits: Limit[] | undefined
 }
 
-type Obj = Record<string, unknown>
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/** Go's name of a JSON value's type, as its decoder's type errors name it. */
-function jsonValue(v: unknown): string {
-  if (Array.isArray(v)) return 'array'
-  if (typeof v === 'boolean') return 'bool'
-  if (typeof v === 'number') return `number ${String(v)}`
-  return typeof v === 'object' ? 'object' : typeof v
-}
-
-function typeError(v: unknown, struct: string, field: string, type: string): Error {
-  return new Error(`json: cannot unmarshal ${jsonValue(v)} into Go struct field ${struct}.${field} of type ${type}`)
-}
 
 /** JSON with every object's keys sorted: the bytes the reference quotes (its YAML converted). */
 function sortedJson(v: unknown): string {

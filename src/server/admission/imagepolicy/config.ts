@@ -8,6 +8,7 @@
  * range, or the start-up stops with its text.
  */
 import { formatGoDuration } from '../../../core/options/go-syntax.js'
+import { type Obj, isObj, jsonValue, typeError } from '../go-json-errors.js'
 
 export interface ImagePolicyWebhookConfig {
   kubeConfigFile: string
@@ -32,20 +33,6 @@ const RETRY_BACKOFF: Range = { scaleMs: MS, minMs: NS, maxMs: 5 * 60 * SECOND, d
 const ALLOW_TTL: Range = { scaleMs: SECOND, minMs: SECOND, maxMs: 30 * 60 * SECOND, defaultMs: 5 * 60 * SECOND }
 const DENY_TTL: Range = { scaleMs: SECOND, minMs: SECOND, maxMs: 30 * 60 * SECOND, defaultMs: 30 * SECOND }
 
-type Obj = Record<string, unknown>
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/** Go's name of a JSON value in a type error. */
-function jsonValue(v: unknown): string {
-  if (Array.isArray(v)) return 'array'
-  if (typeof v === 'boolean') return 'bool'
-  if (typeof v === 'number') return `number ${String(v)}`
-  return typeof v === 'object' ? 'object' : typeof v
-}
-
-function typeError(v: unknown, struct: string, field: string, type: string): Error {
-  return new Error(`json: cannot unmarshal ${jsonValue(v)} into Go struct field ${struct}.${field} of type ${type}`)
-}
 
 /** The field of `o` named `name`, matched without regard to case as encoding/json does. */
 function field(o: Obj, name: string): unknown {
