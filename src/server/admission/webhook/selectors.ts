@@ -5,6 +5,7 @@
  * own labels; the object selector matches the new or the old object's labels.
  */
 import { matchesLabelSelector } from '../../http/selectors.js'
+import type { GenericStore } from '../../api/registry/generic-store.js'
 import type { KubeObject } from '../../api/registry/object.js'
 import { isPlainObject } from '../../api/registry/object.js'
 import { errors } from '../../api/status-errors.js'
@@ -36,19 +37,34 @@ export async function namespaceSelectorMatches(webhook: Obj, attributes: Admissi
   if (attributes.namespace === '') return true
   const namespaces = init.stores()?.lookup('', 'v1', 'namespaces')
   if (!namespaces) return true
-  let namespace: KubeObject
+  const namespace = await namespaceOf(attributes, namespaces)
+  return matchesLabelSelector(selector!, labelsOf(namespace) ?? {})
+}
+
+/**
+ * The request's namespace, read once per request: every webhook and policy binding with a
+ * namespace selector asks for it, and a read from the watch cache decodes the stored object.
+ */
+const namespaceReads = new WeakMap<AdmissionAttributes, Promise<KubeObject>>()
+
+function namespaceOf(attributes: AdmissionAttributes, namespaces: GenericStore): Promise<KubeObject> {
+  let read = namespaceReads.get(attributes)
+  if (!read) namespaceReads.set(attributes, (read = readNamespace(attributes.namespace, namespaces)))
+  return read
+}
+
+async function readNamespace(name: string, namespaces: GenericStore): Promise<KubeObject> {
   try {
     // The watch cache first, as the reference reads its namespace lister; one it has not seen
     // yet is read from the store (the reference's live GET).
-    namespace = await namespaces.get(undefined, attributes.namespace, '0').catch((err: { code?: unknown }) => {
-      if (err.code === 404) return namespaces.get(undefined, attributes.namespace)
+    return await namespaces.get(undefined, name, '0').catch((err: { code?: unknown }) => {
+      if (err.code === 404) return namespaces.get(undefined, name)
       throw err
     })
   } catch (err) {
-    if ((err as { code?: unknown }).code === 404) throw errors.internal(`namespaces "${attributes.namespace}" not found`)
+    if ((err as { code?: unknown }).code === 404) throw errors.internal(`namespaces "${name}" not found`)
     throw err
   }
-  return matchesLabelSelector(selector!, labelsOf(namespace) ?? {})
 }
 
 export function objectSelectorMatches(webhook: Obj, attributes: AdmissionAttributes): boolean {
