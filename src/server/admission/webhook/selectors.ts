@@ -29,7 +29,8 @@ function isEmpty(selector: Obj | undefined): boolean {
   return labels.length === 0 && expressions.length === 0
 }
 
-export async function namespaceSelectorMatches(webhook: Obj, attributes: AdmissionAttributes, init: PluginInitialization): Promise<boolean> {
+/** Whether the namespace selector matches: at once when the request's namespace was read already. */
+export function namespaceSelectorMatches(webhook: Obj, attributes: AdmissionAttributes, init: PluginInitialization): boolean | Promise<boolean> {
   const selector = selectorOf(webhook.namespaceSelector)
   if (isEmpty(selector)) return true
   const isNamespace = attributes.resource.group === '' && attributes.resource.resource === 'namespaces'
@@ -37,20 +38,29 @@ export async function namespaceSelectorMatches(webhook: Obj, attributes: Admissi
   if (attributes.namespace === '') return true
   const namespaces = init.stores()?.lookup('', 'v1', 'namespaces')
   if (!namespaces) return true
-  const namespace = await namespaceOf(attributes, namespaces)
-  return matchesLabelSelector(selector!, labelsOf(namespace) ?? {})
+  const namespace = namespaceOf(attributes, namespaces)
+  if (namespace instanceof Promise) return namespace.then((read) => matchesLabelSelector(selector!, labelsOf(read) ?? {}))
+  return matchesLabelSelector(selector!, labelsOf(namespace.read) ?? {})
 }
 
 /**
  * The request's namespace, read once per request: every webhook and policy binding with a
  * namespace selector asks for it, and a read from the watch cache decodes the stored object.
+ * Once read it is kept as it is, so that the later selectors match without waiting.
  */
-const namespaceReads = new WeakMap<AdmissionAttributes, Promise<KubeObject>>()
+const namespaceReads = new WeakMap<AdmissionAttributes, Promise<KubeObject> | { read: KubeObject }>()
 
-function namespaceOf(attributes: AdmissionAttributes, namespaces: GenericStore): Promise<KubeObject> {
-  let read = namespaceReads.get(attributes)
-  if (!read) namespaceReads.set(attributes, (read = readNamespace(attributes.namespace, namespaces)))
-  return read
+function namespaceOf(attributes: AdmissionAttributes, namespaces: GenericStore): Promise<KubeObject> | { read: KubeObject } {
+  let found = namespaceReads.get(attributes)
+  if (!found) {
+    const reading = readNamespace(attributes.namespace, namespaces)
+    namespaceReads.set(attributes, (found = reading))
+    reading.then(
+      (read) => namespaceReads.set(attributes, { read }),
+      () => undefined,
+    )
+  }
+  return found
 }
 
 async function readNamespace(name: string, namespaces: GenericStore): Promise<KubeObject> {
