@@ -68,6 +68,8 @@ export interface CelProgram {
    * returned with the cost spent, as cel-go's EvalDetails keeps the cost of a failed evaluation.
    */
   evaluateWithCost(activation: Record<string, unknown>, limit?: bigint): CelCostedResult
+  /** Evaluates without cost tracking and without the costLimit option (CelCostBudget bounds the cost first); throws CelEvaluationError. */
+  evaluateUntracked(activation: Record<string, unknown>): unknown
 }
 
 export interface CelCostedResult {
@@ -192,17 +194,18 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
     if (r.error !== undefined) return { error: evaluationError(r.error), cost: r.cost }
     return { value: r.value, cost: r.cost }
   }
-  const evaluate = (activation: Record<string, unknown>): unknown => {
-    if (limit !== undefined) {
-      const r = evaluateWithCost(activation)
-      if (r.error) throw r.error
-      return r.value
-    }
+  const evaluateUntracked = (activation: Record<string, unknown>): unknown => {
     try {
       return parsed(activation)
     } catch (err) {
       throw evaluationError(err)
     }
+  }
+  const evaluate = (activation: Record<string, unknown>): unknown => {
+    if (limit === undefined) return evaluateUntracked(activation)
+    const r = evaluateWithCost(activation)
+    if (r.error) throw r.error
+    return r.value
   }
   return {
     expression: source?.expression ?? expression,
@@ -210,6 +213,7 @@ export function compileCel(env: Environment, expression: string, returnTypes: re
     evaluate,
     evaluateJson: (activation) => toJson(evaluate(activation)),
     evaluateWithCost,
+    evaluateUntracked,
     estimateCost: (sizes, costOptions) => new CostWalk(sizes ?? NO_SIZES, costOptions?.presenceTestHasCost === true).cost(ast),
     actualCost,
   }

@@ -192,4 +192,20 @@ describe('core/cel: cost tracked as an expression runs (cel-go interpreter/runti
     assert.deepEqual(budget.evaluate(program, { input: ['a'.repeat(300)] }), { outcome: 'limit' })
     assert.equal(budget.remaining, -1n)
   })
+
+  it('charges a budget the same whether an evaluation ran tracked or, bounded below what is left, untracked', () => {
+    const program = compileCel(celEnvironment({ input: 'list<string>' }), "input.all(x, x.matches('^[a-z]+$'))")
+    const tracked = { actualCost: program.actualCost, evaluateWithCost: program.evaluateWithCost }
+    for (const subject of [program, tracked]) {
+      // Each evaluation costs 14 (above): the second does not fit in what the first leaves of 20.
+      const budget = new CelCostBudget(20n, 50n)
+      assert.deepEqual(budget.evaluate(subject, { input: ['abc', 'de'] }), { outcome: 'ok', value: true })
+      assert.deepEqual(budget.evaluate(subject, { input: ['abc', 'de'] }), { outcome: 'budget' })
+      assert.equal(budget.remaining, -1n)
+      const roomy = new CelCostBudget(100n, 50n)
+      for (let i = 0; i < 3; i++) assert.deepEqual(roomy.evaluate(subject, { input: ['abc', 'de'] }), { outcome: 'ok', value: true })
+      assert.equal(roomy.remaining, 58n)
+      assert.equal(roomy.exhausted, false)
+    }
+  })
 })

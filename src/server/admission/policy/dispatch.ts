@@ -5,7 +5,7 @@
  * on the way is a configuration error for the dispatcher to report, in the same order:
  * `failed to configure policy: ...` without a binding, `failed to configure binding: ...` with one.
  */
-import type { KubeObject } from '../../api/registry/object.js'
+import { type KubeObject, isPlainObject } from '../../api/registry/object.js'
 import type { AdmissionAttributes } from '../attributes.js'
 import type { PluginInitialization } from '../plugins.js'
 import { type MatchResult, bindingMatches, definitionMatches } from './matching.js'
@@ -23,6 +23,9 @@ export type HookOutcome<E> =
   | { readonly hook: PolicyHook<E>; readonly match: MatchResult; readonly bindings: readonly BindingOutcome[]; readonly error?: undefined }
   | { readonly hook: PolicyHook<E>; readonly match?: undefined; readonly bindings?: undefined; readonly error: string }
 
+/** The one (absent) param of a policy without a paramKind, as collectParams gives it. */
+const NO_PARAMS: readonly Param[] = [null]
+
 /** The reference's two prefixes of a configuration error. */
 export const configurePolicyError = (message: string) => `failed to configure policy: ${message}`
 export const configureBindingError = (message: string) => `failed to configure binding: ${message}`
@@ -34,7 +37,9 @@ export async function matchingHooks<E>(hooks: readonly PolicyHook<E>[], attribut
     const spec = specOf(hook.policy)
     let match: MatchResult | undefined
     try {
-      match = await definitionMatches(spec, attributes, init)
+      // Awaited only when it is a Promise: most requests match at once.
+      const matching = definitionMatches(spec, attributes, init)
+      match = matching instanceof Promise ? await matching : matching
     } catch (err) {
       outcomes.push({ hook, error: configurePolicyError((err as Error).message) })
       continue
@@ -48,8 +53,9 @@ export async function matchingHooks<E>(hooks: readonly PolicyHook<E>[], attribut
     for (const binding of hook.bindings) {
       const bindingSpec = specOf(binding)
       try {
-        if (!(await bindingMatches(bindingSpec, attributes, init))) continue
-        const params = await collectParams(spec.paramKind, hook.paramSource, bindingSpec.paramRef, attributes.namespace)
+        const matching = bindingMatches(bindingSpec, attributes, init)
+        if (!(matching instanceof Promise ? await matching : matching)) continue
+        const params = isPlainObject(spec.paramKind) ? await collectParams(spec.paramKind, hook.paramSource, bindingSpec.paramRef, attributes.namespace) : NO_PARAMS
         bindings.push({ binding, params })
       } catch (err) {
         bindings.push({ binding, error: configureBindingError((err as Error).message) })

@@ -70,38 +70,62 @@ function isEmptySelector(selector: unknown): boolean {
   return labels.length === 0 && expressions.length === 0
 }
 
+type Matched = MatchResult | undefined
+
 /**
  * The reference's Matcher.Matches over one MatchResources: undefined when it does not apply;
- * throws a selector's error when everything else matches. Only a namespace selector and an
- * equivalent resource wait for anything.
+ * throws a selector's error when everything else matches. Only a namespace not read yet and an
+ * equivalent resource wait for anything: otherwise the answer comes at once, not as a Promise.
  */
-export async function matchResources(criteria: Obj, attributes: AdmissionAttributes, init: PluginInitialization): Promise<MatchResult | undefined> {
-  let namespaceError: unknown
-  let namespaceMatches = true
-  if (!isEmptySelector(criteria.namespaceSelector)) {
-    try {
-      namespaceMatches = await namespaceSelectorMatches(criteria, attributes, init)
-    } catch (err) {
-      namespaceError = err
-    }
+export function matchResources(criteria: Obj, attributes: AdmissionAttributes, init: PluginInitialization): Matched | Promise<Matched> {
+  if (isEmptySelector(criteria.namespaceSelector)) return matchRules(criteria, attributes, init, true, undefined)
+  let namespaceMatches: boolean | Promise<boolean>
+  try {
+    namespaceMatches = namespaceSelectorMatches(criteria, attributes, init)
+  } catch (err) {
+    return matchRules(criteria, attributes, init, true, err)
   }
+  if (namespaceMatches instanceof Promise) {
+    return namespaceMatches.then(
+      (matches) => matchRules(criteria, attributes, init, matches, undefined),
+      (err: unknown) => matchRules(criteria, attributes, init, true, err),
+    )
+  }
+  return matchRules(criteria, attributes, init, namespaceMatches, undefined)
+}
+
+/** The object selector and the rules, once the namespace selector has answered (or failed: `namespaceError`). */
+function matchRules(criteria: Obj, attributes: AdmissionAttributes, init: PluginInitialization, namespaceMatches: boolean, namespaceError: unknown): Matched | Promise<Matched> {
   if (!namespaceMatches && namespaceError === undefined) return undefined
   if (!objectSelectorMatches(criteria, attributes)) return undefined
   const equivalent = criteria.matchPolicy === 'Equivalent'
   const excluded = namedRules(criteria.excludeResourceRules)
-  if (excluded.length > 0 && (matchesExactly(excluded, attributes) || (equivalent && (await matchesEquivalent(excluded, attributes, init))))) return undefined
-  const rules = namedRules(criteria.resourceRules)
-  const hasRules = Array.isArray(criteria.resourceRules) && criteria.resourceRules.length > 0
-  const matched = !hasRules
-    ? { resource: attributes.resource, kind: attributes.kind }
-    : (matchesExactly(rules, attributes) ?? (equivalent && rules.length > 0 ? await matchesEquivalent(rules, attributes, init) : undefined))
-  if (!matched) return undefined
-  if (namespaceError !== undefined) throw namespaceError
-  return matched
+  if (excluded.length > 0) {
+    if (matchesExactly(excluded, attributes)) return undefined
+    if (equivalent) return matchesEquivalent(excluded, attributes, init).then((out) => (out ? undefined : matchIncluded(criteria, attributes, init, equivalent, namespaceError)))
+  }
+  return matchIncluded(criteria, attributes, init, equivalent, namespaceError)
 }
 
-/** Whether a policy's `matchConstraints` apply (DefinitionMatches); a missing part is a configuration error. */
-export async function definitionMatches(spec: Obj, attributes: AdmissionAttributes, init: PluginInitialization): Promise<MatchResult | undefined> {
+function matchIncluded(criteria: Obj, attributes: AdmissionAttributes, init: PluginInitialization, equivalent: boolean, namespaceError: unknown): Matched | Promise<Matched> {
+  const hasRules = Array.isArray(criteria.resourceRules) && criteria.resourceRules.length > 0
+  if (!hasRules) return matched({ resource: attributes.resource, kind: attributes.kind }, namespaceError)
+  const rules = namedRules(criteria.resourceRules)
+  const exact = matchesExactly(rules, attributes)
+  if (exact) return matched(exact, namespaceError)
+  if (equivalent && rules.length > 0) return matchesEquivalent(rules, attributes, init).then((found) => matched(found, namespaceError))
+  return undefined
+}
+
+/** A match stands only when the namespace selector did not fail. */
+function matched(match: Matched, namespaceError: unknown): Matched {
+  if (!match) return undefined
+  if (namespaceError !== undefined) throw namespaceError
+  return match
+}
+
+/** Whether a policy's `matchConstraints` apply (DefinitionMatches); a missing part is a configuration error (thrown). */
+export function definitionMatches(spec: Obj, attributes: AdmissionAttributes, init: PluginInitialization): Matched | Promise<Matched> {
   const constraints = spec.matchConstraints
   if (!isPlainObject(constraints)) throw new PolicyConfigError('policy contained no match constraints, a required field')
   if (!isPlainObject(constraints.namespaceSelector)) throw new PolicyConfigError(NIL_SELECTOR('namespace'))
@@ -109,12 +133,13 @@ export async function definitionMatches(spec: Obj, attributes: AdmissionAttribut
   return matchResources(constraints, attributes, init)
 }
 
-/** Whether a binding's `matchResources` apply (BindingMatches): absent ones always do. */
-export async function bindingMatches(spec: Obj, attributes: AdmissionAttributes, init: PluginInitialization): Promise<boolean> {
+/** Whether a binding's `matchResources` apply (BindingMatches): absent ones always do; a missing part is a configuration error (thrown). */
+export function bindingMatches(spec: Obj, attributes: AdmissionAttributes, init: PluginInitialization): boolean | Promise<boolean> {
   const resources = spec.matchResources
   if (resources === undefined || resources === null) return true
   if (!isPlainObject(resources)) return true
   if (!isPlainObject(resources.namespaceSelector)) throw new PolicyConfigError(NIL_SELECTOR('namespace'))
   if (!isPlainObject(resources.objectSelector)) throw new PolicyConfigError(NIL_SELECTOR('object'))
-  return (await matchResources(resources, attributes, init)) !== undefined
+  const match = matchResources(resources, attributes, init)
+  return match instanceof Promise ? match.then((m) => m !== undefined) : match !== undefined
 }

@@ -5,6 +5,7 @@
  * own labels; the object selector matches the new or the old object's labels.
  */
 import { matchesLabelSelector } from '../../http/selectors.js'
+import type { GenericStore } from '../../api/registry/generic-store.js'
 import type { KubeObject } from '../../api/registry/object.js'
 import { isPlainObject } from '../../api/registry/object.js'
 import { errors } from '../../api/status-errors.js'
@@ -28,7 +29,8 @@ function isEmpty(selector: Obj | undefined): boolean {
   return labels.length === 0 && expressions.length === 0
 }
 
-export async function namespaceSelectorMatches(webhook: Obj, attributes: AdmissionAttributes, init: PluginInitialization): Promise<boolean> {
+/** Whether the namespace selector matches: at once when the request's namespace was read already. */
+export function namespaceSelectorMatches(webhook: Obj, attributes: AdmissionAttributes, init: PluginInitialization): boolean | Promise<boolean> {
   const selector = selectorOf(webhook.namespaceSelector)
   if (isEmpty(selector)) return true
   const isNamespace = attributes.resource.group === '' && attributes.resource.resource === 'namespaces'
@@ -36,19 +38,43 @@ export async function namespaceSelectorMatches(webhook: Obj, attributes: Admissi
   if (attributes.namespace === '') return true
   const namespaces = init.stores()?.lookup('', 'v1', 'namespaces')
   if (!namespaces) return true
-  let namespace: KubeObject
+  const namespace = namespaceOf(attributes, namespaces)
+  if (namespace instanceof Promise) return namespace.then((read) => matchesLabelSelector(selector!, labelsOf(read) ?? {}))
+  return matchesLabelSelector(selector!, labelsOf(namespace.read) ?? {})
+}
+
+/**
+ * The request's namespace, read once per request: every webhook and policy binding with a
+ * namespace selector asks for it, and a read from the watch cache decodes the stored object.
+ * Once read it is kept as it is, so that the later selectors match without waiting.
+ */
+const namespaceReads = new WeakMap<AdmissionAttributes, Promise<KubeObject> | { read: KubeObject }>()
+
+function namespaceOf(attributes: AdmissionAttributes, namespaces: GenericStore): Promise<KubeObject> | { read: KubeObject } {
+  let found = namespaceReads.get(attributes)
+  if (!found) {
+    const reading = readNamespace(attributes.namespace, namespaces)
+    namespaceReads.set(attributes, (found = reading))
+    reading.then(
+      (read) => namespaceReads.set(attributes, { read }),
+      () => undefined,
+    )
+  }
+  return found
+}
+
+async function readNamespace(name: string, namespaces: GenericStore): Promise<KubeObject> {
   try {
     // The watch cache first, as the reference reads its namespace lister; one it has not seen
     // yet is read from the store (the reference's live GET).
-    namespace = await namespaces.get(undefined, attributes.namespace, '0').catch((err: { code?: unknown }) => {
-      if (err.code === 404) return namespaces.get(undefined, attributes.namespace)
+    return await namespaces.get(undefined, name, '0').catch((err: { code?: unknown }) => {
+      if (err.code === 404) return namespaces.get(undefined, name)
       throw err
     })
   } catch (err) {
-    if ((err as { code?: unknown }).code === 404) throw errors.internal(`namespaces "${attributes.namespace}" not found`)
+    if ((err as { code?: unknown }).code === 404) throw errors.internal(`namespaces "${name}" not found`)
     throw err
   }
-  return matchesLabelSelector(selector!, labelsOf(namespace) ?? {})
 }
 
 export function objectSelectorMatches(webhook: Obj, attributes: AdmissionAttributes): boolean {

@@ -114,7 +114,7 @@ function validateExpressions(tree: RuleTree, schema: Json, path: NodePath, value
   if (value === null || value === undefined || tree.rules.length === 0) return []
   const errs: ErrorList = []
   const type = typeof schema.type === 'string' ? schema.type : ''
-  if (budget.remaining <= 0n) {
+  if (budget.exhausted) {
     budget.remaining = -1n
     return [invalid(path, type, OUT_OF_BUDGET)]
   }
@@ -189,25 +189,25 @@ function oldItemFinder(schema: Json, old: unknown): (item: unknown) => unknown {
 export function validateCelRules(tree: RuleTree | undefined, schema: Json, path: NodePath, value: unknown, old: unknown, isResourceRoot = true, budget: CostBudget = newCostBudget()): ErrorList {
   if (!tree) return []
   const errs = validateExpressions(tree, schema, path, value, old, isResourceRoot, budget)
-  if (budget.remaining < 0n) return errs
+  if (budget.stopped) return errs
   if (isObj(value)) {
     const oldObj = isObj(old) ? old : undefined
     if (tree.properties.size > 0 && isObj(schema.properties)) {
       for (const [k, v] of Object.entries(value)) {
         const sub = tree.properties.get(k)
-        if (sub && budget.remaining >= 0n) errs.push(...validateCelRules(sub, schema.properties[k] as Json, child(path, k), v, oldObj?.[k], false, budget))
+        if (sub && !budget.stopped) errs.push(...validateCelRules(sub, schema.properties[k] as Json, child(path, k), v, oldObj?.[k], false, budget))
       }
     }
     if (tree.additionalProperties && isObj(schema.additionalProperties)) {
       for (const [k, v] of Object.entries(value)) {
-        if (budget.remaining < 0n) break
+        if (budget.stopped) break
         errs.push(...validateCelRules(tree.additionalProperties, schema.additionalProperties, path ? path.key(k) : Path.of(k), v, oldObj?.[k], false, budget))
       }
     }
   } else if (Array.isArray(value) && tree.items && isObj(schema.items)) {
     const oldItem = oldItemFinder(schema, old)
     for (const [i, v] of value.entries()) {
-      if (budget.remaining < 0n) break
+      if (budget.stopped) break
       errs.push(...validateCelRules(tree.items, schema.items as Json, path ? path.index(i) : Path.of(String(i)), v, oldItem(v), false, budget))
     }
   }

@@ -127,19 +127,20 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
 class RequestEvaluation {
   readonly denied: DeniedDecision[] = []
   readonly validationFailures: ValidationFailureValue[] = []
-  private readonly object: unknown
-  private readonly oldObject: unknown
-  private readonly authorizer: unknown
+  /** The objects and the authorizer as CEL values, made for the first binding that applies (none may). */
+  private converted?: { readonly object: unknown; readonly oldObject: unknown; readonly authorizer: unknown }
   private namespace?: Promise<unknown>
   private readonly requests = new Map<string, unknown>()
+  private ownRequest?: unknown
 
   constructor(
     private readonly attributes: AdmissionAttributes,
     private readonly init: PluginInitialization,
-  ) {
-    this.object = celValue(attributes.object)
-    this.oldObject = celValue(attributes.oldObject)
-    this.authorizer = authorizerValue(attributes, init)
+  ) {}
+
+  private inputs(): { readonly object: unknown; readonly oldObject: unknown; readonly authorizer: unknown } {
+    const { attributes } = this
+    return (this.converted ??= { object: celValue(attributes.object), oldObject: celValue(attributes.oldObject), authorizer: authorizerValue(attributes, this.init) })
   }
 
   /** A policy or binding that cannot be applied: refused under Fail, skipped under Ignore. */
@@ -155,13 +156,13 @@ class RequestEvaluation {
     if (params.length === 0) return
     const namespaceObject = await this.namespaceObject()
     const request = this.requestFor(match.resource, match.kind)
-    const matchRequest = this.requestFor(this.attributes.resource, match.kind)
     const { variables } = hook.evaluator
+    const { object, oldObject, authorizer } = this.inputs()
     for (const param of params) {
-      const base = { object: this.object, oldObject: this.oldObject, params: celValue(param), authorizer: this.authorizer }
+      const base = { object, oldObject, params: celValue(param), authorizer }
       const expressions = new PolicyActivation({ ...base, request, namespaceObject }, variables)
       // The match conditions see no namespace object and the request's own resource; only a policy with some needs their activation.
-      const matchConditions = hook.evaluator.matchConditions.length > 0 ? new PolicyActivation({ ...base, request: matchRequest, namespaceObject: null }, variables) : expressions
+      const matchConditions = hook.evaluator.matchConditions.length > 0 ? new PolicyActivation({ ...base, request: this.requestFor(this.attributes.resource, match.kind), namespaceObject: null }, variables) : expressions
       const result = await validate(hook.evaluator, { matchConditions, expressions })
       result.decisions.forEach((decision, index) => this.act(hook.policy, binding, decision, index))
       for (const annotation of result.auditAnnotations) {
@@ -195,6 +196,8 @@ class RequestEvaluation {
 
   /** The request variable for each resource and kind a policy matched as, made once. */
   private requestFor(resource: GroupVersionResource, kind: GroupVersionKind): unknown {
+    // The common case, the request's own resource and kind, without building a key.
+    if (resource === this.attributes.resource && kind === this.attributes.kind) return (this.ownRequest ??= celValue(createAdmissionRequest(this.attributes, resource, kind)))
     const key = `${resource.group}/${resource.version}/${resource.resource}/${kind.group}/${kind.version}/${kind.kind}`
     if (!this.requests.has(key)) this.requests.set(key, celValue(createAdmissionRequest(this.attributes, resource, kind)))
     return this.requests.get(key)
