@@ -43,25 +43,51 @@ function flatObject(v: unknown): string | undefined {
   for (const key of Object.keys(obj)) {
     const value = obj[key]
     const text = typeof value === 'string' ? quoted(value) : isStringList(value) ? stringList(value) : json(value)
-    if (text !== undefined) out += `,${quoted(key)}:${text}`
+    if (text !== undefined) out += `,${repeatedJson(key)!}:${text}`
   }
   return out === '' ? '{}' : `{${out.slice(1)}}`
 }
 
-const field = (name: string, text: string | undefined): string => (text === undefined ? '' : `,"${name}":${text}`)
+/**
+ * The JSON of the values that repeat from event to event (kind, apiVersion, level, stage,
+ * verb), kept: each event would otherwise allocate them again.
+ */
+const repeated = new Map<string, string>()
+const REPEATED_MAX = 256
+
+function repeatedJson(v: unknown): string | undefined {
+  if (typeof v !== 'string') return json(v)
+  let text = repeated.get(v)
+  if (text === undefined) {
+    text = quoted(v)
+    if (repeated.size < REPEATED_MAX) repeated.set(v, text)
+  }
+  return text
+}
+
+/** `,"name":` of each field, made once. */
+const prefixes = new Map<string, string>()
+function prefix(name: string): string {
+  let text = prefixes.get(name)
+  if (text === undefined) prefixes.set(name, (text = `,"${name}":`))
+  return text
+}
+
+const field = (name: string, text: string | undefined): string => (text === undefined ? '' : prefix(name) + text)
 const stringField = (name: string, v: unknown): string => (v === undefined ? '' : field(name, json(v)))
+const repeatedField = (name: string, v: unknown): string => (v === undefined ? '' : field(name, repeatedJson(v)))
 const flatField = (name: string, v: unknown): string => (v === undefined ? '' : field(name, flatObject(v)))
 const anyField = (name: string, v: unknown): string => (v === undefined ? '' : field(name, json(v)))
 
 export function eventJson(e: AuditEvent): string {
   const out =
-    stringField('kind', e.kind) +
-    stringField('apiVersion', e.apiVersion) +
-    stringField('level', e.level) +
+    repeatedField('kind', e.kind) +
+    repeatedField('apiVersion', e.apiVersion) +
+    repeatedField('level', e.level) +
     stringField('auditID', e.auditID) +
-    stringField('stage', e.stage) +
+    repeatedField('stage', e.stage) +
     stringField('requestURI', e.requestURI) +
-    stringField('verb', e.verb) +
+    repeatedField('verb', e.verb) +
     flatField('user', e.user) +
     flatField('impersonatedUser', e.impersonatedUser) +
     (e.sourceIPs === undefined ? '' : field('sourceIPs', isStringList(e.sourceIPs) ? stringList(e.sourceIPs) : json(e.sourceIPs))) +
