@@ -5,11 +5,15 @@
 // written in batches). Rounds are interleaved and each figure is the median of its rounds, as in
 // readyz.bench.js; the servers are pinned to the same CPUs and wrk to the others.
 // Goal: batch at Metadata ≥ 0.8 of audit off. Needs wrk.   BENCH_SECONDS, BENCH_ROUNDS, BENCH_WARMUP_SECONDS
+//   BENCH_AUDIT_ONLY=off,metadata-batch   only these variants (names as in `variants` below)
+//   BENCH_AUDIT_PROFILE=dir                a V8 CPU profile of each server into dir/<variant>/ (node
+//                                          --cpu-prof; stopped with SIGTERM, a SIGKILLed process writes
+//                                          none), to compare with bench/support/cpu-profile-diff.js
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import https from 'node:https'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { pinned, pinningNote } from './support/cpu-pin.js'
 import { freePort } from './support/net.js'
@@ -27,6 +31,8 @@ if (missing) {
 }
 const WRK = toolCommand('wrk')
 const TOKEN = 'bench-token-0123456789'
+const only = process.env.BENCH_AUDIT_ONLY?.split(',')
+const profileDir = process.env.BENCH_AUDIT_PROFILE ? resolve(process.env.BENCH_AUDIT_PROFILE) : undefined
 
 function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
@@ -66,7 +72,8 @@ async function startServer(dir, name, level, mode) {
   const audit = level
     ? [`--audit-policy-file=${dir}/policy-${level}.yaml`, `--audit-log-path=${dir}/${name}.log`, `--audit-log-mode=${mode}`, ...(mode === 'batch' ? ['--audit-log-batch-max-size=400', '--audit-log-batch-max-wait=1s'] : [])]
     : []
-  const args = [bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data-${name}`, `--write-kubeconfig=${dir}/kubeconfig`, `--token-auth-file=${dir}/tokens.csv`, '--authorization-mode=AlwaysAllow', ...audit]
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}/${name}`] : []
+  const args = [...profile, bin, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data-${name}`, `--write-kubeconfig=${dir}/kubeconfig`, `--token-auth-file=${dir}/tokens.csv`, '--authorization-mode=AlwaysAllow', ...audit]
   const child = spawn(...pinned(process.execPath, args, 'server'), { stdio: 'ignore' })
   for (let i = 0; ; i++) {
     try {
@@ -95,7 +102,7 @@ try {
     ['Metadata, batch', 'metadata-batch', 'Metadata', 'batch'],
     ['RequestResponse, blocking', 'rr-blocking', 'RequestResponse', 'blocking'],
     ['RequestResponse, batch', 'rr-batch', 'RequestResponse', 'batch'],
-  ]
+  ].filter(([, name], i) => i === 0 || !only || only.includes(name))
   const servers = []
   for (const [, name, level, mode] of variants) {
     const server = await startServer(dir, name, level, mode)
@@ -129,8 +136,9 @@ try {
     baselineFigure: off.rps,
     ...(goal ? { goal, met: meets(figures[i].rps / off.rps, goal.replace('x', '')) } : {}),
   })
-  report(import.meta.url, [row(1), row(2, '≥ 0.8x'), row(3), row(4)])
+  if (!only) report(import.meta.url, [row(1), row(2, '≥ 0.8x'), row(3), row(4)])
 } finally {
-  for (const child of children) child.kill('SIGKILL')
+  for (const child of children) child.kill(profileDir ? 'SIGTERM' : 'SIGKILL')
+  if (profileDir) await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : undefined)))
   rmSync(dir, { recursive: true, force: true })
 }

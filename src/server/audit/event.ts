@@ -114,32 +114,3 @@ let lastPrefix = ''
 export function preciseNow(): number {
   return performance.timeOrigin + performance.now()
 }
-
-/** The fields of an Event in the order the reference encodes them (its v1 struct's). */
-const EVENT_FIELDS: readonly (keyof AuditEvent)[] = [
-  'kind',
-  'apiVersion',
-  'level',
-  'auditID',
-  'stage',
-  'requestURI',
-  'verb',
-  'user',
-  'impersonatedUser',
-  'sourceIPs',
-  'userAgent',
-  'objectRef',
-  'responseStatus',
-  'requestObject',
-  'responseObject',
-  'requestReceivedTimestamp',
-  'stageTimestamp',
-  'annotations',
-]
-
-/** The event's JSON as the reference writes it: its fields in order, empty ones left out. */
-export function eventJson(event: AuditEvent): string {
-  const ordered: Record<string, unknown> = {}
-  for (const field of EVENT_FIELDS) if (event[field] !== undefined) ordered[field] = event[field]
-  return JSON.stringify(ordered)
-}

@@ -11,7 +11,8 @@ import { dirname } from 'node:path'
 import type { AuditLogConfig } from '../config.js'
 import { StartupError } from '../lifecycle/startup-error.js'
 import type { AuditBackend } from './backend.js'
-import { type AuditEvent, eventJson } from './event.js'
+import type { AuditEvent } from './event.js'
+import { eventJson } from './event-json.js'
 import { eventString } from './event-string.js'
 import { type AuditBackendOptions, backendOptions, wrapBackend } from './mode.js'
 import type { PluginErrorHandler } from './plugin-error.js'
@@ -22,6 +23,8 @@ export const LOG_PLUGIN = 'log'
 /** Where lines go. */
 export interface LineWriter {
   write(line: string): void
+  /** The lines, each followed by a newline, as one write; without it, `write` of them joined. */
+  writeLines?(lines: readonly string[]): void
   close(): Promise<void>
 }
 
@@ -39,7 +42,9 @@ export class LogBackend implements AuditBackend {
     // only the lines that cannot be written are lost and reported.
     if (events.length > 1) {
       try {
-        this.out.write(events.map((event) => `${this.line(event)}\n`).join(''))
+        const lines = events.map((event) => this.line(event))
+        if (this.out.writeLines) this.out.writeLines(lines)
+        else this.out.write(lines.map((line) => `${line}\n`).join(''))
         return true
       } catch {
         // Line by line below.

@@ -182,7 +182,11 @@ function isApplyYaml(req: Request): boolean {
   return typeof type === 'string' && type.split(';')[0]!.trim().toLowerCase() === 'application/apply-patch+yaml'
 }
 
-/** A map encoded as the reference encodes one: keys in order. */
+/** A map encoded as the reference encodes one: keys in order (most maps come in order: kept as they are). */
 function sortedKeys(map: Record<string, string>): Record<string, string> {
+  const keys = Object.keys(map)
+  let sorted = true
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! < keys[i]!
+  if (sorted) return { ...map }
   return Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 }

@@ -42,6 +42,20 @@ describe('audit log rotation (lumberjack)', () => {
     assert.equal(readFileSync(join(dir, 'audit.log'), 'utf8'), line('b'))
   })
 
+  it('writes a batch of lines as one write: each line and its newline, multi-byte text whole, a smaller batch after a larger one, rotation counting the whole batch', async () => {
+    const file = new RotatingFile({ path: join(dir, 'audit.log'), maxSizeMb: 1, maxAgeDays: 0, maxBackups: 0, compress: false, now })
+    const big = ['{"é":"😀"}', 'x'.repeat(300 * 1024), '{"b":2}']
+    file.writeLines(big)
+    file.writeLines(['{"c":3}'])
+    assert.deepEqual(files(), ['audit.log'])
+    // 300 KB written; this batch of about 800 KB would take the file past 1 MB: rotated first, never split.
+    file.writeLines(['y'.repeat(400 * 1024), 'z'.repeat(400 * 1024)])
+    await file.close()
+    assert.deepEqual(files(), ['audit-2026-01-02T03-04-05.006.log', 'audit.log'])
+    assert.equal(readFileSync(join(dir, 'audit-2026-01-02T03-04-05.006.log'), 'utf8'), `${big.join('\n')}\n{"c":3}\n`)
+    assert.equal(readFileSync(join(dir, 'audit.log'), 'utf8'), `${'y'.repeat(400 * 1024)}\n${'z'.repeat(400 * 1024)}\n`)
+  })
+
   it('appends to an existing file, and rotates it first when the write would not fit', async () => {
     writeFileSync(join(dir, 'audit.log'), line('x'), { mode: 0o600 })
     const file = new RotatingFile({ path: join(dir, 'audit.log'), maxSizeMb: 1, maxAgeDays: 0, maxBackups: 0, compress: false, now })
