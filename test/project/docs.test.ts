@@ -84,16 +84,14 @@ describe('documentation', () => {
     })
   }
 
-  it('the README is short (at most about 12 KB of text, besides the generated bench table)', () => {
-    // The bench summary (rows with a goal, written by `npm run bench -- --write-docs`) is the one
-    // generated part: the performance issue asks for it in the README; the prose stays short.
+  it('the README is short (about 10 KB: read in five minutes; details are in docs/)', () => {
+    // The bench summary (the goals not met, written by `npm run bench -- --write-docs`) is the
+    // one generated part: the performance issue asks for figures in the README.
     const text = readFileSync(join(root, 'README.md'), 'utf8')
     const start = text.indexOf('<!-- bench-summary:start')
     const end = text.indexOf('<!-- bench-summary:end')
     assert.ok(start >= 0 && end > start, 'README.md has the bench summary section')
-    const prose = Buffer.byteLength(text.slice(0, start) + text.slice(end))
-    assert.ok(prose <= 12_500, `README.md is ${prose} bytes besides the bench table`)
-    assert.ok(Buffer.byteLength(text) <= 20_000, `README.md is ${Buffer.byteLength(text)} bytes in all`)
+    assert.ok(Buffer.byteLength(text) <= 11_000, `README.md is ${Buffer.byteLength(text)} bytes`)
   })
 
   it('the README shows the two set-up commands (install and run; every test) and how to put client on PATH', () => {
