@@ -6,6 +6,7 @@
  * annotations and warnings they leave.
  */
 import type { AdmissionAttributes, AdmissionOperation } from '../api/registry/admission-hook.js'
+import { isPlainObject } from '../api/registry/object.js'
 
 export type { AdmissionAttributes, AdmissionOperation } from '../api/registry/admission-hook.js'
 
@@ -52,4 +53,17 @@ export function addAnnotation(attributes: AdmissionAttributes, key: string, valu
 /** Records a warning for the response's `Warning` headers. */
 export function addWarning(attributes: AdmissionAttributes, message: string): void {
   ;(attributes.warnings ??= []).push(message)
+}
+
+const OPTIONS_KIND: Record<string, string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' }
+
+/**
+ * The operation's options as the reference encodes them in an AdmissionRequest (webhooks'
+ * reviews and the policies' `request` variable): a typed meta.k8s.io/v1 object, or null.
+ */
+export function operationOptions(attributes: AdmissionAttributes): Record<string, unknown> | null {
+  const kind = OPTIONS_KIND[attributes.operation]
+  const given = isPlainObject(attributes.options) ? attributes.options : undefined
+  if (!kind && !given) return null
+  return { ...(given ?? {}), kind: given?.kind ?? kind, apiVersion: given?.apiVersion ?? 'meta.k8s.io/v1' }
 }

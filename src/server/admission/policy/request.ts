@@ -6,20 +6,11 @@
  * metadata (its identifying fields, labels, annotations, finalizers), spec and status.
  */
 import { isPlainObject, type KubeObject } from '../../api/registry/object.js'
-import type { AdmissionAttributes } from '../attributes.js'
+import { type AdmissionAttributes, operationOptions } from '../attributes.js'
 import type { GroupVersionKind } from './kinds.js'
 import type { GroupVersionResource } from './matching.js'
 
 type Obj = Record<string, unknown>
-
-const OPTIONS_KIND: Record<string, string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' }
-
-function optionsOf(attributes: AdmissionAttributes): Obj | null {
-  const kind = OPTIONS_KIND[attributes.operation]
-  const given = isPlainObject(attributes.options) ? attributes.options : undefined
-  if (!kind && !given) return null
-  return { ...(given ?? {}), kind: given?.kind ?? kind, apiVersion: given?.apiVersion ?? 'meta.k8s.io/v1' }
-}
 
 /** The request as the JSON the reference converts to CEL (omitempty fields left out). */
 export function createAdmissionRequest(attributes: AdmissionAttributes, resource: GroupVersionResource, kind: GroupVersionKind): Obj {
@@ -42,7 +33,7 @@ export function createAdmissionRequest(attributes: AdmissionAttributes, resource
     operation: attributes.operation,
     userInfo: user,
     dryRun: attributes.dryRun,
-    options: optionsOf(attributes),
+    options: operationOptions(attributes),
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { isPlainObject } from '../../api/registry/object.js'
-import type { AdmissionAttributes } from '../attributes.js'
+import { type AdmissionAttributes, operationOptions } from '../attributes.js'
 import type { Obj } from './configurations.js'
 import type { WebhookInvocation } from './equivalents.js'
 
@@ -14,16 +14,6 @@ const KNOWN_VERSIONS = ['v1', 'v1beta1']
 export function reviewVersion(webhook: Obj): string | undefined {
   const versions = Array.isArray(webhook.admissionReviewVersions) ? webhook.admissionReviewVersions : []
   return versions.find((v): v is string => typeof v === 'string' && KNOWN_VERSIONS.includes(v))
-}
-
-const OPTIONS_KIND: Record<string, string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' }
-
-/** The operation's options as the reference encodes them: a typed meta.k8s.io/v1 object. */
-function optionsOf(attributes: AdmissionAttributes): Obj | null {
-  const kind = OPTIONS_KIND[attributes.operation]
-  const given = isPlainObject(attributes.options) ? attributes.options : undefined
-  if (!kind && !given) return null
-  return { ...(given ?? {}), kind: given?.kind ?? kind, apiVersion: given?.apiVersion ?? 'meta.k8s.io/v1' }
 }
 
 export interface Review {
@@ -60,7 +50,7 @@ export function createAdmissionReview(attributes: AdmissionAttributes, version: 
     object: attributes.object ?? null,
     oldObject: attributes.oldObject ?? null,
     dryRun: attributes.dryRun,
-    options: optionsOf(attributes),
+    options: operationOptions(attributes),
   }
   return { uid, body: { kind: 'AdmissionReview', apiVersion: `admission.k8s.io/${version}`, request } }
 }
