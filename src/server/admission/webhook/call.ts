@@ -5,8 +5,7 @@
  * (`<webhook>/<key>`) and warnings recorded. A webhook that says no is refused here; a
  * failure to call it is an ErrCallingWebhook for the caller's failurePolicy.
  */
-import { ApiError } from '../../api/status-errors.js'
-import { type ServiceLookup, caBundlePem, postJSON, serviceURL, webhookTarget } from '../../api/kinds/webhook-client.js'
+import { type ServiceLookup, caBundlePem, storedServices, postJSON, serviceURL, webhookTarget } from '../../api/kinds/webhook-client.js'
 import { isPlainObject } from '../../api/registry/object.js'
 import { type AdmissionAttributes, addAnnotation, addWarning } from '../attributes.js'
 import type { PluginInitialization } from '../plugins.js'
@@ -19,18 +18,7 @@ const DEFAULT_TIMEOUT_SECONDS = 10
 
 /** Services for service references, from the registry. */
 export function serviceLookup(init: PluginInitialization): ServiceLookup {
-  return {
-    async getService(namespace, name) {
-      const services = init.stores()?.lookup('', 'v1', 'services')
-      if (!services) return undefined
-      try {
-        return await services.get(namespace, name)
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 404) return undefined
-        throw err
-      }
-    },
-  }
+  return storedServices(() => init.stores())
 }
 
 /**

@@ -11,6 +11,7 @@ import { isIP } from 'node:net'
 import { rootCertificates } from 'node:tls'
 import type { KubeObject } from '../registry/object.js'
 import { isPlainObject } from '../registry/object.js'
+import { ApiError } from '../status-errors.js'
 
 type Obj = Record<string, unknown>
 
@@ -20,6 +21,22 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '')
 /** What resolving a service needs: the stored Service. */
 export interface ServiceLookup {
   getService(namespace: string, name: string): Promise<KubeObject | undefined>
+}
+
+/** The Services of a registry (its `lookup` of core/v1 services), absent ones undefined. */
+export function storedServices(stores: () => { lookup(group: string, version: string, resource: string): { get(namespace: string, name: string): Promise<KubeObject> } | undefined } | undefined): ServiceLookup {
+  return {
+    async getService(namespace, name) {
+      const services = stores()?.lookup('', 'v1', 'services')
+      if (!services) return undefined
+      try {
+        return await services.get(namespace, name)
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 404) return undefined
+        throw err
+      }
+    },
+  }
 }
 
 /** Where a webhook is reached. */

@@ -12,8 +12,9 @@ import { CRD_GROUP, CRD_RESOURCE, customResourceStrategies, customResourceStrate
 import { isConditionTrue, reconcileStatus } from '../kinds/crd-conditions.js'
 import { KINDS } from '../kinds/index.js'
 import { defaultKeyPrefix } from '../../store/overrides.js'
-import { ApiError, errors } from '../status-errors.js'
+import { errors } from '../status-errors.js'
 import type { ServiceLookup } from '../kinds/crd-conversion.js'
+import { storedServices } from '../kinds/webhook-client.js'
 import { GenericStore, type ObjectChange } from './generic-store.js'
 import type { RegistryOptions } from './options.js'
 import { shareStorageCodec } from './storage-codec.js'
@@ -148,18 +149,7 @@ export class Registry {
   }
 
   /** Services for the conversion webhooks' service references. */
-  private readonly serviceLookup: ServiceLookup = {
-    getService: async (namespace, name) => {
-      const services = this.lookup('', 'v1', 'services')
-      if (!services) return undefined
-      try {
-        return await services.get(namespace, name)
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 404) return undefined
-        throw err
-      }
-    },
-  }
+  private readonly serviceLookup: ServiceLookup = storedServices(() => this)
 
   /**
    * The store of a CRD's custom resources in its storage version, for the CRD finalizer;
