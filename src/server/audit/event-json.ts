@@ -74,30 +74,29 @@ function prefix(name: string): string {
 }
 
 const field = (name: string, text: string | undefined): string => (text === undefined ? '' : prefix(name) + text)
-const stringField = (name: string, v: unknown): string => (v === undefined ? '' : field(name, json(v)))
+const jsonField = (name: string, v: unknown): string => (v === undefined ? '' : field(name, json(v)))
 const repeatedField = (name: string, v: unknown): string => (v === undefined ? '' : field(name, repeatedJson(v)))
 const flatField = (name: string, v: unknown): string => (v === undefined ? '' : field(name, flatObject(v)))
-const anyField = (name: string, v: unknown): string => (v === undefined ? '' : field(name, json(v)))
 
 export function eventJson(e: AuditEvent): string {
   const out =
     repeatedField('kind', e.kind) +
     repeatedField('apiVersion', e.apiVersion) +
     repeatedField('level', e.level) +
-    stringField('auditID', e.auditID) +
+    jsonField('auditID', e.auditID) +
     repeatedField('stage', e.stage) +
-    stringField('requestURI', e.requestURI) +
+    jsonField('requestURI', e.requestURI) +
     repeatedField('verb', e.verb) +
     flatField('user', e.user) +
     flatField('impersonatedUser', e.impersonatedUser) +
     (e.sourceIPs === undefined ? '' : field('sourceIPs', isStringList(e.sourceIPs) ? stringList(e.sourceIPs) : json(e.sourceIPs))) +
-    stringField('userAgent', e.userAgent) +
+    jsonField('userAgent', e.userAgent) +
     flatField('objectRef', e.objectRef) +
-    anyField('responseStatus', e.responseStatus) +
-    anyField('requestObject', e.requestObject) +
-    anyField('responseObject', e.responseObject) +
-    stringField('requestReceivedTimestamp', e.requestReceivedTimestamp) +
-    stringField('stageTimestamp', e.stageTimestamp) +
+    jsonField('responseStatus', e.responseStatus) +
+    jsonField('requestObject', e.requestObject) +
+    jsonField('responseObject', e.responseObject) +
+    jsonField('requestReceivedTimestamp', e.requestReceivedTimestamp) +
+    jsonField('stageTimestamp', e.stageTimestamp) +
     flatField('annotations', e.annotations)
   return out === '' ? '{}' : `{${out.slice(1)}}`
 }
