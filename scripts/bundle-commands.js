@@ -205,7 +205,11 @@ const sideModules = {
   // recognizes across the two copies (src/core/patch-command/steps.ts).
   'patch-server': 'src/core/patch-command/server.ts',
 }
-const fastExternal = ['etcd3', 'ink', 'react', 'better-sqlite3/package.json', ...sidePackages].flatMap((name) => [name, `${name}/*`])
+// Also outside: what only an option or a request that few runs have loads, on first use: gRPC
+// with its .proto files (the external JWT signer, the OTLP exporter), OpenTelemetry (tracing),
+// ws (exec, attach and port-forward streams), node-unix-socket (--permit-port-sharing's addon).
+const lazyPackages = ['@grpc/grpc-js', '@grpc/proto-loader', '@opentelemetry', 'ws', 'node-unix-socket']
+const fastExternal = ['etcd3', 'ink', 'react', 'better-sqlite3/package.json', ...lazyPackages, ...sidePackages].flatMap((name) => [name, `${name}/*`])
 await build({
   entryPoints: fastEntries,
   outdir: join(root, 'dist/fast'),

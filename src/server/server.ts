@@ -72,7 +72,6 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config, log } = options
   const [signals, inFlight, watches, faults, releases] = [new LifecycleSignals(), new WaitGroup(), new WaitGroup(), TestFaults.fromEnvironment(), new ShutdownList()]
-  if (config.permitPortSharing) throw new StartupError('--permit-port-sharing is not supported here: Node.js 20 cannot set SO_REUSEPORT on a listening socket')
 
   const encryption = encryptionFromConfig(config, log)
   releases.add('encryption-config', () => encryption.providers?.stop())

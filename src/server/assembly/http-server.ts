@@ -34,7 +34,7 @@ export interface HttpServer {
 export async function bindServingPort(config: ServerConfig): Promise<Awaited<ReturnType<typeof bindSecurePort>>> {
   const host = config.bindAddress === '' ? '::' : config.bindAddress
   try {
-    return await bindSecurePort(host, config.securePort)
+    return await bindSecurePort(host, config.securePort, config.permitPortSharing)
   } catch (err) {
     if (err instanceof ListenError) throw new StartupError(err.message)
     throw err

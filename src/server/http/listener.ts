@@ -13,18 +13,32 @@ import type { AddressInfo } from 'node:net'
 
 export class ListenError extends Error {}
 
-/** Binds `host:port` (an unspecified address serves both IPv4 and IPv6, as the reference's). */
-export async function bindSecurePort(host: string, port: number): Promise<net.Server> {
+/**
+ * Binds `host:port` (an unspecified address serves both IPv4 and IPv6, as the reference's).
+ * With `reusePort` (--permit-port-sharing) the socket has SO_REUSEPORT, so several servers
+ * share the port and the kernel spreads connections among them; Node 20 cannot set that
+ * option, so the socket comes from a small native binding and Node listens on its descriptor.
+ */
+export async function bindSecurePort(host: string, port: number, reusePort = false): Promise<net.Server> {
   const holder = net.createServer((socket) => socket.destroy())
   // An unspecified address serves both families, as the reference does for 0.0.0.0 and ::.
   const listenHost = host === '0.0.0.0' ? '::' : host
+  const failed = (reason: string) => new ListenError(`failed to listen on ${host}:${port}: ${reason}`)
+  const fd = reusePort ? await reusePortSocket(listenHost, port).catch((err: Error) => Promise.reject(failed(/in use/i.test(err.message) ? 'the address is already in use' : err.message))) : undefined
   await new Promise<void>((resolve, reject) => {
     holder.once('error', (err: NodeJS.ErrnoException) => {
-      reject(new ListenError(`failed to listen on ${host}:${port}: ${err.code === 'EADDRINUSE' ? 'the address is already in use' : err.message}`))
+      reject(failed(err.code === 'EADDRINUSE' ? 'the address is already in use' : err.message))
     })
-    holder.listen({ port, host: listenHost, ipv6Only: false, exclusive: false }, () => resolve())
+    if (fd !== undefined) holder.listen({ fd }, () => resolve())
+    else holder.listen({ port, host: listenHost, ipv6Only: false, exclusive: false }, () => resolve())
   })
   return holder
+}
+
+/** A bound TCP socket with SO_REUSEADDR and SO_REUSEPORT, as a file descriptor. */
+async function reusePortSocket(host: string, port: number): Promise<number> {
+  const { createReuseportFd } = await import('node-unix-socket')
+  return createReuseportFd(port, host)
 }
 
 /** The bound address. */

@@ -157,6 +157,36 @@ describe('server: lifecycle (end to end)', function () {
     }
   })
 
+  it('two servers share one port with --permit-port-sharing; a third without it cannot bind', async () => {
+    const first = await ApiServer.start({ waitFor: 'ready', args: ['--permit-port-sharing'] })
+    let second: ApiServer | undefined
+    try {
+      // The second listens on the first's port (the port ApiServer chose for it is overridden).
+      second = await ApiServer.start({ waitFor: 'none', args: ['--permit-port-sharing', `--secure-port=${first.port}`] })
+      await second.waitForFile(second.adminKubeconfig, 90_000)
+      // Each server generated its own serving certificate: the kernel spreads connections
+      // over both listeners, so both certificates are seen among a few connections.
+      const { connect: tlsConnect } = await import('node:tls')
+      const seen = new Set<string>()
+      for (let i = 0; i < 40 && seen.size < 2; i++) {
+        seen.add(await new Promise<string>((resolve, reject) => {
+          const socket = tlsConnect({ host: '127.0.0.1', port: first.port, rejectUnauthorized: false }, () => {
+            resolve(socket.getPeerCertificate().fingerprint256)
+            socket.destroy()
+          })
+          socket.once('error', reject)
+        }))
+      }
+      assert.equal(seen.size, 2, 'connections reach both servers')
+      const { code, output } = await startExpectingFailure(['--bind-address=127.0.0.1', `--secure-port=${first.port}`])
+      assert.equal(code, 1)
+      assert.match(output, new RegExp(`failed to listen on 127\\.0\\.0\\.1:${first.port}: the address is already in use`))
+    } finally {
+      await second?.stop()
+      await first.stop()
+    }
+  })
+
   it('refuses TLS 1.2 clients with --tls-min-version=VersionTLS13', async () => {
     const server = await ApiServer.start({ waitFor: 'ready', args: ['--tls-min-version=VersionTLS13'] })
     try {
