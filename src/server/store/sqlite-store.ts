@@ -101,6 +101,8 @@ interface Watcher {
 
 const HISTORY_CHUNK = 1000
 const COMPACT_CHUNK = 10_000
+/** Page-throughs whose next page's count is kept (a few hundred clients paging at once). */
+const PAGE_COUNTS_KEPT = 512
 
 /**
  * The embedded store: an MVCC table in SQLite in WAL mode. Every acknowledged write survives
@@ -147,6 +149,12 @@ export class SqliteStore implements Store {
    * the keys it wrote before anything may read at the new revision.
    */
   private readonly latestRead = new LatestReads()
+  /**
+   * How many keys a paged list has left from the start of its next page, by revision, range
+   * end and start key: the next page's count is this one's less the page, so a page-through
+   * counts the range once instead of once a page (a count costs the rest of the range).
+   */
+  private readonly pageCounts = new Map<string, number>()
   private eventLog: WatchEvent[] = []
   private compaction: Promise<void> = Promise.resolve()
   private readonly compactor: Compactor
@@ -611,7 +619,7 @@ export class SqliteStore implements Store {
       const items = rows.map(r => toKeyValue(r.key.toString(), r))
       const next = keyAfter(items[items.length - 1]!.key)
       if (options.skipRemaining) return { items, revision, continue: encodeContinue(revision, next) }
-      const remaining = this.countFrom(Buffer.from(next), end, revision)
+      const remaining = this.remainingAfterPage(revision, end, page.start, next, page.limit)
       return { items, revision, continue: encodeContinue(revision, next), remaining }
     }
     return { items: rows.map(r => toKeyValue(r.key.toString(), r)), revision }
@@ -627,6 +635,17 @@ export class SqliteStore implements Store {
   async currentRevision(): Promise<number> {
     this.ensureOpen()
     return this.rev
+  }
+
+  /** The keys from `next` on at `revision`, from the count of the page before when known. */
+  private remainingAfterPage(revision: number, end: Buffer | undefined, start: string, next: string, pageSize: number): number {
+    const range = `${revision} ${end?.toString('hex') ?? ''} `
+    const fromStart = this.pageCounts.get(range + start)
+    const remaining = fromStart !== undefined ? fromStart - pageSize : this.countFrom(Buffer.from(next), end, revision)
+    this.pageCounts.delete(range + start)
+    if (this.pageCounts.size >= PAGE_COUNTS_KEPT) this.pageCounts.delete(this.pageCounts.keys().next().value!)
+    this.pageCounts.set(range + next, remaining)
+    return remaining
   }
 
   private countFrom(start: Buffer, end: Buffer | undefined, revision: number): number {

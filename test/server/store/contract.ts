@@ -244,6 +244,26 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       await rejectsWith(store.list('/services/', { continue: first.continue }), InvalidError, 'Invalid')
     })
 
+    it('counts what remains exactly when a token is used twice and when two ranges continue from one key', async function () {
+      for (let i = 0; i < 9; i++) await store.create(`/pods/a/p${i}`, buf('a'))
+      for (let i = 0; i < 4; i++) await store.create(`/pods/b/p${i}`, buf('b'))
+      const wide = await store.list('/pods/', { limit: 3 })
+      assert.equal(wide.remaining, 10)
+      const again = [await store.list('/pods/', { limit: 3, continue: wide.continue }), await store.list('/pods/', { limit: 3, continue: wide.continue })]
+      assert.deepEqual(again.map(p => p.remaining), [7, 7])
+      const narrow = await store.list('/pods/a/', { limit: 3 })
+      assert.equal(narrow.remaining, 6)
+      const narrowNext = await store.list('/pods/a/', { limit: 3, continue: narrow.continue })
+      assert.equal(narrowNext.remaining, 3)
+      // The wide list continues from the same key as the narrow one: its count is its own range's.
+      const wideFromSameKey = await store.list('/pods/', { startKey: '/pods/a/p3', revision: wide.revision, limit: 3 })
+      assert.equal(wideFromSameKey.remaining, 7)
+      const wideNext = await store.list('/pods/', { limit: 3, continue: again[0]!.continue })
+      assert.equal(wideNext.remaining, 4)
+      const last = await store.list('/pods/', { limit: 3, continue: wideNext.continue })
+      assert.equal(last.remaining, 1)
+    })
+
     it('reads lists at an older revision', async function () {
       const a = await store.create('/cm/x/a', buf('a1'))
       await store.create('/cm/x/b', buf('b1'))

@@ -627,7 +627,8 @@ export class GenericStore {
           revision,
           limit: limit > 0 ? Math.max(limit - items.length, filtered ? 100 : 0) : notOlderThan !== undefined && start === undefined ? 0 : LIST_PAGE_SIZE,
           ...(notOlderThan !== undefined && start === undefined ? { notOlderThan } : {}),
-          ...(limit === 0 ? { skipRemaining: true } : {}),
+          // A filtered list has no remaining count (the reference's neither): the store need not count.
+          ...(limit === 0 || filtered ? { skipRemaining: true } : {}),
         })
         if (page.continue) await yieldToEventLoop()
         revision = page.revision
