@@ -2,7 +2,7 @@
  * The aggregation layer (the reference's kube-aggregator in front of the local API): it follows
  * the APIServices (its `apiservice-registration-controller` post-start hook starts that), and for
  * each one backed by a service keeps a proxy (proxy.ts) and, once it is available, the
- * extension server's discovery (its APIResourceList) and OpenAPI v2 document, fetched again every
+ * extension server's discovery (its APIResourceList) and OpenAPI v2 and v3 documents, fetched again every
  * 30 s and whenever the APIService changes, for discovery and /openapi to merge.
  */
 import type { AggregatedApis } from '../api/aggregated-apis.js'
@@ -34,6 +34,7 @@ interface RemoteApiService {
   available: boolean
   kinds: Strategy[]
   openApiV2?: Json
+  openApiV3?: Json
   /** The resolution, until a Service, Endpoints or EndpointSlice changes. */
   endpoint?: Promise<ResolvedEndpoint>
 }
@@ -46,6 +47,8 @@ export class Aggregator implements AggregatedApis {
   private readonly resolver: ServiceResolver
   private readonly client: ProxyClientCertificate | undefined
   private readonly headers: FrontProxyHeaders
+  /** Counts the changes of the extension servers' documents. */
+  private revision = 0
 
   constructor(
     private readonly config: ServerConfig,
@@ -94,8 +97,12 @@ export class Aggregator implements AggregatedApis {
     return [...this.byGroupVersion.values()].filter((r) => r.available).flatMap((r) => r.kinds)
   }
 
-  openApiV3Paths(): readonly string[] {
-    return [...this.byGroupVersion.values()].filter((r) => r.available).map((r) => `apis/${r.group}/${r.version}`)
+  openApiV3Documents(): ReadonlyMap<string, Json> {
+    return new Map([...this.byGroupVersion.values()].filter((r) => r.available && r.openApiV3).map((r) => [`apis/${r.group}/${r.version}`, r.openApiV3!]))
+  }
+
+  openApiRevision(): number {
+    return this.revision
   }
 
   openApiV2Documents(): readonly Json[] {
@@ -125,6 +132,7 @@ export class Aggregator implements AggregatedApis {
     const available = arr(obj(apiService.status).conditions).map(obj).some((c) => c.type === 'Available' && c.status === 'True')
     if (existing && JSON.stringify(existing.spec) === JSON.stringify(spec)) {
       const becameAvailable = available && !existing.available
+      if (available !== existing.available) this.revision++
       existing.available = available
       if (becameAvailable) void this.fetchDocuments(existing)
       return
@@ -142,6 +150,7 @@ export class Aggregator implements AggregatedApis {
     const key = `${String(spec.group ?? '')}/${String(spec.version ?? '')}`
     const remote = this.byGroupVersion.get(key)
     if (remote && remote.name === apiService.metadata.name) {
+      this.revision++
       remote.agent.destroy()
       this.byGroupVersion.delete(key)
     }
@@ -156,7 +165,11 @@ export class Aggregator implements AggregatedApis {
       const list = await extensionGet(endpoint, `/apis/${remote.group}/${remote.version}`, tls, { timeoutMs: FETCH_TIMEOUT_MS, dialer: this.dialer })
       if (list.status === 200) remote.kinds = kindsOf(remote.group, remote.version, JSON.parse(list.body.toString('utf8')) as Json)
       const v2 = await extensionGet(endpoint, '/openapi/v2', tls, { timeoutMs: FETCH_TIMEOUT_MS, dialer: this.dialer })
+      const v3 = await extensionGet(endpoint, `/openapi/v3/apis/${remote.group}/${remote.version}`, tls, { timeoutMs: FETCH_TIMEOUT_MS, dialer: this.dialer })
+      const before = JSON.stringify([remote.openApiV2, remote.openApiV3])
       if (v2.status === 200) remote.openApiV2 = JSON.parse(v2.body.toString('utf8')) as Json
+      if (v3.status === 200) remote.openApiV3 = JSON.parse(v3.body.toString('utf8')) as Json
+      if (JSON.stringify([remote.openApiV2, remote.openApiV3]) !== before) this.revision++
     } catch (err) {
       this.log(2, `fetching the discovery of ${remote.name}: ${(err as Error).message}`)
     }

@@ -16,8 +16,10 @@ export interface AggregatedApis {
    * Strategy is read from them.
    */
   discoveredKinds(): readonly Strategy[]
-  /** The `/openapi/v3` entries of the extension servers' group versions (`apis/<group>/<version>`). */
-  openApiV3Paths(): readonly string[]
+  /** The extension servers' OpenAPI v3 documents, by their `/openapi/v3` path (`apis/<group>/<version>`). */
+  openApiV3Documents(): ReadonlyMap<string, Record<string, unknown>>
   /** The extension servers' OpenAPI v2 documents, to be merged into `/openapi/v2`. */
   openApiV2Documents(): readonly Record<string, unknown>[]
+  /** Changes whenever one of those documents does (the merged documents are built again then). */
+  openApiRevision(): number
 }

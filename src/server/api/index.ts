@@ -354,7 +354,7 @@ export function installApi(mux: Mux, deps: ApiDeps): InstalledApi {
   const openapi = openApiHandler(async () => {
     const store = deps.store()
     return store ? served.registryFor(store).kinds() : served.kinds
-  })
+  }, deps.aggregated)
   const serveOpenApi: Handler = async (req, res, ctx) => {
     try {
       await openapi(req, res, ctx)

@@ -27,6 +27,8 @@ const RESOURCE_LIST = {
   resources: [{ name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['get', 'list', 'watch', 'create'], shortNames: ['fl'] }],
 }
 
+const OPENAPI_V3 = { openapi: '3.0.0', info: { title: 'wardle', version: 'v0' }, paths: { [`/apis/${GROUP}/${VERSION}/`]: { get: { operationId: 'getWardleAPIResources' } } }, components: { schemas: {} } }
+
 interface Seen {
   path: string
   headers: IncomingHttpHeaders
@@ -50,6 +52,7 @@ async function extensionServer(tls: { cert: string; key: string; clientCa: strin
       res.writeHead(302, { location: 'https://example.com/' })
       return res.end()
     }
+    if (path === `/openapi/v3/apis/${GROUP}/${VERSION}`) return json(200, OPENAPI_V3)
     if (path === '/openapi/v2') return json(200, { swagger: '2.0', info: { title: 'wardle', version: 'v0' }, paths: { [`/apis/${GROUP}/${VERSION}/`]: { get: { operationId: 'getWardleResources' } } }, definitions: {} })
     json(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: 'not found' })
   })
@@ -189,6 +192,35 @@ describe('aggregation layer (end to end, kubectl 1.35)', function () {
       if (Date.now() > deadline) throw new Error(`no flunders row in:\n${out}`)
       await new Promise((r) => setTimeout(r, 500))
     }
+  })
+
+  it('reports ServicePortError and EndpointsNotFound with the reference messages', async () => {
+    session.file('broken.yaml', [
+      'apiVersion: v1\nkind: Service\nmetadata: {name: idle, namespace: wardle}\nspec: {ports: [{port: 443, protocol: TCP}]}',
+      apiServiceYaml('v1.port.example.com', 'port.example.com', 'v1', 'api').replace('port: 443}', 'port: 8443}'),
+      apiServiceYaml('v1.idle.example.com', 'idle.example.com', 'v1', 'idle'),
+    ].join('\n---\n'))
+    await session.ok('apply', '-f', join(session.tmp, 'broken.yaml'))
+    const port = await waitFor('v1.port.example.com', (c) => c.reason === 'ServicePortError')
+    assert.equal(port.message, 'service/api in "wardle" is not listening on port 8443')
+    const idle = await waitFor('v1.idle.example.com', (c) => c.reason === 'EndpointsNotFound')
+    assert.equal(idle.message, 'cannot find endpointslices for service/idle in "wardle"')
+  })
+
+  it('serves the extension server OpenAPI v3 document under /openapi/v3 and merges its v2 paths into /openapi/v2', async () => {
+    const deadline = Date.now() + 30_000
+    let index: { paths: Record<string, { serverRelativeURL: string }> }
+    for (;;) {
+      index = JSON.parse(await session.ok('get', '--raw', '/openapi/v3')) as typeof index
+      if (index.paths[`apis/${GROUP}/${VERSION}`]) break
+      if (Date.now() > deadline) throw new Error(`no apis/${GROUP}/${VERSION} in ${Object.keys(index.paths).join(' ')}`)
+      await new Promise((r) => setTimeout(r, 500))
+    }
+    assert.ok(index.paths['api/v1'], 'the local documents stay listed')
+    assert.deepEqual(JSON.parse(await session.ok('get', '--raw', `/openapi/v3/apis/${GROUP}/${VERSION}`)), OPENAPI_V3)
+    const v2 = JSON.parse((await session.server.get('/openapi/v2', { accept: 'application/json' })).body) as { paths: Record<string, unknown> }
+    assert.ok(v2.paths[`/apis/${GROUP}/${VERSION}/`], 'the extension server path is merged')
+    assert.ok(v2.paths['/api/v1/namespaces'], 'the local paths stay')
   })
 
   it('answers a redirect from the extension server with 502 (--aggregator-reject-forwarding-redirect defaults to true)', async () => {
