@@ -15,7 +15,7 @@ import type { Handler } from '../http/types.js'
 import { extensionGet } from './extension-get.js'
 import { type FrontProxyHeaders, frontProxyHeaders, proxyHandler } from './proxy.js'
 import { type ResolvedEndpoint, type ServiceResolver, serviceResolver } from './service-resolver.js'
-import { ExtensionServerAgent, type ProxyClientCertificate, extensionServerTls, loadProxyClientCertificate } from './transport.js'
+import { ExtensionServerAgent, type ProxyClientCertificate, connectExtensionServer, extensionServerTls, loadProxyClientCertificate } from './transport.js'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json => (v !== null && typeof v === 'object' ? (v as Json) : {})
@@ -140,7 +140,11 @@ export class Aggregator implements AggregatedApis {
     existing?.agent.destroy()
     const agent = new ExtensionServerAgent(extensionServerTls(spec, this.client), this.dialer)
     const remote: RemoteApiService = { name: apiService.metadata.name ?? '', group: String(spec.group ?? ''), version: String(spec.version ?? ''), spec, available, agent, kinds: [], handler: () => undefined }
-    remote.handler = proxyHandler({ get available() { return remote.available }, resolve: () => this.resolve(remote), agent }, { headers: this.headers, rejectForwardingRedirects: this.config.aggregatorRejectForwardingRedirect, log: this.log })
+    const tls = extensionServerTls(spec, this.client)
+    remote.handler = proxyHandler(
+      { get available() { return remote.available }, resolve: () => this.resolve(remote), agent, connect: (endpoint) => connectExtensionServer(endpoint.host, endpoint.port, tls, this.dialer) },
+      { headers: this.headers, rejectForwardingRedirects: this.config.aggregatorRejectForwardingRedirect, log: this.log },
+    )
     this.byGroupVersion.set(key, remote)
     if (available) void this.fetchDocuments(remote)
   }

@@ -14,6 +14,7 @@ import type { Handler, Request, Response, UserInfo } from '../http/types.js'
 import type { ResolvedEndpoint } from './service-resolver.js'
 import { goTransportError } from './transport.js'
 import type { Agent } from 'node:http'
+import type { Duplex } from 'node:stream'
 
 /** The header names the user is sent in. */
 export interface FrontProxyHeaders {
@@ -80,6 +81,8 @@ export interface ProxyTarget {
   /** The endpoint of the service, resolved for each request (from a cache that follows the changes). */
   resolve(): Promise<ResolvedEndpoint>
   agent: Agent
+  /** A fresh connection to the endpoint (an upgrade takes one of its own, as the reference's dials directly). */
+  connect(endpoint: ResolvedEndpoint): Promise<Duplex>
 }
 
 export interface ProxyOptions {
@@ -102,6 +105,7 @@ export function proxyHandler(target: ProxyTarget, options: ProxyOptions): Handle
     }
     const host = `${endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host}:${endpoint.port}`
     const path = `${ctx.url.pathname}${ctx.rawQuery ? `?${ctx.rawQuery}` : ''}`
+    if (isUpgradeRequest(req) && 'assignSocket' in res && res.socket) return proxyUpgrade(req, res.socket, () => res.detachSocket(res.socket!), path, proxiedHeaders(req, user, options.headers, host), () => target.connect(endpoint), (err) => plainError(res, 503, goTransportError(err, host)))
     await new Promise<void>((done) => {
       const upstream = request(
         { host: endpoint.host, port: endpoint.port, method: req.method ?? 'GET', path, headers: proxiedHeaders(req, user, options.headers, host), agent: target.agent },
@@ -140,4 +144,50 @@ export function proxyHandler(target: ProxyTarget, options: ProxyOptions): Handle
       ;(req as NodeJS.ReadableStream).pipe(upstream)
     })
   }
+}
+
+/** httpstream.IsUpgradeRequest: `Connection` lists `upgrade`. */
+function isUpgradeRequest(req: Request): boolean {
+  return String(req.headers.connection ?? '')
+    .split(',')
+    .some((token) => token.trim().toLowerCase() === 'upgrade')
+}
+
+/**
+ * An upgrade (WebSocket, SPDY: exec, attach, port-forward, watch over WebSocket): the request
+ * head is written on a new connection to the extension server with the user's headers set ahead
+ * (the reference's upgrade path bypasses its round tripper, so it sets them on the request), then
+ * both connections are joined byte for byte, the extension server's answer (101 or not) included.
+ */
+async function proxyUpgrade(
+  req: Request,
+  client: Duplex,
+  detach: () => void,
+  path: string,
+  headers: Record<string, string | string[]>,
+  connect: () => Promise<Duplex>,
+  failed: (err: NodeJS.ErrnoException) => void,
+): Promise<void> {
+  let upstream: Duplex
+  try {
+    upstream = await connect()
+  } catch (err) {
+    return failed(err as NodeJS.ErrnoException)
+  }
+  detach()
+  const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`]
+  for (const [name, value] of Object.entries({ ...headers, connection: 'Upgrade', upgrade: String(req.headers.upgrade ?? '') })) {
+    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`)
+  }
+  upstream.write(`${lines.join('\r\n')}\r\n\r\n`)
+  upstream.pipe(client)
+  client.pipe(upstream)
+  const close = () => {
+    upstream.destroy()
+    client.destroy()
+  }
+  upstream.once('close', close)
+  client.once('close', close)
+  upstream.on('error', close)
+  client.on('error', close)
 }

@@ -13,6 +13,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { createServer as createHttpsServer, type Server } from 'node:https'
 import type { TLSSocket } from 'node:tls'
 import { join } from 'node:path'
+import { WebSocket, WebSocketServer } from 'ws'
 import { DAY_MS, HOUR_MS, createLeafCertificate, generateKey, privateKeyPem } from '../../../src/server/tls/generate.js'
 import { freePorts } from '../../support/etcd.js'
 import { KubectlSession } from '../../support/kubectl-session.js'
@@ -55,6 +56,15 @@ async function extensionServer(tls: { cert: string; key: string; clientCa: strin
     if (path === `/openapi/v3/apis/${GROUP}/${VERSION}`) return json(200, OPENAPI_V3)
     if (path === '/openapi/v2') return json(200, { swagger: '2.0', info: { title: 'wardle', version: 'v0' }, paths: { [`/apis/${GROUP}/${VERSION}/`]: { get: { operationId: 'getWardleResources' } } }, definitions: {} })
     json(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound', message: 'not found' })
+  })
+  // WebSocket upgrades: the server answers with the user it was sent, then echoes.
+  const sockets = new WebSocketServer({ noServer: true })
+  server.on('upgrade', (req, socket, head) => {
+    seen.push({ path: req.url ?? '', headers: req.headers, clientCn: undefined })
+    sockets.handleUpgrade(req, socket, head, (ws) => {
+      ws.send(`hello ${String(req.headers['x-remote-user'])}`)
+      ws.on('message', (data) => ws.send(`echo ${String(data)}`))
+    })
   })
   const [port] = await freePorts(1)
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
@@ -221,6 +231,25 @@ describe('aggregation layer (end to end, kubectl 1.35)', function () {
     const v2 = JSON.parse((await session.server.get('/openapi/v2', { accept: 'application/json' })).body) as { paths: Record<string, unknown> }
     assert.ok(v2.paths[`/apis/${GROUP}/${VERSION}/`], 'the extension server path is merged')
     assert.ok(v2.paths['/api/v1/namespaces'], 'the local paths stay')
+  })
+
+  it('passes an upgrade request (WebSocket) through to the extension server, the user in its headers', async () => {
+    const admin = session.server.admin()
+    const ws = new WebSocket(`wss://127.0.0.1:${session.server.port}/apis/${GROUP}/${VERSION}/namespaces/default/flunders/f1/echo`, { cert: admin.cert, key: admin.key, rejectUnauthorized: false })
+    const messages: string[] = []
+    await new Promise<void>((resolve, reject) => {
+      ws.on('message', (data) => {
+        messages.push(String(data))
+        if (messages.length === 1) ws.send('ping')
+        if (messages.length === 2) resolve()
+      })
+      ws.on('error', reject)
+      ws.on('unexpected-response', (_req, res) => reject(new Error(`answered ${res.statusCode}`)))
+    })
+    ws.close()
+    assert.deepEqual(messages, ['hello system:admin', 'echo ping'])
+    const upgrade = seen.find((s) => s.path.endsWith('/flunders/f1/echo'))
+    assert.equal(upgrade?.headers.authorization, undefined)
   })
 
   it('answers a redirect from the extension server with 502 (--aggregator-reject-forwarding-redirect defaults to true)', async () => {
