@@ -14,6 +14,7 @@ import { serviceResolver } from '../aggregator/service-resolver.js'
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.js'
 import type { Controller } from './controller.js'
 import { CRDFinalizer } from './crd-finalizer.js'
+import { CRDRegistrationController } from './crd-registration.js'
 import { CRDNamingController } from './crd-naming.js'
 import { EndpointReconcilerController } from './endpoint-reconciler.js'
 import { type FlowConfigurationReads, FlowSchemaStatusController } from './flowschema-status.js'
@@ -102,6 +103,8 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
     name: 'apiservice-status-remote-available-controller',
     create: (d) => new APIServiceAvailabilityController({ resolver: serviceResolver(d.config.enableAggregatorRouting), client: loadProxyClientCertificate(d.config) }),
   },
+  // The local APIServices of the custom resources' group versions (kube-apiserver's crdregistration controller).
+  { name: 'crd-registration-controller', create: () => new CRDRegistrationController() },
   { name: 'priority-and-fairness-config-consumer', enabled: (d) => d.config.enablePriorityAndFairness, create: (d) => new FlowSchemaStatusController(d.flowConfigurationReads) },
 ]
 

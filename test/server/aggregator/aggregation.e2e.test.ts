@@ -16,6 +16,7 @@ import { join } from 'node:path'
 import { WebSocket, WebSocketServer } from 'ws'
 import { DAY_MS, HOUR_MS, createLeafCertificate, generateKey, privateKeyPem } from '../../../src/server/tls/generate.js'
 import { freePorts } from '../../support/etcd.js'
+import { crontabCrd } from '../../support/crontab-crd.js'
 import { KubectlSession } from '../../support/kubectl-session.js'
 import { makeCa, makeClientCert } from '../authentication/helpers.js'
 
@@ -150,6 +151,21 @@ describe('aggregation layer (end to end, kubectl 1.35)', function () {
     )
     const core = JSON.parse(await session.ok('get', 'apiservice', 'v1.', '-o', 'json')) as { spec: Record<string, unknown> }
     assert.deepEqual([core.spec.groupPriorityMinimum, core.spec.versionPriority], [18000, 1])
+  })
+
+  it('registers a local APIService for a CRD group version (group priority 1000, version 100) and removes it with the CRD', async () => {
+    session.file('crd.json', JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', ...crontabCrd({ type: 'object' }) }))
+    await session.ok('apply', '-f', join(session.tmp, 'crd.json'))
+    const c = await waitFor('v1.stable.example.com', (c) => c.status === 'True')
+    assert.equal(c.reason, 'Local')
+    const o = JSON.parse(await session.ok('get', 'apiservice', 'v1.stable.example.com', '-o', 'json')) as { metadata: { labels: Record<string, string> }; spec: Record<string, unknown> }
+    assert.deepEqual([o.spec.groupPriorityMinimum, o.spec.versionPriority, o.metadata.labels['kube-aggregator.kubernetes.io/automanaged']], [1000, 100, 'true'])
+    await session.ok('delete', 'crd', 'crontabs.stable.example.com')
+    const deadline = Date.now() + 30_000
+    while ((await session.run('get', 'apiservice', 'v1.stable.example.com')).code === 0) {
+      if (Date.now() > deadline) throw new Error('the APIService of the deleted CRD is still there')
+      await new Promise((r) => setTimeout(r, 200))
+    }
   })
 
   it('reports ServiceNotFound for an APIService whose service is missing', async () => {
