@@ -102,6 +102,13 @@ export interface ServerConfig {
   requestheaderUidHeaders: string[]
   requestheaderGroupHeaders: string[]
   requestheaderExtraHeadersPrefix: string[]
+  /** --proxy-client-cert-file and --proxy-client-key-file: what the aggregator presents to extension servers. */
+  proxyClientCertFile?: string
+  proxyClientKeyFile?: string
+  /** --enable-aggregator-routing: proxy to an endpoint address rather than the cluster IP. */
+  enableAggregatorRouting: boolean
+  /** --aggregator-reject-forwarding-redirect (default true): an extension server's redirect becomes a 502. */
+  aggregatorRejectForwardingRedirect: boolean
 
   maxRequestsInflight: number
   maxMutatingRequestsInflight: number
@@ -255,6 +262,10 @@ export const BUILT_OPTIONS = new Set([
   'requestheader-uid-headers',
   'requestheader-group-headers',
   'requestheader-extra-headers-prefix',
+  'proxy-client-cert-file',
+  'proxy-client-key-file',
+  'enable-aggregator-routing',
+  'aggregator-reject-forwarding-redirect',
   'enable-bootstrap-token-auth',
   'api-audiences',
   'service-account-issuer',
@@ -496,6 +507,10 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     requestheaderUidHeaders: ctx.list('requestheader-uid-headers'),
     requestheaderGroupHeaders: ctx.list('requestheader-group-headers'),
     requestheaderExtraHeadersPrefix: ctx.list('requestheader-extra-headers-prefix'),
+    proxyClientCertFile: str('proxy-client-cert-file'),
+    proxyClientKeyFile: str('proxy-client-key-file'),
+    enableAggregatorRouting: bool('enable-aggregator-routing'),
+    aggregatorRejectForwardingRedirect: ctx.value<boolean>('aggregator-reject-forwarding-redirect') ?? true,
 
     maxRequestsInflight: num('max-requests-inflight', 400),
     maxMutatingRequestsInflight: num('max-mutating-requests-inflight', 200),

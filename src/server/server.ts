@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { KINDS } from './api/kinds/index.js'
 import type { KubeObject } from './api/registry/object.js'
 import { enabledKinds, servedAtVersion } from './api/runtime-config.js'
+import { Aggregator } from './aggregator/index.js'
 import { admissionFromConfig } from './admission/from-config.js'
 import { AdmissionMetrics } from './admission/metrics.js'
 import { auditFromConfig } from './audit/from-config.js'
@@ -128,13 +129,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const health = serverHealth(config, signals, log)
   const readiness = new Readiness()
   const apiGroupVersions = servedGroupVersions(servedAtVersion(enabledKinds(KINDS, config.runtimeConfig, config.featureGates), options.emulatedMinor))
-  const hooks = postStartHooks({ config, log, storeNow, api, rbacPolicy, nodeGraph, controllers, ready: readiness.ready, writes, authentication, apiGroupVersions })
+  const aggregator = new Aggregator(config, (level, message) => log.v(level, message))
+  releases.add('aggregator', () => aggregator.stop())
+  const hooks = postStartHooks({ config, log, storeNow, api, rbacPolicy, nodeGraph, controllers, ready: readiness.ready, writes, authentication, apiGroupVersions, aggregator })
   installHealthChecks(health, { config, log, faults, pending, ...(encryption.providers ? { encryption: encryption.providers } : {}), hooks, apiServices: apiGroupVersions.length })
   metrics.reportHealthChecks(() => health.lastResults())
 
   const mux = new Mux()
   installStatusRoutes(mux, health, options)
-  api.set(installServedApi(mux, { config, log, emulatedMinor: options.emulatedMinor, store: () => pending.store, authentication: authn, authorization, admission }))
+  api.set(installServedApi(mux, { config, log, emulatedMinor: options.emulatedMinor, store: () => pending.store, authentication: authn, authorization, admission, aggregated: aggregator }))
   const flowControl = flowControlFromConfig({ config, metrics, store: () => pending.store, codec: writes.codec, reads: flowReads })
   releases.add('flow-controller', () => flowControl.controller?.stop())
   installNonResourceRoutes(mux, { config, log, metrics, ...(flowControl.controller ? { flowController: flowControl.controller } : {}), authentication: authn })

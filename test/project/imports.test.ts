@@ -27,10 +27,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/server/controllers/'],
   ['src/server/bootstrap/'],
   ['src/server/admission/', 'src/server/audit/'],
-  ['src/server/authentication/', 'src/server/authorization/', 'src/server/flowcontrol/', 'src/server/encryption/'],
+  ['src/server/authentication/', 'src/server/authorization/', 'src/server/flowcontrol/', 'src/server/encryption/', 'src/server/aggregator/'],
   ['src/server/health/', 'src/server/paths/', 'src/server/version.ts', 'src/server/storage-metrics.ts'],
   ['src/server/api/'],
-  ['src/server/http/', 'src/server/tls/', 'src/server/store/', 'src/server/config.ts', 'src/server/test-faults.ts'],
+  ['src/server/http/', 'src/server/tls/', 'src/server/store/', 'src/server/config.ts', 'src/server/test-faults.ts', 'src/server/egress/'],
   ['src/server/log/', 'src/server/lifecycle/'],
   ['src/core/'],
 ]

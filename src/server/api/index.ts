@@ -7,6 +7,7 @@ import { closeUnreadRequest, notFound } from '../http/respond.js'
 import { pathName } from '../http/request-info.js'
 import type { Handler, RequestContext } from '../http/types.js'
 import type { Store } from '../store/types.js'
+import type { AggregatedApis } from './aggregated-apis.js'
 import type { KeyValue } from '../../core/options/types.js'
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery.js'
 import { aggregatedDiscoveryVersion, writeAggregatedDiscovery } from './discovery-aggregated.js'
@@ -54,6 +55,8 @@ export interface ApiDeps {
    * (e.g. `authentication.k8s.io/v1/tokenreviews`, `/v1/serviceaccounts/token`).
    */
   virtualHandlers?: ReadonlyMap<string, VirtualHandler>
+  /** The aggregation layer: the group versions extension servers serve are proxied there, their resources discovered. */
+  aggregated?: AggregatedApis
 }
 
 /** What a virtual handler gets: the request, the names in its URL and the registry to read objects from. */
@@ -146,7 +149,10 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
     try {
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
-      const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers)
+      // A group version an extension server serves is proxied there, as the reference's aggregator does before its local delegate.
+      const remote = ctx.info.apiPrefix === 'apis' && ctx.info.apiVersion !== undefined ? deps.aggregated?.remote(ctx.info.apiGroup ?? '', ctx.info.apiVersion) : undefined
+      if (remote) return remote(req, res, ctx)
+      const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers, deps.aggregated)
       const who = ctx.user ? { user: ctx.user, info: ctx.info } : undefined
       // Once the codec is loaded (every request but the first few), no promise to wait for.
       done = storage.isReady ? withRequester(who, serve) : storage.ready().then(() => withRequester(who, serve))
@@ -169,9 +175,10 @@ function route(
   res: Parameters<Handler>[1],
   ctx: RequestContext,
   virtualHandlers?: ReadonlyMap<string, VirtualHandler>,
+  aggregated?: AggregatedApis,
 ): void | Promise<void> {
   const { info } = ctx
-  if (!info.isResourceRequest) return routeNonResource(registry, builtin, req, res, ctx)
+  if (!info.isResourceRequest) return routeNonResource(registry, builtin, req, res, ctx, aggregated)
   // The `/proxy/` paths are resolved (and authorized) as the reference does, but nothing serves them since v1.10.
   if (info.verb === 'proxy') throw errors.resourceNotFound()
   const group = info.apiGroup ?? ''
@@ -191,7 +198,7 @@ function route(
 }
 
 /** Discovery: /api, /apis, a group, a group version's resources. */
-async function routeNonResource(registry: Registry, builtin: readonly Strategy[], req: Parameters<Handler>[0], res: Parameters<Handler>[1], ctx: RequestContext): Promise<void> {
+async function routeNonResource(registry: Registry, builtin: readonly Strategy[], req: Parameters<Handler>[0], res: Parameters<Handler>[1], ctx: RequestContext, extensionServers?: AggregatedApis): Promise<void> {
   const { info } = ctx
   const path = info.path.replace(/\/+$/, '') || '/'
   if (req.method !== 'GET' && req.method !== 'HEAD') return notFound(res)
@@ -201,7 +208,8 @@ async function routeNonResource(registry: Registry, builtin: readonly Strategy[]
     if (!builtin.some((k) => k.group === '')) return notFound(res)
     return writeObject(res, 200, apiVersions(req), negotiateOutput(req.headers.accept, { table: false }))
   }
-  const kinds = path.startsWith('/apis') ? await registry.kinds() : builtin
+  const remote = extensionServers?.discoveredKinds() ?? []
+  const kinds = path.startsWith('/apis') ? (remote.length > 0 ? [...(await registry.kinds()), ...remote] : await registry.kinds()) : builtin
   if (aggregated) return writeAggregatedDiscovery(req, res, kinds.filter((k) => k.group !== ''), aggregated)
   if (path === '/apis') return writeObject(res, 200, apiGroupList(kinds), negotiateOutput(req.headers.accept, { table: false }))
   const groupOnly = /^\/apis\/([^/]+)$/.exec(path)
@@ -346,7 +354,7 @@ export function installApi(mux: Mux, deps: ApiDeps): InstalledApi {
   const openapi = openApiHandler(async () => {
     const store = deps.store()
     return store ? served.registryFor(store).kinds() : served.kinds
-  })
+  }, deps.aggregated)
   const serveOpenApi: Handler = async (req, res, ctx) => {
     try {
       await openapi(req, res, ctx)

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto'
 import type { Handler, Request, Response } from '../http/types.js'
 import { parseMediaRanges } from './negotiation.js'
 import { type Json, type OpenApiData, loadOpenApiData } from './openapi-data.js'
+import type { AggregatedApis } from './aggregated-apis.js'
 import type { Strategy } from './registry/strategy.js'
 
 function gvPathOf(s: Pick<Strategy, 'group' | 'version'>): string {
@@ -408,16 +409,31 @@ function serveJson(req: Request, res: Response, json: string | Buffer, etag: str
  * The /openapi handlers over the served kinds now (built-in ones and custom resources).
  * Documents are built when first asked for and rebuilt when the served kinds change.
  */
-export function openApiHandler(servedKinds: () => Promise<readonly Strategy[]>): Handler {
+/**
+ * The local v2 document with the extension servers' paths and definitions added (the reference's
+ * aggregator merges each APIService's document into its own; a local entry is kept on a clash).
+ */
+function mergeV2(local: Json, remote: readonly Json[]): Json {
+  if (remote.length === 0) return local
+  const paths = { ...(local.paths as Json) }
+  const definitions = { ...(local.definitions as Json) }
+  for (const doc of remote) {
+    for (const [path, item] of Object.entries((doc.paths ?? {}) as Json)) paths[path] ??= item
+    for (const [name, schema] of Object.entries((doc.definitions ?? {}) as Json)) definitions[name] ??= schema
+  }
+  return { ...local, paths, definitions }
+}
+
+export function openApiHandler(servedKinds: () => Promise<readonly Strategy[]>, extensionServers?: AggregatedApis): Handler {
   let cache: { key: string; built: Built; lastModified: string } | undefined
   const build = async (): Promise<{ built: Built; lastModified: string }> => {
     const kinds = await servedKinds()
-    const key = kindsKey(kinds)
+    const key = `${kindsKey(kinds)}|${extensionServers?.openApiRevision() ?? 0}`
     if (cache?.key === key) return cache
     const data = await loadOpenApiData()
-    const v2json = JSON.stringify(buildV2(data, kinds))
+    const v2json = JSON.stringify(mergeV2(buildV2(data, kinds), extensionServers?.openApiV2Documents() ?? []))
     const v3 = new Map<string, { json: string; etag: string }>()
-    for (const [gv, doc] of buildV3(data, kinds)) {
+    for (const [gv, doc] of [...buildV3(data, kinds), ...(extensionServers?.openApiV3Documents() ?? [])]) {
       const json = JSON.stringify(doc)
       v3.set(gv, { json, etag: documentHash(json) })
     }

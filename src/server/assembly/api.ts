@@ -11,6 +11,7 @@ import type { AuthenticationFromConfig } from '../authentication/from-config.js'
 import { TokenIssuer, type ObjectReader } from '../authentication/service-account.js'
 import { tokenRequestHandler } from '../authentication/token-request.js'
 import type { AdmissionChain } from '../admission/chain.js'
+import type { AggregatedApis } from '../api/aggregated-apis.js'
 import type { Authorization } from '../authorization/from-config.js'
 import { createAuthorizer } from '../authorization/authorizer.js'
 import { escalationChecks } from '../authorization/rbac-escalation.js'
@@ -53,6 +54,8 @@ export interface ServedApiParts {
   readonly authorization: Authorization
   /** The admission plugins every create goes through. */
   readonly admission: AdmissionChain
+  /** The aggregation layer (src/server/aggregator/). */
+  readonly aggregated?: AggregatedApis
 }
 
 /** Installs the resource API on the mux, with the reviews and the token requests as virtual kinds. */
@@ -67,6 +70,7 @@ export function installServedApi(mux: Mux, parts: ServedApiParts): InstalledApi 
     featureGates: config.featureGates,
     emulatedMinor: parts.emulatedMinor,
     storageMediaType: config.storageMediaType,
+    ...(parts.aggregated ? { aggregated: parts.aggregated } : {}),
     virtualHandlers: new Map([
       ...authorizationApi(authorization.chain),
       ...authenticationApi(authentication, [

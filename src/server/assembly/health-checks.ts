@@ -3,6 +3,7 @@
  * the store's, the KMS providers', the post-start hooks', autoregister-completion, shutdown),
  * and what follows /readyz's first pass.
  */
+import { API_SERVICES_PREFIX } from '../bootstrap/cluster.js'
 import { whenReady } from '../bootstrap/after-ready.js'
 import type { ServerConfig } from '../config.js'
 import type { ProviderConfig } from '../encryption/provider-config.js'
@@ -58,7 +59,7 @@ export function installHealthChecks(health: Health, parts: HealthCheckParts): vo
       check: async () => {
         if (autoregistered) return
         if (!pending.store) throw new Error('the store is not open yet')
-        const registered = await pending.store.count('/apiregistration.k8s.io/apiservices/')
+        const registered = await pending.store.count(API_SERVICES_PREFIX)
         const wanted = parts.apiServices
         if (registered < wanted) throw new Error(`${wanted - registered} of ${wanted} built-in APIServices are not registered yet`)
         autoregistered = true

@@ -5,6 +5,9 @@
  * a handler that throws is logged and answered 500.
  */
 import { hostname } from 'node:os'
+import { type IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { createSecureServer, type Http2SecureServer } from 'node:http2'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import type { ServerConfig } from '../config.js'
@@ -94,6 +97,22 @@ export function requestListener(handler: Handler, connections: Connections, log:
   }
 }
 
+/**
+ * An HTTP/1.1 upgrade request (WebSocket, SPDY) runs the same chain as any other, its answer
+ * written on the raw connection: a handler that upgrades (the aggregator's proxy) takes the
+ * socket over; any other answer closes the connection once written.
+ */
+export function upgradeListener(onRequest: (req: Request, res: Response) => void): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  return (req, socket, head) => {
+    if (head.length > 0) socket.unshift(head)
+    const res = new ServerResponse(req)
+    res.assignSocket(socket as Socket)
+    res.shouldKeepAlive = false
+    res.once('finish', () => socket.end())
+    onRequest(req, res)
+  }
+}
+
 /** The server over the chain, with the serving certificates attached (not listening yet); the TLS notes are logged. */
 export function createHttpServer(handler: Handler, config: ServerConfig, tls: ServingTls, log: Logger): HttpServer {
   const connections = new Connections()
@@ -111,6 +130,7 @@ export function createHttpServer(handler: Handler, config: ServerConfig, tls: Se
       )
   applyServingTimeouts(server)
   parseHttp1FromStream(server)
+  server.on('upgrade', upgradeListener(onRequest))
   connections.watch(server)
   // Clients that connect by IP send no server name; this picks their certificate by local address.
   tls.attach(server)

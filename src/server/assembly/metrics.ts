@@ -16,7 +16,7 @@ const BOOTSTRAP_RESOURCES: ReadonlyArray<[string, string]> = [
   ['clusterrolebindings.rbac.authorization.k8s.io', '/clusterrolebindings/'],
   ['priorityclasses.scheduling.k8s.io', '/priorityclasses/'],
   ['configmaps', '/configmaps/'],
-  ['apiservices.apiregistration.k8s.io', '/apiregistration.k8s.io/apiservices/'],
+  ['apiservices.apiregistration.k8s.io', '/apiservices/'],
 ]
 
 export interface Metrics {

@@ -5,6 +5,7 @@
  * `autoregister-completion`, as the reference lists it). Adding a hook is one entry here (and
  * its name in health's list of the spec's hooks).
  */
+import type { Aggregator } from '../aggregator/index.js'
 import type { Registry } from '../api/registry/registry.js'
 import type { KubeObject } from '../api/registry/object.js'
 import type { Authentication } from '../authentication/index.js'
@@ -20,6 +21,7 @@ import { defaultServiceCIDR } from '../api/kinds/service-ip-addresses.js'
 import type { PostStartHook } from '../health/index.js'
 import type { Logger } from '../log/logger.js'
 import type { Store } from '../store/types.js'
+import { defaultKeyPrefix } from '../store/overrides.js'
 import type { ApiAccess } from './api.js'
 import type { BootstrapWrites } from './bootstrap-writes.js'
 
@@ -39,6 +41,8 @@ export interface PostStartHookParts {
   readonly authentication: Authentication
   /** The built-in group versions served, each with its APIService. */
   readonly apiGroupVersions: Parameters<typeof builtInApiServices>[0]
+  /** The aggregation layer, which follows the APIServices once the store is open. */
+  readonly aggregator?: Aggregator
 }
 
 export interface PostStartHookEntry {
@@ -62,7 +66,7 @@ export const POST_START_HOOK_TABLE: readonly PostStartHookEntry[] = [
   { name: 'scheduling/bootstrap-system-priority-classes', run: async (parts) => void (await parts.writes.ensure(systemPriorityClasses())) },
   { name: 'start-cluster-authentication-info-controller', run: startClusterAuthenticationInfo },
   { name: 'start-aggregator-informers', run: storeOpen },
-  { name: 'apiservice-registration-controller', run: storeOpen },
+  { name: 'apiservice-registration-controller', run: async (parts) => parts.aggregator?.follow(parts.api.registryFor(await parts.storeNow())) },
   { name: 'apiservice-status-available-controller', run: storeOpen },
   { name: 'apiserver-autoregistration', run: async (parts) => void (await parts.writes.ensure(builtInApiServices(parts.apiGroupVersions))) },
   { name: 'apiservice-openapi-controller', run: storeOpen },
@@ -88,7 +92,7 @@ async function startInformers(parts: PostStartHookParts): Promise<void> {
 
 async function crdInformerSynced(parts: PostStartHookParts): Promise<void> {
   const store = await parts.storeNow()
-  await store.list('/apiextensions.k8s.io/customresourcedefinitions/')
+  await store.list(defaultKeyPrefix('apiextensions.k8s.io', 'customresourcedefinitions'))
 }
 
 async function bootstrapController(parts: PostStartHookParts): Promise<void> {

@@ -18,6 +18,7 @@ export interface Stoppable {
 
 export const RELEASE_ORDER = [
   'controllers',
+  'aggregator',
   'audit',
   'storage-metrics',
   'flow-controller',

@@ -4,6 +4,11 @@
  * built-in group versions.
  */
 import type { BootstrapObject } from './objects.js'
+import { apiServicePriority } from './apiservice-priorities.js'
+import { defaultKeyPrefix } from '../store/overrides.js'
+
+/** Where APIServices are stored: the store's layout for apiregistration.k8s.io's apiservices. */
+export const API_SERVICES_PREFIX = defaultKeyPrefix('apiregistration.k8s.io', 'apiservices')
 
 export function systemPriorityClasses(): BootstrapObject[] {
   return [
@@ -77,18 +82,25 @@ export function authenticationInfo(clientCaPem?: string, requestHeader?: Request
   ]
 }
 
-/** One APIService per served built-in group version, as the aggregator's auto-registration writes. */
-export function builtInApiServices(served: ReadonlyArray<[group: string, version: string]>): BootstrapObject[] {
+/**
+ * One local APIService per served built-in group version, as the reference's autoregistration
+ * controller creates them (cmd/kube-apiserver/app/aggregator.go makeAPIService, named
+ * `<version>.<group>`, `v1.` for the core group; labelled as synced on start) with the status its
+ * strategy gives a local one on create (PrepareForCreate: Available, reason Local).
+ */
+export function builtInApiServices(served: ReadonlyArray<[group: string, version: string]>, now = new Date()): BootstrapObject[] {
+  const lastTransitionTime = now.toISOString().replace(/\.\d{3}Z$/, 'Z')
   return served.map(([group, version]) => {
-    const name = group === '' ? version : `${version}.${group}`
+    const name = `${version}.${group}`
+    const priority = apiServicePriority(group, version)
     return {
-      key: `/apiregistration.k8s.io/apiservices/${name}`,
+      key: `${API_SERVICES_PREFIX}${name}`,
       object: {
         apiVersion: 'apiregistration.k8s.io/v1',
         kind: 'APIService',
         metadata: { name, labels: { 'kube-aggregator.kubernetes.io/automanaged': 'onstart' } },
-        spec: { group, version, groupPriorityMinimum: 18000, versionPriority: 15 },
-        status: { conditions: [{ type: 'Available', status: 'True', reason: 'Local', message: 'Local APIServices are always available' }] },
+        spec: { service: null, group, version, groupPriorityMinimum: priority.group, versionPriority: priority.version },
+        status: { conditions: [{ type: 'Available', status: 'True', lastTransitionTime, reason: 'Local', message: 'Local APIServices are always available' }] },
       },
     }
   })

@@ -8,9 +8,13 @@ import type { SigningKey } from '../authentication/service-account-keys.js'
 import type { ServerConfig } from '../config.js'
 import type { Logger } from '../log/logger.js'
 import type { Store } from '../store/types.js'
+import { APIServiceAvailabilityController } from './apiservice-availability.js'
+import { loadProxyClientCertificate } from '../aggregator/transport.js'
+import { serviceResolver } from '../aggregator/service-resolver.js'
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.js'
 import type { Controller } from './controller.js'
 import { CRDFinalizer } from './crd-finalizer.js'
+import { CRDRegistrationController } from './crd-registration.js'
 import { CRDNamingController } from './crd-naming.js'
 import { EndpointReconcilerController } from './endpoint-reconciler.js'
 import { type FlowConfigurationReads, FlowSchemaStatusController } from './flowschema-status.js'
@@ -94,6 +98,13 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
     create: (d) => new EndpointReconcilerController({ ip: d.endpointAddress, port: d.config.securePort, store: () => d.store(), kubernetesServiceWritten: d.kubernetesServiceWritten }),
   },
   { name: 'validatingadmissionpolicy-status-controller', create: () => new ValidatingAdmissionPolicyStatusController() },
+  // The Available condition of the APIServices an extension server backs (kube-aggregator's remote availability controller).
+  {
+    name: 'apiservice-status-remote-available-controller',
+    create: (d) => new APIServiceAvailabilityController({ resolver: serviceResolver(d.config.enableAggregatorRouting), client: loadProxyClientCertificate(d.config) }),
+  },
+  // The local APIServices of the custom resources' group versions (kube-apiserver's crdregistration controller).
+  { name: 'crd-registration-controller', create: () => new CRDRegistrationController() },
   { name: 'priority-and-fairness-config-consumer', enabled: (d) => d.config.enablePriorityAndFairness, create: (d) => new FlowSchemaStatusController(d.flowConfigurationReads) },
 ]
 

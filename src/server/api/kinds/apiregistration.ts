@@ -1,5 +1,6 @@
 /**
- * apiregistration.k8s.io/v1 APIServices: local ones, always Available; the service reference's
+ * apiregistration.k8s.io/v1 APIServices: local ones always Available, the others as the
+ * availability controller finds them (src/server/controllers/apiservice-availability.ts); the service reference's
  * default port, validation (../validation/apiregistration.ts) and the reference printer's columns.
  */
 import { validateAPIService, validateAPIServiceStatusUpdate } from '../validation/apiregistration.js'
@@ -21,7 +22,10 @@ export const API_REGISTRATION: KindTable = {
     validate: validateAPIService,
     validateStatusUpdate: validateAPIServiceStatusUpdate,
     prepareForCreate(o) {
-      o.status = { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: o.metadata.creationTimestamp, reason: 'Local', message: 'Local APIServices are always available' }] }
+      // The reference's PrepareForCreate: the status is the server's; a local APIService is available at once,
+      // one backed by a service once the availability controller has checked it.
+      const local = obj(o.spec).service === undefined || obj(o.spec).service === null
+      o.status = local ? { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: o.metadata.creationTimestamp, reason: 'Local', message: 'Local APIServices are always available' }] } : {}
     },
     table: {
       definitions: [NAME_COLUMN, col('Service', 'The reference to the service that hosts this API endpoint.'), col('Available', 'Whether this service is available.'), AGE_COLUMN],
