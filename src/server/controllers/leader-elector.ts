@@ -96,13 +96,13 @@ export class LeaderElector {
       current = await this.leases.get(namespace, name)
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== 404) throw err
-      await this.leases.create({
+      const created = await this.leases.create({
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
         metadata: { name, namespace },
         spec: { holderIdentity: identity, leaseDurationSeconds: durationSeconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
       })
-      this.observe(identity, now)
+      this.observe(JSON.stringify(leaseSpec(created)), now)
       return true
     }
     const spec = leaseSpec(current)

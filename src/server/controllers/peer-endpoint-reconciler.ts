@@ -40,6 +40,7 @@ export class PeerEndpointReconciler implements Controller {
   }
 
   private async update(): Promise<void> {
+    if (this.stopped) return
     await updatePeerEndpointLease(this.store(), this.identity.id, this.identity.peerAddress)
     this.timer.schedule(this.intervalMs)
   }
