@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DAY_MS, HOUR_MS, createLeafCertificate, generateKey, privateKeyPem } from '../../../src/server/tls/generate.js'
-import { ApiServer, type ClientCredentials } from '../../support/api-server.js'
+import { ApiServer, type ClientCredentials, startExpectingFailure } from '../../support/api-server.js'
 import { EtcdServer, freePorts, requireEtcd } from '../../support/etcd.js'
 import { type TestCa, makeCa, makeClientCert } from '../authentication/helpers.js'
 
@@ -181,6 +181,19 @@ describe('peers: identity leases and the mixed-version proxy (two servers on one
   it('a group/version no server serves is answered by B itself (404)', async () => {
     const r = await b!.get('/apis/nothing.example.com/v1/things', {}, 'GET', undefined, admin)
     assert.equal(r.status, 404, r.body)
+  })
+
+  it('without a proxy client certificate the proxy cannot be built: the server does not start', async () => {
+    const [port] = await freePorts(1)
+    const { code, output } = await startExpectingFailure([
+      '--bind-address=127.0.0.1',
+      `--secure-port=${port}`,
+      `--cert-dir=${join(dir, 'no-proxy-certs')}`,
+      `--data-dir=${join(dir, 'no-proxy-data')}`,
+      '--feature-gates=UnknownVersionInteroperabilityProxy=true,StorageVersionAPI=true',
+    ])
+    assert.equal(code, 1)
+    assert.match(output, /error building peer proxy handler, proxy-cert-file not specified/)
   })
 
   it('A gone (its endpoint lease removed), B answers 503 for what only A served', async () => {
