@@ -121,7 +121,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const writes = new BootstrapWrites({ config, log, signals, storeNow, authentication, api })
   const flowReads = new ConfigurationReads()
   const advertised = endpointAddress(config.advertiseAddress, config.bindAddress)
-  const peers = peersFromConfig(config, { advertiseAddress: advertised, registry: () => (pending.store ? api.registryFor(pending.store) : undefined), store: () => pending.store, log })
+  const peers = peersFromConfig(config, { advertiseAddress: advertised, registry: () => (pending.store ? api.registryFor(pending.store) : undefined), store: () => pending.store, log, metrics: metrics.registry })
   const controllers = new ControllerManager(
     buildControllers({
       config, log, rbacPolicy, serviceAccountSigningKey: authn.serviceAccountKeys.signing, ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}), rootCaPem: tls.caCertPem ?? tls.servingChainPem, store: () => pending.store!,

@@ -5,11 +5,13 @@
  * BuildPeerProxy, which needs the proxy client certificate).
  */
 import { readFileSync } from 'node:fs'
+import type { Registry as MetricsRegistry } from 'prom-client'
 import type { Registry } from '../api/registry/registry.js'
 import type { ServerConfig } from '../config.js'
 import { StartupError } from '../lifecycle/startup-error.js'
 import type { Logger } from '../log/logger.js'
 import { type ApiserverIdentity, apiserverIdentity } from '../peers/apiserver-id.js'
+import { reroutedRequestCounter } from '../peers/metrics.js'
 import { PeerDiscovery } from '../peers/peer-discovery.js'
 import { PeerProxy } from '../peers/peer-proxy.js'
 import type { PeerTls } from '../peers/peer-request.js'
@@ -44,11 +46,11 @@ function peerTls(config: ServerConfig): PeerTls {
 
 export function peersFromConfig(
   config: ServerConfig,
-  parts: { advertiseAddress: string; registry: () => Registry | undefined; store: () => Store | undefined; log: Logger },
+  parts: { advertiseAddress: string; registry: () => Registry | undefined; store: () => Store | undefined; log: Logger; metrics: MetricsRegistry },
 ): Peers {
   const identity = apiserverIdentity(config, parts.advertiseAddress)
   if (config.featureGates.get(MIXED_VERSION_PROXY_GATE) !== true) return { identity }
   const tls = peerTls(config)
   const discovery = new PeerDiscovery({ serverId: identity.id, tls, registry: parts.registry, store: parts.store, log: (level, message) => parts.log.v(level, message) })
-  return { identity, proxy: new PeerProxy(discovery, tls, parts.registry) }
+  return { identity, proxy: new PeerProxy(discovery, tls, parts.registry, reroutedRequestCounter(parts.metrics)) }
 }

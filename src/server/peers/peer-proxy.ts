@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Registry } from '../api/registry/registry.js'
 import { httpError } from '../http/respond.js'
 import type { Request, RequestContext, Response } from '../http/types.js'
+import type { ReroutedRequest } from './metrics.js'
 import { PeerDiscovery, gvrKey } from './peer-discovery.js'
 import { type PeerTls, authProxyHeaders, dialError, peerRequest } from './peer-request.js'
 
@@ -23,6 +24,8 @@ export class PeerProxy {
     readonly discovery: PeerDiscovery,
     private readonly tls: PeerTls,
     private readonly registry: () => Registry | undefined,
+    /** Counts each forwarded request by the answer's code (IncPeerProxiedRequest). */
+    private readonly rerouted: ReroutedRequest = () => {},
   ) {}
 
   /** Whether this server serves the group/version/resource (a built-in kind, a virtual one or a CRD's). */
@@ -52,9 +55,12 @@ export class PeerProxy {
     query.sort()
     const search = query.toString()
     const path = `${ctx.url.pathname}${search ? `?${search}` : ''}`
+    const { apiGroup = '', apiVersion = '', resource = '' } = ctx.info
+    const count = (code: number) => this.rerouted(code, apiGroup, apiVersion, resource)
     return new Promise((resolve) => {
       const onResponse = (answer: IncomingMessage) => {
         res.statusCode = answer.statusCode ?? 502
+        count(res.statusCode)
         for (const [name, value] of Object.entries(answer.headers)) {
           if (value !== undefined && !HOP_BY_HOP.has(name)) res.setHeader(name, value)
         }
@@ -65,7 +71,10 @@ export class PeerProxy {
       const outgoing = peerRequest(this.tls, address, req.method ?? 'GET', path, authProxyHeaders(req.headers, ctx.user!), onResponse)
       outgoing.on('error', (err: NodeJS.ErrnoException) => {
         if (res.headersSent) res.destroy()
-        else httpError(res, 503, dialError(err, address))
+        else {
+          httpError(res, 503, dialError(err, address))
+          count(503)
+        }
         resolve()
       })
       // The client went away: so does the peer request.

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PEER_SYNC_INTERVAL_MS } from '../../../src/server/peers/peer-discovery.js'
 import { DAY_MS, HOUR_MS, createLeafCertificate, generateKey, privateKeyPem } from '../../../src/server/tls/generate.js'
 import { ApiServer, type ClientCredentials, startExpectingFailure } from '../../support/api-server.js'
 import { EtcdServer, freePorts, requireEtcd } from '../../support/etcd.js'
@@ -178,6 +179,14 @@ describe('peers: identity leases and the mixed-version proxy (two servers on one
     assert.ok(userInfo.groups.includes('system:masters'), JSON.stringify(userInfo))
   })
 
+  it('B counts the requests it sent to a peer (apiserver_rerouted_request_total)', async () => {
+    const metrics = await b!.get('/metrics', {}, 'GET', undefined, admin)
+    assert.equal(metrics.status, 200)
+    const line = metrics.body.split('\n').find((l) => l.startsWith('apiserver_rerouted_request_total{') && l.includes('code="201"') && l.includes('group="batch"') && l.includes('version="v1"') && l.includes('resource="jobs"'))
+    assert.ok(line, metrics.body.split('\n').filter((l) => l.includes('rerouted')).join('\n'))
+    assert.equal(line.split(' ').at(-1), '1')
+  })
+
   it('a group/version no server serves is answered by B itself (404)', async () => {
     const r = await b!.get('/apis/nothing.example.com/v1/things', {}, 'GET', undefined, admin)
     assert.equal(r.status, 404, r.body)
@@ -197,6 +206,9 @@ describe('peers: identity leases and the mixed-version proxy (two servers on one
   })
 
   it('A gone (its endpoint lease removed), B answers 503 for what only A served', async () => {
+    // B reads its peers again while one of them could not be read (the stale lease, before its
+    // collection); once a read of all has succeeded, B keeps A until A's identity lease changes.
+    await new Promise((r) => setTimeout(r, 2 * PEER_SYNC_INTERVAL_MS + 500))
     await a!.stop()
     a = undefined
     const r = await b!.get('/apis/batch/v1/namespaces/default/jobs', {}, 'GET', undefined, admin)
