@@ -8,9 +8,10 @@
  */
 import assert from 'node:assert/strict'
 import { ApiServer } from '../../support/api-server.js'
+import { EtcdServer, requireEtcd } from '../../support/etcd.js'
 
 interface Lease {
-  spec: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; strategy?: string; acquireTime?: string }
+  spec: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; strategy?: string; acquireTime?: string; leaseTransitions?: number }
 }
 interface Candidate {
   metadata: { name: string; resourceVersion: string }
@@ -100,5 +101,56 @@ describe('controllers: coordinated leader election (end to end)', function () {
     await until('cand-gone collected', async () => ((await server!.get(`${LC}/cand-gone`)).status === 404 ? true : undefined), 40_000)
     // The candidates renewed a moment ago stay.
     assert.equal((await server!.get(`${LC}/cand-old`)).status, 200)
+  })
+})
+
+describe('controllers: coordinated leader election, two servers on one etcd (end to end)', function () {
+  this.timeout(120_000)
+  let etcd: EtcdServer | undefined
+  const servers = new Map<string, ApiServer>()
+
+  before(async function () {
+    requireEtcd(this)
+    etcd = await EtcdServer.start()
+    const args = [
+      `--store-servers=${etcd.clientUrl}`,
+      '--feature-gates=CoordinatedLeaderElection=true',
+      '--runtime-config=coordination.k8s.io/v1beta1=true',
+      '--coordinated-leadership-lease-duration=4s',
+      '--coordinated-leadership-renew-deadline=3s',
+      '--coordinated-leadership-retry-period=500ms',
+    ]
+    for (const host of ['cle-a', 'cle-b']) servers.set(host, await ApiServer.start({ waitFor: 'ready', env: { CLIENT_TEST_HOSTNAME: host }, args }))
+  })
+  after(async () => {
+    for (const server of servers.values()) await server.stop()
+    await etcd?.destroy()
+  })
+
+  const controllerLease = async (server: ApiServer): Promise<Lease | undefined> => {
+    const r = await server.get('/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/leader-election-controller')
+    return r.status === 200 ? (JSON.parse(r.body) as Lease) : undefined
+  }
+
+  it('one server holds the controller Lease while it renews it; the other takes it over once the holder stops', async () => {
+    const any = servers.get('cle-a')!
+    const first = await until('the controller lease', () => controllerLease(any))
+    const leader = /^(cle-[ab])_/.exec(first.spec.holderIdentity ?? '')?.[1]
+    assert.ok(leader, first.spec.holderIdentity)
+    // The other candidate does not take a lease renewed in time.
+    await new Promise((r) => setTimeout(r, 5_000))
+    const later = (await controllerLease(any))!
+    assert.equal(later.spec.holderIdentity, first.spec.holderIdentity)
+    assert.equal(later.spec.leaseTransitions ?? 0, first.spec.leaseTransitions ?? 0)
+    assert.notEqual(later.spec.renewTime, first.spec.renewTime)
+
+    const other = leader === 'cle-a' ? 'cle-b' : 'cle-a'
+    await servers.get(leader)!.stop()
+    servers.delete(leader)
+    const taken = await until('the other server leading', async () => {
+      const lease = await controllerLease(servers.get(other)!)
+      return lease?.spec.holderIdentity?.startsWith(`${other}_`) ? lease : undefined
+    }, 20_000)
+    assert.equal(taken.spec.leaseTransitions, (first.spec.leaseTransitions ?? 0) + 1)
   })
 })
