@@ -11,7 +11,7 @@ import { ApiServer } from '../../support/api-server.js'
 import { EtcdServer, requireEtcd } from '../../support/etcd.js'
 
 interface Lease {
-  spec: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; strategy?: string; acquireTime?: string; leaseTransitions?: number }
+  spec: { preferredHolder?: string; holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; strategy?: string; acquireTime?: string; leaseTransitions?: number }
 }
 interface Candidate {
   metadata: { name: string; resourceVersion: string }
@@ -89,6 +89,40 @@ describe('controllers: coordinated leader election (end to end)', function () {
     assert.equal(elected.spec.holderIdentity, 'cand-old')
     assert.equal(elected.spec.strategy, 'OldestEmulationVersion')
     assert.equal(elected.spec.leaseDurationSeconds, 5)
+  })
+
+  const createLease = async (name: string, renewedAgoMs: number, durationSeconds: number) => {
+    const body = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec: { holderIdentity: 'someone', leaseDurationSeconds: durationSeconds, renewTime: micro(Date.now() - renewedAgoMs) } }
+    const r = await server!.get('/apis/coordination.k8s.io/v1/namespaces/default/leases', json, 'POST', JSON.stringify(body))
+    assert.equal(r.status, 201, r.body)
+  }
+  const createCandidate = async (name: string, leaseName: string) => {
+    const body = { apiVersion: 'coordination.k8s.io/v1beta1', kind: 'LeaseCandidate', metadata: { name }, spec: { leaseName, binaryVersion: '1.35.0', emulationVersion: '1.33.0', strategy: 'OldestEmulationVersion', renewTime: micro(Date.now()) } }
+    const r = await server!.get(LC, json, 'POST', JSON.stringify(body))
+    assert.equal(r.status, 201, r.body)
+  }
+
+  it('a Lease held and not expired keeps its holder and gets the better candidate as preferredHolder', async () => {
+    await createLease('held', 0, 600)
+    await createCandidate('cand-better', 'held')
+    const held = await until('the preferred holder', async () => {
+      const l = await lease('default', 'held')
+      return l?.spec.preferredHolder ? l : undefined
+    })
+    assert.equal(held.spec.preferredHolder, 'cand-better')
+    assert.equal(held.spec.holderIdentity, 'someone')
+    assert.equal(held.spec.strategy, 'OldestEmulationVersion')
+  })
+
+  it('an expired Lease is given to the best candidate', async () => {
+    await createLease('expired', 60_000, 5)
+    await createCandidate('cand-next', 'expired')
+    const taken = await until('the new holder', async () => {
+      const l = await lease('default', 'expired')
+      return l?.spec.holderIdentity === 'cand-next' ? l : undefined
+    })
+    assert.equal(taken.spec.leaseDurationSeconds, 5)
+    assert.equal(taken.spec.preferredHolder, undefined)
   })
 
   it('a candidate not renewed for 30 minutes is collected when the controller starts', async () => {
