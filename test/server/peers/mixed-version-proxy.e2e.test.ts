@@ -14,6 +14,7 @@ import { PEER_SYNC_INTERVAL_MS } from '../../../src/server/peers/peer-discovery.
 import { DAY_MS, HOUR_MS, createLeafCertificate, generateKey, privateKeyPem } from '../../../src/server/tls/generate.js'
 import { ApiServer, type ClientCredentials, startExpectingFailure } from '../../support/api-server.js'
 import { EtcdServer, freePorts, requireEtcd } from '../../support/etcd.js'
+import { openJsonWatch } from '../../support/json-watch.js'
 import { type TestCa, makeCa, makeClientCert } from '../authentication/helpers.js'
 
 interface Lease {
@@ -169,6 +170,19 @@ describe('peers: identity leases and the mixed-version proxy (two servers on one
     assert.equal(created.status, 201, created.body)
     const onA = await a!.get('/apis/batch/v1/namespaces/default/jobs/through-b', {}, 'GET', undefined, admin)
     assert.equal(onA.status, 200, onA.body)
+  })
+
+  it('a watch through B streams A\'s events', async () => {
+    const watch = openJsonWatch<{ type: string; object: { metadata: { name: string } } }>(b!.port, '/apis/batch/v1/namespaces/default/jobs?watch=true', admin)
+    try {
+      assert.equal(await watch.status, 200)
+      const job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'watched' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } }
+      const created = await a!.get('/apis/batch/v1/namespaces/default/jobs', json, 'POST', JSON.stringify(job), admin)
+      assert.equal(created.status, 201, created.body)
+      await until('the ADDED event through B', async () => (watch.events.some((e) => e.type === 'ADDED' && e.object.metadata.name === 'watched') ? true : undefined), 10_000)
+    } finally {
+      watch.close()
+    }
   })
 
   it('the proxied request reaches A as the requesting user (the front-proxy headers)', async () => {
