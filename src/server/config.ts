@@ -102,7 +102,7 @@ export interface ServerConfig {
   requestheaderUidHeaders: string[]
   requestheaderGroupHeaders: string[]
   requestheaderExtraHeadersPrefix: string[]
-  /** --proxy-client-cert-file and --proxy-client-key-file: what the aggregator presents to extension servers. */
+  /** --proxy-client-cert-file and --proxy-client-key-file: what the aggregator presents to extension servers and this server to its peers. */
   proxyClientCertFile?: string
   proxyClientKeyFile?: string
   /** --enable-aggregator-routing: proxy to an endpoint address rather than the cluster IP. */
@@ -130,6 +130,12 @@ export interface ServerConfig {
   serviceAccountKeyFiles: string[]
   serviceAccountJwksUri?: string
   externalHostname?: string
+  /** --peer-advertise-ip, --peer-advertise-port, --peer-ca-file (the mixed-version proxy). */
+  peerAdvertiseIp?: string
+  peerAdvertisePort?: string
+  peerCaFile?: string
+  /** --coordinated-leadership-*: the timers of the coordinated leader election controller's own lease. */
+  coordinatedLeadership: { leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number }
 
   verbosity: number
   vmodule: Record<string, string>
@@ -295,6 +301,13 @@ export const BUILT_OPTIONS = new Set([
   'min-compatibility-version',
   'feature-gates',
   'runtime-config',
+  // Several servers on one store: identity leases, the mixed-version proxy, coordinated leader election.
+  'peer-advertise-ip',
+  'peer-advertise-port',
+  'peer-ca-file',
+  'coordinated-leadership-lease-duration',
+  'coordinated-leadership-renew-deadline',
+  'coordinated-leadership-retry-period',
   'enable-garbage-collector',
   'delete-collection-workers',
   'default-not-ready-toleration-seconds',
@@ -532,6 +545,14 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     serviceAccountKeyFiles: ctx.list('service-account-key-file'),
     serviceAccountJwksUri: str('service-account-jwks-uri'),
     externalHostname: str('external-hostname'),
+    peerAdvertiseIp: str('peer-advertise-ip'),
+    peerAdvertisePort: str('peer-advertise-port'),
+    peerCaFile: str('peer-ca-file'),
+    coordinatedLeadership: {
+      leaseDurationMs: num('coordinated-leadership-lease-duration', 15_000),
+      renewDeadlineMs: num('coordinated-leadership-renew-deadline', 10_000),
+      retryPeriodMs: num('coordinated-leadership-retry-period', 2_000),
+    },
 
     verbosity: num('v'),
     vmodule: ctx.value<Record<string, string>>('vmodule') ?? {},

@@ -44,6 +44,7 @@ import { bindServingPort, createHttpServer, prepareServingTls } from './assembly
 import { adminKeyInAdvance, writeKubeconfig } from './assembly/kubeconfig.js'
 import { serverMetrics } from './assembly/metrics.js'
 import { PendingStore, connectInBackground } from './assembly/pending-store.js'
+import { peersFromConfig } from './assembly/peers.js'
 import { postStartHooks } from './assembly/post-start-hooks.js'
 import { installNonResourceRoutes, installStatusRoutes, serveDebugSocketFor } from './assembly/routes.js'
 import { ShutdownList, terminationSequence } from './assembly/shutdown.js'
@@ -119,10 +120,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const storeNow = async () => pending.ready
   const writes = new BootstrapWrites({ config, log, signals, storeNow, authentication, api })
   const flowReads = new ConfigurationReads()
+  const advertised = endpointAddress(config.advertiseAddress, config.bindAddress)
+  const peers = peersFromConfig(config, { advertiseAddress: advertised, registry: () => (pending.store ? api.registryFor(pending.store) : undefined), store: () => pending.store, log, metrics: metrics.registry })
   const controllers = new ControllerManager(
     buildControllers({
       config, log, rbacPolicy, serviceAccountSigningKey: authn.serviceAccountKeys.signing, ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}), rootCaPem: tls.caCertPem ?? tls.servingChainPem, store: () => pending.store!,
-      endpointAddress: endpointAddress(config.advertiseAddress, config.bindAddress), kubernetesServiceWritten: writes.kubernetesServiceWritten, flowConfigurationReads: flowReads,
+      endpointAddress: advertised, kubernetesServiceWritten: writes.kubernetesServiceWritten, flowConfigurationReads: flowReads,
+      identity: peers.identity, ...(peers.proxy ? { peerDiscovery: peers.proxy.discovery } : {}),
     }),
   )
   releases.add('controllers', () => controllers.stop())
@@ -144,7 +148,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const audit = auditFromConfig({ config, log, metrics: auditMetrics(metrics.registry, log) })
   audit.backend?.run()
   releases.add('audit', async () => audit.backend?.shutdown())
-  const handler = buildHandlerChain(mux.serve, { config, log, metrics, signals, inFlight, watches, authentication, authorizer: authorization.chain.authorizer, flowControl, audit })
+  const handler = buildHandlerChain(mux.serve, { config, log, metrics, signals, inFlight, watches, authentication, authorizer: authorization.chain.authorizer, flowControl, audit, ...(peers.proxy ? { peerProxy: peers.proxy } : {}) })
   const http = createHttpServer(handler, config, tls, log)
 
   // Everything written for users is complete before the first connection is accepted, so

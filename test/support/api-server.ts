@@ -39,6 +39,8 @@ export interface StartOptions {
   anonymous?: boolean
   /** Kept for tests written before the administrator became the default: true is the default. */
   admin?: boolean
+  /** Listen on this port instead of a free one found here (a test that names the port in other options). */
+  port?: number
 }
 
 /** A client certificate and its key, as PEM. */
@@ -76,7 +78,7 @@ export class ApiServer {
     const tmp = mkdtempSync(join(tmpdir(), 'client-server-'))
     const certDir = options.certDir ?? join(tmp, 'certs')
     const dataDir = options.dataDir ?? join(tmp, 'data')
-    const [port] = await freePorts(1)
+    const [port] = options.port !== undefined ? [options.port] : await freePorts(1)
     const faultsFile = join(tmp, 'faults')
     writeFileSync(faultsFile, '')
     const given = (options.args ?? []).map((a) => /^--write-kubeconfig=(.+)$/.exec(a)?.[1]).find((f) => f !== undefined)

@@ -18,6 +18,7 @@ import { withProbabilisticGoaway } from '../filters/goaway.js'
 import { withHsts } from '../filters/hsts.js'
 import { withImpersonation } from '../filters/impersonation.js'
 import { withMaxInFlight } from '../filters/max-in-flight.js'
+import { withPeerProxy } from '../filters/peer-proxy.js'
 import { withPanicRecovery } from '../filters/panic-recovery.js'
 import { withPriorityAndFairness } from '../filters/priority-and-fairness.js'
 import { withRequestInfo } from '../filters/request-info.js'
@@ -31,6 +32,7 @@ import type { Filter, Handler } from '../http/types.js'
 import type { LifecycleSignals, WaitGroup } from '../lifecycle/signals.js'
 import type { Logger } from '../log/logger.js'
 import { type ServerMetrics, withMetrics } from '../paths/metrics.js'
+import type { PeerProxy } from '../peers/peer-proxy.js'
 import type { FlowControl } from './flow-control.js'
 
 export interface HandlerChainParts {
@@ -47,6 +49,8 @@ export interface HandlerChainParts {
   readonly flowControl: FlowControl
   /** The audit backend and policy (none: no events). */
   readonly audit: Audit
+  /** The mixed-version proxy, with UnknownVersionInteroperabilityProxy on. */
+  readonly peerProxy?: PeerProxy
 }
 
 /** Priority and fairness when it is on, else the max-in-flight limits. */
@@ -85,6 +89,8 @@ export function buildHandlerChain(handler: Handler, parts: HandlerChainParts): H
       withImpersonation(parts.authorizer),
       flowControlFilter(config, parts.flowControl),
       withAuthorization(parts.authorizer),
+      // The reference wraps the API handler itself: the innermost link.
+      ...(parts.peerProxy ? [withPeerProxy(parts.peerProxy)] : []),
     ],
     handler,
   )

@@ -7,12 +7,17 @@ import type { PolicyCache } from '../authorization/rbac-policy.js'
 import type { SigningKey } from '../authentication/service-account-keys.js'
 import type { ServerConfig } from '../config.js'
 import type { Logger } from '../log/logger.js'
+import type { ApiserverIdentity } from '../peers/apiserver-id.js'
+import type { PeerDiscovery } from '../peers/peer-discovery.js'
 import type { Store } from '../store/types.js'
 import { APIServiceAvailabilityController } from './apiservice-availability.js'
 import { loadProxyClientCertificate } from '../aggregator/transport.js'
 import { serviceResolver } from '../aggregator/service-resolver.js'
+import { ApiserverIdentityLeaseController } from './apiserver-identity-lease.js'
+import { ApiserverLeaseGC } from './apiserver-lease-gc.js'
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.js'
 import type { Controller } from './controller.js'
+import { COORDINATED_LEADER_ELECTION_GATE, CoordinatedLeaderElectionController } from './coordinated-leader-election.js'
 import { CRDFinalizer } from './crd-finalizer.js'
 import { CRDRegistrationController } from './crd-registration.js'
 import { CRDNamingController } from './crd-naming.js'
@@ -21,6 +26,8 @@ import { type FlowConfigurationReads, FlowSchemaStatusController } from './flows
 import { LegacyTokenController } from './serviceaccount-token.js'
 import { GarbageCollector } from './garbage-collector.js'
 import { NamespaceController } from './namespace-controller.js'
+import { PeerDiscoverySync } from './peer-discovery-sync.js'
+import { PeerEndpointReconciler } from './peer-endpoint-reconciler.js'
 import { PodGraceReaper } from './pod-grace-reaper.js'
 import { ResourceQuotaController } from './resource-quota.js'
 import { RootCACertPublisher } from './root-ca-cert-publisher.js'
@@ -54,7 +61,13 @@ export interface ControllerDeps {
   readonly kubernetesServiceWritten: Promise<boolean>
   /** Each read of the flow-control configuration (the FlowSchema status writer follows them). */
   readonly flowConfigurationReads: FlowConfigurationReads
+  /** Who this server is among the servers on its store (its identity Lease and peer address). */
+  readonly identity: ApiserverIdentity
+  /** The peers' discovery, with the mixed-version proxy on. */
+  readonly peerDiscovery?: PeerDiscovery
 }
+
+const gate = (deps: ControllerDeps, name: string): boolean => deps.config.featureGates.get(name) === true
 
 export interface ControllerEntry {
   readonly name: string
@@ -106,6 +119,21 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   // The local APIServices of the custom resources' group versions (kube-apiserver's crdregistration controller).
   { name: 'crd-registration-controller', create: () => new CRDRegistrationController() },
   { name: 'priority-and-fairness-config-consumer', enabled: (d) => d.config.enablePriorityAndFairness, create: (d) => new FlowSchemaStatusController(d.flowConfigurationReads) },
+  // Several servers on one store: each publishes its identity Lease (with its peer address when
+  // the mixed-version proxy is on), and the expired ones of servers gone are collected.
+  {
+    name: 'start-kube-apiserver-identity-lease-controller',
+    enabled: (d) => gate(d, 'APIServerIdentity'),
+    create: (d) => new ApiserverIdentityLeaseController({ identity: d.identity, advertisePeerAddress: gate(d, 'UnknownVersionInteroperabilityProxy') }),
+  },
+  { name: 'start-kube-apiserver-identity-lease-garbage-collector', enabled: (d) => gate(d, 'APIServerIdentity'), create: () => new ApiserverLeaseGC() },
+  { name: 'peer-endpoint-reconciler-controller', enabled: (d) => gate(d, 'UnknownVersionInteroperabilityProxy'), create: (d) => new PeerEndpointReconciler(d.identity, () => d.store()) },
+  { name: 'peer-discovery-cache-sync', enabled: (d) => d.peerDiscovery !== undefined, create: (d) => new PeerDiscoverySync(d.peerDiscovery!) },
+  {
+    name: 'start-kube-apiserver-coordinated-leader-election-controller',
+    enabled: (d) => gate(d, COORDINATED_LEADER_ELECTION_GATE),
+    create: (d) => new CoordinatedLeaderElectionController(d.config.coordinatedLeadership, d.identity.hostname),
+  },
 ]
 
 /** The enabled controllers of the table, built. */
