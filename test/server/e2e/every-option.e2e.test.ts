@@ -19,6 +19,7 @@ import { HttpSink } from '../../support/http-sink.js'
 import { OidcIssuer } from '../../support/oidc-issuer.js'
 import { type OptionFiles, writeOptionFiles } from '../../support/option-files.js'
 import { OPTION_VALUES, RUNS, type RunInputs, type RunName, runArgs, runOptions } from '../../support/option-values.js'
+import { requireTool } from '../../support/tools.js'
 
 /** The start-up warning naming the options whose behaviour the server does not have. */
 const NOT_IN_EFFECT = /not in effect/
@@ -151,6 +152,8 @@ describe('server: every option of the catalogue in effect (end to end)', functio
         let inputs: RunInputs = { ...files, peerPort }
         if (run === 'etcd') {
           requireEtcd(this)
+          // Its certificates are made with the openssl CLI.
+          requireTool(this, 'openssl')
           const tls = makeTlsFiles(dir, 'etcd')
           etcd = await EtcdServer.start({ tls })
           inputs = { ...inputs, etcd: { url: etcd.clientUrl, ca: tls.ca, clientCert: tls.clientCert, clientKey: tls.clientKey } }
