@@ -127,6 +127,10 @@ export interface ServerConfig {
   verbosity: number
   vmodule: Record<string, string>
   logFlushFrequencyMs: number
+  /** --log-text-split-stream: info lines to stdout, the others to stderr. */
+  logTextSplitStream: boolean
+  /** --log-text-info-buffer-size as given (a quantity; main.ts reads its value). */
+  logTextInfoBufferSize?: string
   runtimeConfig: KeyValue[]
   /** The effective feature gates (defaults, AllAlpha/AllBeta, then each --feature-gates entry). */
   featureGates: ReadonlyMap<string, boolean>
@@ -279,6 +283,8 @@ export const BUILT_OPTIONS = new Set([
   'v',
   'vmodule',
   'log-flush-frequency',
+  'log-text-split-stream',
+  'log-text-info-buffer-size',
   'logging-format',
   'emulated-version',
   'min-compatibility-version',
@@ -521,6 +527,8 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     verbosity: num('v'),
     vmodule: ctx.value<Record<string, string>>('vmodule') ?? {},
     logFlushFrequencyMs: num('log-flush-frequency', 5000),
+    logTextSplitStream: bool('log-text-split-stream'),
+    logTextInfoBufferSize: str('log-text-info-buffer-size'),
     runtimeConfig: ctx.value<KeyValue[]>('runtime-config') ?? [],
     featureGates: new Map(ctx.gates),
     admissionPlugins: admissionPluginOptions(ctx),
