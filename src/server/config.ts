@@ -124,6 +124,15 @@ export interface ServerConfig {
   serviceAccountJwksUri?: string
   externalHostname?: string
 
+  /** --disabled-metrics. */
+  disabledMetrics: string[]
+  /** --show-hidden-metrics-for-version was given. */
+  showHiddenMetrics: boolean
+  /** --allow-metric-labels when given (it then overrides the manifest). */
+  allowMetricLabels?: Record<string, string>
+  /** --allow-metric-labels-manifest: a YAML map of the same form. */
+  allowMetricLabelsManifest?: string
+
   verbosity: number
   vmodule: Record<string, string>
   logFlushFrequencyMs: number
@@ -280,6 +289,10 @@ export const BUILT_OPTIONS = new Set([
   'contention-profiling',
   'debug-socket-path',
   'enable-logs-handler',
+  'disabled-metrics',
+  'show-hidden-metrics-for-version',
+  'allow-metric-labels',
+  'allow-metric-labels-manifest',
   'v',
   'vmodule',
   'log-flush-frequency',
@@ -523,6 +536,11 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     serviceAccountKeyFiles: ctx.list('service-account-key-file'),
     serviceAccountJwksUri: str('service-account-jwks-uri'),
     externalHostname: str('external-hostname'),
+
+    disabledMetrics: ctx.list('disabled-metrics').map((name) => name.trim()),
+    showHiddenMetrics: str('show-hidden-metrics-for-version') !== undefined,
+    allowMetricLabels: ctx.has('allow-metric-labels') ? ctx.value<Record<string, string>>('allow-metric-labels') ?? {} : undefined,
+    allowMetricLabelsManifest: str('allow-metric-labels-manifest'),
 
     verbosity: num('v'),
     vmodule: ctx.value<Record<string, string>>('vmodule') ?? {},
