@@ -92,6 +92,8 @@ export interface ServerConfig {
   /** --api-audiences as given (the server defaults them to the first issuer). */
   apiAudiences: string[]
   serviceAccountSigningKeyFile?: string
+  /** --service-account-signing-endpoint: the external signer's Unix socket (`@name`: abstract). */
+  serviceAccountSigningEndpoint?: string
   /** --service-account-max-token-expiration; 0: no maximum. */
   serviceAccountMaxTokenExpirationMs: number
   serviceAccountExtendTokenExpiration: boolean
@@ -273,6 +275,7 @@ export const BUILT_OPTIONS = new Set([
   'service-account-issuer',
   'service-account-key-file',
   'service-account-signing-key-file',
+  'service-account-signing-endpoint',
   'service-account-max-token-expiration',
   'service-account-extend-token-expiration',
   'service-account-lookup',
@@ -506,6 +509,7 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     enableBootstrapTokenAuth: bool('enable-bootstrap-token-auth'),
     apiAudiences: ctx.list('api-audiences').filter((a) => a !== ''),
     serviceAccountSigningKeyFile: str('service-account-signing-key-file'),
+    serviceAccountSigningEndpoint: str('service-account-signing-endpoint'),
     serviceAccountMaxTokenExpirationMs: num('service-account-max-token-expiration'),
     serviceAccountExtendTokenExpiration: ctx.value<boolean>('service-account-extend-token-expiration') ?? true,
     serviceAccountLookup: ctx.value<boolean>('service-account-lookup') ?? true,

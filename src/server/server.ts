@@ -112,6 +112,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const authn = await authenticationFromConfig(config, { certDir, ...(tls.caFiles ? { servingCaFile: tls.caFiles.cert } : {}), objects: api.objects, tokenEvents: () => tokenEvents }, log)
   const { authentication } = authn
   releases.add('token-authenticators', () => authn.tokenMethods.stop())
+  releases.add('external-jwt-signer', () => authn.serviceAccountKeys.external?.close())
   releases.add('ca-files', () => authentication.caFiles.forEach((file) => file.stop()))
   tokenEvents = events
   releases.add('storage-metrics', () => storageMetrics.stop())

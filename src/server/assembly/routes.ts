@@ -60,6 +60,7 @@ export function installNonResourceRoutes(mux: Mux, parts: NonResourceRouteParts)
       issuers: parts.authentication.serviceAccountIssuers,
       jwksUri: config.serviceAccountJwksUri,
       keyFiles: parts.authentication.serviceAccountKeys.publishedFiles,
+      ...(parts.authentication.serviceAccountKeys.external ? { externalKeys: parts.authentication.serviceAccountKeys.external.keyCache } : {}),
       externalHost: config.externalHostname,
     })) {
       mux.handle(path, handler)
