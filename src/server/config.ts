@@ -238,6 +238,7 @@ export const BUILT_OPTIONS = new Set([
   'event-ttl',
   'lease-reuse-duration-seconds',
   'min-request-timeout',
+  'max-connection-bytes-per-sec',
   'watch-cache',
   'watch-cache-sizes',
   'storage-media-type',
