@@ -281,6 +281,7 @@ export const BUILT_OPTIONS = new Set([
   'service-account-extend-token-expiration',
   'service-account-lookup',
   'service-account-jwks-uri',
+  'external-hostname',
   'max-requests-inflight',
   'max-mutating-requests-inflight',
   'enable-priority-and-fairness',

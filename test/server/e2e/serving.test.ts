@@ -136,6 +136,24 @@ describe('server: serving (end to end)', function () {
     }
   })
 
+  it('--external-hostname: the issuer publishes its key set at https://<external host>:<secure port>', async () => {
+    const server = await ApiServer.start({ waitFor: 'ready', args: ['--external-hostname=api.example.com'] })
+    try {
+      const config = JSON.parse((await server.get('/.well-known/openid-configuration')).body) as { jwks_uri: string }
+      assert.equal(config.jwks_uri, `https://api.example.com:${server.port}/openid/v1/jwks`)
+    } finally {
+      await server.stop()
+    }
+    const withPort = await ApiServer.start({ waitFor: 'ready', args: ['--external-hostname=api.example.com:8443'] })
+    try {
+      const config = JSON.parse((await withPort.get('/.well-known/openid-configuration')).body) as { jwks_uri: string }
+      assert.equal(config.jwks_uri, 'https://api.example.com:8443/openid/v1/jwks')
+      assert.doesNotMatch(withPort.logs, /external host was not specified/)
+    } finally {
+      await withPort.stop()
+    }
+  })
+
   it('metrics obey --show-hidden-metrics-for-version, --disabled-metrics and the allow-list manifest', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'metric-policy-'))
     const manifest = join(dir, 'allow.yaml')
