@@ -143,6 +143,10 @@ export interface ServerConfig {
   /** --log-text-info-buffer-size as given (a quantity; main.ts reads its value). */
   logTextInfoBufferSize?: string
   runtimeConfig: KeyValue[]
+  /** --emulation-forward-compatible. */
+  emulationForwardCompatible: boolean
+  /** --runtime-config-emulation-forward-compatible. */
+  runtimeConfigEmulationForwardCompatible: boolean
   /** The effective feature gates (defaults, AllAlpha/AllBeta, then each --feature-gates entry). */
   featureGates: ReadonlyMap<string, boolean>
   /**
@@ -308,6 +312,8 @@ export const BUILT_OPTIONS = new Set([
   'min-compatibility-version',
   'feature-gates',
   'runtime-config',
+  'emulation-forward-compatible',
+  'runtime-config-emulation-forward-compatible',
   'enable-garbage-collector',
   'delete-collection-workers',
   'default-not-ready-toleration-seconds',
@@ -554,6 +560,8 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     logTextSplitStream: bool('log-text-split-stream'),
     logTextInfoBufferSize: str('log-text-info-buffer-size'),
     runtimeConfig: ctx.value<KeyValue[]>('runtime-config') ?? [],
+    emulationForwardCompatible: bool('emulation-forward-compatible'),
+    runtimeConfigEmulationForwardCompatible: bool('runtime-config-emulation-forward-compatible'),
     featureGates: new Map(ctx.gates),
     admissionPlugins: admissionPluginOptions(ctx),
     admissionControlConfigFile: str('admission-control-config-file'),

@@ -9,7 +9,7 @@ import { resolve as resolvePath } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { KINDS } from './api/kinds/index.js'
 import type { KubeObject } from './api/registry/object.js'
-import { enabledKinds, servedAtVersion } from './api/runtime-config.js'
+import { type EmulationOptions, enabledKinds, servedAtVersion } from './api/runtime-config.js'
 import { admissionFromConfig } from './admission/from-config.js'
 import { AdmissionMetrics } from './admission/metrics.js'
 import { auditFromConfig } from './audit/from-config.js'
@@ -129,7 +129,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   releases.add('controllers', () => controllers.stop())
   const health = serverHealth(config, signals, log)
   const readiness = new Readiness()
-  const apiGroupVersions = servedGroupVersions(servedAtVersion(enabledKinds(KINDS, config.runtimeConfig, config.featureGates), options.emulatedMinor))
+  const apiGroupVersions = servedGroupVersions(servedAtVersion(enabledKinds(KINDS, config.runtimeConfig, config.featureGates), options.emulatedMinor, emulationOf(config)))
   const hooks = postStartHooks({ config, log, storeNow, api, rbacPolicy, nodeGraph, controllers, ready: readiness.ready, writes, authentication, apiGroupVersions })
   installHealthChecks(health, { config, log, faults, pending, ...(encryption.providers ? { encryption: encryption.providers } : {}), hooks, apiServices: apiGroupVersions.length })
   metrics.reportHealthChecks(() => health.lastResults())
@@ -166,4 +166,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   void pending.ready.then(() => Promise.all([storageMetrics.pollCounts(), storageMetrics.pollSize()]))
   const shutdown = terminationSequence({ config, signals, inFlight, watches, http, releases, log })
   return { address, caCertPem: tls.caCertPem, signals, shutdown }
+}
+
+/** What --emulated-version serves beyond the release it emulates (the forward-compatibility options). */
+export function emulationOf(config: ServerConfig): EmulationOptions {
+  return {
+    forwardCompatible: config.emulationForwardCompatible,
+    runtimeConfigForwardCompatible: config.runtimeConfigEmulationForwardCompatible,
+    runtimeConfig: config.runtimeConfig,
+  }
 }

@@ -66,6 +66,7 @@ export function installServedApi(mux: Mux, parts: ServedApiParts): InstalledApi 
     runtimeConfig: config.runtimeConfig,
     featureGates: config.featureGates,
     emulatedMinor: parts.emulatedMinor,
+    emulation: { forwardCompatible: config.emulationForwardCompatible, runtimeConfigForwardCompatible: config.runtimeConfigEmulationForwardCompatible },
     storageMediaType: config.storageMediaType,
     virtualHandlers: new Map([
       ...authorizationApi(authorization.chain),
