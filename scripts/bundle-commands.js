@@ -204,6 +204,9 @@ const sideModules = {
   // arguments it is given; its errors for the command line are LocalError, which `instanceof`
   // recognizes across the two copies (src/core/patch-command/steps.ts).
   'patch-server': 'src/core/patch-command/server.ts',
+  // The external JWT signer's gRPC client (with gRPC, its loader and the protobuf parser), which
+  // only --service-account-signing-endpoint reaches.
+  'external-jwt-client': 'src/server/authentication/externaljwt/client.ts',
 }
 // Also outside: what only an option or a request that few runs have loads, on first use: gRPC
 // with its .proto files (the external JWT signer, the OTLP exporter), OpenTelemetry (tracing),
@@ -293,7 +296,8 @@ for (const [name, entry] of Object.entries(sideModules)) {
     define: { 'import.meta.url': '__import_meta_url' },
     banner: { js: fastBanner },
     logLevel: 'warning',
-    plugins: [jsonParsePlugin(join(root, 'dist/fast/side'))],
+    // The gRPC loader require()s its descriptors' JSON, which the plugin's ES module form does not give.
+    plugins: name === 'external-jwt-client' ? [] : [jsonParsePlugin(join(root, 'dist/fast/side'))],
   })
 }
 

@@ -92,6 +92,8 @@ export interface ServerConfig {
   /** --api-audiences as given (the server defaults them to the first issuer). */
   apiAudiences: string[]
   serviceAccountSigningKeyFile?: string
+  /** --service-account-signing-endpoint: the external signer's Unix socket (`@name`: abstract). */
+  serviceAccountSigningEndpoint?: string
   /** --service-account-max-token-expiration; 0: no maximum. */
   serviceAccountMaxTokenExpirationMs: number
   serviceAccountExtendTokenExpiration: boolean
@@ -137,10 +139,27 @@ export interface ServerConfig {
   /** --coordinated-leadership-*: the timers of the coordinated leader election controller's own lease. */
   coordinatedLeadership: { leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number }
 
+  /** --disabled-metrics. */
+  disabledMetrics: string[]
+  /** --show-hidden-metrics-for-version was given. */
+  showHiddenMetrics: boolean
+  /** --allow-metric-labels when given (it then overrides the manifest). */
+  allowMetricLabels?: Record<string, string>
+  /** --allow-metric-labels-manifest: a YAML map of the same form. */
+  allowMetricLabelsManifest?: string
+
   verbosity: number
   vmodule: Record<string, string>
   logFlushFrequencyMs: number
+  /** --log-text-split-stream: info lines to stdout, the others to stderr. */
+  logTextSplitStream: boolean
+  /** --log-text-info-buffer-size as given (a quantity; main.ts reads its value). */
+  logTextInfoBufferSize?: string
   runtimeConfig: KeyValue[]
+  /** --emulation-forward-compatible. */
+  emulationForwardCompatible: boolean
+  /** --runtime-config-emulation-forward-compatible. */
+  runtimeConfigEmulationForwardCompatible: boolean
   /** The effective feature gates (defaults, AllAlpha/AllBeta, then each --feature-gates entry). */
   featureGates: ReadonlyMap<string, boolean>
   /**
@@ -236,6 +255,7 @@ export const BUILT_OPTIONS = new Set([
   'event-ttl',
   'lease-reuse-duration-seconds',
   'min-request-timeout',
+  'max-connection-bytes-per-sec',
   'watch-cache',
   'watch-cache-sizes',
   'storage-media-type',
@@ -277,10 +297,12 @@ export const BUILT_OPTIONS = new Set([
   'service-account-issuer',
   'service-account-key-file',
   'service-account-signing-key-file',
+  'service-account-signing-endpoint',
   'service-account-max-token-expiration',
   'service-account-extend-token-expiration',
   'service-account-lookup',
   'service-account-jwks-uri',
+  'external-hostname',
   'max-requests-inflight',
   'max-mutating-requests-inflight',
   'enable-priority-and-fairness',
@@ -293,9 +315,15 @@ export const BUILT_OPTIONS = new Set([
   'contention-profiling',
   'debug-socket-path',
   'enable-logs-handler',
+  'disabled-metrics',
+  'show-hidden-metrics-for-version',
+  'allow-metric-labels',
+  'allow-metric-labels-manifest',
   'v',
   'vmodule',
   'log-flush-frequency',
+  'log-text-split-stream',
+  'log-text-info-buffer-size',
   'logging-format',
   'emulated-version',
   'min-compatibility-version',
@@ -308,6 +336,8 @@ export const BUILT_OPTIONS = new Set([
   'coordinated-leadership-lease-duration',
   'coordinated-leadership-renew-deadline',
   'coordinated-leadership-retry-period',
+  'emulation-forward-compatible',
+  'runtime-config-emulation-forward-compatible',
   'enable-garbage-collector',
   'delete-collection-workers',
   'default-not-ready-toleration-seconds',
@@ -511,6 +541,7 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     enableBootstrapTokenAuth: bool('enable-bootstrap-token-auth'),
     apiAudiences: ctx.list('api-audiences').filter((a) => a !== ''),
     serviceAccountSigningKeyFile: str('service-account-signing-key-file'),
+    serviceAccountSigningEndpoint: str('service-account-signing-endpoint'),
     serviceAccountMaxTokenExpirationMs: num('service-account-max-token-expiration'),
     serviceAccountExtendTokenExpiration: ctx.value<boolean>('service-account-extend-token-expiration') ?? true,
     serviceAccountLookup: ctx.value<boolean>('service-account-lookup') ?? true,
@@ -554,10 +585,19 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
       retryPeriodMs: num('coordinated-leadership-retry-period', 2_000),
     },
 
+    disabledMetrics: ctx.list('disabled-metrics').map((name) => name.trim()),
+    showHiddenMetrics: str('show-hidden-metrics-for-version') !== undefined,
+    allowMetricLabels: ctx.has('allow-metric-labels') ? ctx.value<Record<string, string>>('allow-metric-labels') ?? {} : undefined,
+    allowMetricLabelsManifest: str('allow-metric-labels-manifest'),
+
     verbosity: num('v'),
     vmodule: ctx.value<Record<string, string>>('vmodule') ?? {},
     logFlushFrequencyMs: num('log-flush-frequency', 5000),
+    logTextSplitStream: bool('log-text-split-stream'),
+    logTextInfoBufferSize: str('log-text-info-buffer-size'),
     runtimeConfig: ctx.value<KeyValue[]>('runtime-config') ?? [],
+    emulationForwardCompatible: bool('emulation-forward-compatible'),
+    runtimeConfigEmulationForwardCompatible: bool('runtime-config-emulation-forward-compatible'),
     featureGates: new Map(ctx.gates),
     admissionPlugins: admissionPluginOptions(ctx),
     admissionControlConfigFile: str('admission-control-config-file'),

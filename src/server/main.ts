@@ -7,6 +7,7 @@ import { toText } from '../core/flags/render.js'
 import { loadConfigFileParsers, namesConfigFile } from '../core/flags/rules/config-files.js'
 import { validateServerCommandLine } from '../core/flags/validate.js'
 import { notBuiltOptions, serverConfig } from './config.js'
+import { milliValue, parseQuantity } from './api/validation/quantity.js'
 import { Logger } from './log/logger.js'
 import { StartupError, startServer } from './server.js'
 import { TlsConfigError } from './tls/index.js'
@@ -15,6 +16,13 @@ import { StoreError } from './store/errors.js'
 /** Errors that are the user's to fix: printed as one line, no stack trace. */
 function isUserError(err: unknown): err is Error {
   return err instanceof StartupError || err instanceof TlsConfigError || err instanceof StoreError
+}
+
+/** A quantity's Value() (rounded up to a whole number), as the reference sizes the info buffer. */
+function quantityBytes(text: string | undefined): number {
+  const q = text === undefined ? undefined : parseQuantity(text)
+  if (!q) return 0
+  return Number((milliValue(q) + 999n) / 1000n)
 }
 
 export async function runServer(argv: readonly string[], productVersion: string): Promise<number> {
@@ -28,7 +36,13 @@ export async function runServer(argv: readonly string[], productVersion: string)
   }
   const ctx = report.context
   const config = serverConfig(ctx)
-  const log = new Logger({ verbosity: config.verbosity, vmodule: config.vmodule, flushFrequencyMs: config.logFlushFrequencyMs })
+  const log = new Logger({
+    verbosity: config.verbosity,
+    vmodule: config.vmodule,
+    flushFrequencyMs: config.logFlushFrequencyMs,
+    splitStream: config.logTextSplitStream,
+    infoBufferSize: quantityBytes(config.logTextInfoBufferSize),
+  })
   for (const f of report.findings) {
     if (f.severity === 'warning') log.warning(f.message)
     else if (f.severity === 'notice') log.info(f.message)

@@ -9,7 +9,7 @@ import { resolve as resolvePath } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { KINDS } from './api/kinds/index.js'
 import type { KubeObject } from './api/registry/object.js'
-import { enabledKinds, servedAtVersion } from './api/runtime-config.js'
+import { type EmulationOptions, enabledKinds, servedAtVersion } from './api/runtime-config.js'
 import { Aggregator } from './aggregator/index.js'
 import { admissionFromConfig } from './admission/from-config.js'
 import { AdmissionMetrics } from './admission/metrics.js'
@@ -113,6 +113,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const authn = await authenticationFromConfig(config, { certDir, ...(tls.caFiles ? { servingCaFile: tls.caFiles.cert } : {}), objects: api.objects, tokenEvents: () => tokenEvents }, log)
   const { authentication } = authn
   releases.add('token-authenticators', () => authn.tokenMethods.stop())
+  releases.add('external-jwt-signer', () => authn.serviceAccountKeys.external?.close())
   releases.add('ca-files', () => authentication.caFiles.forEach((file) => file.stop()))
   tokenEvents = events
   releases.add('storage-metrics', () => storageMetrics.stop())
@@ -132,7 +133,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   releases.add('controllers', () => controllers.stop())
   const health = serverHealth(config, signals, log)
   const readiness = new Readiness()
-  const apiGroupVersions = servedGroupVersions(servedAtVersion(enabledKinds(KINDS, config.runtimeConfig, config.featureGates), options.emulatedMinor))
+  const apiGroupVersions = servedGroupVersions(servedAtVersion(enabledKinds(KINDS, config.runtimeConfig, config.featureGates), options.emulatedMinor, emulationOf(config)))
   const aggregator = new Aggregator(config, (level, message) => log.v(level, message))
   releases.add('aggregator', () => aggregator.stop())
   const hooks = postStartHooks({ config, log, storeNow, api, rbacPolicy, nodeGraph, controllers, ready: readiness.ready, writes, authentication, apiGroupVersions, aggregator })
@@ -171,4 +172,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   void pending.ready.then(() => Promise.all([storageMetrics.pollCounts(), storageMetrics.pollSize()]))
   const shutdown = terminationSequence({ config, signals, inFlight, watches, http, releases, log })
   return { address, caCertPem: tls.caCertPem, signals, shutdown }
+}
+
+/** What --emulated-version serves beyond the release it emulates (the forward-compatibility options). */
+export function emulationOf(config: ServerConfig): EmulationOptions {
+  return {
+    forwardCompatible: config.emulationForwardCompatible,
+    runtimeConfigForwardCompatible: config.runtimeConfigEmulationForwardCompatible,
+    runtimeConfig: config.runtimeConfig,
+  }
 }

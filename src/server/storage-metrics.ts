@@ -19,14 +19,22 @@ interface StorageMetricsOptions {
 
 export class StorageMetrics {
   private readonly timers: NodeJS.Timeout[] = []
+  /** Deprecated since 1.34 for `resourceObjects` (the assembly marks it so: hidden in 1.35). */
   readonly objects: Gauge<'resource'>
+  readonly resourceObjects: Gauge<'group' | 'resource'>
   readonly size: Gauge<'storage_cluster_id'>
 
   constructor(private readonly options: StorageMetricsOptions) {
     this.objects = new Gauge({
       name: 'apiserver_storage_objects',
-      help: '[STABLE] Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
+      help: '[STABLE] [DEPRECATED, consider using apiserver_resource_objects instead] Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
       labelNames: ['resource'],
+      registers: [options.registry],
+    })
+    this.resourceObjects = new Gauge({
+      name: 'apiserver_resource_objects',
+      help: '[ALPHA] Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
+      labelNames: ['group', 'resource'],
       registers: [options.registry],
     })
     this.size = new Gauge({
@@ -46,12 +54,17 @@ export class StorageMetrics {
     const store = this.options.store()
     if (!store) return
     for (const [resource, prefix] of this.options.resources()) {
+      // `configmaps` is the core group's; `clusterroles.rbac.authorization.k8s.io` names its group.
+      const dot = resource.indexOf('.')
+      const groupResource = dot < 0 ? { group: '', resource } : { group: resource.slice(dot + 1), resource: resource.slice(0, dot) }
+      let count = -1
       try {
-        this.objects.set({ resource }, await store.count(prefix))
+        count = await store.count(prefix)
       } catch (err) {
-        this.objects.set({ resource }, -1)
         this.options.onError(err)
       }
+      this.objects.set({ resource }, count)
+      this.resourceObjects.set(groupResource, count)
     }
   }
 

@@ -27,7 +27,7 @@ describe('fast: side bundles (built binary)', function () {
       'patch.cjs': /^(node_modules\/(got|@peculiar|js-yaml)\/|src\/core\/patch-command\/server\.ts|src\/core\/client\/(kubeconfig|connection|rest-client)\.ts)/,
       'health-check.cjs': /^node_modules\/(got|js-yaml)\//,
       'flags-validate.cjs': /^(node_modules\/(@marcbachmann\/cel-js|js-yaml)\/|src\/server\/authentication\/authentication-config\.ts)/,
-      'server-start.cjs': /^(node_modules\/(@peculiar\/x509|asn1js|js-yaml)\/|src\/server\/api\/generated\/openapi-data\.ts)/,
+      'server-start.cjs': /^(node_modules\/(@peculiar\/x509|asn1js|js-yaml|@grpc\/grpc-js|@grpc\/proto-loader)\/|src\/server\/api\/generated\/openapi-data\.ts)/,
     }
     // The patch metadata and the apply schema are data files read on first lookup, not bundle text.
     for (const file of ['patch.cjs', 'server-start.cjs']) {
@@ -39,7 +39,7 @@ describe('fast: side bundles (built binary)', function () {
       const found = sources(file).filter((s) => pattern.test(s))
       assert.deepEqual(found, [], `${file} bundles ${found.join(', ')}`)
     }
-    for (const side of ['got', 'peculiar+x509', 'js-yaml', 'openapi-data', 'config-file-parsers', 'patch-server']) {
+    for (const side of ['got', 'peculiar+x509', 'js-yaml', 'openapi-data', 'config-file-parsers', 'patch-server', 'external-jwt-client']) {
       assert.ok(existsSync(join(FAST, 'side', `${side}.cjs`)), `side/${side}.cjs`)
     }
     // better-sqlite3's JavaScript is in the server's entry, its addon found without the bindings package.

@@ -32,7 +32,7 @@ import type { RegistryOptions } from './registry/options.js'
 import { Registry } from './registry/registry.js'
 import { DEFAULT_STORAGE_MEDIA_TYPE, StorageCodec, type StorageMediaType } from './registry/storage-codec.js'
 import type { Strategy } from './registry/strategy.js'
-import { enabledKinds, servedAtVersion } from './runtime-config.js'
+import { type EmulationOptions, enabledKinds, servedAtVersion } from './runtime-config.js'
 import { ApiError, errors, toApiError, writeError } from './status-errors.js'
 import { queryOf } from '../http/context.js'
 import { isPromise } from '../http/maybe-promise.js'
@@ -47,6 +47,8 @@ export interface ApiDeps {
   featureGates?: ReadonlyMap<string, boolean>
   /** `--emulated-version`'s minor: the kinds (and subresources) that release served. */
   emulatedMinor?: number
+  /** --emulation-forward-compatible and --runtime-config-emulation-forward-compatible. */
+  emulation?: Pick<EmulationOptions, 'forwardCompatible' | 'runtimeConfigForwardCompatible'>
   /** `--storage-media-type`: how built-in kinds are stored (protobuf when absent, as the spec's default). */
   storageMediaType?: StorageMediaType
   /**
@@ -113,7 +115,7 @@ export interface ServedApi {
 }
 
 function servedApi(deps: ApiDeps): ServedApi {
-  const kinds = servedAtVersion(enabledKinds(KINDS, deps.runtimeConfig ?? [], deps.featureGates), deps.emulatedMinor)
+  const kinds = servedAtVersion(enabledKinds(KINDS, deps.runtimeConfig ?? [], deps.featureGates), deps.emulatedMinor, { ...deps.emulation, runtimeConfig: deps.runtimeConfig ?? [] })
   let registry: Registry | undefined
   let registryStore: Store | undefined
   const storage = new StorageCodec(deps.storageMediaType ?? DEFAULT_STORAGE_MEDIA_TYPE)

@@ -69,6 +69,7 @@ export function installServedApi(mux: Mux, parts: ServedApiParts): InstalledApi 
     runtimeConfig: config.runtimeConfig,
     featureGates: config.featureGates,
     emulatedMinor: parts.emulatedMinor,
+    emulation: { forwardCompatible: config.emulationForwardCompatible, runtimeConfigForwardCompatible: config.runtimeConfigEmulationForwardCompatible },
     storageMediaType: config.storageMediaType,
     ...(parts.aggregated ? { aggregated: parts.aggregated } : {}),
     virtualHandlers: new Map([
@@ -77,10 +78,11 @@ export function installServedApi(mux: Mux, parts: ServedApiParts): InstalledApi 
         [
           '/v1/serviceaccounts/token',
           tokenRequestHandler({
-            issuer: new TokenIssuer(serviceAccountIssuers[0]!, serviceAccountKeys.signing),
+            issuer: new TokenIssuer(serviceAccountIssuers[0]!, serviceAccountKeys.external?.signer ?? serviceAccountKeys.signing!),
             apiAudiences,
-            maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
+            maxExpirationSeconds: parts.authentication.maxTokenExpirationSeconds,
             extendExpiration: config.serviceAccountExtendTokenExpiration,
+            extendedExpirationSeconds: parts.authentication.maxExtendedExpirationSeconds,
           }),
         ],
       ]),

@@ -12,6 +12,7 @@ import { withAudit } from '../filters/audit.js'
 import { unauthorized, withAuthentication } from '../filters/authentication.js'
 import { withAuthorization } from '../filters/authorization.js'
 import { withCacheControl } from '../filters/cache-control.js'
+import { withConnectionThrottle } from '../filters/connection-throttle.js'
 import { withCors } from '../filters/cors.js'
 import { withFailedAuthenticationAudit } from '../filters/failed-authentication-audit.js'
 import { withProbabilisticGoaway } from '../filters/goaway.js'
@@ -89,6 +90,7 @@ export function buildHandlerChain(handler: Handler, parts: HandlerChainParts): H
       withImpersonation(parts.authorizer),
       flowControlFilter(config, parts.flowControl),
       withAuthorization(parts.authorizer),
+      ...(config.maxConnectionBytesPerSec > 0 ? [withConnectionThrottle(config.maxConnectionBytesPerSec)] : []),
       // The reference wraps the API handler itself: the innermost link.
       ...(parts.peerProxy ? [withPeerProxy(parts.peerProxy)] : []),
     ],

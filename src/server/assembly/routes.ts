@@ -4,6 +4,7 @@
  * documents, and `/`, the list of every listed path. The health paths and /version are routed
  * before the resource API, the others after it, as the reference's server installs them.
  */
+import { isIP } from 'node:net'
 import type { AuthenticationFromConfig } from '../authentication/from-config.js'
 import type { ServerConfig } from '../config.js'
 import type { FlowController } from '../flowcontrol/controller.js'
@@ -19,6 +20,7 @@ import { type ServerMetrics, metricsHandler } from '../paths/metrics.js'
 import { installPprof } from '../paths/pprof.js'
 import { OpenIDMetadataError, serviceAccountIssuerHandlers } from '../paths/service-account-issuer.js'
 import { versionHandler, versionInfo } from '../version.js'
+import { endpointAddress } from '../bootstrap/kubernetes-service.js'
 
 /** /healthz, /livez, /readyz (and their per-check paths) and /version. */
 export function installStatusRoutes(mux: Mux, health: Health, version: { productVersion: string; emulatedMinor: number; minCompatibilityMinor: number }): void {
@@ -44,6 +46,22 @@ export interface NonResourceRouteParts {
   readonly authentication: AuthenticationFromConfig
 }
 
+/**
+ * The server's external address, as the reference completes --external-hostname: the option,
+ * else the advertised address (logged, as there), with the secure port unless it names one
+ * (Go's net.JoinHostPort). The issuer's jwks_uri is built from it when
+ * --service-account-jwks-uri is not given.
+ */
+export function externalAddress(config: ServerConfig, log: Logger): string {
+  let host = config.externalHostname
+  if (!host) {
+    host = endpointAddress(config.advertiseAddress, config.bindAddress)
+    log.info(`external host was not specified, using ${host}`)
+  }
+  if (/^\[.*\]:\d+$/.test(host) || (isIP(host) !== 6 && /^[^:]*:\d+$/.test(host))) return host
+  return `${isIP(host) === 6 ? `[${host}]` : host}:${config.securePort}`
+}
+
 /** /metrics, the debug paths, the issuer's documents and `/` (installed after the resource API). */
 export function installNonResourceRoutes(mux: Mux, parts: NonResourceRouteParts): void {
   const { config, log, flowController } = parts
@@ -60,7 +78,8 @@ export function installNonResourceRoutes(mux: Mux, parts: NonResourceRouteParts)
       issuers: parts.authentication.serviceAccountIssuers,
       jwksUri: config.serviceAccountJwksUri,
       keyFiles: parts.authentication.serviceAccountKeys.publishedFiles,
-      externalHost: config.externalHostname,
+      ...(parts.authentication.serviceAccountKeys.external ? { externalKeys: parts.authentication.serviceAccountKeys.external.keyCache } : {}),
+      externalHost: externalAddress(config, log),
     })) {
       mux.handle(path, handler)
     }

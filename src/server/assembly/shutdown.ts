@@ -28,6 +28,7 @@ export const RELEASE_ORDER = [
   'authorization-config',
   'node-authorizer-informers',
   'token-authenticators',
+  'external-jwt-signer',
   'ca-files',
   'debug-socket',
   'store',

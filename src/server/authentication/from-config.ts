@@ -13,7 +13,9 @@ import { type Authentication, AuthenticationConfigError, buildAuthentication } f
 import { AuthenticationSetupError, type JwtAndWebhook, buildJwtAndWebhook, jwtAndWebhookOptions } from './jwt-and-webhook.js'
 import { authenticationOptions } from './options.js'
 import { DEFAULT_ISSUER, type ObjectReader, serviceAccountAuthenticator } from './service-account.js'
-import { type ServiceAccountKeys, loadServiceAccountKeys } from './service-account-keys.js'
+import { formatGoDuration } from '../../core/options/go-syntax.js'
+import { EXTENDED_EXPIRATION_SECONDS } from './service-account.js'
+import { type ServiceAccountKeys, externalServiceAccountKeys, loadServiceAccountKeys } from './service-account-keys.js'
 import type { ServiceAccountTokenEvents } from './service-account-metrics.js'
 import { loadCaBundle } from './x509.js'
 
@@ -37,6 +39,26 @@ export interface AuthenticationFromConfig {
   readonly serviceAccountIssuers: string[]
   /** `--api-audiences`, or the first service-account issuer. */
   readonly apiAudiences: string[]
+  /** --service-account-max-token-expiration, or the external signer's maximum when not given (0: none). */
+  readonly maxTokenExpirationSeconds: number
+  /** The extended lifetime of --service-account-extend-token-expiration: a year, or less if the external signer's maximum is. */
+  readonly maxExtendedExpirationSeconds: number
+}
+
+/**
+ * The token lifetimes with an external signer, as the reference's options completion: its
+ * maximum is the default, and a longer --service-account-max-token-expiration is an error.
+ */
+function tokenLifetimes(config: ServerConfig, keys: ServiceAccountKeys): { max: number; extended: number } {
+  const given = Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000)
+  const external = keys.external?.maxTokenExpirationSeconds
+  if (external === undefined) return { max: given, extended: EXTENDED_EXPIRATION_SECONDS }
+  if (given > external) {
+    throw new StartupError(
+      `service-account-max-token-expiration cannot be set longer than the token expiration supported by service-account-signing-endpoint: ${formatGoDuration(given * 1000)} > ${formatGoDuration(external * 1000)}`,
+    )
+  }
+  return { max: given === 0 ? external : given, extended: Math.min(external, EXTENDED_EXPIRATION_SECONDS) }
 }
 
 /** Builds authentication and starts what it follows (issuer discovery, the CA files); its warnings are logged. */
@@ -59,11 +81,13 @@ export async function authenticationFromConfig(config: ServerConfig, parts: Auth
   let authentication: Authentication
   let serviceAccountKeys: ServiceAccountKeys
   try {
-    serviceAccountKeys = await loadServiceAccountKeys({
-      ...(config.serviceAccountSigningKeyFile ? { signingKeyFile: config.serviceAccountSigningKeyFile } : {}),
-      keyFiles: config.serviceAccountKeyFiles,
-      certDir: parts.certDir,
-    })
+    serviceAccountKeys = config.serviceAccountSigningEndpoint
+      ? await externalServiceAccountKeys(config.serviceAccountSigningEndpoint, (message) => log.error(message))
+      : await loadServiceAccountKeys({
+          ...(config.serviceAccountSigningKeyFile ? { signingKeyFile: config.serviceAccountSigningKeyFile } : {}),
+          keyFiles: config.serviceAccountKeyFiles,
+          certDir: parts.certDir,
+        })
     const options = authenticationOptions(config, parts.servingCaFile ? [loadCaBundle(parts.servingCaFile, '--cert-dir')] : [], log)
     const { objects, tokenEvents } = parts
     authentication = await buildAuthentication({
@@ -85,7 +109,22 @@ export async function authenticationFromConfig(config: ServerConfig, parts: Auth
     if (err instanceof AuthenticationConfigError) throw new StartupError(err.message)
     throw err
   }
+  let lifetimes
+  try {
+    lifetimes = tokenLifetimes(config, serviceAccountKeys)
+  } catch (err) {
+    serviceAccountKeys.external?.close()
+    throw err
+  }
   for (const warning of authentication.warnings) log.warning(warning)
   for (const file of authentication.caFiles) file.start()
-  return { authentication, tokenMethods, serviceAccountKeys, serviceAccountIssuers, apiAudiences }
+  return {
+    authentication,
+    tokenMethods,
+    serviceAccountKeys,
+    serviceAccountIssuers,
+    apiAudiences,
+    maxTokenExpirationSeconds: lifetimes.max,
+    maxExtendedExpirationSeconds: lifetimes.extended,
+  }
 }

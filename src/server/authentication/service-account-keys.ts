@@ -12,6 +12,7 @@ import { ensureCertDir, writeFilesAtomic } from '../tls/cert-dir.js'
 import { generateKey, privateKeyPem } from '../tls/generate.js'
 import { keyId, publicKeysFromPEM } from '../paths/service-account-issuer.js'
 import { AuthenticationConfigError, lineAt } from './authenticator.js'
+import { type ExternalSigning, setUpExternalSigner } from './externaljwt/plugin.js'
 
 export const SERVICE_ACCOUNT_KEY_FILE = 'sa.key'
 export const SERVICE_ACCOUNT_PUBLIC_KEY_FILE = 'sa.pub'
@@ -30,6 +31,9 @@ export interface VerificationKey {
   key: KeyObject
   kid: string
 }
+
+/** Where the keys that verify a token come from: a fixed list, or a lookup by key id. */
+export type VerificationKeys = readonly VerificationKey[] | ((kid: string | undefined) => Promise<readonly VerificationKey[]>)
 
 const EC_ALGS: Record<string, string> = { prime256v1: 'ES256', secp384r1: 'ES384', secp521r1: 'ES512' }
 
@@ -104,8 +108,11 @@ export async function ensureGeneratedSigningKey(certDir: string): Promise<Signin
 }
 
 export interface ServiceAccountKeys {
-  signing: SigningKey
-  verification: VerificationKey[]
+  /** The key tokens are signed with here; undefined when an external signer signs them. */
+  signing?: SigningKey
+  /** --service-account-signing-endpoint: the external signer and its key cache. */
+  external?: ExternalSigning
+  verification: VerificationKeys
   /** The files whose keys the issuer's JWKS publishes. */
   publishedFiles: string[]
   /** Whether the signing key was generated in --cert-dir. */
@@ -123,4 +130,19 @@ export async function loadServiceAccountKeys(options: { signingKeyFile?: string;
     publishedFiles: [...options.keyFiles, ...(options.keyFiles.length === 0 ? [signing.file] : [])],
     generated: !options.signingKeyFile,
   }
+}
+
+/**
+ * The keys of --service-account-signing-endpoint: the external signer signs, and its key cache
+ * (every key, those excluded from discovery included) verifies.
+ */
+export async function externalServiceAccountKeys(socketPath: string, onError: (message: string) => void): Promise<ServiceAccountKeys> {
+  let external: ExternalSigning
+  try {
+    external = await setUpExternalSigner(socketPath, onError)
+  } catch (err) {
+    throw new AuthenticationConfigError((err as Error).message)
+  }
+  const verification = async (kid: string | undefined) => (await external.keyCache.keysFor(kid)).map((k) => ({ key: k.key, kid: k.kid }))
+  return { external, verification, publishedFiles: [], generated: false }
 }

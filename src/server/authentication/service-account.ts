@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto'
 import { type JWTPayload, SignJWT, compactVerify, decodeJwt, decodeProtectedHeader, errors as joseErrors } from 'jose'
 import type { UserInfo } from '../http/types.js'
 import { type AuthenticationContext, AuthenticationError, CREDENTIAL_ID_KEY, type TokenAuthenticator } from './authenticator.js'
-import type { SigningKey, VerificationKey } from './service-account-keys.js'
+import type { SigningKey, VerificationKeys } from './service-account-keys.js'
 import type { ServiceAccountTokenEvents } from './service-account-metrics.js'
 
 export const LEGACY_ISSUER = 'kubernetes/serviceaccount'
@@ -87,10 +87,15 @@ function meta(o: Obj): { name: string; namespace: string; uid: string } {
 }
 
 /** Signs bound tokens with the issuer's key (the first --service-account-issuer). */
+/** Signs a payload elsewhere (the external signer of --service-account-signing-endpoint). */
+export interface PayloadSigner {
+  sign(payload: Record<string, unknown>): Promise<string>
+}
+
 export class TokenIssuer {
   constructor(
     readonly issuer: string,
-    readonly key: SigningKey,
+    readonly key: SigningKey | PayloadSigner,
   ) {}
 
   async generate(claims: TokenClaims, now = new Date()): Promise<string> {
@@ -101,6 +106,19 @@ export class TokenIssuer {
     if (claims.pod) kubernetes.pod = { name: meta(claims.pod).name, uid: meta(claims.pod).uid }
     if (claims.secret) kubernetes.secret = { name: meta(claims.secret).name, uid: meta(claims.secret).uid }
     if (claims.warnAfterSeconds) kubernetes.warnafter = iat + claims.warnAfterSeconds
+    if ('sign' in this.key) {
+      // The claims in the order Go marshals the reference's merged claim map: by name.
+      return this.key.sign({
+        aud: claims.audiences,
+        exp: iat + claims.expirationSeconds,
+        iat,
+        iss: this.issuer,
+        jti: randomUUID(),
+        'kubernetes.io': kubernetes,
+        nbf: iat,
+        sub: serviceAccountUsername(sa.namespace, sa.name),
+      })
+    }
     return new SignJWT({ aud: claims.audiences, 'kubernetes.io': kubernetes as unknown as Record<string, unknown> })
       .setProtectedHeader({ alg: this.key.alg, kid: this.key.kid })
       .setIssuer(this.issuer)
@@ -116,7 +134,7 @@ export class TokenIssuer {
 export interface ServiceAccountOptions {
   /** --service-account-issuer (the default one when none is given). */
   issuers: string[]
-  keys: VerificationKey[]
+  keys: VerificationKeys
   /** --service-account-lookup: legacy tokens are checked against their secret and service account. */
   lookup: boolean
   objects: ObjectReader
@@ -126,13 +144,14 @@ export interface ServiceAccountOptions {
 }
 
 /** Verifies the signature with the key of the token's `kid`, else with each key in turn. */
-async function verifySignature(token: string, keys: readonly VerificationKey[]): Promise<void> {
+async function verifySignature(token: string, source: VerificationKeys): Promise<void> {
   let kid: string | undefined
   try {
     kid = decodeProtectedHeader(token).kid
   } catch {
     throw new AuthenticationError('invalid token: malformed header')
   }
+  const keys = typeof source === 'function' ? await source(kid) : source
   const byKid = kid ? keys.filter((k) => k.kid === kid) : []
   for (const { key } of byKid.length > 0 ? byKid : keys) {
     try {

@@ -26,6 +26,8 @@ export interface TokenRequestOptions {
   /** --service-account-max-token-expiration in seconds; 0: none. */
   maxExpirationSeconds: number
   extendExpiration: boolean
+  /** The extended lifetime (a year, or the external signer's maximum if shorter). */
+  extendedExpirationSeconds?: number
 }
 
 const MIN_EXPIRATION_SECONDS = 600
@@ -130,7 +132,7 @@ export function tokenRequestHandler(options: TokenRequestOptions): VirtualHandle
     const kubeAudiences = audiences.length === options.apiAudiences.length && audiences.every((a) => options.apiAudiences.includes(a))
     if (options.extendExpiration && pod && expirationSeconds === WARN_ONLY_EXPIRATION_SECONDS && kubeAudiences) {
       warnAfterSeconds = expirationSeconds
-      tokenSeconds = EXTENDED_EXPIRATION_SECONDS
+      tokenSeconds = options.extendedExpirationSeconds ?? EXTENDED_EXPIRATION_SECONDS
     }
     let token: string
     try {

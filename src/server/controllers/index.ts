@@ -43,7 +43,8 @@ export interface ControllerDeps {
   /** The RBAC informers' cache: ClusterRole aggregation follows its ClusterRoles. */
   readonly rbacPolicy: PolicyCache
   /** The service-account signing key: legacy token secrets are signed with it. */
-  readonly serviceAccountSigningKey: SigningKey
+  /** Undefined when an external signer signs tokens: the legacy token controller then does not run. */
+  readonly serviceAccountSigningKey?: SigningKey
   /** The cluster CA published in token secrets as `ca.crt` (the server's CA, when it made one). */
   readonly caPem?: string
   /**
@@ -102,7 +103,9 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   // The controller manager's token controller: legacy service-account token secrets are filled.
   {
     name: 'serviceaccount-token-controller',
-    create: (d) => new LegacyTokenController({ key: d.serviceAccountSigningKey, ...(d.caPem ? { caPem: d.caPem } : {}), onError: (err) => d.log.warning(`legacy service-account token controller: ${err.message}`) }),
+    // The reference's controller manager signs them with its own --service-account-private-key-file.
+    enabled: (d) => d.serviceAccountSigningKey !== undefined,
+    create: (d) => new LegacyTokenController({ key: d.serviceAccountSigningKey!, ...(d.caPem ? { caPem: d.caPem } : {}), onError: (err) => d.log.warning(`legacy service-account token controller: ${err.message}`) }),
   },
   // --endpoint-reconciler-type=lease: every server on the store appears in the Endpoints.
   {

@@ -2,8 +2,13 @@
  * The server's logger: the reference's text format, `-v` verbosity with `--vmodule`
  * overrides per file, buffered output flushed at most every --log-flush-frequency. It
  * also answers the `log` health check: logging is healthy while flushes succeed.
+ *
+ * With --log-text-split-stream, as the reference's klogMsgRouter: info lines go to standard
+ * output and every other severity to standard error; --log-text-info-buffer-size then holds
+ * info lines back in a buffer of that size (info-writer.ts).
  */
 import { basename } from 'node:path'
+import { BufferedInfoWriter } from './info-writer.js'
 import { type Severity, callerSource, formatLine, sourceName } from './klog-format.js'
 
 interface LoggerOptions {
@@ -13,6 +18,11 @@ interface LoggerOptions {
   flushFrequencyMs: number
   /** Where lines go; stderr by default. */
   sink?: NodeJS.WritableStream
+  /** --log-text-split-stream: info lines to `infoSink` (stdout by default), the others to `sink`. */
+  splitStream?: boolean
+  infoSink?: NodeJS.WritableStream
+  /** --log-text-info-buffer-size in bytes (0: no buffer); only with splitStream. */
+  infoBufferSize?: number
   /** Microseconds since the epoch. */
   now?: () => number
 }
@@ -35,11 +45,21 @@ export class Logger {
   private lastFlushOk = Date.now()
   private flushError: Error | undefined
   private readonly sink: NodeJS.WritableStream
+  /** The info stream when split, buffered or not; undefined when every line goes to `sink`. */
+  private readonly infoStream: { write(text: string): void; flush?(): void } | undefined
   private readonly modules: Array<[RegExp, number]>
   private readonly now: () => number
 
   constructor(private readonly options: LoggerOptions) {
     this.sink = options.sink ?? process.stderr
+    if (options.splitStream) {
+      const infoSink = options.infoSink ?? process.stdout
+      infoSink.on?.('error', (err: Error) => {
+        this.flushError = err
+      })
+      const size = Math.min(options.infoBufferSize ?? 0, 2 * 1024 * 1024 * 1024)
+      this.infoStream = size > 0 ? new BufferedInfoWriter(infoSink, size) : { write: (text) => infoSink.write(text) }
+    }
     this.now = options.now ?? (() => Math.floor((performance.timeOrigin + performance.now()) * 1000))
     this.modules = Object.entries(options.vmodule).map(([glob, level]) => [globToRegExp(glob), Number(level)])
     this.sink.on?.('error', (err: Error) => {
@@ -75,26 +95,45 @@ export class Logger {
   error(message: string): void {
     this.write('E', message)
     // Errors are not left in the buffer: they may be the last thing a dying server says.
-    this.flush()
+    // The info stream's own buffer is left alone, as the reference's is drained only by flushes.
+    this.writeOut()
   }
 
   private write(severity: Severity, message: string, source = callerSource(3)): void {
     this.buffer.push({ severity, whenMicros: this.now(), source, message })
-    if (this.options.flushFrequencyMs <= 0) this.flush()
+    if (this.options.flushFrequencyMs <= 0) this.writeOut()
     else this.timer ??= setTimeout(() => this.flush(), this.options.flushFrequencyMs).unref()
   }
 
+  /** Writes every pending line out, and what the info stream's buffer holds. */
   flush(): void {
+    this.writeOut()
+    try {
+      this.infoStream?.flush?.()
+    } catch (err) {
+      this.flushError = err as Error
+    }
+  }
+
+  private writeOut(): void {
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
     if (this.buffer.length === 0) {
       this.lastFlushOk = Date.now()
       return
     }
-    const text = this.buffer.map((l) => formatLine(l.severity, l.whenMicros, process.pid, sourceName(l.source), l.message)).join('')
+    const lines = this.buffer
     this.buffer = []
+    const line = (l: Pending) => formatLine(l.severity, l.whenMicros, process.pid, sourceName(l.source), l.message)
     try {
-      this.sink.write(text)
+      if (this.infoStream) {
+        const info = lines.filter((l) => l.severity === 'I').map(line).join('')
+        const others = lines.filter((l) => l.severity !== 'I').map(line).join('')
+        if (info !== '') this.infoStream.write(info)
+        if (others !== '') this.sink.write(others)
+      } else {
+        this.sink.write(lines.map(line).join(''))
+      }
       this.lastFlushOk = Date.now()
     } catch (err) {
       this.flushError = err as Error

@@ -8,10 +8,12 @@
  * APPLY, anything unknown is `other`) and the scope is `resource`, `namespace`, `cluster`,
  * or empty for non-resource requests. The reference's `dry_run` label is not carried.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, Gauge, Histogram, collectDefaultMetrics } from 'prom-client'
+import { BINARY_VERSION } from '../../core/flags/context.js'
 import { httpError } from '../http/respond.js'
 import { onSettled } from '../http/settled.js'
 import type { Filter, Handler, Request, RequestContext, RequestInfo, Response } from '../http/types.js'
+import { type MetricsPolicy, NO_METRICS_POLICY, PolicedRegistry } from './metrics-policy.js'
 
 export const COMPONENT = 'apiserver'
 
@@ -81,10 +83,12 @@ interface HealthCheckResult {
 interface ServerMetricsOptions {
   /** Register prom-client's default process and Node.js metrics (default true). */
   defaultMetrics?: boolean
+  /** --disabled-metrics, --show-hidden-metrics-for-version, --allow-metric-labels(-manifest). */
+  policy?: MetricsPolicy
 }
 
 export class ServerMetrics {
-  readonly registry = new Registry()
+  readonly registry: PolicedRegistry
   readonly requestTotal: Counter<RequestLabelName | 'code'>
   readonly requestDuration: Histogram<RequestLabelName>
   readonly inflightRequests: Gauge<'request_kind'>
@@ -105,6 +109,7 @@ export class ServerMetrics {
   private readonly series = new Map<string, RequestSeries>()
 
   constructor(options: ServerMetricsOptions = {}) {
+    this.registry = new PolicedRegistry(options.policy ?? NO_METRICS_POLICY, BINARY_VERSION)
     const registers = [this.registry]
     const series = this.series
     this.requestTotal = new Counter({

@@ -35,6 +35,16 @@ interface ServiceAccountIssuerOptions {
   externalHost?: string
   /** --service-account-key-file. */
   keyFiles: readonly string[]
+  /** The external signer's keys (--service-account-signing-endpoint), published instead of the files'. */
+  externalKeys?: ExternalPublishedKeys
+}
+
+/** The external signer's key cache as the documents read it: followed as it changes. */
+export interface ExternalPublishedKeys {
+  keys(): ReadonlyArray<{ kid: string; key: KeyObject; excludeFromOidcDiscovery: boolean }>
+  /** Seconds until the cache fetches again: the documents' max-age. */
+  maxAgeSeconds(): number
+  onChange(listener: () => void): void
 }
 
 /** The issuer or JWKS URI does not make an OIDC provider; the reference then serves neither document. */
@@ -68,13 +78,13 @@ export function keyId(key: KeyObject): string {
 }
 
 /** The key as the reference publishes it; undefined for a key type it has no algorithm for. */
-function publishedJwk(key: KeyObject, source = 'key'): PublishedJwk | undefined {
+function publishedJwk(key: KeyObject, source = 'key', givenKid?: string): PublishedJwk | undefined {
   const type = key.asymmetricKeyType
   if (type !== 'rsa' && type !== 'ec') return undefined
   const jwk = key.export({ format: 'jwk' }) as JsonWebKey
   // Re-read from the JWK so the SPKI hashed for the kid has the uncompressed point Go writes.
   const canonical = createPublicKey({ key: jwk, format: 'jwk' })
-  const kid = keyId(canonical)
+  const kid = givenKid ?? keyId(canonical)
   if (type === 'rsa') return { use: 'sig', kty: 'RSA', kid, alg: 'RS256', n: jwk.n, e: jwk.e }
   const alg = jwk.crv ? EC_ALGORITHMS[jwk.crv] : undefined
   if (!alg) throw new Error(`${source}: unknown elliptic curve ${jwk.crv ?? key.asymmetricKeyDetails?.namedCurve ?? '?'}, must be 256, 384, or 521`)
@@ -165,9 +175,20 @@ interface ServiceAccountIssuerDocuments {
   keys: PublishedJwk[]
 }
 
+/** The external signer's keys as published: those not excluded from discovery, under the signer's key ids. */
+function externalJwks(source: ExternalPublishedKeys): PublishedJwk[] {
+  const out: PublishedJwk[] = []
+  for (const k of source.keys()) {
+    if (k.excludeFromOidcDiscovery) continue
+    const jwk = publishedJwk(k.key, `external signer key ${k.kid}`, k.kid)
+    if (jwk) out.push(jwk)
+  }
+  return out
+}
+
 export function serviceAccountIssuerDocuments(options: ServiceAccountIssuerOptions): ServiceAccountIssuerDocuments {
   // Keys first: a key file that cannot be read is a start-up error whatever else is wrong.
-  const keys = readServiceAccountKeys(options.keyFiles)
+  const keys = options.externalKeys ? externalJwks(options.externalKeys) : readServiceAccountKeys(options.keyFiles)
   const issuer = options.issuers[0]
   if (!issuer) throw new OpenIDMetadataError('empty issuer URL')
   const issuerURL = requireHttps('issuer URL', issuer)
@@ -186,16 +207,18 @@ export function serviceAccountIssuerDocuments(options: ServiceAccountIssuerOptio
   return { configuration, keySet: goJSON({ keys }), keys }
 }
 
-function serve(body: string, contentType: string): Handler {
-  const bytes = Buffer.from(body)
+function serve(body: string | (() => { body: string; maxAgeSeconds: number }), contentType: string): Handler {
+  const fixed = typeof body === 'string' ? Buffer.from(body) : undefined
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD')
       httpError(res, 405, '405: Method Not Allowed')
       return
     }
+    const current = typeof body === 'string' ? undefined : body()
+    const bytes = fixed ?? Buffer.from(current!.body)
     res.setHeader('Content-Type', contentType)
-    res.setHeader('Cache-Control', CACHE_CONTROL)
+    res.setHeader('Cache-Control', current ? `public, max-age=${current.maxAgeSeconds}` : CACHE_CONTROL)
     res.setHeader('Content-Length', bytes.length)
     res.statusCode = 200
     res.end(bytes)
@@ -207,7 +230,22 @@ function serve(body: string, contentType: string): Handler {
  * throws (see the module comment) when it cannot.
  */
 export function serviceAccountIssuerHandlers(options: ServiceAccountIssuerOptions): Array<[path: string, handler: Handler]> {
-  const documents = serviceAccountIssuerDocuments(options)
+  let documents = serviceAccountIssuerDocuments(options)
+  const external = options.externalKeys
+  if (external) {
+    // Rebuilt when the signer's keys change; a set that no longer makes documents keeps the last one.
+    external.onChange(() => {
+      try {
+        documents = serviceAccountIssuerDocuments(options)
+      } catch {
+        // Kept as it was.
+      }
+    })
+    return [
+      [OPENID_CONFIG_PATH, serve(() => ({ body: documents.configuration, maxAgeSeconds: external.maxAgeSeconds() }), 'application/json')],
+      [JWKS_PATH, serve(() => ({ body: documents.keySet, maxAgeSeconds: external.maxAgeSeconds() }), JWKS_CONTENT_TYPE)],
+    ]
+  }
   return [
     [OPENID_CONFIG_PATH, serve(documents.configuration, 'application/json')],
     [JWKS_PATH, serve(documents.keySet, JWKS_CONTENT_TYPE)],

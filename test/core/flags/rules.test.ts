@@ -831,6 +831,22 @@ const cases: Case[] = [
     errors: ['metrics.showHiddenMetricsForVersion: Invalid value: "1.20": must be omitted or have the value \'1.34\'; only the previous minor version is allowed'],
     rules: ['MISC-9'],
   },
+  {
+    name: 'METRIC-DISABLED rejects a name that is not a metric name',
+    argv: line('--disabled-metrics=apiserver_request_total,bad-name'),
+    valid: false,
+    phase: 'validate',
+    errors: ['--disabled-metrics must be fully qualified metric names matching "^[a-zA-Z_:][a-zA-Z0-9_:]*$", got "bad-name"'],
+    rules: ['METRIC-DISABLED'],
+  },
+  {
+    name: 'METRIC-LABELS-MANIFEST rejects a manifest that cannot be read',
+    argv: line('--allow-metric-labels-manifest=/nonexistent/allow.yaml'),
+    valid: false,
+    phase: 'validate',
+    errors: ['failed to read allow list manifest: open /nonexistent/allow.yaml: no such file or directory'],
+    rules: ['METRIC-LABELS-MANIFEST'],
+  },
   { name: 'METRIC-LABELS accepts an empty --allow-metric-labels', argv: line('--allow-metric-labels='), valid: true, absent: ['METRIC-LABELS'] },
   {
     name: 'METRIC-LABELS rejects a key without the label part',

@@ -110,4 +110,41 @@ describe('api: --emulated-version and the served kinds', () => {
     assert.equal(pods32.subresources!.includes('eviction'), true)
     assert.equal(KINDS.find((k) => k.group === '' && k.resource === 'pods')!.subresources!.includes('resize'), true)
   })
+
+  // The reference's removeUnintroducedKinds (apiserver/pkg/server/deleted_kinds.go).
+  describe('forward compatibility', () => {
+    const at33 = (options: Parameters<typeof servedAtVersion>[2]) => new Set(servedAtVersion(KINDS, 33, options).map((k) => `${k.group}/${k.version}/${k.resource}`))
+    const rc = (...entries: string[]) => entries.map((e) => ({ key: e.split('=')[0]!, value: e.split('=')[1] ?? 'true' }))
+
+    it('--emulation-forward-compatible serves the later GA version of a resource whose beta version is served', () => {
+      assert.equal(at33({}).has('resource.k8s.io/v1/deviceclasses'), false)
+      const forward = at33({ forwardCompatible: true })
+      assert.equal(forward.has('resource.k8s.io/v1/deviceclasses'), true)
+      assert.equal(forward.has('resource.k8s.io/v1beta2/deviceclasses'), true)
+      // Without a served lower version nothing comes forward.
+      const withoutBeta = new Set(
+        servedAtVersion(KINDS.filter((k) => !(k.group === 'resource.k8s.io' && k.version.includes('beta'))), 33, { forwardCompatible: true }).map((k) => `${k.group}/${k.version}/${k.resource}`),
+      )
+      assert.equal(withoutBeta.has('resource.k8s.io/v1/deviceclasses'), false)
+    })
+
+    it('--runtime-config-emulation-forward-compatible serves what --runtime-config enables even if introduced later', () => {
+      const version = at33({ runtimeConfigForwardCompatible: true, runtimeConfig: rc('resource.k8s.io/v1') })
+      assert.equal(version.has('resource.k8s.io/v1/resourceclaims'), true)
+      const resource = at33({ runtimeConfigForwardCompatible: true, runtimeConfig: rc('storage.k8s.io/v1/volumeattributesclasses') })
+      assert.equal(resource.has('storage.k8s.io/v1/volumeattributesclasses'), true)
+      assert.equal(resource.has('resource.k8s.io/v1/resourceclaims'), false)
+    })
+
+    it('without it, enabling a later version or resource in --runtime-config is an error, with the reference\'s text', () => {
+      assert.throws(
+        () => at33({ runtimeConfig: rc('resource.k8s.io/v1') }),
+        { message: 'cannot enable version resource.k8s.io/v1 in runtime-config because all the resources have been introduced after the current version 1.33. Consider setting --runtime-config-emulation-forward-compatible=true' },
+      )
+      assert.throws(
+        () => at33({ runtimeConfig: rc('storage.k8s.io/v1/volumeattributesclasses') }),
+        { message: 'cannot enable resource storage.k8s.io/v1, Resource=volumeattributesclasses in runtime-config because it is introduced at 1.34 after the current version 1.33. Consider setting --runtime-config-emulation-forward-compatible=true' },
+      )
+    })
+  })
 })

@@ -227,7 +227,9 @@ describe('authentication: service-account and bootstrap tokens, the front proxy 
     it('publishes the issuer discovery document and the key set of the verification keys', async () => {
       const config = JSON.parse((await server.get('/.well-known/openid-configuration')).body)
       assert.equal(config.issuer, ISSUER)
-      assert.equal(config.jwks_uri, `${ISSUER}/openid/v1/jwks`)
+      // The reference's default: https://<external address>/openid/v1/jwks, the external host
+      // being the advertised address (here the bind address) with the secure port.
+      assert.equal(config.jwks_uri, `https://127.0.0.1:${server.port}/openid/v1/jwks`)
       const jwks = JSON.parse((await server.get('/openid/v1/jwks')).body)
       assert.equal(jwks.keys.length, 1)
       const jwk = signing.publicKey.export({ format: 'jwk' })

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict'
 import { Agent, request } from 'node:https'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { ApiServer, type Reply } from '../../support/api-server.js'
 import { handshake, makeCa, makeLeaf, peerCn, tmpDir, writePair } from '../tls/helpers.js'
 
@@ -124,10 +127,60 @@ describe('server: serving (end to end)', function () {
       await sleep(1200)
       const body = (await server.get('/metrics')).body
       assert.match(body, /kubernetes_healthcheck\{name="store",type="readyz"\} 1/)
-      assert.match(body, /apiserver_storage_objects\{resource="namespaces"\} 4/)
+      assert.match(body, /apiserver_resource_objects\{group="",resource="namespaces"\} 4/)
+      // Deprecated in 1.34 (the reference's storage metrics), so hidden in 1.35.
+      assert.doesNotMatch(body, /^apiserver_storage_objects/m)
       assert.match(body, /apiserver_storage_size_bytes\{storage_cluster_id="sqlite"\} [1-9]\d*/)
     } finally {
       await server.stop()
+    }
+  })
+
+  it('--external-hostname: the issuer publishes its key set at https://<external host>:<secure port>', async () => {
+    const server = await ApiServer.start({ waitFor: 'ready', args: ['--external-hostname=api.example.com'] })
+    try {
+      const config = JSON.parse((await server.get('/.well-known/openid-configuration')).body) as { jwks_uri: string }
+      assert.equal(config.jwks_uri, `https://api.example.com:${server.port}/openid/v1/jwks`)
+    } finally {
+      await server.stop()
+    }
+    const withPort = await ApiServer.start({ waitFor: 'ready', args: ['--external-hostname=api.example.com:8443'] })
+    try {
+      const config = JSON.parse((await withPort.get('/.well-known/openid-configuration')).body) as { jwks_uri: string }
+      assert.equal(config.jwks_uri, 'https://api.example.com:8443/openid/v1/jwks')
+      assert.doesNotMatch(withPort.logs, /external host was not specified/)
+    } finally {
+      await withPort.stop()
+    }
+  })
+
+  it('metrics obey --show-hidden-metrics-for-version, --disabled-metrics and the allow-list manifest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'metric-policy-'))
+    const manifest = join(dir, 'allow.yaml')
+    writeFileSync(manifest, 'apiserver_resource_objects,resource: "namespaces,configmaps"\n')
+    const server = await ApiServer.start({
+      waitFor: 'ready',
+      args: [
+        '--store-count-metric-poll-period=500ms',
+        '--show-hidden-metrics-for-version=1.34',
+        '--disabled-metrics=apiserver_storage_size_bytes',
+        `--allow-metric-labels-manifest=${manifest}`,
+      ],
+    })
+    try {
+      await sleep(1200)
+      const body = (await server.get('/metrics')).body
+      assert.match(body, /^# HELP apiserver_storage_objects \[STABLE\] \(Deprecated since 1\.34\.0\) \[DEPRECATED, consider using apiserver_resource_objects instead\] Number of stored objects/m)
+      assert.match(body, /^apiserver_storage_objects\{resource="namespaces"\} 4$/m)
+      assert.doesNotMatch(body, /^apiserver_storage_size_bytes/m)
+      assert.match(body, /^disabled_metrics_total 1$/m)
+      assert.match(body, /^apiserver_resource_objects\{group="",resource="namespaces"\} 4$/m)
+      // Cluster roles and the other bootstrap resources are outside the allow-list.
+      assert.match(body, /^apiserver_resource_objects\{group="rbac.authorization.k8s.io",resource="unexpected"\} [1-9]\d*$/m)
+      assert.doesNotMatch(body, /resource="clusterroles"/)
+    } finally {
+      await server.stop()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })

@@ -1,6 +1,13 @@
 /** Metrics, peers and the generic value constraints of the catalogue. */
+import { readFileSync } from 'node:fs'
+import { loadYaml } from '../../util/yaml.js'
 import { BINARY_VERSION } from '../context.js'
 import type { Rule } from '../rule.js'
+
+/** The reference's metricNameRegex and the allow-list key form (component-base/metrics/options.go). */
+const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/
+const ALLOW_LIST_KEY = /^[a-zA-Z_:][a-zA-Z0-9_:]*,[a-zA-Z_][a-zA-Z0-9_]*$/
+const ALLOW_LIST_FORMAT = '--allow-metric-labels must have a list of kv pair with format `metricName,labelName=labelValue, labelValue,...`'
 
 /** Options whose constraints are checked by a rule with the reference's own message. */
 const CHECKED_ELSEWHERE = new Set([
@@ -47,6 +54,51 @@ export const miscRules: Rule[] = [
           `metrics.showHiddenMetricsForVersion: Invalid value: ${JSON.stringify(version)}: must be omitted or have the value '${previous}'; only the previous minor version is allowed`,
           { option: '--show-hidden-metrics-for-version', value: version },
         )
+      }
+    },
+  },
+  {
+    id: 'METRIC-DISABLED',
+    phase: 'validate',
+    check(ctx, report) {
+      const bad = ctx.list('disabled-metrics').find((name) => !METRIC_NAME.test(name))
+      if (bad !== undefined) {
+        report.error(`--disabled-metrics must be fully qualified metric names matching "${METRIC_NAME.source}", got ${JSON.stringify(bad)}`, {
+          option: '--disabled-metrics',
+          value: bad,
+        })
+      }
+    },
+  },
+  {
+    id: 'METRIC-LABELS-MANIFEST',
+    phase: 'validate',
+    check(ctx, report) {
+      const file = ctx.text('allow-metric-labels-manifest')
+      if (!file) return
+      const option = { option: '--allow-metric-labels-manifest', value: file }
+      let text: string
+      try {
+        text = readFileSync(file, 'utf8')
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code
+        const reason = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message
+        report.error(`failed to read allow list manifest: open ${file}: ${reason}`, option)
+        return
+      }
+      let mapping: unknown
+      try {
+        mapping = loadYaml(text) ?? {}
+      } catch (err) {
+        report.error(`failed to parse allow list manifest: ${(err as Error).message}`, option)
+        return
+      }
+      if (typeof mapping !== 'object' || Array.isArray(mapping) || Object.values(mapping as object).some((v) => typeof v === 'object' && v !== null)) {
+        report.error('failed to parse allow list manifest: the manifest must map "metric,label" keys to strings', option)
+        return
+      }
+      if (Object.keys(mapping as object).some((key) => !ALLOW_LIST_KEY.test(key))) {
+        report.error(`invalid allow list mapping in manifest: ${ALLOW_LIST_FORMAT}`, option)
       }
     },
   },

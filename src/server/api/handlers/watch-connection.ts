@@ -11,6 +11,7 @@
  */
 import type { Socket } from 'node:net'
 import type { ServerResponse } from 'node:http'
+import { isThrottled } from '../../http/throttle.js'
 import type { Response } from '../../http/types.js'
 
 const CRLF = Buffer.from('\r\n')
@@ -110,7 +111,8 @@ export class WatchConnection {
   private directSocket(): Socket | undefined {
     const res = this.res as ServerResponse & { chunkedEncoding?: boolean }
     const socket = res.socket
-    if (!socket || 'stream' in res || res.chunkedEncoding !== true || !res.headersSent) return undefined
+    // A response paced by --max-connection-bytes-per-sec is written through its pacing.
+    if (!socket || 'stream' in res || res.chunkedEncoding !== true || !res.headersSent || isThrottled(res)) return undefined
     // The response's writableLength is its own buffer plus the socket's.
     if (res.writableLength !== socket.writableLength) return undefined
     this.socket = socket
