@@ -42,24 +42,41 @@ export class AdmissionChain implements AdmissionHook {
   }
 
   async admit(attributes: AdmissionAttributes): Promise<void> {
+    const phase = this.handling(attributes.operation).mutating
     if (!this.metrics) {
-      for (const { plugin } of this.mutating) if (plugin.handles(attributes.operation)) await plugin.admit(attributes)
+      for (const { plugin } of phase) await plugin.admit(attributes)
       return
     }
-    await this.timed(attributes, 'admit', this.mutating, (plugin) => plugin.admit(attributes))
+    await this.timed(attributes, 'admit', phase, (plugin) => plugin.admit(attributes))
   }
 
   async validate(attributes: AdmissionAttributes): Promise<void> {
+    const phase = this.handling(attributes.operation).validating
     if (!this.metrics) {
-      for (const { plugin } of this.validating) if (plugin.handles(attributes.operation)) await plugin.validate(attributes)
+      for (const { plugin } of phase) await plugin.validate(attributes)
       return
     }
-    await this.timed(attributes, 'validate', this.validating, (plugin) => plugin.validate(attributes))
+    await this.timed(attributes, 'validate', phase, (plugin) => plugin.validate(attributes))
   }
 
   /**
-   * One phase with its step and controller metrics. One clock reading per plugin: a plugin's
-   * time runs from the previous one's end (the plugins skipped between take no time).
+   * The plugins of each phase that handle `operation`, found once per operation: a plugin's
+   * Handles depends on the operation only, and asking ~20 plugins per request adds up.
+   */
+  private handling(operation: AdmissionAttributes['operation']): { mutating: Named<MutationInterface>[]; validating: Named<ValidationInterface>[] } {
+    let found = this.byOperation.get(operation)
+    if (!found) {
+      found = { mutating: this.mutating.filter((p) => p.plugin.handles(operation)), validating: this.validating.filter((p) => p.plugin.handles(operation)) }
+      this.byOperation.set(operation, found)
+    }
+    return found
+  }
+
+  private readonly byOperation = new Map<string, { mutating: Named<MutationInterface>[]; validating: Named<ValidationInterface>[] }>()
+
+  /**
+   * One phase (its plugins that handle the operation) with its step and controller metrics.
+   * One clock reading per plugin: a plugin's time runs from the previous one's end.
    */
   private async timed<T extends AdmissionPlugin>(attributes: AdmissionAttributes, type: StepType, phase: Named<T>[], call: (plugin: T) => Promise<void>): Promise<void> {
     const { operation } = attributes
@@ -69,7 +86,6 @@ export class AdmissionChain implements AdmissionHook {
     let rejected = true
     try {
       for (const named of phase) {
-        if (!named.plugin.handles(operation)) continue
         let pluginRejected = true
         try {
           await call(named.plugin)

@@ -1,0 +1,40 @@
+/**
+ * The namespaces in memory for the plugins that read a request's namespace per request (the
+ * reference's shared namespace informer and lister): the webhooks' and policy bindings'
+ * namespace selectors and the policies' `namespaceObject`. One informer per server (per
+ * PluginInitialization), over the current registry's namespaces store, started when first
+ * asked; a namespace it has not seen yet is for the caller to read live, as the reference
+ * falls back to a live GET. An object it hands out is the same one until the namespace
+ * changes, so that what a caller derives from it can be kept per object (WeakMap).
+ */
+import type { GenericStore } from '../api/registry/generic-store.js'
+import { Informer } from '../api/registry/informer.js'
+import type { KubeObject } from '../api/registry/object.js'
+import type { PluginInitialization } from './plugins.js'
+
+interface Cache {
+  over: GenericStore
+  informer: Informer
+}
+
+const caches = new WeakMap<PluginInitialization, Cache>()
+
+/** The namespace as last seen by the informer, or undefined (not seen yet, no registry). */
+export function cachedNamespace(init: PluginInitialization, name: string): KubeObject | undefined {
+  const namespaces = init.stores()?.lookup('', 'v1', 'namespaces')
+  if (!namespaces) return undefined
+  let cache = caches.get(init)
+  if (cache?.over !== namespaces) {
+    cache?.informer.stop()
+    cache = { over: namespaces, informer: new Informer(namespaces, { upsert: () => {}, remove: () => {} }, (err) => init.log(3, `admission namespace informer: ${err.message}`)) }
+    caches.set(init, cache)
+    cache.informer.start()
+  }
+  return cache.informer.get(name)
+}
+
+/** Stops the informer (the server's shutdown; any plugin that reads it may call this). */
+export function stopNamespaceCache(init: PluginInitialization): void {
+  caches.get(init)?.informer.stop()
+  caches.delete(init)
+}
