@@ -83,6 +83,8 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
         request.configError(outcome.error, outcome.hook.policy)
         continue
       }
+      // Most policies a request meets have no binding that applies to it: nothing to collect.
+      if (outcome.bindings.length === 0) continue
       const collector = new AuditAnnotationCollector()
       for (const bindingOutcome of outcome.bindings) {
         if (bindingOutcome.error !== undefined) request.configError(bindingOutcome.error, outcome.hook.policy, bindingOutcome.binding)
@@ -166,10 +168,14 @@ class RequestEvaluation {
     const { variables } = hook.evaluator
     const { object, oldObject, authorizer } = this.inputs()
     for (const param of params) {
-      const base = { object, oldObject, params: celValue(param), authorizer }
-      const expressions = new PolicyActivation({ ...base, request, namespaceObject }, variables)
+      // Written out, not spread from a shared base: one such object per binding a request meets.
+      const params = celValue(param)
+      const expressions = new PolicyActivation({ object, oldObject, params, authorizer, request, namespaceObject }, variables)
       // The match conditions see no namespace object and the request's own resource; only a policy with some needs their activation.
-      const matchConditions = hook.evaluator.matchConditions.length > 0 ? new PolicyActivation({ ...base, request: this.requestFor(this.attributes.resource, match.kind), namespaceObject: null }, variables) : expressions
+      const matchConditions =
+        hook.evaluator.matchConditions.length > 0
+          ? new PolicyActivation({ object, oldObject, params, authorizer, request: this.requestFor(this.attributes.resource, match.kind), namespaceObject: null }, variables)
+          : expressions
       const result = await validate(hook.evaluator, { matchConditions, expressions })
       result.decisions.forEach((decision, index) => this.act(hook.policy, binding, decision, index))
       for (const annotation of result.auditAnnotations) {
