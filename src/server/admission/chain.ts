@@ -9,7 +9,7 @@
  * the chain only when its Handles says so.
  */
 import type { AdmissionHook } from '../api/registry/admission-hook.js'
-import type { AdmissionAttributes } from './attributes.js'
+import type { AdmissionAttributes, AdmissionOperation } from './attributes.js'
 import { type AdmissionPlugin, type MutationInterface, type ValidationInterface, isMutation, isValidation } from './interfaces.js'
 import type { AdmissionMetrics, BoundSeries, StepType } from './metrics.js'
 
@@ -21,6 +21,20 @@ export interface NamedPlugin {
 interface Named<T> {
   name: string
   plugin: T
+}
+
+/** A plugin of a phase that handles an operation, with its series for it ([accepted, rejected], found when first observed). */
+interface Handler<T> extends Named<T> {
+  readonly series: BoundSeries[]
+}
+
+/** What the chain runs for one operation, and the steps' series ([accepted, rejected]). */
+interface Handling {
+  readonly operation: AdmissionOperation
+  readonly any: boolean
+  readonly mutating: Handler<MutationInterface>[]
+  readonly validating: Handler<ValidationInterface>[]
+  readonly steps: Record<StepType, Array<{ histogram: BoundSeries; summary: BoundSeries }>>
 }
 
 export class AdmissionChain implements AdmissionHook {
@@ -42,80 +56,77 @@ export class AdmissionChain implements AdmissionHook {
   }
 
   async admit(attributes: AdmissionAttributes): Promise<void> {
+    const handling = this.handling(attributes.operation)
     if (!this.metrics) {
-      for (const { plugin } of this.mutating) if (plugin.handles(attributes.operation)) await plugin.admit(attributes)
+      for (const { plugin } of handling.mutating) await plugin.admit(attributes)
       return
     }
-    await this.timed(attributes, 'admit', this.mutating, (plugin) => plugin.admit(attributes))
+    await this.timed(handling, 'admit', handling.mutating, (plugin) => plugin.admit(attributes))
   }
 
   async validate(attributes: AdmissionAttributes): Promise<void> {
+    const handling = this.handling(attributes.operation)
     if (!this.metrics) {
-      for (const { plugin } of this.validating) if (plugin.handles(attributes.operation)) await plugin.validate(attributes)
+      for (const { plugin } of handling.validating) await plugin.validate(attributes)
       return
     }
-    await this.timed(attributes, 'validate', this.validating, (plugin) => plugin.validate(attributes))
+    await this.timed(handling, 'validate', handling.validating, (plugin) => plugin.validate(attributes))
   }
 
   /**
-   * One phase with its step and controller metrics. One clock reading per plugin: a plugin's
-   * time runs from the previous one's end (the plugins skipped between take no time).
+   * The plugins of each phase that handle `operation`, with their metric series, found once per
+   * operation: a plugin's Handles depends on the operation only, and asking ~20 plugins (and
+   * finding their series) per request adds up.
    */
-  private async timed<T extends AdmissionPlugin>(attributes: AdmissionAttributes, type: StepType, phase: Named<T>[], call: (plugin: T) => Promise<void>): Promise<void> {
-    const { operation } = attributes
-    if (!this.anyHandles(operation)) return
+  private handling(operation: AdmissionOperation): Handling {
+    let found = this.byOperation.get(operation)
+    if (!found) {
+      const handlers = <T extends AdmissionPlugin>(phase: Named<T>[]): Handler<T>[] => phase.filter((p) => p.plugin.handles(operation)).map((p) => ({ ...p, series: [] }))
+      found = {
+        operation,
+        // The chain's Handles: whether any plugin handles the operation.
+        any: this.plugins.some(({ plugin }) => plugin.handles(operation)),
+        mutating: handlers(this.mutating),
+        validating: handlers(this.validating),
+        steps: { admit: [], validate: [] },
+      }
+      this.byOperation.set(operation, found)
+    }
+    return found
+  }
+
+  private readonly byOperation = new Map<string, Handling>()
+
+  /**
+   * One phase (its plugins that handle the operation) with its step and controller metrics.
+   * One clock reading per plugin: a plugin's time runs from the previous one's end.
+   */
+  private async timed<T extends AdmissionPlugin>(handling: Handling, type: StepType, phase: Handler<T>[], call: (plugin: T) => Promise<void>): Promise<void> {
+    if (!handling.any) return
+    const { operation } = handling
     const stepStart = performance.now()
     let last = stepStart
     let rejected = true
     try {
-      for (const named of phase) {
-        if (!named.plugin.handles(operation)) continue
+      for (const handler of phase) {
         let pluginRejected = true
         try {
-          await call(named.plugin)
+          await call(handler.plugin)
           pluginRejected = false
         } finally {
           const now = performance.now()
-          this.boundFor(named, type, operation, pluginRejected).observe((now - last) / 1000)
+          const i = pluginRejected ? 1 : 0
+          ;(handler.series[i] ??= this.metrics!.controllerSeries(handler.name, type, operation, pluginRejected)).observe((now - last) / 1000)
           last = now
         }
       }
       rejected = false
     } finally {
       const seconds = (last === stepStart ? performance.now() - stepStart : last - stepStart) / 1000
-      const step = this.stepFor(type, operation, rejected)
+      const step = (handling.steps[type][rejected ? 1 : 0] ??= this.metrics!.stepSeries(type, operation, rejected))
       step.histogram.observe(seconds)
       step.summary.observe(seconds)
     }
-  }
-
-  /** Whether any plugin handles the operation (the chain's Handles), per operation once. */
-  private anyHandles(operation: AdmissionAttributes['operation']): boolean {
-    let any = this.handlesByOperation.get(operation)
-    if (any === undefined) this.handlesByOperation.set(operation, (any = this.plugins.some(({ plugin }) => plugin.handles(operation))))
-    return any
-  }
-
-  private readonly handlesByOperation = new Map<string, boolean>()
-  /** Each plugin's series by operation ([accepted, rejected]), and each step's: found once, as the chain observes per plugin per request. */
-  private readonly controllerSeries = new WeakMap<object, Map<string, BoundSeries[]>>()
-  private readonly stepSeries = new Map<string, Array<{ histogram: BoundSeries; summary: BoundSeries }>>()
-
-  private boundFor(named: Named<AdmissionPlugin>, type: StepType, operation: string, rejected: boolean): BoundSeries {
-    let byOperation = this.controllerSeries.get(named)
-    if (!byOperation) this.controllerSeries.set(named, (byOperation = new Map()))
-    let pair = byOperation.get(operation)
-    if (!pair) byOperation.set(operation, (pair = []))
-    const i = rejected ? 1 : 0
-    return (pair[i] ??= this.metrics!.controllerSeries(named.name, type, operation, rejected))
-  }
-
-  private stepFor(type: StepType, operation: string, rejected: boolean): { histogram: BoundSeries; summary: BoundSeries } {
-    const key = `${type} ${operation}`
-    let pair = this.stepSeries.get(key)
-    if (!pair) this.stepSeries.set(key, (pair = []))
-    const i = rejected ? 1 : 0
-    return (pair[i] ??= this.metrics!.stepSeries(type, operation, rejected))
   }
 
   /** Stops every plugin (the server's shutdown). */

@@ -6,11 +6,10 @@
  * kube-system, kube-public) may not be deleted, with the reference's messages.
  */
 import { failureStatus } from '../http/status.js'
-import type { GenericStore } from '../api/registry/generic-store.js'
-import { Informer } from '../api/registry/informer.js'
 import { ApiError, errors } from '../api/status-errors.js'
 import { type AdmissionAttributes, CREATE, DELETE, nameForRefusal, qualifiedResource } from './attributes.js'
 import { type MutationInterface, handlesOnly } from './interfaces.js'
+import { cachedNamespace, stopNamespaceCache } from './namespace-cache.js'
 import type { PluginInitialization } from './plugins.js'
 
 export const NAMESPACE_LIFECYCLE = 'NamespaceLifecycle'
@@ -19,11 +18,6 @@ export const NAMESPACE_LIFECYCLE = 'NamespaceLifecycle'
 export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public'])
 
 export class NamespaceLifecycle implements MutationInterface {
-  /** The namespaces kept in memory, started on the first namespaced create. */
-  private informer: Informer | undefined
-  /** The namespaces' store the informer reads (a new registry brings a new one). */
-  private informerOver: GenericStore | undefined
-
   constructor(private readonly init: PluginInitialization) {}
 
   // The reference's plugin also handles UPDATE, where it only asks that the namespace exist
@@ -37,7 +31,7 @@ export class NamespaceLifecycle implements MutationInterface {
     // As the reference's plugin reads its namespace informer: an active namespace in memory
     // admits without a store read. Anything else (not seen yet, terminating) is looked up
     // live, as the reference does when its cache may lag.
-    const seen = this.namespaceCache()?.get(attributes.namespace)
+    const seen = cachedNamespace(this.init, attributes.namespace)
     if (seen && !seen.metadata.deletionTimestamp && (seen.status as { phase?: unknown } | undefined)?.phase !== 'Terminating') return Promise.resolve()
     return this.admitLive(attributes)
   }
@@ -51,10 +45,9 @@ export class NamespaceLifecycle implements MutationInterface {
     return Promise.resolve()
   }
 
+  /** Stops the namespace informer (shared with the selectors: namespace-cache.ts). */
   stop(): void {
-    this.informer?.stop()
-    this.informer = undefined
-    this.informerOver = undefined
+    stopNamespaceCache(this.init)
   }
 
   /** The namespace read from the store: missing is a 404, terminating a 403. */
@@ -77,18 +70,5 @@ export class NamespaceLifecycle implements MutationInterface {
         causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
       }),
     )
-  }
-
-  /** The informer over the current registry's namespaces, started when first needed. */
-  private namespaceCache(): Informer | undefined {
-    const namespaces = this.init.stores()?.lookup('', 'v1', 'namespaces')
-    if (!namespaces) return undefined
-    if (this.informerOver !== namespaces) {
-      this.informer?.stop()
-      this.informer = new Informer(namespaces, { upsert: () => {}, remove: () => {} }, (err) => this.init.log(3, `namespace informer: ${err.message}`))
-      this.informerOver = namespaces
-      this.informer.start()
-    }
-    return this.informer
   }
 }

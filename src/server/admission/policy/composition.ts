@@ -91,6 +91,8 @@ export function celValue(json: unknown): unknown {
 
 export type EvaluationResult = { readonly value: unknown; readonly error?: undefined } | { readonly value?: undefined; readonly error: string }
 
+const NO_VARIABLES: Map<string, unknown> = new Map()
+
 /** The variables of one request: the activation expressions are evaluated against. */
 export class PolicyActivation {
   private readonly values: Record<string, unknown>
@@ -109,8 +111,8 @@ export class PolicyActivation {
       namespaceObject: input.namespaceObject,
       params: input.params,
       variables: this.lazyVariables(variables),
-      ...(input.authorizer !== undefined ? { authorizer: input.authorizer } : {}),
     }
+    if (input.authorizer !== undefined) this.values.authorizer = input.authorizer
   }
 
   /**
@@ -120,8 +122,9 @@ export class PolicyActivation {
    */
   private lazyVariables(variables: CompiledVariables | undefined): Map<string, unknown> {
     const entries = variables?.byName
+    // Without variables, one empty map for every activation (the engine only reads it).
+    if (!entries || entries.size === 0) return NO_VARIABLES
     const lazy = new Map<string, unknown>()
-    if (!entries || entries.size === 0) return lazy
     const memo = new Map<string, EvaluationResult>()
     const get = (name: string): unknown => {
       const compiled = entries.get(name)

@@ -7,9 +7,13 @@
  */
 import { type KubeObject, isPlainObject } from '../../api/registry/object.js'
 import type { AdmissionAttributes } from '../attributes.js'
+import { cachedNamespace } from '../namespace-cache.js'
 import type { PluginInitialization } from '../plugins.js'
 import { type MatchResult, bindingMatches, definitionMatches } from './matching.js'
 import { type Param, collectParams } from './params.js'
+import { candidateHooks } from '../webhook/candidates.js'
+import { ruleMatches } from '../webhook/rules.js'
+import { equivalentResources } from './equivalent-resources.js'
 import type { PolicyHook } from './sources.js'
 import { specOf } from './sources.js'
 
@@ -33,7 +37,8 @@ export const configureBindingError = (message: string) => `failed to configure b
 /** The policies that apply to the request, in the source's order, with their bindings' outcomes. */
 export async function matchingHooks<E>(hooks: readonly PolicyHook<E>[], attributes: AdmissionAttributes, init: PluginInitialization): Promise<HookOutcome<E>[]> {
   const outcomes: HookOutcome<E>[] = []
-  for (const hook of hooks) {
+  const candidates = candidatePolicies(hooks, attributes, init)
+  for (const hook of candidates instanceof Promise ? await candidates : candidates) {
     const spec = specOf(hook.policy)
     let match: MatchResult | undefined
     try {
@@ -66,11 +71,39 @@ export async function matchingHooks<E>(hooks: readonly PolicyHook<E>[], attribut
   return outcomes
 }
 
-/** The request's namespace object for `namespaceObject`: none for cluster-scoped requests and for a namespace itself. */
-export async function requestNamespace(attributes: AdmissionAttributes, init: PluginInitialization): Promise<KubeObject | undefined> {
+/**
+ * The policies whose matchConstraints' rules may match the request (../webhook/candidates.ts):
+ * a policy whose constraints cannot be read stays one, to be refused as DefinitionMatches
+ * refuses it; one without resourceRules matches every resource.
+ */
+function candidatePolicies<E>(hooks: readonly PolicyHook<E>[], attributes: AdmissionAttributes, init: PluginInitialization): readonly PolicyHook<E>[] | Promise<readonly PolicyHook<E>[]> {
+  return candidateHooks(hooks, attributes, {
+    exact: (hook) => {
+      const constraints = specOf(hook.policy).matchConstraints
+      if (!isPlainObject(constraints) || !isPlainObject(constraints.namespaceSelector) || !isPlainObject(constraints.objectSelector)) return true
+      const rules = constraints.resourceRules
+      if (!Array.isArray(rules) || rules.length === 0) return true
+      return rules.some((rule) => isPlainObject(rule) && ruleMatches(rule, attributes))
+    },
+    equivalent: (hook) => {
+      const constraints = specOf(hook.policy).matchConstraints
+      return isPlainObject(constraints) && constraints.matchPolicy === 'Equivalent'
+    },
+    hasEquivalents: async () => (await equivalentResources(init, attributes.resource, attributes.subresource)).length > 0,
+  })
+}
+
+/**
+ * The request's namespace object for `namespaceObject`: none for cluster-scoped requests and for
+ * a namespace itself. From the namespace informer, as the reference's namespace lister; one it
+ * has not seen yet is read from the store. Synchronous when the informer has it.
+ */
+export function requestNamespace(attributes: AdmissionAttributes, init: PluginInitialization): KubeObject | undefined | Promise<KubeObject | undefined> {
   const { kind } = attributes
   if (kind.group === '' && kind.version === 'v1' && kind.kind === 'Namespace') return undefined
   if (attributes.namespace === '') return undefined
+  const cached = cachedNamespace(init, attributes.namespace)
+  if (cached) return cached
   const namespaces = init.stores()?.lookup('', 'v1', 'namespaces')
   return namespaces ? namespaces.get(undefined, attributes.namespace) : undefined
 }

@@ -8,6 +8,8 @@
  * concurrent creates cannot both take the last unit. A dry run is checked and writes nothing.
  * The quota controller (controllers/resource-quota.ts) sets status.hard and recounts used.
  */
+import type { GenericStore } from '../../api/registry/generic-store.js'
+import { Informer } from '../../api/registry/informer.js'
 import type { KubeObject } from '../../api/registry/object.js'
 import { ApiError, errors } from '../../api/status-errors.js'
 import { plainError } from '../plain-error.js'
@@ -33,6 +35,14 @@ const IGNORED = new Set([
   'authorization.k8s.io/localsubjectaccessreviews',
   'authorization.k8s.io/selfsubjectrulesreviews',
 ])
+
+/** The quotas per namespace, as an informer sees them. */
+interface QuotaCounts {
+  readonly over: GenericStore
+  readonly informer: Informer
+  readonly perNamespace: Map<string, number>
+  synced: boolean
+}
 
 /** How many times a quota write that lost to another is checked again (the reference's retries). */
 const RETRIES = 3
@@ -60,6 +70,9 @@ export class ResourceQuota implements ValidationInterface {
     if (!evaluator.handles(a.operation, a.subresource)) return
     const quotas = this.init.stores()?.lookup('', 'v1', 'resourcequotas')
     if (!quotas) return
+    // Without limited resources, a namespace the informer has seen no quota in limits nothing:
+    // answered without a list (which decodes), as most namespaces have no quota.
+    if (this.limited.length === 0 && this.quotaCount(quotas, a.namespace) === 0) return
     for (let attempt = 0; ; attempt++) {
       // First from the watch cache, as the reference reads an informer's lister: a quota changed
       // since is a conflict on the write below, and the retry reads the store.
@@ -79,6 +92,44 @@ export class ResourceQuota implements ValidationInterface {
       if (!conflict) return
       if (attempt >= RETRIES) throw conflict
     }
+  }
+
+  /**
+   * How many quotas the informer holds in `namespace` (kept by its events, not counted per
+   * request); undefined until it has delivered the initial state, and for a new registry's store
+   * until its own informer has.
+   */
+  private quotaCount(quotas: GenericStore, namespace: string): number | undefined {
+    if (this.counts?.over !== quotas) {
+      this.stop()
+      const perNamespace = new Map<string, number>()
+      const add = (obj: KubeObject, n: number) => {
+        const ns = obj.metadata.namespace ?? ''
+        const count = (perNamespace.get(ns) ?? 0) + n
+        if (count > 0) perNamespace.set(ns, count)
+        else perNamespace.delete(ns)
+      }
+      const counts: QuotaCounts = {
+        over: quotas,
+        perNamespace,
+        synced: false,
+        informer: new Informer(
+          quotas,
+          { upsert: (obj, old) => old === undefined && add(obj, 1), remove: (obj) => add(obj, -1), synced: () => (counts.synced = true) },
+          (err) => this.init.log(3, `resource quota informer: ${err.message}`),
+        ),
+      }
+      this.counts = counts
+      counts.informer.start()
+    }
+    return this.counts.synced ? (this.counts.perNamespace.get(namespace) ?? 0) : undefined
+  }
+
+  private counts?: QuotaCounts
+
+  stop(): void {
+    this.counts?.informer.stop()
+    this.counts = undefined
   }
 
   /** Writes each changed quota's used; answers the last conflict, if a quota changed meanwhile. */

@@ -10,16 +10,28 @@ import { ApiError, errors } from '../../api/status-errors.js'
 import type { AdmissionAttributes } from '../attributes.js'
 import type { WebhookType } from '../metrics.js'
 import type { PluginInitialization } from '../plugins.js'
-import type { Obj } from './configurations.js'
-import { type WebhookInvocation, versionedAttributes } from './equivalents.js'
+import type { Obj, WebhookAccessor } from './configurations.js'
+import { candidateHooks } from './candidates.js'
+import { type WebhookInvocation, equivalentStores, versionedAttributes } from './equivalents.js'
 import { invocationFor } from './invocation.js'
 import { matchConditionsMatch } from './match-conditions.js'
+import { rulesMatch } from './rules.js'
 import { namespaceSelectorMatches, objectSelectorMatches } from './selectors.js'
 
 /** A webhook's call: where it is called, and the attributes (converted to that version) it sees. */
 export interface HookCall {
   invocation: WebhookInvocation
   versioned: AdmissionAttributes
+}
+
+/** The webhooks of `hooks` whose rules may match the request (candidates.ts): the others are never called. */
+export function candidateWebhooks(hooks: readonly WebhookAccessor[], attributes: AdmissionAttributes, init: PluginInitialization): readonly WebhookAccessor[] | Promise<readonly WebhookAccessor[]> {
+  return candidateHooks(hooks, attributes, {
+    exact: (hook) => rulesMatch(hook.webhook, attributes),
+    equivalent: (hook) => hook.webhook.matchPolicy === 'Equivalent',
+    // invocationFor looks further only when the resource has another store than its own.
+    hasEquivalents: async () => (await equivalentStores(init, attributes.resource)).length >= 2,
+  })
 }
 
 export async function shouldCallHook(webhook: Obj, attributes: AdmissionAttributes, init: PluginInitialization, type: WebhookType): Promise<HookCall | undefined> {

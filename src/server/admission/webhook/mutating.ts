@@ -18,9 +18,10 @@ import { type WebhookAccessor, WebhookConfigurations } from './configurations.js
 import { ErrCallingWebhook, toStatusErr } from './errors.js'
 import { applyFailurePolicy } from './failure-policy.js'
 import { type WebhookInvocation, convertBack } from './equivalents.js'
-import { type HookCall, shouldCallHook } from './matches.js'
+import { type HookCall, candidateWebhooks, shouldCallHook } from './matches.js'
 import { observedCall } from './observed.js'
 import { isExemptAdmissionConfigurationResource } from './rules.js'
+import { stopNamespaceCache } from '../namespace-cache.js'
 
 export const MUTATING_ADMISSION_WEBHOOK = 'MutatingAdmissionWebhook'
 
@@ -39,16 +40,23 @@ export class MutatingAdmissionWebhook implements MutationInterface {
     return true
   }
 
+  /** Stops the namespace informer the selectors read. */
+  stop(): void {
+    stopNamespaceCache(this.init)
+  }
+
   async admit(attributes: AdmissionAttributes): Promise<void> {
     if (isExemptAdmissionConfigurationResource(attributes)) return
-    const hooks = await this.configurations.webhooks()
+    const all = await this.configurations.webhooks()
+    const candidates = candidateWebhooks(all, attributes, this.init)
+    const hooks = candidates instanceof Promise ? await candidates : candidates
     // The IfNeeded webhooks called so far, and those to call again because a later one changed the object.
     const invoked = new Set<string>()
     const toReinvoke = new Set<string>()
     let changedAny = false
     for (const round of [0, 1]) {
       if (round === 1 && (!changedAny || toReinvoke.size === 0)) return
-      for (const [index, hook] of hooks.entries()) {
+      for (const hook of hooks) {
         if (round === 1 && !toReinvoke.has(hook.uid)) continue
         const call = await shouldCallHook(hook.webhook, attributes, this.init, 'admit')
         if (!call) continue
@@ -59,7 +67,8 @@ export class MutatingAdmissionWebhook implements MutationInterface {
         } catch (err) {
           failure = err
         }
-        const at = `round_${round}_index_${index}`
+        // The annotations name the webhook by its index among all of them, as the reference's.
+        const at = `round_${round}_index_${all.indexOf(hook)}`
         this.annotate(attributes, `${MUTATION_PREFIX}${at}`, JSON.stringify({ configuration: hook.configurationName, webhook: String(hook.webhook.name), mutated: changed }))
         if (changed) {
           changedAny = true

@@ -7,17 +7,24 @@
 import type { AdmissionAttributes } from '../attributes.js'
 import type { Obj } from './configurations.js'
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [])
+// Both read the rule's lists as they are, without copying them: every webhook and policy rule is
+// matched against every request.
+function exact(list: unknown, value: string): boolean {
+  if (!Array.isArray(list)) return false
+  for (const item of list) if (typeof item === 'string' && (item === '*' || item === value)) return true
+  return false
+}
 
-const exact = (list: string[], value: string) => list.some((item) => item === '*' || item === value)
-
-function resourceMatches(resources: string[], resource: string, subresource: string): boolean {
-  return resources.some((item) => {
+function resourceMatches(resources: unknown, resource: string, subresource: string): boolean {
+  if (!Array.isArray(resources)) return false
+  for (const item of resources) {
+    if (typeof item !== 'string') continue
     const slash = item.indexOf('/')
     const res = slash < 0 ? item : item.slice(0, slash)
     const sub = slash < 0 ? '' : item.slice(slash + 1)
-    return (res === '*' || res === resource) && (sub === '*' || sub === subresource)
-  })
+    if ((res === '*' || res === resource) && (sub === '*' || sub === subresource)) return true
+  }
+  return false
 }
 
 function scopeMatches(scope: unknown, attributes: AdmissionAttributes): boolean {
@@ -33,10 +40,10 @@ function scopeMatches(scope: unknown, attributes: AdmissionAttributes): boolean 
 export function ruleMatches(rule: Obj, attributes: AdmissionAttributes, resource: AdmissionAttributes['resource'] = attributes.resource): boolean {
   return (
     scopeMatches(rule.scope, attributes) &&
-    exact(strings(rule.operations), attributes.operation) &&
-    exact(strings(rule.apiGroups), resource.group) &&
-    exact(strings(rule.apiVersions), resource.version) &&
-    resourceMatches(strings(rule.resources), resource.resource, attributes.subresource)
+    exact(rule.operations, attributes.operation) &&
+    exact(rule.apiGroups, resource.group) &&
+    exact(rule.apiVersions, resource.version) &&
+    resourceMatches(rule.resources, resource.resource, attributes.subresource)
   )
 }
 

@@ -10,6 +10,7 @@ import type { KubeObject } from '../../api/registry/object.js'
 import { isPlainObject } from '../../api/registry/object.js'
 import { errors } from '../../api/status-errors.js'
 import type { AdmissionAttributes } from '../attributes.js'
+import { cachedNamespace } from '../namespace-cache.js'
 import type { PluginInitialization } from '../plugins.js'
 import type { Obj } from './configurations.js'
 
@@ -36,6 +37,8 @@ export function namespaceSelectorMatches(webhook: Obj, attributes: AdmissionAttr
   const isNamespace = attributes.resource.group === '' && attributes.resource.resource === 'namespaces'
   if (isNamespace) return matchesLabelSelector(selector!, labelsOf(attributes.object ?? attributes.oldObject) ?? {})
   if (attributes.namespace === '') return true
+  const cached = cachedNamespace(init, attributes.namespace)
+  if (cached) return selectorMatchesNamespace(selector!, cached)
   const namespaces = init.stores()?.lookup('', 'v1', 'namespaces')
   if (!namespaces) return true
   const namespace = namespaceOf(attributes, namespaces)
@@ -44,7 +47,21 @@ export function namespaceSelectorMatches(webhook: Obj, attributes: AdmissionAttr
 }
 
 /**
- * The request's namespace, read once per request: every webhook and policy binding with a
+ * Each selector's answer for each namespace object of the informer (the same object until the
+ * namespace changes): every request to a namespace asks each webhook and binding the same.
+ */
+const answers = new WeakMap<Obj, WeakMap<KubeObject, boolean>>()
+
+function selectorMatchesNamespace(selector: Obj, namespace: KubeObject): boolean {
+  let bySelector = answers.get(selector)
+  if (!bySelector) answers.set(selector, (bySelector = new WeakMap()))
+  let answer = bySelector.get(namespace)
+  if (answer === undefined) bySelector.set(namespace, (answer = matchesLabelSelector(selector, labelsOf(namespace) ?? {})))
+  return answer
+}
+
+/**
+ * The request's namespace when the informer has not seen it, read once per request: every webhook and policy binding with a
  * namespace selector asks for it, and a read from the watch cache decodes the stored object.
  * Once read it is kept as it is, so that the later selectors match without waiting.
  */

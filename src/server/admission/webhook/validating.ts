@@ -9,9 +9,10 @@ import type { PluginInitialization } from '../plugins.js'
 import { callWebhook } from './call.js'
 import { type Obj, WebhookConfigurations } from './configurations.js'
 import { applyFailurePolicy } from './failure-policy.js'
-import { type HookCall, shouldCallHook } from './matches.js'
+import { type HookCall, candidateWebhooks, shouldCallHook } from './matches.js'
 import { observedCall } from './observed.js'
 import { isExemptAdmissionConfigurationResource } from './rules.js'
+import { stopNamespaceCache } from '../namespace-cache.js'
 
 export const VALIDATING_ADMISSION_WEBHOOK = 'ValidatingAdmissionWebhook'
 
@@ -29,10 +30,16 @@ export class ValidatingAdmissionWebhook implements ValidationInterface {
     return true
   }
 
+  /** Stops the namespace informer the selectors read. */
+  stop(): void {
+    stopNamespaceCache(this.init)
+  }
+
   async validate(attributes: AdmissionAttributes): Promise<void> {
     if (isExemptAdmissionConfigurationResource(attributes)) return
     const relevant: Array<{ webhook: Obj; call: HookCall }> = []
-    for (const hook of await this.configurations.webhooks()) {
+    const candidates = candidateWebhooks(await this.configurations.webhooks(), attributes, this.init)
+    for (const hook of candidates instanceof Promise ? await candidates : candidates) {
       const call = await shouldCallHook(hook.webhook, attributes, this.init, 'validating')
       if (call) relevant.push({ webhook: hook.webhook, call })
     }

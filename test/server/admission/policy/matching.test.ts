@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import type { AdmissionAttributes } from '../../../../src/server/admission/attributes.js'
+import { matchingHooks } from '../../../../src/server/admission/policy/dispatch.js'
 import { bindingMatches, definitionMatches, matchResources } from '../../../../src/server/admission/policy/matching.js'
 import type { PluginInitialization } from '../../../../src/server/admission/plugins.js'
 import type { KubeObject } from '../../../../src/server/api/registry/object.js'
@@ -92,6 +93,24 @@ describe('admission policies: matching (matching_test.go)', function () {
       assert.equal(`${got.resource.group}/${got.resource.version}/${got.resource.resource}`, c.resource)
     })
   }
+
+  // The dispatchers first narrow the policies to those whose rules may match (an index per list
+  // and request shape): every case must come out as matchResources answers it, all of them in
+  // one list so that the candidates of each shape are found among policies matching others.
+  it('the same cases through the dispatchers (policies narrowed to candidates per request shape)', async () => {
+    const hooks = cases.map((c, i) => ({ policy: { metadata: { name: `p${i}` }, spec: { matchConstraints: { namespaceSelector: {}, objectSelector: {}, ...c.criteria } } } as KubeObject, bindings: [], evaluator: undefined }))
+    for (const [i, c] of cases.entries()) {
+      const outcomes = await matchingHooks(hooks, c.attrs, init)
+      const got = outcomes.find((o) => o.hook === hooks[i])
+      if (!c.kind) {
+        assert.equal(got, undefined, c.name)
+        continue
+      }
+      assert.ok(got?.match, c.name)
+      assert.equal(`${got.match.kind.group}/${got.match.kind.version}/${got.match.kind.kind}`, c.kind, c.name)
+      assert.equal(`${got.match.resource.group}/${got.match.resource.version}/${got.match.resource.resource}`, c.resource, c.name)
+    }
+  })
 
   it('a namespace selector error refuses only an otherwise matching request', async () => {
     const missing = attrs(['', 'v1', 'Pod'], ['', 'v1', 'pods'], '', { namespace: 'gone' })

@@ -194,4 +194,17 @@ describe('admission: the admission metrics', function () {
     await chain.admit(podAttributes({ operation: 'CONNECT' }))
     assert.equal((await lines('apiserver_admission_step_admission_duration_seconds_count')).length, 2)
   })
+
+  // The reference's WithControllerMetrics wraps a plugin once per phase, each with its type.
+  it('the chain: a plugin in both phases has a series per phase', async () => {
+    const chain = new AdmissionChain([{ name: 'Both', plugin: { handles: handlesOnly('CREATE'), admit: async () => {}, validate: async () => {} } as AdmissionPlugin }], stores.init.metrics)
+    const attributes: AdmissionAttributes = podAttributes()
+    await chain.admit(attributes)
+    await chain.validate(attributes)
+    await chain.validate(attributes)
+    assert.deepEqual(await lines('apiserver_admission_controller_admission_duration_seconds_count'), [
+      'apiserver_admission_controller_admission_duration_seconds_count{name="Both",type="admit",operation="CREATE",rejected="false"} 1',
+      'apiserver_admission_controller_admission_duration_seconds_count{name="Both",type="validate",operation="CREATE",rejected="false"} 2',
+    ])
+  })
 })

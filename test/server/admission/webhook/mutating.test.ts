@@ -42,6 +42,22 @@ describe('admission: MutatingAdmissionWebhook', function () {
     })
   })
 
+  // The reference's dispatcher names a webhook by its index among all the configurations' webhooks
+  // (`for i, hook := range hooks`), those whose rules skip the request counted.
+  it('names a webhook in its annotation by its index among all webhooks, those whose rules skip the request counted', async () => {
+    const secrets = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['secrets'], scope: '*' }]
+    stores.mutating = [hook('a-secrets', '/secrets', { rules: secrets }), hook('b-pods', '/pods')]
+    const attributes = podAttributes()
+    await plugin().admit(attributes)
+    assert.deepEqual(
+      server.reviews.map((r) => r.path.split('?')[0]),
+      ['/pods'],
+    )
+    assert.deepEqual(attributes.annotations, {
+      'mutation.webhook.admission.k8s.io/round_0_index_1': '{"configuration":"b-pods","webhook":"b-pods","mutated":false}',
+    })
+  })
+
   it('calls the webhooks in order (configurations by name), each seeing the object as patched before it', async () => {
     stores.mutating = [hook('b-second', '/second'), hook('a-first', '/first')]
     server.respond = (_review, path) =>

@@ -17,6 +17,7 @@ import { PolicySource } from '../sources.js'
 import { type MutatingPolicyEvaluator, compilePolicy } from './compile.js'
 import { MutatingPolicyDispatcher } from './dispatcher.js'
 import type { ObjectType } from './patch.js'
+import { stopNamespaceCache } from '../../namespace-cache.js'
 
 export const MUTATING_ADMISSION_POLICY = 'MutatingAdmissionPolicy'
 
@@ -47,6 +48,11 @@ export class MutatingAdmissionPolicy implements MutationInterface {
 
   handles(operation: AdmissionOperation): boolean {
     return this.enabled && OPERATIONS.has(operation)
+  }
+
+  /** Stops the namespace informer the bindings' selectors read. */
+  stop(): void {
+    stopNamespaceCache(this.init)
   }
 
   async admit(attributes: AdmissionAttributes): Promise<void> {

@@ -24,6 +24,7 @@ import { createAdmissionRequest, createNamespaceObject } from '../request.js'
 import { type PolicyHook, PolicySource, nameOf, specOf } from '../sources.js'
 import { type CompiledPolicy, compilePolicy } from './compile.js'
 import { type PolicyDecision, validate } from './validator.js'
+import { stopNamespaceCache } from '../../namespace-cache.js'
 
 export const VALIDATING_ADMISSION_POLICY = 'ValidatingAdmissionPolicy'
 
@@ -67,6 +68,11 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
     return true
   }
 
+  /** Stops the namespace informer the selectors read. */
+  stop(): void {
+    stopNamespaceCache(this.init)
+  }
+
   async validate(attributes: AdmissionAttributes): Promise<void> {
     if (isExcludedFromPolicies(attributes)) return
     const hooks = await this.source.hooks()
@@ -77,6 +83,8 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
         request.configError(outcome.error, outcome.hook.policy)
         continue
       }
+      // Most policies a request meets have no binding that applies to it: nothing to collect.
+      if (outcome.bindings.length === 0) continue
       const collector = new AuditAnnotationCollector()
       for (const bindingOutcome of outcome.bindings) {
         if (bindingOutcome.error !== undefined) request.configError(bindingOutcome.error, outcome.hook.policy, bindingOutcome.binding)
@@ -129,7 +137,7 @@ class RequestEvaluation {
   readonly validationFailures: ValidationFailureValue[] = []
   /** The objects and the authorizer as CEL values, made for the first binding that applies (none may). */
   private converted?: { readonly object: unknown; readonly oldObject: unknown; readonly authorizer: unknown }
-  private namespace?: Promise<unknown>
+  private namespace?: unknown
   private readonly requests = new Map<string, unknown>()
   private ownRequest?: unknown
 
@@ -154,15 +162,20 @@ class RequestEvaluation {
   /** The policy evaluated once per param of a binding that applies, its decisions acted on. */
   async evaluateBinding(hook: PolicyHook<CompiledPolicy>, match: MatchResult, binding: KubeObject, params: readonly Param[], collector: AuditAnnotationCollector): Promise<void> {
     if (params.length === 0) return
-    const namespaceObject = await this.namespaceObject()
+    const namespace = this.namespaceObject()
+    const namespaceObject = namespace instanceof Promise ? await namespace : namespace
     const request = this.requestFor(match.resource, match.kind)
     const { variables } = hook.evaluator
     const { object, oldObject, authorizer } = this.inputs()
     for (const param of params) {
-      const base = { object, oldObject, params: celValue(param), authorizer }
-      const expressions = new PolicyActivation({ ...base, request, namespaceObject }, variables)
+      // Written out, not spread from a shared base: one such object per binding a request meets.
+      const params = celValue(param)
+      const expressions = new PolicyActivation({ object, oldObject, params, authorizer, request, namespaceObject }, variables)
       // The match conditions see no namespace object and the request's own resource; only a policy with some needs their activation.
-      const matchConditions = hook.evaluator.matchConditions.length > 0 ? new PolicyActivation({ ...base, request: this.requestFor(this.attributes.resource, match.kind), namespaceObject: null }, variables) : expressions
+      const matchConditions =
+        hook.evaluator.matchConditions.length > 0
+          ? new PolicyActivation({ object, oldObject, params, authorizer, request: this.requestFor(this.attributes.resource, match.kind), namespaceObject: null }, variables)
+          : expressions
       const result = await validate(hook.evaluator, { matchConditions, expressions })
       result.decisions.forEach((decision, index) => this.act(hook.policy, binding, decision, index))
       for (const annotation of result.auditAnnotations) {
@@ -189,8 +202,11 @@ class RequestEvaluation {
   }
 
   /** The namespace, read once, for the first binding that needs it. */
-  private namespaceObject(): Promise<unknown> {
-    this.namespace ??= requestNamespace(this.attributes, this.init).then((ns) => celValue(createNamespaceObject(ns)))
+  private namespaceObject(): unknown {
+    if (this.namespace === undefined) {
+      const read = requestNamespace(this.attributes, this.init)
+      this.namespace = read instanceof Promise ? read.then(namespaceValue) : namespaceValue(read)
+    }
     return this.namespace
   }
 
@@ -202,6 +218,19 @@ class RequestEvaluation {
     if (!this.requests.has(key)) this.requests.set(key, celValue(createAdmissionRequest(this.attributes, resource, kind)))
     return this.requests.get(key)
   }
+}
+
+/**
+ * The namespace as the `namespaceObject` CEL value, made once per namespace object of the
+ * informer (the same object until the namespace changes; CEL values are never changed).
+ */
+const namespaceValues = new WeakMap<KubeObject, unknown>()
+
+function namespaceValue(namespace: KubeObject | undefined): unknown {
+  if (!namespace) return celValue(createNamespaceObject(namespace))
+  let value = namespaceValues.get(namespace)
+  if (value === undefined) namespaceValues.set(namespace, (value = celValue(createNamespaceObject(namespace))))
+  return value
 }
 
 /** The audit annotations of one policy across its bindings: distinct values joined by `, `. */
