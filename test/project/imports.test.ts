@@ -26,11 +26,11 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/server/filters/'],
   ['src/server/controllers/'],
   ['src/server/bootstrap/'],
-  ['src/server/admission/', 'src/server/audit/'],
+  ['src/server/admission/', 'src/server/audit/', 'src/server/nodeagent/'],
   ['src/server/authentication/', 'src/server/authorization/', 'src/server/flowcontrol/', 'src/server/encryption/'],
   ['src/server/health/', 'src/server/paths/', 'src/server/version.ts', 'src/server/storage-metrics.ts'],
   ['src/server/api/'],
-  ['src/server/http/', 'src/server/tls/', 'src/server/store/', 'src/server/config.ts', 'src/server/test-faults.ts'],
+  ['src/server/http/', 'src/server/tls/', 'src/server/store/', 'src/server/egress/', 'src/server/config.ts', 'src/server/test-faults.ts'],
   ['src/server/log/', 'src/server/lifecycle/'],
   ['src/core/'],
 ]
