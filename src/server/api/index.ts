@@ -54,6 +54,12 @@ export interface ApiDeps {
    * (e.g. `authentication.k8s.io/v1/tokenreviews`, `/v1/serviceaccounts/token`).
    */
   virtualHandlers?: ReadonlyMap<string, VirtualHandler>
+  /**
+   * The connect-type subresources served by other rooms (the node agents' `pods/log`,
+   * `pods/exec`, the proxies), keyed as virtualHandlers (`/v1/pods/exec`): any method reaches
+   * them, each checks its own.
+   */
+  connectHandlers?: ReadonlyMap<string, VirtualHandler>
 }
 
 /** What a virtual handler gets: the request, the names in its URL and the registry to read objects from. */
@@ -146,7 +152,7 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
     try {
       const store = deps.store()
       if (!store) throw errors.serviceUnavailable(NOT_INSTALLED, 5)
-      const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers)
+      const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers, deps.connectHandlers)
       const who = ctx.user ? { user: ctx.user, info: ctx.info } : undefined
       // Once the codec is loaded (every request but the first few), no promise to wait for.
       done = storage.isReady ? withRequester(who, serve) : storage.ready().then(() => withRequester(who, serve))
@@ -169,6 +175,7 @@ function route(
   res: Parameters<Handler>[1],
   ctx: RequestContext,
   virtualHandlers?: ReadonlyMap<string, VirtualHandler>,
+  connectHandlers?: ReadonlyMap<string, VirtualHandler>,
 ): void | Promise<void> {
   const { info } = ctx
   if (!info.isResourceRequest) return routeNonResource(registry, builtin, req, res, ctx)
@@ -178,7 +185,7 @@ function route(
   const version = info.apiVersion ?? ''
   const resource = info.resource ?? ''
   const known = registry.lookup(group, version, resource)
-  if (known) return routeResource(known, registry, req, res, ctx, virtualHandlers)
+  if (known) return routeResource(known, registry, req, res, ctx, virtualHandlers, connectHandlers)
   return registry.resolve(group, version, resource).then(async (store) => {
     if (!store) {
       // An unknown group version is not routed at all; an unknown resource in a served one is a Status.
@@ -186,7 +193,7 @@ function route(
       if (!apiResourceList(kinds, info.apiGroup ?? '', info.apiVersion ?? '')) return notFound(res)
       throw errors.resourceNotFound()
     }
-    return routeResource(store, registry, req, res, ctx, virtualHandlers)
+    return routeResource(store, registry, req, res, ctx, virtualHandlers, connectHandlers)
   })
 }
 
@@ -225,6 +232,7 @@ function routeResource(
   res: Parameters<Handler>[1],
   ctx: RequestContext,
   virtualHandlers?: ReadonlyMap<string, VirtualHandler>,
+  connectHandlers?: ReadonlyMap<string, VirtualHandler>,
 ): void | Promise<void> {
   const { info } = ctx
   const { strategy } = store
@@ -239,6 +247,10 @@ function routeResource(
     namespace = undefined
   }
   const verb = info.verb
+  const connect = info.subresource !== undefined && name !== undefined ? connectHandlers?.get(`${strategy.group}/${strategy.version}/${strategy.resource}/${info.subresource}`) : undefined
+  if (connect) {
+    return connect({ req, res, ctx, registry, ...(namespace !== undefined ? { namespace } : {}), name: name!, query: queryOf(ctx) })
+  }
   // The key is built only when a virtual handler may answer (not for a plain GET of a stored kind).
   const virtual =
     strategy.virtual || info.subresource !== undefined
