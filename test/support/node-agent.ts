@@ -8,6 +8,7 @@
  *   2 stderr, 3 the final Status, 4 resize, 255 close of a stream in v5). A fixed set of
  *   commands: `echo <args>` writes its arguments, `cat` echoes stdin until it closes,
  *   `stderr <args>` writes to stderr, `exit <n>` ends with exit code n.
+ * - any method on `/echo/...`: a JSON object of the method, path, query and body it received.
  * Every request is recorded with its path, query, headers and the client certificate's CN.
  */
 import { createServer, type Server } from 'node:https'
@@ -79,6 +80,15 @@ export class TestNodeAgent {
         else res.end()
         return
       }
+      if (parts[1] === 'echo') {
+        const chunks: Buffer[] = []
+        req.on('data', (c: Buffer) => chunks.push(c))
+        req.on('end', () => {
+          res.writeHead(200, { 'Content-Type': 'application/json' })
+          res.end(JSON.stringify({ method: req.method, path: request.path, query: url(req).search, body: Buffer.concat(chunks).toString('utf8') }))
+        })
+        return
+      }
       res.writeHead(404)
       res.end('not found')
     })
@@ -100,9 +110,9 @@ export class TestNodeAgent {
   }
 
   private record(req: IncomingMessage): AgentRequest {
-    const url = new URL(req.url ?? '/', 'https://agent')
+    const parsed = url(req)
     const peer = (req.socket as TLSSocket).getPeerCertificate?.()
-    const request = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, clientCommonName: String(peer?.subject?.CN ?? '') }
+    const request = { method: req.method ?? '', path: parsed.pathname, query: parsed.searchParams, headers: req.headers, clientCommonName: String(peer?.subject?.CN ?? '') }
     this.requests.push(request)
     return request
   }
@@ -124,6 +134,10 @@ export class TestNodeAgent {
     this.server.closeAllConnections()
     await new Promise<void>((resolve) => this.server.close(() => resolve()))
   }
+}
+
+function url(req: IncomingMessage): URL {
+  return new URL(req.url ?? '/', 'https://agent')
 }
 
 /** Runs one of the fixed commands on the exec stream and sends its Status on channel 3. */

@@ -8,7 +8,9 @@
  * --nodeagent-timeout.
  */
 import { readFileSync } from 'node:fs'
-import { connect as tlsConnect, type TLSSocket } from 'node:tls'
+import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { type ConnectionOptions, connect as tlsConnect, type TLSSocket } from 'node:tls'
 import type { EgressDialer } from '../egress/dialer.js'
 import type { Registry } from '../api/registry/registry.js'
 import { errors } from '../api/status-errors.js'
@@ -61,9 +63,26 @@ export class NodeAgentClient {
    * A TLS connection to the agent at `location`, ready for an HTTP/1.1 request; `insecure`
    * skips verifying its certificate (PodLogOptions.insecureSkipTLSVerifyBackend).
    */
-  async connect(location: NodeAgentLocation, insecure = false): Promise<TLSSocket> {
+  connect(location: NodeAgentLocation, insecure = false): Promise<TLSSocket> {
     const files = this.files()
     const verify = files.ca !== undefined && !insecure
+    return this.open(location, {
+      rejectUnauthorized: verify,
+      ...(verify ? { ca: files.ca } : {}),
+      ...(files.cert && files.key ? { cert: files.cert, key: files.key } : {}),
+    }) as Promise<TLSSocket>
+  }
+
+  /**
+   * A connection for the proxies to a pod's or an endpoint's port (the reference's proxy
+   * transport): plain for `http`, TLS unverified for `https`.
+   */
+  connectProxy(location: NodeAgentLocation, scheme: 'http' | 'https'): Promise<Duplex> {
+    return this.open(location, scheme === 'https' ? { rejectUnauthorized: false } : undefined)
+  }
+
+  /** The one place a connection leaves: the egress dialer's `cluster` stream, TLS around it when asked, within the timeout. */
+  private async open(location: NodeAgentLocation, tls: ConnectionOptions | undefined): Promise<Duplex> {
     const deadline = this.options.timeoutMs
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
@@ -71,14 +90,8 @@ export class NodeAgentClient {
     })
     try {
       const raw = await Promise.race([this.options.dialer.dial('cluster', location.host, location.port), timeout])
-      const socket = tlsConnect({
-        socket: raw as import('node:net').Socket,
-        servername: isIp(location.host) ? undefined : location.host,
-        rejectUnauthorized: verify,
-        ...(verify ? { ca: files.ca } : {}),
-        ...(files.cert && files.key ? { cert: files.cert, key: files.key } : {}),
-        ALPNProtocols: ['http/1.1'],
-      })
+      if (!tls) return raw
+      const socket = tlsConnect({ socket: raw as Socket, servername: isIp(location.host) ? undefined : location.host, ALPNProtocols: ['http/1.1'], ...tls })
       await Promise.race([
         new Promise<void>((resolve, reject) => {
           socket.once('secureConnect', resolve)

@@ -9,6 +9,7 @@ import { DIRECT_DIALER, type EgressDialer } from '../egress/dialer.js'
 import { NodeAgentClient } from './client.js'
 import { podLogHandler } from './pod-log.js'
 import { podStreamHandler } from './pod-stream.js'
+import { proxyHandler } from './proxy.js'
 
 export interface NodeAgentConfig {
   caFile?: string
@@ -37,5 +38,8 @@ export function nodeAgentApi(config: NodeAgentConfig): Array<[string, VirtualHan
     ['/v1/pods/exec', podStreamHandler('exec', stream)],
     ['/v1/pods/attach', podStreamHandler('attach', stream)],
     ['/v1/pods/portforward', podStreamHandler('portforward', stream)],
+    ['/v1/pods/proxy', proxyHandler('pods', client)],
+    ['/v1/nodes/proxy', proxyHandler('nodes', client)],
+    ['/v1/services/proxy', proxyHandler('services', client)],
   ]
 }

@@ -64,6 +64,6 @@ export function podStreamHandler(sub: StreamSubresource, options: StreamOptions)
     const location = await options.client.location(registry, pod.nodeName)
     const path = sub === 'portforward' ? `/portForward/${pod.namespace}/${pod.name}` : `/${sub}/${pod.namespace}/${pod.name}/${container}`
     const encoded = parsed.agentQuery.toString()
-    await proxyUpgrade(req, res, options.client, location, encoded === '' ? path : `${path}?${encoded}`)
+    await proxyUpgrade(req, res, () => options.client.connect(location), location, encoded === '' ? path : `${path}?${encoded}`)
   }
 }

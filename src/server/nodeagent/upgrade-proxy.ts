@@ -6,15 +6,20 @@
  * ways untouched, the agent's `101 Switching Protocols` (or its refusal) first. The client's
  * credentials are not passed on: the agent trusts the server's client certificate.
  */
-import type { TLSSocket } from 'node:tls'
+import type { Duplex } from 'node:stream'
 import { errors } from '../api/status-errors.js'
 import { takeConnection, isUpgrade } from '../http/upgrade.js'
 import type { Request, Response } from '../http/types.js'
 import { backendError } from './backend-error.js'
-import { type NodeAgentClient, type NodeAgentLocation, hostPort } from './client.js'
+import { type NodeAgentLocation, hostPort } from './client.js'
 
 /** Headers of the client's request the agent must not see (its credentials, the proxy's own Host). */
 const DROPPED = new Set(['host', 'authorization', 'proxy-authorization', 'content-length', 'transfer-encoding'])
+
+/** Whether the client's header `name` (lower case) is passed on to the backend. */
+export function forwardedHeader(name: string): boolean {
+  return !DROPPED.has(name) && !name.startsWith('impersonate-') && !name.startsWith(':')
+}
 
 /** The bearer token a browser sends as a WebSocket subprotocol (`base64url.bearer.authorization.k8s.io.<token>`). */
 const TOKEN_PROTOCOL = 'base64url.bearer.authorization.k8s.io.'
@@ -25,7 +30,7 @@ function requestHead(req: Request, location: NodeAgentLocation, target: string):
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!
     const lower = name.toLowerCase()
-    if (DROPPED.has(lower) || lower.startsWith('impersonate-') || lower.startsWith(':')) continue
+    if (!forwardedHeader(lower)) continue
     let value = raw[i + 1]!
     if (lower === 'sec-websocket-protocol') {
       value = value
@@ -40,12 +45,12 @@ function requestHead(req: Request, location: NodeAgentLocation, target: string):
   return `${lines.join('\r\n')}\r\n\r\n`
 }
 
-/** Connects the client's upgrade request to `target` on the agent at `location`. */
-export async function proxyUpgrade(req: Request, res: Response, client: NodeAgentClient, location: NodeAgentLocation, target: string): Promise<void> {
+/** Connects the client's upgrade request to `target` on the backend at `location`, over what `connect` opens. */
+export async function proxyUpgrade(req: Request, res: Response, connect: () => Promise<Duplex>, location: NodeAgentLocation, target: string): Promise<void> {
   if (!isUpgrade(req)) throw errors.badRequest('Upgrade request required')
-  let agent: TLSSocket
+  let agent: Duplex
   try {
-    agent = await client.connect(location)
+    agent = await connect()
   } catch (err) {
     throw backendError(`error dialing backend: ${(err as Error).message}`)
   }
