@@ -91,7 +91,8 @@ export class NodeAgentClient {
     try {
       const raw = await Promise.race([this.options.dialer.dial('cluster', location.host, location.port), timeout])
       if (!tls) return raw
-      const socket = tlsConnect({ socket: raw as Socket, servername: isIp(location.host) ? undefined : location.host, ALPNProtocols: ['http/1.1'], ...tls })
+      // `host` is the name the certificate must carry (an IP must be among its IP addresses).
+      const socket = tlsConnect({ socket: raw as Socket, host: location.host, servername: isIp(location.host) ? undefined : location.host, ALPNProtocols: ['http/1.1'], ...tls })
       await Promise.race([
         new Promise<void>((resolve, reject) => {
           socket.once('secureConnect', resolve)
