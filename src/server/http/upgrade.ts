@@ -46,5 +46,14 @@ export function takeConnection(req: Request, res: Response): UpgradeConnection |
   if (!connection) return undefined
   PENDING.delete(req)
   ;(res as ServerResponse).detachSocket(connection.socket as import('node:net').Socket)
+  // What follows the chain (audit, metrics, the in-flight count) sees the switch of protocols
+  // as the response, settled when the relayed connection closes.
+  // (Written to no connection: the response has none any more.)
+  res.writeHead(101)
+  connection.socket.once('close', () => {
+    res.end()
+    res.emit('finish')
+    res.emit('close')
+  })
   return connection
 }

@@ -8,7 +8,10 @@
  * admission of CONNECT by a validating webhook.
  */
 import assert from 'node:assert/strict'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { request } from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { AdmissionWebhookServer } from '../../support/admission-webhook.js'
 import { KubectlSession } from '../../support/kubectl-session.js'
@@ -18,10 +21,17 @@ describe('node agents: proxies, port-forward, the upgrade create check and CONNE
   this.timeout(120_000)
   let agent: TestNodeAgent
   let session: KubectlSession
+  let auditLog: string
 
   before(async function () {
     agent = await TestNodeAgent.start()
-    session = await KubectlSession.open(this, 'nodeagent-connect-', { waitFor: 'ready', args: ['--nodeagent-preferred-address-types=InternalIP'] })
+    const dir = mkdtempSync(join(tmpdir(), 'nodeagent-audit-'))
+    auditLog = join(dir, 'audit.log')
+    writeFileSync(join(dir, 'policy.yaml'), 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  resources: [{group: "", resources: ["pods/exec"]}]\n')
+    session = await KubectlSession.open(this, 'nodeagent-connect-', {
+      waitFor: 'ready',
+      args: ['--nodeagent-preferred-address-types=InternalIP', `--audit-policy-file=${join(dir, 'policy.yaml')}`, `--audit-log-path=${auditLog}`],
+    })
     const node = agent.node('agent-node')
     await session.ok('create', '-f', session.file('node.json', JSON.stringify(node)))
     await session.ok('patch', 'node', 'agent-node', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: node.status }))
@@ -103,7 +113,21 @@ describe('node agents: proxies, port-forward, the upgrade create check and CONNE
     assert.equal(seen.headers['sec-websocket-protocol'], 'SPDY/3.1+portforward.k8s.io')
   })
 
+  it('an exec is audited once it ends, its response the switch of protocols (101)', async () => {
+    assert.equal(await session.ok('exec', 'p1', '--', 'echo', 'audited'), 'audited\n')
+    let complete: Record<string, any> | undefined // eslint-disable-line @typescript-eslint/no-explicit-any
+    for (let i = 0; i < 50 && !complete; i++) {
+      const events = readFileSync(auditLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>) // eslint-disable-line @typescript-eslint/no-explicit-any
+      complete = events.find((e) => e.objectRef?.subresource === 'exec' && e.stage === 'ResponseComplete' && e.user?.username !== 'viewer')
+      if (!complete) await sleep(100)
+    }
+    assert.ok(complete, 'a ResponseComplete event for the exec')
+    assert.equal(complete.verb, 'get')
+    assert.equal(complete.responseStatus.code, 101)
+  })
+
   it('a WebSocket exec allowed only as get is refused as a create (AuthorizePodWebsocketUpgradeCreatePermission)', async () => {
+    const before = agent.requests.length
     await session.ok('create', 'role', 'exec-get', '--verb=get', '--resource=pods,pods/exec')
     await session.ok('create', 'rolebinding', 'exec-get', '--role=exec-get', '--user=viewer')
     const r = await session.run('exec', '--as=viewer', 'p1', '--', 'echo', 'hi')
@@ -113,7 +137,7 @@ describe('node agents: proxies, port-forward, the upgrade create check and CONNE
     const raw = await rawUpgrade('/api/v1/namespaces/default/pods/p1/exec?command=echo&stdout=true', { 'Impersonate-User': 'viewer', 'Sec-WebSocket-Protocol': 'v5.channel.k8s.io' })
     assert.equal(raw.status, 403)
     assert.match(raw.body, /User \\"viewer\\" cannot create resource \\"pods\/exec\\"/)
-    assert.equal(agent.requests.filter((q) => q.path === '/exec/default/p1/c1').length, 0, 'nothing reached the agent')
+    assert.equal(agent.requests.slice(before).filter((q) => q.path === '/exec/default/p1/c1').length, 0, 'nothing reached the agent')
   })
 
   it('admission sees the exec as a CONNECT of pods/exec with its PodExecOptions, and may refuse it', async () => {
