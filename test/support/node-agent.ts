@@ -2,7 +2,8 @@
  * A test node agent: an HTTPS server on 127.0.0.1 with a certificate of its own CA, serving
  * what the API server forwards to a node's agent:
  * - `GET /containerLogs/<ns>/<pod>/<container>`: the text set in `logs` for that container
- *   (404 otherwise); with `follow=true` the stream stays open `followMs` more, then ends.
+ *   (404 otherwise); with `follow=true` the stream stays open `followMs` more, then ends with
+ *   `followTail`.
  * - `/exec/<ns>/<pod>/<container>?command=...` over WebSocket (`v5.channel.k8s.io`, then
  *   `v4.channel.k8s.io`): each message is a channel byte and its data (0 stdin, 1 stdout,
  *   2 stderr, 3 the final Status, 4 resize, 255 close of a stream in v5). A fixed set of
@@ -38,8 +39,9 @@ export class TestNodeAgent {
   readonly requests: AgentRequest[] = []
   /** `<ns>/<pod>/<container>` to its log text. */
   readonly logs = new Map<string, string>()
-  /** How long a followed log stays open after its text. */
+  /** How long a followed log stays open after its text, and what it writes last before it ends. */
   followMs = 300
+  followTail = 'written later\n'
 
   private constructor(
     private readonly server: Server,
@@ -76,7 +78,7 @@ export class TestNodeAgent {
         }
         res.writeHead(200, { 'Content-Type': 'text/plain' })
         res.write(text)
-        if (request.query.get('follow') === 'true') setTimeout(() => res.end(), self!.followMs)
+        if (request.query.get('follow') === 'true') setTimeout(() => res.end(self!.followTail), self!.followMs)
         else res.end()
         return
       }

@@ -52,9 +52,8 @@ describe('server: node agent client', () => {
   it('gives up a dial after --nodeagent-timeout', async () => {
     const never = { dial: () => new Promise<never>(() => undefined) }
     const client = new NodeAgentClient({ preferredAddressTypes: DEFAULT_TYPES, timeoutMs: 100, dialer: never })
-    const started = Date.now()
+    // The dial never completes: only the timeout can end it.
     await assert.rejects(client.connect({ host: '10.0.0.1', port: 10250 }), /dial tcp 10\.0\.0\.1:10250: i\/o timeout/)
-    assert.ok(Date.now() - started < 2000)
   })
 
   describe('with a test agent', () => {

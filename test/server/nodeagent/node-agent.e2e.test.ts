@@ -114,9 +114,8 @@ describeEachKubectl('node agents: logs and exec through the server (end to end)'
 
   it('kubectl logs -f streams until the agent ends the stream', async () => {
     agent.followMs = 500
-    const started = Date.now()
-    assert.equal(await session.ok('logs', '-f', 'p1'), 'first line\nsecond line\n')
-    assert.ok(Date.now() - started >= 400, 'kubectl waited for the agent to end the stream')
+    // What the agent writes after a pause, just before it ends the stream, is printed too.
+    assert.equal(await session.ok('logs', '-f', 'p1'), 'first line\nsecond line\nwritten later\n')
     const seen = agent.requests.filter((r) => r.path === '/containerLogs/default/p1/c1').at(-1)!
     assert.equal(seen.query.get('follow'), 'true')
   })
