@@ -10,6 +10,8 @@
  *   commands: `echo <args>` writes its arguments, `cat` echoes stdin until it closes,
  *   `stderr <args>` writes to stderr, `exit <n>` ends with exit code n.
  * - any method on `/echo/...`: a JSON object of the method, path, query and body it received.
+ * - `/attach/<ns>/<pod>/<container>` over WebSocket: `attached to <container>` on stdout, then
+ *   success.
  * Every request is recorded with its path, query, headers and the client certificate's CN.
  */
 import { createServer, type Server } from 'node:https'
@@ -100,6 +102,11 @@ export class TestNodeAgent {
     })
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const request = self!.record(req)
+      if (request.path.startsWith('/attach/')) {
+        // Attaching to the container's running process: it prints one line and exits.
+        sockets.handleUpgrade(req, socket, head, (ws) => runCommand(ws, ['echo', `attached to ${request.path.split('/')[4] ?? ''}`]))
+        return
+      }
       if (!request.path.startsWith('/exec/')) {
         socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n')
         return

@@ -151,6 +151,12 @@ describeEachKubectl('node agents: logs and exec through the server (end to end)'
     assert.match(r.stderr, /command terminated with exit code 3/)
   })
 
+  it('kubectl attach reaches the agent\'s /attach/<ns>/<pod>/<container>', async () => {
+    assert.equal(await session.ok('attach', 'p1'), 'attached to c1\n')
+    const seen = agent.requests.filter((r) => r.path === '/attach/default/p1/c1').at(-1)!
+    assert.equal(seen.query.get('output'), '1')
+  })
+
   it('kubectl exec into a pod no node runs prints the reference\'s error', async () => {
     const r = await session.run('exec', 'p3', '--', 'echo', 'hi')
     assert.notEqual(r.code, 0)
