@@ -84,7 +84,7 @@ function agentQuery(o: PodLogOptions): string {
 
 export function podLogHandler(client: NodeAgentClient): VirtualHandler {
   return async ({ req, res, registry, namespace, name, query }) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw errors.methodNotAllowed()
+    if (req.method !== 'GET') throw errors.methodNotAllowed()
     const options = podLogOptions(query)
     const problems = validatePodLogOptions(options)
     if (problems.length > 0) throw errors.invalid('', 'PodLogOptions', name!, problems)
