@@ -97,6 +97,14 @@ export interface ServerConfig {
   /** --service-account-max-token-expiration; 0: no maximum. */
   serviceAccountMaxTokenExpirationMs: number
   serviceAccountExtendTokenExpiration: boolean
+  /** --nodeagent-*: how the server reaches node agents (logs, exec, attach, port-forward, proxies). */
+  nodeAgent: {
+    caFile?: string
+    certFile?: string
+    keyFile?: string
+    preferredAddressTypes: string[]
+    timeoutMs: number
+  }
   serviceAccountLookup: boolean
   requestheaderClientCaFile?: string
   requestheaderAllowedNames: string[]
@@ -232,6 +240,11 @@ export const BUILT_OPTIONS = new Set([
   'permit-port-sharing',
   'write-kubeconfig',
   'allow-privileged',
+  'nodeagent-certificate-authority',
+  'nodeagent-client-certificate',
+  'nodeagent-client-key',
+  'nodeagent-preferred-address-types',
+  'nodeagent-timeout',
   'endpoint-reconciler-type',
   'service-cluster-ip-range',
   'service-node-port-range',
@@ -544,6 +557,13 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     serviceAccountSigningEndpoint: str('service-account-signing-endpoint'),
     serviceAccountMaxTokenExpirationMs: num('service-account-max-token-expiration'),
     serviceAccountExtendTokenExpiration: ctx.value<boolean>('service-account-extend-token-expiration') ?? true,
+    nodeAgent: {
+      caFile: str('nodeagent-certificate-authority'),
+      certFile: str('nodeagent-client-certificate'),
+      keyFile: str('nodeagent-client-key'),
+      preferredAddressTypes: ctx.list('nodeagent-preferred-address-types'),
+      timeoutMs: num('nodeagent-timeout', 5000),
+    },
     serviceAccountLookup: ctx.value<boolean>('service-account-lookup') ?? true,
     requestheaderClientCaFile: str('requestheader-client-ca-file'),
     requestheaderAllowedNames: ctx.list('requestheader-allowed-names'),

@@ -26,7 +26,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/server/filters/'],
   ['src/server/controllers/'],
   ['src/server/bootstrap/', 'src/server/peers/'],
-  ['src/server/admission/', 'src/server/audit/'],
+  ['src/server/admission/', 'src/server/audit/', 'src/server/nodeagent/'],
   ['src/server/authentication/', 'src/server/authorization/', 'src/server/flowcontrol/', 'src/server/encryption/', 'src/server/aggregator/'],
   ['src/server/health/', 'src/server/paths/', 'src/server/version.ts', 'src/server/storage-metrics.ts'],
   ['src/server/api/'],

@@ -59,10 +59,16 @@ export class KubectlSession {
   }
 
   run(...args: string[]): Promise<Run> {
+    return this.runWithInput(undefined, ...args)
+  }
+
+  /** Runs kubectl with `input` on its standard input (closed after it); none: stdin closed at once. */
+  runWithInput(input: string | undefined, ...args: string[]): Promise<Run> {
     return new Promise((resolve) => {
-      execFile(this.kubectl, [...this.base, ...args], { timeout: 30_000, env: { ...process.env, HOME: this.tmp } }, (err, stdout, stderr) => {
+      const child = execFile(this.kubectl, [...this.base, ...args], { timeout: 30_000, env: { ...process.env, HOME: this.tmp } }, (err, stdout, stderr) => {
         resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
       })
+      child.stdin?.end(input)
     })
   }
 

@@ -11,6 +11,7 @@
  */
 import { request } from 'node:http'
 import type { Handler, Request, Response, UserInfo } from '../http/types.js'
+import { isUpgrade, takeConnection, type UpgradeConnection } from '../http/upgrade.js'
 import type { ResolvedEndpoint } from './service-resolver.js'
 import { goTransportError } from './transport.js'
 import type { Agent } from 'node:http'
@@ -105,7 +106,7 @@ export function proxyHandler(target: ProxyTarget, options: ProxyOptions): Handle
     }
     const host = `${endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host}:${endpoint.port}`
     const path = `${ctx.url.pathname}${ctx.rawQuery ? `?${ctx.rawQuery}` : ''}`
-    if (isUpgradeRequest(req) && 'assignSocket' in res && res.socket) return proxyUpgrade(req, res.socket, () => res.detachSocket(res.socket!), path, proxiedHeaders(req, user, options.headers, host), () => target.connect(endpoint), (err) => plainError(res, 503, goTransportError(err, host)))
+    if (isUpgradeRequest(req) && isUpgrade(req)) return proxyUpgrade(req, () => takeConnection(req, res)!, path, proxiedHeaders(req, user, options.headers, host), () => target.connect(endpoint), (err) => plainError(res, 503, goTransportError(err, host)))
     await new Promise<void>((done) => {
       const upstream = request(
         { host: endpoint.host, port: endpoint.port, method: req.method ?? 'GET', path, headers: proxiedHeaders(req, user, options.headers, host), agent: target.agent },
@@ -161,8 +162,7 @@ function isUpgradeRequest(req: Request): boolean {
  */
 async function proxyUpgrade(
   req: Request,
-  client: Duplex,
-  detach: () => void,
+  take: () => UpgradeConnection,
   path: string,
   headers: Record<string, string | string[]>,
   connect: () => Promise<Duplex>,
@@ -174,12 +174,14 @@ async function proxyUpgrade(
   } catch (err) {
     return failed(err as NodeJS.ErrnoException)
   }
-  detach()
+  const { socket: client, head } = take()
   const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`]
   for (const [name, value] of Object.entries({ ...headers, connection: 'Upgrade', upgrade: String(req.headers.upgrade ?? '') })) {
     for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`)
   }
   upstream.write(`${lines.join('\r\n')}\r\n\r\n`)
+  // What the client sent past its request head (the first frames) follows it.
+  if (head.length > 0) upstream.write(head)
   upstream.pipe(client)
   client.pipe(upstream)
   const close = () => {

@@ -63,6 +63,10 @@ export const SUBRESOURCE_VERBS = ['get', 'patch', 'update']
 export function subresourceVerbs(sub: string): string[] {
   if (sub === 'finalize') return ['update']
   if (sub === 'token' || sub === 'binding' || sub === 'eviction') return ['create']
+  // The connect subresources: their methods as verbs (ConnectMethods: GET and POST; the proxies all of them).
+  if (sub === 'log') return ['get']
+  if (sub === 'attach' || sub === 'exec' || sub === 'portforward') return ['create', 'get']
+  if (sub === 'proxy') return ['create', 'delete', 'get', 'patch', 'update']
   return SUBRESOURCE_VERBS
 }
 
@@ -72,10 +76,17 @@ export const SUBRESOURCE_KINDS: Record<string, { group: string; version: string;
   token: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
   eviction: { group: 'policy', version: 'v1', kind: 'Eviction' },
   binding: { group: '', version: 'v1', kind: 'Binding' },
+  attach: { group: '', version: 'v1', kind: 'PodAttachOptions' },
+  exec: { group: '', version: 'v1', kind: 'PodExecOptions' },
+  portforward: { group: '', version: 'v1', kind: 'PodPortForwardOptions' },
 }
 
+/** The options kind of each resource's proxy (NodeProxyOptions ...). */
+const PROXY_KINDS: Record<string, string> = { pods: 'PodProxyOptions', nodes: 'NodeProxyOptions', services: 'ServiceProxyOptions' }
+
 /** The kind a subresource takes and answers when it is not the resource's own. */
-export function subresourceKind(_k: Strategy, sub: string): { group: string; version: string; kind: string } | undefined {
+export function subresourceKind(k: Strategy, sub: string): { group: string; version: string; kind: string } | undefined {
+  if (sub === 'proxy' && PROXY_KINDS[k.resource]) return { group: '', version: 'v1', kind: PROXY_KINDS[k.resource]! }
   return SUBRESOURCE_KINDS[sub]
 }
 

@@ -59,6 +59,12 @@ export interface ApiDeps {
   virtualHandlers?: ReadonlyMap<string, VirtualHandler>
   /** The aggregation layer: the group versions extension servers serve are proxied there, their resources discovered. */
   aggregated?: AggregatedApis
+  /**
+   * The connect-type subresources served by other rooms (the node agents' `pods/log`,
+   * `pods/exec`, the proxies), keyed as virtualHandlers (`/v1/pods/exec`): any method reaches
+   * them, each checks its own.
+   */
+  connectHandlers?: ReadonlyMap<string, VirtualHandler>
 }
 
 /** What a virtual handler gets: the request, the names in its URL and the registry to read objects from. */
@@ -154,7 +160,7 @@ export function apiHandler(deps: ApiDeps, served: ServedApi = servedApi(deps)): 
       // A group version an extension server serves is proxied there, as the reference's aggregator does before its local delegate.
       const remote = ctx.info.apiPrefix === 'apis' && ctx.info.apiVersion !== undefined ? deps.aggregated?.remote(ctx.info.apiGroup ?? '', ctx.info.apiVersion) : undefined
       if (remote) return remote(req, res, ctx)
-      const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers, deps.aggregated)
+      const serve = () => route(registryFor(store), kinds, req, res, ctx, deps.virtualHandlers, deps.connectHandlers, deps.aggregated)
       const who = ctx.user ? { user: ctx.user, info: ctx.info } : undefined
       // Once the codec is loaded (every request but the first few), no promise to wait for.
       done = storage.isReady ? withRequester(who, serve) : storage.ready().then(() => withRequester(who, serve))
@@ -177,6 +183,7 @@ function route(
   res: Parameters<Handler>[1],
   ctx: RequestContext,
   virtualHandlers?: ReadonlyMap<string, VirtualHandler>,
+  connectHandlers?: ReadonlyMap<string, VirtualHandler>,
   aggregated?: AggregatedApis,
 ): void | Promise<void> {
   const { info } = ctx
@@ -187,7 +194,7 @@ function route(
   const version = info.apiVersion ?? ''
   const resource = info.resource ?? ''
   const known = registry.lookup(group, version, resource)
-  if (known) return routeResource(known, registry, req, res, ctx, virtualHandlers)
+  if (known) return routeResource(known, registry, req, res, ctx, virtualHandlers, connectHandlers)
   return registry.resolve(group, version, resource).then(async (store) => {
     if (!store) {
       // An unknown group version is not routed at all; an unknown resource in a served one is a Status.
@@ -195,7 +202,7 @@ function route(
       if (!apiResourceList(kinds, info.apiGroup ?? '', info.apiVersion ?? '')) return notFound(res)
       throw errors.resourceNotFound()
     }
-    return routeResource(store, registry, req, res, ctx, virtualHandlers)
+    return routeResource(store, registry, req, res, ctx, virtualHandlers, connectHandlers)
   })
 }
 
@@ -235,6 +242,7 @@ function routeResource(
   res: Parameters<Handler>[1],
   ctx: RequestContext,
   virtualHandlers?: ReadonlyMap<string, VirtualHandler>,
+  connectHandlers?: ReadonlyMap<string, VirtualHandler>,
 ): void | Promise<void> {
   const { info } = ctx
   const { strategy } = store
@@ -249,6 +257,10 @@ function routeResource(
     namespace = undefined
   }
   const verb = info.verb
+  const connect = info.subresource !== undefined && name !== undefined ? connectHandlers?.get(`${strategy.group}/${strategy.version}/${strategy.resource}/${info.subresource}`) : undefined
+  if (connect) {
+    return connect({ req, res, ctx, registry, ...(namespace !== undefined ? { namespace } : {}), name: name!, query: queryOf(ctx) })
+  }
   // The key is built only when a virtual handler may answer (not for a plain GET of a stored kind).
   const virtual =
     strategy.virtual || info.subresource !== undefined

@@ -20,6 +20,7 @@ import type { ServerConfig } from '../config.js'
 import type { Mux } from '../http/mux.js'
 import type { Logger } from '../log/logger.js'
 import type { Store } from '../store/types.js'
+import { nodeAgentApi } from '../nodeagent/index.js'
 
 /** The installed API, for the parts built before it; reads before it is installed fail or find nothing. */
 export class ApiAccess {
@@ -87,6 +88,12 @@ export function installServedApi(mux: Mux, parts: ServedApiParts): InstalledApi 
         ],
       ]),
     ]),
+    connectHandlers: new Map(
+      nodeAgentApi({
+        ...config.nodeAgent,
+        ...(config.featureGates.get('AuthorizePodWebsocketUpgradeCreatePermission') !== false ? { upgradeCreateAuthorizer: authorization.chain.authorizer } : {}),
+      }),
+    ),
     options: {
       writeChecks: escalationChecks(authorization.chain.authorizer, () => authorization.ruleResolver),
       authorizeCreate: createAuthorizer(authorization.chain.authorizer),

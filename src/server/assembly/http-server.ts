@@ -18,6 +18,7 @@ import { parseHttp1FromStream } from '../http/http1-reads.js'
 import { isPromise } from '../http/maybe-promise.js'
 import { decodeRequestPath } from '../http/request-info.js'
 import { httpError } from '../http/respond.js'
+import { serveUpgrades } from '../http/upgrade.js'
 import { SERVING_TIMEOUT_OPTIONS, applyServingTimeouts } from '../http/timeouts.js'
 import type { Handler, Request, Response } from '../http/types.js'
 import { StartupError } from '../lifecycle/startup-error.js'
@@ -130,7 +131,7 @@ export function createHttpServer(handler: Handler, config: ServerConfig, tls: Se
       )
   applyServingTimeouts(server)
   parseHttp1FromStream(server)
-  server.on('upgrade', upgradeListener(onRequest))
+  serveUpgrades(server, onRequest)
   connections.watch(server)
   // Clients that connect by IP send no server name; this picks their certificate by local address.
   tls.attach(server)

@@ -61,11 +61,12 @@ describe('api: OpenAPI v2 and v3 from the reference document', function () {
     // Every reference resolves inside the document; no pod path is in the apps document.
     for (const ref of refs(apps)) assert.ok(apps.components.schemas[ref.replace('#/components/schemas/', '')], ref)
     assert.equal(apps.components.schemas['io.k8s.api.batch.v1.Job'], undefined)
-    // Unserved subresources (pods/exec, pods/log) are not advertised.
+    // Served subresources are advertised (pods/exec and pods/log since the node agents' handlers); unserved ones are not.
     const core = docs.get('api/v1')! as Json
     assert.ok(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/status'])
-    assert.equal(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/exec'], undefined)
-    assert.equal(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/log'], undefined)
+    assert.ok(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/exec'])
+    assert.ok(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/log'])
+    assert.equal(core.paths['/api/v1/namespaces/{namespace}/serviceaccounts/{name}/scale'], undefined)
   })
 
   it('convertSchema: definitions refs become component refs', () => {

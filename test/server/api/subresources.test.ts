@@ -90,7 +90,23 @@ describe('api: status and scale subresources, deletecollection in discovery', fu
     }
     assert.ok(!names.includes('configmaps/status'))
     // The pod's subresources follow it, sorted, as the reference lists them.
-    assert.deepEqual(names.slice(names.indexOf('pods'), names.indexOf('pods') + 6), ['pods', 'pods/binding', 'pods/ephemeralcontainers', 'pods/eviction', 'pods/resize', 'pods/status'])
+    assert.deepEqual(names.slice(names.indexOf('pods'), names.indexOf('pods') + 11), [
+      'pods',
+      'pods/attach',
+      'pods/binding',
+      'pods/ephemeralcontainers',
+      'pods/eviction',
+      'pods/exec',
+      'pods/log',
+      'pods/portforward',
+      'pods/proxy',
+      'pods/resize',
+      'pods/status',
+    ])
+    // The connect subresources as kube-apiserver lists them: their options kind, their methods as verbs.
+    assert.deepEqual(core.find((r) => r.name === 'pods/exec'), { name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create', 'get'] })
+    assert.deepEqual(core.find((r) => r.name === 'pods/log'), { name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] })
+    assert.deepEqual(core.find((r) => r.name === 'nodes/proxy'), { name: 'nodes/proxy', singularName: '', namespaced: false, kind: 'NodeProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] })
     assert.deepEqual(core.find((r) => r.name === 'pods/eviction'), { name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] })
     assert.deepEqual(core.find((r) => r.name === 'pods/binding'), { name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] })
     assert.deepEqual(core.find((r) => r.name === 'replicationcontrollers/scale'), { name: 'replicationcontrollers/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] })

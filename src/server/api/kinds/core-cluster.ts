@@ -108,6 +108,7 @@ async function deleteNamespace(
 export const CORE_CLUSTER: KindTable = {
   '/v1/nodes': {
     statusOwnedBySubresource: true,
+    virtualSubresources: ['proxy'],
     validate: validateNode,
     validateUpdate: validateNodeUpdate,
     validateStatusUpdate: validateNodeUpdate,

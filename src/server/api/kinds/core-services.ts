@@ -107,6 +107,7 @@ function serviceStoreHooks({ lookup, options, log }: StoreHooksContext): KindSto
 export const CORE_SERVICES: KindTable = {
   '/v1/services': {
     createOnUpdate: true,
+    virtualSubresources: ['proxy'],
     statusOwnedBySubresource: true,
     storeHooks: serviceStoreHooks,
     validateName: nameIsDNS1035Label,

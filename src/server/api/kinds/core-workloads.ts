@@ -45,6 +45,8 @@ const labelsText = (labels: unknown) => Object.entries(obj(labels)).map(([k, v])
 export const CORE_WORKLOADS: KindTable = {
   '/v1/pods': {
     statusOwnedBySubresource: true,
+    // Served by the node agents' connect handlers (src/server/nodeagent/).
+    virtualSubresources: ['attach', 'exec', 'log', 'portforward', 'proxy'],
     generation: true,
     defaults(o) {
       o.spec = obj(o.spec)

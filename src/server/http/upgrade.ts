@@ -1,0 +1,59 @@
+/**
+ * Requests that ask to switch protocols (`Connection: Upgrade`: the WebSocket and SPDY streams
+ * of exec, attach and port-forward). Node hands them to the server's 'upgrade' event with the
+ * raw connection instead of a response; this gives them a response on that connection so the
+ * whole chain (authentication, audit, authorization ...) runs as for any request, and lets the
+ * handler that upgrades take the connection over. A request no handler takes is answered on
+ * that response and its connection closed, as Go closes a connection it did not hijack.
+ */
+import { type IncomingMessage, ServerResponse } from 'node:http'
+import type { Http2SecureServer } from 'node:http2'
+import type { Server as HttpsServer } from 'node:https'
+import type { Duplex } from 'node:stream'
+import type { Request, Response } from './types.js'
+
+/** The raw connection of an upgrade request and the bytes already read past its headers. */
+export interface UpgradeConnection {
+  socket: Duplex
+  head: Buffer
+}
+
+const PENDING = new WeakMap<Request, UpgradeConnection>()
+
+/** Serves upgrade requests through `onRequest`, as ordinary requests with a response of their own. */
+export function serveUpgrades(server: Http2SecureServer | HttpsServer, onRequest: (req: Request, res: Response) => void): void {
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const res = new ServerResponse(req)
+    res.shouldKeepAlive = false
+    res.assignSocket(socket as import('node:net').Socket)
+    PENDING.set(req, { socket, head })
+    socket.on('error', () => socket.destroy())
+    res.on('finish', () => {
+      if (PENDING.delete(req)) socket.end()
+    })
+    onRequest(req, res)
+  })
+}
+
+/** Whether `req` asks to switch protocols and arrived as an upgrade (its connection can be taken). */
+export function isUpgrade(req: Request): boolean {
+  return PENDING.has(req)
+}
+
+/** Takes `req`'s connection over: the response no longer writes to it; undefined when it is no upgrade. */
+export function takeConnection(req: Request, res: Response): UpgradeConnection | undefined {
+  const connection = PENDING.get(req)
+  if (!connection) return undefined
+  PENDING.delete(req)
+  ;(res as ServerResponse).detachSocket(connection.socket as import('node:net').Socket)
+  // What follows the chain (audit, metrics, the in-flight count) sees the switch of protocols
+  // as the response, settled when the relayed connection closes.
+  // (Written to no connection: the response has none any more.)
+  res.writeHead(101)
+  connection.socket.once('close', () => {
+    res.end()
+    res.emit('finish')
+    res.emit('close')
+  })
+  return connection
+}
