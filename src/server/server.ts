@@ -27,6 +27,8 @@ import { buildControllers } from './controllers/index.js'
 import { ControllerManager } from './controllers/manager.js'
 import { boundAddress, serveOn } from './http/listener.js'
 import { Mux } from './http/mux.js'
+import { egressDialerFromFile } from './egress/selector.js'
+import { installEgressDialer } from './egress/installed.js'
 import { LifecycleSignals, WaitGroup } from './lifecycle/signals.js'
 import { StartupError } from './lifecycle/startup-error.js'
 import type { Logger } from './log/logger.js'
@@ -73,6 +75,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { config, log } = options
   const [signals, inFlight, watches, faults, releases] = [new LifecycleSignals(), new WaitGroup(), new WaitGroup(), TestFaults.fromEnvironment(), new ShutdownList()]
   if (config.permitPortSharing) throw new StartupError('--permit-port-sharing is not supported here: Node.js 20 cannot set SO_REUSEPORT on a listening socket')
+  // Every outgoing connection made from here on dials through it (a bad file stops the start-up).
+  installEgressDialer(egressDialerFromFile(config.egressSelectorConfigFile))
 
   const encryption = encryptionFromConfig(config, log)
   releases.add('encryption-config', () => encryption.providers?.stop())

@@ -1,0 +1,81 @@
+/**
+ * The egress selector of `--egress-selector-config-file` (the reference's NewEgressSelector):
+ * one dialer per configured network (Direct, HTTPConnect over TCP or a Unix socket, GRPC) and
+ * straight connections for the networks the file does not name. The file is read at start-up;
+ * a file that cannot be read, decoded or validated, or whose TLS files cannot be loaded, stops
+ * the start-up with the reference's text.
+ */
+import { readFileSync } from 'node:fs'
+import {
+  EGRESS_SELECTION_NAMES,
+  type EgressSelection,
+  EgressSelectorConfigError,
+  type EgressSelectorConfiguration,
+  egressSelectionFor,
+  readEgressSelectorConfiguration,
+} from '../../core/config-files/egress-selector-config.js'
+import { StartupError } from '../lifecycle/startup-error.js'
+import { DIRECT_DIALER, type EgressDialer, type EgressNetwork, dialDirect } from './dialer.js'
+import { dialHttpConnect, type ProxyEndpoint } from './http-connect.js'
+
+type NetworkDial = (host: string, port: number) => Promise<import('node:net').Socket>
+
+/** The proxy endpoint of an HTTPConnect selection, its TLS files loaded now. */
+function proxyEndpoint(selection: EgressSelection): ProxyEndpoint {
+  const transport = selection.transport!
+  if (transport.uds) return { kind: 'uds', path: transport.uds.udsName }
+  const tcp = transport.tcp!
+  const url = new URL(tcp.url)
+  const tlsConfig = tcp.tlsConfig
+  if (url.protocol !== 'https:' || !tlsConfig) return { kind: 'tcp', url }
+  return {
+    kind: 'tcp',
+    url,
+    tls: {
+      ...(tlsConfig.caBundle ? { ca: readFileSync(tlsConfig.caBundle) } : {}),
+      cert: readFileSync(tlsConfig.clientCert!),
+      key: readFileSync(tlsConfig.clientKey!),
+    },
+  }
+}
+
+/**
+ * GRPC (konnectivity) is validated as the reference does but not built here: a dial on such a
+ * network fails with this error rather than going around the proxy it names.
+ */
+function grpcNotSupported(selection: EgressSelection): NetworkDial {
+  const socket = selection.transport?.uds?.udsName ?? ''
+  return async (host, port) => {
+    throw new Error(`egress selection ${JSON.stringify(selection.name)}: proxyProtocol GRPC (konnectivity at ${socket}) is not supported by this server; cannot dial ${host}:${port} (use HTTPConnect or Direct)`)
+  }
+}
+
+function networkDial(selection: EgressSelection | undefined): NetworkDial {
+  if (!selection || selection.proxyProtocol === 'Direct') return dialDirect
+  if (selection.proxyProtocol === 'GRPC') return grpcNotSupported(selection)
+  const proxy = proxyEndpoint(selection)
+  return (host, port) => dialHttpConnect(proxy, host, port)
+}
+
+/** The dialer of a decoded, validated configuration. */
+export function egressDialerFor(config: EgressSelectorConfiguration): EgressDialer {
+  const dials = new Map<EgressNetwork, NetworkDial>(EGRESS_SELECTION_NAMES.map((name) => [name, networkDial(egressSelectionFor(config, name))]))
+  return { dial: (network, host, port) => dials.get(network)!(host, port) }
+}
+
+/** The dialer of `--egress-selector-config-file` (DIRECT_DIALER without one); a bad file is a StartupError. */
+export function egressDialerFromFile(path: string | undefined): EgressDialer {
+  if (!path) return DIRECT_DIALER
+  let config: EgressSelectorConfiguration
+  try {
+    config = readEgressSelectorConfiguration(path)
+  } catch (err) {
+    if (err instanceof EgressSelectorConfigError) throw new StartupError(err.message, { cause: err })
+    throw err
+  }
+  try {
+    return egressDialerFor(config)
+  } catch (err) {
+    throw new StartupError(`failed to setup egress selector with config ${path}: ${(err as Error).message}`, { cause: err })
+  }
+}
