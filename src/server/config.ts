@@ -280,6 +280,7 @@ export const BUILT_OPTIONS = new Set([
   'contention-profiling',
   'debug-socket-path',
   'egress-selector-config-file',
+  'tracing-config-file',
   'enable-logs-handler',
   'v',
   'vmodule',

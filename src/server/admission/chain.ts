@@ -12,6 +12,7 @@ import type { AdmissionHook } from '../api/registry/admission-hook.js'
 import type { AdmissionAttributes } from './attributes.js'
 import { type AdmissionPlugin, type MutationInterface, type ValidationInterface, isMutation, isValidation } from './interfaces.js'
 import type { AdmissionMetrics, BoundSeries, StepType } from './metrics.js'
+import { tracing, withSpan } from '../tracing/spans.js'
 
 export interface NamedPlugin {
   name: string
@@ -42,6 +43,7 @@ export class AdmissionChain implements AdmissionHook {
   }
 
   async admit(attributes: AdmissionAttributes): Promise<void> {
+    if (tracing()) return this.traced(attributes, 'admit', this.mutating, (plugin) => plugin.admit(attributes))
     if (!this.metrics) {
       for (const { plugin } of this.mutating) if (plugin.handles(attributes.operation)) await plugin.admit(attributes)
       return
@@ -50,6 +52,7 @@ export class AdmissionChain implements AdmissionHook {
   }
 
   async validate(attributes: AdmissionAttributes): Promise<void> {
+    if (tracing()) return this.traced(attributes, 'validate', this.validating, (plugin) => plugin.validate(attributes))
     if (!this.metrics) {
       for (const { plugin } of this.validating) if (plugin.handles(attributes.operation)) await plugin.validate(attributes)
       return
@@ -87,6 +90,22 @@ export class AdmissionChain implements AdmissionHook {
       step.histogram.observe(seconds)
       step.summary.observe(seconds)
     }
+  }
+
+  /**
+   * A phase with tracing on: a span for the phase (`admission admit`, `admission validate`)
+   * and one for each plugin that handles the operation (`admit <plugin>`, `validate <plugin>`),
+   * the metrics observed as without.
+   */
+  private async traced<T extends AdmissionPlugin>(attributes: AdmissionAttributes, type: StepType, phase: Named<T>[], call: (plugin: T) => Promise<void>): Promise<void> {
+    const { operation } = attributes
+    if (!this.anyHandles(operation)) return
+    const names = new Map<AdmissionPlugin, string>(phase.map((p) => [p.plugin, p.name]))
+    const spanned = (plugin: T) => withSpan(`${type} ${names.get(plugin) ?? ''}`, { plugin: names.get(plugin) ?? '', operation }, () => call(plugin))
+    await withSpan(`admission ${type}`, { operation, resource: attributes.resource?.resource ?? '' }, async () => {
+      if (this.metrics) return this.timed(attributes, type, phase, spanned)
+      for (const { plugin } of phase) if (plugin.handles(operation)) await spanned(plugin)
+    })
   }
 
   /** Whether any plugin handles the operation (the chain's Handles), per operation once. */

@@ -10,6 +10,7 @@ import { request as httpsRequest } from 'node:https'
 import { isIP } from 'node:net'
 import { rootCertificates } from 'node:tls'
 import { egressAgent } from '../../egress/agent.js'
+import { traceContextHeaders } from '../../tracing/spans.js'
 import type { KubeObject } from '../registry/object.js'
 import { isPlainObject } from '../registry/object.js'
 import { ApiError } from '../status-errors.js'
@@ -123,7 +124,8 @@ export function postJSON(target: WebhookTarget, ca: string | undefined, body: st
       url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, */*', 'content-length': Buffer.byteLength(body) },
+        // The active span's W3C trace context, as the reference's traced transport sends it.
+        headers: { 'content-type': 'application/json', accept: 'application/json, */*', 'content-length': Buffer.byteLength(body), ...traceContextHeaders() },
         ca: ca ?? [...rootCertificates],
         ...(servername ? { servername } : {}),
         // The reference dials webhooks on the egress selector's cluster network.
