@@ -1,6 +1,7 @@
 /**
  * The egress selector of `--egress-selector-config-file` (the reference's NewEgressSelector):
- * one dialer per configured network (Direct, HTTPConnect over TCP or a Unix socket, GRPC) and
+ * one dialer per configured network (Direct, HTTPConnect over TCP or a Unix socket, GRPC
+ * konnectivity over a Unix socket) and
  * straight connections for the networks the file does not name. The file is read at start-up;
  * a file that cannot be read, decoded or validated, or whose TLS files cannot be loaded, stops
  * the start-up with the reference's text.
@@ -17,8 +18,9 @@ import {
 import { StartupError } from '../lifecycle/startup-error.js'
 import { DIRECT_DIALER, type EgressDialer, type EgressNetwork, dialDirect } from './dialer.js'
 import { dialHttpConnect, type ProxyEndpoint } from './http-connect.js'
+import { dialKonnectivity } from './konnectivity.js'
 
-type NetworkDial = (host: string, port: number) => Promise<import('node:net').Socket>
+type NetworkDial = (host: string, port: number) => Promise<import('node:net').Socket | import('node:stream').Duplex>
 
 /** The proxy endpoint of an HTTPConnect selection, its TLS files loaded now. */
 function proxyEndpoint(selection: EgressSelection): ProxyEndpoint {
@@ -39,20 +41,12 @@ function proxyEndpoint(selection: EgressSelection): ProxyEndpoint {
   }
 }
 
-/**
- * GRPC (konnectivity) is validated as the reference does but not built here: a dial on such a
- * network fails with this error rather than going around the proxy it names.
- */
-function grpcNotSupported(selection: EgressSelection): NetworkDial {
-  const socket = selection.transport?.uds?.udsName ?? ''
-  return async (host, port) => {
-    throw new Error(`egress selection ${JSON.stringify(selection.name)}: proxyProtocol GRPC (konnectivity at ${socket}) is not supported by this server; cannot dial ${host}:${port} (use HTTPConnect or Direct)`)
-  }
-}
-
 function networkDial(selection: EgressSelection | undefined): NetworkDial {
   if (!selection || selection.proxyProtocol === 'Direct') return dialDirect
-  if (selection.proxyProtocol === 'GRPC') return grpcNotSupported(selection)
+  if (selection.proxyProtocol === 'GRPC') {
+    const udsName = selection.transport!.uds!.udsName
+    return (host, port) => dialKonnectivity(udsName, host, port)
+  }
   const proxy = proxyEndpoint(selection)
   return (host, port) => dialHttpConnect(proxy, host, port)
 }

@@ -1,9 +1,10 @@
 /**
  * --egress-selector-config-file end to end with the built binary and the real kubectl: with
- * the `cluster` selection sent through an HTTP CONNECT proxy (TCP, then a Unix socket), an
- * admission webhook call goes through the proxy, which sees the webhook's address as its
- * CONNECT target; a proxy that refuses fails the call with the reference's words; a file the
- * reference refuses stops the start-up with its text.
+ * the `cluster` selection sent through an HTTP CONNECT proxy (TCP, then a Unix socket) or a
+ * konnectivity server (GRPC over a Unix socket), an admission webhook call goes through the
+ * proxy, which is asked for the webhook's address; a proxy that refuses fails the call (with
+ * the reference's words for CONNECT); a file the reference refuses stops the start-up with its
+ * text.
  */
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -13,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { AdmissionWebhookServer } from '../../support/admission-webhook.js'
 import { startExpectingFailure } from '../../support/api-server.js'
 import { ConnectProxy } from '../../support/connect-proxy.js'
+import { KonnectivityServer } from '../../support/konnectivity-server.js'
 import { KubectlSession } from '../../support/kubectl-session.js'
 
 const configFile = (dir: string, name: string, selections: string): string => {
@@ -21,20 +23,37 @@ const configFile = (dir: string, name: string, selections: string): string => {
   return file
 }
 
-for (const transport of ['tcp', 'uds'] as const) {
-  describe(`egress: the cluster selection through an HTTP CONNECT proxy over ${transport}`, function () {
+/** A test proxy as the tests below use it: what it was asked to reach, and refusing. */
+interface TestProxy {
+  seen(): string[]
+  refuse(why: string | undefined): void
+  close(): Promise<void>
+}
+
+for (const transport of ['tcp', 'uds', 'grpc'] as const) {
+  const protocol = transport === 'grpc' ? 'GRPC' : 'HTTPConnect'
+  describe(`egress: the cluster selection through ${transport === 'grpc' ? 'a konnectivity server (GRPC) over uds' : `an HTTP CONNECT proxy over ${transport}`}`, function () {
     this.timeout(120_000)
     let dir: string
-    let proxy: ConnectProxy
+    let proxy: TestProxy
+    let via: string
     let webhook: AdmissionWebhookServer
     let session: KubectlSession
 
     before(async function () {
       dir = mkdtempSync(join(tmpdir(), 'egress-'))
-      proxy = await ConnectProxy.start(transport === 'uds' ? join(dir, 'proxy.sock') : undefined)
+      const socket = join(dir, 'proxy.sock')
+      if (transport === 'grpc') {
+        const server = await KonnectivityServer.start(socket)
+        proxy = { seen: () => server.dialed, refuse: (why) => (server.refuse = why), close: () => server.close() }
+      } else {
+        const server = await ConnectProxy.start(transport === 'uds' ? socket : undefined)
+        proxy = { seen: () => server.targets, refuse: (why) => (server.refuse = why), close: () => server.close() }
+        via = transport === 'tcp' ? `127.0.0.1:${server.port}` : socket
+      }
       webhook = await AdmissionWebhookServer.start()
-      const connection = transport === 'tcp' ? `      tcp: {url: "${proxy.url}"}` : `      uds: {udsName: "${join(dir, 'proxy.sock')}"}`
-      const file = configFile(dir, 'egress.yaml', ['- name: cluster', '  connection:', '    proxyProtocol: HTTPConnect', '    transport:', connection, '- name: master', '  connection: {proxyProtocol: Direct}', ''].join('\n'))
+      const connection = transport === 'tcp' ? `      tcp: {url: "http://${via}"}` : `      uds: {udsName: "${socket}"}`
+      const file = configFile(dir, 'egress.yaml', ['- name: cluster', '  connection:', `    proxyProtocol: ${protocol}`, '    transport:', connection, '- name: master', '  connection: {proxyProtocol: Direct}', ''].join('\n'))
       session = await KubectlSession.open(this, 'egress-', { waitFor: 'ready', args: ['--egress-selector-config-file', file] })
     })
     after(async () => {
@@ -64,19 +83,20 @@ for (const transport of ['tcp', 'uds'] as const) {
       await sleep(400)
       await session.ok('create', 'configmap', 'through-proxy', '--from-literal=a=b')
       assert.ok(webhook.reviews.some((r) => r.request?.name === 'through-proxy'), 'the webhook saw the request')
-      assert.ok(proxy.targets.includes(`127.0.0.1:${webhook.port}`), `the proxy saw CONNECT 127.0.0.1:${webhook.port}; it saw ${JSON.stringify(proxy.targets)}`)
+      assert.ok(proxy.seen().includes(`127.0.0.1:${webhook.port}`), `the proxy was asked for 127.0.0.1:${webhook.port}; it saw ${JSON.stringify(proxy.seen())}`)
     })
 
-    it('a proxy that refuses the tunnel fails the webhook call with the reference\'s words', async () => {
-      proxy.refuse = '403 Forbidden'
+    it('a proxy that refuses the tunnel fails the webhook call', async () => {
+      proxy.refuse(transport === 'grpc' ? 'dial tcp: no route to host' : '403 Forbidden')
       try {
         const r = await session.run('create', 'configmap', 'refused', '--from-literal=a=b')
         assert.notEqual(r.code, 0)
-        const via = transport === 'tcp' ? `127.0.0.1:${proxy.port}` : join(dir, 'proxy.sock')
+        const failed = `failed calling webhook "egress.example.com": failed to call webhook: Post "${webhook.url('/validate')}?timeout=10s": `
+        if (transport === 'grpc') assert.ok(r.stderr.includes(failed) && r.stderr.includes('dial tcp: no route to host'), r.stderr)
         // egress_selector.go's tunnelHTTPConnect: "proxy error from %s while dialing %s, code %d: %v" (res.Status).
-        assert.ok(r.stderr.includes(`failed calling webhook "egress.example.com": failed to call webhook: Post "${webhook.url('/validate')}?timeout=10s": proxy error from ${via} while dialing 127.0.0.1:${webhook.port}, code 403: 403 Forbidden`), r.stderr)
+        else assert.ok(r.stderr.includes(`${failed}proxy error from ${via} while dialing 127.0.0.1:${webhook.port}, code 403: 403 Forbidden`), r.stderr)
       } finally {
-        proxy.refuse = undefined
+        proxy.refuse(undefined)
       }
     })
   })
