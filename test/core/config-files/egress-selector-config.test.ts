@@ -57,7 +57,7 @@ describe('core/config-files: EgressSelectorConfiguration', () => {
           '- name: "master"',
           '  connection:',
           '    proxyProtocol: "HTTPConnect"',
-          '    transport: {uds: {udsName: "/etc/srv/kubernetes/konnectivity/konnectivity-server.socket"}}',
+          `    transport: {uds: {udsName: "${dir}/konnectivity-server.socket"}}`,
           '- name: "etcd"',
           '  connection: {proxyProtocol: "Direct"}',
           '',
@@ -66,7 +66,7 @@ describe('core/config-files: EgressSelectorConfiguration', () => {
       assert.deepEqual(readEgressSelectorConfiguration(file), {
         egressSelections: [
           { name: 'cluster', proxyProtocol: 'HTTPConnect', transport: { tcp: { url: 'http://127.0.0.1:8131' } } },
-          { name: 'controlplane', proxyProtocol: 'HTTPConnect', transport: { uds: { udsName: '/etc/srv/kubernetes/konnectivity/konnectivity-server.socket' } } },
+          { name: 'controlplane', proxyProtocol: 'HTTPConnect', transport: { uds: { udsName: `${dir}/konnectivity-server.socket` } } },
           { name: 'etcd', proxyProtocol: 'Direct' },
         ],
       })
@@ -76,7 +76,8 @@ describe('core/config-files: EgressSelectorConfiguration', () => {
   const one = (name: string, proxyProtocol: string, transport?: EgressSelectorConfiguration['egressSelections'][number]['transport']): EgressSelectorConfiguration => ({
     egressSelections: [{ name, proxyProtocol, ...(transport ? { transport } : {}) }],
   })
-  const UDS = { udsName: '/etc/srv/kubernetes/konnectivity/konnectivity-server.socket' }
+  // The reference's socket path, relative here (the validation only needs it non-empty).
+  const UDS = { udsName: 'konnectivity/konnectivity-server.socket' }
   const cases: Array<[string, EgressSelectorConfiguration, string[]]> = [
     ['direct-valid', one('controlplane', 'Direct'), []],
     ['direct-invalid-transport', one('controlplane', 'Direct', {}), ['service.connection.transport: Invalid value: "direct": Transport config should be absent for direct connect']],
