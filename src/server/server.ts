@@ -78,7 +78,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const [signals, inFlight, watches, faults, releases] = [new LifecycleSignals(), new WaitGroup(), new WaitGroup(), TestFaults.fromEnvironment(), new ShutdownList()]
   if (config.permitPortSharing) throw new StartupError('--permit-port-sharing is not supported here: Node.js 20 cannot set SO_REUSEPORT on a listening socket')
   // Every outgoing connection made from here on dials through it (a bad file stops the start-up).
-  installEgressDialer(egressDialerFromFile(config.egressSelectorConfigFile))
+  installEgressDialer(egressDialerFromFile(config.egressSelectorConfigFile, config.storeServers.length > 0 ? (message) => log.warning(message) : undefined))
   // Before the handler chain and the store are built: they open spans only when it is on.
   const tracer = await tracingFromConfig(config.tracingConfigFile)
 

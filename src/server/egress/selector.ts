@@ -57,8 +57,13 @@ export function egressDialerFor(config: EgressSelectorConfiguration): EgressDial
   return { dial: (network, host, port) => dials.get(network)!(host, port) }
 }
 
-/** The dialer of `--egress-selector-config-file` (DIRECT_DIALER without one); a bad file is a StartupError. */
-export function egressDialerFromFile(path: string | undefined): EgressDialer {
+/**
+ * The dialer of `--egress-selector-config-file` (DIRECT_DIALER without one); a bad file is a
+ * StartupError. `warnEtcd` (given when the store is etcd) hears that a non-Direct `etcd`
+ * selection is not applied: the etcd clients (etcd3 on grpc-js, the KV client on node:http2)
+ * open their connections synchronously and connect directly.
+ */
+export function egressDialerFromFile(path: string | undefined, warnEtcd?: (message: string) => void): EgressDialer {
   if (!path) return DIRECT_DIALER
   let config: EgressSelectorConfiguration
   try {
@@ -67,6 +72,8 @@ export function egressDialerFromFile(path: string | undefined): EgressDialer {
     if (err instanceof EgressSelectorConfigError) throw new StartupError(err.message, { cause: err })
     throw err
   }
+  const etcd = egressSelectionFor(config, 'etcd')
+  if (warnEtcd && etcd && etcd.proxyProtocol !== 'Direct') warnEtcd(`the egress selection "etcd" (proxyProtocol ${etcd.proxyProtocol}) is not applied: the etcd clients connect to --store-servers directly`)
   try {
     return egressDialerFor(config)
   } catch (err) {
