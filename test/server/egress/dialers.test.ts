@@ -10,7 +10,9 @@ import net, { type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Duplex } from 'node:stream'
-import { egressDialerFor } from '../../../src/server/egress/selector.js'
+import { writeFileSync } from 'node:fs'
+import { DIRECT_DIALER } from '../../../src/server/egress/dialer.js'
+import { egressDialerFor, egressDialerFromFile } from '../../../src/server/egress/selector.js'
 import { ConnectProxy } from '../../support/connect-proxy.js'
 import { KonnectivityServer } from '../../support/konnectivity-server.js'
 
@@ -81,5 +83,17 @@ describe('egress: the dialers through test proxies', function () {
     } finally {
       await server.close()
     }
+  })
+
+  it('from the file: none is DIRECT_DIALER; a non-Direct etcd selection is named as not applied when the store is etcd', () => {
+    assert.equal(egressDialerFromFile(undefined), DIRECT_DIALER)
+    const file = join(dir, 'egress.yaml')
+    writeFileSync(file, 'apiVersion: apiserver.k8s.io/v1beta1\nkind: EgressSelectorConfiguration\negressSelections:\n- name: etcd\n  connection: {proxyProtocol: HTTPConnect, transport: {tcp: {url: "http://127.0.0.1:1"}}}\n')
+    const warnings: string[] = []
+    egressDialerFromFile(file, (m) => warnings.push(m))
+    assert.equal(warnings.length, 1)
+    assert.match(warnings[0]!, /"etcd" .*not applied/)
+    egressDialerFromFile(file)
+    assert.equal(warnings.length, 1)
   })
 })
