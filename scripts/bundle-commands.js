@@ -205,7 +205,11 @@ const sideModules = {
   // recognizes across the two copies (src/core/patch-command/steps.ts).
   'patch-server': 'src/core/patch-command/server.ts',
 }
-const fastExternal = ['etcd3', 'ink', 'react', 'better-sqlite3/package.json', ...sidePackages].flatMap((name) => [name, `${name}/*`])
+// The OpenTelemetry SDK with its OTLP exporter, and gRPC, stay in node_modules too: the server
+// imports them only for --tracing-config-file or a GRPC egress selection (bundled, they were
+// over a third of the `server start` bundle, read and compiled on every start).
+const lazyServerPackages = ['@grpc/grpc-js', '@opentelemetry/api', '@opentelemetry/core', '@opentelemetry/resources', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-grpc']
+const fastExternal = ['etcd3', 'ink', 'react', 'better-sqlite3/package.json', ...sidePackages, ...lazyServerPackages].flatMap((name) => [name, `${name}/*`])
 await build({
   entryPoints: fastEntries,
   outdir: join(root, 'dist/fast'),
