@@ -11,7 +11,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Duplex } from 'node:stream'
 import { writeFileSync } from 'node:fs'
+import http from 'node:http'
+import https from 'node:https'
+import { egressAgent } from '../../../src/server/egress/agent.js'
 import { DIRECT_DIALER } from '../../../src/server/egress/dialer.js'
+import { installEgressDialer } from '../../../src/server/egress/installed.js'
+import { AdmissionWebhookServer } from '../../support/admission-webhook.js'
 import { egressDialerFor, egressDialerFromFile } from '../../../src/server/egress/selector.js'
 import { ConnectProxy } from '../../support/connect-proxy.js'
 import { KonnectivityServer } from '../../support/konnectivity-server.js'
@@ -95,5 +100,42 @@ describe('egress: the dialers through test proxies', function () {
     assert.match(warnings[0]!, /"etcd" .*not applied/)
     egressDialerFromFile(file)
     assert.equal(warnings.length, 1)
+  })
+
+  it('the agents: HTTPS (TLS over the tunnel) and HTTP requests go through the network\'s proxy; none while nothing is installed', async () => {
+    assert.equal(egressAgent('cluster'), undefined)
+    const proxy = await ConnectProxy.start()
+    const webhook = await AdmissionWebhookServer.start()
+    const plain = http.createServer((_req, res) => res.end('plain'))
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve))
+    const plainPort = (plain.address() as AddressInfo).port
+    installEgressDialer(egressDialerFor({ egressSelections: [{ name: 'cluster', proxyProtocol: 'HTTPConnect', transport: { tcp: { url: proxy.url } } }, { name: 'controlplane', proxyProtocol: 'HTTPConnect', transport: { tcp: { url: proxy.url } } }] }))
+    try {
+      const body = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u1' } })
+      const answer = await new Promise<string>((resolve, reject) => {
+        const req = https.request(webhook.url('/x'), { method: 'POST', ca: webhook.caPem, agent: egressAgent('cluster')!, headers: { 'content-type': 'application/json' } }, (res) => {
+          let text = ''
+          res.on('data', (d) => (text += d))
+          res.on('end', () => resolve(text))
+        })
+        req.on('error', reject)
+        req.end(body)
+      })
+      assert.equal(JSON.parse(answer).response.uid, 'u1')
+      const text = await new Promise<string>((resolve, reject) => {
+        http.get(`http://127.0.0.1:${plainPort}/`, { agent: egressAgent('controlplane', 'http:')! }, (res) => {
+          let t = ''
+          res.on('data', (d) => (t += d))
+          res.on('end', () => resolve(t))
+        }).on('error', reject)
+      })
+      assert.equal(text, 'plain')
+      assert.deepEqual(proxy.targets, [`127.0.0.1:${webhook.port}`, `127.0.0.1:${plainPort}`])
+    } finally {
+      installEgressDialer(DIRECT_DIALER)
+      await new Promise((resolve) => plain.close(resolve))
+      await webhook.close()
+      await proxy.close()
+    }
   })
 })
