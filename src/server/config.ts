@@ -178,6 +178,10 @@ export interface ServerConfig {
   admissionPlugins: { enable: string[]; disable: string[]; admissionControl?: string[]; given: boolean }
   /** --admission-control-config-file: the plugins' configuration (src/core/config-files/admission-config.ts). */
   admissionControlConfigFile?: string
+  /** --egress-selector-config-file (src/core/config-files/egress-selector-config.ts). */
+  egressSelectorConfigFile?: string
+  /** --tracing-config-file (src/core/config-files/tracing-config.ts): without it nothing is traced. */
+  tracingConfigFile?: string
   /** --audit-policy-file: without it nothing is audited. */
   auditPolicyFile?: string
   /** --audit-log-*: on when `path` is given. */
@@ -327,6 +331,8 @@ export const BUILT_OPTIONS = new Set([
   'profiling',
   'contention-profiling',
   'debug-socket-path',
+  'egress-selector-config-file',
+  'tracing-config-file',
   'enable-logs-handler',
   'disabled-metrics',
   'show-hidden-metrics-for-version',
@@ -621,6 +627,8 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     featureGates: new Map(ctx.gates),
     admissionPlugins: admissionPluginOptions(ctx),
     admissionControlConfigFile: str('admission-control-config-file'),
+    egressSelectorConfigFile: str('egress-selector-config-file'),
+    tracingConfigFile: str('tracing-config-file'),
     auditPolicyFile: str('audit-policy-file'),
     auditLog: {
       ...auditBackendConfig(ctx, 'log', LOG_BATCH_DEFAULTS),

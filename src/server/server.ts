@@ -28,10 +28,14 @@ import { buildControllers } from './controllers/index.js'
 import { ControllerManager } from './controllers/manager.js'
 import { boundAddress, serveOn } from './http/listener.js'
 import { Mux } from './http/mux.js'
+import { egressDialerFromFile } from './egress/selector.js'
+import { installEgressDialer } from './egress/installed.js'
+import { tracingFromConfig } from './assembly/tracing.js'
 import { LifecycleSignals, WaitGroup } from './lifecycle/signals.js'
 import { StartupError } from './lifecycle/startup-error.js'
 import type { Logger } from './log/logger.js'
 import { defaultDataDir, openStore } from './store/index.js'
+import { tracedStore } from './store/traced-store.js'
 import { TestFaults } from './test-faults.js'
 import { defaultCertDir } from './tls/index.js'
 import { ApiAccess, installServedApi } from './assembly/api.js'
@@ -74,6 +78,10 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { config, log } = options
   const [signals, inFlight, watches, faults, releases] = [new LifecycleSignals(), new WaitGroup(), new WaitGroup(), TestFaults.fromEnvironment(), new ShutdownList()]
+  // Every outgoing connection made from here on dials through it (a bad file stops the start-up).
+  installEgressDialer(egressDialerFromFile(config.egressSelectorConfigFile, config.storeServers.length > 0 ? (message) => log.warning(message) : undefined))
+  // Before the handler chain and the store are built: they open spans only when it is on.
+  const tracer = await tracingFromConfig(config.tracingConfigFile)
 
   const encryption = encryptionFromConfig(config, log)
   releases.add('encryption-config', () => encryption.providers?.stop())
@@ -105,7 +113,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // directory is a start-up error. etcd may come up later, so it is opened in the background.
   const pending = new PendingStore()
   const embedded = config.storeServers.length === 0
-  if (embedded) pending.set(encryption.encrypting(await openStore(storeConfig(config, log))))
+  if (embedded) pending.set(tracedStore(encryption.encrypting(await openStore(storeConfig(config, log))), 'sqlite'))
   const tls = await tlsReady
 
   const api = new ApiAccess()
@@ -163,8 +171,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const debugSocket = await serveDebugSocketFor(config)
   releases.add('debug-socket', async () => debugSocket?.close())
   releases.add('store', async () => pending.store?.close())
+  releases.add('tracing', async () => tracer?.shutdown())
   releases.add('log', () => log.flush())
-  if (!embedded) connectInBackground(pending, async () => encryption.encrypting(await openStore(storeConfig(config, log))), config, log)
+  if (!embedded) connectInBackground(pending, async () => tracedStore(encryption.encrypting(await openStore(storeConfig(config, log))), 'etcd3'), config, log)
 
   readiness.startPostStartHooks(health, { signals, writes, log })
   encryption.providers?.start()

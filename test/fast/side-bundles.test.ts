@@ -22,12 +22,13 @@ function sources(name: string): string[] {
 describe('fast: side bundles (built binary)', function () {
   this.timeout(60_000)
 
-  it('leaves got, @peculiar/x509, js-yaml, the OpenAPI document and the configuration parsers out of the entries', () => {
+  it('leaves got, @peculiar/x509, js-yaml, OpenTelemetry, gRPC, the OpenAPI document and the configuration parsers out of the entries', () => {
     const left: Record<string, RegExp> = {
       'patch.cjs': /^(node_modules\/(got|@peculiar|js-yaml)\/|src\/core\/patch-command\/server\.ts|src\/core\/client\/(kubeconfig|connection|rest-client)\.ts)/,
       'health-check.cjs': /^node_modules\/(got|js-yaml)\//,
       'flags-validate.cjs': /^(node_modules\/(@marcbachmann\/cel-js|js-yaml)\/|src\/server\/authentication\/authentication-config\.ts)/,
-      'server-start.cjs': /^(node_modules\/(@peculiar\/x509|asn1js|js-yaml|@grpc\/grpc-js|@grpc\/proto-loader)\/|src\/server\/api\/generated\/openapi-data\.ts)/,
+      // OpenTelemetry and gRPC: only --tracing-config-file and a GRPC egress selection import them.
+      'server-start.cjs': /^(node_modules\/(@peculiar\/x509|asn1js|js-yaml|@opentelemetry\/[^/]+|@grpc\/[^/]+)\/|src\/server\/api\/generated\/openapi-data\.ts)/,
     }
     // The patch metadata and the apply schema are data files read on first lookup, not bundle text.
     for (const file of ['patch.cjs', 'server-start.cjs']) {

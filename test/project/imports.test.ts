@@ -30,7 +30,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/server/authentication/', 'src/server/authorization/', 'src/server/flowcontrol/', 'src/server/encryption/', 'src/server/aggregator/'],
   ['src/server/health/', 'src/server/paths/', 'src/server/version.ts', 'src/server/storage-metrics.ts'],
   ['src/server/api/'],
-  ['src/server/http/', 'src/server/tls/', 'src/server/store/', 'src/server/config.ts', 'src/server/test-faults.ts', 'src/server/egress/'],
+  ['src/server/http/', 'src/server/tls/', 'src/server/store/', 'src/server/config.ts', 'src/server/test-faults.ts'],
+  ['src/server/tracing/'],
+  ['src/server/egress/'],
   ['src/server/log/', 'src/server/lifecycle/'],
   ['src/core/'],
 ]

@@ -15,7 +15,8 @@ type Obj = Record<string, any>
 export type Responder = (review: Obj, path: string) => Obj
 
 export class AdmissionWebhookServer {
-  readonly reviews: Array<Obj & { path: string }> = []
+  /** The reviews received, each with the request's path and headers (`traceparent` ...). */
+  readonly reviews: Array<Obj & { path: string; headers: Record<string, string | string[] | undefined> }> = []
   respond: Responder = () => ({ allowed: true })
   /** How long to wait before answering (to outlast a webhook's timeoutSeconds). */
   delayMs = 0
@@ -61,7 +62,7 @@ export class AdmissionWebhookServer {
       req.on('end', () => {
         const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Obj
         const path = req.url ?? '/'
-        self!.reviews.push({ ...review, path })
+        self!.reviews.push({ ...review, path, headers: req.headers })
         res.setHeader('content-type', 'application/json')
         if (self!.rawAnswer) {
           res.statusCode = self!.rawStatus

@@ -12,6 +12,7 @@ import type { AdmissionHook } from '../api/registry/admission-hook.js'
 import type { AdmissionAttributes, AdmissionOperation } from './attributes.js'
 import { type AdmissionPlugin, type MutationInterface, type ValidationInterface, isMutation, isValidation } from './interfaces.js'
 import type { AdmissionMetrics, BoundSeries, StepType } from './metrics.js'
+import { tracing, withSpan } from '../tracing/spans.js'
 
 export interface NamedPlugin {
   name: string
@@ -57,6 +58,7 @@ export class AdmissionChain implements AdmissionHook {
 
   async admit(attributes: AdmissionAttributes): Promise<void> {
     const handling = this.handling(attributes.operation)
+    if (tracing()) return this.traced(handling, attributes, 'admit', handling.mutating, (plugin) => plugin.admit(attributes))
     if (!this.metrics) {
       for (const { plugin } of handling.mutating) await plugin.admit(attributes)
       return
@@ -66,6 +68,7 @@ export class AdmissionChain implements AdmissionHook {
 
   async validate(attributes: AdmissionAttributes): Promise<void> {
     const handling = this.handling(attributes.operation)
+    if (tracing()) return this.traced(handling, attributes, 'validate', handling.validating, (plugin) => plugin.validate(attributes))
     if (!this.metrics) {
       for (const { plugin } of handling.validating) await plugin.validate(attributes)
       return
@@ -127,6 +130,22 @@ export class AdmissionChain implements AdmissionHook {
       step.histogram.observe(seconds)
       step.summary.observe(seconds)
     }
+  }
+
+  /**
+   * A phase with tracing on: a span for the phase (`admission admit`, `admission validate`)
+   * and one for each plugin that handles the operation (`admit <plugin>`, `validate <plugin>`),
+   * the metrics observed as without.
+   */
+  private async traced<T extends AdmissionPlugin>(handling: Handling, attributes: AdmissionAttributes, type: StepType, phase: Handler<T>[], call: (plugin: T) => Promise<void>): Promise<void> {
+    if (!handling.any) return
+    const { operation } = handling
+    const names = new Map<AdmissionPlugin, string>(phase.map((p) => [p.plugin, p.name]))
+    const spanned = (plugin: T) => withSpan(`${type} ${names.get(plugin) ?? ''}`, { plugin: names.get(plugin) ?? '', operation }, () => call(plugin))
+    await withSpan(`admission ${type}`, { operation, resource: attributes.resource?.resource ?? '' }, async () => {
+      if (this.metrics) return this.timed(handling, type, phase, spanned)
+      for (const { plugin } of phase) await spanned(plugin)
+    })
   }
 
   /** Stops every plugin (the server's shutdown). */

@@ -10,7 +10,8 @@ import type { Registry } from '../api/registry/registry.js'
 import type { KubeObject } from '../api/registry/object.js'
 import type { Strategy } from '../api/registry/strategy.js'
 import type { ServerConfig } from '../config.js'
-import { DIRECT_DIALER, type EgressDialer } from '../egress/dialer.js'
+import type { EgressDialer } from '../egress/dialer.js'
+import { INSTALLED_DIALER } from '../egress/installed.js'
 import type { Handler } from '../http/types.js'
 import { extensionGet } from './extension-get.js'
 import { type FrontProxyHeaders, frontProxyHeaders, proxyHandler } from './proxy.js'
@@ -53,7 +54,7 @@ export class Aggregator implements AggregatedApis {
   constructor(
     private readonly config: ServerConfig,
     private readonly log: (level: number, message: string) => void,
-    private readonly dialer: EgressDialer = DIRECT_DIALER,
+    private readonly dialer: EgressDialer = INSTALLED_DIALER,
   ) {
     this.resolver = serviceResolver(config.enableAggregatorRouting)
     this.client = loadProxyClientCertificate(config)

@@ -10,7 +10,8 @@ import { Agent, type AgentOptions, type ClientRequestArgs } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { type TLSSocket, connect as tlsConnect } from 'node:tls'
-import { DIRECT_DIALER, type EgressDialer } from '../egress/dialer.js'
+import type { EgressDialer } from '../egress/dialer.js'
+import { INSTALLED_DIALER } from '../egress/installed.js'
 
 /** The proxy's client certificate and key, as PEM. */
 export interface ProxyClientCertificate {
@@ -45,7 +46,7 @@ export function extensionServerTls(spec: { service?: ServiceReference | null; ca
 }
 
 /** A TLS connection to an extension server at host:port, opened through `dialer` on the cluster network. */
-export async function connectExtensionServer(host: string, port: number, tls: ExtensionServerTls, dialer: EgressDialer = DIRECT_DIALER): Promise<TLSSocket> {
+export async function connectExtensionServer(host: string, port: number, tls: ExtensionServerTls, dialer: EgressDialer = INSTALLED_DIALER): Promise<TLSSocket> {
   const raw = await dialer.dial('cluster', host, port)
   return new Promise((resolve, reject) => {
     const socket = tlsConnect({
@@ -74,7 +75,7 @@ export async function connectExtensionServer(host: string, port: number, tls: Ex
 export class ExtensionServerAgent extends Agent {
   constructor(
     private readonly tls: ExtensionServerTls,
-    private readonly dialer: EgressDialer = DIRECT_DIALER,
+    private readonly dialer: EgressDialer = INSTALLED_DIALER,
     options: AgentOptions = { keepAlive: true },
   ) {
     super(options)

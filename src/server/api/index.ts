@@ -36,6 +36,7 @@ import { type EmulationOptions, enabledKinds, servedAtVersion } from './runtime-
 import { ApiError, errors, toApiError, writeError } from './status-errors.js'
 import { queryOf } from '../http/context.js'
 import { isPromise } from '../http/maybe-promise.js'
+import { tracing, withSpan } from '../tracing/spans.js'
 
 export interface ApiDeps {
   store: () => Store | undefined
@@ -319,7 +320,7 @@ function routeResource(
   if (strategy.namespaced && namespace === undefined && (verb === 'create' || verb === 'deletecollection' || name !== undefined)) {
     throw errors.methodNotAllowed()
   }
-  return VERB_HANDLERS[verb]!({
+  const scope: Scope = {
     req,
     res,
     ctx,
@@ -331,8 +332,16 @@ function routeResource(
     ...(registry.options.minRequestTimeoutSeconds !== undefined ? { minRequestTimeoutSeconds: registry.options.minRequestTimeoutSeconds } : {}),
     ...(registry.options.deleteCollectionWorkers !== undefined ? { deleteCollectionWorkers: registry.options.deleteCollectionWorkers } : {}),
     ...(registry.options.authorizeCreate !== undefined ? { authorizeCreate: registry.options.authorizeCreate } : {}),
-  })
+  }
+  const span = tracing() ? HANDLER_SPANS[verb] : undefined
+  if (!span) return VERB_HANDLERS[verb]!(scope)
+  // The reference's handlers open their span (`Create`, `Get` ...) with these fields (traceFields).
+  const accept = req.headers.accept
+  return withSpan(span, { 'audit-id': ctx.auditId, client: req.headers['user-agent'] ?? '', accept: Array.isArray(accept) ? accept.join(', ') : accept ?? '', protocol: `HTTP/${req.httpVersion}` }, async () => VERB_HANDLERS[verb]!(scope))
 }
+
+/** The reference handlers' span names by verb (watches, long-running, have none). */
+const HANDLER_SPANS: Record<string, string> = { get: 'Get', list: 'List', create: 'Create', update: 'Update', patch: 'Patch', delete: 'Delete', deletecollection: 'Delete' }
 
 /**
  * The reference's storage key check of the name in the URL (path.IsValidPathSegmentName, as

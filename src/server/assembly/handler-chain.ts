@@ -26,6 +26,7 @@ import { withRequestInfo } from '../filters/request-info.js'
 import { withRequestDeadline } from '../filters/request-deadline.js'
 import { withRetryAfter } from '../filters/retry-after.js'
 import { withTimeout } from '../filters/timeout.js'
+import { tracked, withTracing } from '../filters/tracing.js'
 import { withWaitGroup } from '../filters/wait-group.js'
 import { withWatchTermination } from '../filters/watch-termination.js'
 import { chain } from '../http/chain.js'
@@ -71,6 +72,8 @@ export function buildHandlerChain(handler: Handler, parts: HandlerChainParts): H
       withPanicRecovery(log),
       withRequestInfo(),
       withMetrics(parts.metrics),
+      // The reference's place: inside request info and the latency trackers, outside the rest.
+      withTracing(),
       withRetryAfter(signals, config.shutdownSendRetryAfter),
       withHsts(config.hstsDirectives),
       withCacheControl(),
@@ -80,16 +83,20 @@ export function buildHandlerChain(handler: Handler, parts: HandlerChainParts): H
       withRequestDeadline(config.requestTimeoutMs),
       withTimeout(),
       withCors(config.corsAllowedOrigins),
-      withAuthentication({
-        union: authentication.union,
-        audiences: authentication.audiences,
-        log: (message) => log.error(message),
-        failed: withFailedAuthenticationAudit(unauthorized, parts.audit),
-      }),
-      withAudit(parts.audit),
-      withImpersonation(parts.authorizer),
-      flowControlFilter(config, parts.flowControl),
-      withAuthorization(parts.authorizer),
+      tracked(
+        'authentication',
+        withAuthentication({
+          union: authentication.union,
+          audiences: authentication.audiences,
+          log: (message) => log.error(message),
+          failed: withFailedAuthenticationAudit(unauthorized, parts.audit),
+        }),
+      ),
+      tracked('audit', withAudit(parts.audit)),
+      tracked('impersonation', withImpersonation(parts.authorizer)),
+      // The reference tracks priority and fairness only, not the max-in-flight limits.
+      parts.flowControl.controller ? tracked('priorityandfairness', flowControlFilter(config, parts.flowControl)) : flowControlFilter(config, parts.flowControl),
+      tracked('authorization', withAuthorization(parts.authorizer)),
       ...(config.maxConnectionBytesPerSec > 0 ? [withConnectionThrottle(config.maxConnectionBytesPerSec)] : []),
       // The reference wraps the API handler itself: the innermost link.
       ...(parts.peerProxy ? [withPeerProxy(parts.peerProxy)] : []),

@@ -32,6 +32,8 @@ export const RELEASE_ORDER = [
   'ca-files',
   'debug-socket',
   'store',
+  // After the store: the spans of the last requests are exported.
+  'tracing',
   'log',
 ] as const
 

@@ -15,6 +15,7 @@ import { type Connection, resolveConnection } from '../../core/client/connection
 import type { UserInfo } from '../http/types.js'
 import { AuthenticationError } from './authenticator.js'
 import { type TokenAnswer, TokenCache } from './token-cache.js'
+import { egressAgent } from '../egress/agent.js'
 
 export const WEBHOOK_VERSIONS = ['v1', 'v1beta1']
 const REQUEST_TIMEOUT_MS = 30_000
@@ -60,10 +61,13 @@ function post(connection: Connection, body: string): Promise<{ status: number; t
       'user-agent': connection.userAgent,
       'content-length': String(Buffer.byteLength(body)),
     }
+    // The reference's token webhook dials on the egress selector's controlplane network.
+    const agent = egressAgent('controlplane', secure ? 'https:' : 'http:')
     const options = {
       method: 'POST',
       headers,
       timeout: REQUEST_TIMEOUT_MS,
+      ...(agent ? { agent } : {}),
       ...(secure
         ? {
             ca: connection.tls.ca,

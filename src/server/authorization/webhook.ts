@@ -14,6 +14,7 @@ import fs from 'node:fs'
 import https from 'node:https'
 import http from 'node:http'
 import { jsYaml } from '../../core/util/yaml.js'
+import { egressAgent } from '../egress/agent.js'
 import type { Attributes, Authorizer, Decision, RuleResolver, Rules } from './authorizer.js'
 import { type MatchCondition, evaluateMatchConditions } from './match-conditions.js'
 
@@ -177,7 +178,8 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
           ...(c.key ? { key: c.key } : {}),
           rejectUnauthorized: !c.insecure,
           timeout: this.options.timeoutMs ?? 30_000,
-          agent: false,
+          // The reference's authorization webhook dials on the egress selector's controlplane network.
+          agent: egressAgent('controlplane', c.url.protocol === 'http:' ? 'http:' : 'https:') ?? false,
         },
         (res) => {
           const chunks: Buffer[] = []

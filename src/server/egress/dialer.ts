@@ -1,29 +1,32 @@
 /**
- * How the server opens a connection out of itself (the reference's egress selector): a raw TCP
- * stream to host:port on one of the three networks, through the configured proxy or direct.
- * Callers wrap TLS around the stream themselves (tls.connect({ socket })). This is the direct
- * default; `--egress-selector-config-file` chooses another dialer per network.
+ * The egress contract every outgoing connection of the server goes through (the reference's
+ * egressselector.Lookup(networkContext) dialer): a network (the reference's selection names)
+ * and a host and port give a raw byte stream to that address, through the configured proxy or
+ * straight; callers wrap TLS around it themselves (`tls.connect({ socket, ... })`).
  */
-import { connect } from 'node:net'
-import type { Socket } from 'node:net'
+import net from 'node:net'
 import type { Duplex } from 'node:stream'
 
-/** The reference's EgressSelection names. */
+/** The reference's egress selections: `cluster` (webhooks, aggregated servers, node agents), `controlplane`, `etcd`. */
 export type EgressNetwork = 'cluster' | 'controlplane' | 'etcd'
 
 export interface EgressDialer {
-  dial(network: EgressNetwork, host: string, port: number): Promise<Socket | Duplex>
+  dial(network: EgressNetwork, host: string, port: number): Promise<net.Socket | Duplex>
 }
 
-/** Every network direct: a TCP connection to host:port, resolved once connected. */
+/** A TCP connection straight to the address, resolved once it is connected (the reference's Direct). */
+export function dialDirect(host: string, port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: host.replace(/^\[|\]$/g, ''), port, noDelay: true })
+    socket.once('connect', () => {
+      socket.off('error', reject)
+      resolve(socket)
+    })
+    socket.once('error', reject)
+  })
+}
+
+/** Every network direct: the server without an egress selector configuration. */
 export const DIRECT_DIALER: EgressDialer = {
-  dial: (_network, host, port) =>
-    new Promise((resolve, reject) => {
-      const socket = connect({ host, port })
-      socket.once('connect', () => {
-        socket.off('error', reject)
-        resolve(socket)
-      })
-      socket.once('error', reject)
-    }),
+  dial: (_network, host, port) => dialDirect(host, port),
 }

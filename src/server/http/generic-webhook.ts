@@ -13,6 +13,8 @@ import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { ClientConfigError } from '../../core/client/errors.js'
 import { type Connection, NO_SERVER_MESSAGE, resolveConnection } from '../../core/client/connection.js'
+import { egressAgent } from '../egress/agent.js'
+import { traceContextHeaders } from '../tracing/spans.js'
 
 /** client-go's ErrEmptyConfig, as ConfirmUsable reports it. */
 const EMPTY_CONFIG = 'invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable'
@@ -160,9 +162,10 @@ export class GenericWebhook {
         url,
         {
           method: 'POST',
-          headers: { ...c.headers, 'content-type': 'application/json', accept: 'application/json, */*', 'user-agent': c.userAgent, 'content-length': String(Buffer.byteLength(body)) },
+          headers: { ...c.headers, 'content-type': 'application/json', accept: 'application/json, */*', 'user-agent': c.userAgent, 'content-length': String(Buffer.byteLength(body)), ...traceContextHeaders() },
           ...(secure ? { ca: c.tls.ca, cert: c.tls.cert, key: c.tls.key, rejectUnauthorized: !c.tls.insecureSkipVerify, ...(c.tls.serverName ? { servername: c.tls.serverName } : {}) } : {}),
-          agent: false,
+          // The reference's audit and authentication webhooks dial on the controlplane network.
+          agent: egressAgent('controlplane', secure ? 'https:' : 'http:') ?? false,
         },
         (res) => {
           const chunks: Buffer[] = []

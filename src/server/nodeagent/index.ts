@@ -5,7 +5,8 @@
  */
 import type { VirtualHandler } from '../api/index.js'
 import type { Authorizer } from '../authorization/authorizer.js'
-import { DIRECT_DIALER, type EgressDialer } from '../egress/dialer.js'
+import type { EgressDialer } from '../egress/dialer.js'
+import { INSTALLED_DIALER } from '../egress/installed.js'
 import { NodeAgentClient } from './client.js'
 import { podLogHandler } from './pod-log.js'
 import { podStreamHandler } from './pod-stream.js'
@@ -30,7 +31,7 @@ export function nodeAgentApi(config: NodeAgentConfig): Array<[string, VirtualHan
     ...(config.keyFile ? { keyFile: config.keyFile } : {}),
     preferredAddressTypes: config.preferredAddressTypes,
     timeoutMs: config.timeoutMs,
-    dialer: config.dialer ?? DIRECT_DIALER,
+    dialer: config.dialer ?? INSTALLED_DIALER,
   })
   const stream = { client, ...(config.upgradeCreateAuthorizer ? { upgradeCreateAuthorizer: config.upgradeCreateAuthorizer } : {}) }
   return [

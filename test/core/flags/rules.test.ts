@@ -507,6 +507,28 @@ const cases: Case[] = [
     ],
     rules: ['AUTHZ-CONFIG'],
   },
+  { name: 'EGRESS-CONFIG accepts a GRPC selection over a Unix socket and the legacy name master', argv: ['--anonymous-auth=false', `--egress-selector-config-file=${fixture('egress-uds.yaml')}`], valid: true, absent: ['EGRESS-CONFIG'] },
+  {
+    name: 'EGRESS-CONFIG refuses an HTTPConnect selection without a transport, with the reference field error',
+    argv: ['--anonymous-auth=false', `--egress-selector-config-file=${fixture('egress-bad.yaml')}`],
+    valid: false,
+    phase: 'config',
+    // egressselector/config.go validateHTTPConnectTransport, wrapped as options/egress_selector.go's ApplyTo.
+    errors: ['failed to validate egress selector configuration: service.connection.transport: Required value: transport must be set for HTTPConnect'],
+    rules: ['EGRESS-CONFIG'],
+  },
+  { name: 'TRACING-CONFIG accepts a v1beta1 configuration', argv: ['--anonymous-auth=false', `--tracing-config-file=${fixture('tracing.yaml')}`], valid: true, absent: ['TRACING-CONFIG'] },
+  {
+    name: 'TRACING-CONFIG refuses a negative rate and an http endpoint, with the reference field errors',
+    argv: ['--anonymous-auth=false', `--tracing-config-file=${fixture('tracing-bad.yaml')}`],
+    valid: false,
+    phase: 'config',
+    // component-base/tracing/api/v1/config.go, wrapped as options/tracing.go's ApplyTo.
+    errors: [
+      'failed to validate tracing configuration: [samplingRatePerMillion: Invalid value: -1: sampling rate must be positive, endpoint: Invalid value: "http://collector:4317": unsupported scheme: http.  Options are none, dns, unix, or unix-abstract.  See https://github.com/grpc/grpc/blob/master/doc/naming.md]',
+    ],
+    rules: ['TRACING-CONFIG'],
+  },
   { name: 'AUTHN-5 accepts two distinct issuers', argv: [...B, ...OK, '--service-account-issuer=https://old-issuer.example.com'], valid: true },
   {
     name: 'AUTHN-5 warns about a plain-http issuer (client target)',

@@ -1,6 +1,7 @@
 /**
  * The structured configuration files, read as the server reads them at start-up: a
- * `--authentication-config` or `--authorization-config` file that does not decode or validate
+ * `--authentication-config`, `--authorization-config`, `--egress-selector-config-file` or
+ * `--tracing-config-file` file that does not decode or validate
  * gets the same error `client server start` would stop with, CEL expressions compiled included,
  * without starting anything. The server's own parsers are used (not a copy), so the two can
  * never disagree. A file that cannot be read here is only a notice: manifests are often
@@ -9,6 +10,8 @@
 import { readFileSync } from 'node:fs'
 import type { Reporter } from '../rule.js'
 import type { Rule } from '../rule.js'
+import { EgressSelectorConfigError, readEgressSelectorConfiguration } from '../../config-files/egress-selector-config.js'
+import { TracingConfigError, readTracingConfiguration } from '../../config-files/tracing-config.js'
 
 let parsers: typeof import('./config-file-parsers.js') | undefined
 
@@ -75,6 +78,34 @@ export const configFileRules: Rule[] = [
       } catch (err) {
         if (!(err instanceof authz.AuthorizationConfigFileError)) throw err
         report.error(`invalid authorization config: ${err.message}`, { option: '--authorization-config', value: file, remedy: 'fix the file; the server would not start with it' })
+      }
+    },
+  },
+  {
+    id: 'EGRESS-CONFIG',
+    phase: 'config',
+    check(ctx, report) {
+      const file = ctx.text('egress-selector-config-file')
+      if (!file || readOrNotice(file, '--egress-selector-config-file', report) === undefined) return
+      try {
+        readEgressSelectorConfiguration(file)
+      } catch (err) {
+        if (!(err instanceof EgressSelectorConfigError)) throw err
+        report.error(err.message, { option: '--egress-selector-config-file', value: file, remedy: 'fix the file; the server would not start with it' })
+      }
+    },
+  },
+  {
+    id: 'TRACING-CONFIG',
+    phase: 'config',
+    check(ctx, report) {
+      const file = ctx.text('tracing-config-file')
+      if (!file || readOrNotice(file, '--tracing-config-file', report) === undefined) return
+      try {
+        readTracingConfiguration(file)
+      } catch (err) {
+        if (!(err instanceof TracingConfigError)) throw err
+        report.error(err.message, { option: '--tracing-config-file', value: file, remedy: 'fix the file; the server would not start with it' })
       }
     },
   },

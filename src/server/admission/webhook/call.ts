@@ -13,6 +13,7 @@ import type { Obj } from './configurations.js'
 import type { WebhookInvocation } from './equivalents.js'
 import { ErrCallingWebhook, dryRunUnsupported, toStatusErr } from './errors.js'
 import { type AdmissionResult, createAdmissionReview, reviewVersion, verifyAdmissionResponse } from './review.js'
+import { tracing, withSpan } from '../../tracing/spans.js'
 
 const DEFAULT_TIMEOUT_SECONDS = 10
 
@@ -24,7 +25,18 @@ export function serviceLookup(init: PluginInitialization): ServiceLookup {
 /**
  * Calls the webhook with `attributes` as it sees them (in its version, see equivalents.ts) for
  * `invocation` (the request as made without one); resolves to its allowing answer, throws its refusal or an ErrCallingWebhook. */
-export async function callWebhook(webhook: Obj, attributes: AdmissionAttributes, mutating: boolean, init: PluginInitialization, invocation?: WebhookInvocation): Promise<AdmissionResult> {
+export function callWebhook(webhook: Obj, attributes: AdmissionAttributes, mutating: boolean, init: PluginInitialization, invocation?: WebhookInvocation): Promise<AdmissionResult> {
+  if (!tracing()) return callWebhookNow(webhook, attributes, mutating, init, invocation)
+  // The reference's dispatchers' span around each call (its traceparent goes with the POST).
+  const { group, version, resource } = attributes.resource
+  return withSpan(
+    mutating ? 'Call mutating webhook' : 'Call validating webhook',
+    { webhook: typeof webhook.name === 'string' ? webhook.name : '', resource: `${group}/${version}, Resource=${resource}`, subresource: attributes.subresource, operation: attributes.operation },
+    () => callWebhookNow(webhook, attributes, mutating, init, invocation),
+  )
+}
+
+async function callWebhookNow(webhook: Obj, attributes: AdmissionAttributes, mutating: boolean, init: PluginInitialization, invocation?: WebhookInvocation): Promise<AdmissionResult> {
   const name = typeof webhook.name === 'string' ? webhook.name : ''
   if (attributes.dryRun) {
     if (webhook.sideEffects === undefined) throw new ErrCallingWebhook(name, 'Webhook SideEffects is nil', 400)

@@ -9,6 +9,8 @@
 import { request as httpsRequest } from 'node:https'
 import { isIP } from 'node:net'
 import { rootCertificates } from 'node:tls'
+import { egressAgent } from '../../egress/agent.js'
+import { traceContextHeaders } from '../../tracing/spans.js'
 import type { KubeObject } from '../registry/object.js'
 import { isPlainObject } from '../registry/object.js'
 import { ApiError } from '../status-errors.js'
@@ -106,6 +108,9 @@ function goNetError(err: NodeJS.ErrnoException, url: URL): string {
   return err.message
 }
 
+/** The request option of an egress agent, none without one. */
+const withAgent = (agent: import('node:http').Agent | undefined) => (agent ? { agent } : {})
+
 /**
  * POSTs `body` (JSON) to the target and resolves to the decoded answer. A non-2xx answer is
  * refused with its Status's message (client-go's words without one); a transport failure or
@@ -119,9 +124,12 @@ export function postJSON(target: WebhookTarget, ca: string | undefined, body: st
       url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, */*', 'content-length': Buffer.byteLength(body) },
+        // The active span's W3C trace context, as the reference's traced transport sends it.
+        headers: { 'content-type': 'application/json', accept: 'application/json, */*', 'content-length': Buffer.byteLength(body), ...traceContextHeaders() },
         ca: ca ?? [...rootCertificates],
         ...(servername ? { servername } : {}),
+        // The reference dials webhooks on the egress selector's cluster network.
+        ...withAgent(egressAgent('cluster')),
       },
       (res) => {
         const chunks: Buffer[] = []
