@@ -6,7 +6,7 @@
 import { toText } from '../core/flags/render.js'
 import { loadConfigFileParsers, namesConfigFile } from '../core/flags/rules/config-files.js'
 import { validateServerCommandLine } from '../core/flags/validate.js'
-import { notBuiltOptions, serverConfig } from './config.js'
+import { serverConfig } from './config.js'
 import { milliValue, parseQuantity } from './api/validation/quantity.js'
 import { Logger } from './log/logger.js'
 import { StartupError, startServer } from './server.js'
@@ -47,8 +47,6 @@ export async function runServer(argv: readonly string[], productVersion: string)
     if (f.severity === 'warning') log.warning(f.message)
     else if (f.severity === 'notice') log.info(f.message)
   }
-  const notBuilt = notBuiltOptions(ctx)
-  if (notBuilt.length > 0) log.warning(`these options are accepted and validated but not in effect yet: ${notBuilt.join(', ')}`)
 
   let running
   try {

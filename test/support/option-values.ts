@@ -71,7 +71,7 @@ export const OPTION_VALUES: Readonly<Record<string, OptionValue>> = {
   'http2-max-streams-per-connection': { runs: { flags: text('500') } },
   'goaway-chance': { runs: { flags: text('0.001') } },
   'permit-address-sharing': { runs: { flags: text('true') } },
-  'permit-port-sharing': { runs: { flags: text('false') }, whyDefault: 'true is refused at start-up: Node.js 20 cannot set SO_REUSEPORT' },
+  'permit-port-sharing': { runs: { flags: text('true') } },
   'external-hostname': { runs: { flags: text('every-option.test') } },
   'enable-aggregator-routing': { runs: { flags: text('true') } },
   'enable-logs-handler': { runs: { flags: text('true') } },
@@ -103,8 +103,9 @@ export const OPTION_VALUES: Readonly<Record<string, OptionValue>> = {
   'peer-advertise-ip': { runs: { etcd: text('127.0.0.1') } },
   'peer-advertise-port': { runs: { etcd: (f) => String(f.peerPort) } },
   'peer-ca-file': { runs: { etcd: (f) => f.servingCa } },
-  'proxy-client-cert-file': { runs: { flags: (f) => f.proxyClientCert } },
-  'proxy-client-key-file': { runs: { flags: (f) => f.proxyClientKey } },
+  // The etcd run's mixed-version proxy presents it to its peers, as the aggregator to extension servers.
+  'proxy-client-cert-file': { runs: { flags: (f) => f.proxyClientCert, etcd: (f) => f.proxyClientCert } },
+  'proxy-client-key-file': { runs: { flags: (f) => f.proxyClientKey, etcd: (f) => f.proxyClientKey } },
   'shutdown-delay-duration': { runs: { flags: text('2s') } },
   'shutdown-send-retry-after': { runs: { flags: text('true') } },
   'shutdown-watch-termination-grace-period': { runs: { flags: text('3s') } },
@@ -223,9 +224,7 @@ export const OPTION_VALUES: Readonly<Record<string, OptionValue>> = {
   'service-account-issuer': { runs: { flags: text(['https://every-option.test', 'https://previous.every-option.test']) } },
   'service-account-key-file': { runs: { flags: (f) => f.serviceAccountPublicKey } },
   'service-account-signing-key-file': { runs: { flags: (f) => f.serviceAccountKey } },
-  // TODO(coordinator): once the external signer is in effect, start the test gRPC signer of
-  // test/support/ (from the options-rest branch) on this socket before the `files` run starts;
-  // until then the path names no listening socket.
+  // The test's gRPC signer listens there during the `files` run (every-option.e2e.test.ts).
   'service-account-signing-endpoint': { runs: { files: (f) => f.signingEndpoint } },
   'service-account-lookup': { runs: { flags: text('false') } },
   'service-account-max-token-expiration': { runs: { flags: text('2h0m0s') } },

@@ -9,7 +9,7 @@ export default class ServerStart extends Command {
   static override summary = 'Start the API server.'
   static override description = `Serves HTTPS on --bind-address:--secure-port (self-signed certificates in --cert-dir unless --tls-cert-file is given) with the /healthz, /livez and /readyz status endpoints, on an embedded store in --data-dir, or on etcd with --store-servers.
 
-The command line is checked as \`client flags validate\` checks it (same syntax: --name=value, --name value, -v 4, lists accumulate) and an invalid one exits 1 before anything listens. Options that are accepted but not in effect yet are named in one warning at start-up. SIGTERM or SIGINT start a graceful shutdown (see --shutdown-delay-duration); a second signal exits at once with status 1.`
+The command line is checked as \`client flags validate\` checks it (same syntax: --name=value, --name value, -v 4, lists accumulate) and an invalid one exits 1 before anything listens. SIGTERM or SIGINT start a graceful shutdown (see --shutdown-delay-duration); a second signal exits at once with status 1.`
   static override strict = false
   static override flags = flags
   static override examples = [

@@ -1,7 +1,7 @@
 /**
  * The admission plugins this server has, by name (the reference's
- * RegisterAllAdmissionPlugins): one line per plugin. A plugin enabled but not registered here
- * is named at start-up as not in effect yet; its place in the order is in enabled-plugins.ts.
+ * RegisterAllAdmissionPlugins): one line per plugin, every name the options allow (a test keeps
+ * the two the same); its place in the order is in enabled-plugins.ts.
  */
 import { ALWAYS_ADMIT, AlwaysAdmit } from './always-admit.js'
 import { ALWAYS_DENY, AlwaysDeny } from './always-deny.js'

@@ -34,9 +34,6 @@ describeEachKubectl('admission: the chain with the real kubectl', function (clie
     rmSync(dir, { recursive: true, force: true })
   })
 
-  it('the configuration file is in effect: start-up does not name it as not in effect', () => {
-    assert.doesNotMatch(session.server.logs, /not in effect yet: [^\n]*--admission-control-config-file/)
-  })
 
   it('a server dry run goes through admission and stores nothing', async () => {
     const cm = (name: string, namespace: string) => session.file(`${name}.yaml`, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: ${namespace}\ndata:\n  k: v\n`)

@@ -26,9 +26,6 @@ describeEachKubectl('api: deletion with the real kubectl (finalizers, cascade, n
   const file = (name: string, text: string) => session.file(name, text)
   const gone = async (...args: string[]) => (await kubectl('get', ...args)).stderr.includes('(NotFound)')
 
-  it('the server takes --delete-collection-workers and --enable-garbage-collector as built options', () => {
-    assert.doesNotMatch(session.server.logs, /not in effect yet[^\n]*--delete-collection-workers/)
-  })
 
   it('finalizers: delete marks the object, patch removing the last finalizer deletes it', async () => {
     await ok('create', '-f', file('fin.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fin\n  finalizers: [example.com/keep]\ndata:\n  a: "1"\n'))

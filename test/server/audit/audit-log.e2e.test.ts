@@ -91,10 +91,6 @@ describeEachKubectl('audit log with the real kubectl', function (kubectl) {
     if (dir) rmSync(dir, { recursive: true, force: true })
   })
 
-  it('the server names no audit-log option as not in effect', () => {
-    assert.doesNotMatch(session.server.logs, /not in effect yet: .*--audit-(policy-file|log-path)/)
-  })
-
   it('kubectl create secret: RequestReceived and ResponseComplete at Metadata, no bodies', async () => {
     const before = readEvents(logPath).length
     await session.ok('create', 'secret', 'generic', 's1', '--from-literal=password=hunter2')

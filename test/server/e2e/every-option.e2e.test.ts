@@ -2,7 +2,8 @@
  * Every server option of the catalogue in effect (issue 34's first acceptance criterion): the
  * built server is started with every option of SERVER_OPTIONS set to a valid non-default value
  * (test/support/option-values.ts, the files they name written by the test), in a few runs
- * because some options exclude others, and nothing may be reported as not in effect. Each run's
+ * because some options exclude others, and nothing may be reported as not in effect or set aside
+ * (the start-up warning that named options without behaviour is gone with the last of them). Each run's
  * command line must pass `client flags validate` with no error, and the runs together must give
  * every option of the catalogue, so an option added to the catalogue without a line in the
  * table fails here.
@@ -15,15 +16,18 @@ import { join } from 'node:path'
 import { SERVER_OPTIONS } from '../../../src/core/options/catalogue/index.js'
 import { ApiServer, BIN, type ClientCredentials } from '../../support/api-server.js'
 import { EtcdServer, freePorts, makeTlsFiles, requireEtcd } from '../../support/etcd.js'
+import { TestJwtSigner } from '../../support/external-jwt-signer.js'
 import { HttpSink } from '../../support/http-sink.js'
 import { OidcIssuer } from '../../support/oidc-issuer.js'
 import { type OptionFiles, writeOptionFiles } from '../../support/option-files.js'
 import { OPTION_VALUES, RUNS, type RunInputs, type RunName, runArgs, runOptions } from '../../support/option-values.js'
 import { requireTool } from '../../support/tools.js'
 
-/** The start-up warning naming the options whose behaviour the server does not have. */
-const NOT_IN_EFFECT = /not in effect/
-const NOT_IN_EFFECT_NAMES = /not in effect yet: (.*)$/
+/**
+ * A warning or error line saying that something asked for is not done: the start-up warning that
+ * once named the options without behaviour, or any later one that sets an option aside.
+ */
+const SET_ASIDE = /^[WE]\d{4} .*(not in effect|not applied|is ignored|ignoring|not supported|has no effect)/i
 /** The reference's error for an enabled admission plugin that is not registered. */
 const UNREGISTERED_PLUGIN = /unknown admission plugin|admission plugin[^\n]*not registered/i
 
@@ -143,6 +147,7 @@ describe('server: every option of the catalogue in effect (end to end)', functio
   for (const run of RUNS) {
     describe(`run "${run}"`, function () {
       let etcd: EtcdServer | undefined
+      let signer: TestJwtSigner | undefined
       let server: ApiServer | undefined
       let expected: string[]
       /** Who the test's requests are: the run's own administrator where anonymous access is off. */
@@ -158,6 +163,11 @@ describe('server: every option of the catalogue in effect (end to end)', functio
           etcd = await EtcdServer.start({ tls })
           inputs = { ...inputs, etcd: { url: etcd.clientUrl, ca: tls.ca, clientCert: tls.clientCert, clientKey: tls.clientKey } }
         }
+        if (run === 'files') {
+          // --service-account-signing-endpoint: the external signer the server asks at start-up.
+          signer = await TestJwtSigner.start()
+          inputs = { ...inputs, signingEndpoint: signer.socketPath }
+        }
         expected = [...HARNESS_OPTIONS, ...runOptions(run, inputs).map(({ name }) => name)]
         as = runOptions(run, inputs).some(({ name }) => name === 'client-ca-file') ? files.admin : undefined
         server = await ApiServer.start({ args: runArgs(run, inputs), waitFor: 'none' })
@@ -165,6 +175,7 @@ describe('server: every option of the catalogue in effect (end to end)', functio
 
       after(async function () {
         await server?.stop()
+        await signer?.stop()
         await etcd?.destroy()
       })
 
@@ -186,13 +197,14 @@ describe('server: every option of the catalogue in effect (end to end)', functio
         await waitReady(server!, as, READY_WITHIN_MS[run])
       })
 
-      it('nothing is reported as not in effect, and no admission plugin as unregistered', async () => {
+      it('nothing is reported as not in effect or set aside, and no admission plugin as unregistered', async () => {
         // Stopped first: what the log buffers (--log-text-info-buffer-size) is flushed on the way out.
         await server!.stop(true)
         const lines = server!.logs.split('\n')
-        const notInEffect = lines.filter((line) => NOT_IN_EFFECT.test(line))
-        const names = notInEffect.flatMap((line) => NOT_IN_EFFECT_NAMES.exec(line)?.[1]?.split(', ') ?? [])
-        assert.deepEqual(notInEffect, [], `reported as not in effect (${names.length}): ${names.join(', ')}`)
+        // What the harness gives every run (--data-dir beside --store-servers) is not the table's to answer for.
+        const harness = new RegExp(`--(${HARNESS_OPTIONS.join('|')}) `)
+        const setAside = lines.filter((line) => SET_ASIDE.test(line) && !harness.test(line))
+        assert.deepEqual(setAside, [], `reported as not in effect or set aside:\n${setAside.join('\n')}`)
         const unregistered = lines.filter((line) => UNREGISTERED_PLUGIN.test(line))
         assert.deepEqual(unregistered, [], `admission plugins reported unregistered:\n${unregistered.join('\n')}`)
       })

@@ -144,19 +144,6 @@ describe('server: lifecycle (end to end)', function () {
     assert.doesNotMatch(output, /\n\s+at /, 'no stack trace')
   })
 
-  it('names the given options whose behaviour is not built yet, once', async () => {
-    const server = await ApiServer.start({ args: ['--max-connection-bytes-per-sec=1000000', '--kubelet-timeout=7s'] })
-    try {
-      const lines = server.logs.split('\n').filter((l) => l.includes('not in effect yet'))
-      assert.equal(lines.length, 1)
-      assert.match(lines[0], /^W\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [\w.-]+:\d+\] /)
-      assert.match(lines[0], /--nodeagent-timeout/)
-      // In effect now: not named.
-      assert.doesNotMatch(lines[0], /--max-connection-bytes-per-sec/)
-    } finally {
-      await server.stop()
-    }
-  })
 
   it('two servers share one port with --permit-port-sharing; a third without it cannot bind', async () => {
     const first = await ApiServer.start({ waitFor: 'ready', args: ['--permit-port-sharing'] })
