@@ -52,14 +52,17 @@ export function watchResponse(res: Response, moments: ResponseMoments): void {
     watching.moments = both(watching.moments, moments)
     return
   }
-  const method = (name: string) => (typeof target[name] === 'function' ? target[name] : undefined)
-  const watch = new Watch(moments, method('writeHead'), method('flushHeaders'), method('write'), method('end'))
+  const watch = new Watch(moments, methodOf(target.writeHead), methodOf(target.flushHeaders), methodOf(target.write), methodOf(target.end))
   target[WATCH] = watch
   if (watch.writeHead) target.writeHead = watchedWriteHead as Method
   if (watch.flushHeaders) target.flushHeaders = watchedFlushHeaders as Method
   if (watch.write) target.write = watchedWrite as Method
   if (watch.end) target.end = watchedEnd as Method
   res.on('close', closed)
+}
+
+function methodOf(value: unknown): Method | undefined {
+  return typeof value === 'function' ? (value as Method) : undefined
 }
 
 function both(first: ResponseMoments, second: ResponseMoments): ResponseMoments {
