@@ -79,24 +79,77 @@ const repeatedField = (name: string, v: unknown): string => (v === undefined ? '
 const flatField = (name: string, v: unknown): string => (v === undefined ? '' : field(name, flatObject(v)))
 
 export function eventJson(e: AuditEvent): string {
-  const out =
-    repeatedField('kind', e.kind) +
-    repeatedField('apiVersion', e.apiVersion) +
-    repeatedField('level', e.level) +
-    jsonField('auditID', e.auditID) +
+  const request = requestJson(e)
+  const rest =
+    request.auditID +
     repeatedField('stage', e.stage) +
-    jsonField('requestURI', e.requestURI) +
-    repeatedField('verb', e.verb) +
-    flatField('user', e.user) +
-    flatField('impersonatedUser', e.impersonatedUser) +
-    (e.sourceIPs === undefined ? '' : field('sourceIPs', isStringList(e.sourceIPs) ? stringList(e.sourceIPs) : json(e.sourceIPs))) +
-    jsonField('userAgent', e.userAgent) +
-    flatField('objectRef', e.objectRef) +
+    request.rest +
     jsonField('responseStatus', e.responseStatus) +
     jsonField('requestObject', e.requestObject) +
     jsonField('responseObject', e.responseObject) +
     jsonField('requestReceivedTimestamp', e.requestReceivedTimestamp) +
     jsonField('stageTimestamp', e.stageTimestamp) +
     flatField('annotations', e.annotations)
+  // Every event has its kind first: the line is built without slicing off a leading comma
+  // (a slice copies the whole line once more).
+  const opening = openingJson(e)
+  if (opening !== undefined) return `${opening}${rest}}`
+  const out = repeatedField('kind', e.kind) + repeatedField('apiVersion', e.apiVersion) + repeatedField('level', e.level) + rest
   return out === '' ? '{}' : `{${out.slice(1)}}`
+}
+
+/** `{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":…` of each level, made once. */
+const openingByLevel = new Map<unknown, string>()
+
+function openingJson(e: AuditEvent): string | undefined {
+  if (e.kind !== 'Event' || e.apiVersion !== 'audit.k8s.io/v1' || typeof e.level !== 'string') return undefined
+  let text = openingByLevel.get(e.level)
+  if (text === undefined) {
+    text = `{${(repeatedField('kind', e.kind) + repeatedField('apiVersion', e.apiVersion) + repeatedField('level', e.level)).slice(1)}`
+    if (openingByLevel.size < REPEATED_MAX) openingByLevel.set(e.level, text)
+  }
+  return text
+}
+
+/**
+ * The request's own fields: its auditID and the run from requestURI to objectRef. They are the
+ * same in every event of a request (the filter replaces objectRef and impersonatedUser at
+ * most, and never changes the values inside an event's fields once handed over, see
+ * AuditBackend), so the last request's JSON is kept and reused while an event holds the very
+ * same values (its user object is each request's own). One kept request is enough: a request's
+ * events come one after the other in the log (its ResponseComplete follows its RequestReceived
+ * unless the handling waited), and a map of many requests cost more in garbage collection than
+ * it saved (issue 33's bench).
+ */
+interface RequestJson {
+  /** `,"auditID":…` and the fields from requestURI to objectRef: the stage comes between them. */
+  readonly auditID: string
+  readonly rest: string
+}
+
+interface KeptRequestJson extends RequestJson {
+  readonly user: object
+  readonly auditIDValue: unknown
+  readonly requestURI: unknown
+  readonly verb: unknown
+  readonly impersonatedUser: unknown
+  readonly sourceIPs: unknown
+  readonly userAgent: unknown
+  readonly objectRef: unknown
+}
+
+let last: KeptRequestJson | undefined
+
+function requestJson(e: AuditEvent): RequestJson {
+  const user = e.user as unknown
+  const keyed = typeof user === 'object' && user !== null
+  const kept = last
+  if (kept !== undefined && kept.user === user && kept.auditIDValue === e.auditID && kept.requestURI === e.requestURI && kept.verb === e.verb && kept.impersonatedUser === e.impersonatedUser && kept.sourceIPs === e.sourceIPs && kept.userAgent === e.userAgent && kept.objectRef === e.objectRef) {
+    return kept
+  }
+  const auditID = jsonField('auditID', e.auditID)
+  const rest = jsonField('requestURI', e.requestURI) + repeatedField('verb', e.verb) + flatField('user', e.user) + flatField('impersonatedUser', e.impersonatedUser) + (e.sourceIPs === undefined ? '' : field('sourceIPs', isStringList(e.sourceIPs) ? stringList(e.sourceIPs) : json(e.sourceIPs))) + jsonField('userAgent', e.userAgent) + flatField('objectRef', e.objectRef)
+  if (!keyed) return { auditID, rest }
+  last = { user, auditID, rest, auditIDValue: e.auditID, requestURI: e.requestURI, verb: e.verb, impersonatedUser: e.impersonatedUser, sourceIPs: e.sourceIPs, userAgent: e.userAgent, objectRef: e.objectRef }
+  return last
 }

@@ -9,19 +9,24 @@ import type { Stage } from './event.js'
 import type { AuditPolicyAttributes, Policy, PolicyRule, PolicyRuleEvaluator, RequestAuditConfig } from './policy.js'
 
 export class PolicyChecker implements PolicyRuleEvaluator {
-  private readonly rules: readonly (PolicyRule & { omitStages: Stage[] })[]
+  private readonly rules: readonly PolicyRule[]
+  /** Each rule's outcome, made once: every request a rule matches gets the same (read-only) one. */
+  private readonly outcomes: readonly RequestAuditConfig[]
+  private readonly noMatch: RequestAuditConfig
 
-  constructor(private readonly policy: Policy) {
-    this.rules = policy.rules.map((rule) => ({ ...rule, omitStages: unionStages(policy.omitStages ?? [], rule.omitStages ?? []) }))
+  constructor(policy: Policy) {
+    this.rules = policy.rules
+    this.outcomes = policy.rules.map((rule) => ({
+      level: rule.level,
+      omitStages: unionStages(policy.omitStages ?? [], rule.omitStages ?? []),
+      omitManagedFields: rule.omitManagedFields ?? policy.omitManagedFields ?? false,
+    }))
+    this.noMatch = { level: 'None', omitStages: policy.omitStages ?? [], omitManagedFields: policy.omitManagedFields ?? false }
   }
 
   evaluatePolicyRule({ user, request }: AuditPolicyAttributes): RequestAuditConfig {
-    for (const rule of this.rules) {
-      if (ruleMatches(rule, user, request)) {
-        return { level: rule.level, omitStages: rule.omitStages, omitManagedFields: rule.omitManagedFields ?? this.policy.omitManagedFields ?? false }
-      }
-    }
-    return { level: 'None', omitStages: this.policy.omitStages ?? [], omitManagedFields: this.policy.omitManagedFields ?? false }
+    for (let i = 0; i < this.rules.length; i++) if (ruleMatches(this.rules[i]!, user, request)) return this.outcomes[i]!
+    return this.noMatch
   }
 }
 

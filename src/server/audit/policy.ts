@@ -13,13 +13,13 @@ export interface AuditPolicyAttributes {
   request: RequestInfo
 }
 
-/** The outcome of the policy for one request. */
+/** The outcome of the policy for one request (shared by the requests a rule matches: read-only). */
 export interface RequestAuditConfig {
-  level: Level
+  readonly level: Level
   /** Stages no event is made for. */
-  omitStages: readonly Stage[]
+  readonly omitStages: readonly Stage[]
   /** Leave metadata.managedFields out of the request and response bodies recorded. */
-  omitManagedFields: boolean
+  readonly omitManagedFields: boolean
 }
 
 export interface PolicyRuleEvaluator {

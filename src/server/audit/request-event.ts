@@ -12,7 +12,10 @@ const USER_AGENT_TRUNCATE_SUFFIX = '...TRUNCATED'
 
 export function newRequestEvent(req: Request, ctx: RequestContext, level: Level): AuditEvent {
   const userAgent = req.headers['user-agent']
-  return {
+  const received = microTime(ctx.receivedAt)
+  // Built field by field in the v1 struct's order (JSON.stringify of the webhook keeps it),
+  // without spreading temporary objects for the optional ones.
+  const event: AuditEvent = {
     kind: 'Event',
     apiVersion: 'audit.k8s.io/v1',
     level,
@@ -22,11 +25,12 @@ export function newRequestEvent(req: Request, ctx: RequestContext, level: Level)
     verb: ctx.info.verb,
     user: ctx.user ? auditUser(ctx.user) : {},
     sourceIPs: sourceIPs(req),
-    ...(typeof userAgent === 'string' && userAgent !== '' ? { userAgent: truncatedUserAgent(userAgent) } : {}),
-    ...(ctx.info.isResourceRequest ? { objectRef: objectRef(ctx) } : {}),
-    requestReceivedTimestamp: microTime(ctx.receivedAt),
-    stageTimestamp: microTime(ctx.receivedAt),
-  }
+  } as AuditEvent
+  if (typeof userAgent === 'string' && userAgent !== '') event.userAgent = truncatedUserAgent(userAgent)
+  if (ctx.info.isResourceRequest) event.objectRef = objectRef(ctx)
+  event.requestReceivedTimestamp = received
+  event.stageTimestamp = received
+  return event
 }
 
 /** authentication.k8s.io/v1 UserInfo as encoded: empty fields left out, extra's keys in order. */

@@ -27,7 +27,7 @@ import { LatencyTrackers, latencyAnnotations } from '../http/latency-trackers.js
 import { type MaybePromise, isPromise } from '../http/maybe-promise.js'
 import { httpError } from '../http/respond.js'
 import type { Filter, Handler, Request, RequestContext, Response } from '../http/types.js'
-import { watchResponse } from './audit-response.js'
+import { type ResponseMoments, watchResponse } from './audit-response.js'
 
 export type { AuditBackend } from '../audit/backend.js'
 
@@ -48,12 +48,16 @@ export function withAudit({ backend, policy, metrics = NO_AUDIT_METRICS }: Audit
   }
 }
 
-/** The audit of one request: its event, stamped and handed over at each stage. */
-class RequestAudit {
+/**
+ * The audit of one request: its event, stamped and handed over at each stage. It is its
+ * response's watcher itself (onStart, onEnd), so that a request makes no closures for its audit.
+ */
+class RequestAudit implements ResponseMoments {
   private readonly event: AuditEvent
   /** The user as authenticated; a different one later is the impersonated user. */
   private readonly authenticated: RequestContext['user']
   private panicked = false
+  private completed = false
 
   constructor(
     private readonly req: Request,
@@ -73,49 +77,49 @@ class RequestAudit {
 
   serve(next: Handler): void | Promise<void> {
     const stored = this.process('RequestReceived')
-    const go = (ok: boolean) => {
-      if (!ok) {
-        this.metrics.requestRejected()
-        httpError(this.res, 500, sanitizeHtml(`Internal Server Error: ${goQuote(this.req.url ?? '')}: failed to store audit event`))
-        return
-      }
-      return this.handle(next)
-    }
-    return isPromise(stored) ? stored.then(go) : go(stored)
+    return isPromise(stored) ? stored.then((ok) => this.received(ok, next)) : this.received(stored, next)
   }
 
-  private handle(next: Handler): void | Promise<void> {
-    const longRunning = this.ctx.info.longRunning
-    let completed = false
-    const complete = () => {
-      if (completed || this.panicked) return
-      completed = true
-      if (!this.event.responseStatus) {
-        // Nothing was written: the reference's "Connection closed early".
-        this.event.responseStatus = { metadata: {}, status: 'Success', message: 'Connection closed early', code: 200 }
-        if (longRunning) void this.process('ResponseStarted')
-      }
-      // A watch's stream is no response object.
-      const body = longRunning ? undefined : responseObjectOf(this.res)
-      if (body !== undefined) logResponseObject(this.event, body, this.config.omitManagedFields)
-      void this.process('ResponseComplete')
+  /** The RequestReceived event was handed over (`ok`: stored): the request goes on, or fails. */
+  private received(ok: boolean, next: Handler): void | Promise<void> {
+    if (!ok) {
+      this.metrics.requestRejected()
+      httpError(this.res, 500, sanitizeHtml(`Internal Server Error: ${goQuote(this.req.url ?? '')}: failed to store audit event`))
+      return
     }
-    watchResponse(this.res, {
-      onStart: (code) => {
-        this.event.responseStatus = { metadata: {}, code }
-        if (longRunning) void this.process('ResponseStarted')
-      },
-      onEnd: complete,
-      onWritten: (ms) => this.ctx.latencyTrackers?.add('responseWrite', ms),
-    })
-    // A connection closed before the response ended.
-    this.res.once('close', complete)
+    watchResponse(this.res, this)
     try {
       const handled = next(this.req, this.res, this.ctx)
       return isPromise(handled) ? handled.catch((err: unknown) => this.panic(err)) : handled
     } catch (err) {
       this.panic(err)
     }
+  }
+
+  /** The response's status is decided: a long-running request's ResponseStarted. */
+  onStart(code: number): void {
+    this.event.responseStatus = { metadata: {}, code }
+    if (this.ctx.info.longRunning) void this.process('ResponseStarted')
+  }
+
+  /** The response ends (or its connection closed first): ResponseComplete. */
+  onEnd(): void {
+    if (this.completed || this.panicked) return
+    this.completed = true
+    const longRunning = this.ctx.info.longRunning
+    if (!this.event.responseStatus) {
+      // Nothing was written: the reference's "Connection closed early".
+      this.event.responseStatus = { metadata: {}, status: 'Success', message: 'Connection closed early', code: 200 }
+      if (longRunning) void this.process('ResponseStarted')
+    }
+    // A watch's stream is no response object.
+    const body = longRunning ? undefined : responseObjectOf(this.res)
+    if (body !== undefined) logResponseObject(this.event, body, this.config.omitManagedFields)
+    void this.process('ResponseComplete')
+  }
+
+  onWritten(ms: number): void {
+    this.ctx.latencyTrackers?.add('responseWrite', ms)
   }
 
   /** The handling threw: a Panic event instead of ResponseComplete, and the error goes on to the panic recovery. */
@@ -134,7 +138,10 @@ class RequestAudit {
     const now = stage === 'RequestReceived' ? 0 : preciseNow()
     event.stageTimestamp = stage === 'RequestReceived' ? event.requestReceivedTimestamp : microTime(now)
     // A slow request's layers (writeLatencyToAnnotation), measured from its arrival to this stage.
-    if (stage === 'ResponseComplete') Object.assign(this.ctx.auditAnnotations!, latencyAnnotations(this.ctx.latencyTrackers, now - this.ctx.receivedAt))
+    if (stage === 'ResponseComplete') {
+      const latency = latencyAnnotations(this.ctx.latencyTrackers, now - this.ctx.receivedAt)
+      if (latency) Object.assign(this.ctx.auditAnnotations!, latency)
+    }
     if (stage !== 'RequestReceived') this.learn()
     this.metrics.event()
     const stored = this.backend.processEvents(event)
@@ -153,7 +160,7 @@ class RequestAudit {
       if (body !== undefined) logRequestObject(event, body, patch, this.config.omitManagedFields)
     }
     const annotations = this.ctx.auditAnnotations
-    if (annotations && Object.keys(annotations).length > 0) event.annotations = sortedKeys(annotations)
+    if (annotations) event.annotations = sortedKeys(annotations) ?? event.annotations
   }
 }
 
@@ -182,9 +189,10 @@ function isApplyYaml(req: Request): boolean {
   return typeof type === 'string' && type.split(';')[0]!.trim().toLowerCase() === 'application/apply-patch+yaml'
 }
 
-/** A map encoded as the reference encodes one: keys in order (most maps come in order: kept as they are). */
-function sortedKeys(map: Record<string, string>): Record<string, string> {
+/** A map encoded as the reference encodes one: keys in order (most maps come in order: kept as they are); none when empty. */
+function sortedKeys(map: Record<string, string>): Record<string, string> | undefined {
   const keys = Object.keys(map)
+  if (keys.length === 0) return undefined
   let sorted = true
   for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! < keys[i]!
   if (sorted) return { ...map }

@@ -54,4 +54,14 @@ describe('audit event JSON', () => {
     const event = { ...base, level: 'RequestResponse', user: {}, sourceIPs: [], objectRef: { resource: 'configmaps', name: undefined }, requestObject: { kind: 'ConfigMap', data: { k: 'v' }, n: [1, null] }, responseObject: 'text', annotations: {} } as AuditEvent
     assert.equal(eventJson(event), reference(event))
   })
+
+  it('writes each event of a request as its own when they share the user and the request fields (stage by stage, objectRef and impersonatedUser replaced)', () => {
+    const received: AuditEvent = { ...base }
+    const completed: AuditEvent = { ...received, stage: 'ResponseComplete', responseStatus: { metadata: {}, code: 200 } }
+    const named: AuditEvent = { ...completed, objectRef: { ...base.objectRef, uid: 'u-1', resourceVersion: '7' } }
+    const impersonating: AuditEvent = { ...named, impersonatedUser: { username: 'alice' } }
+    const otherRequest: AuditEvent = { ...base, auditID: 'another', requestURI: '/api/v1/namespaces/default/configmaps/other', verb: 'delete', sourceIPs: ['10.0.0.1'], userAgent: 'kubectl' }
+    const sameFieldsOtherID: AuditEvent = { ...received, auditID: 'another' }
+    for (const event of [received, completed, named, impersonating, otherRequest, received, sameFieldsOtherID, impersonating]) assert.equal(eventJson(event), reference(event))
+  })
 })
