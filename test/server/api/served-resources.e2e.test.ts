@@ -35,8 +35,6 @@ const GA_SINCE: Record<string, number> = {
 /** The review APIs are built on other branches (authentication #14, authorization #15). */
 const BUILT_ELSEWHERE = new Set(['authentication.k8s.io', 'authorization.k8s.io'])
 /** Subresources the reference serves that this server has not built yet (streaming and proxies). */
-const NOT_BUILT_SUBRESOURCES = new Set(['attach', 'exec', 'log', 'portforward', 'proxy'])
-
 interface Expected {
   namespaced: boolean
   kind: string
@@ -104,7 +102,7 @@ function assertServesDefaultSet(actual: Awaited<ReturnType<typeof served>>, expe
     assert.equal(entry.kind, want.kind, `${key} kind`)
     // Discovery's watch comes from the watch paths the fixture leaves out; the rest must match.
     assert.deepEqual(entry.verbs.filter((v) => v !== 'watch').sort(), [...want.verbs].sort(), `${key} verbs`)
-    assert.deepEqual(entry.subresources.sort(), [...want.subresources].filter((s) => !NOT_BUILT_SUBRESOURCES.has(s)).sort(), `${key} subresources`)
+    assert.deepEqual(entry.subresources.sort(), [...want.subresources].sort(), `${key} subresources`)
   }
   const missing = [...expected.keys()].filter((key) => !actual.has(key) && !BUILT_ELSEWHERE.has(key.split('/')[0]!))
   assert.deepEqual(missing, [], 'resources of the default set that are not served')
