@@ -210,8 +210,8 @@ const sideModules = {
 }
 // Also outside: what only an option or a request that few runs have loads, on first use: gRPC
 // with its .proto files (the external JWT signer, the OTLP exporter), OpenTelemetry (tracing),
-// ws (exec, attach and port-forward streams), node-unix-socket (--permit-port-sharing's addon).
-const lazyPackages = ['@grpc/grpc-js', '@grpc/proto-loader', '@opentelemetry', 'ws', 'node-unix-socket']
+// ws (exec, attach and port-forward streams), node-unix-socket's addon (--permit-port-sharing).
+const lazyPackages = ['@grpc/grpc-js', '@grpc/proto-loader', '@opentelemetry', 'ws', 'node-unix-socket-linux-x64-gnu', 'node-unix-socket-linux-x64-musl']
 const fastExternal = ['etcd3', 'ink', 'react', 'better-sqlite3/package.json', ...lazyPackages, ...sidePackages].flatMap((name) => [name, `${name}/*`])
 await build({
   entryPoints: fastEntries,

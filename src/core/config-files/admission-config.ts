@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, isAbsolute, join } from 'node:path'
 import { constants } from 'node:os'
 import { loadYaml } from '../util/yaml.js'
+import { goJsonType } from '../util/go-json-type.js'
 
 export class AdmissionConfigError extends Error {}
 
@@ -34,12 +35,6 @@ export interface AdmissionConfiguration {
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** Go's name of a JSON value's type, as its decoder's type errors name it. */
-function jsonType(v: unknown): string {
-  if (Array.isArray(v)) return 'array'
-  if (typeof v === 'boolean') return 'bool'
-  return typeof v === 'object' ? 'object' : typeof v
-}
 
 /** The reference's %#v of the *fs.PathError an open or read failed with. */
 function goPathError(op: string, path: string, err: NodeJS.ErrnoException): string {
@@ -63,13 +58,13 @@ function makeAbs(path: string, base: string): string {
 function decodePlugins(doc: Obj): AdmissionPluginConfiguration[] {
   const list = doc.plugins
   if (list === undefined || list === null) return []
-  if (!Array.isArray(list)) throw new AdmissionConfigError(`json: cannot unmarshal ${jsonType(list)} into Go struct field AdmissionConfiguration.plugins of type []v1.AdmissionPluginConfiguration`)
+  if (!Array.isArray(list)) throw new AdmissionConfigError(`json: cannot unmarshal ${goJsonType(list)} into Go struct field AdmissionConfiguration.plugins of type []v1.AdmissionPluginConfiguration`)
   return list.map((item) => {
-    if (!isObj(item)) throw new AdmissionConfigError(`json: cannot unmarshal ${jsonType(item)} into Go struct field AdmissionConfiguration.plugins of type v1.AdmissionPluginConfiguration`)
+    if (!isObj(item)) throw new AdmissionConfigError(`json: cannot unmarshal ${goJsonType(item)} into Go struct field AdmissionConfiguration.plugins of type v1.AdmissionPluginConfiguration`)
     for (const field of ['name', 'path'] as const) {
       const v = item[field]
       if (v !== undefined && v !== null && typeof v !== 'string') {
-        throw new AdmissionConfigError(`json: cannot unmarshal ${jsonType(v)} into Go struct field AdmissionPluginConfiguration.plugins.${field} of type string`)
+        throw new AdmissionConfigError(`json: cannot unmarshal ${goJsonType(v)} into Go struct field AdmissionPluginConfiguration.plugins.${field} of type string`)
       }
     }
     const plugin: AdmissionPluginConfiguration = { name: typeof item.name === 'string' ? item.name : '' }
@@ -121,7 +116,7 @@ export function readAdmissionConfiguration(enabled: readonly string[], file: str
   } catch (err) {
     throw new AdmissionConfigError(`error converting YAML to JSON: ${(err as Error).message}`)
   }
-  if (!isObj(decoded)) throw new AdmissionConfigError(`couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonType(decoded)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`)
+  if (!isObj(decoded)) throw new AdmissionConfigError(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonType(decoded)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`)
   const refusal = notRegistered(decoded, text)
   if (refusal === undefined) {
     const base = dirname(file)

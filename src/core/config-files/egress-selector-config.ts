@@ -8,8 +8,10 @@
  * the reference's text.
  */
 import { existsSync, readFileSync } from 'node:fs'
+import { goPathErrorText } from '../client/file-errors.js'
 import { goQuote } from '../util/go-quote.js'
 import { loadYaml } from '../util/yaml.js'
+import { goJsonType } from '../util/go-json-type.js'
 
 export class EgressSelectorConfigError extends Error {}
 
@@ -43,18 +45,12 @@ export interface EgressSelectorConfiguration {
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** Go's name of a JSON value's type, as its decoder's type errors name it. */
-function jsonType(v: unknown): string {
-  if (Array.isArray(v)) return 'array'
-  if (typeof v === 'boolean') return 'bool'
-  return typeof v === 'object' ? 'object' : typeof v
-}
 
 /** A string field, or the decoder's type error. */
 function stringField(o: Obj, field: string, struct: string): string {
   const v = o[field]
   if (v === undefined || v === null) return ''
-  if (typeof v !== 'string') throw new EgressSelectorConfigError(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonType(v)} into Go struct field ${struct}.${field} of type string`)
+  if (typeof v !== 'string') throw new EgressSelectorConfigError(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goJsonType(v)} into Go struct field ${struct}.${field} of type string`)
   return v
 }
 
@@ -62,7 +58,7 @@ function stringField(o: Obj, field: string, struct: string): string {
 function objectField(o: Obj, field: string, struct: string, type: string): Obj | undefined {
   const v = o[field]
   if (v === undefined || v === null) return undefined
-  if (!isObj(v)) throw new EgressSelectorConfigError(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonType(v)} into Go struct field ${struct}.${field} of type ${type}`)
+  if (!isObj(v)) throw new EgressSelectorConfigError(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goJsonType(v)} into Go struct field ${struct}.${field} of type ${type}`)
   return v
 }
 
@@ -99,7 +95,7 @@ export function decodeEgressSelectorConfiguration(data: string): EgressSelectorC
   if (kind !== 'EgressSelectorConfiguration') throw new EgressSelectorConfigError(`invalid service configuration object ${goQuote(kind)}`)
   const list = o.egressSelections
   if (list !== undefined && list !== null && !Array.isArray(list)) {
-    throw new EgressSelectorConfigError(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonType(list)} into Go struct field EgressSelectorConfiguration.egressSelections of type []v1beta1.EgressSelection`)
+    throw new EgressSelectorConfigError(`error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goJsonType(list)} into Go struct field EgressSelectorConfiguration.egressSelections of type []v1beta1.EgressSelection`)
   }
   const egressSelections = (list ?? []).map((item: unknown): EgressSelection => {
     const selection = isObj(item) ? item : {}
@@ -185,9 +181,7 @@ export function readEgressSelectorConfiguration(path: string): EgressSelectorCon
   try {
     data = readFileSync(path, 'utf8')
   } catch (err) {
-    const e = err as NodeJS.ErrnoException
-    const why = e.code === 'ENOENT' ? 'no such file or directory' : e.code === 'EISDIR' ? 'is a directory' : e.code === 'EACCES' ? 'permission denied' : e.message
-    throw new EgressSelectorConfigError(`failed to read egress selector config: unable to read egress selector configuration from ${goQuote(path)} [${e.code === 'EISDIR' ? 'read' : 'open'} ${path}: ${why}]`)
+    throw new EgressSelectorConfigError(`failed to read egress selector config: unable to read egress selector configuration from ${goQuote(path)} [${goPathErrorText(err, path)}]`)
   }
   let config: EgressSelectorConfiguration
   try {

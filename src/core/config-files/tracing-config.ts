@@ -7,8 +7,10 @@
  * the reference's text, wrapped as its TracingOptions.ApplyTo wraps them.
  */
 import { readFileSync } from 'node:fs'
+import { goPathErrorText } from '../client/file-errors.js'
 import { goQuote } from '../util/go-quote.js'
 import { loadYaml } from '../util/yaml.js'
+import { goJsonType } from '../util/go-json-type.js'
 
 export class TracingConfigError extends Error {}
 
@@ -27,12 +29,6 @@ export interface TracingConfiguration {
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** Go's name of a JSON value's type, as its decoder's type errors name it. */
-function jsonType(v: unknown): string {
-  if (Array.isArray(v)) return 'array'
-  if (typeof v === 'boolean') return 'bool'
-  return typeof v === 'object' ? 'object' : typeof v
-}
 
 /** The reference's strict decoding of the file's text. */
 export function decodeTracingConfiguration(data: string): TracingConfiguration {
@@ -53,13 +49,13 @@ export function decodeTracingConfiguration(data: string): TracingConfiguration {
   if (unknown.length > 0) throw new TracingConfigError(`strict decoding error: ${unknown.map((k) => `unknown field ${goQuote(k)}`).join(', ')}`)
   const config: TracingConfiguration = {}
   if (o.endpoint !== undefined && o.endpoint !== null) {
-    if (typeof o.endpoint !== 'string') throw new TracingConfigError(`json: cannot unmarshal ${jsonType(o.endpoint)} into Go struct field TracingConfiguration.endpoint of type string`)
+    if (typeof o.endpoint !== 'string') throw new TracingConfigError(`json: cannot unmarshal ${goJsonType(o.endpoint)} into Go struct field TracingConfiguration.endpoint of type string`)
     config.endpoint = o.endpoint
   }
   const rate = o.samplingRatePerMillion
   if (rate !== undefined && rate !== null) {
     if (typeof rate !== 'number' || !Number.isInteger(rate) || rate > 2 ** 31 - 1 || rate < -(2 ** 31)) {
-      throw new TracingConfigError(`json: cannot unmarshal ${typeof rate === 'number' ? `number ${rate}` : jsonType(rate)} into Go struct field TracingConfiguration.samplingRatePerMillion of type int32`)
+      throw new TracingConfigError(`json: cannot unmarshal ${typeof rate === 'number' ? `number ${rate}` : goJsonType(rate)} into Go struct field TracingConfiguration.samplingRatePerMillion of type int32`)
     }
     config.samplingRatePerMillion = rate
   }
@@ -92,9 +88,7 @@ export function readTracingConfiguration(path: string): TracingConfiguration {
   try {
     data = readFileSync(path, 'utf8')
   } catch (err) {
-    const e = err as NodeJS.ErrnoException
-    const why = e.code === 'ENOENT' ? 'no such file or directory' : e.code === 'EISDIR' ? 'is a directory' : e.code === 'EACCES' ? 'permission denied' : e.message
-    throw new TracingConfigError(`failed to read tracing config: unable to read tracing configuration from ${goQuote(path)}: ${e.code === 'EISDIR' ? 'read' : 'open'} ${path}: ${why}`)
+    throw new TracingConfigError(`failed to read tracing config: unable to read tracing configuration from ${goQuote(path)}: ${goPathErrorText(err, path)}`)
   }
   let config: TracingConfiguration
   try {

@@ -11,7 +11,7 @@
  */
 import { request } from 'node:http'
 import type { Handler, Request, Response, UserInfo } from '../http/types.js'
-import { isUpgrade, takeConnection, type UpgradeConnection } from '../http/upgrade.js'
+import { isUpgrade, relayUpgrade, takeConnection, type UpgradeConnection } from '../http/upgrade.js'
 import type { ResolvedEndpoint } from './service-resolver.js'
 import { goTransportError } from './transport.js'
 import type { Agent } from 'node:http'
@@ -174,22 +174,9 @@ async function proxyUpgrade(
   } catch (err) {
     return failed(err as NodeJS.ErrnoException)
   }
-  const { socket: client, head } = take()
   const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`]
   for (const [name, value] of Object.entries({ ...headers, connection: 'Upgrade', upgrade: String(req.headers.upgrade ?? '') })) {
     for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`)
   }
-  upstream.write(`${lines.join('\r\n')}\r\n\r\n`)
-  // What the client sent past its request head (the first frames) follows it.
-  if (head.length > 0) upstream.write(head)
-  upstream.pipe(client)
-  client.pipe(upstream)
-  const close = () => {
-    upstream.destroy()
-    client.destroy()
-  }
-  upstream.once('close', close)
-  client.once('close', close)
-  upstream.on('error', close)
-  client.on('error', close)
+  await relayUpgrade(take(), upstream, `${lines.join('\r\n')}\r\n\r\n`)
 }

@@ -6,6 +6,7 @@
  * (label `kubernetes.io/service-name`), else from its Endpoints as the mirroring controller would
  * copy them into slices. Errors carry the reference's messages.
  */
+import { storedServices } from '../api/kinds/webhook-client.js'
 import type { Registry } from '../api/registry/registry.js'
 import type { KubeObject } from '../api/registry/object.js'
 import { ApiError } from '../api/status-errors.js'
@@ -23,15 +24,8 @@ const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
 export class ResolveError extends Error {}
 
 /** The Service, or a ResolveError `service "<name>" not found` (the lister's NotFound). */
-export async function getService(registry: Registry, namespace: string, name: string): Promise<KubeObject | undefined> {
-  const services = registry.lookup('', 'v1', 'services')
-  if (!services) return undefined
-  try {
-    return await services.get(namespace, name)
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 404) return undefined
-    throw err
-  }
+export function getService(registry: Registry, namespace: string, name: string): Promise<KubeObject | undefined> {
+  return storedServices(() => registry).getService(namespace, name)
 }
 
 /** findServicePort: the service's port numbered `port`. */

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { loadYaml } from '../../core/util/yaml.js'
+import { goJsonType } from '../../core/util/go-json-type.js'
 import { aggregateMessage } from '../api/validation/field/index.js'
 import type { Policy } from './policy.js'
 import { validatePolicy } from './policy-validation.js'
@@ -50,7 +51,7 @@ export function loadPolicyFromBytes(text: string, warn: (message: string) => voi
     throw new PolicyFileError(`failed decoding: ${(err as Error).message}`)
   }
   if (doc === null || doc === undefined) doc = {}
-  if (!isObj(doc)) throw new PolicyFileError(`failed decoding: couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonType(doc)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`)
+  if (!isObj(doc)) throw new PolicyFileError(`failed decoding: couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonType(doc)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`)
   const apiVersion = typeof doc.apiVersion === 'string' ? doc.apiVersion : ''
   const kind = typeof doc.kind === 'string' ? doc.kind : ''
   if (apiVersion !== '' && (apiVersion !== POLICY_VERSION || kind !== 'Policy')) {
@@ -138,14 +139,9 @@ function bool(v: unknown, field: string): boolean {
 
 /** encoding/json's UnmarshalTypeError text. */
 function typeError(v: unknown, field: string, type: string): PolicyFileError {
-  return new PolicyFileError(`failed decoding: json: cannot unmarshal ${jsonType(v)} into Go struct field ${field} of type ${type}`)
+  return new PolicyFileError(`failed decoding: json: cannot unmarshal ${goJsonType(v)} into Go struct field ${field} of type ${type}`)
 }
 
-function jsonType(v: unknown): string {
-  if (Array.isArray(v)) return 'array'
-  if (typeof v === 'boolean') return 'bool'
-  return typeof v === 'object' ? 'object' : typeof v
-}
 
 /** Go's text of a failed open or read: `open <path>: no such file or directory`. */
 function goOpenError(path: string, err: NodeJS.ErrnoException): string {

@@ -35,10 +35,29 @@ export async function bindSecurePort(host: string, port: number, reusePort = fal
   return holder
 }
 
+/** The native part of node-unix-socket: its prebuilt addon, one package per platform, loaded directly. */
+interface ReusePortAddon {
+  socketNewSoReuseportFd(domain: 'ipv4' | 'ipv6', port: number, ip: string): number
+}
+
+/** The registry carries the addon for Linux on x64 only (glibc and musl builds), optional dependencies both. */
+const REUSE_PORT_ADDONS = ['node-unix-socket-linux-x64-gnu', 'node-unix-socket-linux-x64-musl']
+
 /** A bound TCP socket with SO_REUSEADDR and SO_REUSEPORT, as a file descriptor. */
 async function reusePortSocket(host: string, port: number): Promise<number> {
-  const { createReuseportFd } = await import('node-unix-socket')
-  return createReuseportFd(port, host)
+  const { createRequire } = await import('node:module')
+  const require = createRequire(import.meta.url)
+  let addon: ReusePortAddon | undefined
+  for (const name of REUSE_PORT_ADDONS) {
+    try {
+      addon = require(name) as ReusePortAddon
+      break
+    } catch {
+      // Not installed for this platform, or not loadable here (the other C library): the next one.
+    }
+  }
+  if (!addon) throw new Error(`port sharing needs SO_REUSEPORT, which this build sets only on Linux x64 (${process.platform} ${process.arch} here)`)
+  return addon.socketNewSoReuseportFd(net.isIPv4(host) ? 'ipv4' : 'ipv6', port, host)
 }
 
 /** The bound address. */

@@ -57,3 +57,32 @@ export function takeConnection(req: Request, res: Response): UpgradeConnection |
   })
   return connection
 }
+
+/**
+ * Joins a taken connection to a backend's stream: `requestHead` and what the client sent past
+ * its own head go first, then the bytes flow both ways untouched (the backend's answer, 101 or
+ * a refusal, included); one side's end or error ends the other. Resolves when both are closed.
+ */
+export function relayUpgrade(connection: UpgradeConnection, backend: Duplex, requestHead: string): Promise<void> {
+  const { socket, head } = connection
+  backend.write(requestHead)
+  if (head.length > 0) backend.write(head)
+  backend.pipe(socket)
+  socket.pipe(backend)
+  const close = () => {
+    backend.destroy()
+    socket.destroy()
+  }
+  backend.on('error', close)
+  socket.on('error', close)
+  backend.on('close', () => socket.end())
+  socket.on('close', () => backend.end())
+  return new Promise<void>((resolve) => {
+    let open = 2
+    const one = () => {
+      if (--open === 0) resolve()
+    }
+    backend.once('close', one)
+    socket.once('close', one)
+  })
+}

@@ -8,7 +8,7 @@
  */
 import type { Duplex } from 'node:stream'
 import { errors } from '../api/status-errors.js'
-import { takeConnection, isUpgrade } from '../http/upgrade.js'
+import { isUpgrade, relayUpgrade, takeConnection } from '../http/upgrade.js'
 import type { Request, Response } from '../http/types.js'
 import { backendError } from './backend-error.js'
 import { type NodeAgentLocation, hostPort } from './client.js'
@@ -59,25 +59,5 @@ export async function proxyUpgrade(req: Request, res: Response, connect: () => P
     agent.destroy()
     throw errors.badRequest('Upgrade request required')
   }
-  const { socket, head } = connection
-  agent.write(requestHead(req, location, target))
-  if (head.length > 0) agent.write(head)
-  agent.pipe(socket)
-  socket.pipe(agent)
-  const close = () => {
-    agent.destroy()
-    socket.destroy()
-  }
-  agent.on('error', close)
-  socket.on('error', close)
-  agent.on('close', () => socket.end())
-  socket.on('close', () => agent.end())
-  await new Promise<void>((resolve) => {
-    let open = 2
-    const one = () => {
-      if (--open === 0) resolve()
-    }
-    agent.once('close', one)
-    socket.once('close', one)
-  })
+  return relayUpgrade(connection, agent, requestHead(req, location, target))
 }
