@@ -5,15 +5,22 @@
  * worth). write() answers false while bytes wait, and 'drain' is emitted once they are out;
  * end() waits for the queue. A connection that closes drops what waits.
  */
+import { Transform } from 'node:stream'
 import type { Response } from './types.js'
 
 type WriteCallback = (err?: Error | null) => void
 
-const throttled = new WeakSet<object>()
+/** The paced responses and their rates. */
+const throttled = new WeakMap<object, number>()
 
 /** Whether the response is paced: its writes must go through it, never straight to its socket. */
 export function isThrottled(res: object): boolean {
   return throttled.has(res)
+}
+
+/** The bytes per second a paced response is held to (undefined: not paced). */
+export function throttleRate(res: object): number | undefined {
+  return throttled.get(res)
 }
 
 /** The slice of time one piece covers: a tenth of a second's worth of bytes at most. */
@@ -21,7 +28,7 @@ const SLICE_SECONDS = 0.1
 
 export function throttleResponse(res: Response, bytesPerSec: number): void {
   if (bytesPerSec <= 0) return
-  throttled.add(res)
+  throttled.set(res, bytesPerSec)
   const write = res.write.bind(res) as (chunk: Buffer, cb?: WriteCallback) => boolean
   const end = res.end.bind(res) as (cb?: () => void) => Response
   const queue: Array<{ data: Buffer; cb?: WriteCallback }> = []
@@ -95,6 +102,35 @@ export function throttleResponse(res: Response, bytesPerSec: number): void {
     if (!timer) pump()
     return res
   }
+}
+
+/**
+ * A stream passing its bytes on no faster than `bytesPerSec`, averaged from the first byte with
+ * the same tenth of a second ahead: the relayed streams of an upgraded connection (exec,
+ * attach, port-forward through a node agent or an extension server), which no response carries.
+ */
+export function pacedStream(bytesPerSec: number): Transform {
+  let startedAt: number | undefined
+  let sent = 0
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const push = (rest: Buffer): void => {
+        const now = Date.now()
+        startedAt ??= now
+        const allowed = Math.floor(bytesPerSec * ((now - startedAt) / 1000 + SLICE_SECONDS)) - sent
+        if (allowed > 0) {
+          const piece = rest.subarray(0, allowed)
+          sent += piece.length
+          this.push(piece)
+          rest = rest.subarray(piece.length)
+        }
+        if (rest.length === 0) return callback()
+        const waitMs = Math.max(1, Math.ceil(((sent + 1) / bytesPerSec - SLICE_SECONDS) * 1000 - (now - startedAt)))
+        setTimeout(() => push(rest), waitMs)
+      }
+      push(chunk)
+    },
+  })
 }
 
 /** The getter a property has on the object's prototype chain. */

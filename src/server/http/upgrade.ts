@@ -10,12 +10,15 @@ import { type IncomingMessage, ServerResponse } from 'node:http'
 import type { Http2SecureServer } from 'node:http2'
 import type { Server as HttpsServer } from 'node:https'
 import type { Duplex } from 'node:stream'
+import { pacedStream, throttleRate } from './throttle.js'
 import type { Request, Response } from './types.js'
 
 /** The raw connection of an upgrade request and the bytes already read past its headers. */
 export interface UpgradeConnection {
   socket: Duplex
   head: Buffer
+  /** --max-connection-bytes-per-sec when the request's response was paced: the relayed answer is held to it. */
+  bytesPerSec?: number
 }
 
 const PENDING = new WeakMap<Request, UpgradeConnection>()
@@ -45,6 +48,8 @@ export function takeConnection(req: Request, res: Response): UpgradeConnection |
   const connection = PENDING.get(req)
   if (!connection) return undefined
   PENDING.delete(req)
+  const bytesPerSec = throttleRate(res)
+  if (bytesPerSec !== undefined) connection.bytesPerSec = bytesPerSec
   ;(res as ServerResponse).detachSocket(connection.socket as import('node:net').Socket)
   // What follows the chain (audit, metrics, the in-flight count) sees the switch of protocols
   // as the response, settled when the relayed connection closes.
@@ -64,10 +69,12 @@ export function takeConnection(req: Request, res: Response): UpgradeConnection |
  * a refusal, included); one side's end or error ends the other. Resolves when both are closed.
  */
 export function relayUpgrade(connection: UpgradeConnection, backend: Duplex, requestHead: string): Promise<void> {
-  const { socket, head } = connection
+  const { socket, head, bytesPerSec } = connection
   backend.write(requestHead)
   if (head.length > 0) backend.write(head)
-  backend.pipe(socket)
+  // What the backend answers is what the reference paces (its flowrate writer on the client's connection).
+  if (bytesPerSec !== undefined) backend.pipe(pacedStream(bytesPerSec)).pipe(socket)
+  else backend.pipe(socket)
   socket.pipe(backend)
   const close = () => {
     backend.destroy()
