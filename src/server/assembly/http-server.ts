@@ -5,11 +5,9 @@
  * a handler that throws is logged and answered 500.
  */
 import { hostname } from 'node:os'
-import { type IncomingMessage, ServerResponse } from 'node:http'
-import type { Socket } from 'node:net'
-import type { Duplex } from 'node:stream'
 import { createSecureServer, type Http2SecureServer } from 'node:http2'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
+import { kubernetesServiceIP } from '../api/kinds/cluster-ip.js'
 import type { ServerConfig } from '../config.js'
 import { ListenError, bindSecurePort } from '../http/listener.js'
 import { Connections } from '../http/connections.js'
@@ -59,6 +57,7 @@ export function prepareServingTls(config: ServerConfig): Promise<ServingTls> {
     minVersion: config.tlsMinVersion,
     cipherSuites: config.tlsCipherSuites,
     advertiseAddress: config.advertiseAddress,
+    serviceIp: kubernetesServiceIP(config.serviceClusterIPRange),
     bindAddress: config.bindAddress,
     alpn: config.disableHttp2 ? ['http/1.1'] : ['h2', 'http/1.1'],
   })
@@ -95,22 +94,6 @@ export function requestListener(handler: Handler, connections: Connections, log:
     } catch (err) {
       failed(req, res, ctx, err)
     }
-  }
-}
-
-/**
- * An HTTP/1.1 upgrade request (WebSocket, SPDY) runs the same chain as any other, its answer
- * written on the raw connection: a handler that upgrades (the aggregator's proxy) takes the
- * socket over; any other answer closes the connection once written.
- */
-export function upgradeListener(onRequest: (req: Request, res: Response) => void): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
-  return (req, socket, head) => {
-    if (head.length > 0) socket.unshift(head)
-    const res = new ServerResponse(req)
-    res.assignSocket(socket as Socket)
-    res.shouldKeepAlive = false
-    res.once('finish', () => socket.end())
-    onRequest(req, res)
   }
 }
 

@@ -53,6 +53,8 @@ export interface ServingOptions {
   advertiseAddress?: string
   /** --bind-address: included in the generated certificate when it is a specific address. */
   bindAddress: string
+  /** The `kubernetes` service's cluster IP (the first of --service-cluster-ip-range): included in the generated certificate. */
+  serviceIp?: string
   /**
    * ALPN protocols to offer, e.g. ['h2', 'http/1.1']; empty: none set here. (http2 secure
    * servers decide their own list from `allowHTTP1`; see the file comment.)
@@ -160,7 +162,7 @@ async function defaultServingPair(options: ServingOptions, ctx: LoadContext): Pr
     return { pair, generated: false, created: { ca: false, serving: false }, generationReasons: [] }
   }
   const hostname = options.hostname ?? os.hostname()
-  const names = neededNames({ advertiseAddress: options.advertiseAddress, bindAddress: options.bindAddress, hostname })
+  const names = neededNames({ advertiseAddress: options.advertiseAddress, bindAddress: options.bindAddress, hostname, ...(options.serviceIp ? { serviceIp: options.serviceIp } : {}) })
   const publicHost = [options.advertiseAddress, options.bindAddress]
     .find((a) => a !== undefined && !isUnspecifiedAddress(a))?.trim() ?? 'localhost'
   const request: Parameters<typeof ensureSelfSigned>[0] = {

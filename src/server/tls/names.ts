@@ -61,12 +61,16 @@ export interface NeededNames {
   ips: string[]
 }
 
+/** The names kube-apiserver gives its self-signed certificate so that pods reach it as the `kubernetes` service. */
+const KUBERNETES_SERVICE_NAMES = ['kubernetes.default.svc', 'kubernetes.default', 'kubernetes']
+
 /**
  * The names of the generated serving certificate: the advertise address (if any), the bind
  * address when it is a specific address (the reference adds it too), `localhost`, `127.0.0.1`,
- * `::1` and the host name.
+ * `::1`, the host name, and the `kubernetes` service's names and cluster IP (the reference's
+ * MaybeDefaultWithSelfSignedCerts alternates: peers and pods verify the server by them).
  */
-export function neededNames(input: { advertiseAddress?: string; bindAddress?: string; hostname?: string }): NeededNames {
+export function neededNames(input: { advertiseAddress?: string; bindAddress?: string; hostname?: string; serviceIp?: string }): NeededNames {
   const dns = new Set<string>()
   const ips = new Set<string>()
   const add = (value: string | undefined): void => {
@@ -86,5 +90,7 @@ export function neededNames(input: { advertiseAddress?: string; bindAddress?: st
   add('127.0.0.1')
   add('::1')
   add(input.hostname)
+  for (const name of KUBERNETES_SERVICE_NAMES) add(name)
+  add(input.serviceIp)
   return { dns: [...dns], ips: [...ips] }
 }

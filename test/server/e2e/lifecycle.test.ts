@@ -123,6 +123,25 @@ describe('server: lifecycle (end to end)', function () {
     }
   })
 
+  it('its generated certificate is valid for the kubernetes service names and cluster IP, as the reference\'s', async () => {
+    const server = await ApiServer.start({ waitFor: 'listening', args: ['--service-cluster-ip-range=10.96.0.0/16'] })
+    try {
+      const { connect: tlsConnect, checkServerIdentity } = await import('node:tls')
+      const ca = readFileSync(join(server.certDir, 'ca.crt'), 'utf8')
+      const peer = await new Promise<import('node:tls').PeerCertificate>((resolve, reject) => {
+        const socket = tlsConnect({ host: '127.0.0.1', port: server.port, ca, servername: 'kubernetes.default.svc' }, () => {
+          resolve(socket.getPeerCertificate())
+          socket.destroy()
+        })
+        socket.once('error', reject)
+      })
+      for (const name of ['kubernetes.default.svc', 'kubernetes.default', 'kubernetes']) assert.equal(checkServerIdentity(name, peer), undefined, name)
+      assert.match(peer.subjectaltname ?? '', /IP Address:10\.96\.0\.1\b/)
+    } finally {
+      await server.stop()
+    }
+  })
+
   it('reuses its generated certificates after a restart', async () => {
     const first = await ApiServer.start({ waitFor: 'listening' })
     const files = ['ca.crt', 'apiserver.crt', 'apiserver.key']

@@ -25,16 +25,18 @@ describe('server/tls: names', () => {
   })
 
   it('lists the names of the generated serving certificate', () => {
-    assert.deepEqual(neededNames({ advertiseAddress: '10.1.2.3', bindAddress: '0.0.0.0', hostname: 'Node-1' }), {
-      dns: ['localhost', 'node-1'],
-      ips: ['10.1.2.3', '127.0.0.1', '::1'],
+    // The reference's alternates for kube-apiserver: the `kubernetes` service's names and its cluster IP.
+    const service = ['kubernetes.default.svc', 'kubernetes.default', 'kubernetes']
+    assert.deepEqual(neededNames({ advertiseAddress: '10.1.2.3', bindAddress: '0.0.0.0', hostname: 'Node-1', serviceIp: '10.0.0.1' }), {
+      dns: ['localhost', 'node-1', ...service],
+      ips: ['10.1.2.3', '127.0.0.1', '::1', '10.0.0.1'],
     })
     assert.deepEqual(neededNames({ bindAddress: '192.0.2.9', hostname: 'localhost' }), {
-      dns: ['localhost'],
+      dns: ['localhost', ...service],
       ips: ['192.0.2.9', '127.0.0.1', '::1'],
     })
     assert.deepEqual(neededNames({ advertiseAddress: '0:0:0:0:0:0:0:1', bindAddress: '::', hostname: 'bad name' }), {
-      dns: ['localhost'],
+      dns: ['localhost', ...service],
       ips: ['::1', '127.0.0.1'],
     })
   })
