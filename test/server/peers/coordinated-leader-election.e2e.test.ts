@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict'
 import { ApiServer } from '../../support/api-server.js'
 import { EtcdServer, requireEtcd } from '../../support/etcd.js'
+import { until as pollUntil } from '../../support/until.js'
 
 interface Lease {
   spec: { preferredHolder?: string; holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; strategy?: string; acquireTime?: string; leaseTransitions?: number }
@@ -22,15 +23,8 @@ const micro = (ms: number) => new Date(ms).toISOString().replace('Z', '000Z')
 const LC = '/apis/coordination.k8s.io/v1beta1/namespaces/default/leasecandidates'
 const json = { 'content-type': 'application/json' }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-}
+/** Server-side changes over HTTP: polled every 200 ms, for up to 30 s. */
+const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> => pollUntil(what, probe, timeoutMs, 200)
 
 describe('controllers: coordinated leader election (end to end)', function () {
   this.timeout(120_000)

@@ -16,6 +16,7 @@ import { ApiServer, type ClientCredentials, startExpectingFailure } from '../../
 import { EtcdServer, freePorts, requireEtcd } from '../../support/etcd.js'
 import { openJsonWatch } from '../../support/json-watch.js'
 import { type TestCa, makeCa, makeClientCert } from '../authentication/helpers.js'
+import { until as pollUntil } from '../../support/until.js'
 
 interface Lease {
   metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }
@@ -40,15 +41,8 @@ async function servingCert(ca: TestCa): Promise<ClientCredentials> {
   return { cert, key: privateKeyPem(key.privateKey) }
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 250))
-  }
-}
+/** Server-side changes over HTTP: polled every 200 ms, for up to 30 s. */
+const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> => pollUntil(what, probe, timeoutMs, 200)
 
 describe('peers: identity leases and the mixed-version proxy (two servers on one etcd, end to end)', function () {
   this.timeout(180_000)
