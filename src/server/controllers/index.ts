@@ -16,6 +16,7 @@ import { serviceResolver } from '../aggregator/service-resolver.js'
 import { ApiserverIdentityLeaseController } from './apiserver-identity-lease.js'
 import { ApiserverLeaseGC } from './apiserver-lease-gc.js'
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.js'
+import type { Clock } from './clock.js'
 import type { Controller } from './controller.js'
 import { COORDINATED_LEADER_ELECTION_GATE, CoordinatedLeaderElectionController } from './coordinated-leader-election.js'
 import { CRDFinalizer } from './crd-finalizer.js'
@@ -54,6 +55,8 @@ export interface ControllerDeps {
   readonly rootCaPem: string
   /** A whole cluster runs (`client cluster start`): the clusterOnly controllers start too. */
   readonly cluster?: boolean
+  /** Time as the cluster's controllers read it (a fake one with `cluster start --clock`); the system's when absent. */
+  readonly clock?: Clock
   /** The open store as the server holds it, for keys that are not API objects (the master leases). */
   store(): Store
   /** The address this server advertises in the `kubernetes` Endpoints. */
