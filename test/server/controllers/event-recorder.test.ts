@@ -25,7 +25,7 @@ describe('controllers: event recorder', function () {
     await recorder.record(deployment, 'Normal', 'ScalingReplicaSet', 'Scaled up replica set web-1 from 0 to 3')
     const [event, ...rest] = await events()
     assert.equal(rest.length, 0)
-    assert.match(event!.metadata.name, /^web\.[0-9a-f]+$/)
+    assert.match(event!.metadata.name ?? '', /^web\.[0-9a-f]+$/)
     assert.deepEqual(event!.involvedObject, { kind: 'Deployment', namespace: 'default', name: 'web', uid: 'u-1', apiVersion: 'apps/v1' })
     assert.deepEqual(event!.source, { component: 'deployment-controller' })
     assert.equal(event!.count, 2)
