@@ -26,6 +26,7 @@ import { EndpointReconcilerController } from './endpoint-reconciler.js'
 import { type FlowConfigurationReads, FlowSchemaStatusController } from './flowschema-status.js'
 import { LegacyTokenController } from './serviceaccount-token.js'
 import { GarbageCollector } from './garbage-collector.js'
+import { JobController } from './job-controller.js'
 import { NamespaceController } from './namespace-controller.js'
 import { PeerDiscoverySync } from './peer-discovery-sync.js'
 import { PeerEndpointReconciler } from './peer-endpoint-reconciler.js'
@@ -100,6 +101,7 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'garbage-collector-controller', enabled: ({ config }) => config.enableGarbageCollector, create: () => new GarbageCollector() },
   // The ConfigMap the ServiceAccount admission plugin's token volume mounts, for the nodes of a cluster.
   { name: 'root-ca-cert-publisher', clusterOnly: true, create: (d) => new RootCACertPublisher(d.rootCaPem) },
+  { name: 'job-controller', clusterOnly: true, create: (d) => new JobController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`job controller: ${err.message}`) }) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
