@@ -20,6 +20,7 @@ import type { Clock } from './clock.js'
 import type { Controller } from './controller.js'
 import { COORDINATED_LEADER_ELECTION_GATE, CoordinatedLeaderElectionController } from './coordinated-leader-election.js'
 import { CRDFinalizer } from './crd-finalizer.js'
+import { CronJobController } from './cronjob-controller.js'
 import { CRDRegistrationController } from './crd-registration.js'
 import { CRDNamingController } from './crd-naming.js'
 import { EndpointReconcilerController } from './endpoint-reconciler.js'
@@ -102,6 +103,7 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   // The ConfigMap the ServiceAccount admission plugin's token volume mounts, for the nodes of a cluster.
   { name: 'root-ca-cert-publisher', clusterOnly: true, create: (d) => new RootCACertPublisher(d.rootCaPem) },
   { name: 'job-controller', clusterOnly: true, create: (d) => new JobController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`job controller: ${err.message}`) }) },
+  { name: 'cronjob-controller', clusterOnly: true, create: (d) => new CronJobController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`cronjob controller: ${err.message}`) }) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
