@@ -31,9 +31,11 @@ import { JobController } from './job-controller.js'
 import { NamespaceController } from './namespace-controller.js'
 import { PeerDiscoverySync } from './peer-discovery-sync.js'
 import { PeerEndpointReconciler } from './peer-endpoint-reconciler.js'
+import { PodGarbageCollector } from './pod-garbage-collector-controller.js'
 import { PodGraceReaper } from './pod-grace-reaper.js'
 import { ResourceQuotaController } from './resource-quota.js'
 import { RootCACertPublisher } from './root-ca-cert-publisher.js'
+import { TTLAfterFinishedController } from './ttl-after-finished-controller.js'
 import { ServiceAccountsController } from './service-accounts.js'
 import { PVCProtectionController, PVProtectionController } from './storage-object-protection.js'
 import { ValidatingAdmissionPolicyStatusController } from './validatingadmissionpolicy-status.js'
@@ -104,6 +106,8 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'root-ca-cert-publisher', clusterOnly: true, create: (d) => new RootCACertPublisher(d.rootCaPem) },
   { name: 'job-controller', clusterOnly: true, create: (d) => new JobController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`job controller: ${err.message}`) }) },
   { name: 'cronjob-controller', clusterOnly: true, create: (d) => new CronJobController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`cronjob controller: ${err.message}`) }) },
+  { name: 'ttl-after-finished-controller', clusterOnly: true, create: (d) => new TTLAfterFinishedController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`ttl-after-finished controller: ${err.message}`) }) },
+  { name: 'pod-garbage-collector-controller', clusterOnly: true, create: (d) => new PodGarbageCollector({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`pod garbage collector: ${err.message}`) }) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
