@@ -24,6 +24,8 @@ import { CronJobController } from './cronjob-controller.js'
 import { CRDRegistrationController } from './crd-registration.js'
 import { CRDNamingController } from './crd-naming.js'
 import { EndpointReconcilerController } from './endpoint-reconciler.js'
+import { EndpointsController } from './endpoints-controller.js'
+import { EndpointSliceController } from './endpointslice-controller.js'
 import { type FlowConfigurationReads, FlowSchemaStatusController } from './flowschema-status.js'
 import { LegacyTokenController } from './serviceaccount-token.js'
 import { GarbageCollector } from './garbage-collector.js'
@@ -108,6 +110,8 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'cronjob-controller', clusterOnly: true, create: (d) => new CronJobController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`cronjob controller: ${err.message}`) }) },
   { name: 'ttl-after-finished-controller', clusterOnly: true, create: (d) => new TTLAfterFinishedController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`ttl-after-finished controller: ${err.message}`) }) },
   { name: 'pod-garbage-collector-controller', clusterOnly: true, create: (d) => new PodGarbageCollector({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`pod garbage collector: ${err.message}`) }) },
+  { name: 'endpoints-controller', clusterOnly: true, create: (d) => new EndpointsController({ onError: (err) => d.log.warning(`endpoints controller: ${err.message}`) }) },
+  { name: 'endpointslice-controller', clusterOnly: true, create: (d) => new EndpointSliceController({ onError: (err) => d.log.warning(`endpointslice controller: ${err.message}`) }) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
