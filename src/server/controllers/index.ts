@@ -23,6 +23,7 @@ import { CRDFinalizer } from './crd-finalizer.js'
 import { CronJobController } from './cronjob-controller.js'
 import { CRDRegistrationController } from './crd-registration.js'
 import { CRDNamingController } from './crd-naming.js'
+import { DisruptionController } from './disruption-controller.js'
 import { EndpointReconcilerController } from './endpoint-reconciler.js'
 import { EndpointsController } from './endpoints-controller.js'
 import { EndpointSliceController } from './endpointslice-controller.js'
@@ -112,6 +113,7 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'pod-garbage-collector-controller', clusterOnly: true, create: (d) => new PodGarbageCollector({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`pod garbage collector: ${err.message}`) }) },
   { name: 'endpoints-controller', clusterOnly: true, create: (d) => new EndpointsController({ onError: (err) => d.log.warning(`endpoints controller: ${err.message}`) }) },
   { name: 'endpointslice-controller', clusterOnly: true, create: (d) => new EndpointSliceController({ onError: (err) => d.log.warning(`endpointslice controller: ${err.message}`) }) },
+  { name: 'disruption-controller', clusterOnly: true, create: (d) => new DisruptionController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`disruption controller: ${err.message}`) }) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
