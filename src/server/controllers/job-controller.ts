@@ -112,6 +112,9 @@ export class JobController implements Controller {
     } catch (err) {
       if (toApiError(err).status.code === 404) {
         this.backoff.delete(key)
+        // Its pods, orphaned, keep no tracking finalizer (the reference's orphan pod handling).
+        const orphans = (await this.pods.list({ namespace, labels: [{ key: 'batch.kubernetes.io/job-name', operator: '=', values: [name] }] })).items
+        await this.removeFinalizers(orphans.filter((p) => hasTrackingFinalizer(p) && controllerOf(p)?.kind === 'Job' && controllerOf(p)?.name === name))
         return
       }
       throw err

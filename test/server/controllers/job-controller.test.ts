@@ -179,3 +179,28 @@ describe('controllers: job-controller', function () {
     assert.equal((await condition('later', 'Suspended'))!.reason, 'JobResumed')
   })
 })
+
+describe('controllers: job-controller with the garbage collector', function () {
+  this.timeout(20_000)
+  let t: TestRegistry
+  let manager: ControllerManager
+
+  beforeEach(async () => {
+    t = await openTestRegistry('job-controller-gc-', ['default'], { garbageCollector: true })
+    manager = new ControllerManager([new JobController({ recheckMs: 20 })])
+    await manager.start({ registry: t.registry, ready: Promise.resolve(true), log: () => {} })
+  })
+  afterEach(async () => {
+    await manager.stop()
+    await t.close()
+  })
+
+  it('releases the pods of a deleted Job so that they go with it', async () => {
+    const jobs = t.registry.lookup('batch', 'v1', 'jobs')!
+    const pods = t.registry.lookup('', 'v1', 'pods')!
+    await jobs.create({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'bye', namespace: 'default' }, spec: { parallelism: 2, completions: 2, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } })
+    await eventually(async () => (await pods.list({ namespace: 'default' })).items.length === 2, 'two pods')
+    await jobs.delete('default', 'bye', { propagationPolicy: 'Background' })
+    await eventually(async () => (await pods.list({ namespace: 'default' })).items.length === 0, 'the pods gone with the Job', 10_000)
+  })
+})
