@@ -22,6 +22,7 @@ import { HEADLESS_LABEL } from './endpoints-controller.js'
 import { asControllerServiceAccount } from './kit/controller-identity.js'
 import { KeyedQueue, splitKey } from './kit/keyed-queue.js'
 import { controllerRef } from './kit/owners.js'
+import { type Endpoint, type EndpointPort, type SlicePlan, endpointsOf, planSlices, portsOf } from './endpoints/slice-placement.js'
 import { isDeleting, isPodReady, nodeNameOf } from './kit/pod-state.js'
 
 const ADMISSION = asControllerServiceAccount('endpointslice-controller')
@@ -30,25 +31,7 @@ export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by'
 export const CONTROLLER_NAME = 'endpointslice-controller.k8s.io'
 export const MAX_ENDPOINTS_PER_SLICE = 100
 
-interface EndpointPort {
-  name: string
-  port: number
-  protocol: string
-  appProtocol?: string
-}
-interface Endpoint {
-  addresses: string[]
-  conditions: { ready: boolean; serving: boolean; terminating: boolean }
-  hostname?: string
-  targetRef: { kind: 'Pod'; namespace: string; name: string; uid: string }
-  nodeName?: string
-  zone?: string
-}
-
 type Obj = Record<string, unknown>
-const endpointsOf = (slice: KubeObject): Endpoint[] => (Array.isArray(slice.endpoints) ? (slice.endpoints as Endpoint[]) : [])
-const portsOf = (slice: KubeObject): EndpointPort[] => (Array.isArray(slice.ports) ? (slice.ports as EndpointPort[]) : [])
-const endpointKey = (e: Endpoint) => `${e.targetRef.uid}/${e.addresses[0]}`
 
 export class EndpointSliceController implements Controller {
   readonly name = 'endpointslice-controller'
@@ -189,45 +172,6 @@ export class EndpointSliceController implements Controller {
       if (code !== 404 && code !== 409) throw err
     }
   }
-}
-
-interface SlicePlan {
-  family: 'IPv4' | 'IPv6'
-  ports: EndpointPort[]
-  endpoints: Endpoint[]
-  /** The existing slice written, or none for a new one. */
-  slice?: KubeObject
-}
-
-/**
- * The reconciler's placement: existing slices of a port set keep the endpoints they hold that
- * are still wanted (updated), new endpoints fill the slices with room, then new slices; the
- * slices left without endpoints are not planned (they are deleted).
- */
-function planSlices(family: 'IPv4' | 'IPv6', groups: Map<string, { ports: EndpointPort[]; endpoints: Endpoint[] }>, existing: KubeObject[], max: number): SlicePlan[] {
-  const plans: SlicePlan[] = []
-  for (const [key, group] of groups) {
-    const wanted = new Map(group.endpoints.map((e) => [endpointKey(e), e]))
-    const placed = new Set<string>()
-    const slicePlans: SlicePlan[] = []
-    for (const slice of existing.filter((s) => JSON.stringify(portsOf(s)) === key)) {
-      const endpoints: Endpoint[] = []
-      for (const e of endpointsOf(slice)) {
-        const k = endpointKey(e)
-        const now = wanted.get(k)
-        if (now && !placed.has(k) && endpoints.length < max) {
-          endpoints.push(now)
-          placed.add(k)
-        }
-      }
-      slicePlans.push({ family, ports: group.ports, endpoints, slice })
-    }
-    const fresh = group.endpoints.filter((e) => !placed.has(endpointKey(e)))
-    for (const plan of slicePlans) while (plan.endpoints.length < max && fresh.length > 0) plan.endpoints.push(fresh.shift()!)
-    while (fresh.length > 0) slicePlans.push({ family, ports: group.ports, endpoints: fresh.splice(0, max) })
-    plans.push(...slicePlans.filter((p) => p.endpoints.length > 0))
-  }
-  return plans
 }
 
 /** setEndpointSliceLabels: the Service's labels but the reserved ones, the service name, the manager, the headless mark. */

@@ -27,6 +27,7 @@ import { DisruptionController } from './disruption-controller.js'
 import { EndpointReconcilerController } from './endpoint-reconciler.js'
 import { EndpointsController } from './endpoints-controller.js'
 import { EndpointSliceController } from './endpointslice-controller.js'
+import { EndpointSliceMirroringController } from './endpointslice-mirroring-controller.js'
 import { type FlowConfigurationReads, FlowSchemaStatusController } from './flowschema-status.js'
 import { LegacyTokenController } from './serviceaccount-token.js'
 import { GarbageCollector } from './garbage-collector.js'
@@ -113,6 +114,7 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'pod-garbage-collector-controller', clusterOnly: true, create: (d) => new PodGarbageCollector({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`pod garbage collector: ${err.message}`) }) },
   { name: 'endpoints-controller', clusterOnly: true, create: (d) => new EndpointsController({ onError: (err) => d.log.warning(`endpoints controller: ${err.message}`) }) },
   { name: 'endpointslice-controller', clusterOnly: true, create: (d) => new EndpointSliceController({ onError: (err) => d.log.warning(`endpointslice controller: ${err.message}`) }) },
+  { name: 'endpointslice-mirroring-controller', clusterOnly: true, create: (d) => new EndpointSliceMirroringController({ onError: (err) => d.log.warning(`endpointslice mirroring controller: ${err.message}`) }) },
   { name: 'disruption-controller', clusterOnly: true, create: (d) => new DisruptionController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`disruption controller: ${err.message}`) }) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.

@@ -5,13 +5,16 @@
  * EndpointSlices labelled kubernetes.io/service-name and endpointslice.kubernetes.io/managed-by
  * endpointslice-controller.k8s.io, endpoints with ready/serving/terminating, nodeName, zone and
  * targetRef (k8s.io/endpointslice utils.go podToEndpoint); named target ports resolved from the
- * containers (podutil.FindPort); Services without a selector left alone.
+ * containers (podutil.FindPort); Services without a selector left alone by both, their
+ * Endpoints mirrored into slices managed by endpointslicemirroring-controller.k8s.io unless
+ * labelled skip-mirror (pkg/controller/endpointslicemirroring).
  */
 import assert from 'node:assert/strict'
 import type { GenericStore } from '../../../src/server/api/registry/generic-store.js'
 import type { KubeObject } from '../../../src/server/api/registry/object.js'
 import { EndpointsController } from '../../../src/server/controllers/endpoints-controller.js'
 import { EndpointSliceController } from '../../../src/server/controllers/endpointslice-controller.js'
+import { EndpointSliceMirroringController } from '../../../src/server/controllers/endpointslice-mirroring-controller.js'
 import { ControllerManager } from '../../../src/server/controllers/manager.js'
 import { type TestRegistry, eventually, openTestRegistry } from '../api/support.js'
 import { runPod } from './pod-lifecycle.js'
@@ -118,5 +121,55 @@ describe('controllers: endpoints-controller and endpointslice-controller', funct
     await eventually(async () => (await endpointsOf('gone')) !== undefined, 'the Endpoints')
     await store('services').delete('default', 'gone')
     await eventually(async () => (await endpointsOf('gone')) === undefined, 'the Endpoints deleted')
+  })
+})
+
+describe('controllers: endpointslice-mirroring-controller', function () {
+  this.timeout(20_000)
+  let t: TestRegistry
+  let manager: ControllerManager
+  const store = (resource: string, group = ''): GenericStore => t.registry.lookup(group, 'v1', resource)!
+  const slicesOf = async (service: string) =>
+    (await store('endpointslices', 'discovery.k8s.io').list({ namespace: 'default' })).items.filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === service) as Obj[]
+
+  beforeEach(async () => {
+    t = await openTestRegistry('endpointslice-mirroring-')
+    manager = new ControllerManager([new EndpointSliceMirroringController()])
+    await manager.start({ registry: t.registry, ready: Promise.resolve(true), log: () => {} })
+  })
+  afterEach(async () => {
+    await manager.stop()
+    await t.close()
+  })
+
+  it('mirrors the Endpoints of a Service without a selector, and not those labelled skip-mirror', async () => {
+    const service = await store('services').create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'ext', namespace: 'default' }, spec: { ports: [{ name: 'db', port: 5432 }] } })
+    await store('endpoints').create({
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'ext', namespace: 'default', labels: { team: 'data' } },
+      subsets: [{ addresses: [{ ip: '192.0.2.10' }], notReadyAddresses: [{ ip: '192.0.2.11' }], ports: [{ name: 'db', port: 5432, protocol: 'TCP' }] }],
+    })
+    await store('services').create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'skipped', namespace: 'default' }, spec: { ports: [{ port: 80 }] } })
+    await store('endpoints').create({
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'skipped', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+      subsets: [{ addresses: [{ ip: '192.0.2.20' }], ports: [{ port: 80, protocol: 'TCP' }] }],
+    })
+    await eventually(async () => (await slicesOf('ext')).length === 1, 'the mirrored slice')
+    const [slice] = await slicesOf('ext')
+    assert.match(slice!.metadata.name, /^ext-[a-z0-9]{5}$/)
+    assert.equal(slice!.metadata.labels['endpointslice.kubernetes.io/managed-by'], 'endpointslicemirroring-controller.k8s.io')
+    assert.equal(slice!.metadata.labels.team, 'data')
+    assert.equal(slice!.metadata.ownerReferences[0].uid, service.metadata.uid)
+    assert.equal(slice!.addressType, 'IPv4')
+    assert.deepEqual(slice!.ports, [{ name: 'db', port: 5432, protocol: 'TCP' }])
+    assert.deepEqual(slice!.endpoints, [
+      { addresses: ['192.0.2.10'], conditions: { ready: true } },
+      { addresses: ['192.0.2.11'], conditions: { ready: false } },
+    ])
+    await new Promise((r) => setTimeout(r, 100))
+    assert.deepEqual(await slicesOf('skipped'), [])
   })
 })
