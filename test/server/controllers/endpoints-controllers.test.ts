@@ -76,7 +76,7 @@ describe('controllers: endpoints-controller and endpointslice-controller', funct
     assert.equal(slice!.metadata.labels.tier, 'front')
     assert.deepEqual(slice!.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Service', name: 'web', uid: service.metadata.uid, controller: true, blockOwnerDeletion: true }])
     assert.deepEqual(slice!.ports, [{ name: 'http', port: 8080, protocol: 'TCP' }])
-    const byName = new Map(slice!.endpoints.map((e: Obj) => [e.targetRef.name, e]))
+    const byName = new Map<string, Obj>(slice!.endpoints.map((e: Obj) => [e.targetRef.name, e]))
     assert.deepEqual(byName.get('web-1'), {
       addresses: ['10.244.0.5'],
       conditions: { ready: true, serving: true, terminating: false },
