@@ -84,7 +84,7 @@ describe('controllers: endpoints-controller and endpointslice-controller', funct
       nodeName: 'node-a',
       zone: 'zone-1',
     })
-    assert.deepEqual(byName.get('web-2').conditions, { ready: false, serving: false, terminating: false })
+    assert.deepEqual(byName.get('web-2')!.conditions, { ready: false, serving: false, terminating: false })
 
     // A pod being deleted: terminating, not ready, still serving.
     await store('pods').delete('default', 'web-1', { gracePeriodSeconds: 30 })
