@@ -481,7 +481,8 @@ class JobSync {
     }
     let wantActive = this.parallelism
     if (this.completions === undefined) {
-      if (succeeded > 0) wantActive = 0
+      // A work queue: after a first success, whatever runs is left running, nothing new starts.
+      if (succeeded > 0) wantActive = active.length
     } else wantActive = Math.max(0, Math.min(this.parallelism, this.completions - succeeded))
     if (active.length > wantActive) {
       // The excess goes, not ready ones first (the reference's ActivePods ordering, roughly).

@@ -83,6 +83,26 @@ describe('controllers: job-controller', function () {
     assert.equal((await events('pi'))[0]!.source.component, 'job-controller')
   })
 
+  it('runs a work queue (parallelism without completions): after a success the others finish, none start', async () => {
+    await jobs().create({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'queue', namespace: 'default' },
+      spec: { parallelism: 2, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } } },
+    })
+    await eventually(async () => (await podsOf('queue')).length === 2, 'two pods')
+    const [first, second] = await podsOf('queue')
+    await finishPod(t.registry, first!, 0)
+    await eventually(async () => (await status('queue')).succeeded === 1, 'succeeded 1')
+    await new Promise((r) => setTimeout(r, 100))
+    assert.equal((await podsOf('queue')).length, 2, 'no new pod after a success')
+    assert.equal((await activePods('queue')).length, 1, 'the other left running')
+    assert.equal(await condition('queue', 'Complete'), undefined)
+    await finishPod(t.registry, second!, 0)
+    await eventually(async () => (await condition('queue', 'Complete'))?.status === 'True', 'complete once none is active')
+    assert.equal((await status('queue')).succeeded, 2)
+  })
+
   it('waits the back-off before replacing a failed pod, then fails with BackoffLimitExceeded', async () => {
     await createJob('flaky', { backoffLimit: 1 })
     await eventually(async () => (await podsOf('flaky')).length === 1, 'the first pod')
