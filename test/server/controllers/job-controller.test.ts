@@ -163,6 +163,22 @@ describe('controllers: job-controller', function () {
     assert.equal((await status('idx')).succeeded, 3)
   })
 
+  it('fails an index past backoffLimitPerIndex, keeps the others running, and ends with FailedIndexes', async () => {
+    await createJob('perindex', { completions: 2, parallelism: 2, completionMode: 'Indexed', backoffLimitPerIndex: 0 })
+    await eventually(async () => (await podsOf('perindex')).length === 2, 'two pods')
+    const byIndex = new Map((await podsOf('perindex')).map((p) => [p.metadata.annotations!['batch.kubernetes.io/job-completion-index'], p]))
+    assert.equal(byIndex.get('1')!.metadata.annotations!['batch.kubernetes.io/job-index-failure-count'], '0')
+    await finishPod(t.registry, byIndex.get('1')!, 1)
+    await eventually(async () => (await status('perindex')).failedIndexes === '1', 'failedIndexes 1')
+    assert.equal((await podsOf('perindex')).length, 2, 'no replacement for a failed index')
+    assert.equal(await condition('perindex', 'Failed'), undefined, 'still running its other index')
+    await finishPod(t.registry, byIndex.get('0')!, 0)
+    await eventually(async () => (await condition('perindex', 'Failed'))?.status === 'True', 'the Failed condition')
+    assert.equal((await condition('perindex', 'Failed'))!.reason, 'FailedIndexes')
+    assert.equal((await condition('perindex', 'Failed'))!.message, 'Job has failed indexes')
+    assert.equal((await status('perindex')).completedIndexes, '0')
+  })
+
   it('ends an Indexed Job early by its successPolicy', async () => {
     await createJob('leader', { completions: 3, parallelism: 3, completionMode: 'Indexed', successPolicy: { rules: [{ succeededIndexes: '0' }] } })
     await eventually(async () => (await podsOf('leader')).length === 3, 'three pods')
