@@ -112,8 +112,11 @@ export class CronJobController implements Controller {
     await this.cleanupFinishedJobs(cronJob, status, children)
     if (JSON.stringify(status) !== before) {
       if (Array.isArray(status.active) && status.active.length === 0) delete status.active
-      await this.cronJobs.update(namespace, name, (current) => ({ ...current, metadata: { ...current.metadata, resourceVersion: cronJob.metadata.resourceVersion }, status }), {
+      // The status alone, over whatever spec write came meanwhile: a Job just created must not
+      // be left out of status.active by a conflict.
+      await this.cronJobs.update(namespace, name, (current) => (current.metadata.uid === cronJob.metadata.uid ? { ...current, status } : current), {
         subresource: 'status',
+        retryOnConflict: true,
         admission: ADMISSION,
       })
     }
