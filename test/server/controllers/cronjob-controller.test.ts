@@ -141,6 +141,17 @@ describe('controllers: cronjob-controller', function () {
     )
   })
 
+  it('skips a start missed by more than startingDeadlineSeconds, and starts the next one on time', async () => {
+    const cj = await createCronJob('strict', { schedule: '* * * * *', startingDeadlineSeconds: 10 })
+    const due = firstMinuteAfter(cj)
+    clock.set(due + 30_000)
+    await new Promise((r) => setTimeout(r, 150))
+    assert.equal((await jobsOf('strict')).length, 0, 'too late for the missed start')
+    clock.set(due + MINUTE + 5000)
+    await eventually(async () => (await jobsOf('strict')).length === 1, 'the next start within its deadline')
+    assert.equal((await jobsOf('strict'))[0]!.metadata.name, `strict-${due / MINUTE + 1}`)
+  })
+
   it('starts nothing while suspended', async () => {
     const cj = await createCronJob('paused', { schedule: '* * * * *', suspend: true })
     clock.set(firstMinuteAfter(cj) + 5 * MINUTE)
