@@ -55,6 +55,21 @@ interface Uncounted {
   failed: string[]
 }
 
+/** The finished pods of one sync (see JobSync.finishedPods). */
+interface FinishedPods {
+  newSucceeded: KubeObject[]
+  newFailed: KubeObject[]
+  release: KubeObject[]
+  failJobMessage?: string
+  failedIndexes: Set<number>
+}
+
+interface Counts {
+  failed: number
+  succeeded: number
+  succeededIndexes: Set<number>
+}
+
 /** The failures since the last success, and when the last one was seen (the reference's backoffRecord). */
 interface BackoffRecord {
   failures: number
@@ -256,86 +271,13 @@ class JobSync {
   async run(): Promise<void> {
     const now = this.c.timestamp()
     const uncounted: Uncounted = { succeeded: [], failed: [], ...(obj(this.status.uncountedTerminatedPods) as Partial<Uncounted>) }
-    const failurePolicy = this.spec.podFailurePolicy as Parameters<typeof matchPodFailurePolicy>[0]
-    const completions = this.completions ?? 0
-    const backoffLimitPerIndex = int(this.spec.backoffLimitPerIndex)
-
-    // The finished pods still holding the finalizer: counted next (or only released, when ignored).
-    const newSucceeded: KubeObject[] = []
-    const newFailed: KubeObject[] = []
-    const release: KubeObject[] = []
-    let failJobMessage: string | undefined
-    const failedIndexes = toSet(parseIndexes(this.status.failedIndexes as string | undefined, completions))
-    for (const pod of this.pods) {
-      if (!hasTrackingFinalizer(pod)) continue
-      const uid = pod.metadata.uid!
-      const index = completionIndexOf(pod)
-      const validIndex = !this.indexed || (index !== undefined && index < completions)
-      if (podPhase(pod) === 'Succeeded') {
-        release.push(pod)
-        if (!uncounted.succeeded.includes(uid) && validIndex) newSucceeded.push(pod)
-      } else if (this.isPodFailed(pod)) {
-        release.push(pod)
-        if (uncounted.failed.includes(uid) || !validIndex) continue
-        const match = matchPodFailurePolicy(failurePolicy, pod)
-        failJobMessage ??= match.failJobMessage
-        if (!match.countFailed) continue
-        newFailed.push(pod)
-        if (backoffLimitPerIndex !== undefined && index !== undefined) {
-          const failures = Number(pod.metadata.annotations?.[INDEX_FAILURE_COUNT_ANNOTATION] ?? '0') + 1
-          if (match.action === 'FailIndex' || failures > backoffLimitPerIndex) failedIndexes.add(index)
-        }
-      }
-    }
-
-    // Counts as they will be once everything uncounted is counted.
-    const failed = (int(this.status.failed) ?? 0) + uncounted.failed.length + newFailed.length
-    const succeededIndexes = toSet(parseIndexes(this.status.completedIndexes as string | undefined, completions))
-    if (this.indexed) {
-      for (const pod of this.pods) {
-        const index = completionIndexOf(pod)
-        if (podPhase(pod) === 'Succeeded' && index !== undefined && index < completions && (hasTrackingFinalizer(pod) || uncounted.succeeded.includes(pod.metadata.uid!))) succeededIndexes.add(index)
-      }
-    }
-    let succeeded = this.indexed ? succeededIndexes.size : (int(this.status.succeeded) ?? 0) + uncounted.succeeded.length + newSucceeded.length
-
-    const record = this.c.backoffOf(this.key)
-    if (newSucceeded.length > 0) record.failures = 0
-    if (newFailed.length > 0) {
-      record.failures += newFailed.length
-      record.lastFailureAt = this.c.nowMs()
-    }
-
+    const seen = this.finishedPods(uncounted)
+    const counts = this.counts(uncounted, seen)
+    this.noteBackoff(seen)
     let active = this.pods.filter(isPodActive)
     if (this.status.startTime === undefined && !this.suspended) this.status.startTime = now
 
-    // The condition the Job is finishing with: the interim one already written, or a new one.
-    let finished: JobCondition | undefined
-    const failureTarget = findCondition(this.conditions, 'FailureTarget')
-    const criteriaMet = findCondition(this.conditions, 'SuccessCriteriaMet')
-    if (failureTarget?.status === 'True') finished = newCondition('Failed', 'True', failureTarget.reason, failureTarget.message, now)
-    else if (criteriaMet?.status === 'True') finished = newCondition('Complete', 'True', criteriaMet.reason, criteriaMet.message, now)
-    let interim: JobCondition | undefined
-    const fail = (reason: string, message: string) => (interim = newCondition('FailureTarget', 'True', reason, message, now))
-    if (!finished) {
-      const backoffLimit = int(this.spec.backoffLimit) ?? 6
-      if (failJobMessage) fail(REASON.podFailurePolicy, failJobMessage)
-      else if (failed > backoffLimit || this.pastBackoffLimitOnFailure(active, backoffLimit)) fail(REASON.backoffLimitExceeded, MESSAGE.backoffLimitExceeded)
-      else if (this.pastActiveDeadline()) fail(REASON.deadlineExceeded, MESSAGE.deadlineExceeded)
-      else if (typeof this.spec.activeDeadlineSeconds === 'number' && !this.suspended && this.status.startTime) {
-        this.c.requeueAfter(this.key, Date.parse(String(this.status.startTime)) + this.spec.activeDeadlineSeconds * 1000 - this.c.nowMs())
-      }
-      if (!interim && this.indexed && backoffLimitPerIndex !== undefined) {
-        const maxFailedIndexes = int(this.spec.maxFailedIndexes)
-        if (maxFailedIndexes !== undefined && failedIndexes.size > maxFailedIndexes) fail(REASON.maxFailedIndexesExceeded, MESSAGE.maxFailedIndexesExceeded)
-        else if (failedIndexes.size > 0 && failedIndexes.size + succeededIndexes.size >= completions) fail(REASON.failedIndexes, MESSAGE.failedIndexes)
-      }
-      if (!interim && this.indexed) {
-        const message = matchSuccessPolicy(this.spec.successPolicy as Parameters<typeof matchSuccessPolicy>[0], completions, succeededIndexes)
-        if (message) interim = newCondition('SuccessCriteriaMet', 'True', REASON.successPolicy, message, now)
-      }
-    }
-
+    let { finished, interim } = this.finishing(now, active, seen, counts)
     let deleted = 0
     if (interim || finished) {
       // The Job is finishing: its remaining pods go (counted as failures unless it succeeded).
@@ -343,69 +285,161 @@ class JobSync {
       deleted = active.length
       active = []
     } else {
-      active = await this.manage(active, succeededIndexes, failedIndexes, succeeded, record)
-      const complete = this.completions === undefined ? succeeded > 0 && active.length === 0 : succeeded >= this.completions && active.length === 0
+      active = await this.manage(active, counts.succeededIndexes, seen.failedIndexes, counts.succeeded)
+      const complete = this.completions === undefined ? counts.succeeded > 0 && active.length === 0 : counts.succeeded >= this.completions && active.length === 0
       if (complete) interim = newCondition('SuccessCriteriaMet', 'True', REASON.completionsReached, MESSAGE.completionsReached, now)
       else await this.suspendCondition(now)
     }
+    // The final condition of an interim one (newFailedConditionForFailureTarget, and Complete after SuccessCriteriaMet).
     if (interim) finished = newCondition(interim.type === 'FailureTarget' ? 'Failed' : 'Complete', 'True', interim.reason, interim.message, now)
+    this.releaseUnfinished(uncounted, seen, finished)
 
-    // 1. Record the newly finished pods (and the interim condition) before releasing them.
-    const failing = finished?.type === 'Failed'
-    if (failing) {
-      // When the Job fails, its pods still running when they are released count as failed.
-      for (const pod of this.pods) {
-        if (hasTrackingFinalizer(pod) && !isTerminal(pod) && !release.includes(pod)) {
-          release.push(pod)
-          if (!uncounted.failed.includes(pod.metadata.uid!)) newFailed.push(pod)
-        }
-      }
-    } else if (finished) {
-      for (const pod of this.pods) if (hasTrackingFinalizer(pod) && isDeleting(pod) && !release.includes(pod)) release.push(pod)
-    } else if (this.suspended) {
-      for (const pod of this.pods) if (hasTrackingFinalizer(pod) && isDeleting(pod) && !release.includes(pod)) release.push(pod)
-    }
-    const pending: Uncounted = {
-      succeeded: [...uncounted.succeeded, ...newSucceeded.map((p) => p.metadata.uid!)],
-      failed: [...uncounted.failed, ...newFailed.filter((p) => !uncounted.failed.includes(p.metadata.uid!)).map((p) => p.metadata.uid!)],
-    }
     this.status.active = active.length
     this.status.ready = active.filter(isPodReady).length
     // The pods deleted by this sync are terminating too (the reference adds them).
     this.status.terminating = this.pods.filter((p) => isDeleting(p) && !isTerminal(p)).length + deleted
-    if (this.conditions.length > 0) this.status.conditions = this.conditions
     if (interim && !findCondition(this.conditions, interim.type)) this.conditions.push(interim)
     if (this.conditions.length > 0) this.status.conditions = this.conditions
+    await this.flush(now, uncounted, seen, counts, interim, finished)
+  }
+
+  /**
+   * The finished pods still holding the finalizer: the ones to count (the failures a pod failure
+   * policy does not ignore), the ones to release, a FailJob rule's message, the failed indexes.
+   */
+  private finishedPods(uncounted: Uncounted): FinishedPods {
+    const completions = this.completions ?? 0
+    const backoffLimitPerIndex = int(this.spec.backoffLimitPerIndex)
+    const seen: FinishedPods = { newSucceeded: [], newFailed: [], release: [], failedIndexes: toSet(parseIndexes(this.status.failedIndexes as string | undefined, completions)) }
+    for (const pod of this.pods) {
+      if (!hasTrackingFinalizer(pod)) continue
+      const uid = pod.metadata.uid!
+      const index = completionIndexOf(pod)
+      const validIndex = !this.indexed || (index !== undefined && index < completions)
+      if (podPhase(pod) === 'Succeeded') {
+        seen.release.push(pod)
+        if (!uncounted.succeeded.includes(uid) && validIndex) seen.newSucceeded.push(pod)
+      } else if (this.isPodFailed(pod)) {
+        seen.release.push(pod)
+        if (uncounted.failed.includes(uid) || !validIndex) continue
+        const match = matchPodFailurePolicy(this.spec.podFailurePolicy as Parameters<typeof matchPodFailurePolicy>[0], pod)
+        seen.failJobMessage ??= match.failJobMessage
+        if (!match.countFailed) continue
+        seen.newFailed.push(pod)
+        if (backoffLimitPerIndex !== undefined && index !== undefined) {
+          const failures = Number(pod.metadata.annotations?.[INDEX_FAILURE_COUNT_ANNOTATION] ?? '0') + 1
+          if (match.action === 'FailIndex' || failures > backoffLimitPerIndex) seen.failedIndexes.add(index)
+        }
+      }
+    }
+    return seen
+  }
+
+  /** The counts as they will be once everything uncounted is counted. */
+  private counts(uncounted: Uncounted, seen: FinishedPods): Counts {
+    const completions = this.completions ?? 0
+    const failed = (int(this.status.failed) ?? 0) + uncounted.failed.length + seen.newFailed.length
+    const succeededIndexes = toSet(parseIndexes(this.status.completedIndexes as string | undefined, completions))
+    if (this.indexed) {
+      for (const pod of this.pods) {
+        const index = completionIndexOf(pod)
+        if (podPhase(pod) === 'Succeeded' && index !== undefined && index < completions && (hasTrackingFinalizer(pod) || uncounted.succeeded.includes(pod.metadata.uid!))) succeededIndexes.add(index)
+      }
+    }
+    const succeeded = this.indexed ? succeededIndexes.size : (int(this.status.succeeded) ?? 0) + uncounted.succeeded.length + seen.newSucceeded.length
+    return { failed, succeeded, succeededIndexes }
+  }
+
+  /** The back-off record: a success resets it, failures lengthen it from now. */
+  private noteBackoff(seen: FinishedPods): void {
+    const record = this.c.backoffOf(this.key)
+    if (seen.newSucceeded.length > 0) record.failures = 0
+    if (seen.newFailed.length > 0) {
+      record.failures += seen.newFailed.length
+      record.lastFailureAt = this.c.nowMs()
+    }
+  }
+
+  /**
+   * The condition the Job is finishing with: the final one of an interim condition already
+   * written, or a new interim one (FailureTarget, or SuccessCriteriaMet by a success policy),
+   * in the reference's order of checks.
+   */
+  private finishing(now: string, active: KubeObject[], seen: FinishedPods, counts: Counts): { finished?: JobCondition; interim?: JobCondition } {
+    const failureTarget = findCondition(this.conditions, 'FailureTarget')
+    if (failureTarget?.status === 'True') return { finished: newCondition('Failed', 'True', failureTarget.reason, failureTarget.message, now) }
+    const criteriaMet = findCondition(this.conditions, 'SuccessCriteriaMet')
+    if (criteriaMet?.status === 'True') return { finished: newCondition('Complete', 'True', criteriaMet.reason, criteriaMet.message, now) }
+    const fail = (reason: string, message: string) => ({ interim: newCondition('FailureTarget', 'True', reason, message, now) })
+    const backoffLimit = int(this.spec.backoffLimit) ?? 6
+    if (seen.failJobMessage) return fail(REASON.podFailurePolicy, seen.failJobMessage)
+    if (counts.failed > backoffLimit || this.pastBackoffLimitOnFailure(active, backoffLimit)) return fail(REASON.backoffLimitExceeded, MESSAGE.backoffLimitExceeded)
+    if (this.pastActiveDeadline()) return fail(REASON.deadlineExceeded, MESSAGE.deadlineExceeded)
+    if (typeof this.spec.activeDeadlineSeconds === 'number' && !this.suspended && this.status.startTime) {
+      this.c.requeueAfter(this.key, Date.parse(String(this.status.startTime)) + this.spec.activeDeadlineSeconds * 1000 - this.c.nowMs())
+    }
+    if (!this.indexed) return {}
+    const completions = this.completions ?? 0
+    if (int(this.spec.backoffLimitPerIndex) !== undefined) {
+      const maxFailedIndexes = int(this.spec.maxFailedIndexes)
+      if (maxFailedIndexes !== undefined && seen.failedIndexes.size > maxFailedIndexes) return fail(REASON.maxFailedIndexesExceeded, MESSAGE.maxFailedIndexesExceeded)
+      if (seen.failedIndexes.size > 0 && seen.failedIndexes.size + counts.succeededIndexes.size >= completions) return fail(REASON.failedIndexes, MESSAGE.failedIndexes)
+    }
+    const message = matchSuccessPolicy(this.spec.successPolicy as Parameters<typeof matchSuccessPolicy>[0], completions, counts.succeededIndexes)
+    return message ? { interim: newCondition('SuccessCriteriaMet', 'True', REASON.successPolicy, message, now) } : {}
+  }
+
+  /**
+   * The pods released beyond the finished ones: when the Job fails, every pod still holding
+   * the finalizer (counted as failed); when it succeeds or is suspended, the ones being deleted.
+   */
+  private releaseUnfinished(uncounted: Uncounted, seen: FinishedPods, finished: JobCondition | undefined): void {
+    for (const pod of this.pods) {
+      if (!hasTrackingFinalizer(pod) || seen.release.includes(pod)) continue
+      if (finished?.type === 'Failed' && !isTerminal(pod)) {
+        seen.release.push(pod)
+        if (!uncounted.failed.includes(pod.metadata.uid!)) seen.newFailed.push(pod)
+      } else if ((finished || this.suspended) && isDeleting(pod)) seen.release.push(pod)
+    }
+  }
+
+  /**
+   * trackJobStatusAndRemoveFinalizers: the newly finished pods recorded as uncounted (with the
+   * interim condition), their finalizers removed, then counted; the final condition once no pod
+   * is terminating, with its event.
+   */
+  private async flush(now: string, uncounted: Uncounted, seen: FinishedPods, counts: Counts, interim: JobCondition | undefined, finished: JobCondition | undefined): Promise<void> {
+    const pending: Uncounted = {
+      succeeded: [...uncounted.succeeded, ...seen.newSucceeded.map((p) => p.metadata.uid!)],
+      failed: [...uncounted.failed, ...seen.newFailed.filter((p) => !uncounted.failed.includes(p.metadata.uid!)).map((p) => p.metadata.uid!)],
+    }
     if (pending.succeeded.length + pending.failed.length > 0 || interim) {
       this.status.uncountedTerminatedPods = pending
       await this.write()
     }
-
-    // 2. Release them.
-    await this.c.removeFinalizers(release)
-
-    // 3. Count them, and finish when nothing is left terminating.
+    await this.c.removeFinalizers(seen.release)
     if (this.indexed) {
-      this.status.completedIndexes = formatIndexes(succeededIndexes)
-      succeeded = succeededIndexes.size
-      this.status.succeeded = succeeded
-      if (backoffLimitPerIndex !== undefined) this.status.failedIndexes = formatIndexes(failedIndexes)
+      this.status.completedIndexes = formatIndexes(counts.succeededIndexes)
+      this.status.succeeded = counts.succeededIndexes.size
+      if (int(this.spec.backoffLimitPerIndex) !== undefined) this.status.failedIndexes = formatIndexes(seen.failedIndexes)
     } else this.status.succeeded = (int(this.status.succeeded) ?? 0) + pending.succeeded.length
     this.status.failed = (int(this.status.failed) ?? 0) + pending.failed.length
     this.status.uncountedTerminatedPods = {}
-    let enacted = false
-    if (finished && this.status.terminating === 0) {
+    const enacted = finished !== undefined && this.status.terminating === 0
+    if (enacted) {
       ensureCondition(this.conditions, finished.type, 'True', finished.reason, finished.message, now)
       if (finished.type === 'Complete') this.status.completionTime = now
-      enacted = true
     } else if (finished) this.c.requeueAfter(this.key, 1000)
     await this.write()
-    if (enacted) {
-      if (finished!.type === 'Complete') {
-        if (this.completions !== undefined && succeeded > this.completions) await this.c.event(this.job, 'Warning', 'TooManySucceededPods', 'Too many succeeded pods running after completion count reached')
-        await this.c.event(this.job, 'Normal', 'Completed', 'Job completed')
-      } else await this.c.event(this.job, 'Warning', finished!.reason, finished!.message)
-    }
+    if (enacted) await this.recordFinished(finished)
+  }
+
+  /** recordJobFinished. */
+  private async recordFinished(finished: JobCondition): Promise<void> {
+    if (finished.type !== 'Complete') return this.c.event(this.job, 'Warning', finished.reason, finished.message)
+    const succeeded = int(this.status.succeeded) ?? 0
+    if (this.completions !== undefined && succeeded > this.completions) await this.c.event(this.job, 'Warning', 'TooManySucceededPods', 'Too many succeeded pods running after completion count reached')
+    await this.c.event(this.job, 'Normal', 'Completed', 'Job completed')
   }
 
   private async write(): Promise<void> {
@@ -446,7 +480,8 @@ class JobSync {
   }
 
   /** manageJob: pods created or deleted towards the wanted number of active ones; answers the active pods. */
-  private async manage(active: KubeObject[], succeededIndexes: Set<number>, failedIndexes: Set<number>, succeeded: number, record: BackoffRecord): Promise<KubeObject[]> {
+  private async manage(active: KubeObject[], succeededIndexes: Set<number>, failedIndexes: Set<number>, succeeded: number): Promise<KubeObject[]> {
+    const record = this.c.backoffOf(this.key)
     if (this.suspended) {
       for (const pod of active) await this.c.deletePod(this.job, pod)
       return []
