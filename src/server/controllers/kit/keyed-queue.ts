@@ -1,7 +1,8 @@
 /**
  * The work queue of a kube-controller-manager controller: keys (`namespace/name`) marked dirty
- * are synced one at a time, a failed key again after the retry timer's back-off, and a key can
- * be asked for again at a later time of the controllers' clock (the reference's AddAfter). The
+ * are synced one at a time, a failed key again after its own back-off (real time, 100 ms
+ * doubling up to 30 s, as the reference's rate-limited queue), and a key can be asked for again
+ * at a later time of the controllers' clock (the reference's AddAfter). The
  * clock may be a fake one that a test or `--clock` moves: due keys are found by looking at the
  * clock on a short real interval rather than by sleeping until the due time.
  */
@@ -22,6 +23,9 @@ export class KeyedQueue {
   /** Keys asked for later, by the clock time they are due. */
   private readonly due = new Map<string, number>()
   private readonly timer: RetryTimer
+  /** Failures in a row of each key. */
+  private readonly failures = new Map<string, number>()
+  private readonly retries = new Set<NodeJS.Timeout>()
   private interval: NodeJS.Timeout | undefined
   private readonly clock: Clock
 
@@ -42,6 +46,8 @@ export class KeyedQueue {
     if (this.interval) clearInterval(this.interval)
     this.interval = undefined
     this.timer.stop()
+    for (const retry of this.retries) clearTimeout(retry)
+    this.retries.clear()
   }
 
   add(key: string): void {
@@ -69,19 +75,28 @@ export class KeyedQueue {
   }
 
   private async drain(): Promise<void> {
-    let failed: unknown
     while (this.dirty.size > 0) {
       const key = this.dirty.values().next().value!
       this.dirty.delete(key)
       try {
         await this.sync(key)
+        this.failures.delete(key)
       } catch (err) {
-        failed = err
-        // Synced again after the back-off, with whatever else is dirty then.
-        this.due.set(key, this.clock.now())
+        this.options.onError?.(err)
+        this.retry(key)
       }
     }
-    if (failed) throw failed
+  }
+
+  private retry(key: string): void {
+    const failures = (this.failures.get(key) ?? 0) + 1
+    this.failures.set(key, failures)
+    const retry = setTimeout(() => {
+      this.retries.delete(retry)
+      this.add(key)
+    }, Math.min(30_000, 100 * 2 ** Math.min(failures - 1, 9)))
+    retry.unref()
+    this.retries.add(retry)
   }
 }
 
