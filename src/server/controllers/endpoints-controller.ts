@@ -21,6 +21,9 @@ import { isPodReady, nodeNameOf } from './kit/pod-state.js'
 
 const ADMISSION = asControllerServiceAccount('endpoint-controller')
 export const HEADLESS_LABEL = 'service.kubernetes.io/headless'
+/** maxCapacity: the addresses an Endpoints holds at most; beyond, it is truncated and says so. */
+const MAX_CAPACITY = 1000
+const OVER_CAPACITY_ANNOTATION = 'endpoints.kubernetes.io/over-capacity'
 
 interface Address {
   ip: string
@@ -48,7 +51,7 @@ export class EndpointsController implements Controller {
   private pods!: GenericStore
   private endpoints!: GenericStore
 
-  constructor(private readonly options: { onError?: (err: Error) => void } = {}) {}
+  constructor(private readonly options: { maxCapacity?: number; onError?: (err: Error) => void } = {}) {}
 
   async start(ctx: ControllerContext): Promise<void> {
     const services = ctx.registry.lookup('', 'v1', 'services')
@@ -88,11 +91,18 @@ export class EndpointsController implements Controller {
     if (!selector || isExternalName(service) || service.metadata.deletionTimestamp) return
     const pods = (await this.pods.list({ namespace, labels: Object.entries(selector).map(([key, value]) => ({ key, operator: '=' as const, values: [value] })) })).items
     const subsets = repack(this.subsetsFor(service, pods))
+    const truncated = truncate(subsets, this.options.maxCapacity ?? MAX_CAPACITY)
     const labels: Record<string, string> = { ...(service.metadata.labels ?? {}) }
     if (isHeadless(service)) labels[HEADLESS_LABEL] = ''
     else delete labels[HEADLESS_LABEL]
 
     let current: KubeObject | undefined
+    const annotations = (existing: KubeObject | undefined): Record<string, string> => {
+      const out = { ...(existing?.metadata.annotations ?? {}) }
+      if (truncated) out[OVER_CAPACITY_ANNOTATION] = 'truncated'
+      else delete out[OVER_CAPACITY_ANNOTATION]
+      return out
+    }
     try {
       current = await this.endpoints.get(namespace, name)
     } catch (err) {
@@ -100,7 +110,7 @@ export class EndpointsController implements Controller {
     }
     if (!current) {
       try {
-        await this.endpoints.create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels }, ...(subsets.length > 0 ? { subsets } : {}) }, { admission: ADMISSION })
+        await this.endpoints.create({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels, ...(truncated ? { annotations: annotations(undefined) } : {}) }, ...(subsets.length > 0 ? { subsets } : {}) }, { admission: ADMISSION })
       } catch (err) {
         const apiErr = toApiError(err)
         if (apiErr.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) return
@@ -108,12 +118,17 @@ export class EndpointsController implements Controller {
       }
       return
     }
-    if (JSON.stringify(current.subsets ?? []) === JSON.stringify(subsets) && JSON.stringify(current.metadata.labels ?? {}) === JSON.stringify(labels)) return
+    const same =
+      JSON.stringify(current.subsets ?? []) === JSON.stringify(subsets) &&
+      JSON.stringify(current.metadata.labels ?? {}) === JSON.stringify(labels) &&
+      JSON.stringify(current.metadata.annotations ?? {}) === JSON.stringify(annotations(current))
+    if (same) return
     await this.endpoints.update(
       namespace,
       name,
       (latest) => {
-        const next: KubeObject = { ...latest, metadata: { ...latest.metadata, resourceVersion: current!.metadata.resourceVersion, labels } }
+        const next: KubeObject = { ...latest, metadata: { ...latest.metadata, resourceVersion: current!.metadata.resourceVersion, labels, annotations: annotations(latest) } }
+        if (Object.keys(next.metadata.annotations!).length === 0) delete next.metadata.annotations
         if (subsets.length > 0) next.subsets = subsets
         else delete next.subsets
         return next
@@ -180,4 +195,26 @@ function repack(subsets: Subset[]): Subset[] {
     out.push(subset)
   }
   return out
+}
+
+/**
+ * truncateEndpoints: at most `max` addresses, each subset keeping its share of them, ready
+ * addresses first; answers whether anything was cut.
+ */
+function truncate(subsets: Subset[], max: number): boolean {
+  const total = subsets.reduce((n, s) => n + (s.addresses?.length ?? 0) + (s.notReadyAddresses?.length ?? 0), 0)
+  if (total <= max) return false
+  let left = max
+  for (const [i, subset] of subsets.entries()) {
+    const size = (subset.addresses?.length ?? 0) + (subset.notReadyAddresses?.length ?? 0)
+    const share = i === subsets.length - 1 ? left : Math.min(left, Math.round((size / total) * max))
+    left -= share
+    const ready = subset.addresses ?? []
+    if (share <= ready.length) {
+      if (share > 0) subset.addresses = ready.slice(0, share)
+      else delete subset.addresses
+      delete subset.notReadyAddresses
+    } else if (subset.notReadyAddresses) subset.notReadyAddresses = subset.notReadyAddresses.slice(0, share - ready.length)
+  }
+  return true
 }

@@ -116,6 +116,20 @@ describe('controllers: endpoints-controller and endpointslice-controller', funct
     assert.deepEqual(await slicesOf('manual'), [])
   })
 
+  it('truncates an Endpoints over capacity, ready addresses first, and says so', async () => {
+    await manager.stop()
+    manager = new ControllerManager([new EndpointsController({ maxCapacity: 2 })])
+    await manager.start({ registry: t.registry, ready: Promise.resolve(true), log: () => {} })
+    await createPod('big-1', '10.244.3.1', true, { app: 'big' })
+    await createPod('big-2', '10.244.3.2', false, { app: 'big' })
+    await createPod('big-3', '10.244.3.3', true, { app: 'big' })
+    await createService('big', { selector: { app: 'big' }, ports: [{ port: 80 }] })
+    await eventually(async () => (await endpointsOf('big'))?.metadata.annotations?.['endpoints.kubernetes.io/over-capacity'] === 'truncated', 'the over-capacity annotation')
+    const subset = (await endpointsOf('big'))!.subsets[0]
+    assert.deepEqual(subset.addresses.map((a: Obj) => a.ip), ['10.244.3.1', '10.244.3.3'])
+    assert.equal(subset.notReadyAddresses, undefined)
+  })
+
   it('deletes the Endpoints of a deleted Service', async () => {
     await createService('gone', { selector: { app: 'gone' }, ports: [{ port: 80 }] })
     await eventually(async () => (await endpointsOf('gone')) !== undefined, 'the Endpoints')
