@@ -65,6 +65,8 @@ export interface ControllerDeps {
   readonly cluster?: boolean
   /** Time as the cluster's controllers read it (a fake one with `cluster start --clock`); the system's when absent. */
   readonly clock?: Clock
+  /** kube-controller-manager's --terminated-pod-gc-threshold (12500 when absent; 0 turns that collection off). */
+  readonly terminatedPodGcThreshold?: number
   /** The open store as the server holds it, for keys that are not API objects (the master leases). */
   store(): Store
   /** The address this server advertises in the `kubernetes` Endpoints. */
@@ -111,7 +113,7 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'job-controller', clusterOnly: true, create: (d) => new JobController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`job controller: ${err.message}`) }) },
   { name: 'cronjob-controller', clusterOnly: true, create: (d) => new CronJobController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`cronjob controller: ${err.message}`) }) },
   { name: 'ttl-after-finished-controller', clusterOnly: true, create: (d) => new TTLAfterFinishedController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`ttl-after-finished controller: ${err.message}`) }) },
-  { name: 'pod-garbage-collector-controller', clusterOnly: true, create: (d) => new PodGarbageCollector({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`pod garbage collector: ${err.message}`) }) },
+  { name: 'pod-garbage-collector-controller', clusterOnly: true, create: (d) => new PodGarbageCollector({ ...(d.clock ? { clock: d.clock } : {}), ...(d.terminatedPodGcThreshold !== undefined ? { terminatedPodThreshold: d.terminatedPodGcThreshold } : {}), onError: (err) => d.log.warning(`pod garbage collector: ${err.message}`) }) },
   { name: 'endpoints-controller', clusterOnly: true, create: (d) => new EndpointsController({ onError: (err) => d.log.warning(`endpoints controller: ${err.message}`) }) },
   { name: 'endpointslice-controller', clusterOnly: true, create: (d) => new EndpointSliceController({ onError: (err) => d.log.warning(`endpointslice controller: ${err.message}`) }) },
   { name: 'endpointslice-mirroring-controller', clusterOnly: true, create: (d) => new EndpointSliceMirroringController({ onError: (err) => d.log.warning(`endpointslice mirroring controller: ${err.message}`) }) },
