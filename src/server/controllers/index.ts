@@ -20,18 +20,26 @@ import type { Clock } from './clock.js'
 import type { Controller } from './controller.js'
 import { COORDINATED_LEADER_ELECTION_GATE, CoordinatedLeaderElectionController } from './coordinated-leader-election.js'
 import { CRDFinalizer } from './crd-finalizer.js'
+import { CronJobController } from './cronjob-controller.js'
 import { CRDRegistrationController } from './crd-registration.js'
 import { CRDNamingController } from './crd-naming.js'
+import { DisruptionController } from './disruption-controller.js'
 import { EndpointReconcilerController } from './endpoint-reconciler.js'
+import { EndpointsController } from './endpoints-controller.js'
+import { EndpointSliceController } from './endpointslice-controller.js'
+import { EndpointSliceMirroringController } from './endpointslice-mirroring-controller.js'
 import { type FlowConfigurationReads, FlowSchemaStatusController } from './flowschema-status.js'
 import { LegacyTokenController } from './serviceaccount-token.js'
 import { GarbageCollector } from './garbage-collector.js'
+import { JobController } from './job-controller.js'
 import { NamespaceController } from './namespace-controller.js'
 import { PeerDiscoverySync } from './peer-discovery-sync.js'
 import { PeerEndpointReconciler } from './peer-endpoint-reconciler.js'
+import { PodGarbageCollector } from './pod-garbage-collector-controller.js'
 import { PodGraceReaper } from './pod-grace-reaper.js'
 import { ResourceQuotaController } from './resource-quota.js'
 import { RootCACertPublisher } from './root-ca-cert-publisher.js'
+import { TTLAfterFinishedController } from './ttl-after-finished-controller.js'
 import { ServiceAccountsController } from './service-accounts.js'
 import { PVCProtectionController, PVProtectionController } from './storage-object-protection.js'
 import { ValidatingAdmissionPolicyStatusController } from './validatingadmissionpolicy-status.js'
@@ -57,6 +65,8 @@ export interface ControllerDeps {
   readonly cluster?: boolean
   /** Time as the cluster's controllers read it (a fake one with `cluster start --clock`); the system's when absent. */
   readonly clock?: Clock
+  /** kube-controller-manager's --terminated-pod-gc-threshold (12500 when absent; 0 turns that collection off). */
+  readonly terminatedPodGcThreshold?: number
   /** The open store as the server holds it, for keys that are not API objects (the master leases). */
   store(): Store
   /** The address this server advertises in the `kubernetes` Endpoints. */
@@ -100,6 +110,14 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'garbage-collector-controller', enabled: ({ config }) => config.enableGarbageCollector, create: () => new GarbageCollector() },
   // The ConfigMap the ServiceAccount admission plugin's token volume mounts, for the nodes of a cluster.
   { name: 'root-ca-cert-publisher', clusterOnly: true, create: (d) => new RootCACertPublisher(d.rootCaPem) },
+  { name: 'job-controller', clusterOnly: true, create: (d) => new JobController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`job controller: ${err.message}`) }) },
+  { name: 'cronjob-controller', clusterOnly: true, create: (d) => new CronJobController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`cronjob controller: ${err.message}`) }) },
+  { name: 'ttl-after-finished-controller', clusterOnly: true, create: (d) => new TTLAfterFinishedController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`ttl-after-finished controller: ${err.message}`) }) },
+  { name: 'pod-garbage-collector-controller', clusterOnly: true, create: (d) => new PodGarbageCollector({ ...(d.clock ? { clock: d.clock } : {}), ...(d.terminatedPodGcThreshold !== undefined ? { terminatedPodThreshold: d.terminatedPodGcThreshold } : {}), onError: (err) => d.log.warning(`pod garbage collector: ${err.message}`) }) },
+  { name: 'endpoints-controller', clusterOnly: true, create: (d) => new EndpointsController({ onError: (err) => d.log.warning(`endpoints controller: ${err.message}`) }) },
+  { name: 'endpointslice-controller', clusterOnly: true, create: (d) => new EndpointSliceController({ onError: (err) => d.log.warning(`endpointslice controller: ${err.message}`) }) },
+  { name: 'endpointslice-mirroring-controller', clusterOnly: true, create: (d) => new EndpointSliceMirroringController({ onError: (err) => d.log.warning(`endpointslice mirroring controller: ${err.message}`) }) },
+  { name: 'disruption-controller', clusterOnly: true, create: (d) => new DisruptionController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`disruption controller: ${err.message}`) }) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },

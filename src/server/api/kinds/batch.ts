@@ -18,7 +18,10 @@ export const BATCH: KindTable = {
       // SetDefaults_Job: both counts 1 when neither is set; parallelism 1 when unset.
       if ((spec.completions === undefined || spec.completions === null) && (spec.parallelism === undefined || spec.parallelism === null)) spec.completions = 1
       spec.parallelism ??= 1
-      spec.backoffLimit ??= 6
+      // With a per-index limit the Job-wide one is out of the way (math.MaxInt32).
+      spec.backoffLimit ??= typeof spec.backoffLimitPerIndex === 'number' ? 2147483647 : 6
+      // JobPodReplacementPolicy (GA): replaced once Failed when a failure policy decides on failures.
+      spec.podReplacementPolicy ??= isPlainObject(spec.podFailurePolicy) ? 'Failed' : 'TerminatingOrFailed'
       spec.completionMode ??= 'NonIndexed'
       spec.suspend ??= false
       // SetDefaults_PodSpec gives the template restartPolicy Always, which a Job refuses: the
