@@ -26,6 +26,7 @@ import { EndpointReconcilerController } from './endpoint-reconciler.js'
 import { type FlowConfigurationReads, FlowSchemaStatusController } from './flowschema-status.js'
 import { LegacyTokenController } from './serviceaccount-token.js'
 import { GarbageCollector } from './garbage-collector.js'
+import { KubeSchedulerController } from './kube-scheduler.js'
 import { NamespaceController } from './namespace-controller.js'
 import { PeerDiscoverySync } from './peer-discovery-sync.js'
 import { PeerEndpointReconciler } from './peer-endpoint-reconciler.js'
@@ -100,6 +101,8 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'garbage-collector-controller', enabled: ({ config }) => config.enableGarbageCollector, create: () => new GarbageCollector() },
   // The ConfigMap the ServiceAccount admission plugin's token volume mounts, for the nodes of a cluster.
   { name: 'root-ca-cert-publisher', clusterOnly: true, create: (d) => new RootCACertPublisher(d.rootCaPem) },
+  // kube-scheduler's default profile: pods without a node are bound to one (docs/scheduler.md).
+  { name: 'kube-scheduler', clusterOnly: true, create: (d) => new KubeSchedulerController({ ...(d.clock ? { clock: d.clock } : {}) }) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
