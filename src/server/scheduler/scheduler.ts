@@ -211,30 +211,32 @@ export class Scheduler {
 
   /** scheduleOne: one pod's cycle, up to the binding (which runs on its own). */
   scheduleOne(pod: Pod): void {
-    const nodes = this.cache.nodeInfos()
-    if (nodes.length === 0) {
-      this.fail(pod, ERR_NO_NODES_AVAILABLE)
+    const result = this.schedulePod(pod)
+    if (typeof result === 'string') {
+      this.fail(pod, result)
       return
     }
+    this.cache.assume(pod, result.node.name)
+    const binding = this.bind(pod, result.node.name, result.state.data).finally(() => this.binding.delete(binding))
+    this.binding.add(binding)
+  }
+
+  /** schedulePod: the chosen node and the cycle's state, or the failure's message. Writes nothing. */
+  schedulePod(pod: Pod): { node: NodeInfo; state: CycleState } | string {
+    const nodes = this.cache.nodeInfos()
+    if (nodes.length === 0) return ERR_NO_NODES_AVAILABLE
     const state: CycleState = { pod, cache: this.cache, nodes, data: new Map() }
     const diagnosis: Diagnosis = { nodeToStatus: new Map() }
     for (const plugin of FILTER_PLUGINS) {
       const status = plugin.preFilter?.(state)
       if (status && status.code !== 'Success') {
         diagnosis.preFilterMsg = messageOf(status)
-        this.failFit(state, diagnosis)
-        return
+        return this.fitError(state, diagnosis)
       }
     }
     const feasible = this.findFeasible(state, diagnosis)
-    if (feasible.length === 0) {
-      this.failFit(state, diagnosis)
-      return
-    }
-    const chosen = feasible.length === 1 ? feasible[0]! : this.selectHost(state, feasible)
-    this.cache.assume(pod, chosen.name)
-    const binding = this.bind(pod, chosen.name, state.data).finally(() => this.binding.delete(binding))
-    this.binding.add(binding)
+    if (feasible.length === 0) return this.fitError(state, diagnosis)
+    return { node: feasible.length === 1 ? feasible[0]! : this.selectHost(state, feasible), state }
   }
 
   /** findNodesThatPassFilters: from where the last pod stopped, until enough nodes fit. */
@@ -278,9 +280,10 @@ export class Scheduler {
     return feasible[best]!
   }
 
-  private failFit(state: CycleState, diagnosis: Diagnosis): void {
+  /** The FitError's message, with the PostFilter plugins' part. */
+  private fitError(state: CycleState, diagnosis: Diagnosis): string {
     diagnosis.postFilterMsg = postFilterMessage(state.pod, state.nodes, diagnosis, (node, removed) => runFilters(state, node, removed))
-    this.fail(state.pod, fitErrorMessage(state.nodes.length, diagnosis))
+    return fitErrorMessage(state.nodes.length, diagnosis)
   }
 
   /** handleSchedulingFailure for a rejection: the event, the condition, and the pod parked. */

@@ -1,0 +1,105 @@
+/**
+ * What the scheduler writes when it places a pod, as kube-scheduler does: spec.nodeName through
+ * `pods/binding` (BindingREST sets PodScheduled=True), a `Scheduled` events.k8s.io event
+ * (schedule_one.go: action "Binding", note "Successfully assigned %v/%v to %v",
+ * reportingController the profile's scheduler name, reportingInstance `<name>-<host>`); pods of
+ * another scheduler left alone; priority order; retries when the cluster changes; assumed pods
+ * counted at once; leader election on kube-system/kube-scheduler.
+ */
+import assert from 'node:assert/strict'
+import { hostname } from 'node:os'
+import { SchedulerHarness, eventually } from './support.js'
+
+describe('scheduler: binding, events and the queue', function () {
+  this.timeout(20_000)
+  let h: SchedulerHarness
+
+  afterEach(async () => {
+    await h.close()
+  })
+
+  it('binds a pod, with PodScheduled=True and a Scheduled event in events.k8s.io/v1', async () => {
+    h = await SchedulerHarness.open()
+    await h.node('n1')
+    await h.pod('web')
+    await h.start()
+    assert.equal(await h.waitBound('web'), 'n1')
+    const pod = await h.getPod('web')
+    const scheduled = ((pod.status as { conditions?: Record<string, unknown>[] }).conditions ?? []).find((c) => c.type === 'PodScheduled')
+    assert.equal(scheduled?.status, 'True')
+    await eventually(async () => (await h.events('web')).some((e) => e.reason === 'Scheduled'), 'the Scheduled event')
+    const event = (await h.events('web')).find((e) => e.reason === 'Scheduled')!
+    assert.equal(event.apiVersion, 'events.k8s.io/v1')
+    assert.equal(event.type, 'Normal')
+    assert.equal(event.action, 'Binding')
+    assert.equal(event.note, 'Successfully assigned default/web to n1')
+    assert.equal(event.reportingController, 'default-scheduler')
+    assert.equal(event.reportingInstance, `default-scheduler-${hostname()}`)
+    assert.deepEqual((event.regarding as Record<string, unknown>).kind, 'Pod')
+    // The same event through the core API, as kubectl describe reads it.
+    const core = (await h.store('', 'v1', 'events').list({ namespace: 'default' })).items.find((e) => e.reason === 'Scheduled')!
+    assert.equal(core.message, 'Successfully assigned default/web to n1')
+    assert.equal(core.reportingComponent, 'default-scheduler')
+  })
+
+  it("leaves pods of another scheduler, and pods with scheduling gates, alone", async () => {
+    h = await SchedulerHarness.open()
+    await h.node('n1')
+    await h.pod('other', { schedulerName: 'my-scheduler' })
+    await h.pod('gated', { schedulingGates: [{ name: 'example.com/wait' }] })
+    await h.pod('mine')
+    await h.start()
+    await h.waitBound('mine')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    assert.equal(await h.nodeOf('other'), undefined)
+    assert.equal(await h.nodeOf('gated'), undefined)
+    assert.deepEqual(await h.events('other'), [])
+  })
+
+  it('schedules by priority: the higher one takes the only room', async () => {
+    h = await SchedulerHarness.open()
+    await h.node('n1', { cpu: '1' })
+    await h.pod('low', { requests: { cpu: '800m' }, priority: 0 })
+    await h.pod('high', { requests: { cpu: '800m' }, priority: 1000 })
+    await h.start()
+    assert.equal(await h.waitBound('high'), 'n1')
+    await h.waitUnschedulable('low')
+    assert.equal(await h.nodeOf('low'), undefined)
+  })
+
+  it('counts a pod it just placed before its binding is seen (assumed pods): back-to-back pods go to different nodes', async () => {
+    h = await SchedulerHarness.open()
+    await h.node('n1', { cpu: '1' })
+    await h.node('n2', { cpu: '1' })
+    await h.pod('a', { requests: { cpu: '600m' } })
+    await h.pod('b', { requests: { cpu: '600m' } })
+    await h.start()
+    const placed = [await h.waitBound('a'), await h.waitBound('b')].sort()
+    assert.deepEqual(placed, ['n1', 'n2'])
+  })
+
+  it('retries an unschedulable pod when a node comes, and when a pod frees room', async () => {
+    h = await SchedulerHarness.open()
+    await h.pod('waiting')
+    await h.start()
+    await h.waitUnschedulable('waiting')
+    await h.node('late')
+    assert.equal(await h.waitBound('waiting'), 'late')
+    await h.pod('hog', { nodeName: 'late', requests: { cpu: '1' } })
+    await h.pod('second', { requests: { cpu: '4' } })
+    await h.waitUnschedulable('second')
+    // The pod holding a cpu goes: the node's 4 cpu fit the second pod now.
+    await h.store('', 'v1', 'pods').delete('default', 'hog', { gracePeriodSeconds: 0 })
+    assert.equal(await h.waitBound('second'), 'late')
+  })
+
+  it('with leader election, schedules once it holds the Lease kube-system/kube-scheduler', async () => {
+    h = await SchedulerHarness.open({ leaderElect: true })
+    await h.node('n1')
+    await h.pod('web')
+    await h.start()
+    assert.equal(await h.waitBound('web'), 'n1')
+    const lease = await h.store('coordination.k8s.io', 'v1', 'leases').get('kube-system', 'kube-scheduler')
+    assert.match(String((lease.spec as { holderIdentity?: string }).holderIdentity), new RegExp(`^${hostname()}_`))
+  })
+})
