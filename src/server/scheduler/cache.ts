@@ -100,6 +100,12 @@ export class SchedulerCache {
     if (this.assumed.has(key)) this.removePod(key)
   }
 
+  /** The pod as last seen on its node (bound or assumed). */
+  placedPod(key: string): Pod | undefined {
+    const nodeName = this.placed.get(key)
+    return nodeName === undefined ? undefined : this.nodes.get(nodeName)?.pods.get(key)?.pod
+  }
+
   isPlaced(key: string): boolean {
     return this.placed.has(key)
   }

@@ -43,6 +43,8 @@ export class NodeInfo {
   readonly usedPorts: HostPort[] = []
   /** `<namespace>/<claim>` to the number of pods using it. */
   readonly pvcRefCounts = new Map<string, number>()
+  /** The pods here with pod affinity or anti-affinity terms (PodsWithAffinity): InterPodAffinity looks at these only. */
+  readonly podsWithAffinity = new Set<string>()
   allocatable: Resource = emptyResource()
   /** Changes on every pod or node change (NodeInfo.Generation), for snapshots. */
   generation = 0
@@ -67,6 +69,7 @@ export class NodeInfo {
     addResource(this.requested, info.requests)
     addResource(this.nonZeroRequested, info.nonZeroRequests)
     this.usedPorts.push(...hostPortsOf(info.pod))
+    if (hasPodAffinity(info.pod)) this.podsWithAffinity.add(info.key)
     for (const claim of claimsOf(info.pod)) this.pvcRefCounts.set(claim, (this.pvcRefCounts.get(claim) ?? 0) + 1)
     this.generation++
   }
@@ -75,6 +78,7 @@ export class NodeInfo {
     const info = this.pods.get(key)
     if (!info) return false
     this.pods.delete(key)
+    this.podsWithAffinity.delete(key)
     addResource(this.requested, info.requests, -1)
     addResource(this.nonZeroRequested, info.nonZeroRequests, -1)
     for (const port of hostPortsOf(info.pod)) {
@@ -89,6 +93,11 @@ export class NodeInfo {
     this.generation++
     return true
   }
+}
+
+export function hasPodAffinity(pod: Pod): boolean {
+  const a = podSpec(pod).affinity
+  return a?.podAffinity !== undefined || a?.podAntiAffinity !== undefined
 }
 
 /** The claims a pod's volumes use, as `<namespace>/<claim>` (generic ephemeral volumes: `<pod>-<volume>`). */

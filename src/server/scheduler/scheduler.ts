@@ -18,7 +18,7 @@ import type { Clock } from './clock.js'
 import { EventWriter } from './event-writer.js'
 import type { CycleState } from './framework.js'
 import { NodeInfo } from './node-info.js'
-import { type Pod, podKey, podSpec } from './objects.js'
+import { type Node, type Pod, nodeSpec, nodeStatus, podKey, podPhase, podSpec } from './objects.js'
 import { postFilterMessage } from './preemption.js'
 import { DEFAULT_SCHEDULER_NAME, FILTER_PLUGINS, SCORE_PLUGINS } from './profile.js'
 import { SchedulingQueue } from './queue.js'
@@ -147,8 +147,10 @@ export class Scheduler {
     } else if (id === '/nodes') {
       if (type === 'deleted') this.cache.removeNode(object.metadata.name ?? '')
       else {
+        // Heartbeats (conditions, times) change nothing the filters read: only a new node, or new labels, taints or allocatable, may help.
+        const before = this.cache.nodeInfo(object.metadata.name ?? '')?.node
         this.cache.upsertNode(object)
-        this.queue.moveAllToActiveOrBackoff()
+        if (!before || schedulingView(before) !== schedulingView(object)) this.queue.moveAllToActiveOrBackoff()
       }
     } else {
       const aux = AUX[id]
@@ -164,10 +166,15 @@ export class Scheduler {
     const spec = podSpec(pod)
     if (spec.nodeName) {
       this.queue.delete(key)
+      const before = this.cache.placedPod(key)
       if (type === 'deleted') this.cache.removePod(key)
       else this.cache.upsertAssignedPod(pod)
-      // A pod that leaves or changes on a node may free room or satisfy affinity.
-      this.queue.moveAllToActiveOrBackoff()
+      // A pod that comes to a node, leaves it, finishes or is relabelled may free room or change affinity
+      // and spreading; its status moving through its stages does not.
+      const phase = podPhase(pod)
+      if (!before || type === 'deleted' || phase === 'Succeeded' || phase === 'Failed' || JSON.stringify(before.metadata.labels ?? {}) !== JSON.stringify(pod.metadata.labels ?? {})) {
+        this.queue.moveAllToActiveOrBackoff()
+      }
       return
     }
     if (type === 'deleted' || pod.metadata.deletionTimestamp) {
@@ -176,6 +183,12 @@ export class Scheduler {
       return
     }
     if ((spec.schedulerName ?? DEFAULT_SCHEDULER_NAME) !== DEFAULT_SCHEDULER_NAME) return
+    // Pods that ended without a node (the reference's informer leaves Succeeded and Failed pods out).
+    const phase = podPhase(pod)
+    if (phase === 'Succeeded' || phase === 'Failed') {
+      this.queue.delete(key)
+      return
+    }
     if ((spec.schedulingGates ?? []).length > 0) return
     // An assumed pod whose binding is on its way stays out of the queue.
     if (this.cache.isPlaced(key)) return
@@ -374,6 +387,11 @@ export class Scheduler {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
   }
+}
+
+/** What of a Node the filters read: labels, taints, unschedulable, allocatable. */
+function schedulingView(node: Node): string {
+  return JSON.stringify([node.metadata.labels ?? {}, nodeSpec(node).taints ?? [], nodeSpec(node).unschedulable ?? false, nodeStatus(node).allocatable ?? {}])
 }
 
 /** RunFilterPlugins: the first plugin that rejects the node decides; `removed` pods are left out (the preemption check). */

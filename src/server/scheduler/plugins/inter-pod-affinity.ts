@@ -8,7 +8,7 @@
  * affinity terms at hardPodAffinityWeight 1), summed per domain, scaled min to max onto 0-100.
  */
 import { type CycleState, MAX_NODE_SCORE, type FilterPlugin, type ScorePlugin } from '../framework.js'
-import type { NodeInfo } from '../node-info.js'
+import { type NodeInfo, hasPodAffinity } from '../node-info.js'
 import { type Pod, podSpec } from '../objects.js'
 import { unresolvable, unschedulable } from '../status.js'
 import { type AffinityTerm, affinityTerm } from './pod-matching.js'
@@ -21,10 +21,6 @@ const HARD_POD_AFFINITY_WEIGHT = 1
 
 const pair = (key: string, value: string): string => `${key}\u0000${value}`
 
-const hasPodAffinity = (pod: Pod): boolean => {
-  const a = podSpec(pod).affinity
-  return a?.podAffinity !== undefined || a?.podAntiAffinity !== undefined
-}
 
 interface FilterState {
   readonly affinity: AffinityTerm[]
@@ -48,7 +44,10 @@ export const interPodAffinityFilter: FilterPlugin = {
     const affinity = (a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => affinityTerm(pod, t, state.cache))
     const antiAffinity = (a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => affinityTerm(pod, t, state.cache))
     const s: FilterState = { affinity, antiAffinity, affinityCounts: new Map(), antiAffinityCounts: new Map(), existingAntiAffinityCounts: new Map() }
+    const ownTerms = affinity.length > 0 || antiAffinity.length > 0
     for (const node of state.nodes) {
+      // Without terms of its own, only the placed pods with anti-affinity can reject it.
+      if (!ownTerms && node.podsWithAffinity.size === 0) continue
       const labels = node.node!.metadata.labels ?? {}
       for (const { pod: other } of node.pods.values()) {
         if (hasPodAffinity(other)) {
@@ -107,6 +106,7 @@ export const interPodAffinityScore: ScorePlugin = {
     const own = [...preferred, ...preferredAnti]
     const scores = new Map<string, number>()
     for (const node of state.nodes) {
+      if (own.length === 0 && node.podsWithAffinity.size === 0) continue
       const labels = node.node!.metadata.labels ?? {}
       const add = (term: AffinityTerm, weight: number): void => {
         const value = labels[term.topologyKey]
