@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from '../api/registry/object.js'
 import { NodeInfo, podInfoOf } from './node-info.js'
-import { type Node, type Pod, nameOf, podKey, podPhase, podSpec } from './objects.js'
+import { type Node, type Pod, nameOf, nodeStatus, podKey, podPhase, podSpec } from './objects.js'
 
 /** The kinds kept for plugins, by resource name. */
 export type AuxResource = 'namespaces' | 'services' | 'replicasets' | 'statefulsets' | 'replicationcontrollers' | 'persistentvolumeclaims' | 'persistentvolumes' | 'storageclasses'
@@ -19,6 +19,8 @@ export class SchedulerCache {
   /** Assumed pods' keys: binding in flight. */
   private readonly assumed = new Set<string>()
   private readonly aux = new Map<AuxResource, Map<string, KubeObject>>()
+  /** Image name to the nodes that hold it (ImageStateSummary.NumNodes). */
+  private readonly imageNodes = new Map<string, Set<string>>()
   /** The node list, rebuilt when nodes come or go. */
   private list: NodeInfo[] | undefined
 
@@ -37,6 +39,7 @@ export class SchedulerCache {
   }
 
   upsertNode(node: Node): void {
+    this.indexImages(nameOf(node), node)
     const existing = this.nodes.get(nameOf(node))
     if (existing) {
       if (!existing.node) this.list = undefined
@@ -48,12 +51,31 @@ export class SchedulerCache {
   }
 
   removeNode(name: string): void {
+    this.indexImages(name, undefined)
     const info = this.nodes.get(name)
     if (!info) return
     // Pods still bound to a deleted node stay counted on a node-less entry (as the reference keeps them) until they go.
     if (info.pods.size > 0) info.node = undefined
     else this.nodes.delete(name)
     this.list = undefined
+  }
+
+  /** How many nodes hold an image (by any of its names). */
+  nodesWithImage(image: string): number {
+    return this.imageNodes.get(image)?.size ?? 0
+  }
+
+  private indexImages(nodeName: string, node: Node | undefined): void {
+    for (const [image, holders] of this.imageNodes) {
+      if (holders.delete(nodeName) && holders.size === 0) this.imageNodes.delete(image)
+    }
+    for (const image of nodeStatus(node ?? { metadata: {} }).images ?? []) {
+      for (const name of image.names ?? []) {
+        let holders = this.imageNodes.get(name)
+        if (!holders) this.imageNodes.set(name, (holders = new Set()))
+        holders.add(nodeName)
+      }
+    }
   }
 
   /** A pod seen with spec.nodeName: counted on its node unless finished (Succeeded or Failed). */

@@ -1,10 +1,11 @@
 /**
  * The default profile (`default-scheduler`, pkg/scheduler/apis/config/v1/default_plugins.go):
  * the Filter plugins in the reference's order (the first that rejects a node decides its
- * reason) and the Score plugins with their default weights. ImageLocality, NodeVolumeLimits,
- * VolumeZone and DynamicResources' filters are not run (see docs/scheduler.md).
+ * reason) and the Score plugins with their default weights. NodeVolumeLimits, VolumeZone and
+ * DynamicResources' filters are not run (see docs/scheduler.md).
  */
 import type { FilterPlugin, ScorePlugin } from './framework.js'
+import { imageLocalityScore } from './plugins/image-locality.js'
 import { interPodAffinityFilter, interPodAffinityScore } from './plugins/inter-pod-affinity.js'
 import { nodeAffinityFilter, nodeAffinityScore } from './plugins/node-affinity.js'
 import { nodeName } from './plugins/node-name.js'
@@ -38,4 +39,5 @@ export const SCORE_PLUGINS: readonly ScorePlugin[] = [
   podTopologySpreadScore,
   interPodAffinityScore,
   balancedAllocationScore,
+  imageLocalityScore,
 ]

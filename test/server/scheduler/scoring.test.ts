@@ -55,6 +55,14 @@ describe('scheduler: scoring', function () {
     assert.equal(await h.waitBound('db'), 'ssd')
   })
 
+  it('image locality: the node that already has the image', async () => {
+    for (const n of ['bare-1', 'bare-2', 'bare-3', 'bare-4', 'bare-5']) await h.node(n)
+    await h.node('cached', { images: [{ names: ['docker.io/library/nginx@sha256:abc', 'nginx:latest'], sizeBytes: 500 * 1024 * 1024 }] })
+    await h.pod('web', { containers: [{ name: 'c', image: 'nginx' }] })
+    await h.start()
+    assert.equal(await h.waitBound('web'), 'cached')
+  })
+
   it('preferred pod affinity: next to the pods it likes', async () => {
     await h.node('a')
     await h.node('b')

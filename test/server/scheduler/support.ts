@@ -18,6 +18,7 @@ export interface NodeSpecInput {
   cpu?: string
   memory?: string
   pods?: string
+  images?: { names: string[]; sizeBytes: number }[]
 }
 
 /** A seeded generator (Park–Miller), so tie-breaks repeat. */
@@ -72,7 +73,7 @@ export class SchedulerHarness {
       { admission: false },
     )
     // The status as the kubelet reports it, through the status subresource (this server drops a node's status on create).
-    return nodes.update(undefined, name, (n) => ({ ...n, status: { capacity: allocatable, allocatable, conditions: [{ type: 'Ready', status: 'True' }] } }), { subresource: 'status', admission: false })
+    return nodes.update(undefined, name, (n) => ({ ...n, status: { capacity: allocatable, allocatable, conditions: [{ type: 'Ready', status: 'True' }], ...(spec.images ? { images: spec.images } : {}) } }), { subresource: 'status', admission: false })
   }
 
   /** A pod with one container; `spec` merged over it. */
