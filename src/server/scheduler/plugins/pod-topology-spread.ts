@@ -177,6 +177,15 @@ export const podTopologySpreadScore: ScorePlugin = {
     const ignored = new Set<string>()
     const counts = constraints.map(() => new Map<string, number>())
     const domains = constraints.map(() => new Set<string>())
+    // The defaulted constraints share one selector: each node's matching pods are counted once.
+    const memo = new Map<LabelSelector | null | undefined, Map<NodeInfo, number>>()
+    const matching = (c: Constraint, node: NodeInfo): number => {
+      let bySelector = memo.get(c.selector)
+      if (!bySelector) memo.set(c.selector, (bySelector = new Map()))
+      let n = bySelector.get(node)
+      if (n === undefined) bySelector.set(node, (n = countMatching(pod, c, node)))
+      return n
+    }
     for (const node of feasible) {
       const labels = node.node!.metadata.labels ?? {}
       // Defaulted constraints do not require every key (requireAllTopologies).
@@ -184,22 +193,27 @@ export const podTopologySpreadScore: ScorePlugin = {
         ignored.add(node.name)
         continue
       }
-      constraints.forEach((c, i) => {
+      for (let i = 0; i < constraints.length; i++) {
+        const c = constraints[i]!
         const value = labels[c.topologyKey]
-        if (value === undefined) return
+        if (value === undefined) continue
         domains[i]!.add(value)
-        if (c.topologyKey === HOSTNAME) counts[i]!.set(value, countMatching(pod, c, node))
-      })
+        if (c.topologyKey === HOSTNAME) counts[i]!.set(value, matching(c, node))
+      }
     }
     // Other keys count the pods of every eligible node in the feasible nodes' domains.
-    for (const node of state.nodes) {
-      const labels = node.node!.metadata.labels ?? {}
-      constraints.forEach((c, i) => {
-        if (c.topologyKey === HOSTNAME) return
-        const value = labels[c.topologyKey]
-        if (value === undefined || !domains[i]!.has(value) || !nodeEligible(pod, c, node)) return
-        counts[i]!.set(value, (counts[i]!.get(value) ?? 0) + countMatching(pod, c, node))
-      })
+    const others = constraints.map((c, i) => i).filter((i) => constraints[i]!.topologyKey !== HOSTNAME)
+    if (others.length > 0) {
+      for (const node of state.nodes) {
+        if (node.pods.size === 0) continue
+        const labels = node.node!.metadata.labels ?? {}
+        for (const i of others) {
+          const c = constraints[i]!
+          const value = labels[c.topologyKey]
+          if (value === undefined || !domains[i]!.has(value) || !nodeEligible(pod, c, node)) continue
+          counts[i]!.set(value, (counts[i]!.get(value) ?? 0) + matching(c, node))
+        }
+      }
     }
     const weights = constraints.map((c, i) => Math.log((c.topologyKey === HOSTNAME ? feasible.length - ignored.size : domains[i]!.size) + 2))
     state.data.set(SCORE_STATE, { constraints, counts, weights, ignored } satisfies ScoreState)
@@ -210,12 +224,13 @@ export const podTopologySpreadScore: ScorePlugin = {
     if (s.ignored.has(node.name)) return 0
     const labels = node.node!.metadata.labels ?? {}
     let score = 0
-    s.constraints.forEach((c, i) => {
+    for (let i = 0; i < s.constraints.length; i++) {
+      const c = s.constraints[i]!
       const value = labels[c.topologyKey]
-      if (value === undefined) return
+      if (value === undefined) continue
       // scoreForCount: count × weight + (maxSkew − 1).
       score += (s.counts[i]!.get(value) ?? 0) * s.weights[i]! + (c.maxSkew - 1)
-    })
+    }
     return Math.round(score)
   },
   normalize(state, scores) {
