@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
-import { Scheduler, type SchedulerOptions } from '../scheduler/scheduler.js'
+import type { Scheduler, SchedulerOptions } from '../scheduler/scheduler.js'
 import { type Clock, SYSTEM_CLOCK } from './clock.js'
 import type { Controller, ControllerContext } from './controller.js'
 import { LeaderElector } from './leader-elector.js'
@@ -25,6 +25,8 @@ export class KubeSchedulerController implements Controller {
   readonly name = 'kube-scheduler'
   private scheduler: Scheduler | undefined
   private elector: LeaderElector | undefined
+  /** Bumped by every halt: a start still loading the module when it comes does not run. */
+  private epoch = 0
 
   constructor(private readonly options: KubeSchedulerOptions = {}) {}
 
@@ -65,12 +67,17 @@ export class KubeSchedulerController implements Controller {
       ...(this.options.bindTimeoutMs !== undefined ? { bindTimeoutMs: this.options.bindTimeoutMs } : {}),
       log: ctx.log,
     }
+    // Loaded on first use: `server start` never runs the scheduler and should not pay for loading it.
+    const epoch = this.epoch
+    const { Scheduler } = await import('../scheduler/scheduler.js')
+    if (epoch !== this.epoch) return
     const scheduler = new Scheduler(options)
     this.scheduler = scheduler
     await scheduler.start(ctx.registry)
   }
 
   private async halt(): Promise<void> {
+    this.epoch++
     const scheduler = this.scheduler
     this.scheduler = undefined
     await scheduler?.stop()
