@@ -19,7 +19,7 @@ import { EventWriter } from './event-writer.js'
 import type { CycleState } from './framework.js'
 import { NodeInfo } from './node-info.js'
 import { type Node, type Pod, nodeSpec, nodeStatus, podKey, podPhase, podSpec } from './objects.js'
-import { postFilterMessage } from './preemption.js'
+import { preempt } from './preemption.js'
 import { DEFAULT_SCHEDULER_NAME, FILTER_PLUGINS, SCORE_PLUGINS } from './profile.js'
 import { SchedulingQueue } from './queue.js'
 import { type Diagnosis, type Status, fitErrorMessage, messageOf } from './status.js'
@@ -66,6 +66,12 @@ const AUX_VERSIONS: Record<AuxResource, [string, string, string]> = {
   persistentvolumeclaims: ['', 'v1', 'persistentvolumeclaims'],
   persistentvolumes: ['', 'v1', 'persistentvolumes'],
   storageclasses: ['storage.k8s.io', 'v1', 'storageclasses'],
+}
+
+/** A cycle that placed nothing: the FitError (or other) message, and what preemption chose. */
+export interface SchedulingFailure {
+  readonly message: string
+  readonly preemption?: { readonly node: string; readonly victims: readonly Pod[] }
 }
 
 /** numFeasibleNodesToFind's constants. */
@@ -225,8 +231,9 @@ export class Scheduler {
   /** scheduleOne: one pod's cycle, up to the binding (which runs on its own). */
   scheduleOne(pod: Pod): void {
     const result = this.schedulePod(pod)
-    if (typeof result === 'string') {
-      this.fail(pod, result)
+    if ('message' in result) {
+      if (result.preemption) void this.evict(pod, result.preemption.node, result.preemption.victims)
+      this.fail(pod, result.message, result.preemption?.node)
       return
     }
     this.cache.assume(pod, result.node.name)
@@ -234,10 +241,13 @@ export class Scheduler {
     this.binding.add(binding)
   }
 
-  /** schedulePod: the chosen node and the cycle's state, or the failure's message. Writes nothing. */
-  schedulePod(pod: Pod): { node: NodeInfo; state: CycleState } | string {
+  /**
+   * schedulePod: the chosen node and the cycle's state; or the failure's message, with the node
+   * nominated and the victims to evict when preemption found room. Writes nothing.
+   */
+  schedulePod(pod: Pod): { node: NodeInfo; state: CycleState } | SchedulingFailure {
     const nodes = this.cache.nodeInfos()
-    if (nodes.length === 0) return ERR_NO_NODES_AVAILABLE
+    if (nodes.length === 0) return { message: ERR_NO_NODES_AVAILABLE }
     const state: CycleState = { pod, cache: this.cache, nodes, data: new Map() }
     const diagnosis: Diagnosis = { nodeToStatus: new Map() }
     for (const plugin of FILTER_PLUGINS) {
@@ -293,21 +303,56 @@ export class Scheduler {
     return feasible[best]!
   }
 
-  /** The FitError's message, with the PostFilter plugins' part. */
-  private fitError(state: CycleState, diagnosis: Diagnosis): string {
-    diagnosis.postFilterMsg = postFilterMessage(state.pod, state.nodes, diagnosis, (node, removed) => runFilters(state, node, removed))
-    return fitErrorMessage(state.nodes.length, diagnosis)
+  /**
+   * The FitError's message after the PostFilter plugins: with their message when preemption
+   * found no room; without it (PostFilter succeeded) when it nominated a node.
+   */
+  private fitError(state: CycleState, diagnosis: Diagnosis): SchedulingFailure {
+    const outcome = preempt(state.pod, state.nodes, diagnosis, (node, removed) => runFilters(state, node, removed))
+    if ('message' in outcome) {
+      diagnosis.postFilterMsg = outcome.message
+      return { message: fitErrorMessage(state.nodes.length, diagnosis) }
+    }
+    return { message: fitErrorMessage(state.nodes.length, diagnosis), preemption: { node: outcome.node.name, victims: outcome.victims } }
+  }
+
+  /**
+   * prepareCandidate: each victim gets the DisruptionTarget condition and is deleted, with a
+   * `Preempted` event; the preemptor waits, nominated to the node, until they are gone.
+   */
+  private async evict(preemptor: Pod, nodeName: string, victims: readonly Pod[]): Promise<void> {
+    const pods = this.registry!.lookup('', 'v1', 'pods')!
+    const now = new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z')
+    for (const victim of victims) {
+      try {
+        await pods.update(
+          victim.metadata.namespace,
+          victim.metadata.name ?? '',
+          (current) => {
+            const status = { ...((current.status as Record<string, unknown> | undefined) ?? {}) }
+            const conditions = ((status.conditions as Record<string, unknown>[] | undefined) ?? []).filter((c) => c.type !== 'DisruptionTarget')
+            conditions.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: now, reason: 'PreemptionByScheduler', message: `${DEFAULT_SCHEDULER_NAME}: preempting to accommodate a higher priority pod` })
+            return { ...current, status: { ...status, conditions } }
+          },
+          { subresource: 'status', retryOnConflict: true, admission: { userInfo: SCHEDULER_USER } },
+        )
+        await pods.delete(victim.metadata.namespace, victim.metadata.name ?? '', { admission: { userInfo: SCHEDULER_USER } })
+        await this.events!.record(victim, 'Normal', 'Preempted', 'Preempting', `Preempted by pod ${preemptor.metadata.uid} on node ${nodeName}`)
+      } catch (err) {
+        if (toApiError(err).status.code !== 404) this.log(2, `preempting ${podKey(victim)}: ${(err as Error).message}`)
+      }
+    }
   }
 
   /** handleSchedulingFailure for a rejection: the event, the condition, and the pod parked. */
-  private fail(pod: Pod, message: string): void {
+  private fail(pod: Pod, message: string, nominatedNodeName?: string): void {
     this.queue.failed(podKey(pod))
     void this.events!.record(pod, 'Warning', 'FailedScheduling', 'Scheduling', message)
-    void this.setUnschedulable(pod, 'Unschedulable', message).catch((err: unknown) => this.log(2, `updating pod ${podKey(pod)} condition: ${(err as Error).message}`))
+    void this.setUnschedulable(pod, 'Unschedulable', message, nominatedNodeName).catch((err: unknown) => this.log(2, `updating pod ${podKey(pod)} condition: ${(err as Error).message}`))
   }
 
   /** updatePod: PodScheduled=False with the reason and message, written only when they change. */
-  private async setUnschedulable(pod: Pod, reason: string, message: string): Promise<void> {
+  private async setUnschedulable(pod: Pod, reason: string, message: string, nominatedNodeName?: string): Promise<void> {
     const pods = this.registry!.lookup('', 'v1', 'pods')!
     const now = new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z')
     await pods
@@ -319,7 +364,9 @@ export class Scheduler {
           const status = { ...((current.status as Record<string, unknown> | undefined) ?? {}) }
           const conditions = Array.isArray(status.conditions) ? (status.conditions as Record<string, unknown>[]) : []
           const old = conditions.find((c) => c.type === 'PodScheduled')
-          if (old && old.status === 'False' && old.reason === reason && old.message === message) return current
+          const nominationChanges = nominatedNodeName !== undefined && status.nominatedNodeName !== nominatedNodeName
+          if (old && old.status === 'False' && old.reason === reason && old.message === message && !nominationChanges) return current
+          if (nominatedNodeName !== undefined) status.nominatedNodeName = nominatedNodeName
           const generation = current.metadata.generation
           const condition = {
             type: 'PodScheduled',

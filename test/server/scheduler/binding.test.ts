@@ -103,3 +103,34 @@ describe('scheduler: binding, events and the queue', function () {
     assert.match(String((lease.spec as { holderIdentity?: string }).holderIdentity), new RegExp(`^${hostname()}_`))
   })
 })
+
+describe('scheduler: preemption', function () {
+  this.timeout(20_000)
+  let h: SchedulerHarness
+
+  afterEach(async () => {
+    await h.close()
+  })
+
+  it('evicts lower-priority pods to make room, nominating the node, then binds there', async () => {
+    h = await SchedulerHarness.open()
+    await h.node('n1', { cpu: '2' })
+    await h.pod('low-1', { nodeName: 'n1', priority: 10, terminationGracePeriodSeconds: 0, requests: { cpu: '1' } })
+    await h.pod('low-2', { nodeName: 'n1', priority: 20, terminationGracePeriodSeconds: 0, requests: { cpu: '1' } })
+    await h.pod('high', { priority: 1000, requests: { cpu: '1' } })
+    await h.start()
+    assert.equal(await h.waitBound('high'), 'n1')
+    // The least important victim suffices: low-1 goes, low-2 is reprieved.
+    const names = (await h.store('', 'v1', 'pods').list({ namespace: 'default' })).items.map((p) => p.metadata.name).sort()
+    assert.deepEqual(names, ['high', 'low-2'])
+    const preempted = (await h.store('events.k8s.io', 'v1', 'events').list({ namespace: 'default' })).items.find((e) => e.reason === 'Preempted')
+    assert.ok(preempted)
+    const high = await h.getPod('high')
+    // kube-scheduler's victim event (preemption.go prepareCandidate): "Preempted by pod <uid> on node <node>".
+    assert.equal(preempted.note, `Preempted by pod ${high.metadata.uid} on node n1`)
+    assert.equal((preempted.regarding as { name: string }).name, 'low-1')
+    const failed = (await h.events('high')).find((e) => e.reason === 'FailedScheduling')
+    // PostFilter succeeded: the FitError without the PostFilter part.
+    assert.equal(failed?.note, '0/1 nodes are available: 1 Insufficient cpu.')
+  })
+})

@@ -84,8 +84,8 @@ describe('scheduler: ties and the node count it examines', () => {
       const chosen: string[] = []
       for (let i = 0; i < 16; i++) {
         const result = scheduler.schedulePod(pod(`p${i}`))
-        assert.notEqual(typeof result, 'string')
-        chosen.push((result as { node: { name: string } }).node.name)
+        assert.ok('node' in result)
+        chosen.push(result.node.name)
       }
       return chosen
     }
