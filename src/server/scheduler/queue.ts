@@ -44,10 +44,14 @@ export class SchedulingQueue {
     }
     const parked = this.unschedulable.get(key)
     if (parked) {
-      // An update of the pod itself may make it schedulable (the reference's Pod/Update event).
+      // An update of the pod itself may make it schedulable (the reference's Pod/Update event);
+      // a status write (the scheduler's own condition) does not (isPodUpdated strips it).
+      const changed = schedulingView(parked.pod) !== schedulingView(pod)
       parked.pod = pod
-      this.unschedulable.delete(key)
-      this.toBackoffOrActive(key, parked)
+      if (changed) {
+        this.unschedulable.delete(key)
+        this.toBackoffOrActive(key, parked)
+      }
       return
     }
     this.active.set(key, { pod, timestamp: this.stamp(), attempts: 0, failedAt: 0, moveRequested: false })
@@ -168,6 +172,11 @@ export class SchedulingQueue {
   private stamp(): number {
     return this.sequence++
   }
+}
+
+/** What of a pod its own update may change for scheduling: spec, labels, annotations. */
+function schedulingView(pod: Pod): string {
+  return JSON.stringify([pod.spec ?? {}, pod.metadata.labels ?? {}, pod.metadata.annotations ?? {}])
 }
 
 /** calculateBackoffDuration: 1 s doubled per attempt after the first, at most 10 s. */

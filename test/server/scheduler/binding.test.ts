@@ -93,6 +93,17 @@ describe('scheduler: binding, events and the queue', function () {
     assert.equal(await h.waitBound('second'), 'late')
   })
 
+  it('retries a parked pod when the pod itself changes (a toleration added), not when only its status does', async () => {
+    h = await SchedulerHarness.open()
+    await h.node('tainted', { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] })
+    await h.pod('db')
+    await h.start()
+    await h.waitUnschedulable('db')
+    const pods = h.store('', 'v1', 'pods')
+    await pods.update('default', 'db', (p) => ({ ...p, spec: { ...(p.spec as object), tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'db', effect: 'NoSchedule' }] } }), { admission: false })
+    assert.equal(await h.waitBound('db'), 'tainted')
+  })
+
   it('with leader election, schedules once it holds the Lease kube-system/kube-scheduler', async () => {
     h = await SchedulerHarness.open({ leaderElect: true })
     await h.node('n1')
