@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict'
 import { hostname } from 'node:os'
+import { CONTROLLERS, type ControllerDeps, buildControllers } from '../../../src/server/controllers/index.js'
 import { SchedulerHarness, eventually } from './support.js'
 
 describe('scheduler: binding, events and the queue', function () {
@@ -112,6 +113,14 @@ describe('scheduler: binding, events and the queue', function () {
     assert.equal(await h.waitBound('web'), 'n1')
     const lease = await h.store('coordination.k8s.io', 'v1', 'leases').get('kube-system', 'kube-scheduler')
     assert.match(String((lease.spec as { holderIdentity?: string }).holderIdentity), new RegExp(`^${hostname()}_`))
+  })
+})
+
+describe('scheduler: where it runs', () => {
+  it('in a whole cluster (cluster start) only, not in a bare API server (server start)', () => {
+    const names = (cluster: boolean): string[] => buildControllers({ cluster, config: {} } as ControllerDeps, CONTROLLERS.filter((e) => e.name === 'kube-scheduler')).map((c) => c.name)
+    assert.deepEqual(names(false), [])
+    assert.deepEqual(names(true), ['kube-scheduler'])
   })
 })
 
