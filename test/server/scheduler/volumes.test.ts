@@ -41,7 +41,7 @@ describe('scheduler: volume binding', function () {
         spec: {
           capacity: { storage: '1Gi' },
           accessModes: ['ReadWriteOnce'],
-          csi: { driver: 'example.com/local', volumeHandle: 'disk-1' },
+          csi: { driver: 'local.csi.example.com', volumeHandle: 'disk-1' },
           storageClassName: 'local',
           nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['b'] }] }] } },
         },
