@@ -2,15 +2,24 @@
  * The scheduler's cache (pkg/scheduler/backend/cache): the nodes with the pods bound to them,
  * and the pods assumed on a node while their binding is on its way, so that the next pod
  * scheduled sees them at once; plus the objects some plugins read (namespaces' labels for
- * affinity terms, the Services and controllers whose selectors give the default spreading, and
- * the volume objects). Fed by the registry's changes; nothing here writes.
+ * affinity terms, the Services and controllers whose selectors give the default spreading, the
+ * volume objects, and the PodDisruptionBudgets preemption respects). Fed by the registry's changes; nothing here writes.
  */
 import type { KubeObject } from '../api/registry/object.js'
 import { NodeInfo, podInfoOf } from './node-info.js'
 import { type Node, type Pod, nameOf, nodeStatus, podKey, podPhase, podSpec } from './objects.js'
 
 /** The kinds kept for plugins, by resource name. */
-export type AuxResource = 'namespaces' | 'services' | 'replicasets' | 'statefulsets' | 'replicationcontrollers' | 'persistentvolumeclaims' | 'persistentvolumes' | 'storageclasses'
+export type AuxResource =
+  | 'namespaces'
+  | 'services'
+  | 'replicasets'
+  | 'statefulsets'
+  | 'replicationcontrollers'
+  | 'persistentvolumeclaims'
+  | 'persistentvolumes'
+  | 'storageclasses'
+  | 'poddisruptionbudgets'
 
 export class SchedulerCache {
   private readonly nodes = new Map<string, NodeInfo>()

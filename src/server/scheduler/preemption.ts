@@ -5,15 +5,17 @@
  * its preemptionPolicy is Never or a lower-priority pod is already terminating on the node it
  * was nominated to. On each node whose rejection is resolvable, every pod of lower priority is
  * taken off; if the pod then fits, the victims are put back one by one, most important first,
- * while it still fits (SelectVictimsOnNode). Of the nodes with victims, the one whose most
- * important victim has the lowest priority wins, then the lowest sum of priorities, then the
- * fewest victims, then the latest start (pickOneNodeForPreemption; PodDisruptionBudgets are
- * not read). Without a candidate, the message is "preemption: " and a FitError over the nodes
+ * those whose eviction would break a PodDisruptionBudget first, while it still fits
+ * (SelectVictimsOnNode). Of the nodes with victims, the one with the fewest budgets broken
+ * wins, then the one whose most important victim has the lowest priority, the lowest sum of
+ * priorities, the fewest victims, the latest start (pickOneNodeForPreemption). Without a candidate, the message is "preemption: " and a FitError over the nodes
  * ("Preemption is not helpful for scheduling" where the rejection is unresolvable, "No
  * preemption victims found for incoming pod" where no lower-priority pod runs, or the filters'
  * reasons when removing them all would not make room).
  */
-import type { NodeInfo } from './node-info.js'
+import type { KubeObject } from '../api/registry/object.js'
+import type { NodeInfo, PodInfo } from './node-info.js'
+import { selects } from './plugins/pod-matching.js'
 import { type Pod, podSpec, priorityOf } from './objects.js'
 import { type Diagnosis, type Status, fitErrorMessage, unresolvable } from './status.js'
 
@@ -26,11 +28,46 @@ export const NOT_ELIGIBLE_TERMINATING = 'not eligible due to a terminating pod o
 /** What preemption decided: a node and its victims, or the PostFilter message. */
 export type PreemptionResult = { readonly node: NodeInfo; readonly victims: readonly Pod[] } | { readonly message: string }
 
+interface Candidate {
+  readonly node: NodeInfo
+  readonly victims: Pod[]
+  readonly violations: number
+}
+
+/**
+ * filterPodsWithPDBViolation: the pods (most important first) whose eviction would exceed a
+ * matching budget's disruptionsAllowed, counting the ones before them on the node.
+ */
+function splitByBudgets(pods: readonly PodInfo[], budgets: readonly KubeObject[]): { violating: PodInfo[]; nonViolating: PodInfo[] } {
+  const allowed = budgets.map((b) => (b.status as { disruptionsAllowed?: number } | undefined)?.disruptionsAllowed ?? 0)
+  const violating: PodInfo[] = []
+  const nonViolating: PodInfo[] = []
+  for (const info of pods) {
+    let violates = false
+    budgets.forEach((b, i) => {
+      const selector = (b.spec as { selector?: unknown } | undefined)?.selector as Parameters<typeof selects>[0]
+      if (b.metadata.namespace !== info.pod.metadata.namespace || !selector || Object.keys(selector).length === 0 || !selects(selector, info.pod.metadata.labels)) return
+      // A pod the budget already counts as disrupted is not counted again.
+      if (((b.status as { disruptedPods?: Record<string, unknown> } | undefined)?.disruptedPods ?? {})[info.pod.metadata.name ?? ''] !== undefined) return
+      allowed[i]!--
+      if (allowed[i]! < 0) violates = true
+    })
+    ;(violates ? violating : nonViolating).push(info)
+  }
+  return { violating, nonViolating }
+}
+
 /**
  * `filterWithout(node, removed)`: the filters' status of the pod on `node` with the pods of
  * `removed` (keys) taken off it; undefined when it fits.
  */
-export function preempt(pod: Pod, nodes: readonly NodeInfo[], diagnosis: Diagnosis, filterWithout: (node: NodeInfo, removed: Set<string>) => Status | undefined): PreemptionResult {
+export function preempt(
+  pod: Pod,
+  nodes: readonly NodeInfo[],
+  diagnosis: Diagnosis,
+  filterWithout: (node: NodeInfo, removed: Set<string>) => Status | undefined,
+  budgets: readonly KubeObject[] = [],
+): PreemptionResult {
   const prefix = `${NO_CLAIMS_TO_DEALLOCATE}, preemption: `
   if (podSpec(pod).preemptionPolicy === 'Never') return { message: prefix + NOT_ELIGIBLE_NEVER }
   const priority = priorityOf(pod)
@@ -44,7 +81,7 @@ export function preempt(pod: Pod, nodes: readonly NodeInfo[], diagnosis: Diagnos
     }
   }
   const statuses = new Map<string, Status>()
-  const candidates: { node: NodeInfo; victims: Pod[] }[] = []
+  const candidates: Candidate[] = []
   for (const node of nodes) {
     // A PreFilter rejection stands for every node, unresolvable there too.
     const status = diagnosis.preFilterMsg !== undefined ? unresolvable(diagnosis.preFilterMsg) : diagnosis.nodeToStatus.get(node.name)
@@ -63,18 +100,24 @@ export function preempt(pod: Pod, nodes: readonly NodeInfo[], diagnosis: Diagnos
       statuses.set(node.name, without)
       continue
     }
-    // Reprieve the most important first while the pod still fits.
+    // Reprieve the most important first, those a budget protects before the others, while the pod still fits.
     lower.sort((a, b) => moreImportant(a.pod, b.pod))
+    const { violating, nonViolating } = splitByBudgets(lower, budgets)
     const victims: Pod[] = []
-    for (const p of lower) {
+    let violations = 0
+    const reprieve = (p: PodInfo, violates: boolean): void => {
       removed.delete(p.key)
       if (filterWithout(node, removed)) {
         removed.add(p.key)
         victims.push(p.pod)
+        if (violates) violations++
       }
     }
+    for (const p of violating) reprieve(p, true)
+    for (const p of nonViolating) reprieve(p, false)
+    victims.sort(moreImportant)
     if (victims.length === 0) statuses.set(node.name, unresolvable(NO_VICTIMS))
-    else candidates.push({ node, victims })
+    else candidates.push({ node, victims, violations })
   }
   if (candidates.length === 0) return { message: prefix + fitErrorMessage(nodes.length, { nodeToStatus: statuses }) }
   return pickOne(candidates)
@@ -92,9 +135,10 @@ function startTime(pod: Pod): number {
   return Number.isNaN(ms) ? Number.MAX_SAFE_INTEGER : ms
 }
 
-/** pickOneNodeForPreemption, PodDisruptionBudgets aside. */
-function pickOne(candidates: { node: NodeInfo; victims: Pod[] }[]): { node: NodeInfo; victims: Pod[] } {
-  const criteria: ((c: { victims: Pod[] }) => number)[] = [
+/** pickOneNodeForPreemption. */
+function pickOne(candidates: Candidate[]): Candidate {
+  const criteria: ((c: Candidate) => number)[] = [
+    (c) => c.violations,
     (c) => priorityOf(c.victims[0]!),
     (c) => c.victims.reduce((sum, v) => sum + priorityOf(v) + 2_147_483_648, 0),
     (c) => c.victims.length,

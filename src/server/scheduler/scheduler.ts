@@ -53,6 +53,7 @@ const AUX: Record<string, AuxResource> = {
   '/persistentvolumeclaims': 'persistentvolumeclaims',
   '/persistentvolumes': 'persistentvolumes',
   'storage.k8s.io/storageclasses': 'storageclasses',
+  'policy/poddisruptionbudgets': 'poddisruptionbudgets',
 }
 /** Changes of these may make a parked pod schedulable (the plugins' EventsToRegister). */
 const MOVES_PODS = new Set<AuxResource>(['namespaces', 'services', 'persistentvolumeclaims', 'persistentvolumes', 'storageclasses'])
@@ -66,6 +67,7 @@ const AUX_VERSIONS: Record<AuxResource, [string, string, string]> = {
   persistentvolumeclaims: ['', 'v1', 'persistentvolumeclaims'],
   persistentvolumes: ['', 'v1', 'persistentvolumes'],
   storageclasses: ['storage.k8s.io', 'v1', 'storageclasses'],
+  poddisruptionbudgets: ['policy', 'v1', 'poddisruptionbudgets'],
 }
 
 /** A cycle that placed nothing: the FitError (or other) message, and what preemption chose. */
@@ -308,7 +310,7 @@ export class Scheduler {
    * found no room; without it (PostFilter succeeded) when it nominated a node.
    */
   private fitError(state: CycleState, diagnosis: Diagnosis): SchedulingFailure {
-    const outcome = preempt(state.pod, state.nodes, diagnosis, (node, removed) => runFilters(state, node, removed))
+    const outcome = preempt(state.pod, state.nodes, diagnosis, (node, removed) => runFilters(state, node, removed), [...this.cache.auxObjects('poddisruptionbudgets')])
     if ('message' in outcome) {
       diagnosis.postFilterMsg = outcome.message
       return { message: fitErrorMessage(state.nodes.length, diagnosis) }

@@ -154,3 +154,28 @@ describe('scheduler: preemption', function () {
     assert.equal(failed?.note, '0/1 nodes are available: 1 Insufficient cpu.')
   })
 })
+
+describe('scheduler: preemption and PodDisruptionBudgets', function () {
+  this.timeout(20_000)
+  let h: SchedulerHarness
+
+  afterEach(async () => {
+    await h.close()
+  })
+
+  it('prefers the node where evicting breaks no budget', async () => {
+    h = await SchedulerHarness.open()
+    await h.node('n1', { cpu: '1' })
+    await h.node('n2', { cpu: '1' })
+    await h.pod('guarded', { nodeName: 'n1', priority: 10, terminationGracePeriodSeconds: 0, requests: { cpu: '1' } }, { labels: { app: 'guarded' } })
+    await h.pod('free', { nodeName: 'n2', priority: 10, terminationGracePeriodSeconds: 0, requests: { cpu: '1' } }, { labels: { app: 'free' } })
+    const pdbs = h.store('policy', 'v1', 'poddisruptionbudgets')
+    await pdbs.create({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'guard', namespace: 'default' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'guarded' } } } }, { admission: false })
+    // The disruption controller's part: no disruption allowed.
+    await pdbs.update('default', 'guard', (b) => ({ ...b, status: { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1, observedGeneration: 1 } }), { subresource: 'status', admission: false })
+    await h.pod('high', { priority: 1000, requests: { cpu: '1' } })
+    await h.start()
+    assert.equal(await h.waitBound('high'), 'n2')
+    assert.equal(await h.nodeOf('guarded'), 'n1')
+  })
+})
