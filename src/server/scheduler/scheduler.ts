@@ -17,8 +17,8 @@ import { type AuxResource, SchedulerCache } from './cache.js'
 import type { Clock } from './clock.js'
 import { EventWriter } from './event-writer.js'
 import type { CycleState } from './framework.js'
-import { NodeInfo } from './node-info.js'
-import { type Node, type Pod, nodeSpec, nodeStatus, podKey, podPhase, podSpec } from './objects.js'
+import { NodeInfo, podInfoOf } from './node-info.js'
+import { type Node, type Pod, nodeSpec, nodeStatus, podKey, podPhase, podSpec, priorityOf } from './objects.js'
 import { preempt } from './preemption.js'
 import { DEFAULT_SCHEDULER_NAME, FILTER_PLUGINS, SCORE_PLUGINS } from './profile.js'
 import { SchedulingQueue } from './queue.js'
@@ -99,6 +99,8 @@ export class Scheduler {
   private stopped = false
   private kicked = false
   private nextStartNodeIndex = 0
+  /** Pods nominated to a node by preemption, by key, until they are bound or gone (the nominator). */
+  private readonly nominated = new Map<string, { pod: Pod; node: string }>()
   /** Bindings in flight, so that stop() can wait for them. */
   private readonly binding = new Set<Promise<void>>()
   /** Counts for the measurement in docs/scheduler.md. */
@@ -172,6 +174,7 @@ export class Scheduler {
   private onPod(type: ObjectChange['type'], pod: Pod): void {
     const key = podKey(pod)
     const spec = podSpec(pod)
+    if (spec.nodeName || type === 'deleted') this.nominated.delete(key)
     if (spec.nodeName) {
       this.queue.delete(key)
       const before = this.cache.placedPod(key)
@@ -234,7 +237,10 @@ export class Scheduler {
   scheduleOne(pod: Pod): void {
     const result = this.schedulePod(pod)
     if ('message' in result) {
-      if (result.preemption) void this.evict(pod, result.preemption.node, result.preemption.victims)
+      if (result.preemption) {
+        this.nominate(pod, result.preemption.node)
+        void this.evict(pod, result.preemption.node, result.preemption.victims)
+      }
       this.fail(pod, result.message, result.preemption?.node)
       return
     }
@@ -273,12 +279,32 @@ export class Scheduler {
     for (let i = 0; i < nodes.length && feasible.length < wanted; i++) {
       const node = nodes[(this.nextStartNodeIndex + i) % nodes.length]!
       processed++
-      const status = runFilters(state, node)
+      const status = runFilters(state, this.withNominated(state.pod, node))
       if (status) diagnosis.nodeToStatus.set(node.name, status)
       else feasible.push(node)
     }
     this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % nodes.length
     return feasible
+  }
+
+  /** The pod waits for room on `node` (AddNominatedPod): pods of no higher priority see it there. */
+  nominate(pod: Pod, node: string): void {
+    this.nominated.set(podKey(pod), { pod, node })
+  }
+
+  /**
+   * RunFilterPluginsWithNominatedPods: the pods nominated to the node with at least this pod's
+   * priority count there, so that the room preemption made is kept for them.
+   */
+  private withNominated(pod: Pod, node: NodeInfo): NodeInfo {
+    if (this.nominated.size === 0) return node
+    const key = podKey(pod)
+    const extra = [...this.nominated].filter(([k, n]) => k !== key && n.node === node.name && priorityOf(n.pod) >= priorityOf(pod) && !node.pods.has(k))
+    if (extra.length === 0) return node
+    const copy = new NodeInfo(node.node)
+    for (const info of node.pods.values()) copy.addPod(info)
+    for (const [, n] of extra) copy.addPod(podInfoOf(n.pod))
+    return copy
   }
 
   /** prioritizeNodes and selectHost: the weighted sum of the score plugins; ties broken at random. */

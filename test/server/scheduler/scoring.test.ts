@@ -94,6 +94,19 @@ describe('scheduler: ties and the node count it examines', () => {
     assert.equal(new Set(choose(7)).size, 4, 'equal nodes each get some')
   })
 
+  it('keeps the room preemption made for the nominated pod from pods of no higher priority', () => {
+    const scheduler = new Scheduler({ random: seeded(1) })
+    scheduler.cache.upsertNode({ ...node('n1'), status: { allocatable: { cpu: '2', memory: '8Gi', pods: '110' } } })
+    const sized = (name: string, priority: number, extra: Record<string, unknown> = {}) => ({ ...pod(name), spec: { priority, containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }], ...extra } })
+    scheduler.cache.assume(sized('running', 0), 'n1')
+    const mid = sized('mid', 500, { preemptionPolicy: 'Never' })
+    assert.ok('node' in scheduler.schedulePod(mid), 'room for it before anyone is nominated')
+    scheduler.nominate(sized('high', 1000), 'n1')
+    assert.deepEqual(scheduler.schedulePod(mid), { message: '0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never.' })
+    // A pod of higher priority than the nominated one is not held back by it.
+    assert.ok('node' in scheduler.schedulePod(sized('top', 2000)))
+  })
+
   it("examines the reference's adaptive share of the nodes (numFeasibleNodesToFind)", () => {
     // schedule_one.go: all below 100 nodes; else max(100, n × max(5, 50 − n/125) / 100).
     assert.equal(numFeasibleNodesToFind(10), 10)
