@@ -25,7 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/server/assembly/'],
   ['src/server/filters/'],
   ['src/server/controllers/'],
-  ['src/server/bootstrap/', 'src/server/peers/'],
+  ['src/server/bootstrap/', 'src/server/peers/', 'src/server/scheduler/'],
   ['src/server/admission/', 'src/server/audit/', 'src/server/nodeagent/'],
   ['src/server/authentication/', 'src/server/authorization/', 'src/server/flowcontrol/', 'src/server/encryption/', 'src/server/aggregator/'],
   ['src/server/health/', 'src/server/paths/', 'src/server/version.ts', 'src/server/storage-metrics.ts'],

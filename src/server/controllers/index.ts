@@ -32,6 +32,7 @@ import { type FlowConfigurationReads, FlowSchemaStatusController } from './flows
 import { LegacyTokenController } from './serviceaccount-token.js'
 import { GarbageCollector } from './garbage-collector.js'
 import { JobController } from './job-controller.js'
+import { KubeSchedulerController } from './kube-scheduler.js'
 import { NamespaceController } from './namespace-controller.js'
 import { PeerDiscoverySync } from './peer-discovery-sync.js'
 import { PeerEndpointReconciler } from './peer-endpoint-reconciler.js'
@@ -118,6 +119,8 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'endpointslice-controller', clusterOnly: true, create: (d) => new EndpointSliceController({ onError: (err) => d.log.warning(`endpointslice controller: ${err.message}`) }) },
   { name: 'endpointslice-mirroring-controller', clusterOnly: true, create: (d) => new EndpointSliceMirroringController({ onError: (err) => d.log.warning(`endpointslice mirroring controller: ${err.message}`) }) },
   { name: 'disruption-controller', clusterOnly: true, create: (d) => new DisruptionController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`disruption controller: ${err.message}`) }) },
+  // kube-scheduler's default profile: pods without a node are bound to one (docs/scheduler.md).
+  { name: 'kube-scheduler', clusterOnly: true, create: (d) => new KubeSchedulerController({ ...(d.clock ? { clock: d.clock } : {}) }) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },

@@ -8,6 +8,7 @@
  */
 import { readBody, decodeRequestBody, writeObject } from '../negotiation.js'
 import type { AdmissionHook } from '../registry/admission-hook.js'
+import type { GenericStore } from '../registry/generic-store.js'
 import { type KubeObject, isPlainObject, nowTimestamp } from '../registry/object.js'
 import { errors, type Cause } from '../status-errors.js'
 import { type Scope, isDryRun, responseOutput } from './scope.js'
@@ -43,28 +44,16 @@ function validateBinding(binding: KubeObject): Cause[] {
   return causes
 }
 
-/** `admission`: the server's chain; the `bindings` collection is admitted as its own resource, `pods/binding` as the pods' subresource. */
-export async function podBindingHandler(scope: Scope, admission?: AdmissionHook): Promise<void> {
-  const output = responseOutput(scope, false)
-  const binding = await readBinding(scope)
-  const name = binding.metadata.name ?? ''
-  if (scope.name !== undefined && name !== scope.name) throw errors.badRequest('name in URL does not match name in Binding object')
-  const causes = validateBinding(binding)
-  if (causes.length > 0) throw errors.invalid(BINDING.group, BINDING.kind, name, causes)
-  const dryRun = isDryRun(scope.query.getAll('dryRun'))
-  await admitSubresourceCreate(admission, scope, {
-    kind: { group: '', version: 'v1', kind: 'Binding' },
-    resource: scope.name !== undefined ? { group: '', version: 'v1', resource: 'pods' } : { group: '', version: 'v1', resource: 'bindings' },
-    subresource: scope.name !== undefined ? 'binding' : '',
-    namespace: scope.namespace ?? '',
-    name,
-    object: binding,
-    dryRun,
-  })
+/**
+ * BindingREST's assignPod: the pod gets spec.nodeName, the binding's annotations and labels and
+ * the PodScheduled condition; a pod being deleted or already assigned is a 409. Shared by the
+ * handler and the in-process scheduler, which binds through the same path.
+ */
+export async function assignPod(store: GenericStore, namespace: string | undefined, name: string, binding: KubeObject, dryRun = false): Promise<KubeObject> {
   const node = String((binding.target as { name: string }).name)
   const pods = { group: '', resource: 'pods' }
-  await scope.store.rewrite(
-    scope.namespace,
+  return store.rewrite(
+    namespace,
     name,
     (pod) => {
       if (pod.metadata.deletionTimestamp) throw errors.conflict(pods, name, `pod ${name} is being deleted, cannot be assigned to a host`)
@@ -85,5 +74,26 @@ export async function podBindingHandler(scope: Scope, admission?: AdmissionHook)
     },
     dryRun,
   )
+}
+
+/** `admission`: the server's chain; the `bindings` collection is admitted as its own resource, `pods/binding` as the pods' subresource. */
+export async function podBindingHandler(scope: Scope, admission?: AdmissionHook): Promise<void> {
+  const output = responseOutput(scope, false)
+  const binding = await readBinding(scope)
+  const name = binding.metadata.name ?? ''
+  if (scope.name !== undefined && name !== scope.name) throw errors.badRequest('name in URL does not match name in Binding object')
+  const causes = validateBinding(binding)
+  if (causes.length > 0) throw errors.invalid(BINDING.group, BINDING.kind, name, causes)
+  const dryRun = isDryRun(scope.query.getAll('dryRun'))
+  await admitSubresourceCreate(admission, scope, {
+    kind: { group: '', version: 'v1', kind: 'Binding' },
+    resource: scope.name !== undefined ? { group: '', version: 'v1', resource: 'pods' } : { group: '', version: 'v1', resource: 'bindings' },
+    subresource: scope.name !== undefined ? 'binding' : '',
+    namespace: scope.namespace ?? '',
+    name,
+    object: binding,
+    dryRun,
+  })
+  await assignPod(scope.store, scope.namespace, name, binding, dryRun)
   await writeObject(scope.res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, output)
 }
