@@ -32,16 +32,29 @@ const DECODE: Pick<PatchDeps, 'decodeYaml' | 'decodeJson' | 'compactJson'> = {
 }
 
 /**
- * The JSON a client sends for a decoded object. The decoder's floats print as Go prints them
- * (GoFloat.toJSON), so JSON.stringify gives the same value as Go's marshalling at a fraction of
- * the cost; a value it cannot print (an int64 beyond 2^53) takes the full marshaller.
+ * The JSON kubectl sends for a decoded object: its keys sorted, as Go marshals a map (the
+ * server reports a schema's errors in the order it meets the fields). The decoder's floats
+ * print as Go prints them (GoFloat.toJSON), so JSON.stringify gives the same value as Go's
+ * marshalling at a fraction of the cost; a value it cannot print (an int64 beyond 2^53) takes
+ * the full marshaller.
  */
 export function manifestJson(object: Record<string, unknown>): string {
   try {
-    return JSON.stringify(object)
+    return JSON.stringify(object, sortedKeys)
   } catch {
     return goMarshal(object)
   }
+}
+
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return value
+  const keys = Object.keys(value)
+  let sorted = true
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! < keys[i]!
+  if (sorted) return value
+  const out: Record<string, unknown> = {}
+  for (const k of keys.sort()) out[k] = (value as Record<string, unknown>)[k]
+  return out
 }
 
 /** Reads `-f` paths in order; throws `the path "x" does not exist` for a missing one. */
