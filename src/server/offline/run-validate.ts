@@ -36,7 +36,7 @@ export class ValidateUsageError extends Error {}
 
 export async function runValidate(flags: ValidateFlags, io: ValidateIO): Promise<number> {
   if (flags.filename.length === 0 && flags.kustomize === undefined) throw new ValidateUsageError('must specify one of -f and -k')
-  const emulatedMinor = emulatedMinorOf(flags.emulatedVersion)
+  const emulatedMinor = await emulatedMinorOf(flags.emulatedVersion)
   const reader = { cwd: io.cwd, readStdin: io.readStdin, fetchUrl: () => Promise.reject(new Error('URLs are not read by validate')) }
   let manifests: Manifest[]
   try {
@@ -62,12 +62,17 @@ export async function runValidate(flags: ValidateFlags, io: ValidateIO): Promise
   return exitCode(report, flags.warningsAsErrors)
 }
 
-/** `--emulated-version 1.N`: N. */
-function emulatedMinorOf(version: string | undefined): number | undefined {
+/**
+ * `--emulated-version`: checked by the server's own rules for the flag (its syntax, the floor
+ * and the binary's version), loaded only when it is given; the minor it names.
+ */
+async function emulatedMinorOf(version: string | undefined): Promise<number | undefined> {
   if (version === undefined) return undefined
-  const m = /^v?1\.(\d+)$/.exec(version)
-  if (!m) throw new ValidateUsageError(`--emulated-version: invalid version ${JSON.stringify(version)}: expected 1.N`)
-  return Number(m[1])
+  const { validateServerCommandLine } = await import('../../core/flags/validate.js')
+  const report = validateServerCommandLine([`--emulated-version=${version}`])
+  if (!report.valid) throw new ValidateUsageError(report.serverMessage ?? `invalid --emulated-version ${JSON.stringify(version)}`)
+  const minor = report.context?.emulatedMinor
+  return minor === undefined || minor < 0 ? undefined : minor
 }
 
 /**
