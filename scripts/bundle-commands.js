@@ -374,6 +374,8 @@ const trainingRuns = {
   // compiled at first call, which costs more than reading it from the cache).
   'patch.cjs': ['patch', '--local', '-f', 'cm.yaml', '-f', 'deploy.json', '-p', '{"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.28"}]}}}}', '-o', 'yaml'],
   'flags-validate.cjs': ['flags', 'validate', '--', '--secure-port=6443', '--authorization-mode=Node,RBAC'],
+  // Both documents through the offline server: the API's create path, admission, the store.
+  'validate.cjs': ['validate', '-f', 'cm.yaml', '-f', 'deploy.json'],
   'health-check.cjs': ['health', 'check', '--server', 'https://127.0.0.1:1', '--insecure-skip-tls-verify', '--request-timeout', '1s'],
 }
 for (const [name, args] of Object.entries(trainingRuns)) {

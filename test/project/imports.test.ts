@@ -22,7 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/cli/'],
   ['src/server/main.ts'],
   ['src/server/server.ts'],
-  ['src/server/assembly/'],
+  ['src/server/assembly/', 'src/server/offline/'],
   ['src/server/filters/'],
   ['src/server/controllers/'],
   ['src/server/bootstrap/', 'src/server/peers/', 'src/server/scheduler/'],

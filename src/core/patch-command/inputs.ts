@@ -199,10 +199,11 @@ function decodeDocument(doc: { text: string; json: boolean }, source: string, de
 }
 
 /** Objects (a `List` flattened into its items) or the decode error. */
-export function toItems(value: Value, raw: string, source: string, deps: PatchDeps): InputItem[] {
+export function toItems(value: Value, raw: string | (() => string), source: string, deps: PatchDeps): InputItem[] {
   const fail = (msg: string): InputItem[] => [{ error: `unable to decode ${JSON.stringify(source)}: ${msg}` }]
   if (!isRecord(value)) return fail(`json: cannot unmarshal ${goJsonKind(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`)
-  if (typeof value.kind !== 'string' || value.kind === '') return fail(`Object 'Kind' is missing in '${raw}'`)
+  // The document's compact JSON is only needed for this message (`validate` reads thousands).
+  if (typeof value.kind !== 'string' || value.kind === '') return fail(`Object 'Kind' is missing in '${typeof raw === 'string' ? raw : raw()}'`)
   if (value.kind.endsWith('List') && Array.isArray(value.items)) {
     const items: InputItem[] = []
     for (const item of value.items) {

@@ -148,6 +148,11 @@ export class AdmissionChain implements AdmissionHook {
     })
   }
 
+  /** Every plugin reads the stores again on the next request (AdmissionPlugin.forgetCachedReads). */
+  forgetCachedReads(): void {
+    for (const { plugin } of this.plugins) plugin.forgetCachedReads?.()
+  }
+
   /** Stops every plugin (the server's shutdown). */
   stop(): void {
     for (const { plugin } of this.plugins) plugin.stop?.()

@@ -10,6 +10,12 @@ export interface AdmissionPlugin {
   handles(operation: AdmissionOperation): boolean
   /** Releases what the plugin started (informers); the server calls it at shutdown. */
   stop?(): void
+  /**
+   * Reads again, on the next request, what the plugin keeps from the stores for a short while
+   * (the admission policies): the offline dry-run server calls it after writing the input's
+   * policies, whose requests follow at once.
+   */
+  forgetCachedReads?(): void
 }
 
 /** A mutating plugin: runs in the first phase, in the plugins' order, and may change the object. */

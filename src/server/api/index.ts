@@ -114,14 +114,14 @@ const COLLECTION = new Set(['list', 'create', 'deletecollection'])
 
 export const NOT_INSTALLED = 'the request has been made before all known HTTP paths have been installed, please try again'
 
-/** The built-in kinds `--runtime-config` leaves on, and the Registry over the open store. */
+/** The built-in kinds `--runtime-config` leaves on, and the Registry over the open store (also the offline dry-run server's, src/server/offline/). */
 export interface ServedApi {
   kinds: readonly Strategy[]
   storage: StorageCodec
   registryFor(store: Store): Registry
 }
 
-function servedApi(deps: ApiDeps): ServedApi {
+export function servedApi(deps: ApiDeps): ServedApi {
   const kinds = servedAtVersion(enabledKinds(KINDS, deps.runtimeConfig ?? [], deps.featureGates), deps.emulatedMinor, { ...deps.emulation, runtimeConfig: deps.runtimeConfig ?? [] })
   let registry: Registry | undefined
   let registryStore: Store | undefined

@@ -46,6 +46,10 @@ export class MutatingAdmissionPolicy implements MutationInterface {
     this.dispatcher = new MutatingPolicyDispatcher(init, (attributes) => this.objectType(attributes))
   }
 
+  forgetCachedReads(): void {
+    this.source.invalidate()
+  }
+
   handles(operation: AdmissionOperation): boolean {
     return this.enabled && OPERATIONS.has(operation)
   }

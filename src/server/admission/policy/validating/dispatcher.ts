@@ -64,6 +64,10 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
     })
   }
 
+  forgetCachedReads(): void {
+    this.source.invalidate()
+  }
+
   handles(): boolean {
     return true
   }
