@@ -32,6 +32,9 @@ import { PeerEndpointReconciler } from './peer-endpoint-reconciler.js'
 import { PodGraceReaper } from './pod-grace-reaper.js'
 import { ResourceQuotaController } from './resource-quota.js'
 import { RootCACertPublisher } from './root-ca-cert-publisher.js'
+import { DeploymentController } from './deployment.js'
+import { ReplicaSetController } from './replicaset.js'
+import { replicationControllerController } from './replication-controller.js'
 import { ServiceAccountsController } from './service-accounts.js'
 import { PVCProtectionController, PVProtectionController } from './storage-object-protection.js'
 import { ValidatingAdmissionPolicyStatusController } from './validatingadmissionpolicy-status.js'
@@ -100,6 +103,10 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'garbage-collector-controller', enabled: ({ config }) => config.enableGarbageCollector, create: () => new GarbageCollector() },
   // The ConfigMap the ServiceAccount admission plugin's token volume mounts, for the nodes of a cluster.
   { name: 'root-ca-cert-publisher', clusterOnly: true, create: (d) => new RootCACertPublisher(d.rootCaPem) },
+  // The workload controllers of kube-controller-manager (docs/controllers.md).
+  { name: 'deployment-controller', clusterOnly: true, create: (d) => new DeploymentController(d.clock) },
+  { name: 'replicaset-controller', clusterOnly: true, create: (d) => new ReplicaSetController(undefined, d.clock) },
+  { name: 'replicationcontroller-controller', clusterOnly: true, create: (d) => replicationControllerController(d.clock) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
