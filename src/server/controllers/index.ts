@@ -32,6 +32,7 @@ import { PeerEndpointReconciler } from './peer-endpoint-reconciler.js'
 import { PodGraceReaper } from './pod-grace-reaper.js'
 import { ResourceQuotaController } from './resource-quota.js'
 import { RootCACertPublisher } from './root-ca-cert-publisher.js'
+import { DaemonSetController } from './daemonset.js'
 import { DeploymentController } from './deployment.js'
 import { ReplicaSetController } from './replicaset.js'
 import { replicationControllerController } from './replication-controller.js'
@@ -107,6 +108,7 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'deployment-controller', clusterOnly: true, create: (d) => new DeploymentController(d.clock) },
   { name: 'replicaset-controller', clusterOnly: true, create: (d) => new ReplicaSetController(undefined, d.clock) },
   { name: 'replicationcontroller-controller', clusterOnly: true, create: (d) => replicationControllerController(d.clock) },
+  { name: 'daemonset-controller', clusterOnly: true, create: (d) => new DaemonSetController(d.clock) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },

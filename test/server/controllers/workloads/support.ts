@@ -31,7 +31,7 @@ export async function openCluster(prefix: string, controllers: Controller[]): Pr
     lastChange = Date.now()
   })
   const manager = new ControllerManager(controllers)
-  await manager.start({ registry: t.registry, ready: Promise.resolve(true), log: () => {} })
+  await manager.start({ registry: t.registry, ready: Promise.resolve(true), log: process.env.WORKLOADS_LOG ? (_l, m) => console.log(m) : () => {} })
   const store = (group: string, resource: string) => t.registry.lookup(group, group === '' ? 'v1' : group === 'apps' ? 'v1' : 'v1', resource)!
   const pods = async (namespace = 'default') => (await store('', 'pods').list({ namespace })).items.filter((p) => !p.metadata.deletionTimestamp)
   const markReady = async (pod: KubeObject) => {
