@@ -36,6 +36,7 @@ import { DaemonSetController } from './daemonset.js'
 import { DeploymentController } from './deployment.js'
 import { ReplicaSetController } from './replicaset.js'
 import { replicationControllerController } from './replication-controller.js'
+import { StatefulSetController } from './statefulset.js'
 import { ServiceAccountsController } from './service-accounts.js'
 import { PVCProtectionController, PVProtectionController } from './storage-object-protection.js'
 import { ValidatingAdmissionPolicyStatusController } from './validatingadmissionpolicy-status.js'
@@ -109,6 +110,7 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'replicaset-controller', clusterOnly: true, create: (d) => new ReplicaSetController(undefined, d.clock) },
   { name: 'replicationcontroller-controller', clusterOnly: true, create: (d) => replicationControllerController(d.clock) },
   { name: 'daemonset-controller', clusterOnly: true, create: (d) => new DaemonSetController(d.clock) },
+  { name: 'statefulset-controller', clusterOnly: true, create: (d) => new StatefulSetController(d.clock) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
