@@ -60,7 +60,7 @@ export class DaemonSetController extends WorkloadController {
     const ref = controllerRef(ds, 'apps/v1', 'DaemonSet')
     const nodes = (await this.store(NODES).list()).items
     const { hash, old } = await this.constructHistory(ds)
-    const all = (await this.store(PODS).list({ namespace })).items
+    const all = (await this.pods(namespace))
     const pods = (await this.claim(PODS, all, ds, (pod) => selects(ds, pod), ref)).filter((pod) => !pod.metadata.deletionTimestamp)
     if (!ds.metadata.deletionTimestamp) {
       await this.manage(ds, nodes, pods, hash)
@@ -109,9 +109,9 @@ export class DaemonSetController extends WorkloadController {
     for (const nodeName of toCreate) {
       try {
         const created = await this.store(PODS).create(podFromTemplate(pinnedToNode(template, nodeName), ds.metadata.namespace!, ref), { admission: this.admission })
-        await this.recorder.record(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`)
+        void this.recorder.record(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`)
       } catch (err) {
-        await this.recorder.record(ds, 'Warning', 'FailedCreate', `Error creating: ${(err as Error).message}`)
+        void this.recorder.record(ds, 'Warning', 'FailedCreate', `Error creating: ${(err as Error).message}`)
         throw err
       }
     }
@@ -120,7 +120,7 @@ export class DaemonSetController extends WorkloadController {
 
   private async deletePods(ds: KubeObject, pods: KubeObject[]): Promise<void> {
     for (const pod of pods) {
-      if (await this.remove(PODS, pod)) await this.recorder.record(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`)
+      if (await this.remove(PODS, pod)) void this.recorder.record(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`)
     }
   }
 
@@ -196,7 +196,7 @@ export class DaemonSetController extends WorkloadController {
 
   /** updateDaemonSetStatus, over the pods as they are after this sync. */
   private async updateStatus(ds: KubeObject, nodes: KubeObject[], hash: string): Promise<void> {
-    const all = (await this.store(PODS).list({ namespace: ds.metadata.namespace })).items
+    const all = (await this.pods(ds.metadata.namespace!))
     const pods = all.filter((pod) => controllerOf(pod)?.uid === ds.metadata.uid && !pod.metadata.deletionTimestamp)
     const byNode = this.podsByNode(pods)
     const now = this.clock.now()

@@ -178,7 +178,7 @@ export class DeploymentController extends WorkloadController {
         throw new Error(`found a hash collision for deployment ${JSON.stringify(d.metadata.name)} - bumping collisionCount`)
       }
       const message = `Failed to create new replica set ${JSON.stringify(rs.metadata.name)}: ${(err as Error).message}`
-      await this.recorder.record(d, 'Warning', 'ReplicaSetCreateError', message)
+      void this.recorder.record(d, 'Warning', 'ReplicaSetCreateError', message)
       if (spec.progressDeadlineSeconds !== undefined) {
         const status = statusOf(d)
         await this.writeStatus(this.owner, d, { ...status, conditions: cond.setCondition(status.conditions ?? [], cond.newCondition(cond.PROGRESSING, 'False', 'ReplicaSetCreateError', message, now)) })
@@ -186,7 +186,7 @@ export class DeploymentController extends WorkloadController {
       throw err
     }
     // sync.go getNewReplicaSet: "Scaled up replica set %s to %d" on creation.
-    if (newReplicas > 0) await this.recorder.record(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata.name} to ${newReplicas}`)
+    if (newReplicas > 0) void this.recorder.record(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata.name} to ${newReplicas}`)
     d = await this.setDeploymentRevision(d, String(newRevision))
     if (spec.progressDeadlineSeconds !== undefined) {
       const status = statusOf(d)
@@ -216,7 +216,7 @@ export class DeploymentController extends WorkloadController {
     const written = await this.write(REPLICA_SETS, rs, (current) => ({ ...current, metadata: { ...current.metadata, annotations }, spec: { ...(current.spec as object), replicas: newScale } }))
     if (!written) return { scaled: false, rs }
     if (oldScale !== newScale) {
-      await this.recorder.record(d, 'Normal', 'ScalingReplicaSet', `Scaled ${oldScale < newScale ? 'up' : 'down'} replica set ${rs.metadata.name} to ${newScale} from ${oldScale}`)
+      void this.recorder.record(d, 'Normal', 'ScalingReplicaSet', `Scaled ${oldScale < newScale ? 'up' : 'down'} replica set ${rs.metadata.name} to ${newScale} from ${oldScale}`)
     }
     return { scaled: oldScale !== newScale, rs: written }
   }
@@ -307,7 +307,7 @@ export class DeploymentController extends WorkloadController {
     if (sum(oldRSs, (rs) => rsStatus(rs).replicas ?? 0) > 0) return true
     if (oldRSs.length === 0) return false
     const uids = new Set(oldRSs.map((rs) => rs.metadata.uid))
-    const { items } = await this.store(PODS).list({ namespace: oldRSs[0]!.metadata.namespace })
+    const items = await this.pods(oldRSs[0]!.metadata.namespace!)
     return items.some((pod) => uids.has(controllerOf(pod)?.uid) && !['Failed', 'Succeeded'].includes(podPhase(pod)))
   }
 

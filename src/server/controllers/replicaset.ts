@@ -80,7 +80,7 @@ export class ReplicaSetController extends WorkloadController {
 
   protected async sync(rs: KubeObject): Promise<void> {
     const namespace = rs.metadata.namespace!
-    const all = (await this.store(PODS).list({ namespace })).items
+    const all = (await this.pods(namespace))
     const ref = controllerRef(rs, this.kind.apiVersion, this.kind.kind)
     const pods = await this.claim(PODS, all.filter(isPodActive), rs, (pod) => this.kind.selects(rs, pod.metadata.labels as Record<string, string>), ref)
     const failure = rs.metadata.deletionTimestamp ? undefined : await this.manageReplicas(rs, pods)
@@ -101,11 +101,11 @@ export class ReplicaSetController extends WorkloadController {
           const pod = podFromTemplate(templateOf(rs), rs.metadata.namespace!, ref)
           const created = await this.store(PODS).create(pod, { admission: this.admission })
           // controller_utils.go RealPodControl.createPods: "Created pod: %v".
-          await this.recorder.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`)
+          void this.recorder.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`)
         } catch (err) {
           // "Error creating: %v" (FailedCreate); the slow-start batch stops at the first failure.
           const message = (err as Error).message
-          await this.recorder.record(rs, 'Warning', FAILED_CREATE, `Error creating: ${message}`)
+          void this.recorder.record(rs, 'Warning', FAILED_CREATE, `Error creating: ${message}`)
           return { reason: FAILED_CREATE, message }
         }
       }
@@ -115,10 +115,10 @@ export class ReplicaSetController extends WorkloadController {
       const victims = rankForDeletion(pods, (pod) => (nodeNameOf(pod) === '' ? 0 : (perNode.get(nodeNameOf(pod)) ?? 0))).slice(0, diff)
       for (const pod of victims) {
         try {
-          if (await this.remove(PODS, pod)) await this.recorder.record(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`)
+          if (await this.remove(PODS, pod)) void this.recorder.record(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`)
         } catch (err) {
           const message = (err as Error).message
-          await this.recorder.record(rs, 'Warning', FAILED_DELETE, `Error deleting: ${message}`)
+          void this.recorder.record(rs, 'Warning', FAILED_DELETE, `Error deleting: ${message}`)
           return { reason: FAILED_DELETE, message }
         }
       }

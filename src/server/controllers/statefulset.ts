@@ -57,10 +57,10 @@ export class StatefulSetController extends WorkloadController {
     const namespace = set.metadata.namespace!
     const ref = controllerRef(set, 'apps/v1', 'StatefulSet')
     const { current, update, revisions } = await this.revisions(set)
-    const all = (await this.store(PODS).list({ namespace })).items
+    const all = (await this.pods(namespace))
     const pods = await this.claim(PODS, all, set, (pod) => selects(set, pod), ref)
     if (!set.metadata.deletionTimestamp) await this.updateStatefulSet(set, pods, current, update)
-    const latest = (await this.store(PODS).list({ namespace })).items.filter((pod) => controllerOf(pod)?.uid === set.metadata.uid)
+    const latest = (await this.pods(namespace)).filter((pod) => controllerOf(pod)?.uid === set.metadata.uid)
     await this.updateStatus(set, latest, current, update)
     await this.truncateHistory(set, latest, revisions, current, update)
   }
@@ -174,17 +174,17 @@ export class StatefulSetController extends WorkloadController {
     try {
       const created = await this.store(PODS).create(pod, { admission: this.admission })
       // stateful_pod_control.go recordPodEvent: "%s Pod %s in StatefulSet %s successful".
-      await this.recorder.record(set, 'Normal', 'SuccessfulCreate', `create Pod ${created.metadata.name} in StatefulSet ${set.metadata.name} successful`)
+      void this.recorder.record(set, 'Normal', 'SuccessfulCreate', `create Pod ${created.metadata.name} in StatefulSet ${set.metadata.name} successful`)
       return created
     } catch (err) {
       if (toApiError(err).status.code === 409) return this.store(PODS).get(set.metadata.namespace, pod.metadata.name!)
-      await this.recorder.record(set, 'Warning', 'FailedCreate', `create Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${(err as Error).message}`)
+      void this.recorder.record(set, 'Warning', 'FailedCreate', `create Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${(err as Error).message}`)
       throw err
     }
   }
 
   private async deletePod(set: KubeObject, pod: KubeObject): Promise<void> {
-    if (await this.remove(PODS, pod)) await this.recorder.record(set, 'Normal', 'SuccessfulDelete', `delete Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} successful`)
+    if (await this.remove(PODS, pod)) void this.recorder.record(set, 'Normal', 'SuccessfulDelete', `delete Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} successful`)
   }
 
   /** createPersistentVolumeClaims: the claims of the ordinal that do not exist yet. */
@@ -201,10 +201,10 @@ export class StatefulSetController extends WorkloadController {
       try {
         await store.create(claim, { admission: this.admission })
         // recordClaimEvent: "%s Claim %s Pod %s in StatefulSet %s success".
-        await this.recorder.record(set, 'Normal', 'SuccessfulCreate', `create Claim ${claim.metadata.name} Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} success`)
+        void this.recorder.record(set, 'Normal', 'SuccessfulCreate', `create Claim ${claim.metadata.name} Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} success`)
       } catch (err) {
         if (toApiError(err).status.code === 409) continue
-        await this.recorder.record(set, 'Warning', 'FailedCreate', `create Claim ${claim.metadata.name} for Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${(err as Error).message}`)
+        void this.recorder.record(set, 'Warning', 'FailedCreate', `create Claim ${claim.metadata.name} for Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${(err as Error).message}`)
         throw err
       }
     }

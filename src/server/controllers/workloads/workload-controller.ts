@@ -14,6 +14,7 @@ import type { Controller, ControllerContext } from '../controller.js'
 import { EventRecorder } from '../event-recorder.js'
 import { type Claim, type OwnerReference, claimOf, withOwner, withoutOwner } from './controller-ref.js'
 import { controllerAdmission } from './controller-identity.js'
+import { ObjectCache } from './object-cache.js'
 import { SyncQueue, keyOf, splitKey } from './sync-queue.js'
 
 export interface Resource {
@@ -37,6 +38,9 @@ export abstract class WorkloadController implements Controller {
   protected log: ControllerContext['log'] = () => {}
   protected admission!: AdmissionRequest
   private unsubscribe: (() => void) | undefined
+  /** The pods, as the reference's pod informer holds them. */
+  private readonly podCache = new ObjectCache()
+  private podsListed: Promise<void> = Promise.resolve()
   protected readonly queue = new SyncQueue(
     (key) => this.syncKey(key),
     (key, err) => this.log(2, `${this.name}: error syncing ${key}: ${(err as Error).message}`),
@@ -52,9 +56,12 @@ export abstract class WorkloadController implements Controller {
     this.admission = controllerAdmission(this.serviceAccount)
     this.recorder = new EventRecorder(ctx.registry, this.component, { clock: this.clock, onError: (err) => this.log(4, `${this.name}: event: ${err.message}`) })
     this.unsubscribe = ctx.registry.onChange((change) => {
+      if (this.is(change, PODS)) this.podCache.apply(change)
       if (this.is(change, this.owner)) this.enqueue(change.object)
       else this.changed(change)
     })
+    this.podsListed = this.podCache.fill(this.store(PODS))
+    this.podsListed.catch((err: Error) => this.log(1, `${this.name}: listing pods: ${err.message}`))
     void this.enqueueAll()
   }
 
@@ -68,6 +75,12 @@ export abstract class WorkloadController implements Controller {
   protected abstract changed(change: ObjectChange): void
   /** Brings one object (still there) to its desired state. */
   protected abstract sync(obj: KubeObject): Promise<void>
+
+  /** The namespace's pods, from the cache (the registry's objects: never change them). */
+  protected async pods(namespace: string): Promise<KubeObject[]> {
+    await this.podsListed
+    return this.podCache.list(namespace)
+  }
 
   protected is(change: ObjectChange, r: Resource): boolean {
     return change.strategy.group === r.group && change.strategy.resource === r.resource
