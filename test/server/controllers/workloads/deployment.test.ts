@@ -176,4 +176,17 @@ describe('controllers: deployment-controller', function () {
     await eventually(async () => seen.includes('DeploymentResumed: Deployment is resumed'), 'DeploymentResumed')
     assert.ok(seen.indexOf('DeploymentPaused: Deployment is paused') < seen.indexOf('DeploymentResumed: Deployment is resumed'))
   })
+
+  it('reports ProgressDeadlineExceeded when no pod becomes Ready within progressDeadlineSeconds', async () => {
+    const d = deployment(1)
+    ;(d.spec as Record<string, unknown>).progressDeadlineSeconds = 1
+    await deployments().create(d)
+    await eventually(async () => (await replicaSets()).length === 1, 'a ReplicaSet')
+    const name = (await replicaSets())[0]!.metadata.name
+    await eventually(async () => (await status()).conditions?.find((x) => x.type === 'Progressing')?.reason === 'ProgressDeadlineExceeded', 'the deadline', 8000)
+    const progressing = (await status()).conditions!.find((x) => x.type === 'Progressing')!
+    assert.equal(progressing.status, 'False')
+    assert.equal(progressing.message, `ReplicaSet "${name}" has timed out progressing.`)
+    assert.equal((await status()).conditions!.find((x) => x.type === 'Available')?.reason, 'MinimumReplicasUnavailable')
+  })
 })
