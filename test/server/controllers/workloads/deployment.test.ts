@@ -189,4 +189,20 @@ describe('controllers: deployment-controller', function () {
     assert.equal(progressing.message, `ReplicaSet "${name}" has timed out progressing.`)
     assert.equal((await status()).conditions!.find((x) => x.type === 'Available')?.reason, 'MinimumReplicasUnavailable')
   })
+
+  it('adopts a matching orphan ReplicaSet with the same template instead of making one', async () => {
+    const orphan = await c.store('apps', 'replicasets').create({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'legacy', namespace: 'default', labels: { app: 'web' } },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: podTemplate({ app: 'web' }) },
+    })
+    const created = await deployments().create(deployment(2))
+    await eventually(async () => (await c.store('apps', 'replicasets').get('default', 'legacy')).metadata.ownerReferences !== undefined, 'adopted')
+    const adopted = await c.store('apps', 'replicasets').get('default', 'legacy')
+    assert.deepEqual(adopted.metadata.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: created.metadata.uid, controller: true, blockOwnerDeletion: true }])
+    await eventually(async () => adopted.metadata.uid === orphan.metadata.uid && (await c.store('apps', 'replicasets').get('default', 'legacy')).metadata.annotations?.['deployment.kubernetes.io/revision'] === '1', 'revision 1 on the adopted ReplicaSet')
+    await c.settle()
+    assert.deepEqual((await replicaSets()).map((rs) => rs.metadata.name), ['legacy'])
+  })
 })
