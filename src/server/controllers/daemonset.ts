@@ -5,7 +5,7 @@
  * node affinity on `metadata.name` for the scheduler to bind; pods on nodes that no longer
  * qualify, extra pods and failed pods are deleted; the template's history is kept as
  * ControllerRevisions `<ds>-<hash>` and pods carry `controller-revision-hash`; RollingUpdate
- * replaces old pods within maxUnavailable (maxSurge 0: see docs/controllers.md); status counts as
+ * replaces old pods within maxUnavailable, or beside them within maxSurge; status counts as
  * updateDaemonSetStatus does.
  */
 import type { ObjectChange } from '../api/registry/generic-store.js'
@@ -101,7 +101,8 @@ export class DaemonSetController extends WorkloadController {
       const running = onNode.filter((pod) => podPhase(pod) !== 'Failed')
       toDelete.push(...failed)
       if (running.length === 0) toCreate.push(node.metadata.name!)
-      else toDelete.push(...running.slice(1))
+      else if (this.surge(ds, 1) === 0) toDelete.push(...running.slice(1))
+      else toDelete.push(...this.extraSurgePods(ds, running, hash))
     }
     for (const [node, onNode] of byNode) if (!known.has(node)) toDelete.push(...onNode)
     const template = daemonPodTemplate(ds, hash)
@@ -124,17 +125,45 @@ export class DaemonSetController extends WorkloadController {
     }
   }
 
+  /** maxSurge scaled to the desired nodes (rounded up), 0 unless a RollingUpdate allows it. */
+  private surge(ds: KubeObject, desired: number): number {
+    const strategy = specOf(ds).updateStrategy
+    if ((strategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return 0
+    return scaledValue(strategy?.rollingUpdate?.maxSurge ?? 0, desired, true)
+  }
+
   /**
-   * rollingUpdate with maxSurge 0: old pods that are not available go at once, available old
-   * ones only while the unavailable nodes stay within maxUnavailable.
+   * podsShouldBeOnNode with surge: the oldest new and the oldest old pod may share a node while
+   * the new one is not yet available and the old one is ready; every other pod goes.
+   */
+  private extraSurgePods(ds: KubeObject, running: KubeObject[], hash: string): KubeObject[] {
+    const extra: KubeObject[] = []
+    let oldestNew: KubeObject | undefined
+    let oldestOld: KubeObject | undefined
+    for (const pod of running) {
+      if (pod.metadata.labels?.[POD_REVISION_LABEL] === hash && !oldestNew) oldestNew = pod
+      else if (pod.metadata.labels?.[POD_REVISION_LABEL] !== hash && !oldestOld) oldestOld = pod
+      else extra.push(pod)
+    }
+    if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodAvailable(oldestNew, specOf(ds).minReadySeconds ?? 0, this.clock.now()))) extra.push(oldestOld)
+    return extra
+  }
+
+  /**
+   * rollingUpdate (update.go). Without surge: old pods that are not available go at once,
+   * available old ones only while the unavailable nodes stay within maxUnavailable. With surge:
+   * a new pod is made beside an available old one on up to maxSurge nodes, and the old one goes
+   * once the new one is available.
    */
   private async rollingUpdate(ds: KubeObject, nodes: KubeObject[], pods: KubeObject[], hash: string): Promise<void> {
     const byNode = this.podsByNode(pods)
     const wanted = nodes.filter((node) => this.shouldRun(ds, node, hash))
+    const maxSurge = this.surge(ds, wanted.length)
     let maxUnavailable = scaledValue(specOf(ds).updateStrategy?.rollingUpdate?.maxUnavailable ?? 1, wanted.length, true)
-    if (maxUnavailable === 0) maxUnavailable = 1
+    if (maxUnavailable === 0 && maxSurge === 0) maxUnavailable = 1
     const now = this.clock.now()
     const minReady = specOf(ds).minReadySeconds ?? 0
+    if (maxSurge > 0) return this.surgingUpdate(ds, wanted, byNode, hash, maxSurge)
     let unavailable = 0
     const replace: KubeObject[] = []
     const candidates: KubeObject[] = []
@@ -152,6 +181,35 @@ export class DaemonSetController extends WorkloadController {
     }
     const remaining = Math.max(0, maxUnavailable - unavailable)
     await this.deletePods(ds, [...replace, ...candidates.slice(0, remaining)])
+  }
+
+  private async surgingUpdate(ds: KubeObject, wanted: KubeObject[], byNode: Map<string, KubeObject[]>, hash: string, maxSurge: number): Promise<void> {
+    const now = this.clock.now()
+    const minReady = specOf(ds).minReadySeconds ?? 0
+    const oldToDelete: KubeObject[] = []
+    const allowed: string[] = []
+    const candidates: string[] = []
+    let surging = 0
+    for (const node of wanted) {
+      const onNode = byNode.get(node.metadata.name!) ?? []
+      const newPod = onNode.find((pod) => pod.metadata.labels?.[POD_REVISION_LABEL] === hash)
+      const oldPod = onNode.find((pod) => pod.metadata.labels?.[POD_REVISION_LABEL] !== hash)
+      if (!oldPod) continue
+      if (!newPod) {
+        // The old pod is not available: its replacement may come at once.
+        if (!isPodAvailable(oldPod, minReady, now)) allowed.push(node.metadata.name!)
+        else candidates.push(node.metadata.name!)
+      } else if (!isPodAvailable(newPod, minReady, now)) surging++
+      else oldToDelete.push(oldPod)
+    }
+    const toCreate = [...allowed, ...candidates.slice(0, Math.max(0, maxSurge - surging))]
+    const template = daemonPodTemplate(ds, hash)
+    const ref = controllerRef(ds, 'apps/v1', 'DaemonSet')
+    for (const nodeName of toCreate) {
+      const created = await this.store(PODS).create(podFromTemplate(pinnedToNode(template, nodeName), ds.metadata.namespace!, ref), { admission: this.admission })
+      void this.recorder.record(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`)
+    }
+    await this.deletePods(ds, oldToDelete)
   }
 
   /** constructHistory: the current revision found (its number raised when older ones follow it) or made. */

@@ -112,4 +112,34 @@ describe('controllers: daemonset-controller', function () {
     const revisions = (await c.store('apps', 'controllerrevisions').list({ namespace: 'default' })).items
     assert.deepEqual(revisions.map((r) => r.revision).sort(), [1, 2])
   })
+
+  it('with maxSurge 1 and maxUnavailable 0, starts each new pod beside the old one and keeps every node served', async () => {
+    const d = ds()
+    ;(d.spec as Record<string, unknown>).updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }
+    await c.store('apps', 'daemonsets').create(d)
+    await eventually(async () => (await c.pods()).length === 3, 'three pods')
+    await c.markAllReady()
+    const firstHash = ((await c.pods())[0]!.metadata.labels as Record<string, string>)['controller-revision-hash']
+    await c.store('apps', 'daemonsets').update('default', 'agent', (cur) => {
+      const spec = structuredClone(cur.spec) as { template: { spec: { containers: Array<{ image: string }> } } }
+      spec.template.spec.containers[0]!.image = 'nginx:1.26'
+      return { ...cur, spec }
+    }, { retryOnConflict: true })
+    const updated = async () => (await c.pods()).filter((p) => (p.metadata.labels as Record<string, string>)['controller-revision-hash'] !== firstHash)
+    let surged = false
+    for (let step = 0; step < 30; step++) {
+      await c.settle()
+      const pods = await c.pods()
+      assert.ok(pods.length <= 4, `step ${step}: ${pods.length} pods, more than 3 + maxSurge`)
+      surged ||= pods.length === 4
+      const servedNodes = new Set(pods.filter((p) => (p.status as { phase?: string }).phase === 'Running').map(target))
+      assert.equal(servedNodes.size, 3, `step ${step}: a node without a ready pod`)
+      if ((await updated()).length === 3 && pods.length === 3 && servedNodes.size === 3) break
+      const pending = pods.find((p) => (p.status as { phase?: string }).phase !== 'Running')
+      if (pending) await c.markReady(pending)
+    }
+    assert.ok(surged, 'never surged')
+    assert.equal((await updated()).length, 3)
+    assert.equal((await c.pods()).length, 3)
+  })
 })
