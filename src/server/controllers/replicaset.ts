@@ -110,9 +110,11 @@ export class ReplicaSetController extends WorkloadController {
         }
       }
     } else if (diff > 0) {
+      // getPodsRankedByRelatedPodsOnSameNode: the related pods (of every ReplicaSet of the same
+      // Deployment) counted per node.
       const perNode = new Map<string, number>()
-      for (const pod of pods) perNode.set(nodeNameOf(pod), (perNode.get(nodeNameOf(pod)) ?? 0) + 1)
-      const victims = rankForDeletion(pods, (pod) => (nodeNameOf(pod) === '' ? 0 : (perNode.get(nodeNameOf(pod)) ?? 0))).slice(0, diff)
+      for (const pod of await this.relatedPods(rs, pods)) perNode.set(nodeNameOf(pod), (perNode.get(nodeNameOf(pod)) ?? 0) + 1)
+      const victims = rankForDeletion(pods, (pod) => perNode.get(nodeNameOf(pod)) ?? 0, this.clock.now()).slice(0, diff)
       for (const pod of victims) {
         try {
           if (await this.remove(PODS, pod)) void this.recorder.record(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`)
@@ -124,6 +126,16 @@ export class ReplicaSetController extends WorkloadController {
       }
     }
     return undefined
+  }
+
+  /** getIndirectlyRelatedPods: the active pods of the ReplicaSets that share this one's controller (its own alone when it has none). */
+  private async relatedPods(rs: KubeObject, own: KubeObject[]): Promise<KubeObject[]> {
+    const owner = controllerOf(rs)
+    if (!owner) return own
+    const siblings = new Set(
+      (await this.store(this.owner).list({ namespace: rs.metadata.namespace })).items.filter((other) => controllerOf(other)?.uid === owner.uid).map((other) => other.metadata.uid),
+    )
+    return (await this.pods(rs.metadata.namespace!)).filter((pod) => isPodActive(pod) && siblings.has(controllerOf(pod)?.uid))
   }
 
   /** calculateStatus (replica_set_utils.go), zero fields left out as the reference's omitempty does. */

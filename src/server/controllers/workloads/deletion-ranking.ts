@@ -19,8 +19,29 @@ function time(value: unknown): number {
   return Number.isNaN(t) ? -Infinity : t
 }
 
+/** logarithmicRankDiff: the difference of floor(log2(age in ns)) of two times at `now` (-1 for a time not in the past). */
+function logarithmicRankDiff(t1: number, t2: number, now: number): number {
+  const bucket = (t: number) => {
+    const ns = (now - t) * 1e6
+    return ns <= 0 ? -1 : Math.floor(Math.log2(ns))
+  }
+  return bucket(t1) - bucket(t2)
+}
+
+/**
+ * The order of two times, the later (younger) first; on the logarithmic scale when both are
+ * known, the uid deciding within a bucket. undefined when the times are equal.
+ */
+function byAge(a: KubeObject, b: KubeObject, ta: number, tb: number, now: number): number | undefined {
+  if (ta === tb) return undefined
+  if (ta === -Infinity || tb === -Infinity) return ta === -Infinity ? -1 : tb === -Infinity ? 1 : tb - ta
+  const diff = logarithmicRankDiff(ta, tb, now)
+  if (diff === 0) return String(a.metadata.uid ?? '') < String(b.metadata.uid ?? '') ? -1 : 1
+  return diff
+}
+
 /** The pods in deletion order; `rank` counts the related pods on each pod's node (higher goes first). */
-export function rankForDeletion(pods: readonly KubeObject[], rank: (pod: KubeObject) => number = () => 0): KubeObject[] {
+export function rankForDeletion(pods: readonly KubeObject[], rank: (pod: KubeObject) => number = () => 0, now = Date.now()): KubeObject[] {
   return [...pods].sort((a, b) => {
     const assignedA = nodeNameOf(a) !== ''
     const assignedB = nodeNameOf(b) !== ''
@@ -35,17 +56,12 @@ export function rankForDeletion(pods: readonly KubeObject[], rank: (pod: KubeObj
     const rankB = rank(b)
     if (rankA !== rankB) return rankB - rankA
     if (readyA && readyB) {
-      const sinceA = time(readyCondition(a)?.lastTransitionTime)
-      const sinceB = time(readyCondition(b)?.lastTransitionTime)
-      // Ready more recently goes first.
-      if (sinceA !== sinceB) return sinceB - sinceA
+      const order = byAge(a, b, time(readyCondition(a)?.lastTransitionTime), time(readyCondition(b)?.lastTransitionTime), now)
+      if (order !== undefined) return order
     }
     const restartsA = restarts(a)
     const restartsB = restarts(b)
     if (restartsA !== restartsB) return restartsB - restartsA
-    const createdA = time(a.metadata.creationTimestamp)
-    const createdB = time(b.metadata.creationTimestamp)
-    if (createdA !== createdB) return createdB - createdA
-    return 0
+    return byAge(a, b, time(a.metadata.creationTimestamp), time(b.metadata.creationTimestamp), now) ?? 0
   })
 }
