@@ -9,12 +9,15 @@
  * updateDaemonSetStatus does.
  */
 import type { ObjectChange } from '../api/registry/generic-store.js'
+import type { ControllerContext } from './controller.js'
 import type { KubeObject } from '../api/registry/object.js'
 import { toApiError } from '../api/status-errors.js'
 import { deepEqual } from '../../core/patch/values.js'
 import { matchesLabelSelector } from '../http/selectors.js'
 import { controllerOf, controllerRef } from './workloads/controller-ref.js'
 import { POD_REVISION_LABEL, newControllerRevision, nextRevision, rawOf, revisionName, revisionNumber, revisionPatch } from './workloads/controller-revision.js'
+import { ObjectCache } from './workloads/object-cache.js'
+import { canonicalJson } from './workloads/template-hash.js'
 import { daemonPodTemplate, pinnedToNode, targetNodeName } from './workloads/daemon-pod.js'
 import { fitsNodeAffinity, fitsNodeName, toleratesNodeTaints } from './workloads/node-eligibility.js'
 import { podFromTemplate, templateOf } from './workloads/pod-from-template.js'
@@ -43,11 +46,25 @@ export class DaemonSetController extends WorkloadController {
   protected readonly component = 'daemonset-controller'
   protected readonly serviceAccount = 'daemon-set-controller'
 
+  /** The nodes, as the reference's node informer holds them. */
+  private readonly nodeCache = new ObjectCache()
+  private nodesListed: Promise<void> = Promise.resolve()
+
+  override start(ctx: ControllerContext): void {
+    super.start(ctx)
+    if (!this.registry || !this.registry.lookup('', 'v1', 'nodes')) return
+    this.nodesListed = this.nodeCache.fill(this.store(NODES))
+    this.nodesListed.catch((err: Error) => this.log(1, `${this.name}: listing nodes: ${err.message}`))
+  }
+
   protected changed(change: ObjectChange): void {
     const obj = change.object
     if (this.is(change, NODES)) {
-      // A node added, relabelled, tainted or gone: every DaemonSet looks again.
-      void this.enqueueMatching(undefined, () => true)
+      const before = this.nodeCache.get('', obj.metadata.name!)
+      this.nodeCache.apply(change)
+      // A node added, relabelled, tainted, changing condition or gone: every DaemonSet looks
+      // again; heartbeats alone do not (shouldIgnoreNodeUpdate).
+      if (change.type !== 'updated' || !before || placementOf(before) !== placementOf(obj)) void this.enqueueMatching(undefined, () => true)
     } else if (this.is(change, PODS) || this.is(change, REVISIONS)) {
       const ref = controllerOf(obj)
       if (ref) return this.enqueueRef(obj.metadata.namespace, ref)
@@ -56,11 +73,11 @@ export class DaemonSetController extends WorkloadController {
   }
 
   protected async sync(ds: KubeObject): Promise<void> {
-    const namespace = ds.metadata.namespace!
     const ref = controllerRef(ds, 'apps/v1', 'DaemonSet')
-    const nodes = (await this.store(NODES).list()).items
+    await this.nodesListed
+    const nodes = this.nodeCache.list('')
     const { hash, old } = await this.constructHistory(ds)
-    const all = (await this.pods(namespace))
+    const all = await this.podCandidates(ds)
     const pods = (await this.claim(PODS, all, ds, (pod) => selects(ds, pod), ref)).filter((pod) => !pod.metadata.deletionTimestamp)
     if (!ds.metadata.deletionTimestamp) {
       await this.manage(ds, nodes, pods, hash)
@@ -254,8 +271,7 @@ export class DaemonSetController extends WorkloadController {
 
   /** updateDaemonSetStatus, over the pods as they are after this sync. */
   private async updateStatus(ds: KubeObject, nodes: KubeObject[], hash: string): Promise<void> {
-    const all = (await this.pods(ds.metadata.namespace!))
-    const pods = all.filter((pod) => controllerOf(pod)?.uid === ds.metadata.uid && !pod.metadata.deletionTimestamp)
+    const pods = (await this.ownedPods(ds.metadata.uid!)).filter((pod) => !pod.metadata.deletionTimestamp)
     const byNode = this.podsByNode(pods)
     const now = this.clock.now()
     const minReady = specOf(ds).minReadySeconds ?? 0
@@ -291,6 +307,13 @@ export class DaemonSetController extends WorkloadController {
     if (!deepEqual(status, previous)) await this.writeStatus(this.owner, ds, status)
     if (minReady > 0 && ready !== available) this.enqueue(ds, minReady * 1000)
   }
+}
+
+/** What of a node decides placement: all but its resourceVersion and the heartbeat times of its conditions. */
+function placementOf(node: KubeObject): string {
+  const status = (node.status ?? {}) as { conditions?: Array<{ type?: string; status?: string }> }
+  const { resourceVersion: _rv, managedFields: _mf, ...metadata } = node.metadata as Record<string, unknown>
+  return canonicalJson({ metadata, spec: node.spec, conditions: (status.conditions ?? []).map((c) => [c.type, c.status]) })
 }
 
 function selects(ds: KubeObject, obj: KubeObject): boolean {

@@ -306,9 +306,10 @@ export class DeploymentController extends WorkloadController {
   private async oldPodsRunning(oldRSs: KubeObject[]): Promise<boolean> {
     if (sum(oldRSs, (rs) => rsStatus(rs).replicas ?? 0) > 0) return true
     if (oldRSs.length === 0) return false
-    const uids = new Set(oldRSs.map((rs) => rs.metadata.uid))
-    const items = await this.pods(oldRSs[0]!.metadata.namespace!)
-    return items.some((pod) => uids.has(controllerOf(pod)?.uid) && !['Failed', 'Succeeded'].includes(podPhase(pod)))
+    for (const rs of oldRSs) {
+      if ((await this.ownedPods(rs.metadata.uid!)).some((pod) => !['Failed', 'Succeeded'].includes(podPhase(pod)))) return true
+    }
+    return false
   }
 
   // --- scaling and pausing (sync.go) ---

@@ -79,8 +79,7 @@ export class ReplicaSetController extends WorkloadController {
   }
 
   protected async sync(rs: KubeObject): Promise<void> {
-    const namespace = rs.metadata.namespace!
-    const all = (await this.pods(namespace))
+    const all = await this.podCandidates(rs)
     const ref = controllerRef(rs, this.kind.apiVersion, this.kind.kind)
     const pods = await this.claim(PODS, all.filter(isPodActive), rs, (pod) => this.kind.selects(rs, pod.metadata.labels as Record<string, string>), ref)
     const failure = rs.metadata.deletionTimestamp ? undefined : await this.manageReplicas(rs, pods)
@@ -135,7 +134,8 @@ export class ReplicaSetController extends WorkloadController {
     const siblings = new Set(
       (await this.store(this.owner).list({ namespace: rs.metadata.namespace })).items.filter((other) => controllerOf(other)?.uid === owner.uid).map((other) => other.metadata.uid),
     )
-    return (await this.pods(rs.metadata.namespace!)).filter((pod) => isPodActive(pod) && siblings.has(controllerOf(pod)?.uid))
+    const related = await Promise.all([...siblings].map((uid) => this.ownedPods(uid!)))
+    return related.flat().filter(isPodActive)
   }
 
   /** calculateStatus (replica_set_utils.go), zero fields left out as the reference's omitempty does. */

@@ -21,7 +21,6 @@ import { hashControllerRevision } from './workloads/template-hash.js'
 import { PODS, type Resource, WorkloadController } from './workloads/workload-controller.js'
 
 const REVISIONS: Resource = { group: 'apps', version: 'v1', resource: 'controllerrevisions' }
-const CLAIMS: Resource = { group: '', version: 'v1', resource: 'persistentvolumeclaims' }
 
 interface StatefulSetSpec {
   replicas?: number
@@ -54,13 +53,12 @@ export class StatefulSetController extends WorkloadController {
   }
 
   protected async sync(set: KubeObject): Promise<void> {
-    const namespace = set.metadata.namespace!
     const ref = controllerRef(set, 'apps/v1', 'StatefulSet')
     const { current, update, revisions } = await this.revisions(set)
-    const all = (await this.pods(namespace))
+    const all = await this.podCandidates(set)
     const pods = await this.claim(PODS, all, set, (pod) => selects(set, pod), ref)
     if (!set.metadata.deletionTimestamp) await this.updateStatefulSet(set, pods, current, update)
-    const latest = (await this.pods(namespace)).filter((pod) => controllerOf(pod)?.uid === set.metadata.uid)
+    const latest = await this.ownedPods(set.metadata.uid!)
     await this.updateStatus(set, latest, current, update)
     await this.truncateHistory(set, latest, revisions, current, update)
   }

@@ -82,6 +82,18 @@ export abstract class WorkloadController implements Controller {
     return this.podCache.list(namespace)
   }
 
+  /** The pods `owner` controls, and the orphans of its namespace it might adopt. */
+  protected async podCandidates(owner: KubeObject): Promise<KubeObject[]> {
+    await this.podsListed
+    return [...this.podCache.owned(owner.metadata.uid!), ...this.podCache.orphans(owner.metadata.namespace!)]
+  }
+
+  /** The pods controlled by `uid`. */
+  protected async ownedPods(uid: string): Promise<KubeObject[]> {
+    await this.podsListed
+    return this.podCache.owned(uid)
+  }
+
   protected is(change: ObjectChange, r: Resource): boolean {
     return change.strategy.group === r.group && change.strategy.resource === r.resource
   }

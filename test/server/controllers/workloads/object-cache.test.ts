@@ -33,4 +33,20 @@ describe('controllers: the workload controllers pod cache', () => {
     assert.deepEqual(cache.list('default'), [])
     assert.equal(cache.list('other').length, 1)
   })
+
+  it('indexes objects by controller, moving them on adoption and release', async () => {
+    const cache = new ObjectCache()
+    await cache.fill(listing([]))
+    cache.apply(change('created', pod('a', 1)))
+    assert.deepEqual(cache.orphans('default').map((p) => p.metadata.name), ['a'])
+    const adopted = { ...pod('a', 2), metadata: { ...pod('a', 2).metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }] } }
+    cache.apply(change('updated', adopted))
+    assert.deepEqual(cache.orphans('default'), [])
+    assert.deepEqual(cache.owned('u1').map((p) => p.metadata.name), ['a'])
+    cache.apply(change('updated', pod('a', 3)))
+    assert.deepEqual(cache.owned('u1'), [])
+    assert.deepEqual(cache.orphans('default').map((p) => p.metadata.name), ['a'])
+    cache.apply(change('deleted', pod('a', 4)))
+    assert.deepEqual(cache.orphans('default'), [])
+  })
 })
