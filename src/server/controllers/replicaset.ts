@@ -88,6 +88,8 @@ export class ReplicaSetController extends WorkloadController {
     const minReadySeconds = minReadySecondsOf(rs)
     // As the reference: pods ready but not yet available are looked at again once they may be.
     if (minReadySeconds > 0 && status.readyReplicas !== status.availableReplicas) this.enqueue(rs, minReadySeconds * 1000)
+    // As syncReplicaSet returning manageReplicas' error: the queue retries with its back-off.
+    if (failure) throw new Error(failure.message)
   }
 
   /** manageReplicas: create the missing pods or delete the extra ones. */

@@ -91,4 +91,22 @@ describe('controllers: replicaset-controller', function () {
     await eventually(async () => ((await c.store('', 'replicationcontrollers').get('default', 'rc')).status as { readyReplicas?: number }).readyReplicas === 2, 'rc ready')
     assert.equal((await events(c, 'rc'))[0]!.component, 'replication-controller')
   })
+
+  it('reports the ReplicaFailure condition and FailedCreate events when admission refuses its pods (a quota)', async () => {
+    await c.store('', 'resourcequotas').create({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'two', namespace: 'default' }, spec: { hard: { pods: '2' } } })
+    await eventually(async () => ((await c.store('', 'resourcequotas').get('default', 'two')).status as { hard?: unknown } | undefined)?.hard !== undefined, 'the quota counted')
+    await c.store('apps', 'replicasets').create(rs(3))
+    await eventually(async () => ((await getRS()).status as { conditions?: unknown[] } | undefined)?.conditions !== undefined, 'ReplicaFailure', 8000)
+    const [condition] = ((await getRS()).status as { conditions: Array<Record<string, string>> }).conditions
+    assert.equal(condition!.type, 'ReplicaFailure')
+    assert.equal(condition!.status, 'True')
+    assert.equal(condition!.reason, 'FailedCreate')
+    assert.match(condition!.message!, /forbidden: exceeded quota: two/)
+    assert.equal((await owned()).length, 2)
+    const failed = (await events(c, 'web')).find((e) => e.reason === 'FailedCreate')
+    assert.match(failed!.message, /^Error creating: pods "web-[a-z0-9]*" is forbidden: exceeded quota: two/)
+    // The quota raised: the third pod is made and the condition goes.
+    await c.store('', 'resourcequotas').update('default', 'two', (cur) => ({ ...cur, spec: { hard: { pods: '5' } } }), { retryOnConflict: true })
+    await eventually(async () => (await owned()).length === 3 && ((await getRS()).status as { conditions?: unknown[] }).conditions === undefined, 'recovered', 15_000)
+  })
 })
