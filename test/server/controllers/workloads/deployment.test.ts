@@ -11,6 +11,7 @@ import assert from 'node:assert/strict'
 import type { KubeObject } from '../../../../src/server/api/registry/object.js'
 import { DeploymentController } from '../../../../src/server/controllers/deployment.js'
 import { ReplicaSetController } from '../../../../src/server/controllers/replicaset.js'
+import { computeHash } from '../../../../src/server/controllers/workloads/template-hash.js'
 import { type Cluster, eventually, events, openCluster, podTemplate } from './support.js'
 
 interface Status {
@@ -204,5 +205,24 @@ describe('controllers: deployment-controller', function () {
     await eventually(async () => adopted.metadata.uid === orphan.metadata.uid && (await c.store('apps', 'replicasets').get('default', 'legacy')).metadata.annotations?.['deployment.kubernetes.io/revision'] === '1', 'revision 1 on the adopted ReplicaSet')
     await c.settle()
     assert.deepEqual((await replicaSets()).map((rs) => rs.metadata.name), ['legacy'])
+  })
+
+  it('on a name taken by a ReplicaSet it does not own, bumps collisionCount and hashes again', async () => {
+    const d = deployment(1)
+    ;(d.spec as Record<string, unknown>).paused = true
+    await deployments().create(d)
+    // The name the Deployment would take, held by a stranger that its selector does not match.
+    const taken = `web-${computeHash((await get()).spec!.template as object)}`
+    await c.store('apps', 'replicasets').create({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: taken, namespace: 'default' },
+      spec: { replicas: 0, selector: { matchLabels: { app: 'other' } }, template: podTemplate({ app: 'other' }) },
+    })
+    await deployments().update('default', 'web', (cur) => ({ ...cur, spec: { ...(cur.spec as object), paused: false } }), { retryOnConflict: true })
+    await eventually(async () => (await replicaSets()).length === 2, 'a ReplicaSet under another name')
+    assert.equal((await status()) && ((await get()).status as { collisionCount?: number }).collisionCount, 1)
+    const mine = (await replicaSets()).find((rs) => rs.metadata.name !== taken)!
+    assert.equal(mine.metadata.name, `web-${computeHash((await get()).spec!.template as object, 1)}`)
   })
 })
