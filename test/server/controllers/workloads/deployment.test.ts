@@ -212,7 +212,7 @@ describe('controllers: deployment-controller', function () {
     ;(d.spec as Record<string, unknown>).paused = true
     await deployments().create(d)
     // The name the Deployment would take, held by a stranger that its selector does not match.
-    const taken = `web-${computeHash((await get()).spec!.template as object)}`
+    const taken = `web-${computeHash(((await get()).spec as { template: object }).template)}`
     await c.store('apps', 'replicasets').create({
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
@@ -223,6 +223,6 @@ describe('controllers: deployment-controller', function () {
     await eventually(async () => (await replicaSets()).length === 2, 'a ReplicaSet under another name')
     assert.equal((await status()) && ((await get()).status as { collisionCount?: number }).collisionCount, 1)
     const mine = (await replicaSets()).find((rs) => rs.metadata.name !== taken)!
-    assert.equal(mine.metadata.name, `web-${computeHash((await get()).spec!.template as object, 1)}`)
+    assert.equal(mine.metadata.name, `web-${computeHash(((await get()).spec as { template: object }).template, 1)}`)
   })
 })
