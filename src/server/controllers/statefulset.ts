@@ -16,7 +16,8 @@ import { controllerOf, controllerRef } from './workloads/controller-ref.js'
 import { POD_REVISION_LABEL, REVISION_HASH_LABEL, newControllerRevision, nextRevision, rawOf, revisionName, revisionNumber, revisionPatch } from './workloads/controller-revision.js'
 import { type PodTemplate, templateOf } from './workloads/pod-from-template.js'
 import { isPodAvailable, isPodReady, podPhase } from './workloads/pod-state.js'
-import { ordinalOf, statefulClaims, statefulPod } from './workloads/stateful-pod.js'
+import { claimOwners, ordinalOf, retentionPolicy, statefulClaims, statefulPod } from './workloads/stateful-pod.js'
+import type { OwnerReference } from './workloads/controller-ref.js'
 import { hashControllerRevision } from './workloads/template-hash.js'
 import { PODS, type Resource, WorkloadController } from './workloads/workload-controller.js'
 
@@ -150,6 +151,8 @@ export class StatefulSetController extends WorkloadController {
       }
       // Scale down waits for every other pod to be healthy under OrderedReady.
       if (monotonic && [...slots.values()].some((p) => !healthy(p))) return
+      // whenScaled: Delete: the claims go with the pod (the garbage collector follows the reference).
+      if (retentionPolicy(set).whenScaled === 'Delete') await this.ownClaims(set, ordinalOf(set, pod), claimOwners(set, controllerRef(set, 'apps/v1', 'StatefulSet'), pod, true))
       await this.deletePod(set, pod)
       if (monotonic) return
     }
@@ -189,7 +192,7 @@ export class StatefulSetController extends WorkloadController {
   private async createMissingClaims(set: KubeObject, ordinal: number, pod: KubeObject): Promise<void> {
     const store = this.registry.lookup('', 'v1', 'persistentvolumeclaims')
     if (!store) return
-    for (const claim of statefulClaims(set, ordinal)) {
+    for (const claim of statefulClaims(set, ordinal, claimOwners(set, controllerRef(set, 'apps/v1', 'StatefulSet'), pod, false))) {
       try {
         await store.get(claim.metadata.namespace, claim.metadata.name!)
         continue
@@ -205,6 +208,20 @@ export class StatefulSetController extends WorkloadController {
         void this.recorder.record(set, 'Warning', 'FailedCreate', `create Claim ${claim.metadata.name} for Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${(err as Error).message}`)
         throw err
       }
+    }
+  }
+
+  /** The ordinal's claims given `owners` in place of the set's and its pods' references. */
+  private async ownClaims(set: KubeObject, ordinal: number, owners: OwnerReference[]): Promise<void> {
+    const claims: Resource = { group: '', version: 'v1', resource: 'persistentvolumeclaims' }
+    if (!this.registry.lookup('', 'v1', 'persistentvolumeclaims')) return
+    for (const claim of statefulClaims(set, ordinal)) {
+      const current = await this.store(claims).get(claim.metadata.namespace, claim.metadata.name!).catch(() => undefined)
+      if (!current) continue
+      await this.write(claims, current, (cur) => {
+        const kept = ((cur.metadata.ownerReferences as OwnerReference[] | undefined) ?? []).filter((r) => r.uid !== set.metadata.uid && r.kind !== 'Pod')
+        return { ...cur, metadata: { ...cur.metadata, ownerReferences: [...kept, ...owners] } }
+      })
     }
   }
 

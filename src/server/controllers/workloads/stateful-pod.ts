@@ -54,7 +54,7 @@ export function statefulPod(set: KubeObject, template: PodTemplate, ordinal: num
 }
 
 /** getPersistentVolumeClaims: the claims of one ordinal, labelled with the set's matchLabels. */
-export function statefulClaims(set: KubeObject, ordinal: number): KubeObject[] {
+export function statefulClaims(set: KubeObject, ordinal: number, owners: OwnerReference[] = []): KubeObject[] {
   const matchLabels = ((set.spec as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels ?? {}) as Record<string, string>
   return claimTemplates(set).map((t) => ({
     apiVersion: 'v1',
@@ -64,7 +64,28 @@ export function statefulClaims(set: KubeObject, ordinal: number): KubeObject[] {
       name: claimName(t.metadata!.name!, set.metadata.name!, ordinal),
       namespace: set.metadata.namespace,
       labels: { ...t.metadata?.labels, ...matchLabels },
+      ...(owners.length ? { ownerReferences: owners } : {}),
     },
     spec: structuredClone(t.spec ?? {}),
   }))
+}
+
+/** persistentVolumeClaimRetentionPolicy, Retain for both when absent. */
+export function retentionPolicy(set: KubeObject): { whenDeleted: string; whenScaled: string } {
+  const policy = (set.spec as { persistentVolumeClaimRetentionPolicy?: { whenDeleted?: string; whenScaled?: string } }).persistentVolumeClaimRetentionPolicy
+  return { whenDeleted: policy?.whenDeleted ?? 'Retain', whenScaled: policy?.whenScaled ?? 'Retain' }
+}
+
+/**
+ * The owner references a claim gets by the retention policy (updateClaimOwnerRefForSetAndPod):
+ * the StatefulSet's when claims go with it (whenDeleted: Delete) and the pod is not scaled down;
+ * the pod's when it is scaled down and claims go with scale down (whenScaled: Delete).
+ */
+export function claimOwners(set: KubeObject, setRef: OwnerReference, pod: KubeObject | undefined, scaledDown: boolean): OwnerReference[] {
+  const { whenDeleted, whenScaled } = retentionPolicy(set)
+  if (scaledDown && whenScaled === 'Delete' && pod?.metadata.uid) {
+    return [{ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name!, uid: pod.metadata.uid, controller: true, blockOwnerDeletion: true }]
+  }
+  if (whenDeleted === 'Delete' && !(scaledDown && whenScaled === 'Delete')) return [setRef]
+  return []
 }

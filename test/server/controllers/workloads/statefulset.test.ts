@@ -145,4 +145,21 @@ describe('controllers: statefulset-controller', function () {
     assert.equal((await status()).currentRevision, s.updateRevision)
     assert.equal(await revisionOf('web-0'), s.updateRevision)
   })
+
+  it('gives claims owner references by persistentVolumeClaimRetentionPolicy: the set when deleted, the pod when scaled down', async () => {
+    const created = await sets().create(set(2, { podManagementPolicy: 'Parallel', persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' } }))
+    await eventually(async () => (await names()).length === 2, 'two pods')
+    const claim = (name: string) => c.store('', 'persistentvolumeclaims').get('default', name)
+    const owners = async (name: string) => ((await claim(name)).metadata.ownerReferences as Array<{ kind: string; name: string; uid: string; controller?: boolean }> | undefined)?.map((r) => `${r.kind}/${r.name}/${r.uid}`)
+    assert.deepEqual(await owners('data-web-0'), [`StatefulSet/web/${created.metadata.uid}`])
+    assert.deepEqual(await owners('data-web-1'), [`StatefulSet/web/${created.metadata.uid}`])
+    await c.markAllReady()
+    const pod1 = await c.store('', 'pods').get('default', 'web-1')
+    await patchSpec((spec) => {
+      spec.replicas = 1
+    })
+    await eventually(async () => !(await names()).includes('web-1'), 'web-1 gone')
+    assert.deepEqual(await owners('data-web-1'), [`Pod/web-1/${pod1.metadata.uid}`])
+    assert.deepEqual(await owners('data-web-0'), [`StatefulSet/web/${created.metadata.uid}`])
+  })
 })
