@@ -41,6 +41,11 @@ import { PodGraceReaper } from './pod-grace-reaper.js'
 import { ResourceQuotaController } from './resource-quota.js'
 import { RootCACertPublisher } from './root-ca-cert-publisher.js'
 import { TTLAfterFinishedController } from './ttl-after-finished-controller.js'
+import { DaemonSetController } from './daemonset.js'
+import { DeploymentController } from './deployment.js'
+import { ReplicaSetController } from './replicaset.js'
+import { replicationControllerController } from './replication-controller.js'
+import { StatefulSetController } from './statefulset.js'
 import { ServiceAccountsController } from './service-accounts.js'
 import { PVCProtectionController, PVProtectionController } from './storage-object-protection.js'
 import { ValidatingAdmissionPolicyStatusController } from './validatingadmissionpolicy-status.js'
@@ -121,6 +126,12 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'disruption-controller', clusterOnly: true, create: (d) => new DisruptionController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`disruption controller: ${err.message}`) }) },
   // kube-scheduler's default profile: pods without a node are bound to one (docs/scheduler.md).
   { name: 'kube-scheduler', clusterOnly: true, create: (d) => new KubeSchedulerController({ ...(d.clock ? { clock: d.clock } : {}) }) },
+  // The workload controllers of kube-controller-manager (docs/controllers.md).
+  { name: 'deployment-controller', clusterOnly: true, create: (d) => new DeploymentController(d.clock) },
+  { name: 'replicaset-controller', clusterOnly: true, create: (d) => new ReplicaSetController(undefined, d.clock) },
+  { name: 'replicationcontroller-controller', clusterOnly: true, create: (d) => replicationControllerController(d.clock) },
+  { name: 'daemonset-controller', clusterOnly: true, create: (d) => new DaemonSetController(d.clock) },
+  { name: 'statefulset-controller', clusterOnly: true, create: (d) => new StatefulSetController(d.clock) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
