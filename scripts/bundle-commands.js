@@ -5,7 +5,7 @@
 //    package's "imports" map), so there is one copy of the framework.
 // 2. Each compiled command in dist/commands is replaced by one bundled file (plus shared
 //    chunks in dist/commands/_chunks, loaded only when a command imports them at run time).
-// 3. `patch`, `flags validate` and `health check` also get one CommonJS file each in dist/fast,
+// 3. `patch`, `flags validate`, `health check`, `server start` and `auth` also get one CommonJS file each in dist/fast,
 //    from src/fast/*.ts, which bin/run.js runs without oclif (see there why).
 // Other npm packages stay external and load from node_modules as usual.
 import { build } from 'esbuild'
@@ -375,6 +375,8 @@ const trainingRuns = {
   'patch.cjs': ['patch', '--local', '-f', 'cm.yaml', '-f', 'deploy.json', '-p', '{"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.28"}]}}}}', '-o', 'yaml'],
   'flags-validate.cjs': ['flags', 'validate', '--', '--secure-port=6443', '--authorization-mode=Node,RBAC'],
   'health-check.cjs': ['health', 'check', '--server', 'https://127.0.0.1:1', '--insecure-skip-tls-verify', '--request-timeout', '1s'],
+  // An answer from the default policy (resolved aggregation included) and a file read.
+  'auth.cjs': ['auth', 'can-i', 'list', 'deployments.apps', '-n', 'dev', '--as', 'system:serviceaccount:dev:ci', '--rbac-from', 'cm.yaml'],
 }
 for (const [name, args] of Object.entries(trainingRuns)) {
   if (!existsSync(join(root, 'dist/fast', name))) continue
