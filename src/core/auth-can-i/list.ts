@@ -2,12 +2,12 @@
  * `auth can-i --list`: the rules of a SelfSubjectRulesReview printed as kubectl prints them
  * (printStatus in kubectl's cani.go with rbacutil's BreakdownRule, CompactRules and
  * SortableRuleSlice): every rule broken down to one group, resource, verb and name; the simple
- * ones merged per group, resource and name (their verbs appended in turn); sorted by the Go
+ * ones merged per group, resource and name (their new verbs appended in turn); sorted by the Go
  * string of the rule (`&PolicyRule{Verbs:[...],APIGroups:[...],...}`), a stable sort; one row
  * each, in columns.
  */
 import type { RbacRules } from '../rbac/authorizer.js'
-import { tabwrite } from '../printers/tabwriter.js'
+import { KUBECTL_TABWRITER, tabwrite } from '../printers/tabwriter.js'
 
 interface Rule {
   verbs: string[]
@@ -53,7 +53,8 @@ function compact(rules: readonly Rule[]): Rule[] {
     }
     const key = JSON.stringify([rule.apiGroups[0], rule.resources[0], rule.resourceNames.length > 0, rule.resourceNames[0] ?? ''])
     const existing = simple.get(key)
-    if (existing) existing.verbs.push(...rule.verbs)
+    // kubectl 1.35 appends only the verbs the merged rule does not have yet.
+    if (existing) existing.verbs.push(...rule.verbs.filter((v) => !existing.verbs.includes(v)))
     else simple.set(key, { ...rule, verbs: [...rule.verbs] })
   }
   return [...compacted, ...simple.values()]
@@ -79,5 +80,5 @@ export function printRules(rules: RbacRules, noHeaders: boolean): string {
   for (const { rule: r } of keyed) {
     text += `${combineResourceGroup(r.resources, r.apiGroups)}\t${goList(r.nonResourceURLs)}\t${goList(r.resourceNames)}\t${goList(r.verbs)}\n`
   }
-  return tabwrite(text)
+  return tabwrite(text, KUBECTL_TABWRITER)
 }

@@ -15,8 +15,10 @@ export interface DiscoveredResource {
 }
 
 export interface Discovery {
-  /** The served resources, in discovery's order (group priority, then preferred version). */
+  /** Served resources, in discovery's order (group priority, then preferred version): most of them, at hand. */
   resources: readonly DiscoveredResource[]
+  /** Every served resource, in discovery's order, for a type not among the above (loaded then: it costs more). */
+  all?: () => Promise<readonly DiscoveredResource[]>
 }
 
 export interface ResolvedResource {
@@ -29,28 +31,34 @@ export interface ResolvedResource {
 /** What kubectl never warns about: served resources discovery does not list (impersonation's users and groups). */
 const NON_STANDARD_RESOURCE_NAMES = new Set(['users', 'groups'])
 
-function find(discovery: Discovery, resource: string, group: string | undefined, version?: string): DiscoveredResource | undefined {
+function find(resources: readonly DiscoveredResource[], resource: string, group: string | undefined, version?: string): DiscoveredResource | undefined {
   const matches = (r: DiscoveredResource) => (group === undefined || r.group === group) && (version === undefined || r.version === version)
-  const expanded = discovery.resources.find((r) => matches(r) && r.shortNames.includes(resource))
+  const expanded = resources.find((r) => matches(r) && r.shortNames.includes(resource))
   if (expanded) return expanded
-  return discovery.resources.find((r) => matches(r) && (r.resource === resource || r.singular === resource))
+  return resources.find((r) => matches(r) && (r.resource === resource || r.singular === resource))
+}
+
+/** schema.ParseResourceArg then the RESTMapper over `resources`. */
+function lookup(resources: readonly DiscoveredResource[], lower: string): DiscoveredResource | undefined {
+  const parts = lower.split('.')
+  // Three parts or more may be resource.version.group.
+  if (parts.length >= 3) {
+    const known = find(resources, parts[0]!, parts.slice(2).join('.'), parts[1])
+    if (known) return known
+  }
+  const dot = lower.indexOf('.')
+  return dot === -1 ? find(resources, lower, undefined) : find(resources, lower.slice(0, dot), lower.slice(dot + 1))
 }
 
 /** Resolves the TYPE of `VERB TYPE[/NAME]`; `warn` gets kubectl's warning for an unknown type. */
-export function resolveResource(discovery: Discovery, arg: string, warn: (message: string) => void): ResolvedResource {
+export async function resolveResource(discovery: Discovery, arg: string, warn: (message: string) => void): Promise<ResolvedResource> {
   if (arg === '*') return { group: '', resource: '*' }
   const lower = arg.toLowerCase()
-  const parts = lower.split('.')
-  // schema.ParseResourceArg: three parts or more may be resource.version.group.
-  if (parts.length >= 3) {
-    const known = find(discovery, parts[0]!, parts.slice(2).join('.'), parts[1])
-    if (known) return { group: known.group, resource: known.resource, known }
-  }
+  const known = lookup(discovery.resources, lower) ?? (discovery.all ? lookup(await discovery.all(), lower) : undefined)
+  if (known) return { group: known.group, resource: known.resource, known }
   const dot = lower.indexOf('.')
   const resource = dot === -1 ? lower : lower.slice(0, dot)
   const group = dot === -1 ? undefined : lower.slice(dot + 1)
-  const known = find(discovery, resource, group)
-  if (known) return { group: known.group, resource: known.resource, known }
   const groupResource = group === undefined ? resource : `${resource}.${group}`
   if (!NON_STANDARD_RESOURCE_NAMES.has(groupResource)) {
     warn(group === undefined ? `the server doesn't have a resource type '${resource}'` : `the server doesn't have a resource type '${resource}' in group '${group}'`)

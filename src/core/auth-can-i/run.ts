@@ -6,6 +6,7 @@
  * would make of --as and --as-group.
  */
 import { RbacAuthorizer } from '../rbac/authorizer.js'
+import { requestForbiddenMessage } from '../rbac/forbidden-message.js'
 import { impersonatedUser } from '../rbac/impersonated-user.js'
 import type { PolicyObjects, RbacObject } from '../rbac/policy.js'
 import type { RbacAttributes, RbacUser } from '../rbac/rules.js'
@@ -42,13 +43,13 @@ interface Question {
   namespaced: boolean | undefined
 }
 
-function parseQuestion(args: readonly string[], discovery: Discovery, warn: (m: string) => void, usage: string): Question {
+async function parseQuestion(args: readonly string[], discovery: Discovery, warn: (m: string) => void, usage: string): Promise<Question> {
   if (args.length !== 2) throw new UsageError(usage)
   const [verb, target] = args as [string, string]
   if (target.startsWith('/')) return { verb, nonResourceURL: target, group: '', resource: '', resourceName: '', namespaced: undefined }
   const slash = target.indexOf('/')
   const type = slash === -1 ? target : target.slice(0, slash)
-  const resolved = resolveResource(discovery, type, warn)
+  const resolved = await resolveResource(discovery, type, warn)
   return { verb, nonResourceURL: '', group: resolved.group, resource: resolved.resource, resourceName: slash === -1 ? '' : target.slice(slash + 1), namespaced: resolved.known?.namespaced }
 }
 
@@ -69,6 +70,16 @@ function userOf(o: AuthCommandOptions): RbacUser {
   return impersonatedUser(o.as, o.asGroups)
 }
 
+/**
+ * kubectl asks as the impersonated user, who must be allowed to create the review (the default
+ * policy lets every authenticated user, not an anonymous one): the error kubectl prints when not.
+ */
+function reviewRefusal(authorizer: RbacAuthorizer, user: RbacUser, resource: string): string | undefined {
+  const attributes: RbacAttributes = { user, verb: 'create', resourceRequest: true, path: '', namespace: '', apiGroup: 'authorization.k8s.io', resource, subresource: '', name: '' }
+  const { decision, reason } = authorizer.authorize(attributes)
+  return decision === 'allow' ? undefined : `Error from server (Forbidden): ${requestForbiddenMessage(attributes, reason)}\n`
+}
+
 async function loadPolicy(o: AuthCommandOptions, io: PatchIO, deps: OfflineAuthDeps): Promise<PolicyObjects> {
   const objects = await readRbacObjects(o.rbacFrom, io)
   return offlinePolicy(o.defaultPolicy ? deps.defaultPolicy() : [], objects)
@@ -77,7 +88,8 @@ async function loadPolicy(o: AuthCommandOptions, io: PatchIO, deps: OfflineAuthD
 /** Runs `auth can-i` with `argv` (the arguments after `auth can-i`). */
 export async function runCanI(argv: readonly string[], program: string, io: PatchIO, deps: OfflineAuthDeps): Promise<RunResult> {
   const command = `${program} auth can-i`
-  const warn = (m: string) => io.err(`Warning: ${m}\n`)
+  // kubectl's messages end with a newline, to which its warning printer adds one.
+  const warn = (m: string) => io.err(`Warning: ${m}\n\n`)
   try {
     const parsed = parseAuthCommandLine(argv, CAN_I_OPTIONS, command)
     if (parsed.kind === 'help') return { exitCode: 0, help: true }
@@ -88,7 +100,7 @@ export async function runCanI(argv: readonly string[], program: string, io: Patc
       if (o.args.length !== 0) throw new UsageError('list option must be specified with no arguments')
     } else {
       const usage = `you must specify two arguments: verb resource or verb resource/resourceName.\nSee '${command} -h' for help and examples.`
-      question = parseQuestion(o.args, deps.discovery, warn, usage)
+      question = await parseQuestion(o.args, deps.discovery, warn, usage)
     }
     const namespace = o.allNamespaces ? '' : (o.namespace ?? 'default')
     // Validate.
@@ -106,6 +118,11 @@ export async function runCanI(argv: readonly string[], program: string, io: Patc
     if (!o.list && o.noHeaders) throw new UsageError('--no-headers cannot be set without --list specified')
     const user = userOf(o)
     const authorizer = new RbacAuthorizer(await loadPolicy(o, io, deps))
+    const refused = reviewRefusal(authorizer, user, o.list ? 'selfsubjectrulesreviews' : 'selfsubjectaccessreviews')
+    if (refused) {
+      io.err(refused)
+      return { exitCode: 1 }
+    }
     if (o.list) {
       io.out(printRules(authorizer.rulesFor(user, namespace), o.noHeaders))
       return { exitCode: 0 }
@@ -136,7 +153,7 @@ export async function runWhoCan(argv: readonly string[], program: string, io: Pa
     const unknown: string[] = []
     const [verb, target] = o.args as [string, string]
     const slash = target.startsWith('/') ? -1 : target.indexOf('/')
-    const question = parseQuestion([verb, slash === -1 ? target : target.slice(0, slash)], deps.discovery, (m) => unknown.push(m), '')
+    const question = await parseQuestion([verb, slash === -1 ? target : target.slice(0, slash)], deps.discovery, (m) => unknown.push(m), '')
     if (slash !== -1) question.resourceName = target.slice(slash + 1)
     if (unknown.length > 0) throw new UsageError(`resolving resource: ${unknown[0]}`)
     if (question.nonResourceURL && o.subresource !== '') throw new UsageError('--subresource cannot be used with NONRESOURCEURL')

@@ -8,7 +8,10 @@
 import type { RbacAuthorizer } from '../rbac/authorizer.js'
 import type { Binding, PolicyObjects } from '../rbac/policy.js'
 import { type RbacAttributes, ruleAllows } from '../rbac/rules.js'
-import { tabwrite } from '../printers/tabwriter.js'
+import { type TabwriterSettings, tabwrite } from '../printers/tabwriter.js'
+
+/** kubectl-who-can's tab writer: minwidth 0, padding 2. */
+const WHO_CAN_TABWRITER: TabwriterSettings = { minWidth: 0, padding: 2 }
 
 export interface WhoCanQuestion {
   /** The attributes asked about (the user is not read). */
@@ -48,12 +51,12 @@ export function printWhoCan(q: WhoCanQuestion, found: { roleBindings: Binding[];
     else {
       let table = 'ROLEBINDING\tNAMESPACE\tSUBJECT\tTYPE\tSA-NAMESPACE\n'
       for (const b of found.roleBindings) for (const s of b.subjects) table += `${b.name}\t${b.namespace}\t${s.name}\t${s.kind}\t${s.namespace ?? ''}\n`
-      out += tabwrite(table)
+      out += tabwrite(table, WHO_CAN_TABWRITER)
     }
     out += '\n'
   }
   if (found.clusterRoleBindings.length === 0) return `${out}No subjects found with permissions to ${q.action} assigned through ClusterRoleBindings\n`
   let table = 'CLUSTERROLEBINDING\tSUBJECT\tTYPE\tSA-NAMESPACE\n'
   for (const b of found.clusterRoleBindings) for (const s of b.subjects) table += `${b.name}\t${s.name}\t${s.kind}\t${s.namespace ?? ''}\n`
-  return out + tabwrite(table)
+  return out + tabwrite(table, WHO_CAN_TABWRITER)
 }

@@ -1,16 +1,22 @@
 /**
- * Go's text/tabwriter as kubectl and kubectl-who-can set it up (minwidth 0, tabwidth 8,
- * padding 2, padchar ' ', no flags): a cell is text ended by a tab; the cells of one column
- * in consecutive lines form a block padded to its widest cell plus the padding; the last
- * cell of a line (after its last tab) is not part of any column and is written as it is.
+ * Go's text/tabwriter with padchar ' ' and no flags: a cell is text ended by a tab; the cells
+ * of one column in consecutive lines form a block padded to its widest cell plus the padding
+ * (at least the minimum width); the last cell of a line (after its last tab) is not part of
+ * any column and is written as it is.
  */
-const PADDING = 2
+export interface TabwriterSettings {
+  minWidth: number
+  padding: number
+}
+
+/** kubectl's printers.GetNewTabWriter: minwidth 6, padding 3. */
+export const KUBECTL_TABWRITER: TabwriterSettings = { minWidth: 6, padding: 3 }
 
 /** Width as Go counts it: runes. */
 const width = (text: string) => [...text].length
 
 /** The text written out in columns. */
-export function tabwrite(text: string): string {
+export function tabwrite(text: string, settings: TabwriterSettings): string {
   const lines = text.split('\n')
   const last = lines.pop() // after the final newline: '' (or an unterminated line, written as it is)
   const cells = lines.map((line) => line.split('\t'))
@@ -24,9 +30,9 @@ export function tabwrite(text: string): string {
         continue
       }
       let end = i
-      let w = 0
+      let w = settings.minWidth
       while (end < to && column < cells[end]!.length - 1) {
-        w = Math.max(w, width(cells[end]![column]!) + PADDING)
+        w = Math.max(w, width(cells[end]![column]!) + settings.padding)
         end++
       }
       for (let j = i; j < end; j++) widths[j]![column] = w
