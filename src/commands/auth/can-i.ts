@@ -17,7 +17,7 @@ Answers as the API server's RBAC authorizer would (the same code) for the user t
   static override examples = [
     `<%= config.bin %> auth can-i delete secrets -n prod --as system:serviceaccount:ci:robot --rbac-from rbac/`,
     `<%= config.bin %> auth can-i create deployments.apps --as alice --as-group team-a --rbac-from rbac/ --explain`,
-    `<%= config.bin %> auth can-i get /healthz --as system:anonymous`,
+    `<%= config.bin %> auth can-i get /metrics --as prometheus --as-group monitoring --rbac-from rbac/clusterroles.yaml --rbac-from rbac/bindings.yaml`,
     `<%= config.bin %> auth can-i --list -n dev --as bob --rbac-from rbac/roles.yaml --rbac-from rbac/bindings.yaml`,
   ]
 

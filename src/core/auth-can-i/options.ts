@@ -10,11 +10,11 @@ import type { OptionSpec } from '../options/types.js'
 /** A usage problem: `error: <message>`, exit 1 (cmdutil.CheckErr). */
 export class UsageError extends Error {}
 
-const IMPERSONATION = CLIENT_OPTIONS.filter((o) => o.name === 'as' || o.name === 'as-group' || o.name === 'namespace')
+const client = (name: string) => CLIENT_OPTIONS.filter((o) => o.name === name)
 
-/** The options both commands share: where the policy comes from, who asks, where. */
+/** The options both commands share: where the policy comes from, and where. */
 const COMMON: readonly OptionSpec[] = [
-  ...IMPERSONATION,
+  ...client('namespace'),
   {
     name: 'rbac-from',
     type: 'strings',
@@ -36,6 +36,8 @@ const COMMON: readonly OptionSpec[] = [
 ]
 
 export const CAN_I_OPTIONS: readonly OptionSpec[] = [
+  ...client('as'),
+  ...client('as-group'),
   ...COMMON,
   { name: 'quiet', short: 'q', type: 'bool', help: 'If true, suppress output and just return the exit code.', section: 'client' },
   { name: 'list', type: 'bool', help: 'If true, prints all allowed actions.', section: 'client' },
