@@ -11,7 +11,7 @@ import { impersonatedUser } from '../rbac/impersonated-user.js'
 import type { PolicyObjects, RbacObject } from '../rbac/policy.js'
 import type { RbacAttributes, RbacUser } from '../rbac/rules.js'
 import type { PatchIO } from '../patch-command/types.js'
-import { readRbacObjects } from './inputs.js'
+import { type PolicyInputs, readPolicyInputs } from './inputs.js'
 import { printRules } from './list.js'
 import { type AuthCommandOptions, CAN_I_OPTIONS, UsageError, WHO_CAN_OPTIONS, parseAuthCommandLine } from './options.js'
 import { offlinePolicy } from './policy.js'
@@ -80,9 +80,18 @@ function reviewRefusal(authorizer: RbacAuthorizer, user: RbacUser, resource: str
   return decision === 'allow' ? undefined : `Error from server (Forbidden): ${requestForbiddenMessage(attributes, reason)}\n`
 }
 
-async function loadPolicy(o: AuthCommandOptions, io: PatchIO, deps: OfflineAuthDeps): Promise<PolicyObjects> {
-  const objects = await readRbacObjects(o.rbacFrom, io)
-  return offlinePolicy(o.defaultPolicy ? deps.defaultPolicy() : [], objects)
+/** The discovery with the custom resources of the inputs after the built-in ones, as discovery orders their groups. */
+function withCustomResources(discovery: Discovery, inputs: PolicyInputs): Discovery {
+  if (inputs.customResources.length === 0) return discovery
+  const all = discovery.all
+  return {
+    resources: [...discovery.resources, ...inputs.customResources],
+    ...(all ? { all: async () => [...(await all()), ...inputs.customResources] } : {}),
+  }
+}
+
+function policyOf(o: AuthCommandOptions, inputs: PolicyInputs, deps: OfflineAuthDeps): PolicyObjects {
+  return offlinePolicy(o.defaultPolicy ? deps.defaultPolicy() : [], inputs.rbac)
 }
 
 /** Runs `auth can-i` with `argv` (the arguments after `auth can-i`). */
@@ -98,10 +107,11 @@ export async function runCanI(argv: readonly string[], program: string, io: Patc
     let question: Question | undefined
     if (o.list) {
       if (o.args.length !== 0) throw new UsageError('list option must be specified with no arguments')
-    } else {
-      const usage = `you must specify two arguments: verb resource or verb resource/resourceName.\nSee '${command} -h' for help and examples.`
-      question = await parseQuestion(o.args, deps.discovery, warn, usage)
+    } else if (o.args.length !== 2) {
+      throw new UsageError(`you must specify two arguments: verb resource or verb resource/resourceName.\nSee '${command} -h' for help and examples.`)
     }
+    const inputs = await readPolicyInputs(o.rbacFrom, io)
+    if (!o.list) question = await parseQuestion(o.args, withCustomResources(deps.discovery, inputs), warn, '')
     const namespace = o.allNamespaces ? '' : (o.namespace ?? 'default')
     // Validate.
     if (o.list) {
@@ -117,7 +127,7 @@ export async function runCanI(argv: readonly string[], program: string, io: Patc
     }
     if (!o.list && o.noHeaders) throw new UsageError('--no-headers cannot be set without --list specified')
     const user = userOf(o)
-    const authorizer = new RbacAuthorizer(await loadPolicy(o, io, deps))
+    const authorizer = new RbacAuthorizer(policyOf(o, inputs, deps))
     const refused = reviewRefusal(authorizer, user, o.list ? 'selfsubjectrulesreviews' : 'selfsubjectaccessreviews')
     if (refused) {
       io.err(refused)
@@ -153,14 +163,15 @@ export async function runWhoCan(argv: readonly string[], program: string, io: Pa
     const unknown: string[] = []
     const [verb, target] = o.args as [string, string]
     const slash = target.startsWith('/') ? -1 : target.indexOf('/')
-    const question = await parseQuestion([verb, slash === -1 ? target : target.slice(0, slash)], deps.discovery, (m) => unknown.push(m), '')
+    const inputs = await readPolicyInputs(o.rbacFrom, io)
+    const question = await parseQuestion([verb, slash === -1 ? target : target.slice(0, slash)], withCustomResources(deps.discovery, inputs), (m) => unknown.push(m), '')
     if (slash !== -1) question.resourceName = target.slice(slash + 1)
     if (unknown.length > 0) throw new UsageError(`resolving resource: ${unknown[0]}`)
     if (question.nonResourceURL && o.subresource !== '') throw new UsageError('--subresource cannot be used with NONRESOURCEURL')
     const namespace = o.allNamespaces ? '' : (o.namespace ?? 'default')
     const resource = question.group ? `${question.resource}.${question.group}` : question.resource
     const action = question.nonResourceURL ? `${verb} ${question.nonResourceURL}` : `${verb} ${resource}${question.resourceName ? `/${question.resourceName}` : ''}`
-    const policy = await loadPolicy(o, io, deps)
+    const policy = policyOf(o, inputs, deps)
     const attributes = attributesOf(question, { name: '', groups: [] }, namespace, o.subresource)
     const q = { attributes, allNamespaces: o.allNamespaces, action }
     io.out(printWhoCan(q, bindingsGranting(policy, new RbacAuthorizer(policy), q)))

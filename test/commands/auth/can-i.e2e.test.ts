@@ -3,7 +3,8 @@
  * can-i --as ... --as-group ...` asks it, on a seeded random table of subjects, verbs,
  * resources and namespaces drawn from the default roles and the corpus (test/fixtures/rbac,
  * applied with the real kubectl: roles, cluster roles aggregated into a new role and into the
- * default `view`, bindings to users, groups and service accounts, one to a missing role).
+ * default `view`, bindings to users, groups and service accounts, one to a missing role, a
+ * custom resource's definition).
  *
  * The bulk of the table goes to the server as kubectl sends it (a SelfSubjectAccessReview with
  * the Impersonate-User and Impersonate-Group headers, over HTTPS, with kubectl's resolution of
@@ -72,8 +73,9 @@ const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'd
 
 /**
  * The argument kubectl takes and what its RESTMapper resolves it to against the server's
- * discovery (`events` is the core group's, first in discovery's order; a type discovery does
- * not know is sent as written, with no group).
+ * discovery (`events` is the core group's, first in discovery's order; the corpus's custom
+ * resource once its definition is established; a type discovery does not know is sent as
+ * written, with no group).
  */
 interface Target {
   arg: string
@@ -109,7 +111,9 @@ const TARGETS: Target[] = [
   { arg: 'csr', group: 'certificates.k8s.io', resource: 'certificatesigningrequests', subresource: 'approval' },
   { arg: 'users/alice', group: '', resource: 'users', name: 'alice' },
   { arg: 'groups/dev-team', group: '', resource: 'groups', name: 'dev-team' },
-  { arg: 'widgets.example.com', group: '', resource: 'widgets.example.com' },
+  { arg: 'widgets.example.com', group: 'example.com', resource: 'widgets' },
+  { arg: 'wd/w-1', group: 'example.com', resource: 'widgets', name: 'w-1' },
+  { arg: 'gizmos.example.com', group: '', resource: 'gizmos.example.com' },
   { arg: '*', group: '', resource: '*' },
   { arg: '/metrics', url: '/metrics' },
   { arg: '/healthz', url: '/healthz' },
@@ -204,6 +208,9 @@ describe('auth can-i offline agrees with the server (kubectl auth can-i)', funct
     session = await KubectlSession.open(this, 'auth-can-i-', { waitFor: 'ready' })
     await session.ok('apply', '-f', join(FIXTURES, '00-namespaces.yaml'))
     await session.ok('apply', '-f', FIXTURES)
+    await session.ok('wait', '--for=condition=Established', 'crd/widgets.example.com', '--timeout=30s')
+    // kubectl cached discovery before the CRD was there: `api-resources` refreshes its cache.
+    await session.ok('api-resources')
     // The server's aggregation controller and RBAC informers catch up: `admin` (from `edit`,
     // from `view`, from widget-viewer) and `monitoring` have their rules, and they are in effect.
     const deadline = Date.now() + 30_000
