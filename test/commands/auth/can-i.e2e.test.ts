@@ -287,4 +287,35 @@ describe('auth can-i offline agrees with the server (kubectl auth can-i)', funct
       assert.equal(offline.code, kubectl.code, args.join(' '))
     }
   })
+
+  it('auth who-can lists subjects the server allows: kubectl auth can-i as each says yes', async () => {
+    const actions = [
+      ['get', 'pods', '-n', 'team-a'],
+      ['update', 'deployments.apps', '--subresource', 'scale', '-n', 'team-b'],
+      ['get', '/metrics'],
+      ['list', 'widgets.example.com', '-n', 'team-b'],
+    ]
+    for (const action of actions) {
+      const out = await run(process.execPath, [BIN, 'auth', 'who-can', ...action, '--rbac-from', FIXTURES])
+      assert.equal(out.code, 0, out.stderr)
+      // kubectl-who-can's rows: the RoleBindings' (5 columns) then the ClusterRoleBindings' (4).
+      const asArgs: string[][] = []
+      let columns = 0
+      for (const line of out.stdout.split('\n')) {
+        if (line.startsWith('ROLEBINDING')) columns = 5
+        else if (line.startsWith('CLUSTERROLEBINDING')) columns = 4
+        else if (line.trim() === '' || line.startsWith('No subjects')) continue
+        else {
+          const cells = line.trim().split(/\s+/)
+          const [namespace, subject, type, saNamespace] = columns === 5 ? cells.slice(1) : ['', ...cells.slice(1)]
+          if (type === 'User') asArgs.push(['--as', subject!])
+          else if (type === 'Group') asArgs.push(['--as', 'probe', '--as-group', subject!])
+          else asArgs.push(['--as', `system:serviceaccount:${saNamespace || namespace}:${subject}`])
+        }
+      }
+      assert.ok(asArgs.length > 0, `${action.join(' ')}: ${out.stdout}`)
+      const answers = await inParallel(asArgs, 4, (as) => session.run('auth', 'can-i', ...action, ...as))
+      for (const [n, answer] of answers.entries()) assert.equal(answer.stdout, 'yes\n', `${action.join(' ')} ${asArgs[n]!.join(' ')}: ${answer.stderr}`)
+    }
+  })
 })
