@@ -6,7 +6,7 @@
  * only for a type not in it), and its default RBAC policy (the bootstrap roles and bindings
  * every new cluster starts with).
  */
-import type { OfflineAuthDeps } from '../core/auth-can-i/run.js'
+import type { OfflineAuthDeps } from '../core/auth-can-i/question.js'
 import { versionStability } from '../core/options/api-groups.js'
 import type { RbacObject } from '../core/rbac/policy.js'
 import { RESOURCES } from '../server/api/generated/resources.js'

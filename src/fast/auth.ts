@@ -4,7 +4,8 @@
  * oclif, whose help plugin prints it.
  */
 import { offlineAuthDeps } from '../cli/offline-auth-deps.js'
-import { runCanI, runWhoCan } from '../core/auth-can-i/run.js'
+import { runCanI } from '../core/auth-can-i/run.js'
+import { runWhoCan } from '../core/auth-can-i/run-who-can.js'
 import { processIO } from '../core/patch-command/process-io.js'
 import { allWrittenDirectly } from '../core/util/direct-output.js'
 import type { FastContext, FastOutcome } from './outcome.js'

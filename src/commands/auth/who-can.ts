@@ -20,7 +20,7 @@ Prints, as kubectl-who-can does, the RoleBindings (of the namespace, or of every
   ]
 
   async run(): Promise<void> {
-    const { runWhoCan } = await import('../../core/auth-can-i/run.js')
+    const { runWhoCan } = await import('../../core/auth-can-i/run-who-can.js')
     const { offlineAuthDeps } = await import('../../cli/offline-auth-deps.js')
     const { processIO } = await import('../../core/patch-command/process-io.js')
     const result = await runWhoCan(this.argv, this.config.bin, processIO(), offlineAuthDeps())

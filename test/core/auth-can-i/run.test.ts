@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict'
 import { fileURLToPath } from 'node:url'
 import { offlineAuthDeps } from '../../../src/cli/offline-auth-deps.js'
-import { runCanI, runWhoCan } from '../../../src/core/auth-can-i/run.js'
+import { runCanI } from '../../../src/core/auth-can-i/run.js'
+import { runWhoCan } from '../../../src/core/auth-can-i/run-who-can.js'
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/rbac', import.meta.url))
 
