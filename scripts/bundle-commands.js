@@ -207,6 +207,9 @@ const sideModules = {
   // The external JWT signer's gRPC client (with gRPC, its loader and the protobuf parser), which
   // only --service-account-signing-endpoint reaches.
   'external-jwt-client': 'src/server/authentication/externaljwt/client.ts',
+  // Every served kind (with every kind's strategy: nine tenths of `auth can-i`), which the offline
+  // auth commands read only for a type the generated table of built-in resources lacks.
+  'served-kinds': 'src/cli/served-kinds.ts',
 }
 // Also outside: what only an option or a request that few runs have loads, on first use: gRPC
 // with its .proto files (the external JWT signer, the OTLP exporter), OpenTelemetry (tracing),

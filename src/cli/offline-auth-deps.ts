@@ -2,9 +2,9 @@
  * What `auth can-i` and `auth who-can` take from the server to answer without one: its
  * discovery, to resolve TYPE as kubectl would (the kinds a default `server start` serves, with
  * `--runtime-config` and the feature gates at their defaults: the generated table of built-in
- * resources first, the whole list of kinds, which costs a few hundred milliseconds to load,
- * only for a type not in it), and its default RBAC policy (the bootstrap roles and bindings
- * every new cluster starts with).
+ * resources first, the whole list of kinds, which costs more to load (served-kinds.ts), only
+ * for a type not in it), and its default RBAC policy (the bootstrap roles and bindings every
+ * new cluster starts with).
  */
 import type { OfflineAuthDeps } from '../core/auth-can-i/question.js'
 import { versionStability } from '../core/options/api-groups.js'
@@ -17,10 +17,7 @@ export function offlineAuthDeps(): OfflineAuthDeps {
     discovery: {
       // What enabledKinds leaves on by default, read from the generated table alone.
       resources: RESOURCES.filter((r) => r.featureGate === undefined && versionStability(r.version) === 'ga'),
-      all: async () => {
-        const [{ KINDS }, { enabledKinds }] = await Promise.all([import('../server/api/kinds/index.js'), import('../server/api/runtime-config.js')])
-        return enabledKinds(KINDS, [])
-      },
+      all: async () => (await import('./served-kinds.js')).servedKinds(),
     },
     defaultPolicy: () => bootstrapRbac().map((b) => b.object as RbacObject),
   }
