@@ -6,6 +6,9 @@
 import type { Attributes, Authorizer, Decision, ResourceRuleInfo, NonResourceRuleInfo, RuleResolver, Rules } from './authorizer.js'
 import type { UserInfo } from '../http/types.js'
 import { type MaybePromise, isPromise } from '../http/maybe-promise.js'
+import { aggregate } from '../../core/util/aggregate-errors.js'
+
+export { aggregate }
 
 export class UnionAuthorizer implements Authorizer {
   constructor(private readonly authorizers: readonly Authorizer[]) {}
@@ -58,8 +61,3 @@ export class UnionRuleResolver implements RuleResolver {
   }
 }
 
-/** utilerrors.NewAggregate(...).Error(): one message as is, several in brackets. */
-export function aggregate(messages: readonly string[]): string {
-  const unique = [...new Set(messages)]
-  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`
-}

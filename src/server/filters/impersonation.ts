@@ -10,7 +10,9 @@ import { ApiError } from '../api/status-errors.js'
 import type { Filter, Handler, Request, RequestContext, Response, UserInfo } from '../http/types.js'
 import { type Attributes, type Authorizer, resourceAttributes } from '../authorization/authorizer.js'
 import { requestForbidden, sanitizeHtml } from '../authorization/forbidden.js'
-import { SERVICE_ACCOUNT_PREFIX } from '../authorization/rbac-rules.js'
+import { impersonatedUser, splitServiceAccount } from '../../core/rbac/impersonated-user.js'
+
+export { splitServiceAccount }
 
 const AUTHENTICATION_GROUP = 'authentication.k8s.io'
 const EXTRA_PREFIX = 'impersonate-extra-'
@@ -39,14 +41,6 @@ function headerValues(req: Request): Map<string, string[]> | undefined {
     values.set(name, list)
   }
   return values
-}
-
-/** serviceaccount.SplitUsername: `system:serviceaccount:<namespace>:<name>`. */
-export function splitServiceAccount(username: string): { namespace: string; name: string } | undefined {
-  if (!username.startsWith(SERVICE_ACCOUNT_PREFIX)) return undefined
-  const parts = username.slice(SERVICE_ACCOUNT_PREFIX.length).split(':')
-  if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined
-  return { namespace: parts[0], name: parts[1] }
 }
 
 function unescapeKey(key: string): string {
@@ -127,8 +121,6 @@ export function withImpersonation(authorizer: Authorizer): Filter {
 
   async function impersonate(requests: readonly ImpersonationRequest[], next: Handler, req: Request, res: Response, ctx: RequestContext): Promise<void> {
     const requestor = ctx.user!
-    // Groups given are the whole list; otherwise a service account gets its fixed groups.
-    const groupsSpecified = requests.some((r) => r.kind === 'Group')
     let username = ''
     let uid: string | undefined
     const groups: string[] = []
@@ -137,8 +129,7 @@ export function withImpersonation(authorizer: Authorizer): Filter {
       const attributes = actingAs(requestor, r)
       switch (r.kind) {
         case 'ServiceAccount':
-          username = `${SERVICE_ACCOUNT_PREFIX}${r.namespace}:${r.name}`
-          if (!groupsSpecified) groups.push('system:serviceaccounts', `system:serviceaccounts:${r.namespace}`)
+          username = `system:serviceaccount:${r.namespace}:${r.name}`
           break
         case 'User':
           username = r.name
@@ -159,13 +150,7 @@ export function withImpersonation(authorizer: Authorizer): Filter {
         return
       }
     }
-    if (username !== 'system:anonymous') {
-      // A named user is authenticated unless the groups say it is not.
-      if (!groups.includes('system:authenticated') && !groups.includes('system:unauthenticated')) groups.push('system:authenticated')
-    } else if (!groups.includes('system:unauthenticated')) {
-      groups.push('system:unauthenticated')
-    }
-    ctx.user = { name: username, groups, ...(uid !== undefined ? { uid } : {}), ...(Object.keys(extra).length ? { extra } : {}) }
+    ctx.user = { ...impersonatedUser(username, groups), ...(uid !== undefined ? { uid } : {}), ...(Object.keys(extra).length ? { extra } : {}) }
     for (const name of Object.keys(req.headers)) if (name.startsWith('impersonate-')) delete req.headers[name]
     return next(req, res, ctx)
   }
