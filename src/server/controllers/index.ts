@@ -25,6 +25,8 @@ import { CRDNamingController } from './crd-naming.js'
 import { EndpointReconcilerController } from './endpoint-reconciler.js'
 import { type FlowConfigurationReads, FlowSchemaStatusController } from './flowschema-status.js'
 import { LegacyTokenController } from './serviceaccount-token.js'
+import { LeaderElectedControllers } from './leader-elected.js'
+import { KCM_CONTROLLER_NAMES, canonicalControllerName, isControllerEnabled } from '../../core/options/kcm-controllers.js'
 import { GarbageCollector } from './garbage-collector.js'
 import { NamespaceController } from './namespace-controller.js'
 import { PeerDiscoverySync } from './peer-discovery-sync.js'
@@ -142,7 +144,25 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   },
 ]
 
-/** The enabled controllers of the table, built. */
+const KCM_NAMES = new Set(KCM_CONTROLLER_NAMES)
+
+/** Whether an entry is one of kube-controller-manager's (by its name or the name's old alias). */
+export const isKcmController = (entry: ControllerEntry): boolean => KCM_NAMES.has(canonicalControllerName(entry.name))
+
+/**
+ * The enabled controllers of the table, built. A whole cluster adds the clusterOnly entries:
+ * kube-controller-manager's (named as its --controllers names them) when `--controllers`
+ * enables them, the others (components of their own, such as the scheduler) always; with
+ * `--leader-elect`, kube-controller-manager's run under its Lease, as one group.
+ */
 export function buildControllers(deps: ControllerDeps, table: readonly ControllerEntry[] = CONTROLLERS): Controller[] {
-  return table.filter((entry) => (deps.cluster === true || !entry.clusterOnly) && (entry.enabled?.(deps) ?? true)).map((entry) => entry.create(deps))
+  const on = (entry: ControllerEntry) => entry.enabled?.(deps) ?? true
+  if (deps.cluster !== true) return table.filter((entry) => !entry.clusterOnly && on(entry)).map((entry) => entry.create(deps))
+  const cluster = deps.config.cluster
+  const selected = (entry: ControllerEntry) => !isKcmController(entry) || isControllerEnabled(entry.name, cluster?.controllers ?? ['*'])
+  const chosen = table.filter((entry) => on(entry) && (!entry.clusterOnly || selected(entry)))
+  if (cluster?.leaderElect !== true) return chosen.map((entry) => entry.create(deps))
+  const elected = chosen.filter((entry) => entry.clusterOnly && isKcmController(entry)).map((entry) => entry.create(deps))
+  const rest = chosen.filter((entry) => !(entry.clusterOnly && isKcmController(entry))).map((entry) => entry.create(deps))
+  return [...rest, new LeaderElectedControllers({ name: 'kube-controller-manager', lease: { namespace: 'kube-system', name: 'kube-controller-manager' } }, elected)]
 }
