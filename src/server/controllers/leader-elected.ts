@@ -26,6 +26,7 @@ export class LeaderElectedControllers implements Controller {
   private running: Controller[] = []
   /** Starts and stops in order, so that losing and winning the lease again do not interleave. */
   private transitions: Promise<void> = Promise.resolve()
+  private log: ((level: number, message: string) => void) | undefined
 
   constructor(
     private readonly options: LeaderElectedOptions,
@@ -40,6 +41,7 @@ export class LeaderElectedControllers implements Controller {
   }
 
   start(ctx: ControllerContext): void {
+    this.log = (level, message) => ctx.log(level, message)
     const leases = ctx.registry.lookup('coordination.k8s.io', 'v1', 'leases')
     if (!leases) throw new Error('leader election needs coordination.k8s.io/v1 leases')
     // client-go's identity: the host name and a UUID, so that two processes on one host differ.
@@ -65,7 +67,7 @@ export class LeaderElectedControllers implements Controller {
   }
 
   private transition(step: () => Promise<void>): void {
-    this.transitions = this.transitions.then(step).catch(() => undefined)
+    this.transitions = this.transitions.then(step).catch((err: Error) => this.log?.(0, `${this.name}: ${err.message}`))
   }
 
   private async startAll(ctx: ControllerContext): Promise<void> {
