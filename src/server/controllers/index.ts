@@ -29,6 +29,8 @@ import { LeaderElectedControllers } from './leader-elected.js'
 import { KCM_CONTROLLER_NAMES, canonicalControllerName, isControllerEnabled } from '../../core/options/kcm-controllers.js'
 import { GarbageCollector } from './garbage-collector.js'
 import { NamespaceController } from './namespace-controller.js'
+import { NodeLifecycleController } from './node-lifecycle.js'
+import { TaintEvictionController } from './taint-eviction.js'
 import { PeerDiscoverySync } from './peer-discovery-sync.js'
 import { PeerEndpointReconciler } from './peer-endpoint-reconciler.js'
 import { PodGraceReaper } from './pod-grace-reaper.js'
@@ -102,6 +104,13 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'garbage-collector-controller', enabled: ({ config }) => config.enableGarbageCollector, create: () => new GarbageCollector() },
   // The ConfigMap the ServiceAccount admission plugin's token volume mounts, for the nodes of a cluster.
   { name: 'root-ca-cert-publisher', clusterOnly: true, create: (d) => new RootCACertPublisher(d.rootCaPem) },
+  // Nodes whose heartbeats stop: Unknown conditions and taints, then their pods evicted after their tolerations.
+  {
+    name: 'node-lifecycle-controller',
+    clusterOnly: true,
+    create: (d) => new NodeLifecycleController({ gracePeriodMs: d.config.cluster?.nodeMonitorGracePeriodMs ?? 50_000, ...(d.clock ? { clock: d.clock } : {}) }),
+  },
+  { name: 'taint-eviction-controller', clusterOnly: true, create: (d) => new TaintEvictionController(d.clock ? { clock: d.clock } : {}) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
