@@ -46,6 +46,8 @@ export class SimulatedNodes implements Controller {
   private engine: StageEngine | undefined
   private leases: NodeLeases | undefined
   private unsubscribe: (() => void) | undefined
+  private running: Promise<void> | undefined
+  private stopped = false
   private readonly names: Set<string>
   private readonly cidrs = new Map<string, string>()
   private readonly ips: PodIPs
@@ -60,9 +62,15 @@ export class SimulatedNodes implements Controller {
     return this.options.clock ?? SYSTEM_CLOCK
   }
 
-  async start(ctx: ControllerContext): Promise<void> {
+  /** Starts in the background: the post-start hook that starts the controllers (and /readyz) does not wait for the nodes. */
+  start(ctx: ControllerContext): void {
+    this.running = this.run(ctx).catch((err: Error) => ctx.log(0, `simulated nodes: ${err.message}`))
+  }
+
+  private async run(ctx: ControllerContext): Promise<void> {
     const { registry } = ctx
     const stages = loadStages(this.options.cluster.nodeStages)
+    if (this.stopped) return
     this.agent = await SimulatedNodeAgent.start((ns, pod, container) => this.container(registry, ns, pod, container), () => this.clock.now())
     const port = this.agent.port
     const addresses = {
@@ -97,6 +105,8 @@ export class SimulatedNodes implements Controller {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true
+    await this.running
     this.unsubscribe?.()
     this.engine?.stop()
     this.leases?.stop()
