@@ -1,8 +1,10 @@
 /**
  * kube-controller-manager's node lifecycle controller (pkg/controller/nodelifecycle), as far as
- * a simulated cluster needs it: every monitor period (5 s) each Node's health is read from its
- * Ready condition's lastHeartbeatTime and its Lease in kube-node-lease (the later of the two);
- * a node not heard from within the grace period (--node-monitor-grace-period; the startup grace
+ * a simulated cluster needs it: every monitor period (5 s) each Node's health is read as the
+ * reference reads it: the controller notes, on its own clock, when it last saw the node's Ready
+ * condition's lastHeartbeatTime or its Lease's renewTime in kube-node-lease change (first seen:
+ * then), so that the node's clock and the controller's need not agree; a node not heard from
+ * within the grace period (--node-monitor-grace-period; the startup grace
  * period, 60 s, for a node that never posted its status) gets its Ready, MemoryPressure,
  * DiskPressure and PIDPressure conditions set to Unknown with the reference's reasons and
  * messages, the `NodeNotReady` event, its pods' Ready conditions set to False, and the taints of
@@ -13,7 +15,6 @@
 import type { GenericStore } from '../api/registry/generic-store.js'
 import type { KubeObject } from '../api/registry/object.js'
 import type { Registry } from '../api/registry/registry.js'
-import { timeOf } from '../peers/lease-times.js'
 import { type Clock, SYSTEM_CLOCK } from './clock.js'
 import type { Controller, ControllerContext } from './controller.js'
 import { EventRecorder } from './event-recorder.js'
@@ -56,6 +57,8 @@ export class NodeLifecycleController implements Controller {
   private timer: NodeJS.Timeout | undefined
   private stopped = false
   private events: EventRecorder | undefined
+  /** Per node: the heartbeat and lease renewal last seen, and when (the reference's nodeHealthData.probeTimestamp). */
+  private readonly health = new Map<string, { heartbeat: string; renew: string; probe: number }>()
 
   constructor(private readonly options: NodeLifecycleOptions) {}
 
@@ -88,20 +91,24 @@ export class NodeLifecycleController implements Controller {
   async monitor(registry: Registry): Promise<void> {
     const nodes = registry.lookup('', 'v1', 'nodes')!
     const leases = registry.lookup('coordination.k8s.io', 'v1', 'leases')!
-    const renewals = new Map<string, number>()
+    const renewals = new Map<string, string>()
     for (const lease of (await leases.list({ namespace: 'kube-node-lease' })).items) {
-      const at = timeOf((lease.spec as { renewTime?: string } | undefined)?.renewTime)
+      const at = (lease.spec as { renewTime?: string } | undefined)?.renewTime
       if (at !== undefined) renewals.set(lease.metadata.name ?? '', at)
     }
     for (const node of (await nodes.list()).items) await this.check(registry, nodes, node, renewals.get(node.metadata.name ?? ''))
   }
 
-  private async check(registry: Registry, nodes: GenericStore, node: KubeObject, leaseRenewed: number | undefined): Promise<void> {
+  private async check(registry: Registry, nodes: GenericStore, node: KubeObject, leaseRenewed: string | undefined): Promise<void> {
     const now = this.clock.now()
     const name = node.metadata.name ?? ''
     const conditions = ((node.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).map((c) => ({ ...c }))
     const ready = conditions.find((c) => c.type === 'Ready')
-    const heard = Math.max(timeOf(ready?.lastHeartbeatTime) ?? 0, leaseRenewed ?? 0, ready ? 0 : (timeOf(node.metadata.creationTimestamp) ?? 0))
+    const seen = { heartbeat: ready?.lastHeartbeatTime ?? '', renew: leaseRenewed ?? '' }
+    const saved = this.health.get(name)
+    const probe = saved && saved.heartbeat === seen.heartbeat && saved.renew === seen.renew ? saved.probe : now
+    this.health.set(name, { ...seen, probe })
+    const heard = probe
     const grace = ready ? this.options.gracePeriodMs : (this.options.startupGracePeriodMs ?? 60_000)
     let changedStatus = false
     if (now > heard + grace) {

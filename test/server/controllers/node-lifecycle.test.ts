@@ -1,7 +1,7 @@
 /**
  * The node lifecycle and taint eviction controllers over a registry, on a fake clock: a node
- * whose heartbeats (Ready's lastHeartbeatTime, its kube-node-lease Lease) stop for longer than
- * the grace period gets Ready, MemoryPressure, DiskPressure and PIDPressure Unknown with the
+ * whose heartbeats (Ready's lastHeartbeatTime, its kube-node-lease Lease) stop changing for
+ * longer than the grace period, on the controller's clock, gets Ready, MemoryPressure, DiskPressure and PIDPressure Unknown with the
  * reference's reason and message (node_lifecycle_controller.go), the unreachable taints
  * (NoSchedule, NoExecute), and its pods' Ready False; a pod tolerating the taint for N seconds
  * is deleted N seconds after the taint was added, one without tolerations after the 300 s the
@@ -42,6 +42,8 @@ describe('controllers: node-lifecycle-controller and taint-eviction-controller',
     await store('pods').create({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { nodeName: node, containers: [{ name: 'c', image: 'i' }], tolerations } })
     await store('pods').update('default', name, (cur) => ({ ...cur, status: { ...(cur.status as object), phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } }), { subresource: 'status' })
   }
+  // The controller times silence from when it first sees a node (as the reference's probeTimestamp): let it look once.
+  const observed = () => new Promise((r) => setTimeout(r, 200))
   const node = async (name: string) => store('nodes').get(undefined, name)
   // The eviction is a (graceful) deletion: the node's agent finishes it, none runs here.
   const exists = async (name: string) => (await store('pods').list({ namespace: 'default' })).items.some((p) => p.metadata.name === name && !p.metadata.deletionTimestamp)
@@ -59,6 +61,7 @@ describe('controllers: node-lifecycle-controller and taint-eviction-controller',
   it('leaves a node heard from within the grace period alone', async () => {
     await readyNode('n1')
     await manager.start({ registry: t.registry, ready: Promise.resolve(true), log: () => {} })
+    await observed()
     clock.advance(30_000)
     await new Promise((r) => setTimeout(r, 200))
     const n = await node('n1')
@@ -72,6 +75,7 @@ describe('controllers: node-lifecycle-controller and taint-eviction-controller',
     await pod('none', 'n1')
     await pod('forever', 'n1', null)
     await manager.start({ registry: t.registry, ready: Promise.resolve(true), log: () => {} })
+    await observed()
     clock.advance(41_000)
     await eventually(async () => ((await node('n1')).spec as { taints?: unknown[] } | undefined)?.taints?.length === 2, 'the unreachable taints')
     const n = await node('n1')
@@ -106,9 +110,10 @@ describe('controllers: node-lifecycle-controller and taint-eviction-controller',
     assert.ok(events.some((e) => e.reason === 'NodeNotReady' && e.message === 'Node n1 status is now: NodeNotReady'))
   })
 
-  it('removes the taints once the node is heard from again (its Lease)', async () => {
+  it('removes the taints once the node is heard from again (a new heartbeat)', async () => {
     await readyNode('n1')
     await manager.start({ registry: t.registry, ready: Promise.resolve(true), log: () => {} })
+    await observed()
     clock.advance(41_000)
     await eventually(async () => ((await node('n1')).spec as { taints?: unknown[] } | undefined)?.taints?.length === 2, 'the unreachable taints')
     await store('nodes').update(undefined, 'n1', (cur) => ({
