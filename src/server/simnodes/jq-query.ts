@@ -44,13 +44,21 @@ function parseStep(text: string): Step {
   return parsePath(text)
 }
 
+/** `.a.b`, `.a[]`, `.a.[]`, `.a["key with.dots"]`. */
 function parsePath(text: string): Step {
   if (text === '.') return { kind: 'path', names: [] }
   if (!text.startsWith('.')) throw new Error(`unsupported selector query: ${text}`)
   const names: Array<string | '[]'> = []
-  for (const part of text.slice(1).replace(/\[\]/g, '.[]').split('.')) {
-    if (part === '') continue
-    names.push(part === '[]' ? '[]' : part.replace(/^"(.*)"$/, '$1'))
+  const re = /\.?(?:\[\]|\[("(?:[^"\\]|\\.)*")\]|([^.[\]]+))/y
+  let at = 0
+  while (at < text.length) {
+    re.lastIndex = at
+    const m = re.exec(text)
+    if (!m || m[0].length === 0) throw new Error(`unsupported selector query: ${text}`)
+    at = re.lastIndex
+    if (m[1] !== undefined) names.push(JSON.parse(m[1]) as string)
+    else if (m[2] !== undefined) names.push(m[2])
+    else names.push('[]')
   }
   return { kind: 'path', names }
 }

@@ -12,7 +12,7 @@ import type { Registry } from '../api/registry/registry.js'
 import { ApiError } from '../api/status-errors.js'
 import type { EventRecorder } from '../controllers/event-recorder.js'
 import type { FuncMap } from './go-template.js'
-import type { Stage } from './stage.js'
+import { type Stage, chooseStage } from './stage.js'
 import { stageSteps } from './stage-plan.js'
 
 type Obj = Record<string, unknown>
@@ -48,12 +48,14 @@ export class StageEngine {
       this.cancel(key)
       return
     }
-    const stage = this.options.stages.find((s) => s.kind === obj.kind && s.matches(obj as Obj))
+    const stage = chooseStage(this.options.stages, obj as Obj)
     const waiting = this.pending.get(key)
     if (waiting && waiting.stage === stage?.name) return
     this.cancel(key)
     if (!stage) return
-    const delay = stage.delayMs + (stage.jitterMs > stage.delayMs ? Math.random() * (stage.jitterMs - stage.delayMs) : 0)
+    const { delayMs, jitterMs } = stage.delayFor(obj as Obj)
+    // kwok: a random time between the delay and the jitter duration.
+    const delay = delayMs + (jitterMs > delayMs ? Math.random() * (jitterMs - delayMs) : 0)
     const timer = setTimeout(() => {
       this.pending.delete(key)
       void this.apply(stage, obj).catch((err: Error) => this.options.log(2, `stage ${stage.name} on ${key}: ${err.message}`))

@@ -25,6 +25,9 @@ export interface Stage {
   /** Milliseconds before the stage applies, and the most added at random on top. */
   delayMs: number
   jitterMs: number
+  /** The object's own weight and delays (weightFrom, durationFrom, jitterDurationFrom), else the stage's. */
+  weightFor(obj: Obj): number
+  delayFor(obj: Obj): { delayMs: number; jitterMs: number }
   immediateNextStage: boolean
   matches(obj: Obj): boolean
   next: StageNext
@@ -59,14 +62,29 @@ export function stageOf(doc: Obj): Stage {
   })
   const labels = asObj(selector.matchLabels) as Record<string, string>
   const annotations = asObj(selector.matchAnnotations) as Record<string, string>
+  const fromObject = (from: unknown) => {
+    const expr = asObj(from).expressionFrom
+    return typeof expr === 'string' ? compileQuery(expr) : undefined
+  }
+  const weightFrom = fromObject(spec.weightFrom)
+  const durationFrom = fromObject(delay.durationFrom)
+  const jitterFrom = fromObject(delay.jitterDurationFrom)
+  const weight = Number(spec.weight ?? 0)
+  const delayMs = Number(delay.durationMilliseconds ?? 0)
+  const jitterMs = Number(delay.jitterDurationMilliseconds ?? 0)
   const mapMatches = (want: Record<string, string>, have: unknown) => Object.entries(want).every(([k, v]) => asObj(have)[k] === v)
   return {
     name: String(asObj(doc.metadata).name ?? ''),
     apiGroup: String(ref.apiGroup ?? 'v1'),
     kind: String(ref.kind ?? ''),
-    weight: Number(spec.weight ?? 0),
-    delayMs: Number(delay.durationMilliseconds ?? 0),
-    jitterMs: Number(delay.jitterDurationMilliseconds ?? 0),
+    weight,
+    delayMs,
+    jitterMs,
+    weightFor: (obj) => {
+      const v = weightFrom?.(obj)[0]
+      return v === undefined || !Number.isFinite(Number(v)) ? weight : Number(v)
+    },
+    delayFor: (obj) => ({ delayMs: durationOf(durationFrom?.(obj)[0]) ?? delayMs, jitterMs: durationOf(jitterFrom?.(obj)[0]) ?? jitterMs }),
     immediateNextStage: spec.immediateNextStage === true,
     matches: (obj) => {
       const meta = asObj(obj.metadata)
@@ -97,4 +115,33 @@ function matchExpression(expr: Expression, found: unknown[]): boolean {
     default:
       return false
   }
+}
+
+/** A duration read from an object (kwok: a Go duration such as `5s`, `1m30s`, `500ms`, or a number of milliseconds). */
+export function durationOf(v: unknown): number | undefined {
+  if (typeof v === 'number') return v
+  if (typeof v !== 'string' || v === '') return undefined
+  if (/^\d+$/.test(v)) return Number(v)
+  const unit: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+  let total = 0
+  let rest = v
+  while (rest.length > 0) {
+    const m = /^(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/.exec(rest)
+    if (!m) return undefined
+    total += Number(m[1]) * unit[m[2]!]!
+    rest = rest.slice(m[0].length)
+  }
+  return total
+}
+
+/** The stage kwok would apply to the object: of those matching, the heaviest (the first of equals). */
+export function chooseStage(stages: readonly Stage[], obj: Obj): Stage | undefined {
+  let best: Stage | undefined
+  let bestWeight = -Infinity
+  for (const stage of stages) {
+    if (stage.kind !== obj.kind || !stage.matches(obj)) continue
+    const w = stage.weightFor(obj)
+    if (w > bestWeight) [best, bestWeight] = [stage, w]
+  }
+  return best
 }

@@ -45,6 +45,8 @@ export interface Addresses {
 export function templateFuncs(a: Addresses, nodeName: string): FuncMap {
   return {
     Quote: quote,
+    // sprig's dict: key, value pairs.
+    dict: (...kv) => Object.fromEntries(Array.from({ length: Math.floor(kv.length / 2) }, (_, i) => [String(kv[2 * i]), kv[2 * i + 1]])),
     Now: () => rfc3339(a.now()),
     YAML: yaml,
     Version: () => a.version,

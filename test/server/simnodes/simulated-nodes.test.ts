@@ -2,7 +2,8 @@
  * The simulated nodes over a registry: nodes registered Ready (kwok's conditions) with their pod
  * CIDRs and a Lease each, a pod bound to one moved to Running and Ready with an IP of its node,
  * a Job's pod to Succeeded (kwok's pod-complete rule), a pod bound elsewhere left alone, and a
- * kwok user's own Stage file (a delay and an event) used instead of the defaults.
+ * pod labelled for kwok's failure stage Failed with its annotation's exit code, and a kwok
+ * user's own Stage file (a delay and an event) used instead of the defaults.
  */
 import assert from 'node:assert/strict'
 import { mkdtempSync, writeFileSync } from 'node:fs'
@@ -88,6 +89,17 @@ describe('simulated nodes', function () {
     const done = await store('pods').get('default', 'job-x')
     const state = (done.status as { containerStatuses: Array<{ state: { terminated?: { exitCode: number; reason: string } } }> }).containerStatuses[0]!.state
     assert.deepEqual([state.terminated?.exitCode, state.terminated?.reason], [0, 'Completed'])
+  })
+
+  it("fails a pod labelled for kwok's pod-container-running-failed stage, with the exit code of its annotation", async () => {
+    await start(CLUSTER)
+    const key = 'pod-container-running-failed.stage.kwok.x-k8s.io'
+    await pod('crash', 'sim-0', { labels: { [key]: 'true' }, annotations: { [`${key}/exit-code`]: '3', [`${key}/delay`]: '100ms', [`${key}/jitter-delay`]: '100ms' } })
+    await eventually(async () => (await store('pods').get('default', 'crash')).status?.phase === 'Failed', 'the pod Failed')
+    const failed = await store('pods').get('default', 'crash')
+    const terminated = (failed.status as { containerStatuses: Array<{ state: { terminated?: { exitCode: number; reason: string; message: string } } }> }).containerStatuses[0]!.state.terminated
+    assert.deepEqual(terminated && [terminated.exitCode, terminated.reason, terminated.message], [3, 'containerFailed', 'container failed'])
+    assert.equal(condition(failed, 'Ready'), 'False')
   })
 
   it("uses a kwok user's Stage file instead of the defaults", async () => {
