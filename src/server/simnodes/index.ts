@@ -25,6 +25,7 @@ import { templateFuncs } from './template-funcs.js'
 
 /** Where every simulated node's agent listens. */
 const NODE_IP = '127.0.0.1'
+const REGISTER_BATCH = 32
 
 export interface SimulatedNodesOptions {
   readonly cluster: ClusterConfig
@@ -89,7 +90,9 @@ export class SimulatedNodes implements Controller {
     })
     const engine = this.engine
     // Registered before the stages follow them: node-initialize then sees the addresses given here.
-    for (const name of this.options.cluster.nodeNames) await this.register(registry, name, port)
+    // A few at a time: a thousand nodes register in seconds, without a thousand writes at once.
+    const names = this.options.cluster.nodeNames
+    for (let i = 0; i < names.length && !this.stopped; i += REGISTER_BATCH) await Promise.all(names.slice(i, i + REGISTER_BATCH).map((name) => this.register(registry, name, port)))
     this.unsubscribe = registry.onChange((change) => {
       const { object } = change
       if (object.kind !== 'Node' && object.kind !== 'Pod') return
