@@ -30,6 +30,7 @@ const CLUSTER: ClusterConfig = {
 }
 
 type Cond = { type: string; status: string }
+const statusOf = (obj: KubeObject) => (obj.status ?? {}) as { phase?: string; podIP?: string }
 const condition = (obj: KubeObject, type: string) => ((obj.status as { conditions?: Cond[] } | undefined)?.conditions ?? []).find((c) => c.type === type)?.status
 
 describe('simulated nodes', function () {
@@ -79,13 +80,13 @@ describe('simulated nodes', function () {
     assert.equal(status.hostIP, '127.0.0.1')
     assert.deepEqual(status.containerStatuses.map((c) => [c.name, c.ready, Object.keys(c.state)]), [['app', true, ['running']]])
     assert.deepEqual(['Initialized', 'Ready', 'ContainersReady'].map((type) => condition(web, type)), ['True', 'True', 'True'])
-    assert.equal((await store('pods').get('default', 'elsewhere')).status?.phase, 'Pending')
+    assert.equal(statusOf(await store('pods').get('default', 'elsewhere')).phase, 'Pending')
   })
 
   it("completes a Job's pod (kwok's pod-complete)", async () => {
     await start(CLUSTER)
     await pod('job-x', 'sim-0', { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'x', uid: '00000000-0000-0000-0000-000000000001' }] })
-    await eventually(async () => (await store('pods').get('default', 'job-x')).status?.phase === 'Succeeded', 'the Job pod Succeeded')
+    await eventually(async () => statusOf(await store('pods').get('default', 'job-x')).phase === 'Succeeded', 'the Job pod Succeeded')
     const done = await store('pods').get('default', 'job-x')
     const state = (done.status as { containerStatuses: Array<{ state: { terminated?: { exitCode: number; reason: string } } }> }).containerStatuses[0]!.state
     assert.deepEqual([state.terminated?.exitCode, state.terminated?.reason], [0, 'Completed'])
@@ -95,7 +96,7 @@ describe('simulated nodes', function () {
     await start(CLUSTER)
     const key = 'pod-container-running-failed.stage.kwok.x-k8s.io'
     await pod('crash', 'sim-0', { labels: { [key]: 'true' }, annotations: { [`${key}/exit-code`]: '3', [`${key}/delay`]: '100ms', [`${key}/jitter-delay`]: '100ms' } })
-    await eventually(async () => (await store('pods').get('default', 'crash')).status?.phase === 'Failed', 'the pod Failed')
+    await eventually(async () => statusOf(await store('pods').get('default', 'crash')).phase === 'Failed', 'the pod Failed')
     const failed = await store('pods').get('default', 'crash')
     const terminated = (failed.status as { containerStatuses: Array<{ state: { terminated?: { exitCode: number; reason: string; message: string } } }> }).containerStatuses[0]!.state.terminated
     assert.deepEqual(terminated && [terminated.exitCode, terminated.reason, terminated.message], [3, 'containerFailed', 'container failed'])
@@ -130,10 +131,10 @@ describe('simulated nodes', function () {
     await pod('slow', 'sim-0', { labels: { speed: 'slow' } })
     // Still waiting for its delay a moment later (the default stages would have run it at once).
     await new Promise((r) => setTimeout(r, 300))
-    assert.equal((await store('pods').get('default', 'slow')).status?.phase, 'Pending')
-    await eventually(async () => (await store('pods').get('default', 'slow')).status?.phase === 'Running', 'the slow pod Running after its delay')
-    assert.match(String((await store('pods').get('default', 'slow')).status?.podIP), /^10\.244\.0\.\d+$/)
-    assert.equal((await store('pods').get('default', 'fast')).status?.phase, 'Pending')
+    assert.equal(statusOf(await store('pods').get('default', 'slow')).phase, 'Pending')
+    await eventually(async () => statusOf(await store('pods').get('default', 'slow')).phase === 'Running', 'the slow pod Running after its delay')
+    assert.match(String(statusOf(await store('pods').get('default', 'slow')).podIP), /^10\.244\.0\.\d+$/)
+    assert.equal(statusOf(await store('pods').get('default', 'fast')).phase, 'Pending')
     const events = (await store('events').list({ namespace: 'default' })).items
     assert.ok(events.some((e) => e.reason === 'Slow' && e.message === 'took its time' && (e.source as { component: string }).component === 'kubelet'))
   })
