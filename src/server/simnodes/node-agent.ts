@@ -5,9 +5,10 @@
  * as they would a kubelet. There is no container behind it, so it answers with simulated output:
  * - `GET /containerLogs/<ns>/<pod>/<container>`: one line naming the container, its image and
  *   its node (404 for a pod or container that does not exist, with the kubelet's wording).
- * - `/exec/<ns>/<pod>/<container>?command=...` (WebSocket, v5/v4.channel.k8s.io): `echo`
- *   writes its arguments, `hostname` the pod's name, `cat` echoes stdin, `true` and `false`
- *   exit 0 and 1; anything else writes `<command>: command not found` to stderr and exits 127.
+ * - `/exec/<ns>/<pod>/<container>?command=...` (WebSocket, v5/v4.channel.k8s.io): the command
+ *   run by a small simulated shell (simulated-shell.ts: echo, date, seq, for loops, `sh -c`,
+ *   an interactive `sh` on stdin, `cat`, `exit n`, ...); an unknown command prints busybox sh's
+ *   `sh: <name>: not found` and exits 127.
  * - `/attach/...`: one line on stdout, then success.
  */
 import { createServer, type Server } from 'node:https'
@@ -16,6 +17,7 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { WebSocket } from 'ws'
 import { createCaCertificate, createLeafCertificate, generateKey, privateKeyPem } from '../tls/generate.js'
+import { SimulatedShell } from './simulated-shell.js'
 
 const STDIN = 0
 const STDOUT = 1
@@ -90,10 +92,13 @@ function url(req: IncomingMessage): URL {
   return new URL(req.url ?? '/', 'https://agent')
 }
 
-/** One simulated command on the exec stream, ending with its Status on channel 3 as the kubelet's. */
+/** One simulated command on the exec stream (simulated-shell.ts), ending with its Status on channel 3 as the kubelet's. */
 function runCommand(ws: WebSocket, command: string[], pod: string): void {
   const send = (channel: number, data: string | Buffer) => ws.send(Buffer.concat([Buffer.from([channel]), Buffer.from(data)]))
+  let finished = false
   const finish = (code: number) => {
+    if (finished) return
+    finished = true
     const status =
       code === 0
         ? { metadata: {}, status: 'Success' }
@@ -107,22 +112,46 @@ function runCommand(ws: WebSocket, command: string[], pod: string): void {
     send(ERROR, JSON.stringify(status))
     ws.close(1000)
   }
-  const [name, ...args] = command
-  if (name === 'echo') {
-    send(STDOUT, `${args.join(' ')}\n`)
-    finish(0)
-  } else if (name === 'hostname') {
-    send(STDOUT, `${pod}\n`)
-    finish(0)
-  } else if (name === 'true' || name === 'false') {
-    finish(name === 'true' ? 0 : 1)
-  } else if (name === 'cat' && args.length === 0) {
+  const shell = new SimulatedShell({ out: (d) => send(STDOUT, d), err: (d) => send(STDERR, d), hostname: pod, now: Date.now })
+  const fail = (err: Error) => {
+    send(STDERR, `${err.message}\n`)
+    finish(1)
+  }
+  const onStdin = (handle: (data: Buffer) => void, closed: () => void) => {
     ws.on('message', (data: Buffer) => {
-      if (data[0] === STDIN && data.length > 1) send(STDOUT, data.subarray(1))
-      else if (data[0] === CLOSE && data[1] === STDIN) finish(0)
+      if (data[0] === STDIN && data.length > 1) handle(data.subarray(1))
+      else if (data[0] === CLOSE && data[1] === STDIN) closed()
     })
+  }
+  const [name = '', ...args] = command
+  const program = name.replace(/^\/(usr\/)?bin\//, '')
+  if ((program === 'sh' || program === 'bash') && args[0] === '-c') {
+    if (args[1]?.trim() === 'cat') return onStdin((d) => send(STDOUT, d), () => finish(0))
+    void shell.run(args[1] ?? '').then(({ status }) => finish(status), fail)
+  } else if (program === 'sh' || program === 'bash') {
+    // An interactive shell: each line of stdin is run; `exit` or the end of stdin ends it.
+    let pending = ''
+    let last = 0
+    let queue = Promise.resolve()
+    onStdin(
+      (data) => {
+        pending += data.toString('utf8')
+        const lines = pending.split('\n')
+        pending = lines.pop() ?? ''
+        for (const line of lines) {
+          queue = queue.then(async () => {
+            if (finished) return
+            const { status, exited } = await shell.run(line)
+            last = status
+            if (exited) finish(status)
+          }, fail)
+        }
+      },
+      () => void queue.then(() => finish(last)),
+    )
+  } else if (program === 'cat' && args.length === 0) {
+    onStdin((d) => send(STDOUT, d), () => finish(0))
   } else {
-    send(STDERR, `${name ?? ''}: command not found\n`)
-    finish(127)
+    void shell.runArgv(command).then(({ status }) => finish(status), fail)
   }
 }

@@ -50,13 +50,19 @@ describe('cluster start (kubectl 1.35)', function () {
     await waitForKubectl(k, ['get', 'pod', 'web', '-o', 'jsonpath={.status.phase}'], /Running/)
     const logs = await k.run('logs', 'web')
     assert.equal(logs.code, 0, logs.stderr)
-    assert.match(logs.stdout, /web/)
+    // Names what a reader would look for: the container, its pod, its image and its node (docs/cluster.md).
+    assert.match(logs.stdout, /web.*default\/web.*nginx:1\.27.*node-1/)
     const exec = await k.run('exec', 'web', '--', 'echo', 'hello', 'node')
     assert.equal(exec.code, 0, exec.stderr)
     assert.equal(exec.stdout, 'hello node\n')
     const failing = await k.run('exec', 'web', '--', 'false')
     // kubectl's exit code is the command's.
     assert.equal(failing.code, 1)
+    const loop = await k.run('exec', 'web', '--', 'sh', '-c', 'for i in $(seq 1 3); do echo line $i; done; exit 4')
+    assert.deepEqual([loop.code, loop.stdout], [4, 'line 1\nline 2\nline 3\n'])
+    // An interactive shell reading its commands from stdin, as the Python client's exec test does.
+    const interactive = await k.runWithInput('echo test string 1\necho test string 2 >&2\nexit\n', 'exec', '-i', 'web', '--', '/bin/sh')
+    assert.deepEqual([interactive.code, interactive.stdout, interactive.stderr], [0, 'test string 1\n', 'test string 2\n'])
   })
 
   it('removes a deleted pod', async () => {
