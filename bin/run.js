@@ -3,7 +3,7 @@
 // --local` and `client flags validate` in loops), so this file does as little as it can:
 // - It is CommonJS (bin/package.json): an ES-module entry makes Node set up its ES loader
 //   before the first line runs, about a fifth of Node's own start-up.
-// - `patch`, `flags validate`, `health check`, `server start`, `validate` and `auth can-i`/`who-can` run from one bundled file each
+// - `patch`, `flags validate`, `health check`, `server start`, `validate`, `auth can-i`/`who-can` and `cluster start` run from one bundled file each
 //   (dist/fast/*.cjs, built from src/fast/ by scripts/bundle-commands.js) without oclif,
 //   whose loading and configuration cost more than Node's start-up. A fast entry hands the
 //   command line back to oclif for what it does not do itself (help, unusual command lines),
@@ -29,6 +29,7 @@ function fastRoute(argv) {
   if (argv[0] === 'server' && argv[1] === 'start') return { name: 'server-start', args: argv.slice(2) }
   if (argv[0] === 'validate') return { name: 'validate', args: argv.slice(1) }
   if (argv[0] === 'auth' && (argv[1] === 'can-i' || argv[1] === 'who-can')) return { name: 'auth', args: argv.slice(1) }
+  if (argv[0] === 'cluster' && argv[1] === 'start') return { name: 'cluster-start', args: argv.slice(2) }
   return undefined
 }
 

@@ -396,9 +396,14 @@ if (existsSync(join(root, 'dist/fast/server-start.cjs'))) {
   await trainServerStart(training)
   await trainServerStart(training)
 }
+// The same for `cluster start` (its own bundle of the server, with the simulated nodes).
+if (existsSync(join(root, 'dist/fast/cluster-start.cjs'))) {
+  await trainServerStart(training, 'cluster')
+  await trainServerStart(training, 'cluster')
+}
 rmSync(training, { recursive: true, force: true })
 
-async function trainServerStart(dir) {
+async function trainServerStart(dir, command = 'server') {
   const port = await new Promise((resolve, reject) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address()
@@ -407,7 +412,7 @@ async function trainServerStart(dir) {
     probe.on('error', reject)
   })
   const env = { ...process.env, CLIENT_WRITE_CODE_CACHE: '1', HOME: dir, KUBECONFIG: join(dir, 'none') }
-  const args = ['server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/certs`, `--data-dir=${dir}/data`, `--write-kubeconfig=${dir}/kubeconfig`]
+  const args = [command, 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${dir}/${command}-certs`, `--data-dir=${dir}/${command}-data`, `--write-kubeconfig=${dir}/kubeconfig`]
   const child = spawn(process.execPath, [join(root, 'bin/run.js'), ...args], { cwd: dir, stdio: 'ignore', env })
   const exited = new Promise((resolve) => child.once('exit', resolve))
   const deadline = Date.now() + 60_000

@@ -188,6 +188,29 @@ export interface ServerConfig {
   auditLog: AuditLogConfig
   /** --audit-webhook-*: on when `configFile` is given. */
   auditWebhook: AuditWebhookConfig
+  /** `client cluster start`'s own options; absent for `server start`. */
+  cluster?: ClusterConfig
+}
+
+/** A whole cluster in the process (`client cluster start`): its nodes, controllers and clock. */
+export interface ClusterConfig {
+  /** The simulated nodes' names, in order. */
+  nodeNames: string[]
+  /** status.capacity (and allocatable) of each node. */
+  nodeCapacity: Record<string, string>
+  nodeLabels: Record<string, string>
+  /** `<key>=<value>:<effect>` texts (checked by the cluster rules). */
+  registerWithTaints: string[]
+  clusterCidr: string
+  /** Files of kwok Stage objects replacing the default stages. */
+  nodeStages: string[]
+  nodeStatusUpdateFrequencyMs: number
+  /** kube-controller-manager's --controllers. */
+  controllers: string[]
+  leaderElect: boolean
+  nodeMonitorGracePeriodMs: number
+  /** --clock: the cluster's time at start (ms since the epoch), when given. */
+  clockStartMs?: number
 }
 
 /** The `--audit-<backend>-{mode,version,batch-*,truncate-*}` options every audit backend has. */
@@ -462,5 +485,26 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
       configFile: str('audit-webhook-config-file'),
       initialBackoffMs: num('audit-webhook-initial-backoff', 10_000),
     },
+    ...(ctx.index.get('nodes') ? { cluster: clusterConfig(ctx) } : {}),
+  }
+}
+
+function clusterConfig(ctx: ValidationContext): ClusterConfig {
+  const given = ctx.list('node-names')
+  const count = ctx.value<number>('nodes') ?? 1
+  const prefix = ctx.value<string>('node-name-prefix') ?? 'node-'
+  const clock = ctx.value<string>('clock')
+  return {
+    nodeNames: given.length > 0 ? given : Array.from({ length: count }, (_, i) => `${prefix}${i}`),
+    nodeCapacity: ctx.value<Record<string, string>>('node-capacity') ?? {},
+    nodeLabels: ctx.value<Record<string, string>>('node-labels') ?? {},
+    registerWithTaints: ctx.list('register-with-taints'),
+    clusterCidr: ctx.value<string>('cluster-cidr') ?? '10.244.0.0/16',
+    nodeStages: ctx.list('node-stages'),
+    nodeStatusUpdateFrequencyMs: ctx.value<number>('node-status-update-frequency') ?? 10_000,
+    controllers: ctx.list('controllers'),
+    leaderElect: ctx.value<boolean>('leader-elect') ?? true,
+    nodeMonitorGracePeriodMs: ctx.value<number>('node-monitor-grace-period') ?? 50_000,
+    ...(clock ? { clockStartMs: Date.parse(clock) } : {}),
   }
 }

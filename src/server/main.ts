@@ -25,13 +25,16 @@ function quantityBytes(text: string | undefined): number {
   return Number((milliValue(q) + 999n) / 1000n)
 }
 
-export async function runServer(argv: readonly string[], productVersion: string): Promise<number> {
+/** `server start`, or `cluster start` (the same server with the cluster's options and parts). */
+export type ServerCommand = 'server' | 'cluster'
+
+export async function runServer(argv: readonly string[], productVersion: string, command: ServerCommand = 'server'): Promise<number> {
   if (namesConfigFile(argv)) await loadConfigFileParsers()
-  const report = validateServerCommandLine(argv)
+  const report = validateServerCommandLine(argv, { command })
   if (!report.valid || !report.context) {
     process.stderr.write(toText(report, false))
     // A command line that does not parse gets kubectl's hint too; the report above says why.
-    if (report.failedPhase === 'parse' || report.failedPhase === 'arguments') process.stderr.write("See 'client server start --help' for usage.\n")
+    if (report.failedPhase === 'parse' || report.failedPhase === 'arguments') process.stderr.write(`See 'client ${command} start --help' for usage.\n`)
     return 1
   }
   const ctx = report.context

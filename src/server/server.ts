@@ -23,9 +23,14 @@ import { PolicyCache } from './authorization/rbac-policy.js'
 import { servedGroupVersions } from './bootstrap/cluster.js'
 import { endpointAddress } from './bootstrap/kubernetes-service.js'
 import { bootstrapRbac } from './bootstrap/rbac.js'
-import type { ServerConfig } from './config.js'
+import type { ClusterConfig, ServerConfig } from './config.js'
+import type { Clock } from './controllers/clock.js'
+import type { Controller } from './controllers/controller.js'
+import { clockStartingAt } from './controllers/clock.js'
 import { buildControllers } from './controllers/index.js'
+import { LeaderElectedControllers } from './controllers/leader-elected.js'
 import { ControllerManager } from './controllers/manager.js'
+import { SimulatedNodes } from './simnodes/index.js'
 import { boundAddress, serveOn } from './http/listener.js'
 import { Mux } from './http/mux.js'
 import { egressDialerFromFile } from './egress/selector.js'
@@ -131,13 +136,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const flowReads = new ConfigurationReads()
   const advertised = endpointAddress(config.advertiseAddress, config.bindAddress)
   const peers = peersFromConfig(config, { advertiseAddress: advertised, registry: () => (pending.store ? api.registryFor(pending.store) : undefined), store: () => pending.store, log, metrics: metrics.registry })
-  const controllers = new ControllerManager(
-    buildControllers({
+  // `cluster start`: the clusterOnly controllers, on the cluster's clock, and the simulated nodes.
+  const cluster = config.cluster
+  const clock = cluster?.clockStartMs !== undefined ? clockStartingAt(cluster.clockStartMs) : undefined
+  const controllers = new ControllerManager([
+    ...buildControllers({
       config, log, rbacPolicy, serviceAccountSigningKey: authn.serviceAccountKeys.signing, ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}), rootCaPem: tls.caCertPem ?? tls.servingChainPem, store: () => pending.store!,
       endpointAddress: advertised, kubernetesServiceWritten: writes.kubernetesServiceWritten, flowConfigurationReads: flowReads,
       identity: peers.identity, ...(peers.proxy ? { peerDiscovery: peers.proxy.discovery } : {}),
+      ...(cluster ? { cluster: true } : {}), ...(clock ? { clock } : {}),
     }),
-  )
+    ...(cluster ? [simulatedNodes(cluster, options.productVersion, clock, log)] : []),
+  ])
   releases.add('controllers', () => controllers.stop())
   const health = serverHealth(config, signals, log)
   const readiness = new Readiness()
@@ -181,6 +191,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   void pending.ready.then(() => Promise.all([storageMetrics.pollCounts(), storageMetrics.pollSize()]))
   const shutdown = terminationSequence({ config, signals, inFlight, watches, http, releases, log })
   return { address, caCertPem: tls.caCertPem, signals, shutdown }
+}
+
+/** The simulated nodes, under a Lease of their own when leader election is on (one process of several on a store runs them). */
+function simulatedNodes(cluster: ClusterConfig, version: string, clock: Clock | undefined, log: Logger): Controller {
+  const nodes = new SimulatedNodes({ cluster, version, ...(clock ? { clock } : {}), log: (level, message) => log.v(level, message) })
+  return cluster.leaderElect ? new LeaderElectedControllers({ name: 'simulated-nodes', lease: { namespace: 'kube-system', name: 'client-simulated-nodes' } }, [nodes]) : nodes
 }
 
 /** What --emulated-version serves beyond the release it emulates (the forward-compatibility options). */

@@ -23,7 +23,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/server/main.ts'],
   ['src/server/server.ts'],
   ['src/server/assembly/', 'src/server/offline/'],
-  ['src/server/filters/'],
+  ['src/server/filters/', 'src/server/simnodes/'],
   ['src/server/controllers/'],
   ['src/server/bootstrap/', 'src/server/peers/', 'src/server/scheduler/'],
   ['src/server/admission/', 'src/server/audit/', 'src/server/nodeagent/'],

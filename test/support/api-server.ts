@@ -41,6 +41,8 @@ export interface StartOptions {
   admin?: boolean
   /** Listen on this port instead of a free one found here (a test that names the port in other options). */
   port?: number
+  /** `cluster`: spawn `cluster start` (test/support/cluster.ts) rather than `server start`. */
+  command?: 'server' | 'cluster'
 }
 
 /** A client certificate and its key, as PEM. */
@@ -84,7 +86,7 @@ export class ApiServer {
     const given = (options.args ?? []).map((a) => /^--write-kubeconfig=(.+)$/.exec(a)?.[1]).find((f) => f !== undefined)
     const wantAdmin = !options.anonymous && options.admin !== false
     const adminArgs = wantAdmin && !given ? [`--write-kubeconfig=${join(tmp, ADMIN_KUBECONFIG)}`] : []
-    const args = ['server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`, `--data-dir=${dataDir}`, ...adminArgs, ...(options.args ?? [])]
+    const args = [options.command ?? 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--cert-dir=${certDir}`, `--data-dir=${dataDir}`, ...adminArgs, ...(options.args ?? [])]
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, CLIENT_TEST_FAULTS_FILE: faultsFile, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

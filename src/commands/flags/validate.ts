@@ -18,6 +18,7 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error (unreadable fi
     '<%= config.bin %> flags validate -- --secure-port=6443 --authorization-mode=Node,RBAC',
     '<%= config.bin %> flags validate --manifest /etc/kubernetes/manifests/kube-apiserver.yaml -o json',
     '<%= config.bin %> flags validate --profile cis --strict -- --anonymous-auth=false --profiling=false',
+    "<%= config.bin %> flags validate --command cluster -- --nodes=3 --controllers='*,-cronjob-controller'",
   ]
   static override flags = {
     file: Flags.string({ description: 'Read the command line from a file: one line, or one flag per line (# starts a comment). - reads standard input.', exclusive: ['manifest'] }),
@@ -25,6 +26,11 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error (unreadable fi
     output: Flags.string({ char: 'o', description: 'Output format.', options: ['text', 'json'], default: 'text' }),
     profile: Flags.string({ description: 'Also report the security-posture findings of this benchmark (as warnings).', options: ['cis'] }),
     strict: Flags.boolean({ description: 'Fail (exit 1) on warnings too.', default: false }),
+    command: Flags.string({
+      description: 'The command the line is for: server (client server start) or cluster (client cluster start, which also takes the cluster options).',
+      options: ['server', 'cluster'],
+      default: 'server',
+    }),
     target: Flags.string({
       description: 'The server the line is for: client (embedded store by default) or reference (requires a store and service-account token issuance, as the reference server does).',
       options: ['client', 'reference'],
@@ -55,7 +61,7 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error (unreadable fi
     }
     const target = flags.target as 'client' | 'reference'
     if (namesConfigFile(commandLine)) await loadConfigFileParsers()
-    const report = validateServerCommandLine(commandLine, { target, profile: flags.profile as 'cis' | undefined })
+    const report = validateServerCommandLine(commandLine, { target, profile: flags.profile as 'cis' | undefined, command: flags.command as 'server' | 'cluster' })
     const out = flags.output === 'json' ? `${JSON.stringify(toJson(report, flags.strict, target), null, 2)}\n` : toText(report, flags.strict)
     // Straight to fd 1: process.stdout would load Node's stream modules for this one write.
     directWriter(1)(out)

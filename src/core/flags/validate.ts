@@ -3,7 +3,7 @@
  * in the same order, each phase's checks in the reference's order, and a failing phase stops
  * the later ones. `client flags validate` and `client server start` both call this.
  */
-import { SERVER_OPTIONS } from '../options/catalogue/index.js'
+import { CLUSTER_START_OPTIONS, SERVER_OPTIONS } from '../options/catalogue/index.js'
 import { OptionIndex, type ParsedCommandLine, parseCommandLine } from './command-line.js'
 import { ValidationContext, type ValidationTarget } from './context.js'
 import type { Finding, Phase } from './finding.js'
@@ -12,6 +12,7 @@ import { admissionRules } from './rules/admission.js'
 import { auditRules } from './rules/audit.js'
 import { authenticationRules, serviceAccountRules, tokenExpirationRules } from './rules/authentication.js'
 import { authorizationDefaultRules, authorizationRules } from './rules/authorization.js'
+import { clusterRules } from './rules/cluster.js'
 import { configFileRules } from './rules/config-files.js'
 import { flowControlConfigRules, flowControlRules } from './rules/flow-control.js'
 import { loggingRules } from './rules/logging.js'
@@ -26,6 +27,7 @@ import { versionRangeRules, versionRules } from './rules/versions.js'
 
 /** The name the reference's messages give the program (`"<program>" does not take any arguments`). */
 const SERVER_PROGRAM = 'client server start'
+const CLUSTER_PROGRAM = 'client cluster start'
 
 const PHASES: ReadonlyArray<readonly [Phase, readonly Rule[]]> = [
   ['versions', versionRules],
@@ -56,6 +58,8 @@ interface ValidateOptions {
   target?: ValidationTarget
   /** `cis`: add the security-posture findings of the CIS benchmark checks. */
   profile?: 'cis'
+  /** `cluster`: a line for `client cluster start` (the server's options and the cluster's). */
+  command?: 'server' | 'cluster'
 }
 
 export interface ValidationReport {
@@ -79,10 +83,16 @@ function serverOptionIndex(): OptionIndex {
   serverIndex ??= new OptionIndex(SERVER_OPTIONS)
   return serverIndex
 }
+let clusterIndex: OptionIndex | undefined
+function clusterOptionIndex(): OptionIndex {
+  clusterIndex ??= new OptionIndex(CLUSTER_START_OPTIONS)
+  return clusterIndex
+}
 
 export function validateServerCommandLine(argv: readonly string[], options: ValidateOptions = {}): ValidationReport {
-  const index = serverOptionIndex()
-  const parsed = parseCommandLine(argv, index, SERVER_PROGRAM)
+  const cluster = options.command === 'cluster'
+  const index = cluster ? clusterOptionIndex() : serverOptionIndex()
+  const parsed = parseCommandLine(argv, index, cluster ? CLUSTER_PROGRAM : SERVER_PROGRAM)
   const findings = [...parsed.findings]
   const report: ValidationReport = { valid: true, findings, parsed }
 
@@ -100,7 +110,7 @@ export function validateServerCommandLine(argv: readonly string[], options: Vali
     const ctx = new ValidationContext(parsed, index, options.target ?? 'client')
     report.context = ctx
     for (const [phase, rules] of PHASES) {
-      runRules(rules, ctx, findings)
+      runRules(phase === 'validate' && cluster ? [...rules, ...clusterRules] : rules, ctx, findings)
       if (failIn(phase)) break
     }
     if (options.profile === 'cis') {

@@ -2,7 +2,7 @@
  * The documentation sections generated from the catalogue: for each page under `docs/`, its
  * sections by marker name. `scripts/update-readme.js` writes them; a test checks they are current.
  */
-import { CLIENT_OPTIONS, PATCH_OPTIONS, SERVER_OPTIONS } from './catalogue/index.js'
+import { CLIENT_OPTIONS, CLUSTER_OPTIONS, PATCH_OPTIONS, SERVER_OPTIONS } from './catalogue/index.js'
 import { renderFeatureGateReference, renderOptionReference } from './reference-doc.js'
 
 export function docSections(): Record<string, Record<string, string>> {
@@ -10,6 +10,9 @@ export function docSections(): Record<string, Record<string, string>> {
     'docs/server-start.md': {
       'server-options': renderOptionReference(SERVER_OPTIONS),
       'feature-gates': renderFeatureGateReference(),
+    },
+    'docs/cluster.md': {
+      'cluster-options': renderOptionReference(CLUSTER_OPTIONS),
     },
     'docs/client-options.md': {
       'client-options': renderOptionReference([...PATCH_OPTIONS, ...CLIENT_OPTIONS]),

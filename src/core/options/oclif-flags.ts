@@ -25,6 +25,7 @@ const GROUPS: Record<string, string> = {
   authentication: 'AUTHENTICATION',
   authorization: 'AUTHORIZATION',
   limits: 'LIMITS',
+  cluster: 'CLUSTER',
 }
 
 export function flagDescriptions(options: readonly OptionSpec[]): Record<string, FlagDescription> {

@@ -14,6 +14,7 @@ const SECTION_TITLES: Record<OptionSection, string> = {
   authentication: 'Authentication',
   authorization: 'Authorization',
   limits: 'Limits',
+  cluster: 'Cluster (cluster start only)',
   client: 'General client options',
   patch: 'patch',
 }

@@ -54,6 +54,7 @@ export type OptionSection =
   | 'authentication'
   | 'authorization'
   | 'limits'
+  | 'cluster'
   | 'client'
   | 'patch'
 

@@ -22,3 +22,9 @@ export class FakeClock implements Clock {
     this.current += ms
   }
 }
+
+/** A clock that starts at a given time and runs at the real pace (`cluster start --clock`). */
+export function clockStartingAt(startMs: number, real: Clock = SYSTEM_CLOCK): Clock {
+  const offset = startMs - real.now()
+  return { now: () => real.now() + offset }
+}

@@ -30,10 +30,14 @@ import { EndpointSliceController } from './endpointslice-controller.js'
 import { EndpointSliceMirroringController } from './endpointslice-mirroring-controller.js'
 import { type FlowConfigurationReads, FlowSchemaStatusController } from './flowschema-status.js'
 import { LegacyTokenController } from './serviceaccount-token.js'
+import { LeaderElectedControllers } from './leader-elected.js'
+import { KCM_CONTROLLER_NAMES, canonicalControllerName, isControllerEnabled } from '../../core/options/kcm-controllers.js'
 import { GarbageCollector } from './garbage-collector.js'
 import { JobController } from './job-controller.js'
 import { KubeSchedulerController } from './kube-scheduler.js'
 import { NamespaceController } from './namespace-controller.js'
+import { NodeLifecycleController } from './node-lifecycle.js'
+import { TaintEvictionController } from './taint-eviction.js'
 import { PeerDiscoverySync } from './peer-discovery-sync.js'
 import { PeerEndpointReconciler } from './peer-endpoint-reconciler.js'
 import { PodGarbageCollector } from './pod-garbage-collector-controller.js'
@@ -124,14 +128,22 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'endpointslice-controller', clusterOnly: true, create: (d) => new EndpointSliceController({ onError: (err) => d.log.warning(`endpointslice controller: ${err.message}`) }) },
   { name: 'endpointslice-mirroring-controller', clusterOnly: true, create: (d) => new EndpointSliceMirroringController({ onError: (err) => d.log.warning(`endpointslice mirroring controller: ${err.message}`) }) },
   { name: 'disruption-controller', clusterOnly: true, create: (d) => new DisruptionController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`disruption controller: ${err.message}`) }) },
-  // kube-scheduler's default profile: pods without a node are bound to one (docs/scheduler.md).
-  { name: 'kube-scheduler', clusterOnly: true, create: (d) => new KubeSchedulerController({ ...(d.clock ? { clock: d.clock } : {}) }) },
+  // kube-scheduler's default profile: pods without a node are bound to one (docs/scheduler.md), under
+  // its own Lease kube-system/kube-scheduler with --leader-elect, as a separate kube-scheduler runs.
+  { name: 'kube-scheduler', clusterOnly: true, create: (d) => new KubeSchedulerController({ ...(d.clock ? { clock: d.clock } : {}), leaderElect: d.config.cluster?.leaderElect ?? false }) },
   // The workload controllers of kube-controller-manager (docs/controllers.md).
   { name: 'deployment-controller', clusterOnly: true, create: (d) => new DeploymentController(d.clock) },
   { name: 'replicaset-controller', clusterOnly: true, create: (d) => new ReplicaSetController(undefined, d.clock) },
   { name: 'replicationcontroller-controller', clusterOnly: true, create: (d) => replicationControllerController(d.clock) },
   { name: 'daemonset-controller', clusterOnly: true, create: (d) => new DaemonSetController(d.clock) },
   { name: 'statefulset-controller', clusterOnly: true, create: (d) => new StatefulSetController(d.clock) },
+  // Nodes whose heartbeats stop: Unknown conditions and taints, then their pods evicted after their tolerations.
+  {
+    name: 'node-lifecycle-controller',
+    clusterOnly: true,
+    create: (d) => new NodeLifecycleController({ gracePeriodMs: d.config.cluster?.nodeMonitorGracePeriodMs ?? 50_000, ...(d.clock ? { clock: d.clock } : {}) }),
+  },
+  { name: 'taint-eviction-controller', clusterOnly: true, create: (d) => new TaintEvictionController(d.clock ? { clock: d.clock } : {}) },
   { name: 'crd_naming_condition_controller', create: () => new CRDNamingController() },
   // As the reference's controller manager does whatever the authorization mode.
   { name: 'clusterrole-aggregation-controller', create: (d) => new ClusterRoleAggregationController(d.rbacPolicy, (err) => d.log.warning(`clusterrole aggregation: ${err.message}`)) },
@@ -174,7 +186,25 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   },
 ]
 
-/** The enabled controllers of the table, built. */
+const KCM_NAMES = new Set(KCM_CONTROLLER_NAMES)
+
+/** Whether an entry is one of kube-controller-manager's (by its name or the name's old alias). */
+export const isKcmController = (entry: ControllerEntry): boolean => KCM_NAMES.has(canonicalControllerName(entry.name))
+
+/**
+ * The enabled controllers of the table, built. A whole cluster adds the clusterOnly entries:
+ * kube-controller-manager's (named as its --controllers names them) when `--controllers`
+ * enables them, the others (components of their own, such as the scheduler) always; with
+ * `--leader-elect`, kube-controller-manager's run under its Lease, as one group.
+ */
 export function buildControllers(deps: ControllerDeps, table: readonly ControllerEntry[] = CONTROLLERS): Controller[] {
-  return table.filter((entry) => (deps.cluster === true || !entry.clusterOnly) && (entry.enabled?.(deps) ?? true)).map((entry) => entry.create(deps))
+  const on = (entry: ControllerEntry) => entry.enabled?.(deps) ?? true
+  if (deps.cluster !== true) return table.filter((entry) => !entry.clusterOnly && on(entry)).map((entry) => entry.create(deps))
+  const cluster = deps.config.cluster
+  const selected = (entry: ControllerEntry) => !isKcmController(entry) || isControllerEnabled(entry.name, cluster?.controllers ?? ['*'])
+  const chosen = table.filter((entry) => on(entry) && (!entry.clusterOnly || selected(entry)))
+  if (cluster?.leaderElect !== true) return chosen.map((entry) => entry.create(deps))
+  const elected = chosen.filter((entry) => entry.clusterOnly && isKcmController(entry)).map((entry) => entry.create(deps))
+  const rest = chosen.filter((entry) => !(entry.clusterOnly && isKcmController(entry))).map((entry) => entry.create(deps))
+  return [...rest, new LeaderElectedControllers({ name: 'kube-controller-manager', lease: { namespace: 'kube-system', name: 'kube-controller-manager' } }, elected)]
 }

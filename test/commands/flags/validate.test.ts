@@ -139,6 +139,15 @@ describe('client flags validate (built binary)', function () {
     assert.equal(doc.failedPhase, 'validate')
   })
 
+  it('--command cluster checks a cluster start line: its options, and kube-controller-manager\'s refusal of an unknown controller', () => {
+    assert.equal(run(['--command', 'cluster', '--', '--nodes=3', '--controllers=*,-cronjob-controller,bootstrapsigner']).status, 0)
+    const r = run(['--command', 'cluster', '-o', 'json', '--', '--controllers=*,-nosuch'])
+    assert.equal(r.status, 1, r.stderr)
+    assert.equal(JSON.parse(r.stdout).serverMessage, '"nosuch" is not in the list of known controllers')
+    // A server start line does not take them.
+    assert.equal(JSON.parse(run(['-o', 'json', '--', '--nodes=3']).stdout).serverMessage, 'unknown flag: --nodes')
+  })
+
   it('a parse error exits 1 with the reference message', () => {
     const r = run(['--', '--no-such-flag=1'])
     assert.equal(r.status, 1, r.stderr)

@@ -8,6 +8,7 @@ import { AUDIT_OPTIONS } from './audit.js'
 import { AUTHENTICATION_OPTIONS } from './authentication.js'
 import { AUTHORIZATION_OPTIONS } from './authorization.js'
 import { CLIENT_OPTIONS } from './client.js'
+import { CLUSTER_OPTIONS } from './cluster.js'
 import { LIMITS_OPTIONS } from './limits.js'
 import { OBSERVABILITY_OPTIONS } from './observability.js'
 import { PATCH_OPTIONS } from './patch.js'
@@ -20,6 +21,7 @@ export {
   AUTHENTICATION_OPTIONS,
   AUTHORIZATION_OPTIONS,
   CLIENT_OPTIONS,
+  CLUSTER_OPTIONS,
   LIMITS_OPTIONS,
   OBSERVABILITY_OPTIONS,
   PATCH_OPTIONS,
@@ -37,3 +39,6 @@ export const SERVER_OPTIONS: readonly OptionSpec[] = [
   ...AUTHORIZATION_OPTIONS,
   ...LIMITS_OPTIONS,
 ]
+
+/** `client cluster start`: every server option and the cluster's own. */
+export const CLUSTER_START_OPTIONS: readonly OptionSpec[] = [...SERVER_OPTIONS, ...CLUSTER_OPTIONS]

@@ -1,0 +1,141 @@
+/**
+ * The simulated nodes over a registry: nodes registered Ready (kwok's conditions) with their pod
+ * CIDRs and a Lease each, a pod bound to one moved to Running and Ready with an IP of its node,
+ * a Job's pod to Succeeded (kwok's pod-complete rule), a pod bound elsewhere left alone, and a
+ * pod labelled for kwok's failure stage Failed with its annotation's exit code, and a kwok
+ * user's own Stage file (a delay and an event) used instead of the defaults.
+ */
+import assert from 'node:assert/strict'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { GenericStore } from '../../../src/server/api/registry/generic-store.js'
+import type { KubeObject } from '../../../src/server/api/registry/object.js'
+import type { ClusterConfig } from '../../../src/server/config.js'
+import { ControllerManager } from '../../../src/server/controllers/manager.js'
+import { SimulatedNodes } from '../../../src/server/simnodes/index.js'
+import { type TestRegistry, eventually, openTestRegistry } from '../api/support.js'
+
+const CLUSTER: ClusterConfig = {
+  nodeNames: ['sim-0', 'sim-1'],
+  nodeCapacity: { cpu: '4', memory: '8Gi', pods: '110' },
+  nodeLabels: { zone: 'a' },
+  registerWithTaints: ['dedicated=sim:NoSchedule'],
+  clusterCidr: '10.244.0.0/16',
+  nodeStages: [],
+  nodeStatusUpdateFrequencyMs: 10_000,
+  controllers: ['*'],
+  leaderElect: false,
+  nodeMonitorGracePeriodMs: 50_000,
+}
+
+type Cond = { type: string; status: string }
+const statusOf = (obj: KubeObject) => (obj.status ?? {}) as { phase?: string; podIP?: string }
+const condition = (obj: KubeObject, type: string) => ((obj.status as { conditions?: Cond[] } | undefined)?.conditions ?? []).find((c) => c.type === type)?.status
+
+describe('simulated nodes', function () {
+  this.timeout(20_000)
+  let t: TestRegistry
+  let manager: ControllerManager
+  const store = (resource: string): GenericStore => t.registry.lookup('', 'v1', resource)!
+  const start = async (cluster: ClusterConfig) => {
+    manager = new ControllerManager([new SimulatedNodes({ cluster, version: 'v1.35.0', log: () => {} })])
+    await manager.start({ registry: t.registry, ready: Promise.resolve(true), log: () => {} })
+  }
+  const pod = (name: string, nodeName: string, extra: Partial<KubeObject['metadata']> = {}) =>
+    store('pods').create({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', ...extra }, spec: { nodeName, containers: [{ name: 'app', image: 'nginx:1.27' }] } })
+
+  beforeEach(async () => {
+    t = await openTestRegistry('simnodes-', ['default', 'kube-node-lease'])
+  })
+  afterEach(async () => {
+    await manager?.stop()
+    await t.close()
+  })
+
+  it('registers the nodes Ready, with pod CIDRs, labels, taints, capacity and a Lease each', async () => {
+    await start(CLUSTER)
+    await eventually(async () => (await store('nodes').list()).items.filter((n) => condition(n, 'Ready') === 'True').length === 2, 'two Ready nodes')
+    const node = await store('nodes').get(undefined, 'sim-1')
+    assert.equal((node.spec as { podCIDR: string }).podCIDR, '10.244.1.0/24')
+    assert.deepEqual((node.spec as { taints: unknown }).taints, [{ key: 'dedicated', value: 'sim', effect: 'NoSchedule' }])
+    assert.equal(node.metadata.labels?.zone, 'a')
+    assert.equal(node.metadata.labels?.['kubernetes.io/hostname'], 'sim-1')
+    const status = node.status as { capacity: object; allocatable: object; phase: string; nodeInfo: { kubeletVersion: string } }
+    assert.deepEqual(status.capacity, { cpu: '4', memory: '8Gi', pods: '110' })
+    assert.deepEqual(status.allocatable, { cpu: '4', memory: '8Gi', pods: '110' })
+    assert.equal(status.phase, 'Running')
+    await eventually(async () => (await t.registry.lookup('coordination.k8s.io', 'v1', 'leases')!.list({ namespace: 'kube-node-lease' })).items.length === 2, 'a Lease per node')
+  })
+
+  it('moves a bound pod to Running and Ready with an IP of its node, and leaves pods of other nodes alone', async () => {
+    await start(CLUSTER)
+    await pod('web', 'sim-1')
+    await pod('elsewhere', 'real-node')
+    await eventually(async () => condition(await store('pods').get('default', 'web'), 'Ready') === 'True', 'web Ready')
+    const web = await store('pods').get('default', 'web')
+    const status = web.status as { phase: string; podIP: string; hostIP: string; containerStatuses: Array<{ name: string; ready: boolean; state: object }> }
+    assert.equal(status.phase, 'Running')
+    assert.match(status.podIP, /^10\.244\.1\.\d+$/)
+    assert.equal(status.hostIP, '127.0.0.1')
+    assert.deepEqual(status.containerStatuses.map((c) => [c.name, c.ready, Object.keys(c.state)]), [['app', true, ['running']]])
+    assert.deepEqual(['Initialized', 'Ready', 'ContainersReady'].map((type) => condition(web, type)), ['True', 'True', 'True'])
+    assert.equal(statusOf(await store('pods').get('default', 'elsewhere')).phase, 'Pending')
+  })
+
+  it("completes a Job's pod (kwok's pod-complete)", async () => {
+    await start(CLUSTER)
+    await pod('job-x', 'sim-0', { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'x', uid: '00000000-0000-0000-0000-000000000001' }] })
+    await eventually(async () => statusOf(await store('pods').get('default', 'job-x')).phase === 'Succeeded', 'the Job pod Succeeded')
+    const done = await store('pods').get('default', 'job-x')
+    const state = (done.status as { containerStatuses: Array<{ state: { terminated?: { exitCode: number; reason: string } } }> }).containerStatuses[0]!.state
+    assert.deepEqual([state.terminated?.exitCode, state.terminated?.reason], [0, 'Completed'])
+  })
+
+  it("fails a pod labelled for kwok's pod-container-running-failed stage, with the exit code of its annotation", async () => {
+    await start(CLUSTER)
+    const key = 'pod-container-running-failed.stage.kwok.x-k8s.io'
+    await pod('crash', 'sim-0', { labels: { [key]: 'true' }, annotations: { [`${key}/exit-code`]: '3', [`${key}/delay`]: '100ms', [`${key}/jitter-delay`]: '100ms' } })
+    await eventually(async () => statusOf(await store('pods').get('default', 'crash')).phase === 'Failed', 'the pod Failed')
+    const failed = await store('pods').get('default', 'crash')
+    const terminated = (failed.status as { containerStatuses: Array<{ state: { terminated?: { exitCode: number; reason: string; message: string } } }> }).containerStatuses[0]!.state.terminated
+    assert.deepEqual(terminated && [terminated.exitCode, terminated.reason, terminated.message], [3, 'containerFailed', 'container failed'])
+    assert.equal(condition(failed, 'Ready'), 'False')
+  })
+
+  it("uses a kwok user's Stage file instead of the defaults", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stages-'))
+    const file = join(dir, 'stages.yaml')
+    writeFileSync(
+      file,
+      [
+        'apiVersion: kwok.x-k8s.io/v1alpha1',
+        'kind: Stage',
+        'metadata: {name: pod-slow}',
+        'spec:',
+        '  resourceRef: {apiGroup: v1, kind: Pod}',
+        '  selector:',
+        '    matchLabels: {speed: slow}',
+        '    matchExpressions:',
+        "    - {key: '.status.phase', operator: In, values: [Pending]}",
+        '  delay: {durationMilliseconds: 1500}',
+        '  next:',
+        '    event: {type: Normal, reason: Slow, message: took its time}',
+        '    statusTemplate: |',
+        '      phase: Running',
+        '      podIP: {{ PodIPWith .spec.nodeName false .metadata.uid .metadata.name .metadata.namespace | Quote }}',
+      ].join('\n'),
+    )
+    await start({ ...CLUSTER, nodeStages: [file] })
+    await pod('fast', 'sim-0')
+    await pod('slow', 'sim-0', { labels: { speed: 'slow' } })
+    // Still waiting for its delay a moment later (the default stages would have run it at once).
+    await new Promise((r) => setTimeout(r, 300))
+    assert.equal(statusOf(await store('pods').get('default', 'slow')).phase, 'Pending')
+    await eventually(async () => statusOf(await store('pods').get('default', 'slow')).phase === 'Running', 'the slow pod Running after its delay')
+    assert.match(String(statusOf(await store('pods').get('default', 'slow')).podIP), /^10\.244\.0\.\d+$/)
+    assert.equal(statusOf(await store('pods').get('default', 'fast')).phase, 'Pending')
+    const events = (await store('events').list({ namespace: 'default' })).items
+    assert.ok(events.some((e) => e.reason === 'Slow' && e.message === 'took its time' && (e.source as { component: string }).component === 'kubelet'))
+  })
+})
