@@ -7,12 +7,14 @@ import { Flags, type Interfaces } from '@oclif/core'
 import { flagDescriptions } from '../core/options/oclif-flags.js'
 import type { OptionSpec } from '../core/options/types.js'
 
-export function helpOnlyFlags(options: readonly OptionSpec[]): Interfaces.FlagInput {
+export function helpOnlyFlags(options: readonly OptionSpec[], inert: (name: string) => boolean = () => false): Interfaces.FlagInput {
   return Object.fromEntries(
     Object.entries(flagDescriptions(options)).map(([name, d]) => [
       name,
       Flags.string({
         description: d.description,
+        // Accepted but acting for nothing in this command: not in its --help.
+        ...(inert(name) ? { hidden: true } : {}),
         helpGroup: d.helpGroup,
         helpValue: `<${d.helpValue}>`,
         ...(d.char ? { char: d.char } : {}),
