@@ -30,6 +30,15 @@ function quickStartBlocks(): string[][] {
   return [...section.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1]!.split('\n').filter((l) => l.trim() !== ''))
 }
 
+/** The `sh` block of the README's "One example per command" section that runs without etcd. */
+function exampleLines(): string[] {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  const from = readme.indexOf('\n## One example per command\n')
+  assert.ok(from !== -1, 'README.md has no "## One example per command" section')
+  const block = /^```sh\n([\s\S]*?)^```/m.exec(readme.slice(from))
+  return block![1]!.split('\n').filter((l) => l.trim() !== '')
+}
+
 /** What each step prints, in README order (the README's prose says the same). */
 const STEPS: { line: RegExp; stdout: RegExp }[] = [
   { line: /^client health check --kubeconfig ~\/\.kube\/client\.config --wait /, stdout: /^readyz: healthy \(200, [\d.]+ms\)\n$/ },
@@ -110,6 +119,29 @@ describe("README: the quick start, as written (end to end)", function () {
       assert.equal(run.status, 0, `step ${i + 1} (${line}) failed:\n${run.stdout}${run.stderr}\nserver:\n${serverLog.slice(-2000)}`)
       assert.match(run.stdout, step.stdout, `step ${i + 1} (${line}) printed:\n${run.stdout}`)
     }
+
+    // One example per command, as written, from the clone (the examples' files are shipped).
+    const examples = exampleLines()
+    const run = (line: string) => spawnSync('bash', ['-c', line], { cwd: root, env, encoding: 'utf8', timeout: 90_000 })
+    const patchLine = examples.find((l) => l.startsWith('client patch --local '))
+    assert.ok(patchLine, examples.join('\n'))
+    const patched = run(patchLine)
+    assert.equal(patched.status, 0, patched.stderr)
+    // What kubectl prints for the same command line.
+    const byKubectl = run(patchLine.replace(/^client /, 'kubectl '))
+    assert.equal(byKubectl.status, 0, byKubectl.stderr)
+    assert.equal(patched.stdout, byKubectl.stdout)
+    assert.match(patched.stdout, /^ {2}replicas: 3$/m)
+    const validateLine = examples.find((l) => l.startsWith('client flags validate '))!
+    const validated = run(validateLine)
+    assert.equal(validated.status, 1)
+    // kube-apiserver's own message for --secure-port=0.
+    assert.match(validated.stdout, /^error: --secure-port 0 must be between 1 and 65535, inclusive\. It cannot be turned off with 0/)
+    const healthLine = examples.find((l) => l.startsWith('client health check '))!
+    const probed = run(healthLine)
+    assert.equal(probed.status, 0, probed.stdout + probed.stderr)
+    assert.equal((JSON.parse(probed.stdout) as { verdict: string }).verdict, 'healthy')
+    assert.ok(examples.some((l) => l.startsWith('client health watch ')), 'health watch is shown (it needs a terminal: not run here)')
 
     // Stop with Ctrl-C: a graceful shutdown that exits 0.
     const exited = new Promise<number | null>((resolve) => server!.once('exit', (code) => resolve(code)))
