@@ -135,7 +135,7 @@ describe('first use (built binary)', function () {
       try {
         const run = await client(['health', 'check'], { HOME: home, KUBECONFIG: '' })
         assert.notEqual(run.code, 0)
-        assert.match(run.stdout + run.stderr, /no server found: .*--write-kubeconfig=\$HOME\/\.kube\/client\.config .*--kubeconfig ~\/\.kube\/client\.config/)
+        assert.match(run.stdout + run.stderr, /no server found: .*--merge-kubeconfig=\$HOME\/\.kube\/config\b.*--write-kubeconfig=\$HOME\/\.kube\/client\.config .*--kubeconfig ~\/\.kube\/client\.config/)
         const patch = await client(['patch', 'ns', 'default', '-p', '{}'], { HOME: home, KUBECONFIG: '' })
         assert.equal(patch.code, 1)
         assert.match(patch.stderr, /--kubeconfig ~\/\.kube\/client\.config/)

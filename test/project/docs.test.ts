@@ -123,6 +123,6 @@ describe('documentation', () => {
       assert.equal(run.status, 0, `client ${command} --help failed: ${run.stderr}`)
       assert.match(run.stdout, /USAGE/, `client ${command} --help printed no usage`)
     }
-    assert.deepEqual([...commands].sort(), ['flags validate', 'health check', 'health watch', 'patch', 'server start'])
+    assert.deepEqual([...commands].sort(), ['flags validate', 'health check', 'health watch', 'kubeconfig remove', 'patch', 'server start'])
   })
 })

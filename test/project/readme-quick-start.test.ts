@@ -41,11 +41,11 @@ function exampleLines(): string[] {
 
 /** What each step prints, in README order (the README's prose says the same). */
 const STEPS: { line: RegExp; stdout: RegExp }[] = [
-  { line: /^client health check --kubeconfig ~\/\.kube\/client\.config --wait /, stdout: /^readyz: healthy \(200, [\d.]+ms\)\n$/ },
-  { line: /^kubectl --kubeconfig ~\/\.kube\/client\.config create namespace demo$/, stdout: /^namespace\/demo created\n$/ },
-  { line: /^kubectl .* create deployment web --image=nginx -n demo$/, stdout: /^deployment\.apps\/web created\n$/ },
-  { line: /^kubectl .* get deployments -n demo$/, stdout: /^NAME +READY +UP-TO-DATE +AVAILABLE +AGE\nweb +0\/1 +0 +0 +\d+s\n$/ },
-  { line: /^client patch --kubeconfig ~\/\.kube\/client\.config deployment web -n demo -p /, stdout: /^deployment\.apps\/web patched\n$/ },
+  { line: /^client health check --wait /, stdout: /^readyz: healthy \(200, [\d.]+ms\)\n$/ },
+  { line: /^kubectl create namespace demo$/, stdout: /^namespace\/demo created\n$/ },
+  { line: /^kubectl create deployment web --image=nginx -n demo$/, stdout: /^deployment\.apps\/web created\n$/ },
+  { line: /^kubectl get deployments -n demo$/, stdout: /^NAME +READY +UP-TO-DATE +AVAILABLE +AGE\nweb +0\/1 +0 +0 +\d+s\n$/ },
+  { line: /^client patch deployment web -n demo -p /, stdout: /^deployment\.apps\/web patched\n$/ },
 ]
 
 describe("README: the quick start, as written (end to end)", function () {
@@ -103,8 +103,8 @@ describe("README: the quick start, as written (end to end)", function () {
     server.stdout!.on('data', (d) => (serverLog += d))
     server.stderr!.on('data', (d) => (serverLog += d))
 
-    // Wait: the second block runs once the server has written the kubeconfig.
-    const kubeconfig = join(home, '.kube/client.config')
+    // Wait: the second block runs once the server has merged its context into ~/.kube/config.
+    const kubeconfig = join(home, '.kube/config')
     for (let i = 0; i < 600 && !existsSync(kubeconfig); i++) {
       assert.equal(server.exitCode, null, `the server exited:\n${serverLog}`)
       await sleep(100)
@@ -141,12 +141,20 @@ describe("README: the quick start, as written (end to end)", function () {
     const probed = run(healthLine)
     assert.equal(probed.status, 0, probed.stdout + probed.stderr)
     assert.equal((JSON.parse(probed.stdout) as { verdict: string }).verdict, 'healthy')
-    assert.ok(examples.some((l) => l.startsWith('client health watch ')), 'health watch is shown (it needs a terminal: not run here)')
+    assert.ok(examples.some((l) => /^client health watch\b/.test(l)), 'health watch is shown (it needs a terminal: not run here)')
 
     // Stop with Ctrl-C: a graceful shutdown that exits 0.
     const exited = new Promise<number | null>((resolve) => server!.once('exit', (code) => resolve(code)))
     server.kill('SIGINT')
     assert.equal(await exited, 0, serverLog.slice(-2000))
     assert.match(serverLog, new RegExp(`\\] Storing data in ${home}/\\.local/share/client/data\\n`), `the start-up log names the fresh data directory:\n${serverLog}`)
+
+    // The last example: the merged context taken out again (kubectl config's messages).
+    const removeLine = examples.find((l) => l.startsWith('client kubeconfig remove'))!
+    const removed = run(removeLine)
+    assert.equal(removed.status, 0, removed.stderr)
+    assert.match(removed.stdout, new RegExp(`^deleted context client from ${kubeconfig}\\n`))
+    const contexts = spawnSync(KUBECTL, ['config', 'get-contexts', '-o', 'name'], { env, encoding: 'utf8' })
+    assert.equal(contexts.stdout, '')
   })
 })
