@@ -156,6 +156,31 @@ describe('first use (built binary)', function () {
       assert.doesNotMatch(accepted.stderr, /unknown flag/)
     })
 
+    it('server start --help: the common options first, then the sections in kube-apiserver --help order', async () => {
+      const help = await client(['server', 'start', '--help'])
+      assert.equal(help.code, 0, help.stderr)
+      // kube-apiserver's usage line is `kube-apiserver [flags]`; its named flag sets print as
+      // generic/secure serving, etcd, auditing, ..., authentication, authorization, admission,
+      // metrics/logs/traces, misc.
+      assert.match(help.stdout, /^USAGE\n {2}\$ client server start \[FLAGS\]\n/m)
+      const headers = help.stdout.split('\n').filter((l) => /^[A-Z][A-Z ,]* FLAGS$/.test(l))
+      assert.deepEqual(headers, [
+        'COMMON FLAGS',
+        'SERVING FLAGS',
+        'STORAGE FLAGS',
+        'AUDIT FLAGS',
+        'AUTHENTICATION FLAGS',
+        'AUTHORIZATION FLAGS',
+        'ADMISSION FLAGS',
+        'LOGGING, METRICS, FEATURES FLAGS',
+        'LIMITS FLAGS',
+      ])
+      const common = help.stdout.slice(help.stdout.indexOf('COMMON FLAGS'), help.stdout.indexOf('SERVING FLAGS'))
+      for (const name of ['--bind-address', '--secure-port', '--cert-dir', '--data-dir', '--store-servers', '--merge-kubeconfig']) assert.match(common, new RegExp(`^ +${name}=`, 'm'))
+      // Each option is listed once.
+      assert.equal(help.stdout.match(/^ +--bind-address=/gm)?.length, 1)
+    })
+
     it('server options given to flags validate without -- say they go after --', async () => {
       const run = await client(['flags', 'validate', '--secure-port=0'])
       const lines = assertUsageError(run, 2, 'error: unknown flag: --secure-port', "See 'client flags validate --help' for usage.")

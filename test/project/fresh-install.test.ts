@@ -37,11 +37,12 @@ describe('npm ci from the npm registry alone', function () {
     const expected = existsSync(join(prefix, 'include/node/node.h')) ? prefix : ''
     assert.equal(run.stdout, `nodedir=${expected}\n`)
     // A nodedir the user configured wins.
+    const configured = join(tmpdir(), 'node-headers')
     const given = spawnSync(join(root, 'scripts/npm-script-shell.sh'), ['-c', 'echo "nodedir=$npm_config_nodedir"'], {
       encoding: 'utf8',
-      env: withoutNpmConfig({ npm_config_nodedir: '/opt/node-src' }),
+      env: withoutNpmConfig({ npm_config_nodedir: configured }),
     })
-    assert.equal(given.stdout, 'nodedir=/opt/node-src\n')
+    assert.equal(given.stdout, `nodedir=${configured}\n`)
   })
 
   it('a clone installs with an empty HOME, an empty npm cache and no npm configuration, downloading nothing from nodejs.org', function () {

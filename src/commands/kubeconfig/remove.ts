@@ -1,15 +1,16 @@
 import { Flags } from '@oclif/core'
 import { KubectlStyleCommand } from '../../cli/kubectl-style-command.js'
+import { alphabetical } from '../../cli/flag-order.js'
 
 export default class KubeconfigRemove extends KubectlStyleCommand {
   static override usageExitCode = 1
   static override summary = 'Remove the context that server start --merge-kubeconfig merged into a kubeconfig.'
   static override description = `Deletes the cluster, user and context named --name ("client") from the kubeconfig, as kind's delete cluster does for its own; other entries are left as they were. When the context was the current one, no context is current afterwards (kubectl config use-context selects another). The messages are kubectl config's.`
   static override examples = ['<%= config.bin %> kubeconfig remove', '<%= config.bin %> kubeconfig remove --kubeconfig ~/.kube/config --name client']
-  static override flags = {
+  static override flags = alphabetical({
     kubeconfig: Flags.string({ description: 'The kubeconfig to remove the entries from (default: the first file of KUBECONFIG, or ~/.kube/config).' }),
     name: Flags.string({ description: 'Name of the cluster, user and context to remove.', default: 'client' }),
-  }
+  })
 
   async run(): Promise<void> {
     const { flags } = await this.parse(KubeconfigRemove)
