@@ -7,13 +7,13 @@
 //   npm run bench -- patch startup         the benches named patch* and startup*
 //   npm run bench -- --quick               fewer runs and shorter loads (a few minutes)
 //   npm run bench -- --write-docs          also writes the table into docs/performance.md (and into
-//                                          README.md, the rows whose goal was not met, when it has a bench-summary section)
+//                                          README.md three lines: the goals met and missed, when it has a bench-summary section)
 import { spawnSync } from 'node:child_process'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { formatTable } from './support/report.js'
+import { formatSummary, formatTable } from './support/report.js'
 
 const dir = fileURLToPath(new URL('.', import.meta.url))
 const args = process.argv.slice(2)
@@ -71,9 +71,8 @@ if (writeDocs) {
   const section = `The latest run (${ran}) on ${machine}:\n\n${table}`
   // docs/performance.md must have the section; the README gets the table only where it has one.
   if (!writeSection('docs/performance.md', '<!-- bench-table:start (written by npm run bench -- --write-docs) -->', '<!-- bench-table:end -->', section, true)) process.exit(1)
-  // The README stays short: how many goals were met, and the rows whose goal was not (every row is in docs/performance.md).
-  const met = rows.filter((r) => r.met === true).length
-  const goals = `The latest run (${ran}) on ${machine}: ${met} goals met, ${missed.length} not met (every row: [performance](docs/performance.md#the-latest-summary)):\n\n${formatTable(rows.filter((r) => r.met === false || /failed/.test(r.subject)))}`
+  // The README stays short: three lines (the goals met and missed); every row is in docs/performance.md.
+  const goals = formatSummary(rows, { ran, when: started.toISOString().slice(0, 16).replace('T', ' '), cores: cpus().length, load: loadavg()[0].toFixed(2) })
   writeSection('README.md', '<!-- bench-summary:start (written by npm run bench -- --write-docs) -->', '<!-- bench-summary:end -->', goals, false)
 }
 

@@ -49,3 +49,20 @@ export function formatTable(rows) {
   }
   return lines.join('\n')
 }
+
+/**
+ * The README's three lines: when and where the latest run was, how many goals it met, the
+ * goals it missed (bench, subject, ratio and goal), and where every row is.
+ */
+export function formatSummary(rows, { ran, when, cores, load }) {
+  const met = rows.filter((r) => r.met === true).length
+  const missed = rows.filter((r) => r.met === false || /failed/.test(r.subject ?? ''))
+  // A goal in a ratio is shown with the ratio, one in a unit (`≤ 500 ms`) with the figure.
+  const value = (r) => (/x$/.test(r.goal ?? '') || r.figure === undefined ? `${r.ratio.toFixed(2)}x` : `${number(r.figure)} ${r.unit ?? ''}`.trim())
+  const missedText = missed.map((r) => (r.ratio === undefined ? `${r.bench}: ${r.subject.replace(/\*\*/g, '')}` : `${r.bench} ${r.subject} ${value(r)} (goal ${r.goal})`)).join('; ')
+  return [
+    `The latest bench run (${ran}; ${when} UTC, ${cores} cores, load ${load}): ${met} goals met, ${missed.length} not met.`,
+    missed.length === 0 ? 'Every goal was met.' : `Not met: ${missedText}.`,
+    'Every row, the machine and the notes: [performance](docs/performance.md#the-latest-summary).',
+  ].join('\n')
+}

@@ -4,15 +4,17 @@
  * reference's syntax (src/core/flags/command-line.ts).
  */
 import { Flags, type Interfaces } from '@oclif/core'
-import { flagDescriptions } from '../core/options/oclif-flags.js'
+import { flagDescriptions, inHelpOrder } from '../core/options/oclif-flags.js'
 import type { OptionSpec } from '../core/options/types.js'
 
-export function helpOnlyFlags(options: readonly OptionSpec[]): Interfaces.FlagInput {
+export function helpOnlyFlags(options: readonly OptionSpec[], inert: (name: string) => boolean = () => false, common: readonly string[] = []): Interfaces.FlagInput {
   return Object.fromEntries(
-    Object.entries(flagDescriptions(options)).map(([name, d]) => [
+    Object.entries(flagDescriptions(common.length > 0 ? inHelpOrder(options, common) : options, common)).map(([name, d]) => [
       name,
       Flags.string({
         description: d.description,
+        // Accepted but acting for nothing in this command: not in its --help.
+        ...(inert(name) ? { hidden: true } : {}),
         helpGroup: d.helpGroup,
         helpValue: `<${d.helpValue}>`,
         ...(d.char ? { char: d.char } : {}),

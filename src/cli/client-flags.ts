@@ -17,9 +17,10 @@ export function clientFlagDefinitions(): Interfaces.FlagInput {
   for (const spec of CLIENT_OPTIONS) {
     const d = descriptions[spec.name]
     if (!d) continue // hidden
-    const description = hasNoEffect(spec.name) ? `${d.description} Accepted; has no effect in this client.` : d.description
+    // Accepted as kubectl accepts them, but left out of --help: it lists what acts for the command.
     const common = {
-      description,
+      description: d.description,
+      ...(hasNoEffect(spec.name) ? { hidden: true } : {}),
       helpGroup: d.helpGroup,
       ...(d.char ? { char: d.char as 'n' } : {}),
       ...(spec.aliases?.length ? { aliases: [...spec.aliases] } : {}),

@@ -5,8 +5,22 @@
  */
 import { editDistance } from '../core/flags/suggest.js'
 
+/**
+ * The names at the typed command's depth (`helth` is compared with `health`, `patch`, ...,
+ * not with `health check`), as cobra compares with the subcommands of the level it stopped
+ * at; `help` is not suggested (cobra leaves its help command out), then the commands under
+ * what was typed.
+ */
 export function suggestCommands(typed: string, commands: readonly string[]): string[] {
-  return commands.filter((c) => c !== typed && (editDistance(typed, c) <= 2 || c.startsWith(`${typed} `) || (typed.length >= 3 && c.startsWith(typed))))
+  const depth = typed.split(' ').length
+  const names = new Set(
+    commands.filter((c) => c !== 'help').flatMap((c) => {
+      const words = c.split(' ')
+      return words.length >= depth ? [words.slice(0, depth).join(' ')] : []
+    }),
+  )
+  const near = [...names].filter((n) => n !== typed && (editDistance(typed, n) <= 2 || (typed.length >= 3 && n.startsWith(typed))))
+  return [...near, ...commands.filter((c) => c.startsWith(`${typed} `))]
 }
 
 export function unknownCommandText(typed: string, commands: readonly string[]): string {

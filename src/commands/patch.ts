@@ -1,11 +1,13 @@
 import { Command } from '@oclif/core'
 import { CLIENT_OPTIONS } from '../core/options/catalogue/client.js'
 import { PATCH_OPTIONS } from '../core/options/catalogue/patch.js'
+import { actsNowhere } from '../core/client/flags.js'
 import { helpOnlyFlags } from '../cli/catalogue-flags.js'
+import { alphabetical } from '../cli/flag-order.js'
 
 // Declared for --help, the manifest and the README; the command parses its own command line
 // with pflag's rules (bare --dry-run, -p values starting with "-", kubectl's error texts).
-const flags = helpOnlyFlags([...PATCH_OPTIONS, ...CLIENT_OPTIONS])
+const flags = alphabetical(helpOnlyFlags([...PATCH_OPTIONS, ...CLIENT_OPTIONS], actsNowhere))
 
 export default class Patch extends Command {
   static override summary = 'Update fields of a resource with a strategic merge, JSON merge or JSON patch.'

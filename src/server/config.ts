@@ -29,6 +29,8 @@ export interface ServerConfig {
   permitAddressSharing: boolean
   permitPortSharing: boolean
   writeKubeconfig?: string
+  /** --merge-kubeconfig: a shared kubeconfig to merge this server's context into. */
+  mergeKubeconfig?: string
   allowPrivileged: boolean
   /** --endpoint-reconciler-type: `none` leaves the kubernetes Endpoints alone. */
   endpointReconcilerType: string
@@ -346,6 +348,7 @@ export function serverConfig(ctx: ValidationContext): ServerConfig {
     permitAddressSharing: bool('permit-address-sharing'),
     permitPortSharing: bool('permit-port-sharing'),
     writeKubeconfig: str('write-kubeconfig'),
+    mergeKubeconfig: str('merge-kubeconfig'),
     allowPrivileged: bool('allow-privileged'),
     endpointReconcilerType: str('endpoint-reconciler-type') ?? 'lease',
     serviceClusterIPRange:

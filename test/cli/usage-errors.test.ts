@@ -70,6 +70,14 @@ describe('cli: a mistyped command', () => {
     assert.deepEqual(suggestCommands('bogus', commands), [])
   })
 
+  it('compares a mistyped word with the names at its level and never suggests help (as cobra)', () => {
+    const withHelp = [...commands, 'help']
+    // cobra's `kubectl helth`: `Did you mean this? health`; its help command is never suggested.
+    assert.deepEqual(suggestCommands('helth', withHelp), ['health'])
+    assert.deepEqual(suggestCommands('hepl', withHelp), [])
+    assert.deepEqual(suggestCommands('pach', withHelp), ['patch'])
+  })
+
   it("words it as cobra does, with kubectl's hint", () => {
     assert.equal(unknownCommandText('server strat', commands), 'error: unknown command "server strat" for "client"\n\nDid you mean this?\n\tserver start\n\nSee \'client --help\' for usage.\n')
     assert.equal(unknownCommandText('bogus', commands), 'error: unknown command "bogus" for "client"\nSee \'client --help\' for usage.\n')

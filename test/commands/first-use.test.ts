@@ -13,6 +13,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ApiServer, BIN } from '../support/api-server.js'
+import { freePorts } from '../support/etcd.js'
 
 interface Run {
   code: number | null
@@ -53,6 +54,46 @@ function assertUsageError(run: Run, code: number, error: string, hint: string): 
 describe('first use (built binary)', function () {
   this.timeout(120_000)
 
+  describe('the etcd example with no etcd running', () => {
+    it('logs the first failed connection at once (address and cause), then each retry at a growing interval', async () => {
+      const [port, etcdPort] = await freePorts(2)
+      const home = mkdtempSync(join(tmpdir(), 'client-first-use-etcd-'))
+      const store = `http://127.0.0.1:${etcdPort}`
+      const child = spawn(process.execPath, [BIN, 'server', 'start', '--bind-address=127.0.0.1', `--secure-port=${port}`, `--store-servers=${store}`], {
+        env: { ...process.env, HOME: home },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let log = ''
+      child.stdout!.on('data', (d) => (log += d))
+      child.stderr!.on('data', (d) => (log += d))
+      const failures = () => log.split('\n').filter((l) => l.includes(`cannot reach the store at ${store} `))
+      try {
+        for (let i = 0; i < 600 && failures().length < 3; i++) await new Promise((r) => setTimeout(r, 100))
+        const lines = failures()
+        assert.ok(lines.length >= 3, `three reports of the unreachable store:\n${log}`)
+        // The address and the cause (the operating system's refusal).
+        assert.match(lines[0]!, new RegExp(`^W.*\\(attempt 1; .*ECONNREFUSED 127\\.0\\.0\\.1:${etcdPort}`))
+        // By the server's own clock (its log's timestamps): the first report within 2 s of
+        // "Storing data in etcd", the issue's bound; then not at every attempt, but after
+        // gRPC's connection backoff (1 s, then 1.6 s), as the reference's client logs.
+        const at = (line: string) => {
+          const m = /^[IW]\d{4} (\d\d):(\d\d):(\d\d\.\d+)/.exec(line)!
+          return (Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])) * 1000
+        }
+        const storing = log.split('\n').find((l) => l.includes('] Storing data in etcd at '))
+        assert.ok(storing, log)
+        const firstReportAfterStart = at(lines[0]!) - at(storing)
+        assert.ok(firstReportAfterStart <= 2_000, `the first failure was logged ${firstReportAfterStart} ms after start-up`)
+        const attempts = lines.map((l) => Number(/\(attempt (\d+);/.exec(l)![1]))
+        assert.ok(attempts[1]! > attempts[0]! + 1 && attempts[2]! > attempts[1]!, `reports are paced, not one per attempt: ${attempts.join(', ')}`)
+        assert.ok(at(lines[1]!) - at(lines[0]!) >= 900 && at(lines[2]!) - at(lines[1]!) >= 1_500, lines.join('\n'))
+      } finally {
+        child.kill('SIGKILL')
+        rmSync(home, { recursive: true, force: true })
+      }
+    })
+  })
+
   describe('usage errors in kubectl style', () => {
     it('an unknown flag: error line and hint, exit 2 for health and flags validate, 1 for patch (as kubectl)', async () => {
       assertUsageError(await client(['health', 'check', '--bogus']), 2, 'error: unknown flag: --bogus', "See 'client health check --help' for usage.")
@@ -78,6 +119,66 @@ describe('first use (built binary)', function () {
       const lines = assertUsageError(run, 1, 'error: unknown command "server strat" for "client"', "See 'client --help' for usage.")
       assert.deepEqual(lines.slice(1, -1), ['', 'Did you mean this?', '\tserver start', ''])
       assertUsageError(await client(['bogus']), 1, 'error: unknown command "bogus" for "client"', "See 'client --help' for usage.")
+    })
+
+    it('client helth suggests health, not help (cobra leaves its help command out)', async () => {
+      const lines = assertUsageError(await client(['helth']), 1, 'error: unknown command "helth" for "client"', "See 'client --help' for usage.")
+      assert.deepEqual(lines.slice(1, -1), ['', 'Did you mean this?', '\thealth', ''])
+    })
+
+    it('patch without -p: the error and the hint', async () => {
+      assertUsageError(await client(['patch', 'deployment', 'web']), 1, 'error: must specify --patch or --patch-file containing the contents of the patch', "See 'client patch --help' for usage.")
+    })
+
+    it('with no kubeconfig, the error names the kubeconfig the server writes', async () => {
+      const home = mkdtempSync(join(tmpdir(), 'client-first-use-home-'))
+      try {
+        const run = await client(['health', 'check'], { HOME: home, KUBECONFIG: '' })
+        assert.notEqual(run.code, 0)
+        assert.match(run.stdout + run.stderr, /no server found: .*--merge-kubeconfig=\$HOME\/\.kube\/config\b.*--write-kubeconfig=\$HOME\/\.kube\/client\.config .*--kubeconfig ~\/\.kube\/client\.config/)
+        const patch = await client(['patch', 'ns', 'default', '-p', '{}'], { HOME: home, KUBECONFIG: '' })
+        assert.equal(patch.code, 1)
+        assert.match(patch.stderr, /--kubeconfig ~\/\.kube\/client\.config/)
+      } finally {
+        rmSync(home, { recursive: true, force: true })
+      }
+    })
+
+    it('--help lists only options that act for the command (no storage-driver options)', async () => {
+      for (const command of [['health', 'check'], ['health', 'watch'], ['patch']]) {
+        const help = await client([...command, '--help'])
+        assert.equal(help.code, 0, help.stderr)
+        assert.match(help.stdout, /--kubeconfig/)
+        assert.doesNotMatch(help.stdout, /--storage-driver-/, `client ${command.join(' ')} --help`)
+      }
+      // Still accepted, as kubectl accepts them.
+      const accepted = await client(['health', 'check', '--storage-driver-db=x', '--server=https://127.0.0.1:1', '--timeout=1s'])
+      assert.doesNotMatch(accepted.stderr, /unknown flag/)
+    })
+
+    it('server start --help: the common options first, then the sections in kube-apiserver --help order', async () => {
+      const help = await client(['server', 'start', '--help'])
+      assert.equal(help.code, 0, help.stderr)
+      // kube-apiserver's usage line is `kube-apiserver [flags]`; its named flag sets print as
+      // generic/secure serving, etcd, auditing, ..., authentication, authorization, admission,
+      // metrics/logs/traces, misc.
+      assert.match(help.stdout, /^USAGE\n {2}\$ client server start \[FLAGS\]\n/m)
+      const headers = help.stdout.split('\n').filter((l) => /^[A-Z][A-Z ,]* FLAGS$/.test(l))
+      assert.deepEqual(headers, [
+        'COMMON FLAGS',
+        'SERVING FLAGS',
+        'STORAGE FLAGS',
+        'AUDIT FLAGS',
+        'AUTHENTICATION FLAGS',
+        'AUTHORIZATION FLAGS',
+        'ADMISSION FLAGS',
+        'LOGGING, METRICS, FEATURES FLAGS',
+        'LIMITS FLAGS',
+      ])
+      const common = help.stdout.slice(help.stdout.indexOf('COMMON FLAGS'), help.stdout.indexOf('SERVING FLAGS'))
+      for (const name of ['--bind-address', '--secure-port', '--cert-dir', '--data-dir', '--store-servers', '--merge-kubeconfig']) assert.match(common, new RegExp(`^ +${name}=`, 'm'))
+      // Each option is listed once.
+      assert.equal(help.stdout.match(/^ +--bind-address=/gm)?.length, 1)
     })
 
     it('server options given to flags validate without -- say they go after --', async () => {
@@ -106,6 +207,17 @@ describe('first use (built binary)', function () {
 
     it('the start-up log names the data directory by its full path', () => {
       assert.ok(server.logs.split('\n').some((l) => l.endsWith(`] Storing data in ${server.dataDir}`)), server.logs)
+    })
+
+    it('a restart names the certificates directory too (nothing is generated then)', async () => {
+      assert.ok(server.logs.includes(`self-signed serving certificate in ${server.certDir} `), server.logs)
+      const again = await ApiServer.start({ certDir: server.certDir, args: [`--write-kubeconfig=${join(tmp, 'again.kubeconfig')}`] })
+      try {
+        assert.doesNotMatch(again.logs, /generated a self-signed/)
+        assert.ok(again.logs.split('\n').some((l) => l.includes('] ') && l.endsWith(` in ${server.certDir}`)), again.logs)
+      } finally {
+        await again.stop()
+      }
     })
 
     it('health check --check takes a name; an unknown one is a usage error (exit 2) listing the checks', async () => {

@@ -1,5 +1,5 @@
 /**
- * The README's quick start, run as written: its command lines are read from README.md and run
+ * The README's quick start, run as written (under CI from a fresh `git clone` and `npm ci`, see FROM_CLONE): its command lines are read from README.md and run
  * by bash, one by one, in a fresh home directory (so the data directory, the certificates and
  * ~/.kube/client.config are new), with `client` on PATH by the README's
  * `npm link --ignore-scripts` (into a global prefix of the test's own) and kubectl 1.35 as
@@ -18,11 +18,23 @@ import { freePorts } from '../support/etcd.js'
 import { KUBECTL } from '../support/kubectl-session.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
+/**
+ * Under CI (or CLIENT_TEST_FRESH_INSTALL=1) the quick start runs from a `git clone` of HEAD
+ * installed with the README's `npm ci` (minutes: the SQLite addon may be compiled); otherwise
+ * from this checkout, as built.
+ */
+const FROM_CLONE = Boolean(process.env.CI || process.env.CLIENT_TEST_FRESH_INSTALL)
+let source = root
+
+/** The environment without npm configuration (npm_config_*, npm_*), as a fresh shell has it. */
+function withoutNpmConfig(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !/^npm_/i.test(k)))
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** The `sh` code blocks of the README's "Quick start" section, as lists of lines. */
 function quickStartBlocks(): string[][] {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8')
+  const readme = readFileSync(join(source, 'README.md'), 'utf8')
   const from = readme.indexOf('\n## Quick start\n')
   assert.ok(from !== -1, 'README.md has no "## Quick start" section')
   const to = readme.indexOf('\n## ', from + 1)
@@ -30,13 +42,22 @@ function quickStartBlocks(): string[][] {
   return [...section.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1]!.split('\n').filter((l) => l.trim() !== ''))
 }
 
+/** The `sh` block of the README's "One example per command" section that runs without etcd. */
+function exampleLines(): string[] {
+  const readme = readFileSync(join(source, 'README.md'), 'utf8')
+  const from = readme.indexOf('\n## One example per command\n')
+  assert.ok(from !== -1, 'README.md has no "## One example per command" section')
+  const block = /^```sh\n([\s\S]*?)^```/m.exec(readme.slice(from))
+  return block![1]!.split('\n').filter((l) => l.trim() !== '')
+}
+
 /** What each step prints, in README order (the README's prose says the same). */
 const STEPS: { line: RegExp; stdout: RegExp }[] = [
-  { line: /^client health check --kubeconfig ~\/\.kube\/client\.config --wait /, stdout: /^readyz: healthy \(200, [\d.]+ms\)\n$/ },
-  { line: /^kubectl --kubeconfig ~\/\.kube\/client\.config create namespace demo$/, stdout: /^namespace\/demo created\n$/ },
-  { line: /^kubectl .* create deployment web --image=nginx -n demo$/, stdout: /^deployment\.apps\/web created\n$/ },
-  { line: /^kubectl .* get deployments -n demo$/, stdout: /^NAME +READY +UP-TO-DATE +AVAILABLE +AGE\nweb +0\/1 +0 +0 +\d+s\n$/ },
-  { line: /^client patch --kubeconfig ~\/\.kube\/client\.config deployment web -n demo -p /, stdout: /^deployment\.apps\/web patched\n$/ },
+  { line: /^client health check --wait /, stdout: /^readyz: healthy \(200, [\d.]+ms\)\n$/ },
+  { line: /^kubectl create namespace demo$/, stdout: /^namespace\/demo created\n$/ },
+  { line: /^kubectl create deployment web --image=nginx -n demo$/, stdout: /^deployment\.apps\/web created\n$/ },
+  { line: /^kubectl get deployments -n demo$/, stdout: /^NAME +READY +UP-TO-DATE +AVAILABLE +AGE\nweb +0\/1 +0 +0 +\d+s\n$/ },
+  { line: /^client patch deployment web -n demo -p /, stdout: /^deployment\.apps\/web patched\n$/ },
 ]
 
 describe("README: the quick start, as written (end to end)", function () {
@@ -52,9 +73,22 @@ describe("README: the quick start, as written (end to end)", function () {
       this.skip()
     }
     home = mkdtempSync(join(tmpdir(), 'client-quick-start-'))
+    if (FROM_CLONE) {
+      // From `git clone` on (issue 38's acceptance): the README's `npm ci` in the clone, with the
+      // fresh HOME, an empty npm cache and no npm configuration from the environment; nothing
+      // may come from nodejs.org (better-sqlite3's fallback build uses the local Node headers).
+      this.timeout(900_000)
+      source = join(home, 'clone')
+      const cloned = spawnSync('git', ['clone', '-q', root, source], { encoding: 'utf8' })
+      assert.equal(cloned.status, 0, cloned.stderr)
+      const npmEnv = { ...withoutNpmConfig(process.env), HOME: home, PWD: source, npm_config_cache: join(home, '.npm-cache') }
+      const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=http'], { cwd: source, encoding: 'utf8', env: npmEnv, timeout: 840_000 })
+      assert.equal(install.status, 0, `npm ci failed:\n${(install.stdout + install.stderr).slice(-4000)}`)
+      assert.doesNotMatch(install.stdout + install.stderr, /nodejs\.org/, 'node-gyp downloaded Node headers')
+    }
     // The README's second set-up command, into a global prefix of the test's own.
     const prefix = join(home, 'npm-global')
-    const link = spawnSync('npm', ['link', '--ignore-scripts'], { cwd: root, encoding: 'utf8', env: { ...process.env, npm_config_prefix: prefix }, timeout: 120_000 })
+    const link = spawnSync('npm', ['link', '--ignore-scripts'], { cwd: source, encoding: 'utf8', env: { ...process.env, npm_config_prefix: prefix }, timeout: 120_000 })
     assert.equal(link.status, 0, `npm link --ignore-scripts failed: ${link.stderr}`)
     assert.doesNotMatch(link.stderr, /warn/i, 'npm link prints no warning')
     const linked = join(prefix, 'bin/client')
@@ -94,8 +128,8 @@ describe("README: the quick start, as written (end to end)", function () {
     server.stdout!.on('data', (d) => (serverLog += d))
     server.stderr!.on('data', (d) => (serverLog += d))
 
-    // Wait: the second block runs once the server has written the kubeconfig.
-    const kubeconfig = join(home, '.kube/client.config')
+    // Wait: the second block runs once the server has merged its context into ~/.kube/config.
+    const kubeconfig = join(home, '.kube/config')
     for (let i = 0; i < 600 && !existsSync(kubeconfig); i++) {
       assert.equal(server.exitCode, null, `the server exited:\n${serverLog}`)
       await sleep(100)
@@ -111,10 +145,41 @@ describe("README: the quick start, as written (end to end)", function () {
       assert.match(run.stdout, step.stdout, `step ${i + 1} (${line}) printed:\n${run.stdout}`)
     }
 
+    // One example per command, as written, from the clone (the examples' files are shipped).
+    const examples = exampleLines()
+    const run = (line: string) => spawnSync('bash', ['-c', line], { cwd: source, env, encoding: 'utf8', timeout: 90_000 })
+    const patchLine = examples.find((l) => l.startsWith('client patch --local '))
+    assert.ok(patchLine, examples.join('\n'))
+    const patched = run(patchLine)
+    assert.equal(patched.status, 0, patched.stderr)
+    // What kubectl prints for the same command line.
+    const byKubectl = run(patchLine.replace(/^client /, 'kubectl '))
+    assert.equal(byKubectl.status, 0, byKubectl.stderr)
+    assert.equal(patched.stdout, byKubectl.stdout)
+    assert.match(patched.stdout, /^ {2}replicas: 3$/m)
+    const validateLine = examples.find((l) => l.startsWith('client flags validate '))!
+    const validated = run(validateLine)
+    assert.equal(validated.status, 1)
+    // kube-apiserver's own message for --secure-port=0.
+    assert.match(validated.stdout, /^error: --secure-port 0 must be between 1 and 65535, inclusive\. It cannot be turned off with 0/)
+    const healthLine = examples.find((l) => l.startsWith('client health check '))!
+    const probed = run(healthLine)
+    assert.equal(probed.status, 0, probed.stdout + probed.stderr)
+    assert.equal((JSON.parse(probed.stdout) as { verdict: string }).verdict, 'healthy')
+    assert.ok(examples.some((l) => /^client health watch\b/.test(l)), 'health watch is shown (it needs a terminal: not run here)')
+
     // Stop with Ctrl-C: a graceful shutdown that exits 0.
     const exited = new Promise<number | null>((resolve) => server!.once('exit', (code) => resolve(code)))
     server.kill('SIGINT')
     assert.equal(await exited, 0, serverLog.slice(-2000))
     assert.match(serverLog, new RegExp(`\\] Storing data in ${home}/\\.local/share/client/data\\n`), `the start-up log names the fresh data directory:\n${serverLog}`)
+
+    // The last example: the merged context taken out again (kubectl config's messages).
+    const removeLine = examples.find((l) => l.startsWith('client kubeconfig remove'))!
+    const removed = run(removeLine)
+    assert.equal(removed.status, 0, removed.stderr)
+    assert.match(removed.stdout, new RegExp(`^deleted context client from ${kubeconfig}\\n`))
+    const contexts = spawnSync(KUBECTL, ['config', 'get-contexts', '-o', 'name'], { env, encoding: 'utf8' })
+    assert.equal(contexts.stdout, '')
   })
 })

@@ -6,6 +6,7 @@ import { passes, toJson, toText } from '../../core/flags/render.js'
 import { loadConfigFileParsers, namesConfigFile } from '../../core/flags/rules/config-files.js'
 import { validateServerCommandLine } from '../../core/flags/validate.js'
 import { SERVER_OPTIONS } from '../../core/options/catalogue/index.js'
+import { alphabetical } from '../../cli/flag-order.js'
 
 export default class FlagsValidate extends KubectlStyleCommand {
   static override summary = 'Check an API server command line before starting a server with it.'
@@ -20,7 +21,7 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error (unreadable fi
     '<%= config.bin %> flags validate --profile cis --strict -- --anonymous-auth=false --profiling=false',
     "<%= config.bin %> flags validate --command cluster -- --nodes=3 --controllers='*,-cronjob-controller'",
   ]
-  static override flags = {
+  static override flags = alphabetical({
     file: Flags.string({ description: 'Read the command line from a file: one line, or one flag per line (# starts a comment). - reads standard input.', exclusive: ['manifest'] }),
     manifest: Flags.string({ description: "Read the flags of the API server container's command and args from a static-pod manifest (YAML).", exclusive: ['file'] }),
     output: Flags.string({ char: 'o', description: 'Output format.', options: ['text', 'json'], default: 'text' }),
@@ -36,7 +37,7 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage error (unreadable fi
       options: ['client', 'reference'],
       default: 'client',
     }),
-  }
+  })
 
   /** A server option given before `--` is the likeliest unknown flag here: say where it goes. */
   protected override usageNotes(err: Error): string[] {

@@ -5,6 +5,7 @@ import { clientFlagDefinitions } from '../../cli/client-flags.js'
 import { clientFlagsFrom } from '../../core/client/flags.js'
 import { runHealthCheck } from '../../core/health/run.js'
 import type { HealthEndpoint } from '../../core/health/report.js'
+import { alphabetical } from '../../cli/flag-order.js'
 
 export default class HealthCheck extends KubectlStyleCommand {
   static override summary = 'Probe a status endpoint of an API server; the exit code is the verdict.'
@@ -16,7 +17,7 @@ Exit status (stable, for scripts): 0 healthy, 1 unhealthy (the server answered w
     '<%= config.bin %> health check --wait --timeout 30s --endpoint readyz',
     '<%= config.bin %> health check --endpoint livez --check store -o json',
   ]
-  static override flags = {
+  static override flags = alphabetical({
     endpoint: Flags.string({ description: 'Status endpoint to probe.', options: ['livez', 'readyz', 'healthz'], default: 'readyz' }),
     verbose: Flags.boolean({ description: "Print the server's report, one line per check.", default: false }),
     exclude: Flags.string({ description: 'Leave this check out of the verdict (repeatable).', multiple: true, default: [] }),
@@ -26,7 +27,7 @@ Exit status (stable, for scripts): 0 healthy, 1 unhealthy (the server answered w
     interval: Flags.string({ description: 'With --wait: time between probes.', default: '500ms' }),
     output: Flags.string({ char: 'o', description: 'Output format.', options: ['text', 'json'], default: 'text' }),
     ...clientFlagDefinitions(),
-  }
+  })
 
   async run(): Promise<void> {
     const parsed = await this.parse(HealthCheck)

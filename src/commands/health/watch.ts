@@ -5,6 +5,7 @@ import { clientFlagDefinitions } from '../../cli/client-flags.js'
 import { clientFlagsFrom } from '../../core/client/flags.js'
 import { runHealthWatch } from '../../core/health/run.js'
 import type { HealthEndpoint } from '../../core/health/report.js'
+import { alphabetical } from '../../cli/flag-order.js'
 
 export default class HealthWatch extends KubectlStyleCommand {
   static override summary = 'Watch the checks of an API server live in the terminal.'
@@ -12,13 +13,13 @@ export default class HealthWatch extends KubectlStyleCommand {
 
 When standard output is not a terminal, prints one line per change instead (for logs). --once prints one snapshot and exits with the exit codes of \`client health check\` (0 healthy, 1 unhealthy, 2 usage error, 3 unreachable).`
   static override examples = ['<%= config.bin %> health watch', '<%= config.bin %> health watch --once --healthz', '<%= config.bin %> health watch --interval 500ms > health.log']
-  static override flags = {
+  static override flags = alphabetical({
     interval: Flags.string({ description: 'Time between polls (a duration, or seconds).', default: '2s' }),
     healthz: Flags.boolean({ description: 'Also poll the deprecated /healthz.', default: false }),
     exclude: Flags.string({ description: 'Exclude this check from the start (repeatable; e toggles it live).', multiple: true, default: [] }),
     once: Flags.boolean({ description: 'Print one snapshot and exit with the check exit codes.', default: false }),
     ...clientFlagDefinitions(),
-  }
+  })
 
   async run(): Promise<void> {
     const parsed = await this.parse(HealthWatch)

@@ -55,7 +55,9 @@ export interface Connection {
   origin: { context: string; cluster: string; user: string; files: string[] }
 }
 
-export const NO_SERVER_MESSAGE = 'no server found: set --server or a kubeconfig context (KUBECONFIG, --kubeconfig, ~/.kube/config)'
+/** Ours (kubectl falls back to localhost:8080): it names the kubeconfig a first-use server writes. */
+export const NO_SERVER_MESSAGE =
+  'no server found: set --server or a kubeconfig context (KUBECONFIG, --kubeconfig, ~/.kube/config); `client server start --merge-kubeconfig=$HOME/.kube/config` adds one, and a server started with --write-kubeconfig=$HOME/.kube/client.config (as npm start does) is reached with --kubeconfig ~/.kube/client.config'
 
 export interface ResolveOptions {
   /** Product version for the User-Agent (commands pass oclif's `config.version`). */

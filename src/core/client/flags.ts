@@ -46,7 +46,12 @@ export interface ClientFlags {
  * server.ts); the storage-driver options have no effect anywhere.
  */
 export function hasNoEffect(name: string): boolean {
-  return name.startsWith('storage-driver-') || NO_EFFECT.has(name)
+  return actsNowhere(name) || NO_EFFECT.has(name)
+}
+
+/** kubectl's leftover storage-driver options: accepted, acting in no command. */
+export function actsNowhere(name: string): boolean {
+  return name.startsWith('storage-driver-')
 }
 
 const NO_EFFECT = new Set(['cache-dir', 'clientrc', 'match-server-version', 'profile', 'profile-output'])

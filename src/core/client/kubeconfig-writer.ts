@@ -76,11 +76,16 @@ export function dumpedKubeconfigText(cfg: ServerKubeconfig): string {
 }
 
 export function writeKubeconfigFile(file: string, cfg: ServerKubeconfig): void {
+  writeOwnerOnly(file, kubeconfigText(cfg))
+}
+
+/** Writes `text` beside `file` and renames it over it, readable by its owner only. */
+export function writeOwnerOnly(file: string, text: string): void {
   const target = path.resolve(file)
   mkdirSync(path.dirname(target), { recursive: true })
   const temp = `${target}.${process.pid}.tmp`
   try {
-    writeFileSync(temp, kubeconfigText(cfg), { mode: 0o600 })
+    writeFileSync(temp, text, { mode: 0o600 })
     chmodSync(temp, 0o600)
     renameSync(temp, target)
   } catch (err) {

@@ -28,7 +28,42 @@ const GROUPS: Record<string, string> = {
   cluster: 'CLUSTER',
 }
 
-export function flagDescriptions(options: readonly OptionSpec[]): Record<string, FlagDescription> {
+/**
+ * `server start --help`'s order, as kube-apiserver's `--help` prints its named flag sets
+ * (generic and secure serving, etcd, auditing, authentication, authorization, admission,
+ * features/metrics/logs/traces, misc), after a first group of the options a first start uses.
+ */
+const SECTION_ORDER = ['serving', 'storage', 'audit', 'authentication', 'authorization', 'admission', 'observability', 'limits']
+
+/** The options most first starts give or ask about, in the order of a typical command line. */
+export const COMMON_SERVER_OPTIONS = [
+  'bind-address',
+  'secure-port',
+  'cert-dir',
+  'data-dir',
+  'write-kubeconfig',
+  'merge-kubeconfig',
+  'store-servers',
+  'service-cluster-ip-range',
+  'authorization-mode',
+  'enable-admission-plugins',
+  'feature-gates',
+  'v',
+]
+
+/** The options in help order: `common` first (group COMMON), then section by section, each in catalogue order. */
+export function inHelpOrder(options: readonly OptionSpec[], common: readonly string[]): OptionSpec[] {
+  const rank = (spec: OptionSpec) => {
+    const at = common.indexOf(spec.name)
+    if (at !== -1) return at
+    const section = SECTION_ORDER.indexOf(spec.section)
+    return common.length + (section === -1 ? SECTION_ORDER.length : section)
+  }
+  // Array.prototype.sort is stable: the catalogue's order is kept within a section.
+  return [...options].sort((a, b) => rank(a) - rank(b))
+}
+
+export function flagDescriptions(options: readonly OptionSpec[], common: readonly string[] = []): Record<string, FlagDescription> {
   const out: Record<string, FlagDescription> = {}
   for (const spec of options) {
     if (spec.hidden) continue
@@ -36,7 +71,7 @@ export function flagDescriptions(options: readonly OptionSpec[]): Record<string,
     out[spec.name] = {
       type: 'option',
       description: spec.help + aliases,
-      helpGroup: GROUPS[spec.section] ?? spec.section.toUpperCase(),
+      helpGroup: common.includes(spec.name) ? 'COMMON' : (GROUPS[spec.section] ?? spec.section.toUpperCase()),
       helpValue: spec.valueName ?? spec.type,
       ...(spec.short ? { char: spec.short } : {}),
       ...(spec.default !== undefined ? { default: spec.default } : {}),

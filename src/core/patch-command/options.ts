@@ -112,7 +112,7 @@ export function parsePatchCommandLine(argv: readonly string[], program: string):
   const local = bool('local')
   const positional = parsed.positional.filter((a) => a !== '')
   if (patch !== '' && patchFile !== '') throw new UsageError('cannot specify --patch and --patch-file together')
-  if (patch === '' && patchFile === '') throw new UsageError('must specify --patch or --patch-file containing the contents of the patch')
+  if (patch === '' && patchFile === '') throw new UsageError('must specify --patch or --patch-file containing the contents of the patch', hint)
   if (local && parsed.positional.length > 0) throw new UsageError('cannot specify --local and server resources')
   if (local && dryRun === 'server') throw new UsageError('cannot specify --local and --dry-run=server - did you mean --dry-run=client?')
   const typeText = str('type')

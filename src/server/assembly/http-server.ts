@@ -120,6 +120,9 @@ export function createHttpServer(handler: Handler, config: ServerConfig, tls: Se
   tls.attach(server)
   for (const warning of tls.warnings) log.warning(warning)
   for (const reason of tls.generationReasons) log.info(reason)
-  if (tls.created.ca || tls.created.serving) log.info(`generated a self-signed serving certificate in ${tls.certFiles.cert.replace(/\/[^/]+$/, '')} for ${hostname()}`)
+  const certDir = tls.certFiles.cert.replace(/\/[^/]+$/, '')
+  if (tls.created.ca || tls.created.serving) log.info(`generated a self-signed serving certificate in ${certDir} for ${hostname()}`)
+  // On a restart nothing is generated; the log still says where the CA for clients is.
+  else if (tls.generated) log.info(`using the self-signed serving certificate and CA in ${certDir}`)
   return { server, connections }
 }

@@ -5,7 +5,7 @@
  */
 import { dirname, resolve as resolvePath } from 'node:path'
 import type { AddressInfo } from 'node:net'
-import { urlHost, writeKubeconfigFile } from '../../core/client/kubeconfig-writer.js'
+import { type ServerKubeconfig, urlHost, writeKubeconfigFile } from '../../core/client/kubeconfig-writer.js'
 import type { ServerConfig } from '../config.js'
 import { StartupError } from '../lifecycle/startup-error.js'
 import type { Logger } from '../log/logger.js'
@@ -18,28 +18,46 @@ import type { ServingTls } from '../tls/index.js'
  * with the serving certificate's and the CA's), written only by writeKubeconfig.
  */
 export function adminKeyInAdvance(config: ServerConfig, certDir: string): ReturnType<typeof generateKey> | undefined {
-  const adminKey = config.writeKubeconfig && !config.tlsCertFile && adminClientCertMissing(certDir) ? generateKey('rsa') : undefined
+  const adminKey = (config.writeKubeconfig || config.mergeKubeconfig) && !config.tlsCertFile && adminClientCertMissing(certDir) ? generateKey('rsa') : undefined
   adminKey?.catch(() => undefined)
   return adminKey
 }
 
-/** Writes `--write-kubeconfig` (when set) for the server at `address`. */
+/** Writes `--write-kubeconfig` and merges `--merge-kubeconfig` (when set) for the server at `address`. */
 export async function writeKubeconfig(config: ServerConfig, parts: { address: AddressInfo; tls: ServingTls; certDir: string; adminKey?: ReturnType<typeof generateKey> }, log: Logger): Promise<void> {
-  if (!config.writeKubeconfig) return
+  if (!config.writeKubeconfig && !config.mergeKubeconfig) return
   const { tls, certDir, adminKey } = parts
   const server = `https://${urlHost(config.bindAddress)}:${parts.address.port}`
+  let kubeconfig: ServerKubeconfig
   try {
     // With a user-supplied serving certificate there is no CA of ours to sign a client certificate.
     const adminDir = tls.caFiles ? dirname(tls.caFiles.cert) : undefined
     const admin = adminDir ? await ensureAdminClientCert(adminDir, new Date(), resolvePath(adminDir) === resolvePath(certDir) ? adminKey : undefined) : undefined
-    writeKubeconfigFile(config.writeKubeconfig, {
+    kubeconfig = {
       server,
       name: 'client',
       ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}),
       ...(admin ? { clientCertPem: admin.certPem, clientKeyPem: admin.keyPem } : {}),
-    })
+    }
   } catch (err) {
-    throw new StartupError(`--write-kubeconfig: cannot write ${config.writeKubeconfig}: ${(err as Error).message}`)
+    throw new StartupError(`--write-kubeconfig: cannot prepare the administrator's certificate: ${(err as Error).message}`)
   }
-  log.info(`wrote a kubeconfig for ${server} to ${config.writeKubeconfig} (kubectl --kubeconfig ${config.writeKubeconfig} get ns)`)
+  if (config.writeKubeconfig) {
+    try {
+      writeKubeconfigFile(config.writeKubeconfig, kubeconfig)
+    } catch (err) {
+      throw new StartupError(`--write-kubeconfig: cannot write ${config.writeKubeconfig}: ${(err as Error).message}`)
+    }
+    log.info(`wrote a kubeconfig for ${server} to ${config.writeKubeconfig} (kubectl --kubeconfig ${config.writeKubeconfig} get ns)`)
+  }
+  if (config.mergeKubeconfig) {
+    try {
+      // js-yaml and the merge are loaded only when asked for (start-up speed).
+      const { mergeServerKubeconfig } = await import('../../core/client/kubeconfig-merge.js')
+      mergeServerKubeconfig(config.mergeKubeconfig, kubeconfig)
+    } catch (err) {
+      throw new StartupError(`--merge-kubeconfig: cannot merge into ${config.mergeKubeconfig}: ${(err as Error).message}`)
+    }
+    log.info(`merged the context "client" for ${server} into ${config.mergeKubeconfig} and made it current (client kubeconfig remove --kubeconfig ${config.mergeKubeconfig} takes it out)`)
+  }
 }

@@ -21,5 +21,10 @@ export function storeConfig(config: ServerConfig, log: Logger): StoreConfig {
     overrides: config.storeServersOverrides,
     leaseReuseDurationSeconds: config.leaseReuseDurationSeconds,
     onBackgroundError: (err) => log.warning(`store background work failed: ${(err as Error).message}`),
+    // A newcomer who forgot to start etcd sees why the server is not ready, at once.
+    onConnectFailure: (servers, err, attempt) =>
+      log.warning(
+        `cannot reach the store at ${servers.join(',')} (attempt ${attempt}; retrying for up to --storage-initialization-timeout ${config.storageInitializationTimeoutMs / 1000}s): ${(err as Error).message}`,
+      ),
   }
 }

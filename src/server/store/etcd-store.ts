@@ -59,6 +59,12 @@ export interface EtcdStoreOptions {
   compactionIntervalMs?: number
   /** How long start-up waits for etcd to answer. Default 60s. */
   initializationTimeoutMs?: number
+  /**
+   * Told of start-up's failed attempts to reach etcd: the first at once, then one at each
+   * step of gRPC's connection backoff (1 s, growing 1.6 times, at most 2 min), the schedule
+   * at which the reference's etcd client logs its failed connections.
+   */
+  onConnectFailure?: (err: unknown, attempt: number) => void
   /** Name of this store's health check. Default `store`. */
   healthCheckName?: string
   /** Undelivered events a watch may hold before it breaks as too slow. */
@@ -156,6 +162,9 @@ export class EtcdStore implements Store {
     const timeoutMs = options.initializationTimeoutMs ?? 60_000
     const deadline = Date.now() + timeoutMs
     let last: unknown
+    let attempt = 0
+    const reports = connectBackoff()
+    let nextReport = 0
     for (;;) {
       const left = deadline - Date.now()
       if (left <= 0) break
@@ -164,6 +173,11 @@ export class EtcdStore implements Store {
         return store
       } catch (err) {
         last = err
+        attempt++
+        if (Date.now() >= nextReport) {
+          options.onConnectFailure?.(err, attempt)
+          nextReport = Date.now() + reports.next().value
+        }
       }
       const pause = Math.min(200, deadline - Date.now())
       if (pause <= 0) break
@@ -557,4 +571,9 @@ export function supportsWatchProgress(version: string): boolean {
   if (minor === 4) return patch >= 31
   if (minor === 5) return patch >= 13
   return true
+}
+
+/** grpc-go's default connection backoff (base 1 s, multiplier 1.6, at most 120 s), without its jitter. */
+function* connectBackoff(): Generator<number, never> {
+  for (let delay = 1_000; ; delay = Math.min(delay * 1.6, 120_000)) yield delay
 }

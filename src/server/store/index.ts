@@ -37,6 +37,8 @@ export interface StoreConfig {
   keyPrefixFor?: KeyPrefixFor
   /** Failures of background work (compaction) that have no caller to report to. */
   onBackgroundError?: (err: unknown) => void
+  /** Start-up's failed attempts to reach etcd servers, as EtcdStoreOptions.onConnectFailure paces them. */
+  onConnectFailure?: (servers: readonly string[], err: unknown, attempt: number) => void
   /** `--lease-reuse-duration-seconds` for etcd TTL leases. */
   leaseReuseDurationSeconds?: number
 }
@@ -56,6 +58,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     ...(config.keyFile ? { keyFile: config.keyFile } : {}),
     ...(config.requestTimeoutMs ? { requestTimeoutMs: config.requestTimeoutMs } : {}),
     ...(config.onBackgroundError ? { onBackgroundError: config.onBackgroundError } : {}),
+    ...(config.onConnectFailure ? { onConnectFailure: (err: unknown, attempt: number) => config.onConnectFailure!(servers, err, attempt) } : {}),
     healthcheckTimeoutMs: config.healthcheckTimeoutMs,
     readycheckTimeoutMs: config.readycheckTimeoutMs,
     compactionIntervalMs: config.compactionIntervalMs,

@@ -364,7 +364,7 @@ describe('option catalogue', () => {
       assert.deepEqual(missing, [], 'spec options missing from the catalogue')
       const spec = new Set(SPEC_SERVER_NAMES)
       const extra = SERVER_OPTIONS.filter((o) => !spec.has(o.name))
-      assert.deepEqual(extra.map((o) => o.name), ['write-kubeconfig', 'data-dir'])
+      assert.deepEqual(extra.map((o) => o.name), ['write-kubeconfig', 'merge-kubeconfig', 'data-dir'])
       for (const o of extra) assert.equal(o.productOnly, true)
       for (const o of SERVER_OPTIONS.filter((x) => spec.has(x.name))) assert.equal(o.productOnly, undefined, `--${o.name}`)
     })

@@ -55,6 +55,13 @@ export const SERVING_OPTIONS: readonly OptionSpec[] = [
     productOnly: true,
   },
   {
+    name: 'merge-kubeconfig',
+    type: 'string',
+    help: 'Once serving, merge a cluster, user and context named "client" for this server into this kubeconfig file (e.g. the default one of the command-line clients) and make the context current, as kind and k3d do; other entries are kept. `client kubeconfig remove` takes them out again.',
+    section: 'serving',
+    productOnly: true,
+  },
+  {
     name: 'tls-cert-file',
     type: 'string',
     help: 'File with the default x509 serving certificate (CA certificates concatenated after it); if HTTPS is on and neither this nor --tls-private-key-file is given, a self-signed pair is generated for the public address and saved in --cert-dir.',
