@@ -94,15 +94,15 @@ describe('documentation', () => {
     assert.ok(Buffer.byteLength(text) <= 11_000, `README.md is ${Buffer.byteLength(text)} bytes`)
   })
 
-  it('the README shows the two set-up commands in two blocks (install; every test) and how to put client on PATH', () => {
+  it('the README shows the two set-up commands in two blocks (install and start; every test) and how to put client on PATH', () => {
     const text = readFileSync(join(root, 'README.md'), 'utf8')
     // Pasted together, a server in the foreground would keep the tests from starting (issue 38).
     const setUp = text.slice(text.indexOf('\n## Set up\n'), text.indexOf('\n## Quick start\n'))
     const blocks = [...setUp.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1])
-    assert.deepEqual(blocks, ['npm ci\n', 'npm test\n'])
+    assert.deepEqual(blocks, ['npm ci && npm start\n', 'npm test\n'])
     assert.match(text, /`npm link --ignore-scripts`/)
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
-    assert.match(pkg.scripts.start!, /server start/, 'npm start runs the server')
+    assert.match(pkg.scripts.start!, /cluster start/, 'npm start runs the server (with the controllers and a node)')
   })
 
   it('every command the README shows exists (client <command> --help succeeds)', function () {
@@ -123,6 +123,6 @@ describe('documentation', () => {
       assert.equal(run.status, 0, `client ${command} --help failed: ${run.stderr}`)
       assert.match(run.stdout, /USAGE/, `client ${command} --help printed no usage`)
     }
-    assert.deepEqual([...commands].sort(), ['flags validate', 'health check', 'health watch', 'kubeconfig remove', 'patch', 'server start'])
+    assert.deepEqual([...commands].sort(), ['auth can-i', 'flags validate', 'health check', 'health watch', 'kubeconfig remove', 'patch', 'server start', 'validate'])
   })
 })

@@ -32,11 +32,11 @@ function withoutNpmConfig(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** The `sh` code blocks of the README's "Quick start" section, as lists of lines. */
-function quickStartBlocks(): string[][] {
+/** The `sh` code blocks of a section of the README, as lists of lines. */
+function readmeBlocks(title: string): string[][] {
   const readme = readFileSync(join(source, 'README.md'), 'utf8')
-  const from = readme.indexOf('\n## Quick start\n')
-  assert.ok(from !== -1, 'README.md has no "## Quick start" section')
+  const from = readme.indexOf(`\n## ${title}\n`)
+  assert.ok(from !== -1, `README.md has no "## ${title}" section`)
   const to = readme.indexOf('\n## ', from + 1)
   const section = readme.slice(from, to === -1 ? undefined : to)
   return [...section.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1]!.split('\n').filter((l) => l.trim() !== ''))
@@ -54,10 +54,11 @@ function exampleLines(): string[] {
 /** What each step prints, in README order (the README's prose says the same). */
 const STEPS: { line: RegExp; stdout: RegExp }[] = [
   { line: /^client health check --wait /, stdout: /^readyz: healthy \(200, [\d.]+ms\)\n$/ },
-  { line: /^kubectl create namespace demo$/, stdout: /^namespace\/demo created\n$/ },
-  { line: /^kubectl create deployment web --image=nginx -n demo$/, stdout: /^deployment\.apps\/web created\n$/ },
-  { line: /^kubectl get deployments -n demo$/, stdout: /^NAME +READY +UP-TO-DATE +AVAILABLE +AGE\nweb +0\/1 +0 +0 +\d+s\n$/ },
-  { line: /^client patch deployment web -n demo -p /, stdout: /^deployment\.apps\/web patched\n$/ },
+  { line: /^kubectl create deployment web --image=nginx --replicas=2$/, stdout: /^deployment\.apps\/web created\n$/ },
+  // kubectl's rollout_status.go: the last line once every replica is updated and available.
+  { line: /^kubectl rollout status deployment\/web$/, stdout: /deployment "web" successfully rolled out\n$/ },
+  { line: /^kubectl get pods$/, stdout: /^NAME +READY +STATUS +RESTARTS +AGE\n(web-[a-z0-9]+-[a-z0-9]{5} +1\/1 +Running +0 +\d+s\n){2}$/ },
+  { line: /^client patch deployment web -p /, stdout: /^deployment\.apps\/web patched\n$/ },
 ]
 
 describe("README: the quick start, as written (end to end)", function () {
@@ -66,6 +67,7 @@ describe("README: the quick start, as written (end to end)", function () {
   let server: ChildProcess | undefined
   let serverLog = ''
   let env: NodeJS.ProcessEnv
+  let port: number
 
   before(async function () {
     if (!existsSync(KUBECTL)) {
@@ -95,7 +97,7 @@ describe("README: the quick start, as written (end to end)", function () {
     assert.ok(existsSync(linked), `npm link put no client in ${prefix}/bin`)
     const bin = join(home, 'bin')
     mkdirSync(bin)
-    const [port] = await freePorts(1)
+    ;[port] = (await freePorts(1)) as [number]
     // The linked `client`, plus the test's port for `server start`.
     writeFileSync(
       join(bin, 'client'),
@@ -115,16 +117,19 @@ describe("README: the quick start, as written (end to end)", function () {
     if (home) rmSync(home, { recursive: true, force: true })
   })
 
-  it('starts the server, waits, runs each kubectl and client step, and stops on Ctrl-C', async () => {
-    const blocks = quickStartBlocks()
-    assert.equal(blocks.length, 2, 'the quick start has a start block and a steps block')
-    const [startBlock, steps] = blocks as [string[], string[]]
-    assert.equal(startBlock.length, 1)
-    assert.match(startBlock[0]!, /^client server start /)
+  it('starts the cluster as npm start does, waits, runs each kubectl and client step, and stops on Ctrl-C', async () => {
+    const setUp = readmeBlocks('Set up')
+    assert.deepEqual(setUp, [['npm ci && npm start'], ['npm test']], 'the set-up is two blocks: install and start, then test')
+    const blocks = readmeBlocks('Quick start')
+    assert.equal(blocks.length, 1, 'the quick start is one block of steps: it starts nothing')
+    const steps = blocks[0]!
     assert.equal(steps.length, STEPS.length, `the quick start has ${steps.length} steps, the test knows ${STEPS.length}`)
 
-    // Start, as written; `exec` makes the server the process we hold (stopped by its PID).
-    server = spawn('bash', ['-c', `exec ${startBlock[0]}`], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    // `npm start`, as package.json writes it, on the test's port; `exec` makes the server the
+    // process we hold (stopped by its PID) where npm would stand between.
+    const start = (JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+    assert.match(start, /^node bin\/run\.js cluster start /)
+    server = spawn('bash', ['-c', `exec ${start} --secure-port=${port}`], { cwd: source, env, stdio: ['ignore', 'pipe', 'pipe'] })
     server.stdout!.on('data', (d) => (serverLog += d))
     server.stderr!.on('data', (d) => (serverLog += d))
 
@@ -167,6 +172,16 @@ describe("README: the quick start, as written (end to end)", function () {
     assert.equal(probed.status, 0, probed.stdout + probed.stderr)
     assert.equal((JSON.parse(probed.stdout) as { verdict: string }).verdict, 'healthy')
     assert.ok(examples.some((l) => /^client health watch\b/.test(l)), 'health watch is shown (it needs a terminal: not run here)')
+    const validateFiles = run(examples.find((l) => l.startsWith('client validate '))!)
+    assert.equal(validateFiles.status, 0, validateFiles.stdout + validateFiles.stderr)
+    assert.match(validateFiles.stdout, /^6 objects: 0 errors, 0 warnings\n$/)
+    // The offline answer is the running cluster's: the same RBAC files applied, kubectl asked.
+    const canILine = examples.find((l) => l.startsWith('client auth can-i '))!
+    const offline = run(canILine)
+    assert.equal(run('kubectl apply -f examples/rbac.yaml').status, 0)
+    const online = run(canILine.replace(/^client /, 'kubectl ').replace(/ --rbac-from \S+/, ''))
+    assert.deepEqual([offline.status, offline.stdout], [online.status, online.stdout])
+    assert.deepEqual([offline.status, offline.stdout], [1, 'no\n'])
 
     // Stop with Ctrl-C: a graceful shutdown that exits 0.
     const exited = new Promise<number | null>((resolve) => server!.once('exit', (code) => resolve(code)))
