@@ -47,6 +47,18 @@ describe('gc: the garbage collector over the registry', function () {
     assert.equal(((await configmaps().get('default', 'shared')).metadata.ownerReferences as Array<{ uid: string }>)[0]!.uid, second.metadata.uid)
   })
 
+  it('a pass reads only the objects that name owners or are being deleted', async () => {
+    const owner = await deployments().create(deployment('web'))
+    for (let i = 0; i < 20; i++) await configmaps().create({ metadata: { name: `plain-${i}`, namespace: 'default' }, data: { a: 'b' } })
+    await configmaps().create(dependent('owned', [ref(owner)]))
+    const mentioned = await configmaps().listMentioning(['ownerReferences', 'deletionTimestamp'])
+    assert.deepEqual(mentioned.map((o) => o.metadata.name), ['owned'])
+    // An owner outside that set (a Deployment without owners) is still found by name.
+    await deployments().deleteObject('default', 'web')
+    await eventually(async () => !(await exists(configmaps(), 'default', 'owned')), 'the dependent to go')
+    assert.ok(await exists(configmaps(), 'default', 'plain-0'))
+  })
+
   it('an owner that never existed, or of the same name but another uid, is gone', async () => {
     await deployments().create(deployment('web'))
     await configmaps().create(dependent('ghost', [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: randomUUID() }]))

@@ -667,6 +667,23 @@ export class GenericStore {
   }
 
   /**
+   * Every object whose stored JSON mentions one of `words` (a field name), from any recent
+   * state (resourceVersion 0: the watch cache's memory when it is on): the others are never
+   * decoded. For controllers that look at a few objects of many (the garbage collector's owners
+   * and dependents). Bytes that are not JSON (protobuf, which names no field) are decoded.
+   */
+  async listMentioning(words: readonly string[]): Promise<KubeObject[]> {
+    const page = await this.store.list(this.prefix(undefined), { notOlderThan: 0, skipRemaining: true })
+    const needles = words.map((w) => Buffer.from(JSON.stringify(w)))
+    const items: KubeObject[] = []
+    for (const kv of page.items) {
+      if (kv.value[0] === 0x7b && !needles.some((n) => kv.value.includes(n))) continue
+      items.push(this.decodeKv(kv))
+    }
+    return this.toServed(items, true)
+  }
+
+  /**
    * Where a list without a continue token reads: resourceVersion "" the current revision of
    * the store, "0" any state (a watch cache may answer), NotOlderThan a state at least that
    * new (504 when the store has not reached it), Exact that revision.
