@@ -667,19 +667,30 @@ export class GenericStore {
   }
 
   /**
-   * Every object whose stored JSON mentions one of `words` (a field name), from any recent
-   * state (resourceVersion 0: the watch cache's memory when it is on): the others are never
-   * decoded. For controllers that look at a few objects of many (the garbage collector's owners
-   * and dependents). Bytes that are not JSON (protobuf, which names no field) are decoded.
+   * Every object whose metadata has one of `fields` (`ownerReferences`, ...), from any recent
+   * state (resourceVersion 0: the watch cache's memory when it is on), for controllers that look
+   * at a few objects of many (the garbage collector's owners and dependents). Stored JSON that
+   * does not name a field is never decoded; other bytes (protobuf, which names no field) are
+   * decoded once per stored version: `memo` (kept by the caller from one call to the next)
+   * remembers the versions found without the fields.
    */
-  async listMentioning(words: readonly string[]): Promise<KubeObject[]> {
+  async listWithMetadata(fields: readonly string[], memo: Map<string, number> = new Map()): Promise<KubeObject[]> {
     const page = await this.store.list(this.prefix(undefined), { notOlderThan: 0, skipRemaining: true })
-    const needles = words.map((w) => Buffer.from(JSON.stringify(w)))
+    const needles = fields.map((f) => Buffer.from(JSON.stringify(f)))
     const items: KubeObject[] = []
+    const seen = new Set<string>()
     for (const kv of page.items) {
-      if (kv.value[0] === 0x7b && !needles.some((n) => kv.value.includes(n))) continue
-      items.push(this.decodeKv(kv))
+      if (kv.value[0] === 0x7b) {
+        if (!needles.some((n) => kv.value.includes(n))) continue
+      } else {
+        seen.add(kv.key)
+        if (memo.get(kv.key) === kv.modRevision) continue
+      }
+      const obj = this.decodeKv(kv)
+      if (fields.some((f) => obj.metadata[f] !== undefined)) items.push(obj)
+      else if (kv.value[0] !== 0x7b) memo.set(kv.key, kv.modRevision)
     }
+    for (const key of memo.keys()) if (!seen.has(key)) memo.delete(key)
     return this.toServed(items, true)
   }
 
