@@ -5,8 +5,7 @@
 // another build is not used; V8 itself refuses one from another Node version or with other V8
 // flags. Either way the bundle is compiled as usual: a cache only ever saves time.
 //
-// Packages that a bundle only imports dynamically and that most runs never reach (got for a
-// request, @peculiar/x509 to generate a certificate) are bundles of their own,
+// Packages that a bundle only imports dynamically and that most runs never reach (@peculiar/x509 to generate a certificate) are bundles of their own,
 // dist/fast/side/<package>.cjs, loaded here on the first import() of the package with their
 // own code cache: on this machine reading and compiling a bundle costs in proportion to its
 // bytes, used or not.

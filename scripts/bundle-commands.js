@@ -182,14 +182,14 @@ const fastEntries = readdirSync(fastDir)
 // (the live view of health watch, not in these entries).
 // Packages that the entries only import dynamically and that most runs never reach are side
 // bundles of their own (dist/fast/side/, loaded by bin/load-fast.js on the first import()):
-// reading and compiling a bundle costs in proportion to its bytes, used or not. got (with
-// http2-wrapper, keyv, ...) is a third of `patch`, which reaches it only for a server;
+// reading and compiling a bundle costs in proportion to its bytes, used or not.
+// (The REST client no longer uses got: Node's http/https, src/core/client/http-exchange.ts.)
 // @peculiar/x509 (with asn1js, tsyringe, reflect-metadata) a seventh of `server start`, which
 // reaches it only to generate a certificate.
 // js-yaml, which `patch` needs only for YAML input and the server for its kubeconfig and
 // configuration files, is one too, required synchronously (src/core/util/yaml.ts loads it on first
 // use): from node_modules it cost the server's start a tenth of a second to resolve and compile.
-const sidePackages = ['got', '@peculiar/x509', 'js-yaml']
+const sidePackages = ['@peculiar/x509', 'js-yaml']
 // Modules of ours in the same way, reached only by import() (a static import of the same module
 // keeps it in the entry): the OpenAPI document (a tenth of `server start`, read on the first
 // /openapi request) and the server's configuration-file parsers with the CEL engine (three

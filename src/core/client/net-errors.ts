@@ -76,9 +76,12 @@ const ALERT_CODES: Record<string, number> = {
   ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL: 120,
 }
 
-/** Go's `host:port` for an address (`[::1]:6443` for IPv6). */
+/**
+ * Go's `host:port` for an address (`[::1]:6443` for IPv6): as net.JoinHostPort, a host with a
+ * colon is bracketed (cheaper than Node's isIPv6, whose pattern costs milliseconds on first use).
+ */
 export function joinHostPort(host: string, port: number | string): string {
-  return net.isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`
 }
 
 /** The authority of a URL as written (`127.0.0.1:6443`), for kubectl's refused sentence. */

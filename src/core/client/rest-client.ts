@@ -1,16 +1,14 @@
 /**
- * A REST client for one Connection, over got: one got instance and one pair of keep-alive
- * agents per client, no retries (but Go's one silent retry of an idempotent request whose
- * kept-alive connection was closed under it), no redirects, HTTP error statuses returned
+ * A REST client for one Connection, over Node's http/https (http-exchange.ts): one pair of
+ * keep-alive agents per client, no retries (but Go's one silent retry of an idempotent request
+ * whose kept-alive connection was closed under it), no redirects, HTTP error statuses returned
  * as responses. Failures to reach the server become UnreachableError with kubectl's text.
- *
- * got is loaded on the first request, so that importing this module stays cheap.
  */
 import http from 'node:http'
 import https from 'node:https'
 import { performance } from 'node:perf_hooks'
-import type { Got, RequestError } from 'got'
 import type { Connection } from './connection.js'
+import { exchange, type ExchangeFailure, type ExchangeTls } from './http-exchange.js'
 import { UnreachableError } from './errors.js'
 import { type ExecCredential, ExecCredentialError } from './exec-credential.js'
 import { toUnreachable } from './net-errors.js'
@@ -44,7 +42,8 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE'])
 export class RestClient {
   readonly connection: Connection
   private readonly agents: { http: http.Agent; https: https.Agent }
-  private instance?: Promise<Got>
+  /** The headers and TLS material of every request; with an exec plugin, those of its latest credential. */
+  private settings?: { headers: Record<string, string | string[]>; tls: ExchangeTls }
   private closed = false
 
   constructor(connection: Connection) {
@@ -58,19 +57,27 @@ export class RestClient {
     if (!path.startsWith('/')) throw new TypeError(`request path must start with "/": ${path}`)
     const url = this.connection.server + path
     const verb = method.toUpperCase()
-    const client = await this.got(url)
+    const settings = await this.settingsFor(url)
+    const headers = { ...settings.headers }
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value
     const timeoutMs = options.timeoutMs ?? this.connection.timeoutMs
+    const target = new URL(url)
     const started = performance.now()
     for (let attempt = 0; ; attempt++) {
       try {
-        const response = await client(url, {
-          method: verb as 'GET',
+        const response = await exchange(target, {
+          method: verb,
+          headers,
           body: options.body,
-          headers: options.headers,
-          timeout: { request: timeoutMs > 0 ? timeoutMs : undefined, connect: CONNECT_TIMEOUT_MS, secureConnect: TLS_HANDSHAKE_TIMEOUT_MS },
+          agent: target.protocol === 'https:' ? this.agents.https : this.agents.http,
+          tls: settings.tls,
+          timeoutMs: timeoutMs > 0 ? timeoutMs : 0,
+          connectTimeoutMs: CONNECT_TIMEOUT_MS,
+          secureConnectTimeoutMs: TLS_HANDSHAKE_TIMEOUT_MS,
+          decompress: this.connection.compression,
         })
         return {
-          status: response.statusCode,
+          status: response.status,
           headers: response.headers,
           body: response.body,
           latencyMs: performance.now() - started,
@@ -97,12 +104,12 @@ export class RestClient {
   }
 
   /**
-   * The got instance; with an exec credential plugin, built once the plugin has answered, and
-   * rebuilt when its credential expires. A plugin failure is kubectl's "getting credentials".
+   * The headers and TLS material; with an exec credential plugin, from its credential, asked
+   * for again when it expires. A plugin failure is kubectl's "getting credentials".
    */
-  private async got(url: string): Promise<Got> {
+  private async settingsFor(url: string): Promise<{ headers: Record<string, string | string[]>; tls: ExchangeTls }> {
     const plugin = this.connection.credentialPlugin
-    if (plugin && (!this.instance || plugin.expired())) {
+    if (plugin && (!this.settings || plugin.expired())) {
       let credential: ExecCredential
       try {
         credential = await plugin.get()
@@ -110,46 +117,38 @@ export class RestClient {
         if (err instanceof ExecCredentialError) throw new UnreachableError('other', `getting credentials: ${err.message}`, url, { cause: err })
         throw err
       }
-      this.instance = this.build(credential)
+      this.settings = this.build(credential)
     }
-    this.instance ??= this.build()
-    return this.instance
+    this.settings ??= this.build()
+    return this.settings
   }
 
-  private build(credential?: ExecCredential): Promise<Got> {
-    return import('got').then(({ got }) => {
-      const { tls, compression } = this.connection
-      return got.extend({
-        agent: this.agents,
-        http2: false,
-        retry: { limit: 0 },
-        followRedirect: false,
-        throwHttpErrors: false,
-        responseType: 'text',
-        allowGetBody: true,
-        decompress: compression,
-        https: {
-          certificateAuthority: tls.ca,
-          certificate: credential?.clientCertificateData ?? tls.cert,
-          key: credential?.clientKeyData ?? tls.key,
-          rejectUnauthorized: !tls.insecureSkipVerify,
-          serverName: tls.serverName,
-        },
-        headers: {
-          'user-agent': this.connection.userAgent,
-          accept: 'application/json, */*',
-          // kubectl asks for gzip only; got would offer deflate and br too.
-          ...(compression ? { 'accept-encoding': 'gzip' } : {}),
-          ...(credential?.token ? { authorization: `Bearer ${credential.token}` } : {}),
-          ...this.connection.headers,
-        },
-      })
-    })
+  private build(credential?: ExecCredential): { headers: Record<string, string | string[]>; tls: ExchangeTls } {
+    const { tls, compression } = this.connection
+    const headers: Record<string, string | string[]> = {
+      'user-agent': this.connection.userAgent,
+      accept: 'application/json, */*',
+      // kubectl asks for gzip only.
+      ...(compression ? { 'accept-encoding': 'gzip' } : {}),
+      ...(credential?.token ? { authorization: `Bearer ${credential.token}` } : {}),
+    }
+    for (const [name, value] of Object.entries(this.connection.headers)) headers[name.toLowerCase()] = value
+    return {
+      headers,
+      tls: {
+        ca: tls.ca,
+        cert: credential?.clientCertificateData ?? tls.cert,
+        key: credential?.clientKeyData ?? tls.key,
+        rejectUnauthorized: !tls.insecureSkipVerify,
+        servername: tls.serverName,
+      },
+    }
   }
 }
 
-function isRequestError(err: unknown): err is RequestError {
-  return err instanceof Error && typeof (err as { code?: unknown }).code === 'string' && 'options' in err
+/** A failure of the exchange itself (Node's network and TLS errors, the limits), not a bug. */
+function isRequestError(err: unknown): err is ExchangeFailure {
+  return err instanceof Error && typeof (err as { code?: unknown }).code === 'string' && 'request' in err
 }
 
 /** Every value of a header, repeated lines kept apart, decoded as UTF-8 (Node reads latin1). */

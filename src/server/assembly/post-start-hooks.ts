@@ -47,8 +47,17 @@ export interface PostStartHookParts {
 
 export interface PostStartHookEntry {
   readonly name: string
+  /** A hook the reference registers only with this feature gate on. */
+  readonly featureGate?: string
   run(parts: PostStartHookParts): Promise<void>
 }
+
+/**
+ * The reference's gate of the `storage-readiness` hook (beta, off by default in 1.35, on in
+ * 1.36). With it off, `generic-apiserver-start-informers` waits for the watch caches instead:
+ * /readyz lists the checks 1.35 lists and still says ready only once the caches are filled.
+ */
+export const STORAGE_READINESS_GATE = 'WatchCacheInitializationPostStartHook'
 
 /** A hook whose work here is done once the store is open (the reference's informers and controllers it has no counterpart of). */
 const storeOpen = async (parts: PostStartHookParts): Promise<void> => {
@@ -65,6 +74,7 @@ export const POST_START_HOOK_TABLE: readonly PostStartHookEntry[] = [
   { name: 'rbac/bootstrap-roles', run: bootstrapRoles },
   { name: 'scheduling/bootstrap-system-priority-classes', run: async (parts) => void (await parts.writes.ensure(systemPriorityClasses())) },
   { name: 'start-cluster-authentication-info-controller', run: startClusterAuthenticationInfo },
+  { name: 'storage-readiness', featureGate: STORAGE_READINESS_GATE, run: watchCachesFilled },
   { name: 'start-aggregator-informers', run: storeOpen },
   { name: 'apiservice-registration-controller', run: async (parts) => parts.aggregator?.follow(parts.api.registryFor(await parts.storeNow())) },
   { name: 'apiservice-status-available-controller', run: storeOpen },
@@ -74,7 +84,19 @@ export const POST_START_HOOK_TABLE: readonly PostStartHookEntry[] = [
 
 /** The hooks of the table bound to the server's parts, by name (as health.install takes them). */
 export function postStartHooks(parts: PostStartHookParts, table: readonly PostStartHookEntry[] = POST_START_HOOK_TABLE): Record<string, PostStartHook> {
-  return Object.fromEntries(table.map((entry) => [entry.name, () => entry.run(parts)]))
+  const on = table.filter((entry) => entry.featureGate === undefined || parts.config.featureGates.get(entry.featureGate) === true)
+  return Object.fromEntries(on.map((entry) => [entry.name, () => entry.run(parts)]))
+}
+
+/**
+ * Done once every watch cache holds its resource (the reference's StorageReadinessHook), or
+ * after --storage-initialization-timeout, when the reference carries on (reads from storage).
+ */
+async function watchCachesFilled(parts: PostStartHookParts): Promise<void> {
+  const cache = parts.api.registryFor(await parts.storeNow()).watchCache
+  if (cache && !(await cache.whenFilled(parts.config.storageInitializationTimeoutMs))) {
+    parts.log.warning('Deadline exceeded while waiting for storage readiness... ignoring')
+  }
 }
 
 /** The RBAC (and node authorizer) informers, then the controllers (controllers/index.ts) over the registry. */
@@ -82,12 +104,16 @@ async function startInformers(parts: PostStartHookParts): Promise<void> {
   const { config, log } = parts
   const registry = parts.api.registryFor(await parts.storeNow())
   const modes = config.authorizationModes
+  // Without the reference's storage-readiness hook, this one waits for the watch caches: ready
+  // means the caches the server reads from are filled (reads before that go to the store).
+  const cachesFilled = config.featureGates.get(STORAGE_READINESS_GATE) === true ? undefined : watchCachesFilled(parts)
   await Promise.all([
     parts.rbacPolicy.start(registry, (err) => log.v(2, `rbac informer: ${err.message}`)),
     modes.includes('Node') || config.authorizationConfig ? parts.nodeGraph.start(registry, (err) => log.v(2, `node authorizer informer: ${err.message}`)) : undefined,
   ])
   // The controllers start once the RBAC informers have: ClusterRole aggregation follows their cache.
   await parts.controllers.start({ registry, ready: parts.ready, log: (level, message) => log.v(level, message) })
+  await cachesFilled
 }
 
 async function crdInformerSynced(parts: PostStartHookParts): Promise<void> {

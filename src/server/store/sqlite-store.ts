@@ -42,6 +42,18 @@ import { LatestReads } from './latest-reads.js'
 import { WatchStream } from './watch-stream.js'
 import { withTimeout } from './timeout.js'
 
+/**
+ * A copy of a value in memory of its own. Buffer.from() places a small copy in Node's shared
+ * 8 KB pool, beside short-lived buffers (request bodies, responses): a value that lives on (the
+ * event log, then a watch cache's state) kept its whole slab alive, several times its own size
+ * (measured: external memory grew 3x the stored bytes over 20,000 creates).
+ */
+function ownCopy(value: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(value.length)
+  value.copy(copy)
+  return copy
+}
+
 export interface SqliteStoreOptions {
   dataDir: string
   /** Periodic compaction; 0 disables it. Default 5 minutes, like the reference. */
@@ -327,7 +339,7 @@ export class SqliteStore implements Store {
       checkKey(key)
       checkValue(key, value)
       // Copied: the value lives on in the event log, out of reach of the caller's later edits.
-      return { kind: 'create', key, keyBuf: Buffer.from(key), value: Buffer.from(value), ...expiry(options), ...settle }
+      return { kind: 'create', key, keyBuf: Buffer.from(key), value: ownCopy(value), ...expiry(options), ...settle }
     })
   }
 
@@ -336,7 +348,7 @@ export class SqliteStore implements Store {
       checkKey(key)
       checkValue(key, value)
       checkRevision('expected mod revision', expectedModRevision, key)
-      const copy = Buffer.from(value)
+      const copy = ownCopy(value)
       return { kind: 'update', key, keyBuf: Buffer.from(key), value: copy, expected: expectedModRevision, ...expiry(options), ...settle }
     })
   }

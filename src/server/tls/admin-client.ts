@@ -45,7 +45,7 @@ export async function ensureAdminClientCert(dir: string, now = new Date(), pendi
       // Unreadable or mismatched: replaced below.
     }
   }
-  const key = await (pendingKey ?? generateKey('rsa'))
+  const key = await (pendingKey ?? generateKey('ecdsa'))
   const certPem = await createLeafCertificate({
     ca: { certPem: ca.leaf.toString(), privateKey: ca.key },
     publicKey: key.publicKey,

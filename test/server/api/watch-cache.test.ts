@@ -71,6 +71,8 @@ describe('api: the watch cache', function () {
     collectionReads = c.collectionReads
     registry = new Registry(c.proxy, KINDS, () => {}, options)
     configmaps = registry.lookup('', 'v1', 'configmaps')!
+    // As the server does before it says ready.
+    await registry.watchCache?.whenFilled(10_000)
   }
   afterEach(async () => {
     await registry.watchCache?.close()
@@ -237,6 +239,47 @@ describe('api: the watch cache', function () {
     const edge = await configmaps.watch({ resourceVersion: rv(2) })
     assert.deepEqual(names(await nextEvents(edge, 3)), [['ADDED', 'd'], ['ADDED', 'e'], ['ADDED', 'f']])
     edge.cancel()
+  })
+
+  it('answers from the store until it holds the resource, and says filled only then', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'watch-cache-'))
+    store = SqliteStore.open({ dataDir: dir, compactionIntervalMs: 0 })
+    await store.create('/namespaces/default', Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } })))
+    const stored = new Registry(store, KINDS, () => {}, {}).lookup('', 'v1', 'configmaps')!
+    for (let i = 0; i < 300; i++) await stored.create(cm(`cm-${String(i).padStart(3, '0')}`))
+    // A restart: the cache's first list of the configmaps is held until released.
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    let fills = 0
+    const slow = new Proxy(store, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop) as unknown
+        if (prop === 'list') {
+          return async (prefix: string, options?: { limit?: number }) => {
+            if (prefix === '/configmaps/' && !options?.limit && fills++ === 0) await held
+            return target.list(prefix, options)
+          }
+        }
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
+      },
+    })
+    registry = new Registry(slow, KINDS, () => {}, { watchCache: true })
+    configmaps = registry.lookup('', 'v1', 'configmaps')!
+    const cache = registry.watchCache!
+    assert.equal(await cache.whenFilled(300), false, 'not filled while its list is held')
+    assert.equal(cache.filled, false)
+    // Reads meanwhile come from the store, whole and current.
+    const early = await configmaps.list({ resourceVersion: '0' })
+    assert.equal(early.items.length, 300)
+    assert.equal((await configmaps.list({})).items.length, 300)
+    assert.equal((await configmaps.get('default', 'cm-299', '0')).metadata.name, 'cm-299')
+    const filled = cache.whenFilled(10_000)
+    release()
+    assert.equal(await filled, true)
+    assert.equal(cache.filled, true)
+    const before = fills
+    assert.equal((await configmaps.list({ resourceVersion: '0' })).items.length, 300)
+    assert.equal(fills, before, 'from memory once filled')
   })
 
   it('is off with --watch-cache=false', async () => {

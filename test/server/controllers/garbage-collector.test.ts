@@ -2,6 +2,8 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import type { GenericStore } from '../../../src/server/api/registry/generic-store.js'
 import type { KubeObject } from '../../../src/server/api/registry/object.js'
+import { Registry } from '../../../src/server/api/registry/registry.js'
+import { DEFAULT_STORAGE_MEDIA_TYPE, StorageCodec } from '../../../src/server/api/registry/storage-codec.js'
 import { RetryTimer } from '../../../src/server/controllers/retry-timer.js'
 import { type TestRegistry, eventually, openTestRegistry } from '../api/support.js'
 
@@ -45,6 +47,29 @@ describe('gc: the garbage collector over the registry', function () {
     await eventually(async () => !(await exists(configmaps(), 'default', 'only-web')), 'the dependent to go')
     await eventually(async () => ((await configmaps().get('default', 'shared')).metadata.ownerReferences as unknown[]).length === 1, 'the dangling reference to go')
     assert.equal(((await configmaps().get('default', 'shared')).metadata.ownerReferences as Array<{ uid: string }>)[0]!.uid, second.metadata.uid)
+  })
+
+  it('a pass reads only the objects that name owners or are being deleted', async () => {
+    const owner = await deployments().create(deployment('web'))
+    for (let i = 0; i < 20; i++) await configmaps().create({ metadata: { name: `plain-${i}`, namespace: 'default' }, data: { a: 'b' } })
+    await configmaps().create(dependent('owned', [ref(owner)]))
+    const mentioned = await configmaps().listWithMetadata(['ownerReferences', 'deletionTimestamp'])
+    assert.deepEqual(mentioned.map((o) => o.metadata.name), ['owned'])
+    // Stored as protobuf (the server's default), the plain ones are remembered by version, not decoded again.
+    const codec = new StorageCodec(DEFAULT_STORAGE_MEDIA_TYPE)
+    await codec.ready()
+    const protobuf = new Registry(codec.wrap(t.store), undefined, undefined, {}).lookup('', 'v1', 'configmaps')!
+    for (let i = 0; i < 5; i++) await protobuf.create({ metadata: { name: `pb-${i}`, namespace: 'other' }, data: { a: 'b' } })
+    const memo = new Map<string, number>()
+    assert.deepEqual((await protobuf.listWithMetadata(['ownerReferences', 'deletionTimestamp'], memo)).map((o) => o.metadata.name), ['owned'])
+    assert.equal([...memo.keys()].filter((k) => k.includes('/pb-')).length, 5)
+    await protobuf.deleteObject('other', 'pb-1')
+    assert.deepEqual((await protobuf.listWithMetadata(['ownerReferences', 'deletionTimestamp'], memo)).map((o) => o.metadata.name), ['owned'])
+    assert.equal([...memo.keys()].filter((k) => k.includes('/pb-')).length, 4)
+    // An owner outside that set (a Deployment without owners) is still found by name.
+    await deployments().deleteObject('default', 'web')
+    await eventually(async () => !(await exists(configmaps(), 'default', 'owned')), 'the dependent to go')
+    assert.ok(await exists(configmaps(), 'default', 'plain-0'))
   })
 
   it('an owner that never existed, or of the same name but another uid, is gone', async () => {

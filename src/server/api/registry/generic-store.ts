@@ -667,6 +667,34 @@ export class GenericStore {
   }
 
   /**
+   * Every object whose metadata has one of `fields` (`ownerReferences`, ...), from any recent
+   * state (resourceVersion 0: the watch cache's memory when it is on), for controllers that look
+   * at a few objects of many (the garbage collector's owners and dependents). Stored JSON that
+   * does not name a field is never decoded; other bytes (protobuf, which names no field) are
+   * decoded once per stored version: `memo` (kept by the caller from one call to the next)
+   * remembers the versions found without the fields.
+   */
+  async listWithMetadata(fields: readonly string[], memo: Map<string, number> = new Map()): Promise<KubeObject[]> {
+    const page = await this.store.list(this.prefix(undefined), { notOlderThan: 0, skipRemaining: true })
+    const needles = fields.map((f) => Buffer.from(JSON.stringify(f)))
+    const items: KubeObject[] = []
+    const seen = new Set<string>()
+    for (const kv of page.items) {
+      if (kv.value[0] === 0x7b) {
+        if (!needles.some((n) => kv.value.includes(n))) continue
+      } else {
+        seen.add(kv.key)
+        if (memo.get(kv.key) === kv.modRevision) continue
+      }
+      const obj = this.decodeKv(kv)
+      if (fields.some((f) => obj.metadata[f] !== undefined)) items.push(obj)
+      else if (kv.value[0] !== 0x7b) memo.set(kv.key, kv.modRevision)
+    }
+    for (const key of memo.keys()) if (!seen.has(key)) memo.delete(key)
+    return this.toServed(items, true)
+  }
+
+  /**
    * Where a list without a continue token reads: resourceVersion "" the current revision of
    * the store, "0" any state (a watch cache may answer), NotOlderThan a state at least that
    * new (504 when the store has not reached it), Exact that revision.

@@ -127,6 +127,12 @@ class ResourceCache {
   /** Watchers that joined a group (WatchGroup), by prefix and group. */
   private readonly groups = new Map<string, Map<WatchGroup, GroupedWatchers>>()
   private ready: Promise<void> | undefined
+  /**
+   * Whether the cache holds the resource (its list done, its store watch open). Until then
+   * reads go to the store (the reference's ResilientWatchCacheInitialization delegates them to
+   * etcd), and the readiness check waits for it.
+   */
+  filled = false
   private upstream: Watch | undefined
   private closed = false
   /** Consistent lists waiting for the cache to reach a revision. */
@@ -159,6 +165,7 @@ class ResourceCache {
       this.listRevision = revision
       this.revision = revision
       this.upstream = watch
+      this.filled = true
       void this.consume(watch)
     })().catch((err: unknown) => {
       this.ready = undefined
@@ -184,6 +191,7 @@ class ResourceCache {
     this.watchers.clear()
     this.groups.clear()
     this.ready = undefined
+    this.filled = false
     this.upstream = undefined
   }
 
@@ -314,16 +322,23 @@ class ResourceCache {
     return this.events[0]!.event.revision
   }
 
-  /** The key's cached version (null: absent), or undefined when the cache is older than asked. */
+  /**
+   * Whether reads can come from memory: once filled. Until then the fill is under way (started
+   * again here after a broken store watch) and the caller reads the store.
+   */
+  private serving(): boolean {
+    if (!this.filled) this.start().catch(() => {})
+    return this.filled
+  }
+
+  /** The key's cached version (null: absent), or undefined when the cache is not filled or older than asked. */
   async get(key: string, notOlderThan: number): Promise<KeyValue | null | undefined> {
-    await this.start()
-    if (this.revision < notOlderThan) return undefined
+    if (!this.serving() || this.revision < notOlderThan) return undefined
     return this.objects.get(key) ?? null
   }
 
   async list(prefix: string, notOlderThan: number): Promise<ListResult | undefined> {
-    await this.start()
-    if (this.revision < notOlderThan) return undefined
+    if (!this.serving() || this.revision < notOlderThan) return undefined
     return this.snapshot(prefix)
   }
 
@@ -332,8 +347,7 @@ class ResourceCache {
    * revision; undefined when it could not prove that in time (the caller reads the store).
    */
   async consistentList(prefix: string, timeoutMs: number): Promise<ListResult | undefined> {
-    await this.start()
-    if (!this.upstream?.requestProgress) return undefined
+    if (!this.serving() || !this.upstream?.requestProgress) return undefined
     // The store's current revision, read through the store that holds this resource.
     const { revision } = await this.store.list(this.prefix, { limit: 1, skipRemaining: true })
     if (!(await this.waitUntilFresh(revision, timeoutMs))) return undefined
@@ -387,6 +401,8 @@ class ResourceCache {
   }
 }
 
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)).unref())
+
 /** A Store whose watches and older-state lists of the given resource prefixes come from caches. */
 export class WatchCachedStore extends DelegatingStore {
   private readonly caches: ResourceCache[]
@@ -412,6 +428,29 @@ export class WatchCachedStore extends DelegatingStore {
   /** Fills every cache now, as the reference does at start-up; a failure is retried on first use. */
   startAll(): void {
     for (const c of this.caches) c.start().catch(() => {})
+  }
+
+  /** Whether every cache holds its resource (the reference's storage ReadinessCheck of each resource). */
+  get filled(): boolean {
+    return this.caches.every((c) => c.filled)
+  }
+
+  /**
+   * Resolves true once every cache is filled, polling every 100 ms as the reference's
+   * StorageReadinessHook does (a cache whose fill failed is started again), or false after
+   * `timeoutMs` (the reference then carries on: ready with reads from storage).
+   */
+  async whenFilled(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const waiting = this.caches.filter((c) => !c.filled)
+      if (waiting.length === 0) return true
+      const left = deadline - Date.now()
+      if (left <= 0) return false
+      await Promise.race([Promise.allSettled(waiting.map((c) => c.start())), pause(left)])
+      // A fill that failed is tried again after the poll interval.
+      if (!this.filled) await pause(Math.min(100, deadline - Date.now()))
+    }
   }
 
   private cacheFor(prefix: string): ResourceCache | undefined {
