@@ -19,6 +19,8 @@ const ABSOLUTE = /(?:['"`]|file:\/\/)(\/(?:work|home|root|Users|usr|opt|tmp|var|
 const ALLOWED: Record<string, Record<string, string>> = {
   'src/server/api/kinds/pod-defaults.ts': { '/dev/termination-log': "the reference's default terminationMessagePath of a container" },
   'src/server/offline/dry-run-server.ts': { '/dev/shm': "Linux's memory file system, where client validate's throw-away store goes when the machine has one" },
+  'test/commands/cluster/start.test.ts': { '/bin/sh': "the shell kubectl exec runs inside a simulated pod's container (the Python client's exec test sends it)" },
+  'test/server/simnodes/simulated-shell.test.ts': { '/bin/sh': "a command line inside a simulated container, never run on this machine" },
   'src/server/paths/logs.ts': { '/var/log': "the reference's /logs directory (kube-apiserver serves /var/log)" },
   'src/server/admission/serviceaccount.ts': { '/var/run/secrets/kubernetes.io/serviceaccount': "the reference's DefaultAPITokenMountPath, a path inside the pod's containers" },
   'test/server/admission/serviceaccount.test.ts': { '/var/run/secrets/kubernetes.io/serviceaccount': "the expected mount path of the token volume inside a pod's containers" },
