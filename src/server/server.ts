@@ -147,7 +147,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       config, log, rbacPolicy, serviceAccountSigningKey: authn.serviceAccountKeys.signing, ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}), rootCaPem: tls.caCertPem ?? tls.servingChainPem, store: () => pending.store!,
       endpointAddress: advertised, kubernetesServiceWritten: writes.kubernetesServiceWritten, flowConfigurationReads: flowReads,
       identity: peers.identity, ...(peers.proxy ? { peerDiscovery: peers.proxy.discovery } : {}),
-      ...(cluster ? { cluster: true } : {}), ...(clock ? { clock } : {}),
+      ...(cluster ? { cluster: true } : {}), ...(clock ? { clock } : {}), ...(metricsApi ? { podResourceMetrics: metricsApi.podResourceMetrics } : {}),
     }),
     ...(cluster ? [simulatedNodes(cluster, options.productVersion, clock, log)] : []),
     ...(metricsApi ? [metricsApi] : []),

@@ -16,6 +16,7 @@ import type { Registry } from '../api/registry/registry.js'
 import type { Strategy } from '../api/registry/strategy.js'
 import { errors, toApiError } from '../api/status-errors.js'
 import type { Controller, ControllerContext } from '../controllers/controller.js'
+import type { PodResourceMetrics } from '../controllers/horizontal-pod-autoscaler.js'
 import { type Clock, SYSTEM_CLOCK } from '../controllers/clock.js'
 import type { Handler } from '../http/types.js'
 import { matchesLabels, parseLabelSelector, SelectorError } from '../../core/util/selectors.js'
@@ -27,7 +28,8 @@ const GROUP_VERSION = `${METRICS_GROUP}/${METRICS_VERSION}`
 /** metrics-server's APIService (its manifests: groupPriorityMinimum 100, versionPriority 100). */
 const API_SERVICE_NAME = `${METRICS_VERSION}.${METRICS_GROUP}`
 /** The window metrics-server reports for a kubelet's cumulative CPU rate (its default resolution). */
-const WINDOW = '15s'
+const WINDOW_SECONDS = 15
+const WINDOW = `${WINDOW_SECONDS}s`
 
 /** metrics-server's APIResourceList (get and list only; no short names). */
 const RESOURCE_LIST = {
@@ -74,6 +76,13 @@ export class SimulatedMetricsApi implements Controller {
 
   stop(): void {
     this.registry = undefined
+  }
+
+  /** The same numbers as the resource metrics client reads them (thousandths), for the autoscaler. */
+  readonly podResourceMetrics: PodResourceMetrics = (pod) => {
+    const usage = simulatedContainerUsage(pod)
+    if (!usage) return undefined
+    return { timestamp: Math.floor(this.clock.now() / 1000) * 1000, windowMs: WINDOW_SECONDS * 1000, containers: usage.map((c) => ({ name: c.name, usage: { cpu: c.cpuMilli, memory: c.memoryBytes * 1000 } })) }
   }
 
   /** The aggregation seam with this group version served here, the others as `inner` serves them. */
