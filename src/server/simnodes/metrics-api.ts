@@ -100,7 +100,7 @@ export class SimulatedMetricsApi implements Controller {
     const output = negotiateOutput(req.headers.accept, { table: false })
     try {
       const { info } = ctx
-      if (req.method !== 'GET' && req.method !== 'HEAD') throw errors.badRequest(`the server does not allow this method on the requested resource`)
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw errors.methodNotAllowed()
       if (!info.resource) return await writeObject(res, 200, RESOURCE_LIST, output)
       const registry = this.registry
       if (!registry) throw errors.serviceUnavailable('the metrics API is not started yet', 1)

@@ -135,6 +135,23 @@ describe('controllers: horizontal-pod-autoscaler-controller', function () {
     assert.ok((await events()).includes('Normal SuccessfulRescale: New size: 1; reason: All metrics below target'))
   })
 
+  it('counts unready pods as using nothing before scaling up (replica_calculator.go)', async () => {
+    // Two Ready pods at 200% of a 100% target, two Pending ones: with the Pending ones at zero
+    // the ratio is 1.0, within the tolerance, so nothing changes.
+    await workload(2, { cpu: '200m' })
+    const pods = store('', 'v1', 'pods')
+    for (const name of ['web-2', 'web-3']) {
+      await pods.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '100m' } } }] } })
+    }
+    await autoscaler({ metrics: cpuTarget(100) })
+    await synced('a status', (s) => s.desiredReplicas !== undefined)
+    const s = await status()
+    assert.equal(s.desiredReplicas, 2)
+    assert.equal(await replicas(), 2)
+    // The status reports the ready pods' utilization.
+    assert.equal(s.currentMetrics[0].resource.current.averageUtilization, 200)
+  })
+
   it('scales on an AverageValue target (memory)', async () => {
     // 64Mi per pod against 32Mi: 2 pods become 4.
     await workload(2, { memory: '64Mi' })
