@@ -79,5 +79,9 @@ describe('cluster start: kubectl top and the horizontal pod autoscaler (kubectl 
     assert.match(events, /SuccessfulRescale: New size: 4; reason: cpu resource utilization \(percentage of request\) above target/)
     const described = await k.ok('get', 'hpa', 'busy', '-o', 'jsonpath={.status.desiredReplicas} {.status.currentMetrics[0].resource.current.averageUtilization}')
     assert.match(described, /^\d+ 180$/)
+    // kubectl get hpa's TARGETS column (the reference's printer: "<resource>: <current>%/<target>%").
+    const table = await k.ok('get', 'hpa', 'busy')
+    assert.match(table, /^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE\n/)
+    assert.match(table, /\nbusy\s+Deployment\/busy\s+cpu: 180%\/90%\s+1\s+10\s+\d+\s+/)
   })
 })
