@@ -171,6 +171,20 @@ describe('controllers: horizontal-pod-autoscaler-controller', function () {
     assert.deepEqual(condition(await status(), 'ScalingLimited'), ['True', 'ScaleUpLimit', 'the desired replica count is increasing faster than the maximum scale rate'])
   })
 
+  it('scales a StatefulSet through its replicas', async () => {
+    await workload(2, { cpu: '180m' })
+    const template = (await deployments().get('default', 'web')).spec as Json
+    await store('apps', 'v1', 'statefulsets').create({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'default' }, spec: { replicas: 2, serviceName: 'db', selector: template.selector, template: template.template } })
+    await hpas().create({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' }, maxReplicas: 10, metrics: cpuTarget(90) },
+    })
+    await synced('a rescale', (s) => s.desiredReplicas === 4)
+    assert.equal(((await store('apps', 'v1', 'statefulsets').get('default', 'db')).spec as Json).replicas, 4)
+  })
+
   it('reports a target it cannot read (FailedGetScale)', async () => {
     await autoscaler({ metrics: cpuTarget(50) })
     await synced('a failed status', (s) => condition(s, 'AbleToScale')?.[1] === 'FailedGetScale')
