@@ -211,6 +211,10 @@ export interface ClusterConfig {
   controllers: string[]
   leaderElect: boolean
   nodeMonitorGracePeriodMs: number
+  /** kube-controller-manager's --horizontal-pod-autoscaler-sync-period, -downscale-stabilization and -tolerance. */
+  hpaSyncPeriodMs: number
+  hpaDownscaleStabilizationMs: number
+  hpaTolerance: number
   /** --clock: the cluster's time at start (ms since the epoch), when given. */
   clockStartMs?: number
 }
@@ -508,6 +512,9 @@ function clusterConfig(ctx: ValidationContext): ClusterConfig {
     controllers: ctx.list('controllers'),
     leaderElect: ctx.value<boolean>('leader-elect') ?? true,
     nodeMonitorGracePeriodMs: ctx.value<number>('node-monitor-grace-period') ?? 50_000,
+    hpaSyncPeriodMs: ctx.value<number>('horizontal-pod-autoscaler-sync-period') ?? 15_000,
+    hpaDownscaleStabilizationMs: ctx.value<number>('horizontal-pod-autoscaler-downscale-stabilization') ?? 300_000,
+    hpaTolerance: ctx.value<number>('horizontal-pod-autoscaler-tolerance') ?? 0.1,
     ...(clock ? { clockStartMs: Date.parse(clock) } : {}),
   }
 }

@@ -31,6 +31,7 @@ import { buildControllers } from './controllers/index.js'
 import { LeaderElectedControllers } from './controllers/leader-elected.js'
 import { ControllerManager } from './controllers/manager.js'
 import { SimulatedNodes } from './simnodes/index.js'
+import { SimulatedMetricsApi } from './simnodes/metrics-api.js'
 import { boundAddress, serveOn } from './http/listener.js'
 import { Mux } from './http/mux.js'
 import { egressDialerFromFile } from './egress/selector.js'
@@ -139,14 +140,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // `cluster start`: the clusterOnly controllers, on the cluster's clock, and the simulated nodes.
   const cluster = config.cluster
   const clock = cluster?.clockStartMs !== undefined ? clockStartingAt(cluster.clockStartMs) : undefined
+  // `cluster start`: the resource metrics API of the simulated usage (kubectl top, the autoscaler).
+  const metricsApi = cluster ? new SimulatedMetricsApi(clock) : undefined
   const controllers = new ControllerManager([
     ...buildControllers({
       config, log, rbacPolicy, serviceAccountSigningKey: authn.serviceAccountKeys.signing, ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}), rootCaPem: tls.caCertPem ?? tls.servingChainPem, store: () => pending.store!,
       endpointAddress: advertised, kubernetesServiceWritten: writes.kubernetesServiceWritten, flowConfigurationReads: flowReads,
       identity: peers.identity, ...(peers.proxy ? { peerDiscovery: peers.proxy.discovery } : {}),
-      ...(cluster ? { cluster: true } : {}), ...(clock ? { clock } : {}),
+      ...(cluster ? { cluster: true } : {}), ...(clock ? { clock } : {}), ...(metricsApi ? { podResourceMetrics: metricsApi.podResourceMetrics } : {}),
     }),
     ...(cluster ? [simulatedNodes(cluster, options.productVersion, clock, log)] : []),
+    ...(metricsApi ? [metricsApi] : []),
   ])
   releases.add('controllers', () => controllers.stop())
   const health = serverHealth(config, signals, log)
@@ -160,7 +164,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const mux = new Mux()
   installStatusRoutes(mux, health, options)
-  api.set(installServedApi(mux, { config, log, emulatedMinor: options.emulatedMinor, store: () => pending.store, authentication: authn, authorization, admission, aggregated: aggregator }))
+  api.set(installServedApi(mux, { config, log, emulatedMinor: options.emulatedMinor, store: () => pending.store, authentication: authn, authorization, admission, aggregated: metricsApi ? metricsApi.besides(aggregator) : aggregator }))
   const flowControl = flowControlFromConfig({ config, metrics, store: () => pending.store, codec: writes.codec, reads: flowReads })
   releases.add('flow-controller', () => flowControl.controller?.stop())
   installNonResourceRoutes(mux, { config, log, metrics, ...(flowControl.controller ? { flowController: flowControl.controller } : {}), authentication: authn })

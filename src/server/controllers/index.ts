@@ -33,6 +33,7 @@ import { LegacyTokenController } from './serviceaccount-token.js'
 import { LeaderElectedControllers } from './leader-elected.js'
 import { KCM_CONTROLLER_NAMES, canonicalControllerName, isControllerEnabled } from '../../core/options/kcm-controllers.js'
 import { GarbageCollector } from './garbage-collector.js'
+import { HorizontalPodAutoscalerController, type PodResourceMetrics } from './horizontal-pod-autoscaler.js'
 import { JobController } from './job-controller.js'
 import { KubeSchedulerController } from './kube-scheduler.js'
 import { NamespaceController } from './namespace-controller.js'
@@ -77,6 +78,8 @@ export interface ControllerDeps {
   readonly clock?: Clock
   /** kube-controller-manager's --terminated-pod-gc-threshold (12500 when absent; 0 turns that collection off). */
   readonly terminatedPodGcThreshold?: number
+  /** The pods' resource metrics (`metrics.k8s.io`'s numbers) a whole cluster serves, for the autoscaler. */
+  readonly podResourceMetrics?: PodResourceMetrics
   /** The open store as the server holds it, for keys that are not API objects (the master leases). */
   store(): Store
   /** The address this server advertises in the `kubernetes` Endpoints. */
@@ -137,6 +140,13 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'replicationcontroller-controller', clusterOnly: true, create: (d) => replicationControllerController(d.clock) },
   { name: 'daemonset-controller', clusterOnly: true, create: (d) => new DaemonSetController(d.clock) },
   { name: 'statefulset-controller', clusterOnly: true, create: (d) => new StatefulSetController(d.clock) },
+  // Resource metrics from the simulated usage (docs/cluster.md); it does not run without them.
+  {
+    name: 'horizontal-pod-autoscaler-controller',
+    clusterOnly: true,
+    enabled: (d) => d.podResourceMetrics !== undefined,
+    create: (d) => new HorizontalPodAutoscalerController({ metrics: d.podResourceMetrics!, ...(d.clock ? { clock: d.clock } : {}), ...(d.config.cluster ? { syncPeriodMs: d.config.cluster.hpaSyncPeriodMs, downscaleStabilizationMs: d.config.cluster.hpaDownscaleStabilizationMs, tolerance: d.config.cluster.hpaTolerance } : {}), onError: (err) => d.log.warning(`horizontal pod autoscaler: ${err.message}`) }),
+  },
   // Nodes whose heartbeats stop: Unknown conditions and taints, then their pods evicted after their tolerations.
   {
     name: 'node-lifecycle-controller',

@@ -27,6 +27,9 @@ const CLUSTER: ClusterConfig = {
   controllers: ['*'],
   leaderElect: false,
   nodeMonitorGracePeriodMs: 50_000,
+  hpaSyncPeriodMs: 15_000,
+  hpaDownscaleStabilizationMs: 300_000,
+  hpaTolerance: 0.1,
 }
 
 type Cond = { type: string; status: string }

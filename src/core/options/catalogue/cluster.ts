@@ -46,6 +46,21 @@ export const CLUSTER_OPTIONS: readonly OptionSpec[] = [
   },
   { name: 'leader-elect', type: 'bool', default: 'true', help: 'Start a leader election client and gain leadership before running the controllers (Lease kube-system/kube-controller-manager).', section: 'cluster' },
   { name: 'node-monitor-grace-period', type: 'duration', default: '50s', help: 'Amount of time a running node may be unresponsive before it is marked unhealthy.', section: 'cluster' },
+  { name: 'horizontal-pod-autoscaler-sync-period', type: 'duration', default: '15s', help: 'The period for syncing the number of pods in horizontal pod autoscaler.', section: 'cluster' },
+  {
+    name: 'horizontal-pod-autoscaler-downscale-stabilization',
+    type: 'duration',
+    default: '5m0s',
+    help: 'The period for which autoscaler will look backwards and not scale down below any recommendation it made during that period.',
+    section: 'cluster',
+  },
+  {
+    name: 'horizontal-pod-autoscaler-tolerance',
+    type: 'float',
+    default: '0.1',
+    help: 'The minimum change (from 1.0) in the desired-to-actual metrics ratio for the horizontal pod autoscaler to consider scaling.',
+    section: 'cluster',
+  },
   {
     name: 'clock',
     type: 'string',
