@@ -8,8 +8,9 @@
  * `create_and_use_new_namespace` does. Where the script waits (`wait_object_assert`), so does
  * this; where it reads at once, the controllers' answer is waited for too (the reference's test
  * server runs no scheduler, our cluster runs everything). Left out: the describe checks (kubectl's
- * printer, covered elsewhere), `set env` from ConfigMaps and Secrets (client-side), and the
- * DaemonSet history test (its rv2 fixture was only available in its extensions/v1beta1 form).
+ * printer, covered elsewhere), `set env` from ConfigMaps and Secrets (client-side),
+ * run_kubectl_apply_deployments_tests, and the DaemonSet history test (its rv2 fixture was only
+ * available in its extensions/v1beta1 form).
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
@@ -35,6 +36,7 @@ const HPA = '{{.spec.minReplicas}} {{.spec.maxReplicas}} {{(index .spec.metrics 
 // hack/lib/test.sh / test/cmd/legacy-script.sh's images.
 const IMAGE_DEPLOYMENT_R1 = 'registry.k8s.io/nginx:test-cmd'
 const IMAGE_DEPLOYMENT_R2 = 'registry.k8s.io/nginx:1.7.9'
+const IMAGE_PERL = 'registry.k8s.io/perl'
 const IMAGE_STATEFULSET_R1 = 'registry.k8s.io/nginx-slim:0.7'
 const IMAGE_STATEFULSET_R2 = 'registry.k8s.io/nginx-slim:0.8'
 const IMAGE_PAUSE_V2 = 'registry.k8s.io/pause:2.0'
@@ -153,6 +155,35 @@ describe("cluster start: the reference's kubectl command tests for workloads (te
     await getAssert('hpa nginx-deployment', HPA, '2 3 80')
     await kubectl('delete', 'hpa', 'nginx-deployment')
     await kubectl('delete', 'deployment.apps', 'nginx-deployment')
+  })
+
+  it('run_deployment_tests: set image by name, --all, file, --local and *', async () => {
+    const images = async (first: string, second: string) => {
+      await getAssert('deployment', items(IMAGE0), `${first}:`)
+      await getAssert('deployment', items(IMAGE1), `${second}:`)
+    }
+    await kubectl('create', '-f', fixture('deployment-multicontainer.yaml'))
+    await getAssert('deployment', items(ID), 'nginx-deployment:')
+    await images(IMAGE_DEPLOYMENT_R1, IMAGE_PERL)
+    await kubectl('set', 'image', 'deployment', 'nginx-deployment', `nginx=${IMAGE_DEPLOYMENT_R2}`, '--dry-run=client')
+    await kubectl('set', 'image', 'deployment', 'nginx-deployment', `nginx=${IMAGE_DEPLOYMENT_R2}`, '--dry-run=server')
+    await images(IMAGE_DEPLOYMENT_R1, IMAGE_PERL)
+    await kubectl('set', 'image', 'deployment', 'nginx-deployment', `nginx=${IMAGE_DEPLOYMENT_R2}`)
+    await images(IMAGE_DEPLOYMENT_R2, IMAGE_PERL)
+    // Set non-existing container should fail
+    await fails('set', 'image', 'deployment', 'nginx-deployment', 'redis=redis')
+    await kubectl('set', 'image', 'deployments', '--all', `nginx=${IMAGE_DEPLOYMENT_R1}`)
+    await images(IMAGE_DEPLOYMENT_R1, IMAGE_PERL)
+    await kubectl('set', 'image', '-f', fixture('deployment-multicontainer.yaml'), `nginx=${IMAGE_DEPLOYMENT_R2}`)
+    await images(IMAGE_DEPLOYMENT_R2, IMAGE_PERL)
+    // Set image of a local file without talking to the server
+    await kubectl('set', 'image', '-f', fixture('deployment-multicontainer.yaml'), `nginx=${IMAGE_DEPLOYMENT_R1}`, '--local', '-o', 'yaml')
+    await images(IMAGE_DEPLOYMENT_R2, IMAGE_PERL)
+    await kubectl('set', 'image', 'deployment', 'nginx-deployment', `*=${IMAGE_DEPLOYMENT_R1}`)
+    await images(IMAGE_DEPLOYMENT_R1, IMAGE_DEPLOYMENT_R1)
+    await kubectl('set', 'image', 'deployment', 'nginx-deployment', `*=${IMAGE_DEPLOYMENT_R1}`)
+    await images(IMAGE_DEPLOYMENT_R1, IMAGE_DEPLOYMENT_R1)
+    await kubectl('delete', 'deployment', 'nginx-deployment')
   })
 
   it('run_rs_tests: deletion with and without orphaning, scale, set commands, autoscale', async () => {
