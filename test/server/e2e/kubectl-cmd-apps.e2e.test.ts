@@ -9,7 +9,8 @@
  * this; where it reads at once, the controllers' answer is waited for too (the reference's test
  * server runs no scheduler, our cluster runs everything). Left out: the describe checks (kubectl's
  * printer, covered elsewhere), `set env` from ConfigMaps and Secrets (client-side),
- * run_kubectl_apply_deployments_tests, and the DaemonSet history test (its rv2 fixture was only
+ * run_kubectl_apply_deployments_tests' null propagation (its second fixture was only available
+ * in its extensions/v1beta1 form), and the DaemonSet history test (its rv2 fixture was only
  * available in its extensions/v1beta1 form).
  */
 import assert from 'node:assert/strict'
@@ -184,6 +185,20 @@ describe("cluster start: the reference's kubectl command tests for workloads (te
     await kubectl('set', 'image', 'deployment', 'nginx-deployment', `*=${IMAGE_DEPLOYMENT_R1}`)
     await images(IMAGE_DEPLOYMENT_R1, IMAGE_DEPLOYMENT_R1)
     await kubectl('delete', 'deployment', 'nginx-deployment')
+  })
+
+  it('run_kubectl_apply_deployments_tests: a conflicting apply, --force --overwrite, and an invalid one restored', async () => {
+    await kubectl('apply', '-f', fixture('deployment-label-change1.yaml'))
+    await getAssert('deployment nginx', `{{${ID}}}`, 'nginx')
+    // apply deployment with new labels and a conflicting resourceVersion
+    assert.match(await fails('apply', '-f', fixture('deployment-label-change2.yaml')), /Error from server \(Conflict\)/)
+    // apply deployment with --force and --overwrite will succeed
+    await kubectl('apply', '-f', fixture('deployment-label-change2.yaml'), '--overwrite=true', '--force=true', '--grace-period=10')
+    assert.match(await kubectl('apply', 'view-last-applied', 'deploy/nginx', '-o', 'json'), /"name": "nginx2"/)
+    // conflicting and invalid: the old object is restored and the validation error printed
+    assert.match(await fails('apply', '-f', fixture('deployment-label-change3.yaml'), '--force'), /Invalid value/)
+    await getAssert('deployment nginx', '{{.spec.template.metadata.labels.name}}', 'nginx2')
+    await kubectl('delete', 'deployments', '--all', '--grace-period=10')
   })
 
   it('run_rs_tests: deletion with and without orphaning, scale, set commands, autoscale', async () => {
