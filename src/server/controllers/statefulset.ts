@@ -80,7 +80,8 @@ export class StatefulSetController extends WorkloadController {
     else {
       const hash = hashControllerRevision(raw, collisionCount)
       const name = revisionName(set.metadata.name!, hash)
-      const cr = newControllerRevision({ owner: set, ref, labels: { ...template.metadata?.labels, [REVISION_HASH_LABEL]: hash }, raw, revision: next, name })
+      // The reference's newRevision copies the set's annotations (`kubectl apply --record`'s change-cause) onto the revision.
+      const cr = newControllerRevision({ owner: set, ref, labels: { ...template.metadata?.labels, [REVISION_HASH_LABEL]: hash }, raw, revision: next, name, annotations: set.metadata.annotations as Record<string, string> | undefined })
       try {
         update = await this.store(REVISIONS).create(cr, { admission: this.admission })
       } catch (err) {

@@ -75,7 +75,7 @@ export class SimulatedNodeAgent {
       }
       void import('ws').then(({ WebSocketServer }) => {
         sockets ??= new WebSocketServer({ noServer: true, handleProtocols: (p) => ['v5.channel.k8s.io', 'v4.channel.k8s.io'].find((x) => p.has(x)) ?? false })
-        sockets.handleUpgrade(req, socket, head, (ws) => runCommand(ws, kind === 'attach' ? ['echo', `attached to simulated container ${container}`] : u.searchParams.getAll('command'), pod))
+        sockets.handleUpgrade(req, socket, head, (ws) => runCommand(ws, socket, kind === 'attach' ? ['echo', `attached to simulated container ${container}`] : u.searchParams.getAll('command'), pod))
       })
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -93,7 +93,7 @@ function url(req: IncomingMessage): URL {
 }
 
 /** One simulated command on the exec stream (simulated-shell.ts), ending with its Status on channel 3 as the kubelet's. */
-function runCommand(ws: WebSocket, command: string[], pod: string): void {
+function runCommand(ws: WebSocket, socket: Duplex, command: string[], pod: string): void {
   const send = (channel: number, data: string | Buffer) => ws.send(Buffer.concat([Buffer.from([channel]), Buffer.from(data)]))
   let finished = false
   const finish = (code: number) => {
@@ -111,6 +111,11 @@ function runCommand(ws: WebSocket, command: string[], pod: string): void {
           }
     send(ERROR, JSON.stringify(status))
     ws.close(1000)
+    // As the kubelet's WebSocket (golang.org/x/net/websocket) does: the close frame, then the
+    // connection closes, without waiting for the client's close frame. A client that polls
+    // its socket (the Python client) sees the end even when the Status and the close frame
+    // reached it in one TLS record.
+    socket.end()
   }
   const shell = new SimulatedShell({ out: (d) => send(STDOUT, d), err: (d) => send(STDERR, d), hostname: pod, now: Date.now })
   const fail = (err: Error) => {

@@ -14,6 +14,7 @@ import type { EventRecorder } from '../controllers/event-recorder.js'
 import type { FuncMap } from './go-template.js'
 import { type Stage, chooseStage } from './stage.js'
 import { stageSteps } from './stage-plan.js'
+import { withRuntimeIds } from './runtime-ids.js'
 
 type Obj = Record<string, unknown>
 
@@ -94,12 +95,17 @@ export class StageEngine {
       if (step.kind === 'event') await this.options.events?.record(current, step.event.type as 'Normal' | 'Warning', step.event.reason, step.event.message)
       else if (step.kind === 'delete') await deleteNow(store, namespace, name)
       else if (step.subresource === 'status') {
-        await store.update(namespace, name, (cur) => ({ ...cur, status: mergePatch((cur.status ?? {}) as never, (step.data as Obj).status) as Obj }), { subresource: 'status', retryOnConflict: true })
+        await store.update(namespace, name, (cur) => ({ ...cur, status: podStatus(cur, mergePatch((cur.status ?? {}) as never, (step.data as Obj).status) as Obj) }), { subresource: 'status', retryOnConflict: true })
       } else {
         await store.update(namespace, name, (cur) => mergePatch(cur as never, step.data) as KubeObject, { retryOnConflict: true })
       }
     }
   }
+}
+
+/** A pod's status also gets the runtime's image and container IDs, which kwok's stages omit. */
+function podStatus(obj: KubeObject, status: Obj): Obj {
+  return obj.kind === 'Pod' ? withRuntimeIds(status, obj.metadata.uid ?? '') : status
 }
 
 async function deleteNow(store: GenericStore, namespace: string | undefined, name: string): Promise<void> {

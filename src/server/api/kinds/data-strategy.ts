@@ -2,13 +2,13 @@
  * The common strategy of a generated kind (the reference's defaults for a kind without its own
  * strategy code), with a kind's overrides on top.
  */
-import { deepEqual } from '../../../core/patch/index.js'
 import type { ResourceInfo } from '../generated/resources.js'
 import type { KubeObject } from '../registry/object.js'
 import type { Strategy } from '../registry/strategy.js'
 import { nameIsDNSSubdomain } from '../validation/names.js'
 import { DEFAULT_COLUMNS } from '../table.js'
 import type { KindOverrides } from './kind.js'
+import { semanticEqual } from './semantic-equal.js'
 import type { Obj } from './values.js'
 
 /** Everything but metadata and status: a change there bumps metadata.generation. */
@@ -38,7 +38,7 @@ export function dataStrategy(info: ResourceInfo, overrides: KindOverrides = {}):
       else o.status = old.status
     },
     validate: () => [],
-    specChanged: (o, old) => !deepEqual(specOf(o), specOf(old)),
+    specChanged: (o, old) => !semanticEqual(specOf(o), specOf(old)),
     selectableFields: info.namespaced ? ['metadata.name', 'metadata.namespace'] : ['metadata.name'],
     fields: (o) => ({ 'metadata.name': o.metadata.name ?? '', ...(info.namespaced ? { 'metadata.namespace': o.metadata.namespace ?? '' } : {}) }),
     table: DEFAULT_COLUMNS,

@@ -107,6 +107,14 @@ describe('controllers: statefulset-controller', function () {
     await eventually(async () => JSON.stringify(await names()) === JSON.stringify(['web-0']), 'web-0 alone')
   })
 
+  it("copies the set's annotations onto a new ControllerRevision (newRevision: kubectl apply --record's change-cause)", async () => {
+    const cause = 'kubectl apply --filename=web.yaml --record=true'
+    await sets().create({ ...set(0), metadata: { name: 'web', namespace: 'default', annotations: { 'kubernetes.io/change-cause': cause } } })
+    await eventually(async () => (await c.store('apps', 'controllerrevisions').list({ namespace: 'default' })).items.length === 1, 'a revision')
+    const [revision] = (await c.store('apps', 'controllerrevisions').list({ namespace: 'default' })).items
+    assert.equal(revision?.metadata.annotations?.['kubernetes.io/change-cause'], cause)
+  })
+
   it('Parallel creates every pod at once', async () => {
     await sets().create(set(3, { podManagementPolicy: 'Parallel' }))
     await eventually(async () => (await names()).length === 3, 'three pods at once')
