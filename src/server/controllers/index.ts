@@ -39,6 +39,7 @@ import { NamespaceController } from './namespace-controller.js'
 import { NodeLifecycleController } from './node-lifecycle.js'
 import { TaintEvictionController } from './taint-eviction.js'
 import { PeerDiscoverySync } from './peer-discovery-sync.js'
+import { PersistentVolumeBinder } from './persistentvolume-binder.js'
 import { PeerEndpointReconciler } from './peer-endpoint-reconciler.js'
 import { PodGarbageCollector } from './pod-garbage-collector-controller.js'
 import { PodGraceReaper } from './pod-grace-reaper.js'
@@ -137,6 +138,12 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
   { name: 'replicationcontroller-controller', clusterOnly: true, create: (d) => replicationControllerController(d.clock) },
   { name: 'daemonset-controller', clusterOnly: true, create: (d) => new DaemonSetController(d.clock) },
   { name: 'statefulset-controller', clusterOnly: true, create: (d) => new StatefulSetController(d.clock) },
+  // Claims bound to volumes, and volumes made for them by the simulated provisioner of the default StorageClass `standard`.
+  {
+    name: 'persistentvolume-binder-controller',
+    clusterOnly: true,
+    create: (d) => new PersistentVolumeBinder({ ...(d.clock ? { clock: d.clock } : {}), writeDefaultStorageClass: true, onError: (err) => d.log.warning(`persistentvolume binder: ${err.message}`) }),
+  },
   // Nodes whose heartbeats stop: Unknown conditions and taints, then their pods evicted after their tolerations.
   {
     name: 'node-lifecycle-controller',
