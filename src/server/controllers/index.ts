@@ -41,6 +41,7 @@ import { NodeLifecycleController } from './node-lifecycle.js'
 import { TaintEvictionController } from './taint-eviction.js'
 import { PeerDiscoverySync } from './peer-discovery-sync.js'
 import { CsrApprovingController } from './csr-approving.js'
+import { CsrCleanerController } from './csr-cleaner.js'
 import { CsrSigningController } from './csr-signing.js'
 import { PersistentVolumeBinder } from './persistentvolume-binder.js'
 import { PeerEndpointReconciler } from './peer-endpoint-reconciler.js'
@@ -164,6 +165,7 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
     enabled: (d) => d.authorizer !== undefined,
     create: (d) => new CsrApprovingController({ authorizer: d.authorizer!, ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`csr approving: ${err.message}`) }),
   },
+  { name: 'certificatesigningrequest-cleaner-controller', clusterOnly: true, create: (d) => new CsrCleanerController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`csr cleaner: ${err.message}`) }) },
   // Nodes whose heartbeats stop: Unknown conditions and taints, then their pods evicted after their tolerations.
   {
     name: 'node-lifecycle-controller',
