@@ -40,6 +40,7 @@ import { NamespaceController } from './namespace-controller.js'
 import { NodeLifecycleController } from './node-lifecycle.js'
 import { TaintEvictionController } from './taint-eviction.js'
 import { PeerDiscoverySync } from './peer-discovery-sync.js'
+import { BootstrapSignerController } from './bootstrap-signer.js'
 import { CsrApprovingController } from './csr-approving.js'
 import { CsrCleanerController } from './csr-cleaner.js'
 import { CsrSigningController } from './csr-signing.js'
@@ -50,6 +51,7 @@ import { PodGraceReaper } from './pod-grace-reaper.js'
 import { ResourceQuotaController } from './resource-quota.js'
 import { RootCACertPublisher } from './root-ca-cert-publisher.js'
 import { TTLAfterFinishedController } from './ttl-after-finished-controller.js'
+import { TokenCleanerController } from './token-cleaner.js'
 import { DaemonSetController } from './daemonset.js'
 import { DeploymentController } from './deployment.js'
 import { ReplicaSetController } from './replicaset.js'
@@ -166,6 +168,9 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
     create: (d) => new CsrApprovingController({ authorizer: d.authorizer!, ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`csr approving: ${err.message}`) }),
   },
   { name: 'certificatesigningrequest-cleaner-controller', clusterOnly: true, create: (d) => new CsrCleanerController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`csr cleaner: ${err.message}`) }) },
+  // Off unless --controllers names them, as in kube-controller-manager: bootstrap tokens sign cluster-info, and expire.
+  { name: 'bootstrap-signer-controller', clusterOnly: true, create: (d) => new BootstrapSignerController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`bootstrap signer: ${err.message}`) }) },
+  { name: 'token-cleaner-controller', clusterOnly: true, create: (d) => new TokenCleanerController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`token cleaner: ${err.message}`) }) },
   // Nodes whose heartbeats stop: Unknown conditions and taints, then their pods evicted after their tolerations.
   {
     name: 'node-lifecycle-controller',
