@@ -3,7 +3,9 @@
  * CertificateSigningRequest for the kube-apiserver-client signer, approved with `kubectl
  * certificate approve`, gets a certificate signed by the cluster CA (the CA the server
  * generated in --cert-dir) for the requested subject, and kubectl authenticates with it as that
- * user. The checks are node:crypto's and the server's own answer to `kubectl auth whoami`.
+ * user; a kubelet client CSR its requester may create (nodeclient) is approved on its own with
+ * the reference's AutoApproved message. The checks are node:crypto's and the server's own answer to
+ * `kubectl auth whoami`.
  */
 import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
@@ -48,5 +50,24 @@ describe('cluster start: a CSR approved and signed (kubectl 1.35)', function () 
 
     const who = await k.ok('auth', 'whoami', `--client-certificate=${k.file('alice.crt', certPem)}`, `--client-key=${k.file('alice.key', keyPem)}`, '-o', 'jsonpath={.status.userInfo.username} {.status.userInfo.groups}')
     assert.equal(who, 'alice ["devs","system:authenticated"]')
+  })
+
+  it("auto-approves a node's client CSR its requester may create (nodeclient), and signs it", async () => {
+    const x509 = await loadX509()
+    const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' }
+    const keys = (await crypto.webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as crypto.webcrypto.CryptoKeyPair
+    const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: 'O=system:nodes, CN=system:node:node-7', keys, signingAlgorithm: alg }, crypto.webcrypto)
+    await k.ok('apply', '-f', k.file('node-csr.yaml', [
+      'apiVersion: certificates.k8s.io/v1', 'kind: CertificateSigningRequest', 'metadata: {name: node-7}',
+      'spec:', `  request: ${Buffer.from(csr.toString('pem')).toString('base64')}`,
+      '  signerName: kubernetes.io/kube-apiserver-client-kubelet', '  usages: [digital signature, client auth]', '',
+    ].join('\n')))
+    // The administrator (system:masters) may create certificatesigningrequests/nodeclient.
+    await waitForKubectl(k, ['get', 'csr', 'node-7', '-o', 'jsonpath={.status.certificate}'], /\S/)
+    const approved = await k.ok('get', 'csr', 'node-7', '-o', 'jsonpath={.status.conditions[?(@.type=="Approved")].reason}: {.status.conditions[?(@.type=="Approved")].message}')
+    assert.equal(approved, 'AutoApproved: Auto approving kubelet client certificate after SubjectAccessReview.')
+    const cert = new crypto.X509Certificate(Buffer.from(await k.ok('get', 'csr', 'node-7', '-o', 'jsonpath={.status.certificate}'), 'base64'))
+    assert.ok(cert.verify(new crypto.X509Certificate(k.server.ca()).publicKey))
+    assert.match(cert.subject, /CN=system:node:node-7/)
   })
 })
