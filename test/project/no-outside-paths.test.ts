@@ -19,6 +19,7 @@ const ABSOLUTE = /(?:['"`]|file:\/\/)(\/(?:work|home|root|Users|usr|opt|tmp|var|
 const ALLOWED: Record<string, Record<string, string>> = {
   'src/server/api/kinds/pod-defaults.ts': { '/dev/termination-log': "the reference's default terminationMessagePath of a container" },
   'src/server/offline/dry-run-server.ts': { '/dev/shm': "Linux's memory file system, where client validate's throw-away store goes when the machine has one" },
+  'src/server/controllers/volume/simulated-provisioner.ts': { '/var/local-path-provisioner': "the hostPath directory written into a simulated provisioned PersistentVolume (kind's local-path provisioner's); nothing is created there" },
   'src/server/paths/logs.ts': { '/var/log': "the reference's /logs directory (kube-apiserver serves /var/log)" },
   'src/server/admission/serviceaccount.ts': { '/var/run/secrets/kubernetes.io/serviceaccount': "the reference's DefaultAPITokenMountPath, a path inside the pod's containers" },
   'test/server/admission/serviceaccount.test.ts': { '/var/run/secrets/kubernetes.io/serviceaccount': "the expected mount path of the token volume inside a pod's containers" },
