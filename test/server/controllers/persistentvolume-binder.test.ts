@@ -27,7 +27,7 @@ describe('controllers: persistentvolume-binder-controller', function () {
       apiVersion: 'v1',
       kind: 'PersistentVolume',
       metadata: { name, ...(labels ? { labels } : {}) },
-      spec: { capacity: { storage }, accessModes: ['ReadWriteOnce'], hostPath: { path: `/tmp/${name}` }, persistentVolumeReclaimPolicy: 'Retain', storageClassName: '', ...extra },
+      spec: { capacity: { storage }, accessModes: ['ReadWriteOnce'], hostPath: { path: `/data/${name}` }, persistentVolumeReclaimPolicy: 'Retain', storageClassName: '', ...extra },
     })
   const pvc = (name: string, storage: string, extra: Record<string, unknown> = {}) =>
     core('persistentvolumeclaims').create({
