@@ -22,6 +22,7 @@
 import type { GenericStore } from '../api/registry/generic-store.js'
 import type { KubeObject } from '../api/registry/object.js'
 import { toApiError } from '../api/status-errors.js'
+import { newestDefaultClass } from '../admission/newest-default-class.js'
 import { type Clock, SYSTEM_CLOCK } from './clock.js'
 import type { Controller, ControllerContext } from './controller.js'
 import { EventRecorder, type EventType } from './event-recorder.js'
@@ -133,6 +134,7 @@ export class PersistentVolumeBinder implements Controller {
   private async syncClaim(claim: KubeObject, snap: Snapshot): Promise<void> {
     const volumeName = claimSpec(claim).volumeName
     if (volumeName) return this.syncBoundClaim(claim, volumeName, snap)
+    if (await this.assignDefaultStorageClass(claim, snap)) return
     const klass = claimClass(claim)
     const storageClass = snap.classes.get(klass)
     const delayBinding = (storageClass as { volumeBindingMode?: string } | undefined)?.volumeBindingMode === 'WaitForFirstConsumer'
@@ -145,6 +147,24 @@ export class PersistentVolumeBinder implements Controller {
     if (klass === '') return this.say(claim, 'Normal', 'FailedBinding', 'no persistent volumes available for this claim and no storage class is set')
     if (!storageClass) return this.say(claim, 'Warning', 'ProvisioningFailed', `storageclass.storage.k8s.io "${klass}" not found`)
     return this.provision(claim, storageClass)
+  }
+
+  /**
+   * assignDefaultStorageClass (retroactive default class): an unbound claim that names no class
+   * at all (no storageClassName, not even "", no beta annotation) gets the default one made
+   * since; the write brings the next pass.
+   */
+  private async assignDefaultStorageClass(claim: KubeObject, snap: Snapshot): Promise<boolean> {
+    if (claimSpec(claim).storageClassName !== undefined || claim.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] !== undefined) return false
+    const chosen = newestDefaultClass([...snap.classes.values()], isDefaultClass)
+    if (!chosen?.metadata.name) return false
+    await this.stores.claims.update(
+      claim.metadata.namespace,
+      claim.metadata.name ?? '',
+      (c) => (claimSpec(c).storageClassName !== undefined ? c : { ...c, spec: { ...(c.spec as object), storageClassName: chosen.metadata.name } }),
+      { retryOnConflict: true, admission: ADMISSION },
+    )
+    return true
   }
 
   /** emitEventForUnboundDelayBindingClaim: which pods wait to be scheduled, if any. */
@@ -303,6 +323,10 @@ export class PersistentVolumeBinder implements Controller {
     await this.events.record(claim, type, reason, message)
   }
 }
+
+/** IsDefaultAnnotation: the class is marked default (GA or beta annotation). */
+const isDefaultClass = (c: KubeObject): boolean =>
+  c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true' || c.metadata.annotations?.['storageclass.beta.kubernetes.io/is-default-class'] === 'true'
 
 function optional<K extends string>(key: K, store: GenericStore | undefined): Partial<Record<K, GenericStore>> {
   return store ? ({ [key]: store } as Record<K, GenericStore>) : {}

@@ -143,4 +143,24 @@ describe('controllers: persistentvolume-binder-controller', function () {
     await core('persistentvolumeclaims').delete('default', 'kept')
     await eventually(async () => phase(await volume(name)) === 'Released', 'volume Released')
   })
+
+  it('gives a claim made before any default class the default class made later (retroactive default)', async () => {
+    const classes = t.registry.lookup('storage.k8s.io', 'v1', 'storageclasses')!
+    await classes.delete(undefined, 'standard')
+    await pvc('early', '1Gi')
+    assert.equal(((await claim('early')).spec as { storageClassName?: string }).storageClassName, undefined)
+    await classes.create({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'fast', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+      provisioner: 'simulated.local/local-path',
+      volumeBindingMode: 'Immediate',
+    })
+    await eventually(async () => phase(await claim('early')) === 'Bound', 'claim Bound in the new default class')
+    assert.equal(((await claim('early')).spec as { storageClassName?: string }).storageClassName, 'fast')
+    // A claim that asked for no class ("") keeps it.
+    await pvc('none', '1Gi', { storageClassName: '' })
+    await eventually(async () => (await events('none')).some((e) => e.reason === 'FailedBinding'), 'FailedBinding')
+    assert.equal(((await claim('none')).spec as { storageClassName?: string }).storageClassName, '')
+  })
 })
