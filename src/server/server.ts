@@ -144,7 +144,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const metricsApi = cluster ? new SimulatedMetricsApi(clock) : undefined
   const controllers = new ControllerManager([
     ...buildControllers({
-      config, log, rbacPolicy, serviceAccountSigningKey: authn.serviceAccountKeys.signing, ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}), rootCaPem: tls.caCertPem ?? tls.servingChainPem, store: () => pending.store!,
+      config, log, rbacPolicy, serviceAccountSigningKey: authn.serviceAccountKeys.signing, ...(tls.caCertPem ? { caPem: tls.caCertPem } : {}), ...(tls.caFiles ? { clusterSigningFiles: tls.caFiles } : {}), authorizer: { authorize: (attributes) => authorization.chain.authorizer.authorize(attributes) }, rootCaPem: tls.caCertPem ?? tls.servingChainPem, store: () => pending.store!,
       endpointAddress: advertised, kubernetesServiceWritten: writes.kubernetesServiceWritten, flowConfigurationReads: flowReads,
       identity: peers.identity, ...(peers.proxy ? { peerDiscovery: peers.proxy.discovery } : {}),
       ...(cluster ? { cluster: true } : {}), ...(clock ? { clock } : {}), ...(metricsApi ? { podResourceMetrics: metricsApi.podResourceMetrics } : {}),

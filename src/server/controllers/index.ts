@@ -3,6 +3,7 @@
  * initialisers: one line per controller, in start order. A controller is one file in this
  * room implementing Controller (controller.ts); adding one is that file plus one line here.
  */
+import type { Authorizer } from '../authorization/authorizer.js'
 import type { PolicyCache } from '../authorization/rbac-policy.js'
 import type { SigningKey } from '../authentication/service-account-keys.js'
 import type { ServerConfig } from '../config.js'
@@ -40,12 +41,18 @@ import { NamespaceController } from './namespace-controller.js'
 import { NodeLifecycleController } from './node-lifecycle.js'
 import { TaintEvictionController } from './taint-eviction.js'
 import { PeerDiscoverySync } from './peer-discovery-sync.js'
+import { BootstrapSignerController } from './bootstrap-signer.js'
+import { CsrApprovingController } from './csr-approving.js'
+import { CsrCleanerController } from './csr-cleaner.js'
+import { CsrSigningController } from './csr-signing.js'
+import { PersistentVolumeBinder } from './persistentvolume-binder.js'
 import { PeerEndpointReconciler } from './peer-endpoint-reconciler.js'
 import { PodGarbageCollector } from './pod-garbage-collector-controller.js'
 import { PodGraceReaper } from './pod-grace-reaper.js'
 import { ResourceQuotaController } from './resource-quota.js'
 import { RootCACertPublisher } from './root-ca-cert-publisher.js'
 import { TTLAfterFinishedController } from './ttl-after-finished-controller.js'
+import { TokenCleanerController } from './token-cleaner.js'
 import { DaemonSetController } from './daemonset.js'
 import { DeploymentController } from './deployment.js'
 import { ReplicaSetController } from './replicaset.js'
@@ -72,6 +79,10 @@ export interface ControllerDeps {
    * serving certificate chain when the operator gave the certificate (no CA is known then).
    */
   readonly rootCaPem: string
+  /** The CA files the server made in --cert-dir (kube-controller-manager's --cluster-signing-cert-file and -key-file): the CSR signer signs with them. */
+  readonly clusterSigningFiles?: { readonly cert: string; readonly key: string }
+  /** The server's authorizer, for the reviews a controller asks (the CSR approver's SubjectAccessReview). */
+  readonly authorizer?: Authorizer
   /** A whole cluster runs (`client cluster start`): the clusterOnly controllers start too. */
   readonly cluster?: boolean
   /** Time as the cluster's controllers read it (a fake one with `cluster start --clock`); the system's when absent. */
@@ -147,6 +158,29 @@ export const CONTROLLERS: readonly ControllerEntry[] = [
     enabled: (d) => d.podResourceMetrics !== undefined,
     create: (d) => new HorizontalPodAutoscalerController({ metrics: d.podResourceMetrics!, ...(d.clock ? { clock: d.clock } : {}), ...(d.config.cluster ? { syncPeriodMs: d.config.cluster.hpaSyncPeriodMs, downscaleStabilizationMs: d.config.cluster.hpaDownscaleStabilizationMs, tolerance: d.config.cluster.hpaTolerance } : {}), onError: (err) => d.log.warning(`horizontal pod autoscaler: ${err.message}`) }),
   },
+  // Claims bound to volumes, and volumes made for them by the simulated provisioner of the default StorageClass `standard`.
+  {
+    name: 'persistentvolume-binder-controller',
+    clusterOnly: true,
+    create: (d) => new PersistentVolumeBinder({ ...(d.clock ? { clock: d.clock } : {}), writeDefaultStorageClass: true, onError: (err) => d.log.warning(`persistentvolume binder: ${err.message}`) }),
+  },
+  // Approved CSRs of the built-in signers signed with the cluster CA; kubelets' client CSRs approved after an authorization check.
+  {
+    name: 'certificatesigningrequest-signing-controller',
+    clusterOnly: true,
+    enabled: (d) => d.clusterSigningFiles !== undefined,
+    create: (d) => new CsrSigningController({ signingFiles: d.clusterSigningFiles!, ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`csr signing: ${err.message}`) }),
+  },
+  {
+    name: 'certificatesigningrequest-approving-controller',
+    clusterOnly: true,
+    enabled: (d) => d.authorizer !== undefined,
+    create: (d) => new CsrApprovingController({ authorizer: d.authorizer!, ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`csr approving: ${err.message}`) }),
+  },
+  { name: 'certificatesigningrequest-cleaner-controller', clusterOnly: true, create: (d) => new CsrCleanerController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`csr cleaner: ${err.message}`) }) },
+  // Off unless --controllers names them, as in kube-controller-manager: bootstrap tokens sign cluster-info, and expire.
+  { name: 'bootstrap-signer-controller', clusterOnly: true, create: (d) => new BootstrapSignerController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`bootstrap signer: ${err.message}`) }) },
+  { name: 'token-cleaner-controller', clusterOnly: true, create: (d) => new TokenCleanerController({ ...(d.clock ? { clock: d.clock } : {}), onError: (err) => d.log.warning(`token cleaner: ${err.message}`) }) },
   // Nodes whose heartbeats stop: Unknown conditions and taints, then their pods evicted after their tolerations.
   {
     name: 'node-lifecycle-controller',

@@ -11,7 +11,7 @@ import { obj, str, templateLabels } from './helpers.js'
 import { labelSelectorJSON, selectorEmpty, selectorMatches, selectorParseFails } from './label-selector.js'
 import { validateLabelSelector } from './meta-v1.js'
 import { validateImmutableField, validateNonnegativeField } from './objectmeta.js'
-import { validatePodTemplateSpec } from './core.js'
+import { validatePodTemplateSpec, validateStatefulSetTemplateMeta } from './core.js'
 import { isValidPercent } from './strings.js'
 
 type Obj = Record<string, unknown>
@@ -276,7 +276,7 @@ export function validateStatefulSetSpec(spec: Obj, fldPath: Path): ErrorList {
     const t = fldPath.child('template')
     const labels = obj(obj(template.metadata).labels)
     if (!selectorEmpty(spec.selector) && !selectorMatches(spec.selector, labels)) errs.push(invalid(t.child('metadata', 'labels'), templateLabels(template), '`selector` does not match template `labels`'))
-    errs.push(...validatePodTemplateSpec(template, t))
+    errs.push(...validateStatefulSetTemplateMeta(template, t))
   }
   const podSpec = obj(template.spec)
   if (str(podSpec.restartPolicy) !== 'Always') errs.push(notSupported(fldPath.child('template', 'spec', 'restartPolicy'), str(podSpec.restartPolicy), ['Always']))

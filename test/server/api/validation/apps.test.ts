@@ -140,6 +140,15 @@ describe('validation/apps: StatefulSet', () => {
     ['a selector that does not match', (o) => (o.spec.template.metadata.labels = { app: 'x' }), ['spec.template.metadata.labels: Invalid value: {"app":"x"}: `selector` does not match template `labels`']],
     ['restartPolicy Never', (o) => (o.spec.template.spec.restartPolicy = 'Never'), ['spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"']],
     ['activeDeadlineSeconds', (o) => (o.spec.template.spec.activeDeadlineSeconds = 3), ['spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in StatefulSet is not Supported']],
+    // ValidatePodTemplateSpecForStatefulSet leaves the pod spec out: a mount of a claim template's volume is valid.
+    [
+      'a volumeMount naming a volumeClaimTemplate',
+      (o) => {
+        o.spec.template.spec.containers[0].volumeMounts = [{ name: 'data', mountPath: '/data' }]
+        o.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }]
+      },
+      [],
+    ],
     [
       'a name that is not a DNS label',
       (o) => (o.metadata = { name: 'a.b' }),

@@ -19,7 +19,7 @@ export { validateEndpoints, validateNonSpecialIP } from './endpoints.js'
 export { validateEvent, validateEventCreateV1, validateEventUpdate, validateStrictEventUpdate } from './events.js'
 export { validatePersistentVolumeClaim, validatePersistentVolumeClaimSpec, validatePersistentVolumeClaimUpdate, validateTemplateObjectMeta } from './persistent-volume-claims.js'
 export { validatePersistentVolume, validatePersistentVolumeUpdate } from './persistent-volumes.js'
-export { type PodValidationOptions, validatePodSpecificAnnotations, validatePodTemplateSpec } from './pod-spec.js'
+export { type PodValidationOptions, validatePodSpecificAnnotations, validatePodTemplateSpec, validateStatefulSetTemplateMeta } from './pod-spec.js'
 export {
   validatePod,
   validatePodEphemeralContainersUpdate,

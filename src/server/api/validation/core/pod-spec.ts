@@ -303,4 +303,19 @@ export function validatePodTemplateSpec(templateValue: unknown, fldPath: Path, o
   return errs
 }
 
+/**
+ * ValidatePodTemplateSpecForStatefulSet's checks of the template: its labels and annotations
+ * only. The reference leaves the pod spec out (its TODO: the volumes would fail, the claim
+ * templates' volumes being added only to the pods), so a volumeMount naming a
+ * volumeClaimTemplate is accepted.
+ */
+export function validateStatefulSetTemplateMeta(templateValue: unknown, fldPath: Path): ErrorList {
+  const template = obj(templateValue)
+  const meta = obj(template.metadata)
+  const errs = validateLabels(meta.labels, fldPath.child('labels'))
+  errs.push(...validateAnnotations(meta.annotations, fldPath.child('annotations')))
+  errs.push(...validatePodSpecificAnnotations(meta.annotations, obj(template.spec), fldPath.child('annotations')))
+  return errs
+}
+
 export { Path }
