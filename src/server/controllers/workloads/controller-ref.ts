@@ -4,29 +4,10 @@
  * matching orphan, release an owned object that no longer matches, leave others' alone).
  */
 import type { KubeObject } from '../../api/registry/object.js'
+import { type OwnerReference, controllerOf } from '../kit/owners.js'
 
-export interface OwnerReference {
-  apiVersion: string
-  kind: string
-  name: string
-  uid: string
-  controller?: boolean
-  blockOwnerDeletion?: boolean
-}
-
-/** metav1.NewControllerRef: controller and blockOwnerDeletion true. */
-export function controllerRef(owner: KubeObject, apiVersion: string, kind: string): OwnerReference {
-  return { apiVersion, kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true }
-}
-
-export function controllerOf(obj: KubeObject): OwnerReference | undefined {
-  const refs = obj.metadata.ownerReferences as OwnerReference[] | undefined
-  return refs?.find((r) => r.controller === true)
-}
-
-export function isControlledBy(obj: KubeObject, owner: KubeObject): boolean {
-  return controllerOf(obj)?.uid === owner.metadata.uid
-}
+// One definition of owner references for every controller (kit/owners.ts); the claim is the workloads' own.
+export { type OwnerReference, controllerOf, controllerRef, isControlledBy } from '../kit/owners.js'
 
 export type Claim = 'owned' | 'adopt' | 'release' | 'ignore'
 
