@@ -52,7 +52,13 @@ export class KubeSchedulerController implements Controller {
       onStoppedLeading: () => void this.halt(),
       log: ctx.log,
     })
-    this.elector.start()
+    // After the API server's first readiness, as the reference's scheduler starts against a
+    // healthy API server: before it, a first start's kube-system does not exist yet, and the
+    // failed attempt would hold the scheduler back a whole retry period.
+    const elector = this.elector
+    void ctx.ready.then((ready) => {
+      if (ready && this.elector === elector) elector.start()
+    })
   }
 
   async stop(): Promise<void> {

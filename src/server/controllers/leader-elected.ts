@@ -57,7 +57,13 @@ export class LeaderElectedControllers implements Controller {
       onStoppedLeading: () => this.transition(() => this.stopAll()),
       log: (level, message) => ctx.log(level, message),
     })
-    this.elector.start()
+    // As kube-controller-manager waits for the API server's health before its first attempt: a
+    // first start's kube-system does not exist until the bootstrap hook has run, and an attempt
+    // before it would wait the whole retry period (2 s) for the next one.
+    const elector = this.elector
+    void ctx.ready.then((ready) => {
+      if (ready && this.elector === elector) elector.start()
+    })
   }
 
   async stop(): Promise<void> {
