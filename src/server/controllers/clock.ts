@@ -5,6 +5,16 @@
  */
 export interface Clock {
   now(): number
+  /**
+   * The cluster's time of an instant the system clock stamped (the API server's
+   * creationTimestamps): the same instant unless the cluster's clock runs apart from it.
+   */
+  fromSystem?(ms: number): number
+}
+
+/** `ms` of the system clock on `clock`. */
+export function fromSystemTime(clock: Clock, ms: number): number {
+  return clock.fromSystem ? clock.fromSystem(ms) : ms
 }
 
 export const SYSTEM_CLOCK: Clock = { now: () => Date.now() }
@@ -26,5 +36,5 @@ export class FakeClock implements Clock {
 /** A clock that starts at a given time and runs at the real pace (`cluster start --clock`). */
 export function clockStartingAt(startMs: number, real: Clock = SYSTEM_CLOCK): Clock {
   const offset = startMs - real.now()
-  return { now: () => real.now() + offset }
+  return { now: () => real.now() + offset, fromSystem: (ms) => ms + offset }
 }

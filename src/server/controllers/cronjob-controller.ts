@@ -17,7 +17,7 @@ import type { GenericStore } from '../api/registry/generic-store.js'
 import { type KubeObject, nowTimestamp } from '../api/registry/object.js'
 import { loadLocationError } from '../api/validation/cron.js'
 import { toApiError } from '../api/status-errors.js'
-import { type Clock, SYSTEM_CLOCK } from './clock.js'
+import { type Clock, SYSTEM_CLOCK, fromSystemTime } from './clock.js'
 import type { Controller, ControllerContext } from './controller.js'
 import { type Schedule, parseSchedule, rfc1123z, rfc3339In } from './cronjob/cron-schedule.js'
 import { EventRecorder } from './event-recorder.js'
@@ -172,11 +172,11 @@ export class CronJobController implements Controller {
       return undefined
     }
     const now = this.clock.now()
-    const { scheduled, many } = mostRecentScheduleTime(cronJob, status, now, schedule, true)
+    const { scheduled, many } = mostRecentScheduleTime(cronJob, status, now, schedule, true, this.clock)
     if (scheduled !== undefined && many) {
       await this.event(cronJob, 'Warning', 'TooManyMissedTimes', 'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew')
     }
-    const requeue = () => nextScheduleDelay(cronJob, status, now, schedule)
+    const requeue = () => nextScheduleDelay(cronJob, status, now, schedule, this.clock)
     if (scheduled === undefined) return requeue()
     const deadline = typeof spec.startingDeadlineSeconds === 'number' ? spec.startingDeadlineSeconds : undefined
     if (deadline !== undefined && scheduled + deadline * 1000 < now) {
@@ -230,7 +230,7 @@ export class CronJobController implements Controller {
     active.push({ kind: 'Job', namespace: created.metadata.namespace!, name: created.metadata.name!, uid: created.metadata.uid!, apiVersion: 'batch/v1', resourceVersion: created.metadata.resourceVersion! })
     status.active = active
     status.lastScheduleTime = nowTimestamp(new Date(scheduled))
-    return nextScheduleDelay(cronJob, status, now, schedule)
+    return nextScheduleDelay(cronJob, status, now, schedule, this.clock)
   }
 
   /** deleteJob: background propagation, out of the active list, SuccessfulDelete. */
@@ -277,8 +277,10 @@ function byJobStartTime(a: KubeObject, b: KubeObject): number {
  * now minus startingDeadlineSeconds when asked, the latest schedule time not after now, and
  * whether more than 100 were missed.
  */
-function mostRecentScheduleTime(cronJob: KubeObject, status: Obj, now: number, schedule: Schedule, withDeadline: boolean): { earliest: number; scheduled?: number; missed: boolean; many: boolean } {
-  let earliest = timeOf(status.lastScheduleTime) ?? timeOf(cronJob.metadata.creationTimestamp) ?? now
+function mostRecentScheduleTime(cronJob: KubeObject, status: Obj, now: number, schedule: Schedule, withDeadline: boolean, clock: Clock): { earliest: number; scheduled?: number; missed: boolean; many: boolean } {
+  // The creation time is the API server's (the system clock); the schedule is on the cluster's.
+  const created = timeOf(cronJob.metadata.creationTimestamp)
+  let earliest = timeOf(status.lastScheduleTime) ?? (created !== undefined ? fromSystemTime(clock, created) : undefined) ?? now
   const deadline = obj(cronJob.spec).startingDeadlineSeconds
   if (withDeadline && typeof deadline === 'number') earliest = Math.max(earliest, now - deadline * 1000)
   const t1 = schedule.next(earliest)
@@ -294,8 +296,8 @@ function mostRecentScheduleTime(cronJob: KubeObject, status: Obj, now: number, s
 }
 
 /** nextScheduleTimeDuration: how long until the next schedule time, plus the padding. */
-function nextScheduleDelay(cronJob: KubeObject, status: Obj, now: number, schedule: Schedule): number | undefined {
-  const { earliest, scheduled, missed } = mostRecentScheduleTime(cronJob, status, now, schedule, false)
+function nextScheduleDelay(cronJob: KubeObject, status: Obj, now: number, schedule: Schedule, clock: Clock): number | undefined {
+  const { earliest, scheduled, missed } = mostRecentScheduleTime(cronJob, status, now, schedule, false, clock)
   const from = scheduled ?? (missed ? now : earliest)
   const next = schedule.next(from)
   return next === undefined ? undefined : next + NEXT_SCHEDULE_DELTA_MS - now
