@@ -107,7 +107,13 @@ async function deleteNamespace(
 
 export const CORE_CLUSTER: KindTable = {
   '/v1/nodes': {
-    statusOwnedBySubresource: true,
+    // Unlike other kinds, a Node keeps the status it is created with (the kubelet registers with
+    // its capacity and conditions: the reference's nodeStrategy.PrepareForCreate drops only
+    // disabled fields); an update keeps the stored status, which only nodes/status writes.
+    prepareForUpdate: (o, old) => {
+      if (old.status === undefined) delete o.status
+      else o.status = old.status
+    },
     virtualSubresources: ['proxy'],
     validate: validateNode,
     validateUpdate: validateNodeUpdate,
