@@ -59,6 +59,7 @@ export const OPTION_VALUES: Readonly<Record<string, OptionValue>> = {
   'secure-port': { runs: {}, harness: 'a free port' },
   'cert-dir': { runs: {}, harness: 'a temporary directory' },
   'write-kubeconfig': { runs: {}, harness: 'a file in a temporary directory' },
+  'merge-kubeconfig': { runs: { files: (f) => `${f.dir}/merged.kubeconfig` } },
   'tls-cert-file': { runs: { flags: (f) => f.servingCert } },
   'tls-private-key-file': { runs: { flags: (f) => f.servingKey } },
   'tls-sni-cert-key': { runs: { flags: (f) => `${f.sniCert},${f.sniKey}:${SNI_NAME}` } },
