@@ -15,6 +15,7 @@ import { timeOf } from '../peers/lease-times.js'
 import { type Clock, SYSTEM_CLOCK } from './clock.js'
 import type { Controller, ControllerContext } from './controller.js'
 import { EventRecorder } from './event-recorder.js'
+import { toleratesTaint as tolerates } from '../scheduler/plugins/tolerations.js'
 
 interface Taint {
   key: string
@@ -28,15 +29,6 @@ interface Toleration {
   value?: string
   effect?: string
   tolerationSeconds?: number
-}
-
-/** v1.Toleration.ToleratesTaint. */
-export function tolerates(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false
-  if (t.key && t.key !== taint.key) return false
-  if (!t.key && t.operator !== 'Exists') return false
-  if (t.operator === 'Exists') return true
-  return (t.value ?? '') === (taint.value ?? '')
 }
 
 const seconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
