@@ -108,7 +108,10 @@ export class SimulatedNodes implements Controller {
     this.leases.start()
     // Pods bound before this start (a restart, or a failover): they are looked at once too.
     for (const node of (await registry.lookup('', 'v1', 'nodes')!.list()).items) engine.consider(node)
-    for (const pod of (await registry.lookup('', 'v1', 'pods')!.list()).items) engine.consider(pod)
+    for (const pod of (await registry.lookup('', 'v1', 'pods')!.list()).items) {
+      kubeletEvents.alreadyRunning(pod)
+      engine.consider(pod)
+    }
   }
 
   async stop(): Promise<void> {

@@ -41,7 +41,7 @@ export interface KubeletEventsOptions {
 
 export class KubeletEvents {
   private readonly recorders = new Map<string, EventRecorder>()
-  /** The images each node holds: the ones it has pulled since the cluster started. */
+  /** The images each node holds: the ones it has pulled, or its running pods ran when it started. */
   private readonly images = new Map<string, Set<string>>()
   /** pod uid → when it was first seen on its node (the simulated pull lasts from then), and the containers reported. */
   private readonly pods = new Map<string, { since: number; reported: Set<string> }>()
@@ -51,8 +51,16 @@ export class KubeletEvents {
     private readonly options: KubeletEventsOptions,
   ) {}
 
+  /**
+   * A pod found running when the nodes start (a restart, or another process's nodes taken over):
+   * its containers' starts were recorded then, so only later ones are.
+   */
+  alreadyRunning(pod: KubeObject): void {
+    this.podChanged(pod, false, true)
+  }
+
   /** Follows one pod's writes. */
-  podChanged(pod: KubeObject, deleted: boolean): void {
+  podChanged(pod: KubeObject, deleted: boolean, silently = false): void {
     const uid = pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`
     const spec = (pod.spec ?? {}) as Obj
     const node = typeof spec.nodeName === 'string' ? spec.nodeName : ''
@@ -63,7 +71,9 @@ export class KubeletEvents {
     let seen = this.pods.get(uid)
     if (!seen) this.pods.set(uid, (seen = { since: this.options.clock.now(), reported: new Set() }))
     const started = this.newlyStarted(pod, seen.reported)
-    if (started.length > 0) void this.recordStarts(pod, node, seen.since, started)
+    if (started.length === 0) return
+    if (silently) for (const { container } of started) this.heldBy(node).add(container.image ?? '')
+    else void this.recordStarts(pod, node, seen.since, started)
   }
 
   /** The containers whose status shows them started at a restart count not reported yet (marked reported). */
@@ -95,8 +105,7 @@ export class KubeletEvents {
     const recorder = this.recorderFor(node)
     for (const { fieldPath, container } of started) {
       const image = container.image ?? ''
-      const held = this.images.get(node) ?? new Set<string>()
-      this.images.set(node, held)
+      const held = this.heldBy(node)
       if (pulls(container, held.has(image))) {
         await recorder.record(pod, 'Normal', 'Pulling', `Pulling image ${goQuote(image)}`, fieldPath)
         const took = goDuration(Math.max(0, this.options.clock.now() - since))
@@ -108,6 +117,12 @@ export class KubeletEvents {
       await recorder.record(pod, 'Normal', 'Created', 'Container created', fieldPath)
       await recorder.record(pod, 'Normal', 'Started', 'Container started', fieldPath)
     }
+  }
+
+  private heldBy(node: string): Set<string> {
+    let held = this.images.get(node)
+    if (!held) this.images.set(node, (held = new Set()))
+    return held
   }
 
   private recorderFor(node: string): EventRecorder {

@@ -6,7 +6,8 @@
  * `Container created`, `Container started`, since kubernetes/kubernetes#134043), each on the
  * container's field path, from `kubelet` with the node as host: init containers first, an image
  * the node holds not pulled again under IfNotPresent but pulled under Always, and nothing
- * recorded twice for the same start. Also Go's Duration.String() for the pull time.
+ * recorded twice for the same start, nor again after the nodes restart. Also Go's
+ * Duration.String() for the pull time.
  */
 import assert from 'node:assert/strict'
 import type { GenericStore } from '../../../src/server/api/registry/generic-store.js'
@@ -118,6 +119,22 @@ describe('simulated nodes: the kubelet events of the containers they start', fun
     await eventually(async () => phaseOf(await store('pods').get('default', 'job-x')) === 'Succeeded', 'the Job pod Succeeded')
     await new Promise((r) => setTimeout(r, 200))
     assert.deepEqual((await eventsOf('job-x')).map((e) => e.reason), ['Pulling', 'Pulled', 'Created', 'Started'])
+  })
+
+  it('records nothing again for the pods already running when the nodes start again, whose images they hold', async () => {
+    await pod('old', 'sim-0', { containers: [{ name: 'app', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent' }] })
+    await eventually(async () => (await eventsOf('old')).length === 4, "old's four events")
+    // A restart of the nodes (or another process taking them over) on the same store.
+    await manager.stop()
+    manager = new ControllerManager([new SimulatedNodes({ cluster: CLUSTER, version: 'v1.35.0', log: () => {} })])
+    await manager.start({ registry: t.registry, ready: Promise.resolve(true), log: () => {} })
+    await eventually(async () => (await store('nodes').list()).items.length === 2, 'the nodes registered again')
+    await new Promise((r) => setTimeout(r, 200))
+    await store('pods').update('default', 'old', (cur: KubeObject) => ({ ...cur, metadata: { ...cur.metadata, labels: { touched: 'yes' } } }))
+    await pod('new', 'sim-0', { containers: [{ name: 'app', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent' }] })
+    await eventually(async () => (await eventsOf('new')).length === 3, "new's three events")
+    assert.equal((await eventsOf('new'))[0]!.message, 'Container image "nginx:1.27" already present on machine and can be accessed by the pod')
+    assert.equal((await eventsOf('old')).length, 4)
   })
 
   it("formats the pull time as Go's time.Duration.String()", () => {
