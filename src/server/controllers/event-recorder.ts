@@ -30,8 +30,12 @@ export class EventRecorder {
     private readonly options: { host?: string; clock?: Clock; onError?(err: Error): void } = {},
   ) {}
 
-  /** Records one event about `object`; failures are reported, never thrown (events are best effort, as in the reference). */
-  async record(object: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
+  /**
+   * Records one event about `object` (a part of it with `fieldPath`, as the kubelet's
+   * `spec.containers{name}`); failures are reported, never thrown (events are best effort, as in
+   * the reference).
+   */
+  async record(object: KubeObject, type: EventType, reason: string, message: string, fieldPath?: string): Promise<void> {
     const events = this.registry.lookup('', 'v1', 'events')
     if (!events) return
     const clock = this.options.clock ?? SYSTEM_CLOCK
@@ -45,8 +49,9 @@ export class EventRecorder {
       uid: object.metadata.uid,
       apiVersion: object.apiVersion,
       resourceVersion: object.metadata.resourceVersion,
+      fieldPath,
     }
-    const key = JSON.stringify([object.metadata.uid ?? `${namespace}/${object.metadata.name}`, type, reason, message])
+    const key = JSON.stringify([object.metadata.uid ?? `${namespace}/${object.metadata.name}`, fieldPath ?? '', type, reason, message])
     try {
       const seen = this.recent.get(key)
       if (seen && now - seen.at < REPEAT_WINDOW_MS) {

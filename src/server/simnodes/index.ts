@@ -4,7 +4,8 @@
  * node-agent endpoint), renews its Lease in kube-node-lease every nodeStatusUpdateFrequency
  * as the kubelet does, and its status and its pods' move through the stages (kwok's defaults, or
  * the Stage files given): Ready at once, heartbeats, pods Running and Ready once bound, a Job's
- * pods Succeeded, deleted pods removed. It runs as one controller of the manager's list.
+ * pods Succeeded, deleted pods removed, with the kubelet's events for the containers it starts
+ * (kubelet-events.ts). It runs as one controller of the manager's list.
  */
 import { readFileSync } from 'node:fs'
 import type { ClusterConfig } from '../config.js'
@@ -18,6 +19,7 @@ import { parseTaint } from '../../core/options/taints.js'
 import { DEFAULT_STAGES } from './generated/default-stages.js'
 import { NodeLeases } from './node-leases.js'
 import { SimulatedNodeAgent } from './node-agent.js'
+import { KubeletEvents } from './kubelet-events.js'
 import { PodIPs, nodePodCidr } from './pod-ips.js'
 import { type Stage, parseStages } from './stage.js'
 import { StageEngine } from './stage-engine.js'
@@ -89,6 +91,7 @@ export class SimulatedNodes implements Controller {
       log: (level, message) => ctx.log(level, message),
     })
     const engine = this.engine
+    const kubeletEvents = new KubeletEvents(registry, { clock: this.clock, owns: (node) => this.names.has(node), onError: (err) => ctx.log(2, `simulated kubelet event: ${err.message}`) })
     // Registered before the stages follow them: node-initialize then sees the addresses given here.
     // A few at a time: a thousand nodes register in seconds, without a thousand writes at once.
     const names = this.options.cluster.nodeNames
@@ -98,13 +101,17 @@ export class SimulatedNodes implements Controller {
       if (object.kind !== 'Node' && object.kind !== 'Pod') return
       if (change.strategy.group !== '' || (change.strategy.resource !== 'nodes' && change.strategy.resource !== 'pods')) return
       if (change.type === 'deleted' && object.kind === 'Pod') this.ips.release(object.metadata.uid || `${object.metadata.namespace}/${object.metadata.name}`)
+      if (object.kind === 'Pod') kubeletEvents.podChanged(object, change.type === 'deleted')
       engine.consider(object, change.type === 'deleted')
     })
     this.leases = new NodeLeases(registry, this.options.cluster.nodeNames, { clock: this.clock, renewIntervalMs: this.options.cluster.nodeStatusUpdateFrequencyMs, log: ctx.log })
     this.leases.start()
     // Pods bound before this start (a restart, or a failover): they are looked at once too.
     for (const node of (await registry.lookup('', 'v1', 'nodes')!.list()).items) engine.consider(node)
-    for (const pod of (await registry.lookup('', 'v1', 'pods')!.list()).items) engine.consider(pod)
+    for (const pod of (await registry.lookup('', 'v1', 'pods')!.list()).items) {
+      kubeletEvents.alreadyRunning(pod)
+      engine.consider(pod)
+    }
   }
 
   async stop(): Promise<void> {

@@ -1,17 +1,16 @@
 /**
  * The reference's kubectl command tests for workloads (test/cmd/apps.sh in kubernetes/kubernetes:
- * run_deployment_tests, run_rs_tests, run_daemonset_tests, run_stateful_set_tests,
- * run_statefulset_history_tests) ported to kubectl 1.35 against `client cluster start`: the same
- * commands, fixtures (test/fixtures/kubectl-cmd/, SOURCE names their files and commits) and
- * checks, `kube::test::get_object_assert`'s go-templates (the field variables of
- * test/cmd/legacy-script.sh) and values, each in a namespace of its own as
- * `create_and_use_new_namespace` does. Where the script waits (`wait_object_assert`), so does
- * this; where it reads at once, the controllers' answer is waited for too (the reference's test
- * server runs no scheduler, our cluster runs everything). Left out: the describe checks (kubectl's
- * printer, covered elsewhere), `set env` from ConfigMaps and Secrets (client-side),
- * run_kubectl_apply_deployments_tests' null propagation (its second fixture was only available
- * in its extensions/v1beta1 form), and the DaemonSet history test (its rv2 fixture was only
- * available in its extensions/v1beta1 form).
+ * run_deployment_tests, run_kubectl_apply_deployments_tests, run_rs_tests, run_daemonset_tests,
+ * run_daemonset_history_tests, run_stateful_set_tests, run_statefulset_history_tests) ported to
+ * kubectl 1.35 against `client cluster start`: the same commands, fixtures
+ * (test/fixtures/kubectl-cmd/, SOURCE names their files and commits) and checks,
+ * `kube::test::get_object_assert`'s go-templates (the field variables of
+ * test/cmd/legacy-script.sh), hack/lib/test.sh's describe and if_has_string helpers, each part
+ * in a namespace of its own as `create_and_use_new_namespace` does. Where the script waits
+ * (`wait_object_assert`), so does this; where it reads at once, the controllers' answer is waited
+ * for too (the reference's test-cmd runs the controller manager beside a scheduler-less server,
+ * our cluster runs everything and its timing differs). Every part of those functions is here;
+ * the dry-run lines the older parts of this file already hold are not repeated.
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
@@ -33,6 +32,9 @@ const GENERATION = '.metadata.generation'
 const REPLICAS = '.spec.replicas'
 const OBSERVED_GENERATION = '.status.observedGeneration'
 const POD_CONTAINER_NAME = '(index .spec.containers 0).name'
+const CONTAINER_NAME = '(index .spec.template.spec.containers 0).name'
+const PORT_NAME = '(index .spec.ports 0).name'
+const PORT = '(index .spec.ports 0).port'
 const HPA = '{{.spec.minReplicas}} {{.spec.maxReplicas}} {{(index .spec.metrics 0).resource.target.averageUtilization}}'
 // hack/lib/test.sh / test/cmd/legacy-script.sh's images.
 const IMAGE_DEPLOYMENT_R1 = 'registry.k8s.io/nginx:test-cmd'
@@ -41,6 +43,10 @@ const IMAGE_PERL = 'registry.k8s.io/perl'
 const IMAGE_STATEFULSET_R1 = 'registry.k8s.io/nginx-slim:0.7'
 const IMAGE_STATEFULSET_R2 = 'registry.k8s.io/nginx-slim:0.8'
 const IMAGE_PAUSE_V2 = 'registry.k8s.io/pause:2.0'
+const IMAGE_DAEMONSET_R2 = 'registry.k8s.io/pause:latest'
+const IMAGE_DAEMONSET_R2_2 = 'registry.k8s.io/nginx:test-cmd'
+// rollingupdate-daemonset.yaml's image where the script says IMAGE_PAUSE_V2 (see the fixtures' SOURCE).
+const IMAGE_DAEMONSET_R1 = 'registry.k8s.io/pause:3.8'
 
 describe("cluster start: the reference's kubectl command tests for workloads (test/cmd/apps.sh, kubectl 1.35)", function () {
   this.timeout(240_000)
@@ -57,7 +63,8 @@ describe("cluster start: the reference's kubectl command tests for workloads (te
     await k.ok('create', 'namespace', ns)
   })
 
-  const kubectl = (...args: string[]) => k.ok(...args, '-n', ns)
+  // The namespace goes first: after a `--` it would be part of a container's command.
+  const kubectl = (...args: string[]) => k.ok('-n', ns, ...args)
   const fails = async (...args: string[]) => {
     const r = await k.run(...args, '-n', ns)
     assert.notEqual(r.code, 0, `kubectl ${args.join(' ')} should fail; it printed ${r.stdout}`)
@@ -81,6 +88,37 @@ describe("cluster start: the reference's kubectl command tests for workloads (te
     }
   }
   const items = (field: string) => `{{range.items}}{{${field}}}:{{end}}`
+  /** kube::test::if_has_string / if_has_not_string: grep's basic pattern, here a plain substring. */
+  const has = (output: string, match: string) => assert.ok(output.includes(match), `has not: ${match}\nmessage: ${output}`)
+  const hasNot = (output: string, match: string) => assert.ok(!output.includes(match), `has: ${match}\nmessage: ${output}`)
+  /** kube::test::describe_object_assert and describe_resource_assert: every match is in `kubectl describe <what>`. */
+  const describeAssert = async (what: string, ...matches: string[]) => {
+    const result = await kubectl('describe', ...what.split(' '))
+    for (const match of matches) has(result, match)
+  }
+  /**
+   * kube::test::describe_object_events_assert and describe_resource_events_assert: the events
+   * section ("No events." or "Events:") is there exactly when `showEvents` is (undefined: no flag).
+   */
+  const describeEventsAssert = async (what: string, showEvents?: boolean) => {
+    const flag = showEvents === undefined ? [] : [`--show-events=${showEvents}`]
+    const result = await kubectl('describe', ...flag, ...what.split(' '))
+    assert.equal(/No events\.|Events:/.test(result), showEvents ?? true, result)
+  }
+  /**
+   * kube::test::describe_resource_chunk_size_assert: `describe <resource> -v=6` lists the resource
+   * and each of `additional` with limit=500, and with --chunk-size=10 lists the resource with limit=10.
+   */
+  const describeChunkSizeAssert = async (resource: string, additional: string) => {
+    const verbose = async (...flags: string[]) => {
+      const r = await k.run('describe', resource, ...flags, '-v=6', '-n', ns)
+      assert.equal(r.code, 0, r.stderr)
+      return r.stderr
+    }
+    const defaultResult = await verbose('--show-events=true')
+    for (const r of [resource, ...additional.split(',')]) assert.match(defaultResult, new RegExp(`${r}\\?.*limit=500`), `no limit on ${r}`)
+    assert.match(await verbose('--show-events=false', '--chunk-size=10'), new RegExp(`${resource}\\?limit=10`))
+  }
 
   it('run_deployment_tests: rollback, pause and resume, restart, with their revisions', async () => {
     await kubectl('create', '-f', fixture('deployment-revision1.yaml'))
@@ -154,6 +192,8 @@ describe("cluster start: the reference's kubectl command tests for workloads (te
     await getAssert('hpa', '{{range.items}}{{ if eq .metadata.name "nginx-deployment" }}found{{end}}{{end}}:', ':')
     await kubectl('autoscale', 'deployment', 'nginx-deployment', '--min=2', '--max=3')
     await getAssert('hpa nginx-deployment', HPA, '2 3 80')
+    // Describe command should respect the chunk size parameter
+    await describeChunkSizeAssert('horizontalpodautoscalers', 'events')
     await kubectl('delete', 'hpa', 'nginx-deployment')
     await kubectl('delete', 'deployment.apps', 'nginx-deployment')
   })
@@ -185,6 +225,30 @@ describe("cluster start: the reference's kubectl command tests for workloads (te
     await kubectl('set', 'image', 'deployment', 'nginx-deployment', `*=${IMAGE_DEPLOYMENT_R1}`)
     await images(IMAGE_DEPLOYMENT_R1, IMAGE_DEPLOYMENT_R1)
     await kubectl('delete', 'deployment', 'nginx-deployment')
+  })
+
+  it('run_kubectl_apply_deployments_tests: apply propagates user-defined null values', async () => {
+    await getAssert('deployments', items(ID), '')
+    await getAssert('replicasets', items(ID), '')
+    await getAssert('pods', items(ID), '')
+    // apply base deployment
+    await kubectl('apply', '-f', fixture('null-propagation/deployment-l1.yaml'))
+    await getAssert('deployments my-depl', `{{${ID}}}`, 'my-depl')
+    await getAssert('deployments my-depl', '{{.spec.template.metadata.labels.l1}}', 'l1')
+    await getAssert('deployments my-depl', '{{.spec.selector.matchLabels.l1}}', 'l1')
+    await getAssert('deployments my-depl', '{{.metadata.labels.l1}}', 'l1')
+    // apply new deployment with new template labels
+    await kubectl('apply', '-f', fixture('null-propagation/deployment-l2.yaml'))
+    await getAssert('deployments my-depl', '{{.spec.template.metadata.labels.l1}}', 'l1')
+    await getAssert('deployments my-depl', '{{.spec.selector.matchLabels.l1}}', 'l1')
+    await getAssert('deployments my-depl', '{{.metadata.labels.l1}}', '<no value>')
+    // need to explicitly remove replicasets and pods because we changed the deployment selector and orphaned things
+    await kubectl('delete', 'deployments,rs,pods', '--all', '--cascade=orphan', '--grace-period=0')
+    await waitAssert('deployments', items(ID), '')
+    await waitAssert('replicasets', items(ID), '')
+    // The script reads the pods at once: its test server runs no controllers, ours may still be
+    // finishing the orphaned ReplicaSet's pods when the delete returns, so this waits.
+    await waitAssert('pods', items(ID), '')
   })
 
   it('run_kubectl_apply_deployments_tests: a conflicting apply, --force --overwrite, and an invalid one restored', async () => {
@@ -254,6 +318,209 @@ describe("cluster start: the reference's kubectl command tests for workloads (te
     await kubectl('delete', 'rs', 'frontend')
   })
 
+  it('run_deployment_tests: create deployment, apps endpoints, describe, a command, a UnixUserID', async () => {
+    // Test kubectl create deployment (using default - old generator)
+    await kubectl('create', 'deployment', 'test-nginx-extensions', '--image=registry.k8s.io/nginx:test-cmd')
+    await getAssert('deploy test-nginx-extensions', `{{${CONTAINER_NAME}}}`, 'nginx')
+    hasNot(await kubectl('get', 'deployment.apps/test-nginx-extensions', '-o', 'jsonpath={.spec.revisionHistoryLimit}'), '2')
+    has(await kubectl('get', 'deployment.apps', '-o=jsonpath={.items[0].apiVersion}'), 'apps/v1')
+    await kubectl('delete', 'deployment', 'test-nginx-extensions')
+    // Test kubectl create deployment
+    await kubectl('create', 'deployment', 'test-nginx-apps', '--image=registry.k8s.io/nginx:test-cmd')
+    await getAssert('deploy test-nginx-apps', `{{${CONTAINER_NAME}}}`, 'nginx')
+    has(await kubectl('get', 'deployment/test-nginx-apps', '-o', 'jsonpath={.spec.revisionHistoryLimit}'), '10')
+    has(await kubectl('get', 'deployment.apps', '-o=jsonpath={.items[0].apiVersion}'), 'apps/v1')
+    // The script's test server runs no controllers, yet its rs and pods checks find objects only
+    // because the controller manager of test-cmd runs; here they are waited for.
+    await waitAssert('rs', items(ID), /^test-nginx-apps-[a-z0-9]+:$/)
+    await waitAssert('pods', items(ID), /^test-nginx-apps-[a-z0-9]+-[a-z0-9]+:$/)
+    // Describe command (resource only) should print detailed information
+    await describeAssert('rs', 'Name:', 'Pod Template:', 'Labels:', 'Selector:', 'Controlled By', 'Replicas:', 'Pods Status:', 'Volumes:')
+    await describeAssert('pods', 'Name:', 'Image:', 'Node:', 'Labels:', 'Status:', 'Controlled By')
+    // Describe command should respect the chunk size parameter
+    await describeChunkSizeAssert('deployments', 'replicasets,events')
+    await kubectl('delete', 'deployment', 'test-nginx-apps')
+    // Test kubectl create deployment with image and command
+    await getAssert('deployment', items(ID), '')
+    await kubectl('create', 'deployment', 'nginx-with-command', '--dry-run=client', '--image=registry.k8s.io/nginx:test-cmd', '--', '/bin/sleep', 'infinity')
+    await kubectl('create', 'deployment', 'nginx-with-command', '--dry-run=server', '--image=registry.k8s.io/nginx:test-cmd', '--', '/bin/sleep', 'infinity')
+    await getAssert('deployment', items(ID), '')
+    await kubectl('create', 'deployment', 'nginx-with-command', '--image=registry.k8s.io/nginx:test-cmd', '--', '/bin/sleep', 'infinity')
+    await getAssert('deploy nginx-with-command', `{{${CONTAINER_NAME}}}`, 'nginx')
+    await kubectl('delete', 'deployment', 'nginx-with-command')
+    // Test kubectl create deployment should not fail validation
+    await getAssert('deployment', items(ID), '')
+    await kubectl('create', '-f', fixture('deployment-with-UnixUserID.yaml'))
+    await getAssert('deployment', items(ID), 'deployment-with-unixuserid:')
+    await kubectl('delete', 'deployment', 'deployment-with-unixuserid')
+  })
+
+  it('run_deployment_tests: set env from a ConfigMap and a Secret', async () => {
+    await kubectl('create', '-f', fixture('deployment-multicontainer.yaml'))
+    await kubectl('create', '-f', fixture('configmap.yaml'))
+    await kubectl('create', '-f', fixture('secret.yaml'))
+    await getAssert('deployment', items(ID), 'nginx-deployment:')
+    await getAssert('configmaps/test-set-env-config', `{{${ID}}}`, 'test-set-env-config')
+    await getAssert('secret', items(ID), 'test-set-env-secret:')
+    const env0 = '{{ len (index .spec.template.spec.containers 0).env }}'
+    // Set env of deployments by configmap from keys
+    await kubectl('set', 'env', 'deployment', 'nginx-deployment', '--keys=key-2', '--from=configmap/test-set-env-config')
+    await getAssert('deploy nginx-deployment', '{{ (index (index .spec.template.spec.containers 0).env 0).name}}', 'KEY_2')
+    await getAssert('deploy nginx-deployment', env0, '1')
+    // Dry-run set env
+    await kubectl('set', 'env', 'deployment', 'nginx-deployment', '--dry-run=client', '--from=configmap/test-set-env-config')
+    await kubectl('set', 'env', 'deployment', 'nginx-deployment', '--dry-run=server', '--from=configmap/test-set-env-config')
+    await getAssert('deploy nginx-deployment', env0, '1')
+    // Set env of deployments by configmap
+    await kubectl('set', 'env', 'deployment', 'nginx-deployment', '--from=configmap/test-set-env-config')
+    await getAssert('deploy nginx-deployment', env0, '2')
+    await kubectl('set', 'env', 'deployment', 'nginx-deployment', 'env=prod')
+    await kubectl('set', 'env', 'deployment', 'nginx-deployment', 'superenv=superprod', '-c=nginx')
+    await kubectl('set', 'env', 'deployment', 'nginx-deployment', '--keys=username', '--from=secret/test-set-env-secret')
+    await kubectl('set', 'env', 'deployment', 'nginx-deployment', '--from=secret/test-set-env-secret')
+    await kubectl('set', 'env', 'deployment', 'nginx-deployment', 'env-')
+    // Standard input cannot be used for both the resource and the environment variables
+    const r = await k.runWithInput('SOME_ENV_VAR_KEY=SOME_ENV_VAR_VAL\n', 'set', 'env', '-f', '-', '-', '-n', ns)
+    has(r.stdout + r.stderr, 'standard input cannot be used for multiple arguments')
+    await kubectl('delete', 'deployment', 'nginx-deployment')
+    await kubectl('delete', 'configmap', 'test-set-env-config')
+    await kubectl('delete', 'secret', 'test-set-env-secret')
+  })
+
+  it('run_deployment_tests: rollout history', async () => {
+    await kubectl('create', '-f', fixture('deployment-multicontainer.yaml'))
+    await getAssert('deployment', items(ID), 'nginx-deployment:')
+    await getAssert('deployment', items(IMAGE0), `${IMAGE_DEPLOYMENT_R1}:`)
+    await getAssert('deployment', items(IMAGE1), `${IMAGE_PERL}:`)
+    // The script's controller manager has made revision 1's ReplicaSet by the time it sets the
+    // image (its checks run for seconds); this waits for it, or the next template is revision 1.
+    await waitAssert('rs', items(`index ${ANNOTATIONS} "deployment.kubernetes.io/revision"`), '1:')
+    await kubectl('set', 'image', 'deployment', 'nginx-deployment', `nginx=${IMAGE_DEPLOYMENT_R2}`)
+    await getAssert('deployment', items(IMAGE0), `${IMAGE_DEPLOYMENT_R2}:`)
+    await getAssert('deployment', items(IMAGE1), `${IMAGE_PERL}:`)
+    await waitAssert('rs', `{{len .items}}`, '2')
+    // Get rollout history
+    let history = await kubectl('rollout', 'history', 'deployment', 'nginx-deployment')
+    for (const s of ['deployment.apps/nginx-deployment', 'REVISION  CHANGE-CAUSE', '1         <none>', '2         <none>']) has(history, s)
+    hasNot(history, '3         <none>')
+    // Get rollout history for a single revision
+    history = await kubectl('rollout', 'history', 'deployment', 'nginx-deployment', '--revision=1')
+    for (const s of ['deployment.apps/nginx-deployment with revision #1', 'Pod Template:', IMAGE_DEPLOYMENT_R1, IMAGE_PERL]) has(history, s)
+    history = await kubectl('rollout', 'history', 'deployment', 'nginx-deployment', '--revision=2')
+    for (const s of ['deployment.apps/nginx-deployment with revision #2', 'Pod Template:', IMAGE_DEPLOYMENT_R2, IMAGE_PERL]) has(history, s)
+    await kubectl('delete', 'deployment', 'nginx-deployment')
+  })
+
+  it('run_rs_tests: describe, scale --all and --selector, expose, several at once', async () => {
+    await kubectl('create', '-f', fixture('frontend-replicaset.yaml'))
+    await getAssert('rs', items(ID), 'frontend:')
+    // Describe command should print detailed information
+    await describeAssert('rs frontend', 'Name:', 'Pod Template:', 'Labels:', 'Selector:', 'Replicas:', 'Pods Status:', 'Volumes:')
+    // Describe command should print events information by default, not with show-events=false
+    await describeEventsAssert('rs frontend')
+    await describeEventsAssert('rs frontend', false)
+    await describeEventsAssert('rs frontend', true)
+    // Describe command (resource only) should print detailed information
+    await describeAssert('rs', 'Name:', 'Pod Template:', 'Labels:', 'Selector:', 'Replicas:', 'Pods Status:', 'Volumes:')
+    await describeEventsAssert('rs', true)
+    await describeEventsAssert('rs', false)
+    await describeEventsAssert('rs', true)
+    // The pods' describe needs the pods the script's controller manager has made by now.
+    await waitAssert('pods -l tier=frontend', items(POD_CONTAINER_NAME), 'php-redis:php-redis:php-redis:')
+    await describeAssert('pods', 'Name:', 'Image:', 'Node:', 'Labels:', 'Status:', 'Controlled By')
+    // Describe command should respect the chunk size parameter
+    await describeChunkSizeAssert('replicasets', 'pods,events')
+    // Scale replica set frontend with current-replicas and replicas
+    await getAssert('rs frontend', `{{${REPLICAS}}}`, '3')
+    await kubectl('scale', '--current-replicas=3', '--replicas=2', 'replicasets', 'frontend')
+    await getAssert('rs frontend', `{{${REPLICAS}}}`, '2')
+    // Set up three deploy, two deploy have same label
+    for (const n of [1, 2, 3]) await kubectl('create', '-f', fixture(`scale-deploy-${n}.yaml`))
+    const replicas = async (one: string, two: string, three: string) => {
+      await getAssert('deploy scale-1', '{{.spec.replicas}}', one)
+      await getAssert('deploy scale-2', '{{.spec.replicas}}', two)
+      await getAssert('deploy scale-3', '{{.spec.replicas}}', three)
+    }
+    await replicas('1', '1', '1')
+    // Test kubectl scale --all with dry run
+    await kubectl('scale', 'deploy', '--replicas=3', '--all', '--dry-run=client')
+    await kubectl('scale', 'deploy', '--replicas=3', '--all', '--dry-run=server')
+    await replicas('1', '1', '1')
+    // Test kubectl scale --selector
+    await kubectl('scale', 'deploy', '--replicas=2', '-l', 'run=hello')
+    await replicas('2', '2', '1')
+    // Test kubectl scale --all
+    await kubectl('scale', 'deploy', '--replicas=3', '--all')
+    await replicas('3', '3', '3')
+    await kubectl('delete', 'rs', 'frontend')
+    await kubectl('delete', 'deploy', 'scale-1', 'scale-2', 'scale-3')
+    // Expose replica set as service
+    await kubectl('create', '-f', fixture('frontend-replicaset.yaml'))
+    await getAssert('rs frontend', `{{${REPLICAS}}}`, '3')
+    await kubectl('expose', 'rs', 'frontend', '--port=80')
+    await getAssert('service frontend', `{{${PORT_NAME}}} {{${PORT}}}`, '<no value> 80')
+    await kubectl('delete', 'service', 'frontend')
+    await kubectl('delete', 'rs', 'frontend')
+    await getAssert('rs', items(ID), '')
+    // Create two replica sets, delete them at once
+    await kubectl('create', '-f', fixture('frontend-replicaset.yaml'))
+    await kubectl('create', '-f', fixture('redis-slave-replicaset.yaml'))
+    await getAssert('rs', items(ID), 'frontend:redis-slave:')
+    await kubectl('delete', 'rs', 'frontend', 'redis-slave')
+    await getAssert('rs', items(ID), '')
+  })
+
+  it('run_daemonset_history_tests: rollout history and undo through controller revisions', async () => {
+    await getAssert('daemonsets', items(ID), '')
+    // Create a DaemonSet (revision 1)
+    await kubectl('apply', '-f', fixture('rollingupdate-daemonset.yaml'), '--record')
+    await waitAssert('controllerrevisions', items(ANNOTATIONS), /rollingupdate-daemonset\.yaml --record/)
+    // Rollback to revision 1 - should be no-op
+    await kubectl('rollout', 'undo', 'daemonset', '--to-revision=1')
+    await getAssert('daemonset', items(IMAGE0), `${IMAGE_DAEMONSET_R1}:`)
+    await getAssert('daemonset', `{{range.items}}{{${CONTAINER_LEN}}}{{end}}`, '1')
+    // Update the DaemonSet (revision 2)
+    await kubectl('apply', '-f', fixture('rollingupdate-daemonset-rv2.yaml'), '--record')
+    await waitAssert('daemonset', items(IMAGE0), `${IMAGE_DAEMONSET_R2}:`)
+    await waitAssert('daemonset', items(IMAGE1), `${IMAGE_DAEMONSET_R2_2}:`)
+    await getAssert('daemonset', `{{range.items}}{{${CONTAINER_LEN}}}{{end}}`, '2')
+    await waitAssert('controllerrevisions', items(ANNOTATIONS), /rollingupdate-daemonset-rv2\.yaml --record/)
+    // Get rollout history
+    let history = await kubectl('rollout', 'history', 'daemonset')
+    for (const s of ['daemonset.apps/bind', 'REVISION  CHANGE-CAUSE', '1         kubectl apply', '2         kubectl apply']) has(history, s)
+    history = await kubectl('rollout', 'history', 'daemonset', '--revision=1')
+    for (const s of ['daemonset.apps/bind with revision #1', 'Pod Template:', IMAGE_DAEMONSET_R1]) has(history, s)
+    history = await kubectl('rollout', 'history', 'daemonset', '--revision=2')
+    for (const s of ['daemonset.apps/bind with revision #2', 'Pod Template:', IMAGE_DAEMONSET_R2, IMAGE_DAEMONSET_R2_2]) has(history, s)
+    // Rollback to revision 1 with dry-run - should be no-op
+    await kubectl('rollout', 'undo', 'daemonset', '--dry-run=client')
+    await kubectl('rollout', 'undo', 'daemonset', '--dry-run=server')
+    await getAssert('daemonset', items(IMAGE0), `${IMAGE_DAEMONSET_R2}:`)
+    await getAssert('daemonset', items(IMAGE1), `${IMAGE_DAEMONSET_R2_2}:`)
+    await getAssert('daemonset', `{{range.items}}{{${CONTAINER_LEN}}}{{end}}`, '2')
+    // Rollback to revision 1
+    await kubectl('rollout', 'undo', 'daemonset', '--to-revision=1')
+    await waitAssert('daemonset', items(IMAGE0), `${IMAGE_DAEMONSET_R1}:`)
+    await getAssert('daemonset', `{{range.items}}{{${CONTAINER_LEN}}}{{end}}`, '1')
+    // The controller renumbers revision 1 as 3 when it sees the rolled-back template.
+    await waitAssert('controllerrevisions', `{{range.items}}{{.revision}}:{{end}}`, /^(2:3:|3:2:)$/)
+    history = await kubectl('rollout', 'history', 'daemonset')
+    for (const s of ['daemonset.apps/bind', 'REVISION  CHANGE-CAUSE', '2         kubectl apply', '3         kubectl apply']) has(history, s)
+    // Rollback to revision 1000000 - should fail
+    assert.match(await fails('rollout', 'undo', 'daemonset', '--to-revision=1000000'), /unable to find specified revision/)
+    await getAssert('daemonset', items(IMAGE0), `${IMAGE_DAEMONSET_R1}:`)
+    await getAssert('daemonset', `{{range.items}}{{${CONTAINER_LEN}}}{{end}}`, '1')
+    // Rollback to last revision
+    await kubectl('rollout', 'undo', 'daemonset')
+    await waitAssert('daemonset', items(IMAGE0), `${IMAGE_DAEMONSET_R2}:`)
+    await waitAssert('daemonset', items(IMAGE1), `${IMAGE_DAEMONSET_R2_2}:`)
+    await getAssert('daemonset', `{{range.items}}{{${CONTAINER_LEN}}}{{end}}`, '2')
+    await waitAssert('controllerrevisions', `{{range.items}}{{.revision}}:{{end}}`, /^(3:4:|4:3:)$/)
+    history = await kubectl('rollout', 'history', 'daemonset')
+    for (const s of ['daemonset.apps/bind', 'REVISION  CHANGE-CAUSE', '3         kubectl apply', '4         kubectl apply']) has(history, s)
+    await kubectl('delete', '-f', fixture('rollingupdate-daemonset.yaml'))
+  })
+
   it('run_daemonset_tests: template generation through apply, set and rollout restart', async () => {
     await kubectl('apply', '-f', fixture('rollingupdate-daemonset.yaml'))
     await getAssert('daemonsets bind', `{{${GENERATION}}}`, '1')
@@ -273,6 +540,8 @@ describe("cluster start: the reference's kubectl command tests for workloads (te
 
   it('run_stateful_set_tests: scale with current-replicas, observed generation, rollout restart', async () => {
     await kubectl('create', '-f', fixture('rollingupdate-statefulset.yaml'))
+    // Describe command should respect the chunk size parameter
+    await describeChunkSizeAssert('statefulsets', 'pods,events')
     await getAssert('statefulset nginx', `{{${REPLICAS}}}`, '0')
     await waitAssert('statefulset nginx', `{{${OBSERVED_GENERATION}}}`, '1')
     await kubectl('scale', '--current-replicas=0', '--replicas=1', 'statefulset', 'nginx')
@@ -299,6 +568,15 @@ describe("cluster start: the reference's kubectl command tests for workloads (te
     await waitAssert('statefulset', items(IMAGE1), `${IMAGE_PAUSE_V2}:`)
     await getAssert('statefulset', `{{range.items}}{{${CONTAINER_LEN}}}{{end}}`, '2')
     await waitAssert('controllerrevisions', items(ANNOTATIONS), /rollingupdate-statefulset-rv2\.yaml --record/)
+    // Get rollout history
+    let history = await kubectl('rollout', 'history', 'statefulset')
+    for (const s of ['statefulset.apps/nginx', 'REVISION  CHANGE-CAUSE', '1         kubectl apply', '2         kubectl apply']) has(history, s)
+    // Get rollout history for a single revision
+    history = await kubectl('rollout', 'history', 'statefulset', '--revision=1')
+    for (const s of ['statefulset.apps/nginx with revision #1', 'Pod Template:', IMAGE_STATEFULSET_R1]) has(history, s)
+    // Get rollout history for a different single revision
+    history = await kubectl('rollout', 'history', 'statefulset', '--revision=2')
+    for (const s of ['statefulset.apps/nginx with revision #2', 'Pod Template:', IMAGE_STATEFULSET_R2, IMAGE_PAUSE_V2]) has(history, s)
     // Rollback to revision 1 with dry-run - should be no-op
     await kubectl('rollout', 'undo', 'statefulset', '--dry-run=client')
     await kubectl('rollout', 'undo', 'statefulset', '--dry-run=server')
@@ -309,6 +587,9 @@ describe("cluster start: the reference's kubectl command tests for workloads (te
     await kubectl('rollout', 'undo', 'statefulset', '--to-revision=1')
     await waitAssert('statefulset', items(IMAGE0), `${IMAGE_STATEFULSET_R1}:`)
     await getAssert('statefulset', `{{range.items}}{{${CONTAINER_LEN}}}{{end}}`, '1')
+    // Get rollout history
+    history = await kubectl('rollout', 'history', 'statefulset')
+    for (const s of ['statefulset.apps/nginx', 'REVISION  CHANGE-CAUSE', '2         kubectl apply', '3         kubectl apply']) has(history, s)
     // Rollback to revision 1000000 - should fail
     assert.match(await fails('rollout', 'undo', 'statefulset', '--to-revision=1000000'), /unable to find specified revision/)
     await getAssert('statefulset', items(IMAGE0), `${IMAGE_STATEFULSET_R1}:`)
@@ -319,6 +600,9 @@ describe("cluster start: the reference's kubectl command tests for workloads (te
     await waitAssert('statefulset', items(IMAGE0), `${IMAGE_STATEFULSET_R2}:`)
     await waitAssert('statefulset', items(IMAGE1), `${IMAGE_PAUSE_V2}:`)
     await getAssert('statefulset', `{{range.items}}{{${CONTAINER_LEN}}}{{end}}`, '2')
+    // Get rollout history
+    history = await kubectl('rollout', 'history', 'statefulset')
+    for (const s of ['statefulset.apps/nginx', 'REVISION  CHANGE-CAUSE', '3         kubectl apply', '4         kubectl apply']) has(history, s)
     await kubectl('delete', '-f', fixture('rollingupdate-statefulset-rv2.yaml'))
     await waitAssert('pods -l app=nginx-statefulset', `{{range.items}}{{${ID}}}{{end}}`, '')
   })
