@@ -18,6 +18,8 @@ import { parseTaint } from '../../core/options/taints.js'
 import { DEFAULT_STAGES } from './generated/default-stages.js'
 import { NodeLeases } from './node-leases.js'
 import { SimulatedNodeAgent } from './node-agent.js'
+import { type ForwardPod, PodPortForwarder } from './pod-port-forwarder.js'
+import { parsePortForwardRules } from './port-forward-rules.js'
 import { PodIPs, nodePodCidr } from './pod-ips.js'
 import { type Stage, parseStages } from './stage.js'
 import { StageEngine } from './stage-engine.js'
@@ -72,7 +74,13 @@ export class SimulatedNodes implements Controller {
     const { registry } = ctx
     const stages = loadStages(this.options.cluster.nodeStages)
     if (this.stopped) return
-    this.agent = await SimulatedNodeAgent.start((ns, pod, container) => this.container(registry, ns, pod, container), () => this.clock.now())
+    const rules = parsePortForwardRules(this.options.cluster.nodePortForwards.map((file) => readFileSync(file, 'utf8')))
+    const forwarder = new PodPortForwarder(() => rules)
+    this.agent = await SimulatedNodeAgent.start(
+      (ns, pod, container) => this.container(registry, ns, pod, container),
+      () => this.clock.now(),
+      { pod: (ns, name) => this.forwardPod(registry, ns, name), forward: (pod, port, stream) => forwarder.forward(pod, port, stream) },
+    )
     const port = this.agent.port
     const addresses = {
       now: () => this.clock.now(),
@@ -159,6 +167,19 @@ export class SimulatedNodes implements Controller {
       },
     }
     await nodes.update(undefined, name, (cur) => ({ ...cur, status: { ...((cur.status as object | undefined) ?? {}), ...status } }), { subresource: 'status', retryOnConflict: true })
+  }
+
+  /** A pod bound to a simulated node, as the port-forwarder needs it. */
+  private async forwardPod(registry: Registry, namespace: string, name: string): Promise<ForwardPod | undefined> {
+    try {
+      const obj = await registry.lookup('', 'v1', 'pods')!.get(namespace, name)
+      const spec = obj.spec as { nodeName?: string; containers?: Array<{ image?: string }> }
+      if (!this.names.has(spec.nodeName ?? '')) return undefined
+      return { namespace, name, uid: obj.metadata.uid ?? '', images: (spec.containers ?? []).map((c) => c.image ?? '') }
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return undefined
+      throw err
+    }
   }
 
   private async container(registry: Registry, namespace: string, pod: string, container: string): Promise<{ image: string; node: string } | undefined> {
