@@ -112,11 +112,13 @@ function routes(list: HttpRoute[]): HttpHandler {
     const path = new URL(req.url ?? '/', 'http://pod').pathname
     const route = list.find((r) => r.location === path)
     if (!route) {
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' })
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': 19 })
       res.end('404 page not found\n')
       return
     }
     for (const h of route.headers) res.setHeader(h.name, h.value)
+    // Go's ResponseWriter sends a small body whole, with its length.
+    res.setHeader('Content-Length', Buffer.byteLength(route.body))
     res.writeHead(route.code)
     res.end(route.body)
   }

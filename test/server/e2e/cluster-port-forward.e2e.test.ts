@@ -20,8 +20,9 @@ interface Forwarding {
 }
 
 /** Starts `kubectl port-forward pod/<pod> :<remote>` and resolves once kubectl names its local port. */
-function portForward(kubectl: string, session: KubectlSession, pod: string, remote: number): Promise<Forwarding> {
-  const child = spawn(kubectl, [...session.base, 'port-forward', '--address=127.0.0.1', `pod/${pod}`, `:${remote}`], { env: { ...process.env, HOME: session.tmp } })
+function portForward(kubectl: string, session: KubectlSession, pod: string, remote: number, env: Record<string, string> = {}): Promise<Forwarding> {
+  // -v=6 names the dialer kubectl used (tunneling_dialer.go, fallback_dialer.go).
+  const child = spawn(kubectl, [...session.base, '-v=6', 'port-forward', '--address=127.0.0.1', `pod/${pod}`, `:${remote}`], { env: { ...process.env, HOME: session.tmp, ...env } })
   let out = ''
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   return new Promise((resolve, reject) => {
@@ -70,10 +71,16 @@ describe('cluster start: kubectl port-forward to a simulated pod', function () {
   })
   after(async () => k?.close())
 
-  for (const tool of ['kubectl', 'kubectl-1.32'] as const) {
-    it(`${tool}: the nginx pod's port 80 answers the official image's default page, over several connections`, async function () {
+  // kubectl ≥ 1.31 tunnels SPDY in a WebSocket; KUBECTL_PORT_FORWARD_WEBSOCKETS=false makes it speak SPDY/3.1 itself.
+  const variants = [
+    { tool: 'kubectl', env: {}, tunnelled: true },
+    { tool: 'kubectl-1.32', env: {}, tunnelled: true },
+    { tool: 'kubectl', env: { KUBECTL_PORT_FORWARD_WEBSOCKETS: 'false' }, tunnelled: false },
+  ] as const
+  for (const { tool, env, tunnelled } of variants) {
+    it(`${tool}${tunnelled ? ' (SPDY in a WebSocket)' : ' (SPDY/3.1)'}: the nginx pod's port 80 answers the official image's default page, over several connections`, async function () {
       const kubectl = requireTool(this, tool)
-      const forwarding = await portForward(kubectl, k, 'web', 80)
+      const forwarding = await portForward(kubectl, k, 'web', 80, env)
       running.push(forwarding.child)
       for (let i = 0; i < 3; i++) {
         const res = await fetch(forwarding.port)
@@ -87,6 +94,11 @@ describe('cluster start: kubectl port-forward to a simulated pod', function () {
       assert.equal(missing.status, 404)
       assert.match(missing.body, /<center><h1>404 Not Found<\/h1><\/center>/)
       assert.equal(forwarding.child.exitCode, null, forwarding.output())
+      const out = forwarding.output()
+      if (tunnelled) {
+        assert.match(out, /negotiated protocol: portforward\.k8s\.io/)
+        assert.doesNotMatch(out, /fallback to secondary dialer/)
+      } else assert.doesNotMatch(out, /tunneling_dialer/)
     })
   }
 
