@@ -77,6 +77,7 @@ export async function handlePortForwardUpgrade(req: IncomingMessage, socket: Dup
         tunnels.on('headers', (headers: string[]) => headers.push(`Sec-WebSocket-Protocol: ${TUNNEL_PROTOCOL}`))
       }
       tunnels.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+        ws.on('error', () => ws.terminate())
         const session = spdySession(
           (data) => ws.readyState === ws.OPEN && ws.send(data),
           () => ws.readyState === ws.OPEN && ws.close(1000),
@@ -90,6 +91,7 @@ export async function handlePortForwardUpgrade(req: IncomingMessage, socket: Dup
     }
     sockets ??= new WebSocketServer({ noServer: true, handleProtocols: (p) => CHANNEL_PROTOCOLS.find((x) => p.has(x)) ?? false })
     sockets.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      ws.on('error', () => ws.terminate())
       serveChannelPortForward(ws, socket, ports, forward, errorMessage, ws.protocol === 'v4.base64.channel.k8s.io')
     })
     return
