@@ -18,8 +18,7 @@ import { parseTaint } from '../../core/options/taints.js'
 import { DEFAULT_STAGES } from './generated/default-stages.js'
 import { NodeLeases } from './node-leases.js'
 import { SimulatedNodeAgent } from './node-agent.js'
-import { type ForwardPod, PodPortForwarder } from './pod-port-forwarder.js'
-import { parsePortForwardRules } from './port-forward-rules.js'
+import type { ForwardPod } from './pod-port-forwarder.js'
 import { PodIPs, nodePodCidr } from './pod-ips.js'
 import { type Stage, parseStages } from './stage.js'
 import { StageEngine } from './stage-engine.js'
@@ -74,12 +73,18 @@ export class SimulatedNodes implements Controller {
     const { registry } = ctx
     const stages = loadStages(this.options.cluster.nodeStages)
     if (this.stopped) return
-    const rules = parsePortForwardRules(this.options.cluster.nodePortForwards.map((file) => readFileSync(file, 'utf8')))
-    const forwarder = new PodPortForwarder(() => rules)
+    // Read at start (a missing file stops it, as a stage file does); the forwarder is loaded on first use.
+    const ruleTexts = this.options.cluster.nodePortForwards.map((file) => readFileSync(file, 'utf8'))
+    let forwarder: Promise<import('./pod-port-forwarder.js').PodPortForwarder> | undefined
+    const loadForwarder = () =>
+      (forwarder ??= Promise.all([import('./pod-port-forwarder.js'), import('./port-forward-rules.js')]).then(([{ PodPortForwarder }, { parsePortForwardRules }]) => {
+        const rules = parsePortForwardRules(ruleTexts)
+        return new PodPortForwarder(() => rules)
+      }))
     this.agent = await SimulatedNodeAgent.start(
       (ns, pod, container) => this.container(registry, ns, pod, container),
       () => this.clock.now(),
-      { pod: (ns, name) => this.forwardPod(registry, ns, name), forward: (pod, port, stream) => forwarder.forward(pod, port, stream) },
+      { pod: (ns, name) => this.forwardPod(registry, ns, name), forward: async (pod, port, stream) => (await loadForwarder()).forward(pod, port, stream) },
     )
     const port = this.agent.port
     const addresses = {

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { WebSocket } from 'ws'
 import { createCaCertificate, createLeafCertificate, generateKey, privateKeyPem } from '../tls/generate.js'
-import { type PodForwarding, handlePortForwardUpgrade } from './port-forward-upgrade.js'
+import type { PodForwarding } from './port-forward-upgrade.js'
 import { SimulatedShell } from './simulated-shell.js'
 
 const STDIN = 0
@@ -72,7 +72,10 @@ export class SimulatedNodeAgent {
       const u = url(req)
       const [, kind, namespace = '', pod = '', container = ''] = u.pathname.split('/').map(decodeURIComponent)
       if (kind === 'portForward' && forwarding) {
-        handlePortForwardUpgrade(req, socket, head, namespace, pod, forwarding).catch(() => socket.destroy())
+        // Loaded on the first port-forward: start-up does not pay for SPDY and zlib.
+        import('./port-forward-upgrade.js')
+          .then(({ handlePortForwardUpgrade }) => handlePortForwardUpgrade(req, socket, head, namespace, pod, forwarding))
+          .catch(() => socket.destroy())
         return
       }
       if (kind !== 'exec' && kind !== 'attach') {
