@@ -278,6 +278,26 @@ spec:
     assert.equal(messages.filter((m) => m[0] === 1).length, 1, 'nothing on the error channel after its port')
   })
 
+  it('the v4 base64 WebSocket: text messages, the channel as a digit then base64 data', async () => {
+    const ws = new WebSocket(`wss://127.0.0.1:${agent.port}/portForward/other/app?port=80`, ['v4.base64.channel.k8s.io'], { rejectUnauthorized: false })
+    const messages: string[] = []
+    const closed = new Promise<void>((resolve) => ws.on('close', () => resolve()))
+    ws.on('message', (m: Buffer, isBinary: boolean) => {
+      assert.equal(isBinary, false)
+      messages.push(m.toString())
+    })
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', resolve)
+      ws.once('error', reject)
+    })
+    ws.send('0' + GET_CLOSE.toString('base64'))
+    await closed
+    // Port 80 as two little-endian bytes (50 00), base64.
+    assert.deepEqual(messages.slice(0, 2), ['0UAA=', '1UAA='])
+    const data = Buffer.concat(messages.slice(2).filter((m) => m[0] === '0').map((m) => Buffer.from(m.slice(1), 'base64'))).toString()
+    assert.match(data, /^HTTP\/1\.1 200 OK\r\n/)
+  })
+
   it('the v4 WebSocket without a port: the kubelet refuses with its message', async () => {
     const ws = new WebSocket(`wss://127.0.0.1:${agent.port}/portForward/default/web`, ['v4.channel.k8s.io'], { rejectUnauthorized: false })
     const status = await new Promise<number>((resolve) => ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)))
