@@ -206,6 +206,8 @@ export interface ClusterConfig {
   clusterCidr: string
   /** Files of kwok Stage objects replacing the default stages. */
   nodeStages: string[]
+  /** Files of kwok PortForward and ClusterPortForward objects (port-forward to simulated pods). */
+  nodePortForwards: string[]
   nodeStatusUpdateFrequencyMs: number
   /** kube-controller-manager's --controllers. */
   controllers: string[]
@@ -508,6 +510,7 @@ function clusterConfig(ctx: ValidationContext): ClusterConfig {
     registerWithTaints: ctx.list('register-with-taints'),
     clusterCidr: ctx.value<string>('cluster-cidr') ?? '10.244.0.0/16',
     nodeStages: ctx.list('node-stages'),
+    nodePortForwards: ctx.list('node-port-forwards'),
     nodeStatusUpdateFrequencyMs: ctx.value<number>('node-status-update-frequency') ?? 10_000,
     controllers: ctx.list('controllers'),
     leaderElect: ctx.value<boolean>('leader-elect') ?? true,

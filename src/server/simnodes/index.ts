@@ -20,6 +20,7 @@ import { DEFAULT_STAGES } from './generated/default-stages.js'
 import { NodeLeases } from './node-leases.js'
 import { SimulatedNodeAgent } from './node-agent.js'
 import { KubeletEvents } from './kubelet-events.js'
+import type { ForwardPod } from './pod-port-forwarder.js'
 import { PodIPs, nodePodCidr } from './pod-ips.js'
 import { type Stage, parseStages } from './stage.js'
 import { StageEngine } from './stage-engine.js'
@@ -74,7 +75,19 @@ export class SimulatedNodes implements Controller {
     const { registry } = ctx
     const stages = loadStages(this.options.cluster.nodeStages)
     if (this.stopped) return
-    this.agent = await SimulatedNodeAgent.start((ns, pod, container) => this.container(registry, ns, pod, container), () => this.clock.now())
+    // Read at start (a missing file stops it, as a stage file does); the forwarder is loaded on first use.
+    const ruleTexts = this.options.cluster.nodePortForwards.map((file) => readFileSync(file, 'utf8'))
+    let forwarder: Promise<import('./pod-port-forwarder.js').PodPortForwarder> | undefined
+    const loadForwarder = () =>
+      (forwarder ??= Promise.all([import('./pod-port-forwarder.js'), import('./port-forward-rules.js')]).then(([{ PodPortForwarder }, { parsePortForwardRules }]) => {
+        const rules = parsePortForwardRules(ruleTexts)
+        return new PodPortForwarder(() => rules)
+      }))
+    this.agent = await SimulatedNodeAgent.start(
+      (ns, pod, container) => this.container(registry, ns, pod, container),
+      () => this.clock.now(),
+      { pod: (ns, name) => this.forwardPod(registry, ns, name), forward: async (pod, port, stream) => (await loadForwarder()).forward(pod, port, stream) },
+    )
     const port = this.agent.port
     const addresses = {
       now: () => this.clock.now(),
@@ -166,6 +179,19 @@ export class SimulatedNodes implements Controller {
       },
     }
     await nodes.update(undefined, name, (cur) => ({ ...cur, status: { ...((cur.status as object | undefined) ?? {}), ...status } }), { subresource: 'status', retryOnConflict: true })
+  }
+
+  /** A pod bound to a simulated node, as the port-forwarder needs it. */
+  private async forwardPod(registry: Registry, namespace: string, name: string): Promise<ForwardPod | undefined> {
+    try {
+      const obj = await registry.lookup('', 'v1', 'pods')!.get(namespace, name)
+      const spec = obj.spec as { nodeName?: string; containers?: Array<{ image?: string }> }
+      if (!this.names.has(spec.nodeName ?? '')) return undefined
+      return { namespace, name, uid: obj.metadata.uid ?? '', images: (spec.containers ?? []).map((c) => c.image ?? '') }
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return undefined
+      throw err
+    }
   }
 
   private async container(registry: Registry, namespace: string, pod: string, container: string): Promise<{ image: string; node: string } | undefined> {

@@ -10,6 +10,7 @@
  *   an interactive `sh` on stdin, `cat`, `exit n`, ...); an unknown command prints busybox sh's
  *   `sh: <name>: not found` and exits 127.
  * - `/attach/...`: one line on stdout, then success.
+ * - `/portForward/<ns>/<pod>` (WebSocket or SPDY): port-forward-upgrade.ts.
  */
 import { createServer, type Server } from 'node:https'
 import type { IncomingMessage } from 'node:http'
@@ -17,6 +18,7 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { WebSocket } from 'ws'
 import { createCaCertificate, createLeafCertificate, generateKey, privateKeyPem } from '../tls/generate.js'
+import type { PodForwarding } from './port-forward-upgrade.js'
 import { SimulatedShell } from './simulated-shell.js'
 
 const STDIN = 0
@@ -34,7 +36,7 @@ export class SimulatedNodeAgent {
     readonly port: number,
   ) {}
 
-  static async start(lookup: ContainerLookup, now: () => number = Date.now): Promise<SimulatedNodeAgent> {
+  static async start(lookup: ContainerLookup, now: () => number = Date.now, forwarding?: PodForwarding): Promise<SimulatedNodeAgent> {
     const start = now()
     const [notBefore, notAfter] = [new Date(start - 3_600_000), new Date(start + 365 * 86_400_000)]
     const caKey = await generateKey('ecdsa')
@@ -68,7 +70,14 @@ export class SimulatedNodeAgent {
     let sockets: import('ws').WebSocketServer | undefined
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const u = url(req)
-      const [, kind, , pod = '', container = ''] = u.pathname.split('/').map(decodeURIComponent)
+      const [, kind, namespace = '', pod = '', container = ''] = u.pathname.split('/').map(decodeURIComponent)
+      if (kind === 'portForward' && forwarding) {
+        // Loaded on the first port-forward: start-up does not pay for SPDY and zlib.
+        import('./port-forward-upgrade.js')
+          .then(({ handlePortForwardUpgrade }) => handlePortForwardUpgrade(req, socket, head, namespace, pod, forwarding))
+          .catch(() => socket.destroy())
+        return
+      }
       if (kind !== 'exec' && kind !== 'attach') {
         socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n')
         return

@@ -4,10 +4,10 @@
  * scripts/copy-python-e2e.mjs into test/fixtures/python/client-e2e/) run unchanged by
  * /usr/bin/python3 against `client cluster start`. Its tests that need a node (a pod that
  * reaches Running, `exec` with loops, gzip, interactive stdin and exit codes) pass through the
- * simulated nodes and their node agent; the rest of the suite (apps, batch, create from YAML,
- * watch) runs too. Not run: test_portforward_raw (skipped by the suite itself at this tag:
- * "skipping due to extreme flakiness") and test_portforward_http (an nginx answering through
- * `port-forward`: the simulated node agent does not forward ports; docs/cluster.md).
+ * simulated nodes and their node agent, and so does test_portforward_http (an nginx pod's page
+ * through `port-forward`: the node agent's simulated nginx, docs/cluster.md); the rest of the
+ * suite (apps, batch, create from YAML, watch) runs too. Not run: test_portforward_raw (skipped
+ * by the suite itself at this tag: "skipping due to extreme flakiness").
  */
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
@@ -22,9 +22,9 @@ const run = promisify(execFile)
 const PYTHON = toolCommand('python3-kubernetes')
 const SUITE_DIR = fileURLToPath(new URL('../../fixtures/python/client-e2e/', import.meta.url))
 
-/** The suite's tests that need a node: a Running pod, exec through the node agent. */
-const NODE_TESTS = ['test_client.TestClient.test_pod_apis', 'test_client.TestClient.test_exit_code']
-/** The others, by module or test (test_client's port-forward tests left out, see above). */
+/** The suite's tests that need a node: a Running pod, exec and port-forward through the node agent. */
+const NODE_TESTS = ['test_client.TestClient.test_pod_apis', 'test_client.TestClient.test_exit_code', 'test_client.TestClient.test_portforward_http']
+/** The others, by module or test (test_portforward_raw left out, see above). */
 const OTHER_TESTS = [
   'test_client.TestClient.test_service_apis',
   'test_client.TestClient.test_replication_controller_apis',
@@ -71,9 +71,9 @@ describe("cluster start: the official Python client's own e2e suite", function (
   })
   after(async () => cluster?.stop())
 
-  it('passes the tests that need a node: a pod runs, exec streams (loops, gzip, stdin, exit codes)', async () => {
+  it('passes the tests that need a node: a pod runs, exec streams (loops, gzip, stdin, exit codes), port-forward to nginx', async () => {
     const report = await runSuite(cluster!.adminKubeconfig, NODE_TESTS)
-    assert.match(report, /^Ran 2 tests in /m)
+    assert.match(report, /^Ran 3 tests in /m)
     assert.match(report, /^OK$/m)
   })
 

@@ -23,6 +23,7 @@ const CLUSTER: ClusterConfig = {
   registerWithTaints: ['dedicated=sim:NoSchedule'],
   clusterCidr: '10.244.0.0/16',
   nodeStages: [],
+  nodePortForwards: [],
   nodeStatusUpdateFrequencyMs: 10_000,
   controllers: ['*'],
   leaderElect: false,

@@ -35,6 +35,14 @@ export const CLUSTER_OPTIONS: readonly OptionSpec[] = [
     productOnly: true,
     repeatable: true,
   },
+  {
+    name: 'node-port-forwards',
+    type: 'strings',
+    help: 'Files of kwok PortForward and ClusterPortForward objects (kwok.x-k8s.io/v1alpha1) answering port-forward to the simulated nodes\' pods.',
+    section: 'cluster',
+    productOnly: true,
+    repeatable: true,
+  },
   { name: 'node-status-update-frequency', type: 'duration', default: '10s', help: 'How often each simulated node renews its Lease in kube-node-lease, as the kubelet\'s nodeStatusUpdateFrequency.', section: 'cluster' },
   {
     name: 'controllers',
