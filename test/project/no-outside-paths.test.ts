@@ -20,6 +20,10 @@ const ALLOWED: Record<string, Record<string, string>> = {
   'src/server/api/kinds/pod-defaults.ts': { '/dev/termination-log': "the reference's default terminationMessagePath of a container" },
   'src/server/offline/dry-run-server.ts': { '/dev/shm': "Linux's memory file system, where client validate's throw-away store goes when the machine has one" },
   'test/commands/cluster/start.test.ts': { '/bin/sh': "the shell kubectl exec runs inside a simulated pod's container (the Python client's exec test sends it)" },
+  'src/server/simnodes/pod-port-forwarder.ts': {
+    '/var/run/netns/cni-<uuid>': "the network-namespace path in containerd's refusal text, quoted, never opened",
+    '/var/run/netns/cni-${h.slice(0,': "the network-namespace path in containerd's refusal text, quoted, never opened",
+  },
   'test/server/e2e/kubectl-cmd-apps.e2e.test.ts': { '/bin/sleep': "the container command of the reference's `kubectl create deployment ... -- /bin/sleep infinity`, never run on this machine" },
   'test/server/simnodes/simulated-shell.test.ts': { '/bin/sh': "a command line inside a simulated container, never run on this machine" },
   'src/server/controllers/volume/simulated-provisioner.ts': { '/var/local-path-provisioner': "the hostPath directory written into a simulated provisioned PersistentVolume (kind's local-path provisioner's); nothing is created there" },

@@ -25,6 +25,7 @@ const CLUSTER: ClusterConfig = {
   registerWithTaints: [],
   clusterCidr: '10.244.0.0/16',
   nodeStages: [],
+  nodePortForwards: [],
   nodeStatusUpdateFrequencyMs: 10_000,
   controllers: ['*'],
   leaderElect: false,
