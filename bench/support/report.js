@@ -2,7 +2,7 @@
 // `report` with its headline figures; under bench/run.js the rows go to the file named by
 // BENCH_REPORT (one JSON object per line), run alone the bench prints them itself.
 //
-// A row: { subject, figure, unit, baseline, baselineFigure, ratio, goal, met }
+// A row: { subject, figure, unit, baseline, baselineFigure, ratio, goal, met, readme }
 //   subject         what was measured ("`client patch --local`, small Deployment")
 //   figure, unit    its figure (a number) and unit ("ms", "requests/s")
 //   baseline        what it is compared with, measured in the same run ("`node -e ''`")
@@ -10,6 +10,7 @@
 //   ratio           figure / baselineFigure (computed when both are given)
 //   goal            the goal as text ("≤ 1.3x"), or undefined when there is none
 //   met             true / false against the goal, undefined without one
+//   readme          optional: a short label; the README's summary names the row's figure with it
 import { appendFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -60,8 +61,11 @@ export function formatSummary(rows, { ran, when, cores, load }) {
   // A goal in a ratio is shown with the ratio, one in a unit (`≤ 500 ms`) with the figure.
   const value = (r) => (/x$/.test(r.goal ?? '') || r.figure === undefined ? `${r.ratio.toFixed(2)}x` : `${number(r.figure)} ${r.unit ?? ''}`.trim())
   const missedText = missed.map((r) => (r.ratio === undefined ? `${r.bench}: ${r.subject.replace(/\*\*/g, '')}` : `${r.bench} ${r.subject} ${value(r)} (goal ${r.goal})`)).join('; ')
+  // Rows a bench marks `readme: '<short label>'` are named with their figure whether met or not
+  // (issue 33 asks for audit's figure in the README).
+  const featured = rows.filter((r) => typeof r.readme === 'string' && r.ratio !== undefined).map((r) => `${r.readme} ${value(r)}${r.goal ? ` (goal ${r.goal})` : ''}`)
   return [
-    `The latest bench run (${ran}; ${when} UTC, ${cores} cores, load ${load}): ${met} goals met, ${missed.length} not met.`,
+    `The latest bench run (${ran}; ${when} UTC, ${cores} cores, load ${load}): ${met} goals met, ${missed.length} not met${featured.length > 0 ? `; ${featured.join('; ')}` : ''}.`,
     missed.length === 0 ? 'Every goal was met.' : `Not met: ${missedText}.`,
     'Every row, the machine and the notes: [performance](docs/performance.md#the-latest-summary).',
   ].join('\n')

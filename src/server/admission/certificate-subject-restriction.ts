@@ -12,7 +12,7 @@ import { isPlainObject } from '../api/registry/object.js'
 import { decodePEM } from '../api/validation/pem.js'
 import { type AdmissionAttributes, CREATE, nameForRefusal } from './attributes.js'
 import { signerNameOf } from './certificates-signer-authorization.js'
-import { type ValidationInterface, handlesOnly } from './interfaces.js'
+import { type ValidationInterface, actsOnOnly, handlesOnly } from './interfaces.js'
 
 export const CERTIFICATE_SUBJECT_RESTRICTION = 'CertificateSubjectRestriction'
 
@@ -22,6 +22,7 @@ const OID_ORGANIZATION = '55040a'
 
 export class CertificateSubjectRestriction implements ValidationInterface {
   readonly handles = handlesOnly(CREATE)
+  readonly actsOn = actsOnOnly('certificatesigningrequests.certificates.k8s.io')
 
   async validate(a: AdmissionAttributes): Promise<void> {
     if (a.resource.group !== 'certificates.k8s.io' || a.resource.resource !== 'certificatesigningrequests' || a.subresource !== '') return

@@ -9,7 +9,7 @@ import type { ApiError } from '../api/status-errors.js'
 import { errors } from '../api/status-errors.js'
 import { type AdmissionAttributes, CREATE, UPDATE, nameForRefusal } from './attributes.js'
 import { isAuthorizedForSignerName, signerNameOf } from './certificates-signer-authorization.js'
-import { type ValidationInterface, handlesOnly } from './interfaces.js'
+import { type ValidationInterface, actsOnOnly, handlesOnly } from './interfaces.js'
 import type { PluginInitialization } from './plugins.js'
 
 export const CLUSTER_TRUST_BUNDLE_ATTEST = 'ClusterTrustBundleAttest'
@@ -24,6 +24,7 @@ export class ClusterTrustBundleAttest implements ValidationInterface {
   }
 
   readonly handles = handlesOnly(CREATE, UPDATE)
+  readonly actsOn = actsOnOnly('clustertrustbundles.certificates.k8s.io')
 
   async validate(a: AdmissionAttributes): Promise<void> {
     if (!this.enabled || a.resource.group !== 'certificates.k8s.io' || a.resource.resource !== 'clustertrustbundles') return

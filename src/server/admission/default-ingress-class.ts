@@ -9,7 +9,7 @@ import type { KubeObject } from '../api/registry/object.js'
 import { isPlainObject } from '../api/registry/object.js'
 import { errors } from '../api/status-errors.js'
 import { type AdmissionAttributes, CREATE, nameForRefusal } from './attributes.js'
-import { type MutationInterface, handlesOnly } from './interfaces.js'
+import { type MutationInterface, actsOnOnly, handlesOnly } from './interfaces.js'
 import { newestDefaultClass } from './newest-default-class.js'
 import type { PluginInitialization } from './plugins.js'
 
@@ -23,6 +23,7 @@ export class DefaultIngressClass implements MutationInterface {
   constructor(private readonly init: PluginInitialization) {}
 
   readonly handles = handlesOnly(CREATE)
+  readonly actsOn = actsOnOnly('ingresses.networking.k8s.io')
 
   async admit(a: AdmissionAttributes): Promise<void> {
     if (a.resource.group !== 'networking.k8s.io' || a.resource.resource !== 'ingresses' || a.subresource !== '') return

@@ -11,7 +11,7 @@ import type { KubeObject } from '../api/registry/object.js'
 import { isPlainObject } from '../api/registry/object.js'
 import { errors } from '../api/status-errors.js'
 import { type AdmissionAttributes, CREATE, nameForRefusal } from './attributes.js'
-import { type MutationInterface, handlesOnly } from './interfaces.js'
+import { type MutationInterface, actsOnOnly, handlesOnly } from './interfaces.js'
 import { newestDefaultClass } from './newest-default-class.js'
 import type { PluginInitialization } from './plugins.js'
 
@@ -26,6 +26,7 @@ export class DefaultStorageClass implements MutationInterface {
   constructor(private readonly init: PluginInitialization) {}
 
   readonly handles = handlesOnly(CREATE)
+  readonly actsOn = actsOnOnly('persistentvolumeclaims')
 
   async admit(a: AdmissionAttributes): Promise<void> {
     if (a.resource.group !== '' || a.resource.resource !== 'persistentvolumeclaims' || a.subresource !== '') return

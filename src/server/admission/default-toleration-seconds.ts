@@ -9,7 +9,7 @@
 import { isPlainObject } from '../api/registry/object.js'
 import { errors } from '../api/status-errors.js'
 import { type AdmissionAttributes, CREATE, UPDATE } from './attributes.js'
-import { type MutationInterface, handlesOnly } from './interfaces.js'
+import { type MutationInterface, actsOnOnly, handlesOnly } from './interfaces.js'
 import type { PluginInitialization } from './plugins.js'
 
 export const DEFAULT_TOLERATION_SECONDS = 'DefaultTolerationSeconds'
@@ -20,6 +20,7 @@ export const TAINT_NODE_UNREACHABLE = 'node.kubernetes.io/unreachable'
 
 export class DefaultTolerationSeconds implements MutationInterface {
   readonly handles = handlesOnly(CREATE, UPDATE)
+  readonly actsOn = actsOnOnly('pods')
   private readonly notReadySeconds: number
   private readonly unreachableSeconds: number
 

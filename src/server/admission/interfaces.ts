@@ -8,6 +8,14 @@ import type { AdmissionAttributes, AdmissionOperation } from './attributes.js'
 export interface AdmissionPlugin {
   /** Whether the plugin has anything to say about `operation` (CREATE, UPDATE, DELETE, CONNECT). */
   handles(operation: AdmissionOperation): boolean
+  /**
+   * Whether the plugin may act on a request for `resource` of API group `group` (any of its
+   * subresources, any operation it handles); absent: on every resource. The chain asks once per
+   * resource and calls the plugin for no other, observing its metrics as for a call that did
+   * nothing: the answer must cover every request the plugin would do anything for (change,
+   * refuse, warn, annotate, read), as the plugin's own early returns do.
+   */
+  actsOn?(group: string, resource: string): boolean
   /** Releases what the plugin started (informers); the server calls it at shutdown. */
   stop?(): void
   /**
@@ -40,4 +48,13 @@ export function isValidation(plugin: AdmissionPlugin): plugin is ValidationInter
 export function handlesOnly(...operations: AdmissionOperation[]): (operation: AdmissionOperation) => boolean {
   const set = new Set(operations)
   return (operation) => set.has(operation)
+}
+
+/**
+ * A plugin's actsOn for a fixed set of resources, each as refusals name it (`pods`,
+ * `ingresses.networking.k8s.io`).
+ */
+export function actsOnOnly(...resources: string[]): (group: string, resource: string) => boolean {
+  const set = new Set(resources)
+  return (group, resource) => set.has(group === '' ? resource : `${resource}.${group}`)
 }

@@ -7,12 +7,13 @@ import { isPlainObject } from '../api/registry/object.js'
 import { type AdmissionAttributes, CREATE } from './attributes.js'
 import { TAINT_NODE_NOT_READY } from './default-toleration-seconds.js'
 import { forbidden } from './forbidden.js'
-import { type MutationInterface, handlesOnly } from './interfaces.js'
+import { type MutationInterface, actsOnOnly, handlesOnly } from './interfaces.js'
 
 export const TAINT_NODES_BY_CONDITION = 'TaintNodesByCondition'
 
 export class TaintNodesByCondition implements MutationInterface {
   readonly handles = handlesOnly(CREATE)
+  readonly actsOn = actsOnOnly('nodes')
 
   async admit(attributes: AdmissionAttributes): Promise<void> {
     // Its job is just to taint nodes.

@@ -15,7 +15,7 @@ import { type Quantity, ZERO_QUANTITY, compareQuantity, parseQuantity } from '..
 import { arr, obj, str } from '../api/validation/helpers.js'
 import { type AdmissionAttributes, CREATE, UPDATE } from './attributes.js'
 import { forbidden } from './forbidden.js'
-import { type ValidationInterface, handlesOnly } from './interfaces.js'
+import { type ValidationInterface, actsOnOnly, handlesOnly } from './interfaces.js'
 import type { PluginInitialization } from './plugins.js'
 
 export const NODE_DECLARED_FEATURE_VALIDATOR = 'NodeDeclaredFeatureValidator'
@@ -62,6 +62,7 @@ function greaterThan(a: Version, b: Version): boolean {
 
 export class NodeDeclaredFeatureValidator implements ValidationInterface {
   readonly handles = handlesOnly(CREATE, UPDATE)
+  readonly actsOn = actsOnOnly('pods')
   private readonly enabled: boolean
   private readonly features: readonly DeclaredFeature[]
 

@@ -11,7 +11,7 @@ import type { ApiError } from '../api/status-errors.js'
 import type { KubeObject } from '../api/registry/object.js'
 import { obj, str } from '../api/validation/helpers.js'
 import { type AdmissionAttributes, CREATE } from './attributes.js'
-import { type MutationInterface, handlesOnly } from './interfaces.js'
+import { type MutationInterface, actsOnOnly, handlesOnly } from './interfaces.js'
 import type { PluginInitialization } from './plugins.js'
 
 export const POD_TOPOLOGY_LABELS = 'PodTopologyLabels'
@@ -23,6 +23,7 @@ const TOPOLOGY_LABELS = new Set(['topology.k8s.io/zone', 'topology.k8s.io/region
 
 export class PodTopologyLabels implements MutationInterface {
   readonly handles = handlesOnly(CREATE)
+  readonly actsOn = actsOnOnly('pods')
   private readonly enabled: boolean
 
   constructor(private readonly init: PluginInitialization) {

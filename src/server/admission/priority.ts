@@ -11,7 +11,7 @@ import type { KubeObject } from '../api/registry/object.js'
 import { isPlainObject } from '../api/registry/object.js'
 import { ApiError, errors } from '../api/status-errors.js'
 import { type AdmissionAttributes, CREATE, DELETE, UPDATE, nameForRefusal } from './attributes.js'
-import { type MutationInterface, type ValidationInterface, handlesOnly } from './interfaces.js'
+import { type MutationInterface, type ValidationInterface, actsOnOnly, handlesOnly } from './interfaces.js'
 import type { PluginInitialization } from './plugins.js'
 
 export const PRIORITY = 'Priority'
@@ -31,6 +31,7 @@ export class Priority implements MutationInterface, ValidationInterface {
   constructor(private readonly init: PluginInitialization) {}
 
   readonly handles = handlesOnly(CREATE, UPDATE, DELETE)
+  readonly actsOn = actsOnOnly('pods', 'priorityclasses.scheduling.k8s.io')
 
   async admit(a: AdmissionAttributes): Promise<void> {
     if (a.subresource !== '' || a.resource.group !== '' || a.resource.resource !== 'pods') return

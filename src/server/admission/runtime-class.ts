@@ -10,7 +10,7 @@ import { isPlainObject } from '../api/registry/object.js'
 import { ApiError, errors } from '../api/status-errors.js'
 import { compareQuantity, parseQuantity } from '../api/validation/quantity.js'
 import { type AdmissionAttributes, CREATE, nameForRefusal } from './attributes.js'
-import { type MutationInterface, type ValidationInterface, handlesOnly } from './interfaces.js'
+import { type MutationInterface, type ValidationInterface, actsOnOnly, handlesOnly } from './interfaces.js'
 import { mergeTolerations } from './toleration-merge.js'
 import type { Toleration } from './tolerations.js'
 import type { PluginInitialization } from './plugins.js'
@@ -23,6 +23,7 @@ export class RuntimeClass implements MutationInterface, ValidationInterface {
   constructor(private readonly init: PluginInitialization) {}
 
   readonly handles = handlesOnly(CREATE)
+  readonly actsOn = actsOnOnly('pods')
 
   async admit(a: AdmissionAttributes): Promise<void> {
     if (ignored(a)) return

@@ -17,7 +17,7 @@ import { aliasDeprecatedServiceAccount } from '../api/kinds/pod-defaults.js'
 import type { KubeObject } from '../api/registry/object.js'
 import { ApiError, errors } from '../api/status-errors.js'
 import { type AdmissionAttributes, CREATE, UPDATE, nameForRefusal } from './attributes.js'
-import { type MutationInterface, type ValidationInterface, handlesOnly } from './interfaces.js'
+import { type MutationInterface, type ValidationInterface, actsOnOnly, handlesOnly } from './interfaces.js'
 import type { PluginInitialization } from './plugins.js'
 
 export const SERVICE_ACCOUNT = 'ServiceAccount'
@@ -63,6 +63,7 @@ export function tokenVolumeSource(): Obj {
 
 export class ServiceAccount implements MutationInterface, ValidationInterface {
   readonly handles = handlesOnly(CREATE, UPDATE)
+  readonly actsOn = actsOnOnly('pods')
   /** The accounts kept in memory, started on the first pod. */
   private informer: Informer | undefined
   private informerOver: GenericStore | undefined

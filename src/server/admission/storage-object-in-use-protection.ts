@@ -6,7 +6,7 @@
  * (the protection controllers remove them once nothing uses it).
  */
 import { type AdmissionAttributes, CREATE } from './attributes.js'
-import { type MutationInterface, handlesOnly } from './interfaces.js'
+import { type MutationInterface, actsOnOnly, handlesOnly } from './interfaces.js'
 
 export const STORAGE_OBJECT_IN_USE_PROTECTION = 'StorageObjectInUseProtection'
 
@@ -15,6 +15,7 @@ const PVC_PROTECTION_FINALIZER = 'kubernetes.io/pvc-protection'
 
 export class StorageObjectInUseProtection implements MutationInterface {
   readonly handles = handlesOnly(CREATE)
+  readonly actsOn = actsOnOnly('persistentvolumes', 'persistentvolumeclaims')
 
   async admit(a: AdmissionAttributes): Promise<void> {
     if (a.resource.group !== '' || a.subresource !== '' || !a.object) return

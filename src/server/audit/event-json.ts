@@ -30,8 +30,9 @@ function isStringList(v: unknown): v is readonly string[] {
 }
 
 function stringList(list: readonly string[]): string {
+  if (list.length === 1) return `[${repeatedJson(list[0])!}]`
   let out = '['
-  for (let i = 0; i < list.length; i++) out += (i > 0 ? ',' : '') + quoted(list[i]!)
+  for (let i = 0; i < list.length; i++) out += (i > 0 ? ',' : '') + repeatedJson(list[i])!
   return `${out}]`
 }
 
@@ -42,7 +43,7 @@ function flatObject(v: unknown): string | undefined {
   let out = ''
   for (const key of Object.keys(obj)) {
     const value = obj[key]
-    const text = typeof value === 'string' ? quoted(value) : isStringList(value) ? stringList(value) : json(value)
+    const text = typeof value === 'string' ? repeatedJson(value) : isStringList(value) ? stringList(value) : json(value)
     if (text !== undefined) out += `,${repeatedJson(key)!}:${text}`
   }
   return out === '' ? '{}' : `{${out.slice(1)}}`
@@ -50,7 +51,9 @@ function flatObject(v: unknown): string | undefined {
 
 /**
  * The JSON of the values that repeat from event to event (kind, apiVersion, level, stage,
- * verb), kept: each event would otherwise allocate them again.
+ * verb; the user's name and groups, the objectRef's resource, namespace and version, the
+ * annotations' keys and values), kept: each event would otherwise check and allocate them
+ * again. At most REPEATED_MAX, emptied when full, so that the values in use come back.
  */
 const repeated = new Map<string, string>()
 const REPEATED_MAX = 256
@@ -60,7 +63,8 @@ function repeatedJson(v: unknown): string | undefined {
   let text = repeated.get(v)
   if (text === undefined) {
     text = quoted(v)
-    if (repeated.size < REPEATED_MAX) repeated.set(v, text)
+    if (repeated.size >= REPEATED_MAX) repeated.clear()
+    repeated.set(v, text)
   }
   return text
 }
@@ -84,7 +88,7 @@ export function eventJson(e: AuditEvent): string {
     request.auditID +
     repeatedField('stage', e.stage) +
     request.rest +
-    jsonField('responseStatus', e.responseStatus) +
+    responseStatusField(e.responseStatus) +
     jsonField('requestObject', e.requestObject) +
     jsonField('responseObject', e.responseObject) +
     jsonField('requestReceivedTimestamp', e.requestReceivedTimestamp) +
@@ -152,4 +156,28 @@ function requestJson(e: AuditEvent): RequestJson {
   if (!keyed) return { auditID, rest }
   last = { user, auditID, rest, auditIDValue: e.auditID, requestURI: e.requestURI, verb: e.verb, impersonatedUser: e.impersonatedUser, sourceIPs: e.sourceIPs, userAgent: e.userAgent, objectRef: e.objectRef }
   return last
+}
+
+/**
+ * `,"responseStatus":…`: most are `{"metadata":{},"code":<code>}` (a response that is no
+ * Status), kept per code; any other shape is JSON.stringify's.
+ */
+const statusByCode = new Map<number, string>()
+
+function responseStatusField(status: unknown): string {
+  if (status === undefined) return ''
+  if (typeof status === 'object' && status !== null && Object.getPrototypeOf(status) === Object.prototype) {
+    const s = status as Record<string, unknown>
+    const keys = Object.keys(s)
+    const metadata = s.metadata
+    if (keys.length === 2 && keys[0] === 'metadata' && keys[1] === 'code' && typeof s.code === 'number' && Number.isInteger(s.code) && typeof metadata === 'object' && metadata !== null && Object.getPrototypeOf(metadata) === Object.prototype && Object.keys(metadata).length === 0) {
+      let text = statusByCode.get(s.code)
+      if (text === undefined) {
+        text = field('responseStatus', stringify(status))
+        if (statusByCode.size < REPEATED_MAX) statusByCode.set(s.code, text)
+      }
+      return text
+    }
+  }
+  return jsonField('responseStatus', status)
 }

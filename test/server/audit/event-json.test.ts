@@ -64,4 +64,29 @@ describe('audit event JSON', () => {
     const sameFieldsOtherID: AuditEvent = { ...received, auditID: 'another' }
     for (const event of [received, completed, named, impersonating, otherRequest, received, sameFieldsOtherID, impersonating]) assert.equal(eventJson(event), reference(event))
   })
+
+  it('writes every responseStatus as JSON.stringify does: the plain `{metadata: {}, code}` of each code, and any other shape', () => {
+    const statuses = [
+      { metadata: {}, code: 200 },
+      { metadata: {}, code: 201 },
+      { metadata: {}, code: 200 },
+      { code: 200, metadata: {} },
+      { metadata: { x: 1 }, code: 200 },
+      { metadata: {}, code: 2.5 },
+      { metadata: {}, status: 'Success', code: 200 },
+      { metadata: {}, code: 200, details: undefined },
+    ]
+    for (const responseStatus of statuses) {
+      const event = { ...base, stage: 'ResponseComplete', responseStatus } as AuditEvent
+      assert.equal(eventJson(event), reference(event))
+    }
+  })
+
+  it('writes the values it keeps (names, groups, annotations) right past any number of different ones', () => {
+    for (let i = 0; i < 700; i++) {
+      const event: AuditEvent = { ...base, user: { username: `user-${i % 300}`, groups: [`group-${i}`, 'system:authenticated'] }, objectRef: { resource: 'configmaps', namespace: `ns-${i}`, name: `n"${i}` }, annotations: { [`k-${i}`]: `v-${i % 3}` } }
+      assert.equal(eventJson(event), reference(event))
+    }
+  })
 })
+

@@ -12,7 +12,7 @@ import { Informer } from '../../api/registry/informer.js'
 import type { KubeObject } from '../../api/registry/object.js'
 import { errors } from '../../api/status-errors.js'
 import { type AdmissionAttributes, CREATE, UPDATE, nameForRefusal } from '../attributes.js'
-import { type MutationInterface, type ValidationInterface, handlesOnly } from '../interfaces.js'
+import { type MutationInterface, type ValidationInterface, actsOnOnly, handlesOnly } from '../interfaces.js'
 import type { PluginInitialization } from '../plugins.js'
 import { persistentVolumeClaimValidateLimitFunc, podMutateLimitFunc, podValidateLimitFunc } from './limit-funcs.js'
 
@@ -25,6 +25,7 @@ const LIVE_LOOKUP_ENTRIES = 10_000
 
 export class LimitRanger implements MutationInterface, ValidationInterface {
   readonly handles = handlesOnly(CREATE, UPDATE)
+  readonly actsOn = actsOnOnly('pods', 'persistentvolumeclaims')
   private informer: Informer | undefined
   private informerOver: GenericStore | undefined
   private readonly liveLookups = new Map<string, { expiry: number; items: KubeObject[] }>()

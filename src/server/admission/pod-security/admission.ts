@@ -64,6 +64,11 @@ const exempt = (reason: 'namespace' | 'user' | 'runtimeClass'): Response => ({ a
 
 export class PodSecurity implements ValidationInterface {
   readonly handles = handlesOnly(CREATE, UPDATE)
+
+  /** Namespaces, pods and the kinds with a pod template (validate's branches). */
+  actsOn(group: string, resource: string): boolean {
+    return (group === '' && (resource === 'namespaces' || resource === 'pods')) || hasPodSpec(group, resource)
+  }
   private readonly configuration: PodSecurityConfiguration
   private readonly evaluator = new Evaluator()
   private informer: Informer | undefined

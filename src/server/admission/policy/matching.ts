@@ -10,7 +10,7 @@ import { isPlainObject } from '../../api/registry/object.js'
 import type { AdmissionAttributes } from '../attributes.js'
 import type { PluginInitialization } from '../plugins.js'
 import { ruleMatches } from '../webhook/rules.js'
-import { namespaceSelectorMatches, objectSelectorMatches } from '../webhook/selectors.js'
+import { hasKeys, namespaceSelectorMatches, objectSelectorMatches } from '../webhook/selectors.js'
 import type { GroupVersionKind } from './kinds.js'
 import { PolicyConfigError } from './policy-error.js'
 import { equivalentResources } from './equivalent-resources.js'
@@ -61,13 +61,15 @@ async function matchesEquivalent(named: readonly Obj[], attributes: AdmissionAtt
   return undefined
 }
 
-const namedRules = (rules: unknown): Obj[] => (Array.isArray(rules) ? rules.filter(isPlainObject) : [])
+const NO_RULES: Obj[] = []
+
+/** The rules that are objects; the list itself when all are (most often: no copy per request). */
+const namedRules = (rules: unknown): readonly Obj[] => (!Array.isArray(rules) || rules.length === 0 ? NO_RULES : rules.every(isPlainObject) ? (rules as Obj[]) : rules.filter(isPlainObject))
 
 function isEmptySelector(selector: unknown): boolean {
   if (!isPlainObject(selector)) return true
-  const labels = isPlainObject(selector.matchLabels) ? Object.keys(selector.matchLabels) : []
-  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : []
-  return labels.length === 0 && expressions.length === 0
+  if (Array.isArray(selector.matchExpressions) && selector.matchExpressions.length > 0) return false
+  return !isPlainObject(selector.matchLabels) || !hasKeys(selector.matchLabels)
 }
 
 type Matched = MatchResult | undefined

@@ -53,8 +53,11 @@ export class PolicySource<E> {
     private readonly options: PolicySourceOptions<E>,
   ) {}
 
-  /** The hooks, read again when the last read is older than a quarter of a second. */
-  async hooks(): Promise<PolicyHook<E>[]> {
+  /**
+   * The hooks, read again when the last read is older than a quarter of a second; at once (no
+   * Promise) while the last read is fresh, as on nearly every request.
+   */
+  hooks(): PolicyHook<E>[] | Promise<PolicyHook<E>[]> {
     if (this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached.hooks
     // Concurrent requests share one read.
     this.pending ??= this.read().finally(() => (this.pending = undefined))

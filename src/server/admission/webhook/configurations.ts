@@ -29,9 +29,14 @@ export class WebhookConfigurations {
     private readonly resource: string,
   ) {}
 
-  async webhooks(): Promise<WebhookAccessor[]> {
+  /** The webhooks; at once (no Promise) while the last read is fresh, as on nearly every request. */
+  webhooks(): WebhookAccessor[] | Promise<WebhookAccessor[]> {
     const now = Date.now()
     if (this.cached && now - this.cached.at < CACHE_MS) return this.cached.hooks
+    return this.read(now)
+  }
+
+  private async read(now: number): Promise<WebhookAccessor[]> {
     const store = this.init.stores()?.lookup('admissionregistration.k8s.io', 'v1', this.resource)
     if (!store) return []
     const { items } = await store.list()

@@ -47,7 +47,8 @@ export class MutatingAdmissionWebhook implements MutationInterface {
 
   async admit(attributes: AdmissionAttributes): Promise<void> {
     if (isExemptAdmissionConfigurationResource(attributes)) return
-    const all = await this.configurations.webhooks()
+    const read = this.configurations.webhooks()
+    const all = read instanceof Promise ? await read : read
     const candidates = candidateWebhooks(all, attributes, this.init)
     const hooks = candidates instanceof Promise ? await candidates : candidates
     // The IfNeeded webhooks called so far, and those to call again because a later one changed the object.

@@ -25,9 +25,14 @@ const selectorOf = (v: unknown): Obj | undefined => (isPlainObject(v) ? v : unde
 
 function isEmpty(selector: Obj | undefined): boolean {
   if (!selector) return true
-  const labels = isPlainObject(selector.matchLabels) ? Object.keys(selector.matchLabels) : []
-  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : []
-  return labels.length === 0 && expressions.length === 0
+  if (Array.isArray(selector.matchExpressions) && selector.matchExpressions.length > 0) return false
+  return !isPlainObject(selector.matchLabels) || !hasKeys(selector.matchLabels)
+}
+
+/** Whether an object has an own key, without listing them (asked per webhook and binding per request). */
+export function hasKeys(o: object): boolean {
+  for (const key in o) if (Object.hasOwn(o, key)) return true
+  return false
 }
 
 /** Whether the namespace selector matches: at once when the request's namespace was read already. */

@@ -38,7 +38,8 @@ export class ValidatingAdmissionWebhook implements ValidationInterface {
   async validate(attributes: AdmissionAttributes): Promise<void> {
     if (isExemptAdmissionConfigurationResource(attributes)) return
     const relevant: Array<{ webhook: Obj; call: HookCall }> = []
-    const candidates = candidateWebhooks(await this.configurations.webhooks(), attributes, this.init)
+    const read = this.configurations.webhooks()
+    const candidates = candidateWebhooks(read instanceof Promise ? await read : read, attributes, this.init)
     for (const hook of candidates instanceof Promise ? await candidates : candidates) {
       const call = await shouldCallHook(hook.webhook, attributes, this.init, 'validating')
       if (call) relevant.push({ webhook: hook.webhook, call })

@@ -61,7 +61,8 @@ export class MutatingAdmissionPolicy implements MutationInterface {
 
   async admit(attributes: AdmissionAttributes): Promise<void> {
     if (isExcludedFromPolicies(attributes)) return
-    const hooks = await this.source.hooks()
+    const found = this.source.hooks()
+    const hooks = found instanceof Promise ? await found : found
     if (hooks.length === 0) return
     await this.dispatcher.dispatch(attributes, hooks)
   }

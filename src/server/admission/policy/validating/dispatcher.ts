@@ -79,7 +79,8 @@ export class ValidatingAdmissionPolicy implements ValidationInterface {
 
   async validate(attributes: AdmissionAttributes): Promise<void> {
     if (isExcludedFromPolicies(attributes)) return
-    const hooks = await this.source.hooks()
+    const found = this.source.hooks()
+    const hooks = found instanceof Promise ? await found : found
     if (hooks.length === 0) return
     const request = new RequestEvaluation(attributes, this.init)
     for (const outcome of await matchingHooks(hooks, attributes, this.init)) {
