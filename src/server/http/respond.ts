@@ -10,7 +10,7 @@ const NGHTTP2_CANCEL = 0x8
  * Asked without node:http2, which this module would otherwise load for every program that
  * writes an API answer (the offline validation among them), HTTP/2 or not.
  */
-function isHttp2(res: Response): res is Response & Http2ServerResponse {
+export function isHttp2(res: Response): res is Response & Http2ServerResponse {
   const stream = (res as { stream?: unknown }).stream
   return typeof stream === 'object' && stream !== null && 'session' in stream
 }
