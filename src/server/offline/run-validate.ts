@@ -13,6 +13,8 @@ import { validateManifests } from './validate-manifests.js'
 
 export interface ValidateFlags {
   filename: readonly string[]
+  /** -R: the subdirectories of -f (and --crd, --policy) directories too, as kubectl's -R. */
+  recursive?: boolean
   kustomize?: string
   crd: readonly string[]
   policy: readonly string[]
@@ -41,7 +43,8 @@ export async function runValidate(flags: ValidateFlags, io: ValidateIO): Promise
   let manifests: Manifest[]
   try {
     // The extra CRD and policy files come first: what the input's objects are checked against.
-    manifests = [...(await readManifests([...flags.crd, ...flags.policy], reader)), ...(await readManifests(flags.filename, reader))]
+    const recursive = flags.recursive === true
+    manifests = [...(await readManifests([...flags.crd, ...flags.policy], recursive, reader)), ...(await readManifests(flags.filename, recursive, reader))]
     if (flags.kustomize !== undefined) manifests.push(...readKustomization(flags.kustomize, io.cwd))
   } catch (err) {
     throw new ValidateUsageError((err as Error).message)

@@ -93,6 +93,18 @@ describe('client validate: inputs and options', function () {
     )
   })
 
+  it("-R as kubectl's: a directory's files only without it, its subdirectories too with it", async () => {
+    mkdirSync(join(dir, 'app', 'nested'), { recursive: true })
+    writeFileSync(join(dir, 'app', 'top.yaml'), deployment('top', 1))
+    writeFileSync(join(dir, 'app', 'nested', 'deep.yaml'), deployment('deep', -1))
+    const flat = await validate(dir, { filename: ['app'] })
+    assert.deepEqual(flat.report.objects.map((o) => [o.source, o.name]), [[join('app', 'top.yaml'), 'top']])
+    assert.equal(flat.exit, 0)
+    const deep = await validate(dir, { filename: ['app'], recursive: true })
+    assert.deepEqual(deep.report.objects.map((o) => [o.source, o.name]), [[join('app', 'nested', 'deep.yaml'), 'deep'], [join('app', 'top.yaml'), 'top']])
+    assert.equal(deep.exit, 1)
+  })
+
   it('--emulated-version: the kinds of that release only; a version the server refuses is a usage error', async () => {
     writeFileSync(join(dir, 'vac.yaml'), 'apiVersion: storage.k8s.io/v1\nkind: VolumeAttributesClass\nmetadata:\n  name: fast\ndriverName: csi.example.com\nparameters:\n  iops: "3000"\n')
     assert.equal((await validate(dir, { filename: ['vac.yaml'] })).exit, 0)
