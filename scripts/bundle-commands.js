@@ -198,6 +198,8 @@ const sidePackages = ['@peculiar/x509', 'js-yaml']
 // callers do not share state with it beyond what it returns.
 const sideModules = {
   'openapi-data': 'src/server/api/generated/openapi-data.ts',
+  // Its definitions without descriptions, which decoding a request body needs (every write).
+  'openapi-definitions': 'src/server/api/generated/openapi-definitions.ts',
   'config-file-parsers': 'src/core/flags/rules/config-file-parsers.ts',
   // `patch` against a server (with the connection and REST client code, a fifth of the `patch`
   // bundle), which `patch --local` never reaches. It shares the engine and printers through the

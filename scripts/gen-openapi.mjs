@@ -94,4 +94,6 @@ writeFileSync(
     '',
   ].join('\n'),
 )
+// The definitions alone, for decoding (openapi-definitions.ts), follow from this file.
+await import('./gen-openapi-definitions.mjs')
 console.log(`${paths.length} paths, ${Object.keys(definitions).length} definitions, ${Object.keys(parameters).length} parameters, ${base64.length} base64 chars -> ${out}`)

@@ -40,3 +40,15 @@ describe('generated files', () => {
     }
   })
 })
+
+describe('generated OpenAPI definitions', () => {
+  it('openapi-definitions.ts holds openapi-data.ts\'s definitions without their descriptions (node scripts/gen-openapi-definitions.mjs)', async () => {
+    const { OPENAPI_GZIP_BASE64 } = await import('../../src/server/api/generated/openapi-data.js')
+    const { OPENAPI_DEFINITIONS_JSON } = await import('../../src/server/api/generated/openapi-definitions.js')
+    const { gunzipSync } = await import('node:zlib')
+    const { definitions } = JSON.parse(gunzipSync(Buffer.from(OPENAPI_GZIP_BASE64, 'base64')).toString('utf8')) as { definitions: unknown }
+    const withoutDescriptions = JSON.parse(JSON.stringify(definitions, (key, value: unknown) => (key === 'description' && typeof value === 'string' ? undefined : value)))
+    const generated = JSON.parse(OPENAPI_DEFINITIONS_JSON) as Record<string, unknown>
+    assert.deepEqual(generated, withoutDescriptions, 'openapi-definitions.ts is stale: run node scripts/gen-openapi-definitions.mjs')
+  })
+})

@@ -1,6 +1,7 @@
 /**
- * The manifests `client validate` reads: `-f` files, directories (walked recursively, the
- * manifest extensions only, in lexical order) and `-` (standard input), each a stream of YAML
+ * The manifests `client validate` reads: `-f` files, directories (their files with the
+ * manifest extensions, in lexical order; their subdirectories too with -R, as kubectl) and `-`
+ * (standard input), each a stream of YAML
  * or JSON documents (a `List` flattened into its items), or `-k` a kustomization directory.
  * kubectl's reading rules and messages (src/core/patch-command/inputs.ts, kustomize.ts); each
  * document keeps its source, its index in the source and the line it starts on, for the report.
@@ -57,9 +58,12 @@ function sortedKeys(_key: string, value: unknown): unknown {
   return out
 }
 
-/** Reads `-f` paths in order; throws `the path "x" does not exist` for a missing one. */
-export async function readManifests(filenames: readonly string[], io: Pick<PatchIO, 'cwd' | 'readStdin' | 'fetchUrl'>): Promise<Manifest[]> {
-  const sources = resolveSources(filenames, true, io as PatchIO)
+/**
+ * Reads `-f` paths in order, a directory's subdirectories only when `recursive` (-R); throws
+ * `the path "x" does not exist` for a missing one.
+ */
+export async function readManifests(filenames: readonly string[], recursive: boolean, io: Pick<PatchIO, 'cwd' | 'readStdin' | 'fetchUrl'>): Promise<Manifest[]> {
+  const sources = resolveSources(filenames, recursive, io as PatchIO)
   const out: Manifest[] = []
   for (const source of sources) out.push(...(await readSource(source)))
   return out

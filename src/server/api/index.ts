@@ -332,6 +332,7 @@ function routeResource(
     ...(registry.options.minRequestTimeoutSeconds !== undefined ? { minRequestTimeoutSeconds: registry.options.minRequestTimeoutSeconds } : {}),
     ...(registry.options.deleteCollectionWorkers !== undefined ? { deleteCollectionWorkers: registry.options.deleteCollectionWorkers } : {}),
     ...(registry.options.authorizeCreate !== undefined ? { authorizeCreate: registry.options.authorizeCreate } : {}),
+    ...(registry.options.managedFields === false ? { managedFields: false as const } : {}),
   }
   const span = tracing() ? HANDLER_SPANS[verb] : undefined
   if (!span) return VERB_HANDLERS[verb]!(scope)

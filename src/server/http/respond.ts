@@ -1,6 +1,19 @@
 /** Writing responses the way the reference's Go server does, byte for byte where clients look. */
-import { Http2ServerResponse, constants as http2 } from 'node:http2'
+import type { Http2ServerResponse } from 'node:http2'
 import type { Response } from './types.js'
+
+/** HTTP/2's CANCEL error code (RFC 9113 section 7), node:http2's constants.NGHTTP2_CANCEL. */
+const NGHTTP2_CANCEL = 0x8
+
+/**
+ * Whether a response is HTTP/2's (node:http2's compatibility API): the only one with a stream.
+ * Asked without node:http2, which this module would otherwise load for every program that
+ * writes an API answer (the offline validation among them), HTTP/2 or not.
+ */
+export function isHttp2(res: Response): res is Response & Http2ServerResponse {
+  const stream = (res as { stream?: unknown }).stream
+  return typeof stream === 'object' && stream !== null && 'session' in stream
+}
 
 /** Go's http.Error: text headers, no Content-Length from before, the message and a newline. */
 export function httpError(res: Response, status: number, message: string): void {
@@ -36,7 +49,7 @@ export function jsonResponse(res: Response, status: number, body: unknown, conte
  * header; HTTP/2 forbids that header, so the session is sent a GOAWAY instead.
  */
 export function closeAfterResponse(res: Response): void {
-  if (res instanceof Http2ServerResponse) {
+  if (isHttp2(res)) {
     const session = res.stream.session
     res.once('finish', () => {
       if (session && !session.closed && !session.destroyed) session.goaway()
@@ -54,11 +67,11 @@ export function closeAfterResponse(res: Response): void {
  * session's other streams go on. Call before writing the answer; call the returned function after.
  */
 export function closeUnreadRequest(res: Response): () => void {
-  if (res instanceof Http2ServerResponse) {
+  if (isHttp2(res)) {
     const stream = res.stream
     return () =>
       setImmediate(() => {
-        if (!stream.closed && !stream.destroyed) stream.close(http2.NGHTTP2_CANCEL)
+        if (!stream.closed && !stream.destroyed) stream.close(NGHTTP2_CANCEL)
       })
   }
   if (!res.headersSent) res.setHeader('Connection', 'close')

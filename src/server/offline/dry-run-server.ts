@@ -1,5 +1,6 @@
 /**
- * The server without a listener: a registry over an embedded store in a temporary directory,
+ * The server without a listener: a registry over a scratch store (the embedded store's tables
+ * in memory, nothing on disk, nothing synced: nothing of it outlives the run),
  * the server's admission chain (the default plugins, with --admission-control-config-file
  * when given) and the server's API handler, to which requests are handed in memory
  * (in-memory-exchange.ts). `client validate` creates through it what a manifest set holds:
@@ -31,11 +32,16 @@ export interface DryRunServerOptions {
   emulatedMinor?: number
   /** An AdmissionConfiguration document (YAML or JSON), as --admission-control-config-file would read it. */
   admissionConfiguration?: string
+  /**
+   * false: writes record no managedFields (RegistryOptions.managedFields): for an input
+   * whose checks cannot read them (see run-validate.ts); default true.
+   */
+  managedFields?: boolean
 }
 
 export class DryRunServer {
   private constructor(
-    private readonly dir: string,
+    private readonly dir: string | undefined,
     private readonly store: SqliteStore,
     readonly registry: Registry,
     private readonly handle: ReturnType<typeof apiHandler>,
@@ -44,14 +50,15 @@ export class DryRunServer {
   ) {}
 
   static async open(options: DryRunServerOptions = {}): Promise<DryRunServer> {
-    const dir = mkdtempSync(join(scratchDir(), 'client-validate-'))
+    // A directory only for the admission configuration, which the plugins read from a file.
+    let dir: string | undefined
     let admissionControlConfigFile: string | undefined
     if (options.admissionConfiguration !== undefined) {
+      dir = mkdtempSync(join(scratchDir(), 'client-validate-'))
       admissionControlConfigFile = join(dir, 'admission.yaml')
       writeFileSync(admissionControlConfigFile, options.admissionConfiguration)
     }
-    // Nothing here outlives the run: no compaction.
-    const store = SqliteStore.open({ dataDir: join(dir, 'data'), compactionIntervalMs: 0, healthcheckTimeoutMs: 2000, readycheckTimeoutMs: 2000 })
+    const store = SqliteStore.scratch({ healthcheckTimeoutMs: 2000, readycheckTimeoutMs: 2000 })
     const log = () => {}
     let registry: Registry | undefined
     const admission = admissionFromConfig({
@@ -66,7 +73,7 @@ export class DryRunServer {
     const deps = {
       store: () => store,
       log,
-      options: { admission, watchCache: false },
+      options: { admission, watchCache: false, ...(options.managedFields === false ? { managedFields: false } : {}) },
       storageMediaType: 'application/json' as const,
       ...(options.emulatedMinor !== undefined ? { emulatedMinor: options.emulatedMinor } : {}),
     }
@@ -120,14 +127,13 @@ export class DryRunServer {
     this.stopAdmission()
     this.registry.stop()
     await this.store.close()
-    rmSync(this.dir, { recursive: true, force: true })
+    if (this.dir !== undefined) rmSync(this.dir, { recursive: true, force: true })
   }
 }
 
 /**
- * Where the temporary store goes: memory (/dev/shm) where there is one, as nothing of it needs
- * to survive the run and the store syncs every write to disk (a few milliseconds each);
- * the system's temporary directory otherwise.
+ * Where the admission configuration's file goes: memory (/dev/shm) where there is one, as
+ * nothing of it needs to survive the run; the system's temporary directory otherwise.
  */
 function scratchDir(): string {
   const shm = '/dev/shm'

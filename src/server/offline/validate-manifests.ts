@@ -9,7 +9,8 @@
  * account, and their Pod Security labels), the CustomResourceDefinitions (their custom
  * resources are then served, with their schemas and x-kubernetes-validations rules), the
  * admission policies and their bindings with the objects of their paramKinds, and the
- * service accounts and RBAC objects. Each is reported with the answer to its own creation.
+ * service accounts and RBAC objects. Each is reported with the answer to its own creation, a
+ * binding with a warning when its role is missing (missing-role-refs.ts).
  */
 import { apiErrorText, statusOf } from '../../core/client/api-error-text.js'
 import type { Manifest } from '../../core/validate/manifests.js'
@@ -18,6 +19,7 @@ import type { ObjectReport, ValidationReport } from '../../core/validate/report.
 import type { Strategy } from '../api/registry/strategy.js'
 import type { RecordedAnswer } from './in-memory-exchange.js'
 import type { DryRunServer } from './dry-run-server.js'
+import { isBinding, missingRoleWarning } from './missing-role-refs.js'
 import { warningTexts } from './warning-headers.js'
 
 export interface ValidateOptions {
@@ -63,6 +65,15 @@ export async function validateManifests(server: DryRunServer, manifests: readonl
     }
     // A CRD created now serves its kind to what follows.
     kinds = await server.kinds()
+  }
+  // Every role of the input exists now: a binding's role missing still is missing for good.
+  for (const i of done) {
+    const object = manifests[i]!.object!
+    if (!isBinding(object) || reports[i]!.error !== undefined) continue
+    const meta = (object.metadata ?? {}) as Obj
+    const namespace = typeof meta.namespace === 'string' && meta.namespace !== '' ? meta.namespace : options.namespace
+    const warning = await missingRoleWarning(server, object, namespace)
+    if (warning) reports[i]!.warnings.push(warning)
   }
   // The policies just written are in effect for the next request.
   server.forgetCachedReads()

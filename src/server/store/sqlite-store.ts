@@ -74,6 +74,9 @@ export interface SqliteStoreOptions {
   expirySweepIntervalMs?: number
 }
 
+/** The `file` of a scratch store (SqliteStore.scratch): an SQLite database in memory. */
+export const SCRATCH_FILE = ':memory:'
+
 export const DB_FILE = 'store.db'
 export const LOCK_FILE = 'store.lock'
 
@@ -136,7 +139,10 @@ export class SqliteStore implements Store {
   readonly tookOverFromPid: number | undefined
 
   private readonly db: Database.Database
-  private readonly fileIno: number
+  /** The database file's inode (undefined for a scratch store, which has no file). */
+  private readonly fileIno: number | undefined
+  /** Writes are synced to disk before anyone sees them; false for a scratch store. */
+  private readonly durable: boolean
   /** The durable revision: the newest one readers, watchers and callers may see. */
   private rev: number
   /** The newest revision committed to the WAL (durable or not): the writer's view. */
@@ -203,7 +209,8 @@ export class SqliteStore implements Store {
     this.file = opened.file
     this.db = opened.db
     this.tookOverFromPid = opened.tookOverFromPid
-    this.fileIno = fs.statSync(this.file).ino
+    this.durable = opened.file !== SCRATCH_FILE
+    this.fileIno = this.durable ? fs.statSync(this.file).ino : undefined
     const meta = ensureSchema(this.db, this.file)
     this.rev = meta.currentRevision
     this.committedRev = this.rev
@@ -276,17 +283,7 @@ export class SqliteStore implements Store {
 
   /** Opens (creating if needed) the store in `options.dataDir`; fails clearly on bad data directories. */
   static open(options: SqliteStoreOptions): SqliteStore {
-    const full = {
-      compactionIntervalMs: 5 * 60_000,
-      healthcheckTimeoutMs: 2_000,
-      readycheckTimeoutMs: 2_000,
-      eventLogSize: 10_000,
-      expirySweepIntervalMs: 1_000,
-      maxBatch: 1_000,
-      watchBufferLimit: 100_000,
-      // Options left undefined keep their defaults.
-      ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as SqliteStoreOptions),
-    }
+    const full = withDefaults(options)
     const dir = prepareDataDir(options.dataDir)
     const file = path.join(dir, DB_FILE)
     const lockFile = path.join(dir, LOCK_FILE)
@@ -330,6 +327,17 @@ export class SqliteStore implements Store {
       }
       throw openError(err, file, lockFile, holder)
     }
+  }
+
+  /**
+   * A store whose content lives only as long as the process and the store: the same tables,
+   * revisions, reads and watches, in an SQLite database in memory, and no disk at all (no data
+   * directory, no lock, no WAL sync). For work whose result nobody reads after the run (the
+   * offline dry-run server of `client validate`): a write is seen as soon as it is committed.
+   */
+  static scratch(options: Omit<SqliteStoreOptions, 'dataDir'> = {}): SqliteStore {
+    const db = new Database(SCRATCH_FILE)
+    return new SqliteStore(withDefaults({ ...options, dataDir: '', compactionIntervalMs: 0 }), { dir: '', file: SCRATCH_FILE, db, tookOverFromPid: undefined })
   }
 
   // ---- writes -------------------------------------------------------------------------
@@ -561,6 +569,11 @@ export class SqliteStore implements Store {
       if (this.queue.length > 0 && !this.syncFailure) this.flush()
       if (this.awaitingSync.length > 0) this.syncWal()
       else for (const resolve of this.drained.splice(0)) resolve()
+    }
+    if (!this.durable) {
+      // Nothing to make durable: seen once committed, from a later turn like a synced batch.
+      queueMicrotask(() => done(null))
+      return
     }
     let fd: number
     try {
@@ -857,6 +870,10 @@ export class SqliteStore implements Store {
   }
 
   async dbSizeBytes(): Promise<number> {
+    if (!this.durable) {
+      const pages = this.read(() => this.db.pragma('page_count', { simple: true }) as number)
+      return pages * (this.db.pragma('page_size', { simple: true }) as number)
+    }
     let total = 0
     for (const suffix of ['', '-wal']) {
       try {
@@ -891,6 +908,8 @@ export class SqliteStore implements Store {
     if (row?.value !== this.committedRev) {
       throw new CorruptError(`store ${this.file} reports revision ${String(row?.value)}, expected ${this.committedRev}`)
     }
+    // A scratch store has no file to lose.
+    if (!this.durable) return
     let ino: number
     try {
       ino = fs.statSync(this.file).ino
@@ -914,7 +933,7 @@ export class SqliteStore implements Store {
     this.watchers.clear()
     if (this.walFd !== undefined) fs.closeSync(this.walFd)
     this.db.close()
-    releaseLockOwner(path.join(this.dataDir, LOCK_FILE))
+    if (this.durable) releaseLockOwner(path.join(this.dataDir, LOCK_FILE))
   }
 
   private writeExpiry(keyBuf: Buffer, expiresAt: number | undefined): void {
@@ -928,6 +947,21 @@ export class SqliteStore implements Store {
 
   private closedError(): UnavailableError {
     return new UnavailableError(`store ${this.file} is closed`)
+  }
+}
+
+/** The options with the defaults of those not given (or given as undefined). */
+function withDefaults(options: SqliteStoreOptions): Required<Omit<SqliteStoreOptions, 'onBackgroundError'>> & Pick<SqliteStoreOptions, 'onBackgroundError'> {
+  return {
+    compactionIntervalMs: 5 * 60_000,
+    healthcheckTimeoutMs: 2_000,
+    readycheckTimeoutMs: 2_000,
+    eventLogSize: 10_000,
+    expirySweepIntervalMs: 1_000,
+    maxBatch: 1_000,
+    watchBufferLimit: 100_000,
+    // Options left undefined keep their defaults.
+    ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as SqliteStoreOptions),
   }
 }
 

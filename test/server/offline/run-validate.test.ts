@@ -93,6 +93,35 @@ describe('client validate: inputs and options', function () {
     )
   })
 
+  it('a binding whose role neither the input nor the default policy holds: a warning with the NotFound the server gives a creator who may not escalate', async () => {
+    const binding = (name: string, kind: string, role: string) =>
+      `apiVersion: rbac.authorization.k8s.io/v1\nkind: ${kind}\nmetadata:\n  name: ${name}\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ${kind === 'RoleBinding' && role !== 'view' ? 'Role' : 'ClusterRole'}\n  name: ${role}\nsubjects:\n- kind: User\n  name: jane\n  apiGroup: rbac.authorization.k8s.io\n`
+    const role = 'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: reader\nrules:\n- apiGroups: [""]\n  resources: [pods]\n  verbs: [get]\n'
+    writeFileSync(
+      join(dir, 'rbac.yaml'),
+      [binding('to-missing', 'RoleBinding', 'missing'), binding('to-later-role', 'RoleBinding', 'reader'), binding('to-view', 'RoleBinding', 'view'), binding('to-missing-cluster', 'ClusterRoleBinding', 'nowhere'), role].join('---\n'),
+    )
+    const run = await validate(dir, { filename: ['rbac.yaml'] })
+    assert.equal(run.exit, 0)
+    const warned = run.report.objects.map((o) => [o.name, o.warnings.length])
+    assert.deepEqual(warned, [['to-missing', 1], ['to-later-role', 0], ['to-view', 0], ['to-missing-cluster', 1], ['reader', 0]])
+    // The reference's NotFound text for the lookup of the role (GetRoleReferenceRules).
+    assert.match(run.report.objects[0]!.warnings[0]!, /roles\.rbac\.authorization\.k8s\.io "missing" not found/)
+    assert.match(run.report.objects[3]!.warnings[0]!, /clusterroles\.rbac\.authorization\.k8s\.io "nowhere" not found/)
+  })
+
+  it("-R as kubectl's: a directory's files only without it, its subdirectories too with it", async () => {
+    mkdirSync(join(dir, 'app', 'nested'), { recursive: true })
+    writeFileSync(join(dir, 'app', 'top.yaml'), deployment('top', 1))
+    writeFileSync(join(dir, 'app', 'nested', 'deep.yaml'), deployment('deep', -1))
+    const flat = await validate(dir, { filename: ['app'] })
+    assert.deepEqual(flat.report.objects.map((o) => [o.source, o.name]), [[join('app', 'top.yaml'), 'top']])
+    assert.equal(flat.exit, 0)
+    const deep = await validate(dir, { filename: ['app'], recursive: true })
+    assert.deepEqual(deep.report.objects.map((o) => [o.source, o.name]), [[join('app', 'nested', 'deep.yaml'), 'deep'], [join('app', 'top.yaml'), 'top']])
+    assert.equal(deep.exit, 1)
+  })
+
   it('--emulated-version: the kinds of that release only; a version the server refuses is a usage error', async () => {
     writeFileSync(join(dir, 'vac.yaml'), 'apiVersion: storage.k8s.io/v1\nkind: VolumeAttributesClass\nmetadata:\n  name: fast\ndriverName: csi.example.com\nparameters:\n  iops: "3000"\n')
     assert.equal((await validate(dir, { filename: ['vac.yaml'] })).exit, 0)

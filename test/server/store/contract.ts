@@ -13,8 +13,11 @@ import type { KeyValue, Store, Watch, WatchEvent } from '../../../src/server/sto
 /** A store on fresh data, and a way to open it again on the same data after closing it. */
 export interface StoreFixture {
   readonly store: Store
-  /** Opens a new store on the same data; the caller closed the previous one. */
-  reopen(): Promise<Store>
+  /**
+   * Opens a new store on the same data; the caller closed the previous one. Absent for a store
+   * whose data does not outlive it (a scratch store).
+   */
+  reopen?(): Promise<Store>
   /** Closes whatever is still open and removes the data. */
   destroy(): Promise<void>
 }
@@ -485,6 +488,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
     })
 
     it('keeps data and revisions across close and reopen', async function () {
+      if (!fx.reopen) this.skip()
       const a = await store.create('/r/a', buf('a1'))
       const b = await store.create('/r/b', buf('b1'))
       const a2 = await store.update('/r/a', buf('a2'), a.modRevision)
@@ -493,7 +497,7 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
       await store.close()
       await rejectsWith(store.get('/r/a'), UnavailableError, 'Unavailable')
 
-      store = await fx.reopen()
+      store = await fx.reopen!()
       assert.equal(await store.currentRevision(), rev)
       const got = await store.get('/r/a')
       assert.deepEqual([got?.createRevision, got?.modRevision, text(got?.value)], [a.modRevision, a2.modRevision, 'a2'])

@@ -1,6 +1,6 @@
 /** POST to a collection: 201 and the created object (also on dry run). */
 import { writeObject } from '../negotiation.js'
-import { managerOf, trackFields } from './field-manager.js'
+import { tracking } from './field-manager.js'
 import { type Scope, checkFieldValidation, isDryRun, responseOutput } from './scope.js'
 import { readRequest } from './request-object.js'
 import { admissionRequest, writeOptions } from './admission-request.js'
@@ -21,7 +21,7 @@ export async function createHandler(scope: Scope): Promise<void> {
       strategy.fromRequester?.(fresh, scope.ctx.user)
       return fresh
     },
-    trackFields: trackFields(scope.store, managerOf(scope, 'CreateOptions')),
+    ...tracking(scope, 'CreateOptions'),
     admission: admissionRequest(scope, writeOptions(scope, 'CreateOptions')),
   })
   await writeObject(scope.res, 201, created, output)

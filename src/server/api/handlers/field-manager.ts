@@ -56,6 +56,15 @@ export function fieldManagerScope(store: GenericStore, subresource?: string): Fi
   }
 }
 
+/**
+ * The write's managedFields hook for the manager of the request (checked either way), unless
+ * the registry records none (RegistryOptions.managedFields).
+ */
+export function tracking(scope: Scope, kind: string, subresource?: string): { trackFields?: (obj: KubeObject, current?: KubeObject) => void } {
+  const manager = managerOf(scope, kind)
+  return scope.managedFields === false ? {} : { trackFields: trackFields(scope.store, manager, subresource) }
+}
+
 /** The store hook recording the write of `manager` in the object's managedFields. */
 export function trackFields(store: GenericStore, manager: string, subresource?: string): (obj: KubeObject, current?: KubeObject) => void {
   return (obj, current) => {

@@ -7,9 +7,9 @@
  * between slices, so that many large lists at once neither exhaust memory nor delay new
  * connections and probes.
  */
-import { Http2ServerResponse } from 'node:http2'
 import { ProtobufError } from '../../../core/protobuf/index.js'
 import type { Response } from '../../http/types.js'
+import { isHttp2 } from '../../http/respond.js'
 import type { ListStream } from '../registry/generic-store.js'
 import { LIST_DECODE_SLICE, yieldToEventLoop } from '../registry/generic-store.js'
 import { type Format, protobufCodec } from '../negotiation.js'
@@ -26,7 +26,7 @@ export const PROTOBUF_KEPT_BYTES = 1024 * 1024
 
 /** Whether the answer was ended or its connection or stream is gone. */
 export function responseGone(res: Response): boolean {
-  return res.writableEnded || (res instanceof Http2ServerResponse ? res.stream.destroyed : res.destroyed)
+  return res.writableEnded || (isHttp2(res) ? res.stream.destroyed : res.destroyed)
 }
 
 /**
@@ -52,7 +52,7 @@ export function writeAndWait(res: Response, chunk: string | Buffer): Promise<boo
 
 /** Cuts the answer off mid-body: the client sees a broken stream, never a short list. */
 function abort(res: Response): void {
-  if (res instanceof Http2ServerResponse) res.stream.close(2 /* INTERNAL_ERROR */)
+  if (isHttp2(res)) res.stream.close(2 /* INTERNAL_ERROR */)
   else res.destroy()
 }
 

@@ -11,7 +11,7 @@ import { readBody, requestMediaType, writeObject } from '../negotiation.js'
 import { patchedObjectChecker } from '../schema/decode.js'
 import { fieldValidationOf } from '../schema/field-validation.js'
 import { APPLY_PATCH_TYPE, applyPatchHandler, checkNoForce } from './apply.js'
-import { managerOf, trackFields } from './field-manager.js'
+import { tracking } from './field-manager.js'
 import { type Scope, checkFieldValidation, isDryRun, responseOutput } from './scope.js'
 import { admissionRequest, writeOptions } from './admission-request.js'
 
@@ -84,7 +84,7 @@ export async function patchHandler(scope: Scope): Promise<void> {
   const updated = await scope.store.update(scope.namespace, scope.name!, (current) => check(patchObject(current as KubeObject & Record<string, unknown>, parsed)), {
     dryRun: parsed.dryRun,
     retryOnConflict: !parsed.setsResourceVersion,
-    trackFields: trackFields(scope.store, managerOf(scope, 'PatchOptions'), scope.subresource),
+    ...tracking(scope, 'PatchOptions', scope.subresource),
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
     admission: admissionRequest(scope, writeOptions(scope, 'PatchOptions')),
   })

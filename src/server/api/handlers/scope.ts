@@ -25,6 +25,8 @@ export interface Scope {
   deleteCollectionWorkers?: number
   /** The server's log (klog verbosity levels). */
   log?: (level: number, msg: string) => void
+  /** false: creates, updates and patches record no managedFields entry (RegistryOptions.managedFields). */
+  managedFields?: false
   /** May the requester create what a PUT or an apply is about to create (RegistryOptions.authorizeCreate)? */
   authorizeCreate?: CreateAuthorizer
 }

@@ -10,7 +10,7 @@ import { ApiError, errors } from '../status-errors.js'
 import { type Output, writeObject } from '../negotiation.js'
 import type { KubeObject } from '../registry/object.js'
 import { createAuthorization } from './create-authorization.js'
-import { managerOf, trackFields } from './field-manager.js'
+import { tracking } from './field-manager.js'
 import { type Scope, checkFieldValidation, isDryRun, responseOutput } from './scope.js'
 import { readRequestObject } from './request-object.js'
 import { admissionRequest, writeOptions } from './admission-request.js'
@@ -56,7 +56,7 @@ async function replace(scope: Scope, obj: KubeObject, dryRun: boolean, output: O
   }, {
     dryRun,
     retryOnConflict: !conditional,
-    trackFields: trackFields(scope.store, managerOf(scope, 'UpdateOptions'), scope.subresource),
+    ...tracking(scope, 'UpdateOptions', scope.subresource),
     ...(scope.subresource ? { subresource: scope.subresource } : {}),
     admission: admissionRequest(scope, writeOptions(scope, 'UpdateOptions')),
   })
@@ -72,7 +72,7 @@ async function create(scope: Scope, obj: KubeObject, dryRun: boolean, output: Ou
   const created = await scope.store.create(fresh, {
     dryRun,
     handOver: true,
-    trackFields: trackFields(scope.store, managerOf(scope, 'UpdateOptions')),
+    ...tracking(scope, 'UpdateOptions'),
     ...(checkCreate ? { checkCreate } : {}),
     // Admitted as a create, with the update's options as CreateOptions (the reference's updateToCreateOptions).
     admission: admissionRequest(scope, writeOptions(scope, 'CreateOptions')),

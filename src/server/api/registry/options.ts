@@ -67,6 +67,13 @@ export interface RegistryOptions {
    * (endpoints/handlers/rest.go). Absent: not asked (tests without authorization).
    */
   authorizeCreate?: CreateAuthorizer
+  /**
+   * false: creates, updates and patches record no managedFields entry for their manager (the
+   * fieldManager is still checked), and their objects keep the managedFields they were sent
+   * with. Only for a server whose written objects nobody reads again (the offline validation
+   * of `client validate` without admission policies, which could read them); default true.
+   */
+  managedFields?: boolean
   /** Window sizing of the caches (tests). */
   watchCacheWindow?: WatchCacheOptions
 }

@@ -6,7 +6,7 @@
  * type cannot be decoded: 400 (422 for patches) whatever the mode.
  */
 import type { Response } from '../../http/types.js'
-import { loadOpenApiData } from '../openapi-data.js'
+import { loadOpenApiDefinitions } from '../openapi-data.js'
 import type { KubeObject } from '../registry/object.js'
 import type { Strategy } from '../registry/strategy.js'
 import { errors } from '../status-errors.js'
@@ -24,7 +24,7 @@ const decoders = new Map<'json' | 'unstructured', Promise<TypedDecoder>>()
 function typedDecoder(mode: 'json' | 'unstructured' = 'json'): Promise<TypedDecoder> {
   let decoder = decoders.get(mode)
   if (!decoder) {
-    decoder = loadOpenApiData().then((data) => new TypedDecoder(data.definitions, mode))
+    decoder = loadOpenApiDefinitions().then((definitions) => new TypedDecoder(definitions, mode))
     decoders.set(mode, decoder)
   }
   return decoder
