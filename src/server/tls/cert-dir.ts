@@ -19,7 +19,6 @@ import {
   createCaCertificate,
   createLeafCertificate,
   generateKey,
-  loadX509,
   privateKeyPem,
   type KeyPair,
 } from './generate.js'
@@ -208,11 +207,7 @@ export async function ensureSelfSigned(req: SelfSignedRequest): Promise<SelfSign
     // A new CA means a new serving pair too: make both keys at once.
     servingKey = generateKey(servingKeyType)
     servingKey.catch(() => {})
-    const caKey = generateKey(servingKeyType)
-    // @peculiar/x509 is loaded (its bundle read and compiled) while libuv's pool generates the
-    // keys, not after: signing needs both.
-    loadX509().catch(() => {})
-    const key = await caKey
+    const key = await generateKey(servingKeyType)
     const certPem = await createCaCertificate({
       key,
       commonName: `${req.publicHost}-ca@${stamp}`,
