@@ -109,9 +109,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const bound = await bindServingPort(config)
   const address = boundAddress(bound)
-  // The RSA keys a first start generates are generated at once, on libuv's thread pool (the
-  // serving certificate's, the CA's and the administrator's); nothing is written before the
-  // start-up checks below have passed.
+  // The keys a first start generates are generated at once (the serving certificate's, the
+  // CA's and the administrator's); nothing is written before the start-up checks below have
+  // passed.
   const certDir = config.certDir ?? defaultCertDir()
   const adminKey = adminKeyInAdvance(config, certDir)
   const tlsReady = prepareServingTls(config)

@@ -8,7 +8,6 @@
  * code 1`, the install hint of a missing plugin, ...). The plugin's standard error is the
  * user's, as with kubectl.
  */
-import { spawn } from 'node:child_process'
 import { loadYaml } from '../util/yaml.js'
 
 export const EXEC_API_VERSIONS = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'] as const
@@ -120,6 +119,9 @@ export class ExecCredentialProvider {
     const env: NodeJS.ProcessEnv = { ...(this.options.env ?? process.env) }
     for (const { name, value } of this.exec.env ?? []) env[name] = value
     env.KUBERNETES_EXEC_INFO = this.execInfo(interactive)
+    // Loaded here, not with the command: most runs (`health check` among them) have no plugin,
+    // and the module costs a few ms of a short command's start.
+    const { spawn } = await import('node:child_process')
     const stdout = await new Promise<string>((resolve, reject) => {
       const command = this.exec.command
       let child

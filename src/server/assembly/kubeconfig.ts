@@ -14,11 +14,10 @@ import { generateKey } from '../tls/generate.js'
 import type { ServingTls } from '../tls/index.js'
 
 /**
- * The administrator's client key, generated at once on a first start (on libuv's thread pool,
- * with the serving certificate's and the CA's), written only by writeKubeconfig. ECDSA P-256:
- * the reference writes no kubeconfig, so nothing asks for RSA here, and an RSA 2048 key costs
- * 0.1-0.9 s of a core to generate where a P-256 one costs well under a millisecond (the CA and
- * the serving certificate keep the reference's RSA 2048).
+ * The administrator's client key, generated at once on a first start (with the serving
+ * certificate's and the CA's), written only by writeKubeconfig. ECDSA P-256: the reference
+ * writes no kubeconfig, so nothing asks for RSA here, and an RSA 2048 key costs 0.1-0.9 s of a
+ * core to generate where a P-256 one costs well under a millisecond (see generatedKeyType).
  */
 export function adminKeyInAdvance(config: ServerConfig, certDir: string): ReturnType<typeof generateKey> | undefined {
   const adminKey = (config.writeKubeconfig || config.mergeKubeconfig) && !config.tlsCertFile && adminClientCertMissing(certDir) ? generateKey('ecdsa') : undefined

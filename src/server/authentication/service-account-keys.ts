@@ -100,7 +100,7 @@ export async function ensureGeneratedSigningKey(certDir: string): Promise<Signin
   }
   // ECDSA P-256 (ES256): generated in a millisecond, where RSA takes long on a busy machine.
   const { privateKey, publicKey } = await generateKey('ecdsa')
-  writeFilesAtomic([
+  await writeFilesAtomic([
     { file, data: privateKeyPem(privateKey), mode: 0o600 },
     { file: join(certDir, SERVICE_ACCOUNT_PUBLIC_KEY_FILE), data: publicKey.export({ type: 'spki', format: 'pem' }).toString(), mode: 0o644 },
   ])

@@ -58,7 +58,7 @@ export async function ensureAdminClientCert(dir: string, now = new Date(), pendi
     notAfter: new Date(Math.min(now.getTime() + SERVING_LIFETIME_MS, validity(ca.leaf).notAfter.getTime())),
   })
   const keyPem = privateKeyPem(key.privateKey)
-  writeFilesAtomic([
+  await writeFilesAtomic([
     { file: file(ADMIN_KEY_FILE), data: keyPem, mode: 0o600 },
     { file: file(ADMIN_CERT_FILE), data: certPem, mode: 0o644 },
   ])

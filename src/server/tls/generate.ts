@@ -1,21 +1,34 @@
 /**
- * Certificate generation: keys with Node's crypto, certificates built and signed with
- * @peculiar/x509 on Node's WebCrypto (passed explicitly; no global provider is set).
+ * Certificate generation: keys with Node's crypto, certificates laid out in DER and signed with
+ * it too (certificate-der.ts). @peculiar/x509 is loaded only where a certificate request is
+ * read and signed (sign-request.ts, request-header.ts).
  */
 import crypto from 'node:crypto'
 import { promisify } from 'node:util'
+import {
+  KEY_USAGE,
+  OID,
+  authorityKeyIdentifier,
+  basicConstraints,
+  extKeyUsage,
+  extensionDer,
+  keyIdentifier,
+  keyUsage,
+  nameDer,
+  signCertificate,
+  subjectAltName,
+  subjectKeyIdentifier,
+  subjectNameDer,
+} from './certificate-der.js'
 import type { KeyAuth } from './ciphers.js'
 import { altNamesFromDer, subjectFromDer } from './der-names.js'
 
 const generateKeyPair = promisify(crypto.generateKeyPair)
-const webcrypto = crypto.webcrypto
-type WebKey = crypto.webcrypto.CryptoKey
-type SigningAlgorithm = crypto.webcrypto.RsaHashedImportParams | (crypto.webcrypto.EcKeyImportParams & crypto.webcrypto.EcdsaParams)
 
 type X509Module = typeof import('@peculiar/x509')
 let x509Module: Promise<X509Module> | undefined
 
-/** Loads @peculiar/x509 on first use: it is only needed when certificates are generated or inspected. */
+/** Loads @peculiar/x509 on first use: only certificate requests need it. */
 export function loadX509(): Promise<X509Module> {
   x509Module ??= import('@peculiar/x509')
   return x509Module
@@ -46,34 +59,11 @@ export function privateKeyPem(key: crypto.KeyObject): string {
   return key.export({ type: 'pkcs8', format: 'pem' }).toString()
 }
 
-function signingAlgorithm(key: crypto.KeyObject): SigningAlgorithm {
-  if (key.asymmetricKeyType === 'rsa') return { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }
-  if (key.asymmetricKeyType === 'ec') {
-    const curve = key.asymmetricKeyDetails?.namedCurve
-    const named = curve === 'prime256v1' || curve === 'P-256' ? 'P-256' : curve === 'secp384r1' || curve === 'P-384' ? 'P-384' : undefined
-    if (named) return { name: 'ECDSA', namedCurve: named, hash: named === 'P-384' ? 'SHA-384' : 'SHA-256' }
-  }
-  throw new Error(`cannot sign with a ${key.asymmetricKeyType ?? 'unknown'} key; the CA key must be RSA or EC P-256/P-384`)
-}
-
-async function toCryptoKeys(pair: { privateKey: crypto.KeyObject; publicKey?: crypto.KeyObject }): Promise<{ privateKey: WebKey; publicKey?: WebKey; algorithm: SigningAlgorithm }> {
-  const algorithm = signingAlgorithm(pair.privateKey)
-  const privateKey = await webcrypto.subtle.importKey('pkcs8', pair.privateKey.export({ type: 'pkcs8', format: 'der' }), algorithm, false, ['sign'])
-  if (!pair.publicKey) return { privateKey, algorithm }
-  const publicKey = await webcrypto.subtle.importKey('spki', pair.publicKey.export({ type: 'spki', format: 'der' }), algorithm, true, ['verify'])
-  return { privateKey, publicKey, algorithm }
-}
-
-/** A random positive 128-bit serial number as hex. */
-function serialNumber(): string {
+/** A random positive 128-bit serial number. */
+function serialNumber(): Buffer {
   const bytes = crypto.randomBytes(16)
   bytes[0] = (bytes[0]! & 0x7f) || 0x01
-  return bytes.toString('hex')
-}
-
-/** Escapes an RDN value for a string DN (RFC 4514). */
-function rdnValue(value: string): string {
-  return value.replace(/([,+"\\<>;=])/g, '\\$1').replace(/^([ #])/, '\\$1').replace(/ $/, '\\ ')
+  return bytes
 }
 
 interface CaParams {
@@ -85,28 +75,21 @@ interface CaParams {
 
 /** A self-signed CA certificate as PEM. */
 export async function createCaCertificate(params: CaParams): Promise<string> {
-  const x509 = await loadX509()
-  const keys = await toCryptoKeys(params.key)
-  const cert = await x509.X509CertificateGenerator.createSelfSigned(
-    {
-      serialNumber: serialNumber(),
-      name: `CN=${rdnValue(params.commonName)}`,
-      notBefore: params.notBefore,
-      notAfter: params.notAfter,
-      signingAlgorithm: keys.algorithm,
-      keys: { privateKey: keys.privateKey, publicKey: keys.publicKey! },
-      extensions: [
-        new x509.BasicConstraintsExtension(true, undefined, true),
-        new x509.KeyUsagesExtension(
-          x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
-          true,
-        ),
-        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey!, false, webcrypto),
-      ],
-    },
-    webcrypto,
-  )
-  return withNewline(cert.toString('pem'))
+  const name = nameDer([[OID.commonName, params.commonName]])
+  return signCertificate({
+    serial: serialNumber(),
+    issuer: name,
+    subject: name,
+    notBefore: params.notBefore,
+    notAfter: params.notAfter,
+    publicKey: params.key.publicKey,
+    signingKey: params.key.privateKey,
+    extensions: [
+      extensionDer(OID.basicConstraints, true, basicConstraints(true)),
+      extensionDer(OID.keyUsage, true, keyUsage([KEY_USAGE.digitalSignature, KEY_USAGE.keyCertSign, KEY_USAGE.cRLSign])),
+      extensionDer(OID.subjectKeyIdentifier, false, subjectKeyIdentifier(keyIdentifier(params.key.publicKey))),
+    ],
+  })
 }
 
 interface LeafParams {
@@ -127,43 +110,26 @@ interface LeafParams {
 
 /** A certificate signed by `ca`, as PEM (the leaf only). */
 export async function createLeafCertificate(params: LeafParams): Promise<string> {
-  const x509 = await loadX509()
-  const caCert = new x509.X509Certificate(params.ca.certPem)
-  const signer = await toCryptoKeys({ privateKey: params.ca.privateKey })
-  const spki = params.publicKey.export({ type: 'spki', format: 'der' })
+  const caCert = new crypto.X509Certificate(params.ca.certPem)
   const rsa = params.publicKey.asymmetricKeyType === 'rsa'
-  const names = [
-    ...params.dns.map((value) => ({ type: 'dns' as const, value })),
-    ...params.ips.map((value) => ({ type: 'ip' as const, value })),
+  const extensions = [
+    extensionDer(OID.basicConstraints, true, basicConstraints(false)),
+    extensionDer(OID.keyUsage, true, keyUsage(rsa ? [KEY_USAGE.digitalSignature, KEY_USAGE.keyEncipherment] : [KEY_USAGE.digitalSignature])),
+    extensionDer(OID.extKeyUsage, false, extKeyUsage([params.usage === 'client' ? OID.clientAuth : OID.serverAuth])),
+    extensionDer(OID.authorityKeyIdentifier, false, authorityKeyIdentifier(keyIdentifier(caCert.publicKey))),
+    extensionDer(OID.subjectKeyIdentifier, false, subjectKeyIdentifier(keyIdentifier(params.publicKey))),
   ]
-  const extensions: InstanceType<X509Module['Extension']>[] = [
-    new x509.BasicConstraintsExtension(false, undefined, true),
-    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | (rsa ? x509.KeyUsageFlags.keyEncipherment : 0), true),
-    new x509.ExtendedKeyUsageExtension([params.usage === 'client' ? x509.ExtendedKeyUsage.clientAuth : x509.ExtendedKeyUsage.serverAuth]),
-    await x509.AuthorityKeyIdentifierExtension.create(caCert.publicKey, false, webcrypto),
-    await x509.SubjectKeyIdentifierExtension.create(new x509.PublicKey(spki), false, webcrypto),
-  ]
-  if (names.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(names))
-  const cert = await x509.X509CertificateGenerator.create(
-    {
-      serialNumber: serialNumber(),
-      subject: [...(params.organizations ?? []).map((o) => `O=${rdnValue(o)}`), `CN=${rdnValue(params.commonName)}`].join(', '),
-      issuer: caCert.subjectName,
-      notBefore: params.notBefore,
-      notAfter: params.notAfter,
-      signingAlgorithm: signer.algorithm,
-      publicKey: new x509.PublicKey(spki),
-      signingKey: signer.privateKey,
-      extensions,
-    },
-    webcrypto,
-  )
-  return withNewline(cert.toString('pem'))
-}
-
-function withNewline(pem: string): string {
-  const text = pem.replace(/\r\n/g, '\n')
-  return text.endsWith('\n') ? text : `${text}\n`
+  if (params.dns.length > 0 || params.ips.length > 0) extensions.push(extensionDer(OID.subjectAltName, false, subjectAltName(params.dns, params.ips)))
+  return signCertificate({
+    serial: serialNumber(),
+    issuer: subjectNameDer(caCert.raw),
+    subject: nameDer([...(params.organizations ?? []).map((o) => [OID.organization, o] as const), [OID.commonName, params.commonName] as const]),
+    notBefore: params.notBefore,
+    notAfter: params.notAfter,
+    publicKey: params.publicKey,
+    signingKey: params.ca.privateKey,
+    extensions,
+  })
 }
 
 /**

@@ -14,6 +14,8 @@
  *
  * Errors the user can fix are thrown as TlsConfigError with a complete message.
  */
+import crypto from 'node:crypto'
+import fs from 'node:fs'
 import os from 'node:os'
 import tls from 'node:tls'
 import { resolveTlsPolicy, type KeyAuth } from './ciphers.js'
@@ -172,6 +174,8 @@ async function defaultServingPair(options: ServingOptions, ctx: LoadContext): Pr
     now: ctx.now,
   }
   if (ctx.policy.tls12Auth) request.keyAuth = ctx.policy.tls12Auth
+  const sniKeyTypes = sniKeyTypesOf(options.sniCertKeys ?? [])
+  if (sniKeyTypes.size > 0) request.sniKeyTypes = sniKeyTypes
   const result = await ensureSelfSigned(request)
   return {
     pair: result.serving,
@@ -181,6 +185,23 @@ async function defaultServingPair(options: ServingOptions, ctx: LoadContext): Pr
     caFiles: { cert: result.caCertFile, key: result.caKeyFile },
     generationReasons: result.created.ca || result.created.serving ? result.reasons : [],
   }
+}
+
+/**
+ * The key types of the `--tls-sni-cert-key` keys that can be read, for the type of a generated
+ * default pair; loadSniCertificates reads them again and reports what is wrong with them.
+ */
+function sniKeyTypesOf(entries: NonNullable<ServingOptions['sniCertKeys']>): Set<KeyAuth> {
+  const types = new Set<KeyAuth>()
+  for (const entry of entries) {
+    try {
+      const auth = keyAuth(crypto.createPrivateKey(fs.readFileSync(entry.keyFile)))
+      if (auth) types.add(auth)
+    } catch {
+      // Reported when the pairs are loaded.
+    }
+  }
+  return types
 }
 
 /** The `--tls-sni-cert-key` pairs, loaded and checked, each with the names it is chosen for. */

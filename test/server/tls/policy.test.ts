@@ -25,7 +25,11 @@ const GO_DEFAULTS_OPENSSL = [
 
 describe('server/tls: versions, cipher suites and ALPN', function () {
   let root: string
-  /** One shared cert dir: the RSA CA and serving pair are generated once. */
+  /**
+   * One shared cert dir: an RSA CA and serving pair, generated once (for RSA-only suites, as
+   * the reference's self-signed pair), so that the ECDHE_RSA suites can be negotiated; a start
+   * with other suites that allow RSA keys reuses it.
+   */
   let certDir: string
   const opts = (extra: Partial<ServingOptions>): ServingOptions => ({ ...baseOptions(certDir), ...extra })
   const withServer = async <T>(serving: ServingTls, fn: (s: { port: number; host: string }) => Promise<T>, kind?: 'https' | 'http2'): Promise<T> => {
@@ -40,7 +44,7 @@ describe('server/tls: versions, cipher suites and ALPN', function () {
   before(async () => {
     root = tmpDir()
     certDir = path.join(root, 'certs')
-    await prepareServing(baseOptions(certDir))
+    await prepareServing({ ...baseOptions(certDir), cipherSuites: ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256'] })
   })
   after(() => {
     fs.rmSync(root, { recursive: true, force: true })
@@ -173,22 +177,41 @@ describe('server/tls: versions, cipher suites and ALPN', function () {
       assert.equal(resolveTlsPolicy(undefined, ['TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305', 'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256']).ciphers, 'ECDHE-RSA-CHACHA20-POLY1305')
     })
 
-    it('generates an EC serving key when only ECDHE_ECDSA suites are listed, keeping the CA', async () => {
-      const dir = path.join(root, 'ecdsa-certs')
-      const rsa = await prepareServing({ ...baseOptions(dir) })
-      assert.equal(x509(rsa.secureOptions.cert as string).publicKey.asymmetricKeyType, 'rsa')
-      const serving = await prepareServing({ ...baseOptions(dir), cipherSuites: ['TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256'] })
-      assert.deepEqual(serving.created, { ca: false, serving: true })
-      assert.equal(x509(serving.secureOptions.cert as string).publicKey.asymmetricKeyType, 'ec')
-      await withServer(serving, async (s) => {
-        const result = await handshake(s, { maxVersion: 'TLSv1.2', ca: serving.caCertPem, servername: 'localhost', rejectUnauthorized: true })
+    it('generates an EC serving key by default and an RSA 2048 one when only ECDHE_RSA suites are listed, keeping the CA', async () => {
+      const dir = path.join(root, 'key-type-certs')
+      const ec = await prepareServing({ ...baseOptions(dir) })
+      assert.equal(x509(ec.secureOptions.cert as string).publicKey.asymmetricKeyType, 'ec')
+      await withServer(ec, async (s) => {
+        const result = await handshake(s, { maxVersion: 'TLSv1.2', ca: ec.caCertPem, servername: 'localhost', rejectUnauthorized: true })
         assert.ok(result.ok, !result.ok ? result.error.message : '')
         assert.equal(result.cipher.name, 'ECDHE-ECDSA-AES128-GCM-SHA256')
       })
-      // Back to RSA suites: the EC pair does not fit and is replaced, the CA stays.
-      const again = await prepareServing({ ...baseOptions(dir), cipherSuites: ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256'] })
+      const rsa = await prepareServing({ ...baseOptions(dir), cipherSuites: ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256'] })
+      assert.deepEqual(rsa.created, { ca: false, serving: true })
+      assert.equal(rsa.caCertPem, ec.caCertPem)
+      const leaf = x509(rsa.secureOptions.cert as string)
+      assert.equal(leaf.publicKey.asymmetricKeyType, 'rsa')
+      assert.equal(leaf.publicKey.asymmetricKeyDetails?.modulusLength, 2048)
+      await withServer(rsa, async (s) => {
+        const result = await handshake(s, { maxVersion: 'TLSv1.2', ca: rsa.caCertPem, servername: 'localhost', rejectUnauthorized: true })
+        assert.ok(result.ok, !result.ok ? result.error.message : '')
+        assert.equal(result.cipher.name, 'ECDHE-RSA-AES128-GCM-SHA256')
+      })
+      // Back to ECDSA suites: the RSA pair does not fit and is replaced, the CA stays.
+      const again = await prepareServing({ ...baseOptions(dir), cipherSuites: ['TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256'] })
       assert.deepEqual(again.created, { ca: false, serving: true })
-      assert.equal(again.caCertPem, rsa.caCertPem)
+      assert.equal(x509(again.secureOptions.cert as string).publicKey.asymmetricKeyType, 'ec')
+      assert.equal(again.caCertPem, ec.caCertPem)
+    })
+
+    it('generates an RSA 2048 CA and serving pair, as the reference, when only RSA suites are listed', async () => {
+      const dir = path.join(root, 'rsa-certs')
+      const rsa = await prepareServing({ ...baseOptions(dir), cipherSuites: ['TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384'] })
+      assert.deepEqual(rsa.created, { ca: true, serving: true })
+      for (const cert of [x509(rsa.caCertPem!), x509(rsa.secureOptions.cert as string)]) {
+        assert.equal(cert.publicKey.asymmetricKeyType, 'rsa')
+        assert.equal(cert.publicKey.asymmetricKeyDetails?.modulusLength, 2048)
+      }
     })
 
     it('warns when a user certificate cannot use the listed TLS 1.2 suites', async () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { prepareServing, type ServingTls, type SniCertKey } from '../../../src/server/tls/index.js'
 import { buildNameMap, lookupName, type SniCertificate } from '../../../src/server/tls/sni.js'
-import { baseOptions, handshake, makeCa, makeLeaf, peerCn, startServer, tmpDir, writePair, type RunningServer, type TestCa } from './helpers.js'
+import { baseOptions, handshake, makeCa, makeLeaf, peerCn, startServer, tmpDir, writePair, x509, type RunningServer, type TestCa } from './helpers.js'
 
 describe('server/tls: --tls-sni-cert-key', function () {
   let dir: string
@@ -117,6 +117,27 @@ describe('server/tls: --tls-sni-cert-key', function () {
       ['first.crt', ['first-dup', 'dup.example.net'], false],
       ['second.crt', ['second-dup', 'dup.example.net'], false],
     ])
+  })
+
+  it('gives the generated default pair the SNI certificates\' RSA key type, so that a TLS 1.3 client gets the SNI one', async () => {
+    // Node replaces only the default certificate of the SNI certificate's key type
+    // (nodejs/node#54235): an ECDSA default pair would be served in place of an RSA SNI one.
+    assert.equal(x509(serving.secureOptions.cert as string).publicKey.asymmetricKeyType, 'rsa')
+    const certs = path.join(dir, 'ec-first-certs')
+    const ec = await prepareServing(baseOptions(certs))
+    assert.equal(x509(ec.secureOptions.cert as string).publicKey.asymmetricKeyType, 'ec')
+    const withSni = await prepareServing({ ...baseOptions(certs), sniCertKeys: [entries[1]!] })
+    assert.deepEqual(withSni.created, { ca: false, serving: true })
+    assert.match(withSni.generationReasons.join('\n'), /apiserver\.crt is not of the type of the --tls-sni-cert-key certificates' \(RSA\)/)
+    assert.equal(x509(withSni.secureOptions.cert as string).publicKey.asymmetricKeyType, 'rsa')
+    const s = await startServer(withSni, { attach: false })
+    try {
+      const result = await handshake(s, { servername: 'a.example.com' })
+      assert.ok(result.ok && result.protocol === 'TLSv1.3')
+      assert.equal(peerCn(result), 'a.example.com')
+    } finally {
+      await s.close()
+    }
   })
 
   it('reports a broken SNI pair naming the file', async () => {
