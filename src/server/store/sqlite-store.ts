@@ -886,6 +886,10 @@ export class SqliteStore implements Store {
       this.read(() => this.stmt.compactChunk.run({ lo, hi, c: revision }))
       await new Promise(resolve => setImmediate(resolve))
     }
+    // Its deletions are WAL frames no commit counted: checkpoint them now if the writer is idle,
+    // else after the running sync.
+    this.checkpoint.request()
+    if (!this.syncing && this.awaitingSync.length === 0 && this.queue.length === 0 && !this.closed) this.runCheckpoint()
   }
 
   // ---- health & lifecycle -------------------------------------------------------------

@@ -48,32 +48,59 @@ describe('sqlite store: WAL checkpoints with their sync off the event loop', fun
 
   const value = (i: number): Buffer => Buffer.from(`${i}:`.padEnd(1000, 'x'))
 
-  it('copies the WAL into the database file and syncs that file on the thread pool, holding writes until it is durable', async function () {
+  it('syncs the WAL, copies it into the database file and syncs that file on the thread pool, holding writes until it is durable', async function () {
     const s = store!
     const sizeBefore = fs.statSync(dbFile()).size
-    holdingDb = true
-    // One create a commit: well over SQLite's 1,000 frames of automatic checkpoint.
-    let written = 0
-    while (!synced.includes(dbFile()) && written < 3000) await s.create(`/c/k${String(written++).padStart(5, '0')}`, value(written))
-    for (let i = 0; i < 500 && heldDb.length === 0; i++) await new Promise(resolve => setTimeout(resolve, 10))
-    assert.equal(heldDb.length, 1, `a sync of the database file after ${written} creates`)
-    assert.ok(fs.statSync(dbFile()).size > sizeBefore, 'the checkpoint copied pages into the database file')
-    assert.ok(synced.indexOf(dbFile()) > synced.indexOf(`${dbFile()}-wal`), 'the WAL was synced before the checkpoint')
-
     const walSyncs = (): number => synced.filter(f => f === `${dbFile()}-wal`).length
-    const walSyncsBefore = walSyncs()
-    const revision = await s.currentRevision()
+    holdingDb = true
+    // One create a commit, until a checkpoint asks for the database file's sync (well over
+    // SQLite's 1,000 frames of automatic checkpoint); the create that then waits is `waiting`.
+    let written = 0
+    let waiting: Promise<unknown> | undefined
+    // WAL syncs before the last create that was acknowledged, and before the one that waits.
+    let beforeAcknowledged = 0
+    let beforeWaiting = 0
+    while (!waiting && written < 3000) {
+      beforeAcknowledged = beforeWaiting
+      beforeWaiting = walSyncs()
+      const create = s.create(`/c/k${String(written++).padStart(5, '0')}`, value(written))
+      for (;;) {
+        const settled = await Promise.race([create.then(() => true), new Promise(resolve => setTimeout(() => resolve(false), 5))])
+        if (settled) break
+        if (heldDb.length > 0) {
+          waiting = create
+          break
+        }
+      }
+    }
+    assert.ok(waiting, `a sync of the database file within ${written} creates`)
     let acknowledged = false
-    const next = s.create('/c/after', value(-1)).then(kv => ((acknowledged = true), kv))
+    void waiting.then(() => (acknowledged = true))
+    assert.equal(heldDb.length, 1)
+    assert.ok(fs.statSync(dbFile()).size > sizeBefore, 'the checkpoint copied pages into the database file')
+    assert.equal(synced[synced.indexOf(dbFile()) - 1], `${dbFile()}-wal`, 'the WAL was not synced right before the copy')
+    assert.equal(beforeWaiting, beforeAcknowledged + 2, "the last acknowledged create's WAL sync, then the checkpoint's own")
+
     for (let i = 0; i < 200; i++) await new Promise(resolve => setImmediate(resolve))
     assert.equal(acknowledged, false, 'a write went on before the checkpoint was durable')
-    assert.equal(walSyncs(), walSyncsBefore, 'a WAL sync started during the checkpoint')
+    assert.equal(walSyncs(), beforeWaiting, 'a batch was synced during the checkpoint')
 
     holdingDb = false
     heldDb.shift()!()
-    const kv = await next
-    assert.equal(kv.modRevision, revision + 1)
-    assert.equal((await s.get('/c/after'))?.value.toString(), value(-1).toString())
+    await waiting
+    assert.equal((await s.get(`/c/k${String(written - 1).padStart(5, '0')}`))?.value.toString(), value(written).toString())
+  })
+
+  it("checkpoints compaction's deletions once it ends, without waiting for more writes", async function () {
+    const s = store!
+    const created = []
+    for (let i = 0; i < 20; i++) created.push(await s.create(`/c/k${i}`, value(i)))
+    for (let i = 0; i < 20; i++) await s.update(`/c/k${i}`, value(i + 100), created[i]!.modRevision)
+    assert.equal(synced.includes(dbFile()), false, 'a checkpoint before the compaction')
+    await s.compact(await s.currentRevision())
+    for (let i = 0; i < 500 && !synced.includes(dbFile()); i++) await new Promise(resolve => setTimeout(resolve, 10))
+    assert.ok(synced.includes(dbFile()), 'no checkpoint after the compaction')
+    assert.equal((await s.get('/c/k3'))?.value.toString(), value(103).toString())
   })
 
   it('keeps every write across checkpoints and a reopen', async function () {
