@@ -889,7 +889,7 @@ export class SqliteStore implements Store {
     // Its deletions are WAL frames no commit counted: checkpoint them now if the writer is idle,
     // else after the running sync.
     this.checkpoint.request()
-    if (!this.syncing && this.awaitingSync.length === 0 && this.queue.length === 0 && !this.closed) this.runCheckpoint()
+    if (!this.syncing && this.awaitingSync.length === 0 && this.queue.length === 0 && !this.closed && !this.syncFailure) this.runCheckpoint()
   }
 
   // ---- health & lifecycle -------------------------------------------------------------
