@@ -56,6 +56,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
     '/bin/client\\0server': 'the NUL-joined command line pprof reports for that argv',
   },
   'test/server/store/etcd-faults.test.ts': { '/proc/${pid}/stat': "Linux's process state of the etcd the test stopped (SIGSTOP), not a file of this machine" },
+  'test/server/store/sqlite-wal-checkpoint.test.ts': { '/proc/self/fd/${fd}': "Linux's name of the file a descriptor the store syncs refers to, not a file of this machine" },
   'test/server/fuzz.e2e.test.ts': { '/proc/${pid}/status': "Linux's memory figures of the server process under test" },
   'test/server/api/list-stream.e2e.test.ts': { '/proc/${pid}/status': "Linux's memory figures of the server process under test" },
   'test/server/api/watch-slow-watchers.e2e.test.ts': { '/proc/${pid}/status': "Linux's memory figures of the server process under test" },

@@ -25,6 +25,7 @@ import {
   prefixEnd,
 } from './keys.js'
 import { ensureSchema } from './sqlite-schema.js'
+import { WalCheckpoint } from './wal-checkpoint.js'
 import type {
   DeleteOptions,
   PutOptions,
@@ -152,6 +153,10 @@ export class SqliteStore implements Store {
   private syncing = false
   /** The WAL file opened for fdatasync (SQLite's own descriptor is out of reach). */
   private walFd: number | undefined
+  /** The WAL's checkpoints, run between syncs with their own sync off the event loop. */
+  private readonly checkpoint: WalCheckpoint
+  /** Settles when a running checkpoint's database sync does: writes outside the queue wait for it. */
+  private checkpointSynced: Promise<void> | undefined
   /** Set when a WAL sync failed: what SQLite holds is no longer known to be on disk. */
   private syncFailure: UnavailableError | undefined
   private drained: Array<() => void> = []
@@ -212,6 +217,7 @@ export class SqliteStore implements Store {
     this.durable = opened.file !== SCRATCH_FILE
     this.fileIno = this.durable ? fs.statSync(this.file).ino : undefined
     const meta = ensureSchema(this.db, this.file)
+    this.checkpoint = new WalCheckpoint(this.db, this.file)
     this.rev = meta.currentRevision
     this.committedRev = this.rev
     this.compacted = meta.compactedRevision
@@ -518,7 +524,10 @@ export class SqliteStore implements Store {
         }
       }
       if (rev !== this.committedRev) this.stmt.setMeta.run(rev, 'current_revision')
-      if (writes) this.stmt.commit.run()
+      if (writes) {
+        this.stmt.commit.run()
+        this.checkpoint.committed()
+      }
     } catch (err) {
       if (this.db.inTransaction) {
         try {
@@ -565,10 +574,14 @@ export class SqliteStore implements Store {
         while (this.awaitingSync.length > 0 && this.awaitingSync[0]!.revision <= this.rev) {
           for (const settle of this.awaitingSync.shift()!.outcomes) settle()
         }
+        // Everything committed is durable now: the moment to checkpoint, with writes held
+        // (syncing stays set) until the database file's own sync completes.
+        if (this.awaitingSync.length === 0 && this.checkpoint.due && !this.closed) {
+          this.runCheckpoint()
+          return
+        }
       }
-      if (this.queue.length > 0 && !this.syncFailure) this.flush()
-      if (this.awaitingSync.length > 0) this.syncWal()
-      else for (const resolve of this.drained.splice(0)) resolve()
+      this.afterSync()
     }
     if (!this.durable) {
       // Nothing to make durable: seen once committed, from a later turn like a synced batch.
@@ -584,6 +597,32 @@ export class SqliteStore implements Store {
       return
     }
     fs.fdatasync(fd, done)
+  }
+
+  /** What follows a sync (or a checkpoint's): the writes that waited, then their sync. */
+  private afterSync(): void {
+    if (this.queue.length > 0 && !this.syncFailure) this.flush()
+    if (this.awaitingSync.length > 0) this.syncWal()
+    else for (const resolve of this.drained.splice(0)) resolve()
+  }
+
+  /** A checkpoint between syncs (WalCheckpoint); writes wait in the queue until it is durable. */
+  private runCheckpoint(): void {
+    this.syncing = true
+    let synced!: () => void
+    this.checkpointSynced = new Promise(resolve => (synced = resolve))
+    this.checkpoint.run(err => {
+      this.syncing = false
+      this.checkpointSynced = undefined
+      synced()
+      if (err) this.failSync(err, [])
+      this.afterSync()
+    })
+  }
+
+  /** Resolves when no checkpoint's database sync is pending (writes outside the queue wait). */
+  private async checkpointDone(): Promise<void> {
+    while (this.checkpointSynced) await this.checkpointSynced
   }
 
   /**
@@ -844,6 +883,7 @@ export class SqliteStore implements Store {
     if (revision <= this.compacted) return
     // Raising the mark first makes reads below it fail from now on, so deleting the rows
     // can go in small steps (and be interrupted by a crash) without anyone seeing a gap.
+    await this.checkpointDone()
     this.read(() => this.stmt.setMeta.run(revision, 'compacted_revision'))
     this.compacted = revision
     const firstKept = this.eventLog.findIndex(ev => ev.revision >= revision)
@@ -854,9 +894,15 @@ export class SqliteStore implements Store {
     for (let lo = 0; lo < revision; lo += COMPACT_CHUNK) {
       if (this.closed) return
       const hi = Math.min(lo + COMPACT_CHUNK, revision)
+      await this.checkpointDone()
+      if (this.closed) return
       this.read(() => this.stmt.compactChunk.run({ lo, hi, c: revision }))
       await new Promise(resolve => setImmediate(resolve))
     }
+    // Its deletions are WAL frames no commit counted: checkpoint them now if the writer is idle,
+    // else after the running sync.
+    this.checkpoint.request()
+    if (!this.syncing && this.awaitingSync.length === 0 && this.queue.length === 0 && !this.closed && !this.syncFailure) this.runCheckpoint()
   }
 
   // ---- health & lifecycle -------------------------------------------------------------
@@ -932,6 +978,7 @@ export class SqliteStore implements Store {
     for (const w of [...this.watchers]) w.stream.end()
     this.watchers.clear()
     if (this.walFd !== undefined) fs.closeSync(this.walFd)
+    this.checkpoint.close()
     this.db.close()
     if (this.durable) releaseLockOwner(path.join(this.dataDir, LOCK_FILE))
   }
