@@ -576,7 +576,7 @@ export class SqliteStore implements Store {
         }
         // Everything committed is durable now: the moment to checkpoint, with writes held
         // (syncing stays set) until the database file's own sync completes.
-        if (this.awaitingSync.length === 0 && this.checkpoint.due && !this.closed) {
+        if (this.durable && this.awaitingSync.length === 0 && this.checkpoint.due && !this.closed) {
           this.runCheckpoint()
           return
         }
@@ -899,6 +899,8 @@ export class SqliteStore implements Store {
       this.read(() => this.stmt.compactChunk.run({ lo, hi, c: revision }))
       await new Promise(resolve => setImmediate(resolve))
     }
+    // A scratch store (in memory) has no WAL file to checkpoint.
+    if (!this.durable) return
     // Its deletions are WAL frames no commit counted: checkpoint them now if the writer is idle,
     // else after the running sync.
     this.checkpoint.request()
