@@ -17,8 +17,6 @@ const MEGABYTE = 1024 * 1024
 const COMPRESS_SUFFIX = '.gz'
 /** The largest batch buffer kept between batches (bytes). */
 const MAX_KEPT_BUFFER = 4 * MEGABYTE
-/** UTF-8 bytes of one UTF-16 code unit at most (a surrogate pair: 4 bytes for 2 units; a lone one: 3). */
-const MAX_UTF8_BYTES_PER_UNIT = 3
 
 export interface RotationOptions {
   readonly path: string
@@ -53,15 +51,12 @@ export class RotatingFile {
    * The lines, each followed by a newline, as one write (a batch): encoded one by one into a
    * buffer kept between batches, rather than joined into one large string and encoded again
    * (two large allocations per batch, a visible part of batch mode's cost in issue 33's bench).
-   * The buffer is sized by the lines' UTF-16 lengths (at most 3 bytes of UTF-8 per code unit):
-   * measuring each line's UTF-8 length first was another pass over every line (issue 33).
    */
   writeLines(lines: readonly string[]): void {
-    let units = 0
-    for (const line of lines) units += line.length + 1
-    const atMost = units * MAX_UTF8_BYTES_PER_UNIT
-    // A batch past the kept size is measured and encoded once into its own buffer, so that one large batch does not stay in memory.
-    const into = atMost <= MAX_KEPT_BUFFER ? this.keptBuffer(atMost) : Buffer.allocUnsafe(utf8Length(lines))
+    let length = 0
+    for (const line of lines) length += Buffer.byteLength(line) + 1
+    // A batch past the kept size is encoded once into its own buffer, so that one large batch does not stay in memory.
+    const into = length <= MAX_KEPT_BUFFER ? this.keptBuffer(length) : Buffer.allocUnsafe(length)
     let at = 0
     for (const line of lines) {
       at += into.write(line, at)
@@ -226,11 +221,4 @@ async function compressLogFile(src: string): Promise<void> {
     throw err
   }
   unlinkSync(src)
-}
-
-/** The lines' UTF-8 length, each followed by a newline. */
-function utf8Length(lines: readonly string[]): number {
-  let length = 0
-  for (const line of lines) length += Buffer.byteLength(line) + 1
-  return length
 }
