@@ -56,6 +56,16 @@ describe('audit log rotation (lumberjack)', () => {
     assert.equal(readFileSync(join(dir, 'audit.log'), 'utf8'), `${'y'.repeat(400 * 1024)}\n${'z'.repeat(400 * 1024)}\n`)
   })
 
+  it('writes a batch larger than the kept buffer, and lone surrogates, as Buffer encodes them (UTF-8, a lone surrogate as U+FFFD)', async () => {
+    const file = new RotatingFile({ path: join(dir, 'audit.log'), maxSizeMb: 0, maxAgeDays: 0, maxBackups: 0, compress: false, now })
+    // 1.5 M code units: 4.5 MB at 3 bytes each, past the 4 MB kept buffer; 3 MB of UTF-8.
+    const lines = ['é'.repeat(750 * 1024), '😀'.repeat(256 * 1024), 'a\ud800b\udc00c']
+    file.writeLines(lines)
+    file.writeLines(['{"after":"😀"}'])
+    await file.close()
+    assert.deepEqual(readFileSync(join(dir, 'audit.log')), Buffer.from(`${lines.join('\n')}\n{"after":"😀"}\n`))
+  })
+
   it('appends to an existing file, and rotates it first when the write would not fit', async () => {
     writeFileSync(join(dir, 'audit.log'), line('x'), { mode: 0o600 })
     const file = new RotatingFile({ path: join(dir, 'audit.log'), maxSizeMb: 1, maxAgeDays: 0, maxBackups: 0, compress: false, now })
