@@ -5,10 +5,10 @@
  * large machine's heap limit (4 GB here) and a high write rate gets the top of that range. A
  * cluster of a thousand simulated nodes writes about 130 objects a second in steady state, and
  * thousands a second while its pods start, so its heap grew to three or four times its live
- * objects (measured: 100 MB alive in a 330 MB heap at 200 nodes and 2,000 pods; 1.2 GB of RSS
- * at a thousand nodes). A fixed factor of 1.5 keeps the heap within half again of what lives,
- * for a few more major collections (concurrent marking does most of their work on another
- * thread). `server start` keeps V8's own sizing.
+ * objects (measured: 87 MB alive in a 330 MB heap at 200 nodes and 2,000 pods; 1.2 GB of RSS
+ * at a thousand nodes and 10,000 pods). A fixed factor of 1.5 keeps the heap within half again
+ * of what lives, for a few more major collections (concurrent marking does most of their work on
+ * another thread). `server start` keeps V8's own sizing.
  */
 import { setFlagsFromString } from 'node:v8'
 
