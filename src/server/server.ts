@@ -21,6 +21,7 @@ import { authorizationFromConfig } from './authorization/from-config.js'
 import { NodeGraph } from './authorization/node.js'
 import { PolicyCache } from './authorization/rbac-policy.js'
 import { servedGroupVersions } from './bootstrap/cluster.js'
+import { boundHeapGrowth } from './lifecycle/heap-growth.js'
 import { endpointAddress } from './bootstrap/kubernetes-service.js'
 import { bootstrapRbac } from './bootstrap/rbac.js'
 import type { ClusterConfig, ServerConfig } from './config.js'
@@ -139,6 +140,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const peers = peersFromConfig(config, { advertiseAddress: advertised, registry: () => (pending.store ? api.registryFor(pending.store) : undefined), store: () => pending.store, log, metrics: metrics.registry })
   // `cluster start`: the clusterOnly controllers, on the cluster's clock, and the simulated nodes.
   const cluster = config.cluster
+  // A whole cluster's write rate would let V8 grow the heap to several times what lives in it.
+  if (cluster) boundHeapGrowth()
   const clock = cluster?.clockStartMs !== undefined ? clockStartingAt(cluster.clockStartMs) : undefined
   // `cluster start`: the resource metrics API of the simulated usage (kubectl top, the autoscaler).
   const metricsApi = cluster ? new SimulatedMetricsApi(clock) : undefined

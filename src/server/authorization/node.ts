@@ -230,7 +230,8 @@ export class NodeGraph {
     const watch = (group: string, version: string, resource: string, upsert: (o: KubeObject) => void, remove: (o: KubeObject) => void) => {
       const store = registry.lookup(group, version, resource)
       if (!store) return
-      const informer = new Informer(store, { upsert, remove }, onError)
+      // The graph keeps what it needs of each object: the informer keeps their identities only.
+      const informer = new Informer(store, { upsert, remove }, onError, undefined, 'identity')
       this.informers.push(informer)
       informer.start()
     }

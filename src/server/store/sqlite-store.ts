@@ -40,6 +40,7 @@ import type {
   WatchOptions,
 } from './types.js'
 import { LatestReads } from './latest-reads.js'
+import { WrittenValues } from './written-values.js'
 import { WatchStream } from './watch-stream.js'
 import { withTimeout } from './timeout.js'
 
@@ -172,6 +173,8 @@ export class SqliteStore implements Store {
    * the keys it wrote before anything may read at the new revision.
    */
   private readonly latestRead = new LatestReads()
+  /** The values of the latest writes: an event's prevValue shares the previous write's Buffer. */
+  private readonly writtenValues = new WrittenValues()
   /**
    * How many keys a paged list has left from the start of its next page, by revision, range
    * end and start key: the next page's count is this one's less the page, so a page-through
@@ -459,6 +462,7 @@ export class SqliteStore implements Store {
             rev++
             this.stmt.insert.run(rev, op.keyBuf, rev, 0, op.value)
             this.writeExpiry(op.keyBuf, op.expiresAt)
+            this.writtenValues.remember(op.key, rev, op.value)
             const kv: KeyValue = { key: op.key, value: op.value, createRevision: rev, modRevision: rev }
             events.push({ type: 'create', key: op.key, revision: rev, createRevision: rev, value: op.value })
             outcomes.push(() => op.resolve(kv))
@@ -477,13 +481,15 @@ export class SqliteStore implements Store {
             this.stmt.insert.run(rev, op.keyBuf, live.createRevision, 0, op.value)
             this.writeExpiry(op.keyBuf, op.expiresAt)
             const kv: KeyValue = { key: op.key, value: op.value, createRevision: live.createRevision, modRevision: rev }
+            const prevValue = this.writtenValues.get(op.key, live.modRevision) ?? live.value
+            this.writtenValues.remember(op.key, rev, op.value)
             events.push({
               type: 'update',
               key: op.key,
               revision: rev,
               createRevision: live.createRevision,
               value: op.value,
-              prevValue: live.value,
+              prevValue,
               prevModRevision: live.modRevision,
             })
             outcomes.push(() => op.resolve(kv))
@@ -509,12 +515,14 @@ export class SqliteStore implements Store {
             rev++
             this.stmt.insert.run(rev, op.keyBuf, live.createRevision, 1, null)
             this.stmt.clearExpiry.run(op.keyBuf)
+            const prevValue = this.writtenValues.get(op.key, live.modRevision) ?? live.value
+            this.writtenValues.forget(op.key)
             events.push({
               type: 'delete',
               key: op.key,
               revision: rev,
               createRevision: live.createRevision,
-              prevValue: live.value,
+              prevValue,
               prevModRevision: live.modRevision,
             })
             const result: DeleteResult = { revision: rev, prev: live }

@@ -66,6 +66,21 @@ describe('sqlite store behaviour', function () {
     watch.cancel()
   })
 
+  it("gives a live event's prevValue as the previous write's own value, not a second copy", async function () {
+    const s = open()
+    const watch = await s.watch('/share/')
+    const a = await s.create('/share/a', Buffer.from('1'))
+    await s.update('/share/a', Buffer.from('2'), a.modRevision)
+    await s.delete('/share/a')
+    const [created, updated, deleted] = await collect(watch, 3)
+    // The same bytes as before, and the very Buffer the previous event holds: an event window
+    // keeps each value once.
+    assert.deepEqual([updated!.prevValue?.toString(), deleted!.prevValue?.toString()], ['1', '2'])
+    assert.equal(updated!.prevValue, created!.value)
+    assert.equal(deleted!.prevValue, updated!.value)
+    watch.cancel()
+  })
+
   it('breaks a watch whose consumer stopped reading, with a retryable error', async function () {
     const s = open({ watchBufferLimit: 10 })
     const watch = await s.watch('/slow/')

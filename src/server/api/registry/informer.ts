@@ -18,6 +18,20 @@ export interface InformerHandlers {
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`
 
+/**
+ * What an informer keeps of each object: the whole object (for readers of `list` and `get`),
+ * or its identity alone (for handlers that keep what they need themselves, such as the node
+ * authorizer's graph: a pod's whole object per pod would be a second decoded copy of every pod
+ * beside the controllers' shared one).
+ */
+export type InformerRetention = 'objects' | 'identity'
+
+/** The object reduced to what identifies it (the `old` of an upsert, the object of a resync's remove). */
+function identityOf(obj: KubeObject): KubeObject {
+  const { name, namespace, uid, resourceVersion } = obj.metadata
+  return { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name, namespace, uid, resourceVersion } }
+}
+
 export class Informer {
   private readonly objects = new Map<string, KubeObject>()
   private stopped = false
@@ -31,6 +45,7 @@ export class Informer {
     private readonly handlers: InformerHandlers,
     private readonly onError: (err: Error) => void = () => {},
     private readonly retryMs = 1000,
+    private readonly retention: InformerRetention = 'objects',
   ) {}
 
   start(): void {
@@ -42,6 +57,7 @@ export class Informer {
     this.cancel?.()
   }
 
+  /** The objects as kept (with retention 'identity', their identity alone). */
   list(): IterableIterator<KubeObject> {
     return this.objects.values()
   }
@@ -95,7 +111,7 @@ export class Informer {
       }
       seen?.add(key)
       const old = this.objects.get(key)
-      this.objects.set(key, obj)
+      this.objects.set(key, this.retention === 'identity' ? identityOf(obj) : obj)
       this.handlers.upsert(obj, old)
     }
   }
