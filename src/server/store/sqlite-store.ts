@@ -120,6 +120,10 @@ const HISTORY_CHUNK = 1000
 const COMPACT_CHUNK = 10_000
 /** Page-throughs whose next page's count is kept (a few hundred clients paging at once). */
 const PAGE_COUNTS_KEPT = 512
+/** Lists (or pages) kept by revision: ranges of a few objects, read again and again. */
+const LIST_READS_KEPT = 64
+/** The largest list kept: the small ranges a write's admission and allocations read. */
+const LIST_READ_MAX_ROWS = 64
 
 /**
  * The embedded store: an MVCC table in SQLite in WAL mode. Every acknowledged write survives
@@ -181,6 +185,15 @@ export class SqliteStore implements Store {
    * counts the range once instead of once a page (a count costs the rest of the range).
    */
   private readonly pageCounts = new Map<string, number>()
+  /**
+   * The rows of small lists (or pages), by revision, range and page size: what a range holds at a revision
+   * never changes (a later write has a later revision; compaction only drops versions that a
+   * read at or above the compacted revision cannot see, and readableRevision refuses older
+   * reads first). A Service create lists Services and IPAddresses for its cluster IP, and
+   * admission lists webhook configurations and policies, at the same revision request after
+   * request when nothing is written between (dry runs, `client validate`).
+   */
+  private readonly listReads = new Map<string, Row[]>()
   private eventLog: WatchEvent[] = []
   private compaction: Promise<void> = Promise.resolve()
   private readonly compactor: Compactor
@@ -680,12 +693,19 @@ export class SqliteStore implements Store {
     const end = prefixEnd(Buffer.from(prefix))
     const start = Buffer.from(page.start)
     const fetch = page.limit > 0 ? page.limit + 1 : -1
-    const rows = this.read(
-      () =>
-        (end
-          ? this.stmt.listRange.all(start, end, revision, fetch)
-          : this.stmt.listOpen.all(start, revision, fetch)) as Row[],
-    )
+    const memo = `${revision} ${fetch} ${end?.toString('hex') ?? ''} ${page.start}`
+    const rows =
+      this.listReads.get(memo)?.slice() ??
+      this.read(
+        () =>
+          (end
+            ? this.stmt.listRange.all(start, end, revision, fetch)
+            : this.stmt.listOpen.all(start, revision, fetch)) as Row[],
+      )
+    if (rows.length <= LIST_READ_MAX_ROWS && !this.listReads.has(memo)) {
+      if (this.listReads.size >= LIST_READS_KEPT) this.listReads.delete(this.listReads.keys().next().value!)
+      this.listReads.set(memo, rows.slice())
+    }
     if (page.limit > 0 && rows.length > page.limit) {
       rows.length = page.limit
       const items = rows.map(r => toKeyValue(r.key.toString(), r))

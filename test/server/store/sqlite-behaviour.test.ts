@@ -126,6 +126,24 @@ describe('sqlite store behaviour', function () {
     assert.ok(delivered < 3000)
   })
 
+  it('answers a list repeated at the same revision as the table does, after writes, deletes and compaction', async function () {
+    const s = open()
+    const keys = async (options = {}) => (await s.list('/services/', options)).items.map((kv) => `${kv.key}=${kv.value.toString()}`)
+    const first = await s.create('/services/default/a', Buffer.from('1'))
+    assert.deepEqual(await keys(), ['/services/default/a=1'])
+    assert.deepEqual(await keys(), ['/services/default/a=1'])
+    await s.create('/services/default/b', Buffer.from('2'))
+    await s.update('/services/default/a', Buffer.from('3'), first.modRevision)
+    assert.deepEqual(await keys(), ['/services/default/a=3', '/services/default/b=2'])
+    assert.deepEqual(await keys({ revision: first.modRevision }), ['/services/default/a=1'])
+    assert.deepEqual(await keys({ limit: 1 }), ['/services/default/a=3'])
+    const gone = await s.delete('/services/default/b')
+    assert.deepEqual(await keys(), ['/services/default/a=3'])
+    await s.compact(gone.revision)
+    await rejectsWith(s.list('/services/', { revision: first.modRevision }), CompactedError, 'Compacted')
+    assert.deepEqual(await keys(), ['/services/default/a=3'])
+  })
+
   it('commits concurrent writes together, each acknowledged durably', async function () {
     const s = open()
     const results = await Promise.all(Array.from({ length: 500 }, (_, i) => s.create(`/g/k${i}`, Buffer.from(String(i)))))
