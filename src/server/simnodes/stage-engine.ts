@@ -22,12 +22,17 @@ import { READINESS_ANNOTATION, withReadiness } from './pod-readiness.js'
 
 type Obj = Record<string, unknown>
 
+/** setTimeout's longest delay (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 export interface StageEngineOptions {
   readonly stages: readonly Stage[]
   /** Whether the object is ours (a node we simulate, or a pod bound to one). */
   owns(obj: KubeObject): boolean
   funcsFor(obj: KubeObject): FuncMap
   readonly events?: EventRecorder
+  /** The cluster's clock (the templates' `Now`), which the kubelet's back-off is counted on; Date.now by default. */
+  now?(): number
   log(level: number, message: string): void
 }
 
@@ -53,7 +58,7 @@ export class StageEngine {
       this.cancel(key)
       return
     }
-    const restart = obj.kind === 'Pod' ? nextRestartStep(obj, Date.now()) : undefined
+    const restart = obj.kind === 'Pod' ? nextRestartStep(obj, this.now()) : undefined
     if (restart) return this.schedule(key, `kubelet ${restart.kind} ${restart.container}`, restart.delayMs, () => this.restart(restart, obj))
     const stage = chooseStage(this.options.stages, obj as Obj)
     if (!stage) return this.cancel(key)
@@ -71,7 +76,7 @@ export class StageEngine {
     const timer = setTimeout(() => {
       this.pending.delete(key)
       void step().catch((err: Error) => this.options.log(2, `${name} on ${key}: ${err.message}`))
-    }, delay)
+    }, Math.min(delay, MAX_TIMER_MS))
     timer.unref()
     this.pending.set(key, { stage: name, timer })
   }
@@ -89,7 +94,7 @@ export class StageEngine {
         namespace,
         name,
         (cur) => {
-          const next = applyRestartStep(cur, step, new Date().toISOString())
+          const next = applyRestartStep(cur, step, this.nowText())
           event = next?.event
           return next ? { ...cur, status: withRuntimeIds(next.status, cur.metadata.uid ?? '') } : cur
         },
@@ -106,6 +111,15 @@ export class StageEngine {
     this.stopped = true
     for (const { timer } of this.pending.values()) clearTimeout(timer)
     this.pending.clear()
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now()
+  }
+
+  /** metav1.Time's text: RFC 3339 to the second, as the kubelet writes it. */
+  private nowText(): string {
+    return new Date(this.now()).toISOString().replace(/\.\d+Z$/, 'Z')
   }
 
   private cancel(key: string): void {
@@ -132,7 +146,8 @@ export class StageEngine {
       if (step.kind === 'event') await this.options.events?.record(current, step.event.type as 'Normal' | 'Warning', step.event.reason, step.event.message)
       else if (step.kind === 'delete') await deleteNow(store, namespace, name)
       else if (step.subresource === 'status') {
-        await store.update(namespace, name, (cur) => ({ ...cur, status: podStatus(cur, mergePatch((cur.status ?? {}) as never, (step.data as Obj).status) as Obj) }), { subresource: 'status', retryOnConflict: true })
+        const now = this.nowText()
+        await store.update(namespace, name, (cur) => ({ ...cur, status: podStatus(cur, mergePatch((cur.status ?? {}) as never, (step.data as Obj).status) as Obj, now) }), { subresource: 'status', retryOnConflict: true })
       } else {
         await store.update(namespace, name, (cur) => mergePatch(cur as never, step.data) as KubeObject, { retryOnConflict: true })
       }
@@ -145,9 +160,8 @@ export class StageEngine {
  * restartPolicy says so, a failing readiness probe keeps its container unready, and the runtime's
  * image and container IDs, which kwok's stages omit, are filled in.
  */
-function podStatus(obj: KubeObject, status: Obj): Obj {
+function podStatus(obj: KubeObject, status: Obj, now: string): Obj {
   if (obj.kind !== 'Pod') return status
-  const now = new Date().toISOString()
   const exited = kubeletExit(obj, status, now)
   const probed = obj.metadata.annotations?.[READINESS_ANNOTATION] === 'false' ? withReadiness(obj, exited, now) : exited
   return withRuntimeIds(probed, obj.metadata.uid ?? '')
