@@ -42,8 +42,8 @@ describe('simulated nodes', function () {
   let t: TestRegistry
   let manager: ControllerManager
   const store = (resource: string): GenericStore => t.registry.lookup('', 'v1', resource)!
-  const start = async (cluster: ClusterConfig) => {
-    manager = new ControllerManager([new SimulatedNodes({ cluster, version: 'v1.35.0', log: () => {} })])
+  const start = async (cluster: ClusterConfig, clock?: { now(): number }) => {
+    manager = new ControllerManager([new SimulatedNodes({ cluster, version: 'v1.35.0', log: () => {}, ...(clock ? { clock } : {}) })])
     await manager.start({ registry: t.registry, ready: Promise.resolve(true), log: () => {} })
   }
   const pod = (name: string, nodeName: string, extra: Partial<KubeObject['metadata']> = {}, spec: Record<string, unknown> = {}) =>
@@ -124,6 +124,18 @@ describe('simulated nodes', function () {
     assert.equal(status.state.waiting?.message, `back-off 10s restarting failed container=app pod=loop_default(${looping.metadata.uid})`)
     const ready = ((looping.status as { conditions: Array<{ type: string; status: string; reason?: string; message?: string }> }).conditions).find((c) => c.type === 'Ready')
     assert.deepEqual([ready?.status, ready?.reason, ready?.message], ['False', 'ContainersNotReady', 'containers with unready status: [app]'])
+  })
+
+  it("counts the back-off on the cluster's clock (on a clock years behind, the container does not restart at once)", async () => {
+    const behind = 4 * 365 * 24 * 3600 * 1000
+    await start(CLUSTER, { now: () => Date.now() - behind })
+    const key = 'pod-container-running-failed.stage.kwok.x-k8s.io'
+    await pod('behind', 'sim-0', { labels: { [key]: 'true' }, annotations: { [`${key}/delay`]: '100ms', [`${key}/jitter-delay`]: '100ms' } })
+    type Status = { state: { waiting?: { reason: string } } }
+    const state = async () => ((await store('pods').get('default', 'behind')).status as { containerStatuses?: Status[] }).containerStatuses?.[0]?.state
+    await eventually(async () => (await state())?.waiting?.reason === 'CrashLoopBackOff', 'the container in CrashLoopBackOff')
+    await new Promise((r) => setTimeout(r, 1500))
+    assert.equal((await state())?.waiting?.reason, 'CrashLoopBackOff')
   })
 
   it('ends a pod with restartPolicy OnFailure Succeeded when its containers exit 0', async () => {
