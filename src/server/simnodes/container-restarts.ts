@@ -98,10 +98,14 @@ export function applyRestartStep(pod: Pod, step: RestartStep, now: string): { st
     if (!terminated) return undefined
     const restartCount = Number(target.restartCount ?? 0) + 1
     const message = `back-off ${goDuration(backOffMs(restartCount))} restarting failed container=${step.container} pod=${podRef}`
-    changed = { ...target, ready: false, started: false, restartCount, lastState: { terminated }, state: { waiting: { reason: CRASH_LOOP, message } } }
+    // The kubelet's last state names the exited container (its ID), which the waiting one still shows.
+    const last = target.containerID === undefined ? terminated : { ...terminated, containerID: target.containerID }
+    changed = { ...target, ready: false, started: false, restartCount, lastState: { terminated: last }, state: { waiting: { reason: CRASH_LOOP, message } } }
   } else {
     if ((asObj(asObj(target.state).waiting).reason as string | undefined) !== CRASH_LOOP) return undefined
-    changed = { ...target, ready: true, started: true, state: { running: { startedAt: now } } }
+    // A new container: its ID is the runtime's new one (filled in from the restart count).
+    const { containerID: _exited, ...rest } = target
+    changed = { ...rest, ready: true, started: true, state: { running: { startedAt: now } } }
   }
   const next = { ...status, containerStatuses: statuses.map((s) => (s === target ? changed : s)) }
   const event =

@@ -3,7 +3,7 @@
  * (10 s doubling to 5 min, printed as Go prints a duration) and when a waiting container runs again.
  */
 import assert from 'node:assert/strict'
-import { backOffMs, goDuration, nextRestartStep, restarts } from '../../../src/server/simnodes/container-restarts.js'
+import { applyRestartStep, backOffMs, goDuration, nextRestartStep, restarts } from '../../../src/server/simnodes/container-restarts.js'
 
 const pod = (restartPolicy: string | undefined, containerStatuses: unknown[]) => ({
   metadata: { name: 'p', namespace: 'default', uid: 'u' },
@@ -30,5 +30,16 @@ describe('container restarts', () => {
     const waiting = pod('Always', [{ name: 'app', restartCount: 2, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { exitCode: 1, finishedAt } } }])
     assert.deepEqual(nextRestartStep(waiting, Date.parse(finishedAt) + 5_000), { kind: 'run', container: 'app', delayMs: 15_000 })
     assert.equal(nextRestartStep(pod('Never', [{ name: 'app', state: { terminated: { exitCode: 1 } } }]), 0), undefined)
+  })
+
+  it("keeps the exited container's ID in its last state while it waits, and drops it when a new container runs", () => {
+    const exited = pod('Always', [{ name: 'app', restartCount: 0, containerID: 'containerd://old', state: { terminated: { exitCode: 1, finishedAt: '2026-01-01T00:00:00Z' } } }])
+    const waiting = applyRestartStep(exited, { kind: 'back-off', container: 'app', delayMs: 0 }, '2026-01-01T00:00:01Z')!
+    const [backedOff] = waiting.status.containerStatuses as Array<{ containerID?: string; restartCount: number; lastState: { terminated: { containerID?: string } } }>
+    assert.deepEqual([backedOff!.containerID, backedOff!.lastState.terminated.containerID, backedOff!.restartCount], ['containerd://old', 'containerd://old', 1])
+    assert.equal(waiting.event?.reason, 'BackOff')
+    const running = applyRestartStep({ ...exited, status: waiting.status }, { kind: 'run', container: 'app', delayMs: 0 }, '2026-01-01T00:00:11Z')!
+    const [again] = running.status.containerStatuses as Array<{ containerID?: string; ready: boolean; state: { running?: { startedAt: string } } }>
+    assert.deepEqual([again!.containerID, again!.ready, again!.state.running?.startedAt], [undefined, true, '2026-01-01T00:00:11Z'])
   })
 })
