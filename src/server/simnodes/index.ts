@@ -101,6 +101,7 @@ export class SimulatedNodes implements Controller {
       owns: (obj) => (obj.kind === 'Node' ? this.names.has(obj.metadata.name ?? '') : this.names.has(String((obj.spec as { nodeName?: string } | undefined)?.nodeName ?? ''))),
       funcsFor: (obj) => templateFuncs(addresses, obj.kind === 'Node' ? (obj.metadata.name ?? '') : String((obj.spec as { nodeName?: string }).nodeName ?? '')),
       events: new EventRecorder(registry, 'kubelet', { clock: this.clock, onError: (err) => ctx.log(2, `simulated node event: ${err.message}`) }),
+      now: () => this.clock.now(),
       log: (level, message) => ctx.log(level, message),
     })
     const engine = this.engine

@@ -4,6 +4,8 @@
  * first matching stage is applied after its delay (and a random part of its jitter): its event,
  * its finalizers, its deletion, or its status template rendered and merged into the status. A
  * write that changes the object starts the next match, so a heartbeat stage repeats itself.
+ * A pod's container that exited and restarts (container-restarts.ts) is the kubelet's business
+ * first: its back-off and its restart come before any stage.
  */
 import { mergePatch } from '../../core/patch/merge.js'
 import type { GenericStore } from '../api/registry/generic-store.js'
@@ -15,8 +17,13 @@ import type { FuncMap } from './go-template.js'
 import { type Stage, chooseStage } from './stage.js'
 import { stageSteps } from './stage-plan.js'
 import { withRuntimeIds } from './runtime-ids.js'
+import { type RestartStep, applyRestartStep, kubeletExit, nextRestartStep } from './container-restarts.js'
+import { READINESS_ANNOTATION, withReadiness } from './pod-readiness.js'
 
 type Obj = Record<string, unknown>
+
+/** setTimeout's longest delay (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 export interface StageEngineOptions {
   readonly stages: readonly Stage[]
@@ -24,6 +31,8 @@ export interface StageEngineOptions {
   owns(obj: KubeObject): boolean
   funcsFor(obj: KubeObject): FuncMap
   readonly events?: EventRecorder
+  /** The cluster's clock (the templates' `Now`), which the kubelet's back-off is counted on; Date.now by default. */
+  now?(): number
   log(level: number, message: string): void
 }
 
@@ -49,26 +58,68 @@ export class StageEngine {
       this.cancel(key)
       return
     }
+    const restart = obj.kind === 'Pod' ? nextRestartStep(obj, this.now()) : undefined
+    if (restart) return this.schedule(key, `kubelet ${restart.kind} ${restart.container}`, restart.delayMs, () => this.restart(restart, obj))
     const stage = chooseStage(this.options.stages, obj as Obj)
-    const waiting = this.pending.get(key)
-    if (waiting && waiting.stage === stage?.name) return
-    this.cancel(key)
-    if (!stage) return
+    if (!stage) return this.cancel(key)
     const { delayMs, jitterMs } = stage.delayFor(obj as Obj)
     // kwok: a random time between the delay and the jitter duration.
     const delay = delayMs + (jitterMs > delayMs ? Math.random() * (jitterMs - delayMs) : 0)
+    this.schedule(key, stage.name, delay, () => this.apply(stage, obj))
+  }
+
+  /** Runs `step` after the delay, unless the same step already waits for the object. */
+  private schedule(key: string, name: string, delay: number, step: () => Promise<void>): void {
+    const waiting = this.pending.get(key)
+    if (waiting && waiting.stage === name) return
+    this.cancel(key)
     const timer = setTimeout(() => {
       this.pending.delete(key)
-      void this.apply(stage, obj).catch((err: Error) => this.options.log(2, `stage ${stage.name} on ${key}: ${err.message}`))
-    }, delay)
+      void step().catch((err: Error) => this.options.log(2, `${name} on ${key}: ${err.message}`))
+    }, Math.min(delay, MAX_TIMER_MS))
     timer.unref()
-    this.pending.set(key, { stage: stage.name, timer })
+    this.pending.set(key, { stage: name, timer })
+  }
+
+  /** The kubelet's back-off or restart of a pod's container, on the pod as it is now. */
+  private async restart(step: RestartStep, seen: KubeObject): Promise<void> {
+    const store = this.store('Pod')
+    if (!store || this.stopped) return
+    const { namespace } = seen.metadata
+    const name = seen.metadata.name ?? ''
+    let event: { reason: string; message: string; fieldPath: string } | undefined
+    let updated: KubeObject
+    try {
+      updated = await store.update(
+        namespace,
+        name,
+        (cur) => {
+          const next = applyRestartStep(cur, step, this.nowText())
+          event = next?.event
+          return next ? { ...cur, status: withRuntimeIds(next.status, cur.metadata.uid ?? '') } : cur
+        },
+        { subresource: 'status', retryOnConflict: true },
+      )
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return
+      throw err
+    }
+    if (event) await this.options.events?.record(updated, 'Warning', event.reason, event.message, event.fieldPath)
   }
 
   stop(): void {
     this.stopped = true
     for (const { timer } of this.pending.values()) clearTimeout(timer)
     this.pending.clear()
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now()
+  }
+
+  /** metav1.Time's text: RFC 3339 to the second, as the kubelet writes it. */
+  private nowText(): string {
+    return new Date(this.now()).toISOString().replace(/\.\d+Z$/, 'Z')
   }
 
   private cancel(key: string): void {
@@ -95,7 +146,8 @@ export class StageEngine {
       if (step.kind === 'event') await this.options.events?.record(current, step.event.type as 'Normal' | 'Warning', step.event.reason, step.event.message)
       else if (step.kind === 'delete') await deleteNow(store, namespace, name)
       else if (step.subresource === 'status') {
-        await store.update(namespace, name, (cur) => ({ ...cur, status: podStatus(cur, mergePatch((cur.status ?? {}) as never, (step.data as Obj).status) as Obj) }), { subresource: 'status', retryOnConflict: true })
+        const now = this.nowText()
+        await store.update(namespace, name, (cur) => ({ ...cur, status: podStatus(cur, mergePatch((cur.status ?? {}) as never, (step.data as Obj).status) as Obj, now) }), { subresource: 'status', retryOnConflict: true })
       } else {
         await store.update(namespace, name, (cur) => mergePatch(cur as never, step.data) as KubeObject, { retryOnConflict: true })
       }
@@ -103,9 +155,16 @@ export class StageEngine {
   }
 }
 
-/** A pod's status also gets the runtime's image and container IDs, which kwok's stages omit. */
-function podStatus(obj: KubeObject, status: Obj): Obj {
-  return obj.kind === 'Pod' ? withRuntimeIds(status, obj.metadata.uid ?? '') : status
+/**
+ * A pod's status as its kubelet reports it: a container that exits restarts when the pod's
+ * restartPolicy says so, a failing readiness probe keeps its container unready, and the runtime's
+ * image and container IDs, which kwok's stages omit, are filled in.
+ */
+function podStatus(obj: KubeObject, status: Obj, now: string): Obj {
+  if (obj.kind !== 'Pod') return status
+  const exited = kubeletExit(obj, status, now)
+  const probed = obj.metadata.annotations?.[READINESS_ANNOTATION] === 'false' ? withReadiness(obj, exited, now) : exited
+  return withRuntimeIds(probed, obj.metadata.uid ?? '')
 }
 
 async function deleteNow(store: GenericStore, namespace: string | undefined, name: string): Promise<void> {

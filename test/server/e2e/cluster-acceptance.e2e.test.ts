@@ -5,7 +5,9 @@
  * `kubectl wait --for=condition=complete` returns; a CronJob creates its Job at the cluster's
  * clock; a DaemonSet places one pod per node; a StatefulSet makes its pods by ordinal and scales
  * down from the highest; a Service's EndpointSlices hold its ready pods' IPs; an unschedulable
- * pod gets kube-scheduler's FailedScheduling message; `helm install --wait` of `helm create`'s
+ * pod gets kube-scheduler's FailedScheduling message; a crashing pod restarts (RESTARTS grows,
+ * CrashLoopBackOff between runs), and a failing readiness probe times `rollout status` out;
+ * `helm install --wait` of `helm create`'s
  * chart succeeds. Expected texts are kubectl's and kube-scheduler's own.
  */
 import assert from 'node:assert/strict'
@@ -65,6 +67,48 @@ describe('cluster start: workloads move as on a real cluster (kubectl 1.35)', fu
     const waited = await k.run('wait', '--for=condition=complete', 'job/once', '--timeout=60s')
     assert.equal(waited.code, 0, waited.stderr)
     assert.equal(waited.stdout.trim(), 'job.batch/once condition met')
+  })
+
+  it('restarts a crashing pod as the kubelet does: RESTARTS grows, STATUS CrashLoopBackOff between runs', async () => {
+    // kwok's chaos stage makes the container exit; restartPolicy Always (kubectl run's) restarts it after the kubelet's 10 s back-off.
+    await k.ok('run', 'crash', '--image=busybox', '--restart=Always', '--labels=pod-container-running-failed.stage.kwok.x-k8s.io=true', '--', 'sh', '-c', 'exit 1')
+    const seen = new Set<string>()
+    let restarts = 0
+    const deadline = Date.now() + 60_000
+    while (restarts < 2 && Date.now() < deadline) {
+      // kubectl's columns: NAME READY STATUS RESTARTS [(AGE ago)] AGE
+      const [, ready, status, count] = (await k.ok('get', 'pod', 'crash', '--no-headers')).trim().split(/\s+/)
+      seen.add(`${status}:${ready}`)
+      restarts = Number(count)
+      await new Promise((r) => setTimeout(r, 250))
+    }
+    assert.equal(restarts, 2, [...seen].join(' '))
+    assert.ok(seen.has('CrashLoopBackOff:0/1'), [...seen].join(' '))
+    assert.ok(seen.has('Running:1/1'), [...seen].join(' '))
+    assert.equal((await k.ok('get', 'pod', 'crash', '-o', 'jsonpath={.status.phase}')).trim(), 'Running')
+  })
+
+  it('times kubectl rollout status out when the pods say their readiness probe fails', async () => {
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'unready', namespace: 'default' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'unready' } },
+        template: {
+          metadata: { labels: { app: 'unready' }, annotations: { 'probes.client.dev/readiness': 'false' } },
+          spec: { containers: [{ name: 'web', image: 'nginx', readinessProbe: { httpGet: { path: '/', port: 80 } } }] },
+        },
+      },
+    }
+    const applied = await k.runWithInput(JSON.stringify(deployment), 'apply', '-f', '-')
+    assert.equal(applied.code, 0, applied.stderr)
+    const waited = await k.run('rollout', 'status', 'deployment/unready', '--timeout=3s')
+    assert.notEqual(waited.code, 0, waited.stdout)
+    // kubectl's rollout status: the deployment's text while available replicas lag, then its timeout error.
+    assert.match(waited.stdout, /Waiting for deployment "unready" rollout to finish: 0 of 1 updated replicas are available\.\.\./)
+    assert.match(waited.stderr, /timed out waiting for the condition/)
   })
 
   it("creates a CronJob's Job when the cluster's clock reaches its schedule", async () => {

@@ -116,7 +116,7 @@ describe('simulated nodes: the kubelet events of the containers they start', fun
   })
 
   it("records a container's start once, though its pod's status is written again (a Job's pod Succeeded)", async () => {
-    await pod('job-x', 'sim-0', { containers: [{ name: 'app', image: 'busybox:1.36' }] }, { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'x', uid: '00000000-0000-0000-0000-000000000001' }] })
+    await pod('job-x', 'sim-0', { restartPolicy: 'Never', containers: [{ name: 'app', image: 'busybox:1.36' }] }, { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'x', uid: '00000000-0000-0000-0000-000000000001' }] })
     await eventually(async () => phaseOf(await store('pods').get('default', 'job-x')) === 'Succeeded', 'the Job pod Succeeded')
     await new Promise((r) => setTimeout(r, 200))
     assert.deepEqual((await eventsOf('job-x')).map((e) => e.reason), ['Pulling', 'Pulled', 'Created', 'Started'])

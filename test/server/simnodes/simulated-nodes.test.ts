@@ -42,12 +42,12 @@ describe('simulated nodes', function () {
   let t: TestRegistry
   let manager: ControllerManager
   const store = (resource: string): GenericStore => t.registry.lookup('', 'v1', resource)!
-  const start = async (cluster: ClusterConfig) => {
-    manager = new ControllerManager([new SimulatedNodes({ cluster, version: 'v1.35.0', log: () => {} })])
+  const start = async (cluster: ClusterConfig, clock?: { now(): number }) => {
+    manager = new ControllerManager([new SimulatedNodes({ cluster, version: 'v1.35.0', log: () => {}, ...(clock ? { clock } : {}) })])
     await manager.start({ registry: t.registry, ready: Promise.resolve(true), log: () => {} })
   }
-  const pod = (name: string, nodeName: string, extra: Partial<KubeObject['metadata']> = {}) =>
-    store('pods').create({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', ...extra }, spec: { nodeName, containers: [{ name: 'app', image: 'nginx:1.27' }] } })
+  const pod = (name: string, nodeName: string, extra: Partial<KubeObject['metadata']> = {}, spec: Record<string, unknown> = {}) =>
+    store('pods').create({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', ...extra }, spec: { nodeName, containers: [{ name: 'app', image: 'nginx:1.27' }], ...spec } })
 
   beforeEach(async () => {
     t = await openTestRegistry('simnodes-', ['default', 'kube-node-lease'])
@@ -89,22 +89,83 @@ describe('simulated nodes', function () {
 
   it("completes a Job's pod (kwok's pod-complete)", async () => {
     await start(CLUSTER)
-    await pod('job-x', 'sim-0', { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'x', uid: '00000000-0000-0000-0000-000000000001' }] })
+    // A Job's pods never have restartPolicy Always (its validation); with Always the kubelet would start the container again.
+    await pod('job-x', 'sim-0', { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'x', uid: '00000000-0000-0000-0000-000000000001' }] }, { restartPolicy: 'Never' })
     await eventually(async () => statusOf(await store('pods').get('default', 'job-x')).phase === 'Succeeded', 'the Job pod Succeeded')
     const done = await store('pods').get('default', 'job-x')
     const state = (done.status as { containerStatuses: Array<{ state: { terminated?: { exitCode: number; reason: string } } }> }).containerStatuses[0]!.state
     assert.deepEqual([state.terminated?.exitCode, state.terminated?.reason], [0, 'Completed'])
   })
 
-  it("fails a pod labelled for kwok's pod-container-running-failed stage, with the exit code of its annotation", async () => {
+  it("fails a pod labelled for kwok's pod-container-running-failed stage, with the exit code of its annotation, when it does not restart", async () => {
     await start(CLUSTER)
     const key = 'pod-container-running-failed.stage.kwok.x-k8s.io'
-    await pod('crash', 'sim-0', { labels: { [key]: 'true' }, annotations: { [`${key}/exit-code`]: '3', [`${key}/delay`]: '100ms', [`${key}/jitter-delay`]: '100ms' } })
+    await pod('crash', 'sim-0', { labels: { [key]: 'true' }, annotations: { [`${key}/exit-code`]: '3', [`${key}/delay`]: '100ms', [`${key}/jitter-delay`]: '100ms' } }, { restartPolicy: 'Never' })
     await eventually(async () => statusOf(await store('pods').get('default', 'crash')).phase === 'Failed', 'the pod Failed')
     const failed = await store('pods').get('default', 'crash')
     const terminated = (failed.status as { containerStatuses: Array<{ state: { terminated?: { exitCode: number; reason: string; message: string } } }> }).containerStatuses[0]!.state.terminated
     assert.deepEqual(terminated && [terminated.exitCode, terminated.reason, terminated.message], [3, 'containerFailed', 'container failed'])
     assert.equal(condition(failed, 'Ready'), 'False')
+  })
+
+  it('puts the exited container of a pod that restarts in CrashLoopBackOff, as the kubelet does, instead of failing the pod', async () => {
+    await start(CLUSTER)
+    const key = 'pod-container-running-failed.stage.kwok.x-k8s.io'
+    await pod('loop', 'sim-0', { labels: { [key]: 'true' }, annotations: { [`${key}/exit-code`]: '2', [`${key}/delay`]: '100ms', [`${key}/jitter-delay`]: '100ms' } }, { restartPolicy: 'Always' })
+    type Status = { restartCount: number; ready: boolean; state: { waiting?: { reason: string; message: string } }; lastState: { terminated?: { exitCode: number; finishedAt: string } } }
+    const container = async () => ((await store('pods').get('default', 'loop')).status as { containerStatuses?: Status[] }).containerStatuses?.[0]
+    await eventually(async () => (await container())?.state.waiting?.reason === 'CrashLoopBackOff', 'the container in CrashLoopBackOff')
+    const looping = await store('pods').get('default', 'loop')
+    const status = (await container())!
+    assert.equal(statusOf(looping).phase, 'Running')
+    assert.equal(status.restartCount, 1)
+    assert.equal(status.lastState.terminated?.exitCode, 2)
+    // pkg/kubelet/kuberuntime: "back-off %s restarting failed container=%s pod=%s", format.Pod = name_namespace(uid)
+    assert.equal(status.state.waiting?.message, `back-off 10s restarting failed container=app pod=loop_default(${looping.metadata.uid})`)
+    const ready = ((looping.status as { conditions: Array<{ type: string; status: string; reason?: string; message?: string }> }).conditions).find((c) => c.type === 'Ready')
+    assert.deepEqual([ready?.status, ready?.reason, ready?.message], ['False', 'ContainersNotReady', 'containers with unready status: [app]'])
+  })
+
+  it("counts the back-off on the cluster's clock (on a clock years behind, the container does not restart at once)", async () => {
+    const behind = 4 * 365 * 24 * 3600 * 1000
+    await start(CLUSTER, { now: () => Date.now() - behind })
+    const key = 'pod-container-running-failed.stage.kwok.x-k8s.io'
+    await pod('behind', 'sim-0', { labels: { [key]: 'true' }, annotations: { [`${key}/delay`]: '100ms', [`${key}/jitter-delay`]: '100ms' } })
+    type Status = { state: { waiting?: { reason: string } } }
+    const state = async () => ((await store('pods').get('default', 'behind')).status as { containerStatuses?: Status[] }).containerStatuses?.[0]?.state
+    await eventually(async () => (await state())?.waiting?.reason === 'CrashLoopBackOff', 'the container in CrashLoopBackOff')
+    await new Promise((r) => setTimeout(r, 1500))
+    assert.equal((await state())?.waiting?.reason, 'CrashLoopBackOff')
+  })
+
+  it('ends a pod with restartPolicy OnFailure Succeeded when its containers exit 0', async () => {
+    await start(CLUSTER)
+    await store('pods').create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'once', namespace: 'default', ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'j', uid: 'u1' }] },
+      spec: { nodeName: 'sim-0', restartPolicy: 'OnFailure', containers: [{ name: 'app', image: 'busybox' }] },
+    })
+    await eventually(async () => statusOf(await store('pods').get('default', 'once')).phase === 'Succeeded', 'the pod Succeeded')
+  })
+
+  it('keeps a container with a readinessProbe unready when the pod says its probe fails', async () => {
+    await start(CLUSTER)
+    await store('pods').create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'unready', namespace: 'default', annotations: { 'probes.client.dev/readiness': 'false' } },
+      spec: { nodeName: 'sim-0', containers: [{ name: 'web', image: 'nginx', readinessProbe: { httpGet: { path: '/', port: 80 } } }, { name: 'side', image: 'busybox' }] },
+    })
+    await eventually(async () => statusOf(await store('pods').get('default', 'unready')).phase === 'Running', 'the pod Running')
+    const running = await store('pods').get('default', 'unready')
+    const conditions = (running.status as { conditions: Array<{ type: string; status: string; reason?: string; message?: string }> }).conditions
+    for (const type of ['Ready', 'ContainersReady']) {
+      const c = conditions.find((x) => x.type === type)
+      assert.deepEqual([c?.status, c?.reason, c?.message], ['False', 'ContainersNotReady', 'containers with unready status: [web]'], type)
+    }
+    const ready = (running.status as { containerStatuses: Array<{ name: string; ready: boolean }> }).containerStatuses.map((s) => `${s.name}=${s.ready}`)
+    assert.deepEqual(ready.sort(), ['side=true', 'web=false'])
   })
 
   it("uses a kwok user's Stage file instead of the defaults", async () => {
