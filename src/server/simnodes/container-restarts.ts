@@ -2,12 +2,13 @@
  * What a kubelet does when a container of a running pod exits and the pod's restartPolicy says
  * to start it again (Always, or OnFailure after a non-zero exit code): the pod stays Running
  * instead of ending Failed or Succeeded; the container shows its termination for a moment
- * (kubectl's STATUS `Error`), then waits in `CrashLoopBackOff` with the termination as
- * `lastState`, its restart count one more and the reference's message
- * (`back-off 10s restarting failed container=app pod=web_default(<uid>)`,
- * pkg/kubelet/kuberuntime/kuberuntime_container.go); after the back-off (10 s doubling up to
- * 5 min, the kubelet's) it runs and is ready again, until the rule that made it exit (a kwok
- * stage) applies again. kwok's stages know no restarts: this rule runs next to them.
+ * (kubectl's STATUS `Error`). As the kubelet's doBackOff (pkg/kubelet/kuberuntime): the first
+ * exit is restarted at once; a later one waits in `CrashLoopBackOff` with the termination as
+ * `lastState`, its restart count unchanged and the reference's message
+ * (`back-off 10s restarting failed container=app pod=web_default(<uid>)`), and after the
+ * back-off (10 s doubling up to 5 min) runs again. The restart count grows by one with each new
+ * container, as the runtime counts them. The container exits again when the rule that made it
+ * exit (a kwok stage) applies again. kwok's stages know no restarts: this rule runs next to them.
  */
 import { withReadiness } from './pod-readiness.js'
 
@@ -27,7 +28,7 @@ export const SHOW_TERMINATED_MS = 1_000
 
 const CRASH_LOOP = 'CrashLoopBackOff'
 
-/** The back-off before the container's restart once it has restarted `restarts` times. */
+/** The back-off after an exit of a container that has restarted `restarts` (≥ 1) times (the first exit restarts at once). */
 export function backOffMs(restarts: number): number {
   return Math.min(INITIAL_BACKOFF_MS * 2 ** Math.max(0, restarts - 1), MAX_BACKOFF_MS)
 }
@@ -93,23 +94,31 @@ export function applyRestartStep(pod: Pod, step: RestartStep, now: string): { st
   if (!target) return undefined
   const podRef = `${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid ?? ''})`
   let changed: Obj
+  let backedOff = false
   if (step.kind === 'back-off') {
     const terminated = terminatedOf(target)
     if (!terminated) return undefined
-    const restartCount = Number(target.restartCount ?? 0) + 1
-    const message = `back-off ${goDuration(backOffMs(restartCount))} restarting failed container=${step.container} pod=${podRef}`
+    const restartCount = Number(target.restartCount ?? 0)
     // The kubelet's last state names the exited container (its ID), which the waiting one still shows.
     const last = target.containerID === undefined ? terminated : { ...terminated, containerID: target.containerID }
-    changed = { ...target, ready: false, started: false, restartCount, lastState: { terminated: last }, state: { waiting: { reason: CRASH_LOOP, message } } }
+    if (restartCount === 0) {
+      // The first exit: no back-off yet, a new container at once (the kubelet's backOff.Next starts the 10 s).
+      const { containerID: _exited, ...rest } = target
+      changed = { ...rest, ready: true, started: true, restartCount: 1, lastState: { terminated: last }, state: { running: { startedAt: now } } }
+    } else {
+      const message = `back-off ${goDuration(backOffMs(restartCount))} restarting failed container=${step.container} pod=${podRef}`
+      changed = { ...target, ready: false, started: false, lastState: { terminated: last }, state: { waiting: { reason: CRASH_LOOP, message } } }
+      backedOff = true
+    }
   } else {
     if ((asObj(asObj(target.state).waiting).reason as string | undefined) !== CRASH_LOOP) return undefined
     // A new container: its ID is the runtime's new one (filled in from the restart count).
     const { containerID: _exited, ...rest } = target
-    changed = { ...rest, ready: true, started: true, state: { running: { startedAt: now } } }
+    changed = { ...rest, ready: true, started: true, restartCount: Number(target.restartCount ?? 0) + 1, state: { running: { startedAt: now } } }
   }
   const next = { ...status, containerStatuses: statuses.map((s) => (s === target ? changed : s)) }
   const event =
-    step.kind === 'back-off'
+    backedOff
       ? { reason: 'BackOff', message: `Back-off restarting failed container ${step.container} in pod ${podRef}`, fieldPath: `spec.containers{${step.container}}` }
       : undefined
   return { status: withReadiness(pod, next, now), ...(event ? { event } : {}) }

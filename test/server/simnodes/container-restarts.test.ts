@@ -32,14 +32,24 @@ describe('container restarts', () => {
     assert.equal(nextRestartStep(pod('Never', [{ name: 'app', state: { terminated: { exitCode: 1 } } }]), 0), undefined)
   })
 
-  it("keeps the exited container's ID in its last state while it waits, and drops it when a new container runs", () => {
+  it("restarts the first exit at once, as the kubelet's doBackOff, with the exited container as the last state", () => {
     const exited = pod('Always', [{ name: 'app', restartCount: 0, containerID: 'containerd://old', state: { terminated: { exitCode: 1, finishedAt: '2026-01-01T00:00:00Z' } } }])
+    const first = applyRestartStep(exited, { kind: 'back-off', container: 'app', delayMs: 0 }, '2026-01-01T00:00:01Z')!
+    const [again] = first.status.containerStatuses as Array<{ containerID?: string; restartCount: number; ready: boolean; lastState: { terminated: { containerID?: string } }; state: { running?: { startedAt: string } } }>
+    assert.deepEqual([again!.containerID, again!.lastState.terminated.containerID, again!.restartCount, again!.ready, again!.state.running?.startedAt], [undefined, 'containerd://old', 1, true, '2026-01-01T00:00:01Z'])
+    assert.equal(first.event, undefined)
+  })
+
+  it("backs off a later exit keeping the exited container's ID and restart count while it waits; the new container counts one more", () => {
+    const exited = pod('Always', [{ name: 'app', restartCount: 1, containerID: 'containerd://old', state: { terminated: { exitCode: 1, finishedAt: '2026-01-01T00:00:00Z' } } }])
     const waiting = applyRestartStep(exited, { kind: 'back-off', container: 'app', delayMs: 0 }, '2026-01-01T00:00:01Z')!
-    const [backedOff] = waiting.status.containerStatuses as Array<{ containerID?: string; restartCount: number; lastState: { terminated: { containerID?: string } } }>
+    const [backedOff] = waiting.status.containerStatuses as Array<{ containerID?: string; restartCount: number; lastState: { terminated: { containerID?: string } }; state: { waiting?: { reason: string; message: string } } }>
     assert.deepEqual([backedOff!.containerID, backedOff!.lastState.terminated.containerID, backedOff!.restartCount], ['containerd://old', 'containerd://old', 1])
+    assert.equal(backedOff!.state.waiting?.reason, 'CrashLoopBackOff')
+    assert.match(backedOff!.state.waiting!.message, /^back-off 10s restarting failed container=app pod=/)
     assert.equal(waiting.event?.reason, 'BackOff')
     const running = applyRestartStep({ ...exited, status: waiting.status }, { kind: 'run', container: 'app', delayMs: 0 }, '2026-01-01T00:00:11Z')!
-    const [again] = running.status.containerStatuses as Array<{ containerID?: string; ready: boolean; state: { running?: { startedAt: string } } }>
-    assert.deepEqual([again!.containerID, again!.ready, again!.state.running?.startedAt], [undefined, true, '2026-01-01T00:00:11Z'])
+    const [again] = running.status.containerStatuses as Array<{ containerID?: string; ready: boolean; restartCount: number; state: { running?: { startedAt: string } } }>
+    assert.deepEqual([again!.containerID, again!.ready, again!.restartCount, again!.state.running?.startedAt], [undefined, true, 2, '2026-01-01T00:00:11Z'])
   })
 })
