@@ -10,6 +10,8 @@
 type Obj = Record<string, unknown>
 
 export const READINESS_ANNOTATION = 'probes.client.dev/readiness'
+/** Liveness probes fail when the pod says so: the kubelet kills and restarts its probed containers (container-restarts.ts). */
+export const LIVENESS_ANNOTATION = 'probes.client.dev/liveness'
 
 const CONTAINERS_NOT_READY = 'ContainersNotReady'
 

@@ -17,7 +17,7 @@ import type { FuncMap } from './go-template.js'
 import { type Stage, chooseStage } from './stage.js'
 import { stageSteps } from './stage-plan.js'
 import { withRuntimeIds } from './runtime-ids.js'
-import { type RestartStep, applyRestartStep, kubeletExit, nextRestartStep } from './container-restarts.js'
+import { type KubeletEvent, type RestartStep, applyRestartStep, kubeletExit, nextRestartStep } from './container-restarts.js'
 import { READINESS_ANNOTATION, withReadiness } from './pod-readiness.js'
 
 type Obj = Record<string, unknown>
@@ -87,7 +87,7 @@ export class StageEngine {
     if (!store || this.stopped) return
     const { namespace } = seen.metadata
     const name = seen.metadata.name ?? ''
-    let event: { reason: string; message: string; fieldPath: string } | undefined
+    let events: KubeletEvent[] = []
     let updated: KubeObject
     try {
       updated = await store.update(
@@ -95,7 +95,7 @@ export class StageEngine {
         name,
         (cur) => {
           const next = applyRestartStep(cur, step, this.nowText())
-          event = next?.event
+          events = next?.events ?? []
           return next ? { ...cur, status: withRuntimeIds(next.status, cur.metadata.uid ?? '') } : cur
         },
         { subresource: 'status', retryOnConflict: true },
@@ -104,7 +104,7 @@ export class StageEngine {
       if (err instanceof ApiError && err.code === 404) return
       throw err
     }
-    if (event) await this.options.events?.record(updated, 'Warning', event.reason, event.message, event.fieldPath)
+    for (const e of events) await this.options.events?.record(updated, e.type, e.reason, e.message, e.fieldPath)
   }
 
   stop(): void {

@@ -37,7 +37,7 @@ describe('container restarts', () => {
     const first = applyRestartStep(exited, { kind: 'back-off', container: 'app', delayMs: 0 }, '2026-01-01T00:00:01Z')!
     const [again] = first.status.containerStatuses as Array<{ containerID?: string; restartCount: number; ready: boolean; lastState: { terminated: { containerID?: string } }; state: { running?: { startedAt: string } } }>
     assert.deepEqual([again!.containerID, again!.lastState.terminated.containerID, again!.restartCount, again!.ready, again!.state.running?.startedAt], [undefined, 'containerd://old', 1, true, '2026-01-01T00:00:01Z'])
-    assert.equal(first.event, undefined)
+    assert.deepEqual(first.events, [])
   })
 
   it("backs off a later exit keeping the exited container's ID and restart count while it waits; the new container counts one more", () => {
@@ -47,7 +47,7 @@ describe('container restarts', () => {
     assert.deepEqual([backedOff!.containerID, backedOff!.lastState.terminated.containerID, backedOff!.restartCount], ['containerd://old', 'containerd://old', 1])
     assert.equal(backedOff!.state.waiting?.reason, 'CrashLoopBackOff')
     assert.match(backedOff!.state.waiting!.message, /^back-off 10s restarting failed container=app pod=/)
-    assert.equal(waiting.event?.reason, 'BackOff')
+    assert.deepEqual(waiting.events.map((e) => e.reason), ['BackOff'])
     const running = applyRestartStep({ ...exited, status: waiting.status }, { kind: 'run', container: 'app', delayMs: 0 }, '2026-01-01T00:00:11Z')!
     const [again] = running.status.containerStatuses as Array<{ containerID?: string; ready: boolean; restartCount: number; state: { running?: { startedAt: string } } }>
     assert.deepEqual([again!.containerID, again!.ready, again!.restartCount, again!.state.running?.startedAt], [undefined, true, 2, '2026-01-01T00:00:11Z'])

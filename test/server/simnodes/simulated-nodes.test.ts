@@ -168,6 +168,39 @@ describe('simulated nodes', function () {
     assert.deepEqual(ready.sort(), ['side=true', 'web=false'])
   })
 
+  it('kills and restarts a container whose liveness probe the pod says fails, with the kubelet\'s Unhealthy and Killing events', async () => {
+    await start(CLUSTER)
+    await store('pods').create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'unlive', namespace: 'default', annotations: { 'probes.client.dev/liveness': 'false' } },
+      spec: { nodeName: 'sim-0', containers: [{ name: 'web', image: 'nginx', livenessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 1, failureThreshold: 1 } }] },
+    })
+    type Status = { restartCount: number; lastState: { terminated?: { exitCode: number; reason: string } } }
+    const container = async () => ((await store('pods').get('default', 'unlive')).status as { containerStatuses?: Status[] }).containerStatuses?.[0]
+    await eventually(async () => ((await container())?.restartCount ?? 0) >= 1, 'the container restarted', 10_000)
+    const status = (await container())!
+    assert.deepEqual([status.lastState.terminated?.exitCode, status.lastState.terminated?.reason], [137, 'Error'])
+    const events = ((await store('events').list({ namespace: 'default' })).items as unknown as Array<{ involvedObject: { name: string; fieldPath?: string }; type: string; reason: string; message: string }>).filter((e) => e.involvedObject.name === 'unlive')
+    const unhealthy = events.find((e) => e.reason === 'Unhealthy')
+    const killing = events.find((e) => e.reason === 'Killing')
+    // pkg/kubelet/prober ("%s probe failed: %s", the HTTP prober's output) and kuberuntime's kill message.
+    assert.deepEqual([unhealthy?.type, unhealthy?.message, unhealthy?.involvedObject.fieldPath], ['Warning', 'Liveness probe failed: HTTP probe failed with statuscode: 500', 'spec.containers{web}'])
+    assert.deepEqual([killing?.type, killing?.message], ['Normal', 'Container web failed liveness probe, will be restarted'])
+    assert.equal(statusOf(await store('pods').get('default', 'unlive')).phase, 'Running')
+  })
+
+  it('deletes a crash-looping pod: the pod-delete stage comes before the kubelet\'s restarts', async () => {
+    await start(CLUSTER)
+    const key = 'pod-container-running-failed.stage.kwok.x-k8s.io'
+    await pod('doomed', 'sim-0', { labels: { [key]: 'true' }, annotations: { [`${key}/delay`]: '100ms', [`${key}/jitter-delay`]: '100ms' } }, { restartPolicy: 'Always' })
+    type Status = { state: { waiting?: { reason: string } } }
+    const state = async () => ((await store('pods').get('default', 'doomed')).status as { containerStatuses?: Status[] }).containerStatuses?.[0]?.state
+    await eventually(async () => (await state())?.waiting?.reason === 'CrashLoopBackOff', 'the container in CrashLoopBackOff')
+    await store('pods').delete('default', 'doomed')
+    await eventually(async () => !(await store('pods').list({ namespace: 'default' })).items.some((p) => p.metadata.name === 'doomed'), 'the pod gone')
+  })
+
   it("uses a kwok user's Stage file instead of the defaults", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stages-'))
     const file = join(dir, 'stages.yaml')
