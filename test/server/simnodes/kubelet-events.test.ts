@@ -13,27 +13,13 @@ import assert from 'node:assert/strict'
 import type { GenericStore } from '../../../src/server/api/registry/generic-store.js'
 import type { KubeObject } from '../../../src/server/api/registry/object.js'
 import type { ClusterConfig } from '../../../src/server/config.js'
+import { testClusterConfig } from '../../support/cluster-config.js'
 import { ControllerManager } from '../../../src/server/controllers/manager.js'
 import { SimulatedNodes } from '../../../src/server/simnodes/index.js'
 import { goDuration } from '../../../src/server/simnodes/kubelet-events.js'
 import { type TestRegistry, eventually, openTestRegistry } from '../api/support.js'
 
-const CLUSTER: ClusterConfig = {
-  nodeNames: ['sim-0', 'sim-1'],
-  nodeCapacity: { cpu: '4', memory: '8Gi', pods: '110' },
-  nodeLabels: {},
-  registerWithTaints: [],
-  clusterCidr: '10.244.0.0/16',
-  nodeStages: [],
-  nodePortForwards: [],
-  nodeStatusUpdateFrequencyMs: 10_000,
-  controllers: ['*'],
-  leaderElect: false,
-  nodeMonitorGracePeriodMs: 50_000,
-  hpaSyncPeriodMs: 15_000,
-  hpaDownscaleStabilizationMs: 300_000,
-  hpaTolerance: 0.1,
-}
+const CLUSTER: ClusterConfig = testClusterConfig()
 
 interface Event {
   reason: string

@@ -12,26 +12,12 @@ import { join } from 'node:path'
 import type { GenericStore } from '../../../src/server/api/registry/generic-store.js'
 import type { KubeObject } from '../../../src/server/api/registry/object.js'
 import type { ClusterConfig } from '../../../src/server/config.js'
+import { testClusterConfig } from '../../support/cluster-config.js'
 import { ControllerManager } from '../../../src/server/controllers/manager.js'
 import { SimulatedNodes } from '../../../src/server/simnodes/index.js'
 import { type TestRegistry, eventually, openTestRegistry } from '../api/support.js'
 
-const CLUSTER: ClusterConfig = {
-  nodeNames: ['sim-0', 'sim-1'],
-  nodeCapacity: { cpu: '4', memory: '8Gi', pods: '110' },
-  nodeLabels: { zone: 'a' },
-  registerWithTaints: ['dedicated=sim:NoSchedule'],
-  clusterCidr: '10.244.0.0/16',
-  nodeStages: [],
-  nodePortForwards: [],
-  nodeStatusUpdateFrequencyMs: 10_000,
-  controllers: ['*'],
-  leaderElect: false,
-  nodeMonitorGracePeriodMs: 50_000,
-  hpaSyncPeriodMs: 15_000,
-  hpaDownscaleStabilizationMs: 300_000,
-  hpaTolerance: 0.1,
-}
+const CLUSTER: ClusterConfig = testClusterConfig({ nodeLabels: { zone: 'a' }, registerWithTaints: ['dedicated=sim:NoSchedule'] })
 
 type Cond = { type: string; status: string }
 const statusOf = (obj: KubeObject) => (obj.status ?? {}) as { phase?: string; podIP?: string }
