@@ -184,26 +184,28 @@ export class SimulatedNodes implements Controller {
 
   /** A pod bound to a simulated node, as the port-forwarder needs it. */
   private async forwardPod(registry: Registry, namespace: string, name: string): Promise<ForwardPod | undefined> {
-    try {
-      const obj = await registry.lookup('', 'v1', 'pods')!.get(namespace, name)
-      const spec = obj.spec as { nodeName?: string; containers?: Array<{ image?: string }> }
-      if (!this.names.has(spec.nodeName ?? '')) return undefined
-      return { namespace, name, uid: obj.metadata.uid ?? '', images: (spec.containers ?? []).map((c) => c.image ?? '') }
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 404) return undefined
-      throw err
-    }
+    const obj = await podOrNone(registry, namespace, name)
+    if (!obj) return undefined
+    const spec = obj.spec as { nodeName?: string; containers?: Array<{ image?: string }> }
+    if (!this.names.has(spec.nodeName ?? '')) return undefined
+    return { namespace, name, uid: obj.metadata.uid ?? '', images: (spec.containers ?? []).map((c) => c.image ?? '') }
   }
 
   private async container(registry: Registry, namespace: string, pod: string, container: string): Promise<{ image: string; node: string } | undefined> {
-    try {
-      const obj = await registry.lookup('', 'v1', 'pods')!.get(namespace, pod)
-      const spec = obj.spec as { nodeName?: string; containers?: Array<{ name: string; image?: string }>; initContainers?: Array<{ name: string; image?: string }> }
-      const c = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].find((x) => x.name === container)
-      return c ? { image: c.image ?? '', node: spec.nodeName ?? '' } : undefined
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 404) return undefined
-      throw err
-    }
+    const obj = await podOrNone(registry, namespace, pod)
+    if (!obj) return undefined
+    const spec = obj.spec as { nodeName?: string; containers?: Array<{ name: string; image?: string }>; initContainers?: Array<{ name: string; image?: string }> }
+    const c = [...(spec.containers ?? []), ...(spec.initContainers ?? [])].find((x) => x.name === container)
+    return c ? { image: c.image ?? '', node: spec.nodeName ?? '' } : undefined
+  }
+}
+
+/** The pod, or undefined when there is none by that name. */
+async function podOrNone(registry: Registry, namespace: string, name: string): Promise<KubeObject | undefined> {
+  try {
+    return await registry.lookup('', 'v1', 'pods')!.get(namespace, name)
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 404) return undefined
+    throw err
   }
 }
